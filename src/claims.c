@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: MIT
+/* Sentence assembly and whole-sentence decisions. */
+#include "claims.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#define EXEMPT_MATCH_LIMIT 100000
+
+struct held {
+	size_t rule;
+	uint64_t from, to, line, column;
+	size_t text_off, text_len;
+	bool truncated, dropped;
+};
+
+/* A rule's exemption patterns, compiled on first use. */
+struct exemptions {
+	bool compiled;
+	pcre2_code *before;
+	pcre2_code **sentence;
+};
+
+struct claims {
+	const struct ruleset *rs;
+	const struct window *w;
+	claims_emit_fn fn;
+	void *ctx;
+	uint64_t start;      /* where the current sentence starts */
+	uint64_t max_to;     /* the furthest end of a held match */
+	struct held *held;
+	size_t n_held, cap_held;
+	struct buf text;     /* held matches' text */
+	struct exemptions *ex;
+	size_t *last_kept;   /* per signal index: position in held, or SIZE_MAX */
+	pcre2_match_data *md;
+	pcre2_match_context *mctx;
+	uint64_t exempted;
+};
+
+/* Words whose trailing period does not end a sentence. */
+static const char *const abbreviations[] = {
+	"al", "approx", "apr", "aug", "ca", "cf", "co", "corp", "dec", "dept", "dr", "eq", "est",
+	"etc", "feb", "fig", "figs", "inc", "jan", "jr", "jul", "jun", "ltd", "mar", "mr", "mrs",
+	"ms", "mt", "no", "nos", "nov", "oct", "pp", "prof", "ref", "sep", "sept", "sr", "st",
+	"vol", "vs",
+};
+
+int claims_new(const struct ruleset *rs, const struct window *w, claims_emit_fn fn,
+	       void *ctx, struct claims **out)
+{
+	struct claims *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -ENOMEM;
+	c->rs = rs;
+	c->w = w;
+	c->fn = fn;
+	c->ctx = ctx;
+	c->ex = calloc(rs->n_rules ? rs->n_rules : 1, sizeof(*c->ex));
+	c->last_kept = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(*c->last_kept));
+	c->md = pcre2_match_data_create(1, NULL);
+	c->mctx = pcre2_match_context_create(NULL);
+	if (!c->ex || !c->last_kept || !c->md || !c->mctx) {
+		claims_free(c);
+		return -ENOMEM;
+	}
+	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
+	*out = c;
+	return 0;
+}
+
+void claims_free(struct claims *c)
+{
+	size_t i, j;
+
+	if (!c)
+		return;
+	for (i = 0; c->ex && i < c->rs->n_rules; i++) {
+		pcre2_code_free(c->ex[i].before);
+		for (j = 0; c->ex[i].sentence && j < c->rs->rules[i].n_unless_sentence; j++)
+			pcre2_code_free(c->ex[i].sentence[j]);
+		free(c->ex[i].sentence);
+	}
+	free(c->ex);
+	free(c->last_kept);
+	free(c->held);
+	buf_free(&c->text);
+	pcre2_match_data_free(c->md);
+	pcre2_match_context_free(c->mctx);
+	free(c);
+}
+
+void claims_reset(struct claims *c)
+{
+	c->n_held = 0;
+	c->text.len = 0;
+	c->start = 0;
+	c->max_to = 0;
+	c->exempted = 0;
+}
+
+uint64_t claims_exempted(const struct claims *c)
+{
+	return c->exempted;
+}
+
+static pcre2_code *compile(const char *pat, int *errcode, PCRE2_SIZE *off)
+{
+	return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, errcode, off, NULL);
+}
+
+static int compile_exemptions(struct claims *c, size_t r)
+{
+	const struct rule *rule = &c->rs->rules[r];
+	struct exemptions *ex = &c->ex[r];
+	PCRE2_SIZE off;
+	int errcode;
+	size_t i;
+
+	ex->compiled = true;
+	if (rule->unless_before) {
+		ex->before = compile(rule->unless_before, &errcode, &off);
+		if (!ex->before)
+			return -EINVAL;
+	}
+	if (rule->n_unless_sentence) {
+		ex->sentence = calloc(rule->n_unless_sentence, sizeof(*ex->sentence));
+		if (!ex->sentence)
+			return -ENOMEM;
+		for (i = 0; i < rule->n_unless_sentence; i++) {
+			ex->sentence[i] = compile(rule->unless_sentence[i], &errcode, &off);
+			if (!ex->sentence[i])
+				return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int claims_check_rules(const struct ruleset *rs, struct diag *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		for (j = 0; j <= r->n_unless_sentence; j++) {
+			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j] : r->unless_before;
+			PCRE2_UCHAR msg[256];
+			PCRE2_SIZE off;
+			pcre2_code *code;
+			int errcode;
+
+			if (!pat)
+				continue;
+			code = compile(pat, &errcode, &off);
+			if (code) {
+				pcre2_code_free(code);
+				continue;
+			}
+			pcre2_get_error_message(errcode, msg, sizeof(msg));
+			return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": exemption /%s/: %s at offset %zu",
+					r->at.file, r->at.line, r->at.col, r->id, pat, (char *)msg,
+					(size_t)off);
+		}
+	}
+	return 0;
+}
+
+static bool found(struct claims *c, pcre2_code *code, const char *s, size_t n)
+{
+	/* A pattern that hits its match limit exempts nothing. */
+	return code && pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, c->md, c->mctx) >= 0;
+}
+
+static bool exempt(struct claims *c, const struct held *h, uint64_t end)
+{
+	const struct rule *r = &c->rs->rules[h->rule];
+	struct exemptions *ex = &c->ex[h->rule];
+	const char *s;
+	size_t n, i;
+
+	if (!r->unless_before && !r->n_unless_sentence)
+		return false;
+	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
+		return false; /* claims_check_rules() refused such packs */
+	if (ex->before) {
+		s = window_get(c->w, c->start, h->from, &n);
+		if (found(c, ex->before, s, n))
+			return true;
+	}
+	s = window_get(c->w, c->start, end, &n);
+	for (i = 0; i < r->n_unless_sentence; i++)
+		if (found(c, ex->sentence[i], s, n))
+			return true;
+	return false;
+}
+
+/* Decides the held matches of the sentence [start, end) and starts the next at next. */
+static int decide(struct claims *c, uint64_t end, uint64_t next)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < c->rs->n_signals; i++)
+		c->last_kept[i] = SIZE_MAX;
+	for (i = 0; i < c->n_held; i++) {
+		struct held *h = &c->held[i];
+		size_t sig = (size_t)ruleset_signal_index(c->rs, c->rs->rules[h->rule].signal);
+		size_t k = c->last_kept[sig];
+
+		if (exempt(c, h, end)) {
+			h->dropped = true;
+			c->exempted++;
+			continue;
+		}
+		/* One finding per stretch of text per signal: the leftmost, then longest. */
+		if (k != SIZE_MAX && h->from < c->held[k].to) {
+			if (h->from == c->held[k].from && h->to > c->held[k].to) {
+				c->held[k].dropped = true;
+				c->last_kept[sig] = i;
+			} else {
+				h->dropped = true;
+			}
+			continue;
+		}
+		c->last_kept[sig] = i;
+	}
+	for (i = 0; i < c->n_held && err == 0; i++) {
+		const struct held *h = &c->held[i];
+		struct claim_item it = {
+			.rule = h->rule, .from = h->from, .to = h->to, .line = h->line,
+			.column = h->column, .text = c->text.data + h->text_off,
+			.text_len = h->text_len, .truncated = h->truncated,
+		};
+
+		if (!h->dropped)
+			err = c->fn(c->ctx, &it);
+	}
+	c->n_held = 0;
+	c->text.len = 0;
+	c->start = next;
+	c->max_to = next;
+	return err;
+}
+
+int claims_advance(struct claims *c, uint64_t pos)
+{
+	int err;
+
+	if (c->n_held == 0 && pos >= c->start + CLAIMS_SENTENCE_CAP) {
+		/* Nothing to decide: jump to the cut that the loop would reach. */
+		c->start += (pos - c->start) / CLAIMS_SENTENCE_CAP * CLAIMS_SENTENCE_CAP;
+		return 0;
+	}
+	while (pos >= c->start + CLAIMS_SENTENCE_CAP) {
+		uint64_t cut = c->start + CLAIMS_SENTENCE_CAP;
+
+		/* A match that reaches over the cut keeps its sentence going. */
+		if (c->max_to > cut)
+			cut = c->max_to;
+		err = decide(c, cut, cut);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
+	       uint64_t line, uint64_t column)
+{
+	struct held *h;
+	const char *s;
+	size_t n;
+	int err;
+
+	err = claims_advance(c, from);
+	if (err)
+		return err;
+	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
+		return -ENOMEM;
+	s = window_get(c->w, from, MIN(to, from + CLAIMS_TEXT_CAP), &n);
+	h = &c->held[c->n_held];
+	*h = (struct held){
+		.rule = rule, .from = from, .to = to, .line = line, .column = column,
+		.text_off = c->text.len, .text_len = n,
+		.truncated = n < to - from,
+	};
+	if (buf_add(&c->text, s, n) < 0)
+		return -ENOMEM;
+	c->n_held++;
+	if (to > c->max_to)
+		c->max_to = to;
+	return 0;
+}
+
+static bool is_abbreviation(const struct claims *c, uint64_t dot)
+{
+	uint64_t lo = dot > 16 ? dot - 16 : 0;
+	const char *s;
+	size_t n, k = 0, i;
+	char word[17];
+
+	s = window_get(c->w, lo, dot, &n);
+	while (k < n && isalpha((unsigned char)s[n - 1 - k]))
+		k++;
+	if (k == 0 || k >= sizeof(word))
+		return false;
+	if (k == 1) {
+		/* "e.g.", "i.e.", "U.S.": a letter after a period; "J. Smith": a
+		 * capital standing alone. Not the last letter of a path ("/x."). */
+		char before = n >= 2 ? s[n - 2] : ' ';
+
+		return before == '.' ||
+		       (isupper((unsigned char)s[n - 1]) && (before == ' ' || before == '(' || before == '\t'));
+	}
+	memcpy(word, s + n - k, k);
+	word[k] = '\0';
+	for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
+		if (strcasecmp(word, abbreviations[i]) == 0)
+			return true;
+	return false;
+}
+
+int claims_mark(struct claims *c, uint64_t from, uint64_t to)
+{
+	const char *s;
+	size_t n;
+	int err;
+
+	err = claims_advance(c, from);
+	if (err)
+		return err;
+	if (from < c->max_to || from < c->start)
+		return 0; /* inside a match: "Smith et al. (2024)" */
+	s = window_get(c->w, from, to, &n);
+	if (n == 0)
+		return 0;
+	/* The next sentence starts with a capital, digit or mark, not a lowercase word. */
+	if (islower((unsigned char)s[n - 1]))
+		return 0;
+	if (s[0] == '.' && is_abbreviation(c, from))
+		return 0;
+	if (c->n_held == 0) {
+		c->start = to - 1;
+		return 0;
+	}
+	return decide(c, to - 1, to - 1);
+}
+
+int claims_break(struct claims *c, uint64_t at)
+{
+	if (at < c->max_to)
+		at = c->max_to;
+	if (c->n_held == 0) {
+		if (at > c->start)
+			c->start = at;
+		return 0;
+	}
+	return decide(c, at, at);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sentence assembly and the decisions that need a whole sentence: a rule's
+ * unless_sentence / unless_before exemptions, and one finding per stretch of
+ * text per signal. Matches (in order of offset) are held until their
+ * sentence ends: at a terminator followed by a capitalised word, at a line
+ * break, at a tool span, at CLAIMS_SENTENCE_CAP bytes, or at end of input.
+ *
+ * claims_new() returns an object freed with claims_free(); it keeps
+ * pointers to the ruleset and window, which must outlive it.
+ */
+#ifndef HALLUSCAN_CLAIMS_H
+#define HALLUSCAN_CLAIMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "window.h"
+
+#define CLAIMS_SENTENCE_CAP 16384
+/* Matched text longer than this is cut (the finding says so). */
+#define CLAIMS_TEXT_CAP 4096
+
+struct claim_item {
+	size_t rule;
+	uint64_t from, to, line, column;
+	const char *text;
+	size_t text_len;
+	bool truncated;
+};
+
+struct claims;
+
+/* Called for every match that survives its sentence, in order of offset. */
+typedef int (*claims_emit_fn)(void *ctx, const struct claim_item *it);
+
+int claims_new(const struct ruleset *rs, const struct window *w, claims_emit_fn fn,
+	       void *ctx, struct claims **out);
+void claims_free(struct claims *c);
+
+/* A rule match in agent text; its text is copied from the window now. */
+int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
+	       uint64_t line, uint64_t column);
+/* A possible sentence end: a terminator at from, the next sentence's first byte at to - 1. */
+int claims_mark(struct claims *c, uint64_t from, uint64_t to);
+/* A hard break: the sentence ends at, and the next begins at, offset at. */
+int claims_break(struct claims *c, uint64_t at);
+/* Forces the breaks that CLAIMS_SENTENCE_CAP puts before offset pos. */
+int claims_advance(struct claims *c, uint64_t pos);
+/* Matches dropped by a sentence exemption since the last reset. */
+uint64_t claims_exempted(const struct claims *c);
+/* Drops everything held (after an error) and starts again at offset 0. */
+void claims_reset(struct claims *c);
+
+/* Compiles every exemption pattern of rs; d locates the first that fails. */
+int claims_check_rules(const struct ruleset *rs, struct diag *d);
+
+#endif

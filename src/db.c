@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+/* A ruleset compiled into one engine, serialized for fast start-up. */
+#include "db.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "policy.h"
+
+/*
+ * A possible sentence end: a terminator, closing quotes or brackets, a
+ * little blank space and the next sentence's first byte (so that the
+ * decision never needs bytes the stream has not yet delivered).
+ */
+static const char SENTENCE_MARK[] = "[.!?][\"')\\]]{0,3}[ \\t]{1,4}[^ \\t\\r\\n]";
+
+void db_make_key(const struct ruleset *rs, char *out, size_t n)
+{
+	snprintf(out, n, "%s %s", rs->digest, engine_version());
+}
+
+void db_free(struct db *db)
+{
+	if (!db)
+		return;
+	engine_free(db->engine);
+	free(db->pats);
+	free(db);
+}
+
+static int db_alloc(const struct ruleset *rs, struct db **out)
+{
+	struct db *db = calloc(1, sizeof(*db));
+	size_t i, k = 0;
+
+	if (!db)
+		return -ENOMEM;
+	db->rs = rs;
+	db->n_pats = 2 * rs->n_spans + 1 + rs->n_rules;
+	db->pats = calloc(db->n_pats, sizeof(*db->pats));
+	if (!db->pats) {
+		free(db);
+		return -ENOMEM;
+	}
+	for (i = 0; i < rs->n_spans; i++) {
+		db->pats[k++] = (struct engine_pattern){rs->spans[i].open, ENGINE_LITERAL};
+		db->pats[k++] = (struct engine_pattern){rs->spans[i].close, ENGINE_LITERAL};
+	}
+	db->sentence_id = k;
+	db->pats[k++] = (struct engine_pattern){SENTENCE_MARK, 0};
+	db->first_rule_id = k;
+	for (i = 0; i < rs->n_rules; i++)
+		db->pats[k++] = (struct engine_pattern){
+			rs->rules[i].pattern, rs->rules[i].caseless ? ENGINE_CASELESS : 0u};
+	db_make_key(rs, db->key, sizeof(db->key));
+	*out = db;
+	return 0;
+}
+
+/* Checks what the engine does not: patterns located in their packs, templates. */
+static int check_rules(const struct ruleset *rs, struct diag *d)
+{
+	struct diag why;
+	size_t i, j;
+	int err;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+		struct engine_pattern p = {r->pattern, r->caseless ? ENGINE_CASELESS : 0u};
+		const char *tmpl[2] = {r->message, r->recovery}, *bad;
+
+		err = engine_check_pattern(&p, &why);
+		if (err < 0)
+			return diag_set(d, err, "%s:%u:%u: rule \"%s\": pattern: %s", r->pattern_at.file,
+					r->pattern_at.line, r->pattern_at.col, r->id, why.msg);
+		for (j = 0; j < 2; j++)
+			if (policy_check_template(tmpl[j], &bad) < 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": unknown placeholder at \"%.20s\"",
+						r->at.file, r->at.line, r->at.col, r->id, bad);
+	}
+	return claims_check_rules(rs, d);
+}
+
+int db_compile(const struct ruleset *rs, enum engine_backend be, struct db **out, struct diag *d)
+{
+	struct db *db;
+	int err;
+
+	err = check_rules(rs, d);
+	if (err < 0)
+		return err;
+	err = db_alloc(rs, &db);
+	if (err < 0)
+		return err;
+	err = engine_compile(db->pats, db->n_pats, be, &db->engine, d);
+	if (err < 0) {
+		db_free(db);
+		return err;
+	}
+	*out = db;
+	return 0;
+}
+
+int db_load(const struct ruleset *rs, const unsigned char *buf, size_t len, struct db **out,
+	    struct diag *d)
+{
+	struct db *db;
+	int err;
+
+	err = db_alloc(rs, &db);
+	if (err < 0)
+		return err;
+	err = engine_load(buf, len, db->key, db->pats, db->n_pats, &db->engine, d);
+	if (err < 0) {
+		db_free(db);
+		return err;
+	}
+	*out = db;
+	return 0;
+}
+
+int db_serialize(const struct db *db, unsigned char **buf, size_t *len)
+{
+	return engine_serialize(db->engine, db->key, buf, len);
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* JSONL writers: findings and summaries. */
+#include "emit.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "config.h"
+
+/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t k, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
+	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return k;
+}
+
+int emit_json_string(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0;
+	int err = buf_addc(b, '"');
+
+	while (i < n && err == 0) {
+		unsigned char c = p[i];
+		size_t k;
+		char esc[7];
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7F) {
+			/* Copy plain ASCII in runs. */
+			for (run = i; i < n && p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\'; i++)
+				;
+			err = buf_add(b, s + run, i - run);
+			continue;
+		}
+		switch (c) {
+		case '"': err = buf_add(b, "\\\"", 2); i++; continue;
+		case '\\': err = buf_add(b, "\\\\", 2); i++; continue;
+		case '\n': err = buf_add(b, "\\n", 2); i++; continue;
+		case '\r': err = buf_add(b, "\\r", 2); i++; continue;
+		case '\t': err = buf_add(b, "\\t", 2); i++; continue;
+		default: break;
+		}
+		if (c < 0x20 || c == 0x7F) {
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 15];
+			err = buf_add(b, esc, 6);
+			i++;
+			continue;
+		}
+		k = utf8_len(p + i, n - i);
+		if (k > 0) {
+			err = buf_add(b, s + i, k);
+			i += k;
+			continue;
+		}
+		/* An invalid byte: a lone low surrogate U+DC80..U+DCFF carries it. */
+		err = buf_add(b, "\\udc", 4);
+		if (err == 0) {
+			esc[0] = hex[c >> 4];
+			esc[1] = hex[c & 15];
+			err = buf_add(b, esc, 2);
+		}
+		i++;
+	}
+	if (err == 0)
+		err = buf_addc(b, '"');
+	return err;
+}
+
+static int field_str(struct buf *b, const char *key, const char *v, size_t n)
+{
+	int err = buf_addf(b, ",\"%s\":", key);
+
+	return err ? err : emit_json_string(b, v, n);
+}
+
+int emit_finding(struct buf *b, const char *path, const struct finding *f)
+{
+	int err = 0;
+
+	err |= BUF_LIT(b, "{\"type\":\"finding\",\"path\":");
+	err |= emit_json_string(b, path, strlen(path));
+	err |= field_str(b, "signal", f->signal, strlen(f->signal));
+	err |= field_str(b, "rule", f->rule_id, strlen(f->rule_id));
+	err |= buf_addf(b, ",\"severity\":\"%s\",\"start\":%llu,\"end\":%llu,\"line\":%llu,\"column\":%llu",
+			severity_name(f->severity), (unsigned long long)f->start,
+			(unsigned long long)f->end, (unsigned long long)f->line,
+			(unsigned long long)f->column);
+	err |= field_str(b, "text", f->text, f->text_len);
+	if (f->text_truncated)
+		err |= BUF_LIT(b, ",\"text_truncated\":true");
+	err |= field_str(b, "message", f->message, strlen(f->message));
+	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
+	err |= BUF_LIT(b, "}\n");
+	return err ? -ENOMEM : 0;
+}
+
+int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
+		 const struct ruleset *rs, const char *error)
+{
+	size_t i;
+	int err = 0;
+
+	err |= BUF_LIT(b, "{\"type\":\"summary\",\"path\":");
+	err |= emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"bytes\":%llu,\"findings\":%llu,\"signals\":{",
+			(unsigned long long)s->bytes, (unsigned long long)s->findings);
+	for (i = 0; i < rs->n_signals; i++)
+		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", rs->signals[i],
+				(unsigned long long)s->signal_counts[i]);
+	err |= buf_addf(b, "%s\"%s\":%llu}", rs->n_signals ? "," : "", SIGNAL_UNTERMINATED,
+			(unsigned long long)s->signal_counts[rs->n_signals]);
+	err |= buf_addf(b, ",\"verdict\":\"%s\",\"exempted\":%llu,\"grounded\":%llu,"
+			"\"spans\":%llu,\"unterminated_spans\":%llu",
+			severity_name(s->verdict), (unsigned long long)s->exempted,
+			(unsigned long long)s->grounded, (unsigned long long)s->spans,
+			(unsigned long long)s->unterminated_spans);
+	if (error) {
+		err |= BUF_LIT(b, ",\"error\":");
+		err |= emit_json_string(b, error, strlen(error));
+	}
+	if (s->limit_hits)
+		err |= buf_addf(b, ",\"match_limit_hits\":%llu", (unsigned long long)s->limit_hits);
+	err |= buf_addf(b, ",\"ruleset\":\"%.16s\",\"version\":\"%s\"}\n", rs->digest,
+			HALLUSCAN_VERSION);
+	return err ? -ENOMEM : 0;
+}

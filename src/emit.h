@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Writers. JSON strings are always valid UTF-8: control characters and NUL
+ * are \u escapes, and each byte that is not part of valid UTF-8 becomes the
+ * lone surrogate \udcXX (the "surrogateescape" convention: Python decodes it
+ * back to the byte, jq shows U+FFFD). Functions append to a struct buf the
+ * caller owns; nothing here writes to a file.
+ */
+#ifndef HALLUSCAN_EMIT_H
+#define HALLUSCAN_EMIT_H
+
+#include <stddef.h>
+
+#include "scan.h"
+#include "util.h"
+
+/* Appends s as a quoted JSON string. */
+int emit_json_string(struct buf *b, const char *s, size_t n);
+/* One finding as a JSONL record (with the newline). */
+int emit_finding(struct buf *b, const char *path, const struct finding *f);
+/* The summary record of one input (with the newline); error, when not
+ * NULL, says why the input was not read to its end. */
+int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
+		 const struct ruleset *rs, const char *error);
+
+#endif

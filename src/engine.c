@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: MIT
+/* Hyperscan and PCRE2 behind one streaming interface with one match semantics. */
+#include "engine.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "config.h"
+#if HAVE_HYPERSCAN
+#include <hs.h>
+#endif
+
+/* Reads are cut into pieces of this size so that per-read state stays small. */
+#define PIECE 16384
+/* A line longer than this is matched in windows that overlap by ENGINE_MAX_MATCH. */
+#define LINE_CAP (65536 + ENGINE_MAX_MATCH)
+/* Backtracking bounds for every PCRE2 match. */
+#define PCRE2_MATCH_LIMIT 200000
+#define PCRE2_DEPTH_LIMIT 10000
+#define DFA_WORKSPACE 2048
+#define DFA_OVECTOR 64
+
+static const char MAGIC[8] = "HLSCDB1";
+
+struct engine {
+	size_t n;
+	bool *pcre2;           /* per pattern: runs on PCRE2 */
+	pcre2_code **code;     /* per pattern, NULL where Hyperscan runs it */
+	size_t n_pcre2;
+	pcre2_match_context *mctx;
+#if HAVE_HYPERSCAN
+	hs_database_t *db;     /* NULL when no pattern runs on Hyperscan */
+	size_t db_bytes;
+#endif
+};
+
+struct event {
+	unsigned id;
+	uint64_t from, to;
+};
+
+struct pending {
+	uint64_t from, to;
+	bool active;
+};
+
+struct events {
+	struct event *v;
+	size_t n, cap;
+};
+
+struct engine_stream {
+	const struct engine *e;
+	uint64_t offset;       /* bytes fed so far */
+	uint64_t *last_end;    /* per pattern: end of its last final match */
+	struct events finals;  /* final, not yet delivered */
+	uint64_t limit_hits;
+	int error;             /* an allocation failure inside a callback */
+#if HAVE_HYPERSCAN
+	hs_stream_t *hs;
+	hs_scratch_t *scratch;
+	struct pending *pend;  /* per pattern */
+	struct events raw;     /* this piece's reports */
+	uint64_t *nl;          /* this piece's line breaks */
+	size_t n_nl, cap_nl;
+	uint64_t prev_nl;      /* 1 + offset of the last line break before this piece, 0: none */
+#endif
+	/* The current line, for the patterns on PCRE2. */
+	char *line;
+	size_t line_len, line_cap;
+	uint64_t line_base;    /* stream offset of line[0] */
+	size_t *resume;        /* per pattern: where its next search starts, in line */
+	pcre2_match_data *md;
+	pcre2_match_data *dfa_md;
+	int *dfa_ws;
+};
+
+static int push(struct events *ev, unsigned id, uint64_t from, uint64_t to)
+{
+	if (grow(&ev->v, &ev->cap, ev->n + 1, sizeof(*ev->v)) < 0)
+		return -ENOMEM;
+	ev->v[ev->n++] = (struct event){.id = id, .from = from, .to = to};
+	return 0;
+}
+
+const char *engine_version(void)
+{
+	static char v[128];
+
+	if (!v[0]) {
+		char p[64];
+
+		pcre2_config(PCRE2_CONFIG_VERSION, p);
+#if HAVE_HYPERSCAN
+		snprintf(v, sizeof(v), "hyperscan %s; pcre2 %s", hs_version(), p);
+#else
+		snprintf(v, sizeof(v), "pcre2 %s", p);
+#endif
+	}
+	return v;
+}
+
+static int compile_pcre2(const struct engine_pattern *p, pcre2_code **out, struct diag *d)
+{
+	uint32_t opts = 0;
+	PCRE2_SIZE off;
+	int errcode;
+	pcre2_code *c;
+
+	if (p->flags & ENGINE_CASELESS)
+		opts |= PCRE2_CASELESS;
+	if (p->flags & ENGINE_LITERAL)
+		opts |= PCRE2_LITERAL;
+	c = pcre2_compile((PCRE2_SPTR)p->expr, PCRE2_ZERO_TERMINATED, opts, &errcode, &off, NULL);
+	if (!c) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(errcode, msg, sizeof(msg));
+		return diag_set(d, -EINVAL, "%s at offset %zu", (char *)msg, (size_t)off);
+	}
+	*out = c;
+	return 0;
+}
+
+/* True when the pattern matches the empty string somewhere: it would match everywhere. */
+static bool matches_empty(pcre2_code *c)
+{
+	static const char *const probes[] = {"", " ", "a", "\n", "0", "."};
+	pcre2_match_data *md = pcre2_match_data_create_from_pattern(c, NULL);
+	bool empty = false;
+	size_t i;
+
+	if (!md)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(probes) && !empty; i++) {
+		size_t len = strlen(probes[i]), at;
+
+		for (at = 0; at <= len && !empty; at++) {
+			int rc = pcre2_match(c, (PCRE2_SPTR)probes[i], len, at, PCRE2_ANCHORED, md, NULL);
+
+			if (rc >= 0) {
+				PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+
+				empty = ov[1] == ov[0];
+			}
+		}
+	}
+	pcre2_match_data_free(md);
+	return empty;
+}
+
+int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
+{
+	pcre2_code *c;
+	bool empty;
+	int err;
+
+	err = compile_pcre2(p, &c, d);
+	if (err < 0)
+		return err;
+	empty = matches_empty(c);
+	pcre2_code_free(c);
+	if (empty)
+		return diag_set(d, -EINVAL, "the pattern can match the empty string");
+	return 0;
+}
+
+void engine_free(struct engine *e)
+{
+	size_t i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->n; i++)
+		pcre2_code_free(e->code ? e->code[i] : NULL);
+	free(e->code);
+	free(e->pcre2);
+	pcre2_match_context_free(e->mctx);
+#if HAVE_HYPERSCAN
+	hs_free_database(e->db);
+#endif
+	free(e);
+}
+
+static int engine_alloc(size_t n, struct engine **out)
+{
+	struct engine *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		return -ENOMEM;
+	e->n = n;
+	e->pcre2 = calloc(n ? n : 1, sizeof(*e->pcre2));
+	e->code = calloc(n ? n : 1, sizeof(*e->code));
+	e->mctx = pcre2_match_context_create(NULL);
+	if (!e->pcre2 || !e->code || !e->mctx) {
+		engine_free(e);
+		return -ENOMEM;
+	}
+	pcre2_set_match_limit(e->mctx, PCRE2_MATCH_LIMIT);
+	pcre2_set_depth_limit(e->mctx, PCRE2_DEPTH_LIMIT);
+	*out = e;
+	return 0;
+}
+
+/* Compiles the PCRE2 side of the patterns marked e->pcre2[i]. */
+static int finish_pcre2(struct engine *e, const struct engine_pattern *pats, struct diag *d)
+{
+	size_t i;
+	int err;
+
+	e->n_pcre2 = 0;
+	for (i = 0; i < e->n; i++) {
+		if (!e->pcre2[i])
+			continue;
+		err = compile_pcre2(&pats[i], &e->code[i], d);
+		if (err < 0)
+			return err;
+		/* JIT is an optimisation: where it is unavailable the interpreter runs. */
+		pcre2_jit_compile(e->code[i], PCRE2_JIT_COMPLETE);
+		e->n_pcre2++;
+	}
+	return 0;
+}
+
+#if HAVE_HYPERSCAN
+/* Hyperscan syntax for a pattern; literals become \xHH escapes. */
+static char *hs_expr(const struct engine_pattern *p)
+{
+	const unsigned char *s = (const unsigned char *)p->expr;
+	size_t n = strlen(p->expr), i;
+	char *out;
+
+	if (!(p->flags & ENGINE_LITERAL))
+		return strdup(p->expr);
+	out = malloc(4 * n + 1);
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++)
+		snprintf(out + 4 * i, 5, "\\x%02x", s[i]);
+	return out;
+}
+
+static int compile_hs(struct engine *e, const struct engine_pattern *pats, struct diag *d)
+{
+	hs_platform_info_t plat = {.tune = HS_TUNE_FAMILY_GENERIC, .cpu_features = 0};
+	hs_compile_error_t *cerr = NULL;
+	char **exprs = calloc(e->n, sizeof(char *));
+	unsigned *flags = calloc(e->n, sizeof(unsigned));
+	unsigned *ids = calloc(e->n, sizeof(unsigned));
+	size_t i, k;
+	int err = 0;
+
+	if (!exprs || !flags || !ids) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < e->n; i++) {
+		exprs[i] = hs_expr(&pats[i]);
+		if (!exprs[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	/*
+	 * Compile; when Hyperscan rejects one expression, hand it to PCRE2 and
+	 * try again. A database is compiled for the generic target so that a
+	 * serialized one loads on any CPU of the architecture.
+	 */
+	for (;;) {
+		hs_error_t rc;
+
+		k = 0;
+		for (i = 0; i < e->n; i++) {
+			if (e->pcre2[i])
+				continue;
+			flags[k] = HS_FLAG_SOM_LEFTMOST;
+			if (pats[i].flags & ENGINE_CASELESS)
+				flags[k] |= HS_FLAG_CASELESS;
+			ids[k] = (unsigned)i;
+			k++;
+		}
+		if (k == 0)
+			break;
+		{
+			const char **ex = calloc(k, sizeof(char *));
+
+			if (!ex) {
+				err = -ENOMEM;
+				goto out;
+			}
+			for (i = 0; i < k; i++)
+				ex[i] = exprs[ids[i]];
+			rc = hs_compile_multi(ex, flags, ids, (unsigned)k,
+					      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat,
+					      &e->db, &cerr);
+			free(ex);
+		}
+		if (rc == HS_SUCCESS)
+			break;
+		if (cerr->expression < 0) {
+			err = diag_set(d, -EINVAL, "hyperscan: %s", cerr->message);
+			goto out;
+		}
+		/* expression is the index in this call's arrays. */
+		e->pcre2[ids[cerr->expression]] = true;
+		hs_free_compile_error(cerr);
+		cerr = NULL;
+	}
+	if (e->db)
+		hs_database_size(e->db, &e->db_bytes);
+out:
+	if (cerr)
+		hs_free_compile_error(cerr);
+	if (exprs)
+		for (i = 0; i < e->n; i++)
+			free(exprs[i]);
+	free(exprs);
+	free(flags);
+	free(ids);
+	return err;
+}
+#endif
+
+int engine_compile(const struct engine_pattern *pats, size_t n, enum engine_backend be,
+		   struct engine **out, struct diag *d)
+{
+	struct engine *e = NULL;
+	size_t i;
+	int err;
+
+	err = engine_alloc(n, &e);
+	if (err < 0)
+		return err;
+	/* Every pattern must be valid PCRE2 and non-empty, whatever runs it. */
+	for (i = 0; i < n; i++) {
+		err = engine_check_pattern(&pats[i], d);
+		if (err < 0)
+			goto fail;
+	}
+#if HAVE_HYPERSCAN
+	if (be == ENGINE_AUTO) {
+		err = compile_hs(e, pats, d);
+		if (err < 0)
+			goto fail;
+	} else
+#endif
+	{
+		for (i = 0; i < n; i++)
+			e->pcre2[i] = true;
+	}
+	err = finish_pcre2(e, pats, d);
+	if (err < 0)
+		goto fail;
+	*out = e;
+	return 0;
+fail:
+	engine_free(e);
+	return err;
+}
+
+/* The serialized form: MAGIC, key length and key, n, one byte per pattern
+ * (1: PCRE2), the Hyperscan database length and bytes. */
+int engine_serialize(const struct engine *e, const char *key, unsigned char **buf, size_t *len)
+{
+#if HAVE_HYPERSCAN
+	struct buf b = {0};
+	char *db = NULL;
+	size_t dblen = 0, i;
+	uint64_t v;
+	int err = 0;
+
+	if (e->db && hs_serialize_database(e->db, &db, &dblen) != HS_SUCCESS)
+		return -ENOMEM;
+	err |= buf_add(&b, MAGIC, sizeof(MAGIC));
+	v = strlen(key);
+	err |= buf_add(&b, &v, sizeof(v));
+	err |= buf_add(&b, key, strlen(key));
+	v = e->n;
+	err |= buf_add(&b, &v, sizeof(v));
+	for (i = 0; i < e->n; i++)
+		err |= buf_addc(&b, e->pcre2[i] ? 1 : 0);
+	v = dblen;
+	err |= buf_add(&b, &v, sizeof(v));
+	err |= buf_add(&b, db, dblen);
+	free(db);
+	if (err) {
+		buf_free(&b);
+		return -ENOMEM;
+	}
+	*buf = (unsigned char *)b.data;
+	*len = b.len;
+	return 0;
+#else
+	(void)e;
+	(void)key;
+	(void)buf;
+	(void)len;
+	return -ENOTSUP;
+#endif
+}
+
+int engine_load(const unsigned char *buf, size_t len, const char *key,
+		const struct engine_pattern *pats, size_t n, struct engine **out, struct diag *d)
+{
+#if HAVE_HYPERSCAN
+	const unsigned char *p = buf, *end = buf + len;
+	struct engine *e = NULL;
+	uint64_t v;
+	size_t i;
+	int err;
+
+#define TAKE(dst, k)                                                           \
+	do {                                                                   \
+		if ((size_t)(end - p) < (k))                                   \
+			goto stale;                                            \
+		memcpy((dst), p, (k));                                         \
+		p += (k);                                                      \
+	} while (0)
+	if (len < sizeof(MAGIC) || memcmp(buf, MAGIC, sizeof(MAGIC)) != 0)
+		return diag_set(d, -ESTALE, "not a halluscan database");
+	p += sizeof(MAGIC);
+	TAKE(&v, sizeof(v));
+	if (v != strlen(key) || (size_t)(end - p) < v || memcmp(p, key, v) != 0)
+		return diag_set(d, -ESTALE, "the database was built for other rules");
+	p += v;
+	TAKE(&v, sizeof(v));
+	if (v != n)
+		goto stale;
+	err = engine_alloc(n, &e);
+	if (err < 0)
+		return err;
+	for (i = 0; i < n; i++) {
+		unsigned char c;
+
+		TAKE(&c, 1);
+		e->pcre2[i] = c != 0;
+	}
+	TAKE(&v, sizeof(v));
+	if ((uint64_t)(end - p) != v)
+		goto stale;
+	if (v > 0) {
+		if (hs_deserialize_database((const char *)p, v, &e->db) != HS_SUCCESS)
+			goto stale;
+		hs_database_size(e->db, &e->db_bytes);
+	}
+#undef TAKE
+	err = finish_pcre2(e, pats, d);
+	if (err < 0) {
+		engine_free(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+stale:
+	engine_free(e);
+	return diag_set(d, -ESTALE, "the database is damaged or was built for another CPU or library");
+#else
+	(void)buf;
+	(void)len;
+	(void)key;
+	(void)pats;
+	(void)n;
+	(void)out;
+	return diag_set(d, -ENOTSUP, "this build has no Hyperscan");
+#endif
+}
+
+void engine_get_info(const struct engine *e, struct engine_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->n_patterns = e->n;
+	info->n_pcre2 = e->n_pcre2;
+	info->backend = e->n_pcre2 == e->n ? "pcre2" : e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
+#if HAVE_HYPERSCAN
+	if (e->db) {
+		hs_scratch_t *s = NULL;
+
+		info->db_bytes = e->db_bytes;
+		hs_stream_size(e->db, &info->stream_bytes);
+		if (hs_alloc_scratch(e->db, &s) == HS_SUCCESS) {
+			hs_scratch_size(s, &info->scratch_bytes);
+			hs_free_scratch(s);
+		}
+	}
+#endif
+}
+
+bool engine_is_pcre2(const struct engine *e, size_t id)
+{
+	return id < e->n && e->pcre2[id];
+}
+
+/* ---- streams ---- */
+
+void engine_stream_free(struct engine_stream *s)
+{
+	if (!s)
+		return;
+#if HAVE_HYPERSCAN
+	if (s->hs)
+		hs_close_stream(s->hs, s->scratch, NULL, NULL);
+	hs_free_scratch(s->scratch);
+	free(s->pend);
+	free(s->raw.v);
+	free(s->nl);
+#endif
+	free(s->last_end);
+	free(s->finals.v);
+	free(s->line);
+	free(s->resume);
+	pcre2_match_data_free(s->md);
+	pcre2_match_data_free(s->dfa_md);
+	free(s->dfa_ws);
+	free(s);
+}
+
+static int stream_open(struct engine_stream *s)
+{
+	const struct engine *e = s->e;
+
+	s->offset = 0;
+	s->finals.n = 0;
+	s->line_len = 0;
+	s->line_base = 0;
+	s->error = 0;
+	memset(s->last_end, 0, e->n * sizeof(*s->last_end));
+	if (s->resume)
+		memset(s->resume, 0, e->n * sizeof(*s->resume));
+#if HAVE_HYPERSCAN
+	memset(s->pend, 0, e->n * sizeof(*s->pend));
+	s->prev_nl = 0;
+	if (e->db && hs_open_stream(e->db, 0, &s->hs) != HS_SUCCESS)
+		return -ENOMEM;
+#endif
+	return 0;
+}
+
+int engine_stream_new(const struct engine *e, struct engine_stream **out)
+{
+	struct engine_stream *s = calloc(1, sizeof(*s));
+	size_t n = e->n ? e->n : 1;
+
+	if (!s)
+		return -ENOMEM;
+	s->e = e;
+	s->last_end = calloc(n, sizeof(*s->last_end));
+	if (!s->last_end)
+		goto nomem;
+	if (e->n_pcre2) {
+		s->resume = calloc(n, sizeof(*s->resume));
+		s->md = pcre2_match_data_create(1, NULL);
+		s->dfa_md = pcre2_match_data_create(DFA_OVECTOR, NULL);
+		s->dfa_ws = malloc(DFA_WORKSPACE * sizeof(int));
+		if (!s->resume || !s->md || !s->dfa_md || !s->dfa_ws)
+			goto nomem;
+	}
+#if HAVE_HYPERSCAN
+	s->pend = calloc(n, sizeof(*s->pend));
+	if (!s->pend)
+		goto nomem;
+	if (e->db && hs_alloc_scratch(e->db, &s->scratch) != HS_SUCCESS)
+		goto nomem;
+#endif
+	if (stream_open(s) < 0)
+		goto nomem;
+	*out = s;
+	return 0;
+nomem:
+	engine_stream_free(s);
+	return -ENOMEM;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->to > y->to) - (x->to < y->to);
+}
+
+static int finalize(struct engine_stream *s, unsigned id, uint64_t from, uint64_t to)
+{
+	s->last_end[id] = to;
+	return push(&s->finals, id, from, to);
+}
+
+/* ---- PCRE2: one line at a time ---- */
+
+/* The longest match of pattern c anchored at start, at most ENGINE_MAX_MATCH long. */
+static size_t longest_at(struct engine_stream *s, pcre2_code *c, const char *subj,
+			 size_t len, size_t start, size_t first_end)
+{
+	size_t best = first_end;
+	int rc, i;
+
+	rc = pcre2_dfa_match(c, (PCRE2_SPTR)subj, len, start, PCRE2_ANCHORED, s->dfa_md,
+			     s->e->mctx, s->dfa_ws, DFA_WORKSPACE);
+	if (rc == 0)
+		rc = DFA_OVECTOR; /* more ends than room: the longest come first */
+	if (rc > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->dfa_md);
+
+		for (i = 0; i < rc; i++) {
+			size_t end = ov[2 * i + 1];
+
+			if (end - start <= ENGINE_MAX_MATCH && end > best)
+				best = end;
+		}
+	}
+	/* Where DFA cannot run the pattern, the backtracking match stands. */
+	return best;
+}
+
+/*
+ * Matches every PCRE2 pattern over line[0, len) from its resume point and
+ * keeps the matches that start before limit (window coordinates).
+ */
+static int scan_line(struct engine_stream *s, size_t len, size_t limit)
+{
+	const struct engine *e = s->e;
+	size_t i;
+	int err;
+
+	for (i = 0; i < e->n; i++) {
+		size_t pos = s->resume[i];
+
+		if (!e->pcre2[i])
+			continue;
+		while (pos < limit) {
+			PCRE2_SIZE *ov;
+			size_t from, to;
+			int rc;
+
+			rc = pcre2_match(e->code[i], (PCRE2_SPTR)s->line, len, pos, 0, s->md, e->mctx);
+			if (rc == PCRE2_ERROR_NOMATCH)
+				break;
+			if (rc < 0) {
+				/* The match limit, or the depth limit: give up on this line. */
+				s->limit_hits++;
+				pos = len;
+				break;
+			}
+			ov = pcre2_get_ovector_pointer(s->md);
+			from = ov[0];
+			if (from >= limit)
+				break;
+			to = longest_at(s, e->code[i], s->line, len, from, ov[1]);
+			if (to == from) { /* cannot happen: empty patterns are refused */
+				pos = from + 1;
+				continue;
+			}
+			if (to - from <= ENGINE_MAX_MATCH) {
+				err = finalize(s, (unsigned)i, s->line_base + from, s->line_base + to);
+				if (err < 0)
+					return err;
+			}
+			pos = to;
+		}
+		s->resume[i] = pos;
+	}
+	return 0;
+}
+
+/* Drops line[0, k) after it has been matched. */
+static void line_consume(struct engine_stream *s, size_t k)
+{
+	size_t i;
+
+	memmove(s->line, s->line + k, s->line_len - k);
+	s->line_len -= k;
+	s->line_base += k;
+	for (i = 0; i < s->e->n; i++)
+		s->resume[i] = s->resume[i] > k ? s->resume[i] - k : 0;
+}
+
+static int pcre2_feed(struct engine_stream *s, const char *buf, size_t len)
+{
+	int err;
+
+	while (len > 0) {
+		const char *nl = memchr(buf, '\n', len);
+		size_t take = nl ? (size_t)(nl - buf) + 1 : len;
+
+		if (grow(&s->line, &s->line_cap, s->line_len + take, 1) < 0)
+			return -ENOMEM;
+		memcpy(s->line + s->line_len, buf, take);
+		s->line_len += take;
+		buf += take;
+		len -= take;
+		if (nl) {
+			err = scan_line(s, s->line_len, s->line_len);
+			if (err < 0)
+				return err;
+			memset(s->resume, 0, s->e->n * sizeof(*s->resume));
+			line_consume(s, s->line_len);
+		} else if (s->line_len > LINE_CAP) {
+			/* A long line: settle what starts in all but the last
+			 * ENGINE_MAX_MATCH bytes, which may still grow. */
+			size_t cut = s->line_len - ENGINE_MAX_MATCH;
+
+			err = scan_line(s, s->line_len, cut);
+			if (err < 0)
+				return err;
+			line_consume(s, cut);
+		}
+	}
+	return 0;
+}
+
+/* ---- Hyperscan: reports merged into leftmost-longest matches ---- */
+
+#if HAVE_HYPERSCAN
+static int on_hs_match(unsigned id, unsigned long long from, unsigned long long to,
+		       unsigned flags, void *ctx)
+{
+	struct engine_stream *s = ctx;
+
+	(void)flags;
+	if (push(&s->raw, id, from, to) < 0) {
+		s->error = -ENOMEM;
+		return 1; /* stop scanning */
+	}
+	return 0;
+}
+
+static int cmp_raw(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * Folds one Hyperscan report (the leftmost start for one end) into the
+ * pattern's pending match. lastnl is 1 + the offset of the last line break
+ * before the report's final byte (0: none).
+ */
+static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl)
+{
+	struct pending *p = &s->pend[r->id];
+	int err;
+
+	if (r->to - r->from > ENGINE_MAX_MATCH)
+		return 0;
+	if (lastnl > r->from)
+		return 0; /* crosses a line break */
+	if (r->from < s->last_end[r->id])
+		return 0; /* overlaps a match already settled */
+	if (!p->active) {
+		*p = (struct pending){.from = r->from, .to = r->to, .active = true};
+	} else if (r->from == p->from) {
+		if (r->to > p->to)
+			p->to = r->to;
+	} else if (r->from < p->from) {
+		/* An earlier start that reaches further wins. */
+		p->from = r->from;
+		p->to = r->to;
+	} else if (r->from >= p->to) {
+		err = finalize(s, r->id, p->from, p->to);
+		if (err < 0)
+			return err;
+		*p = (struct pending){.from = r->from, .to = r->to, .active = true};
+	}
+	/* else it starts inside the pending match: not leftmost, dropped */
+	return 0;
+}
+
+static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool close)
+{
+	uint64_t base = s->offset;
+	size_t i, k = 0;
+	hs_error_t rc;
+	int err;
+
+	s->raw.n = 0;
+	s->n_nl = 0;
+	for (i = 0; i < len;) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+
+		if (!nl)
+			break;
+		if (grow(&s->nl, &s->cap_nl, s->n_nl + 1, sizeof(*s->nl)) < 0)
+			return -ENOMEM;
+		i = (size_t)(nl - buf);
+		s->nl[s->n_nl++] = base + i;
+		i++;
+	}
+	if (close)
+		rc = hs_close_stream(s->hs, s->scratch, on_hs_match, s);
+	else
+		rc = hs_scan_stream(s->hs, buf, (unsigned)len, 0, s->scratch, on_hs_match, s);
+	if (close)
+		s->hs = NULL;
+	if (s->error)
+		return s->error;
+	if (rc != HS_SUCCESS)
+		return -EIO;
+	qsort(s->raw.v, s->raw.n, sizeof(*s->raw.v), cmp_raw);
+	for (i = 0; i < s->raw.n; i++) {
+		const struct event *r = &s->raw.v[i];
+		uint64_t lastnl = s->prev_nl;
+
+		/* Line breaks strictly before the report's last byte. */
+		while (k < s->n_nl && s->nl[k] + 1 < r->to)
+			k++;
+		if (k > 0)
+			lastnl = s->nl[k - 1] + 1;
+		err = merge(s, r, lastnl);
+		if (err < 0)
+			return err;
+	}
+	if (s->n_nl > 0)
+		s->prev_nl = s->nl[s->n_nl - 1] + 1;
+	return 0;
+}
+
+/* Settles pending matches that can no longer grow. */
+static int hs_settle(struct engine_stream *s, bool all)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < s->e->n; i++) {
+		struct pending *p = &s->pend[i];
+
+		if (!p->active)
+			continue;
+		if (all || p->from < s->prev_nl || p->from + ENGINE_MAX_MATCH <= s->offset) {
+			err = finalize(s, (unsigned)i, p->from, p->to);
+			if (err < 0)
+				return err;
+			p->active = false;
+		}
+	}
+	return 0;
+}
+#endif
+
+uint64_t engine_stream_watermark(const struct engine_stream *s)
+{
+	uint64_t wm = s->offset;
+
+#if HAVE_HYPERSCAN
+	size_t i;
+
+	for (i = 0; i < s->e->n; i++)
+		if (s->pend[i].active && s->pend[i].from < wm)
+			wm = s->pend[i].from;
+#endif
+	if (s->e->n_pcre2 && s->line_base < wm)
+		wm = s->line_base;
+	return wm;
+}
+
+uint64_t engine_stream_limit_hits(const struct engine_stream *s)
+{
+	return s->limit_hits;
+}
+
+/* Delivers the final matches that start before the watermark, in order. */
+static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, void *ctx)
+{
+	size_t i, k;
+	int err = 0;
+
+	if (s->finals.n == 0)
+		return 0;
+	qsort(s->finals.v, s->finals.n, sizeof(*s->finals.v), cmp_event);
+	for (k = 0; k < s->finals.n && s->finals.v[k].from < wm; k++)
+		;
+	for (i = 0; i < k && err == 0; i++)
+		err = cb(ctx, s->finals.v[i].id, s->finals.v[i].from, s->finals.v[i].to);
+	memmove(s->finals.v, s->finals.v + k, (s->finals.n - k) * sizeof(*s->finals.v));
+	s->finals.n -= k;
+	return err;
+}
+
+int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
+		       engine_match_fn cb, void *ctx)
+{
+	int err;
+
+	while (len > 0) {
+		size_t n = len < PIECE ? len : PIECE;
+
+#if HAVE_HYPERSCAN
+		if (s->hs) {
+			err = hs_piece(s, buf, n, false);
+			if (err < 0)
+				return err;
+		}
+#endif
+		if (s->e->n_pcre2) {
+			err = pcre2_feed(s, buf, n);
+			if (err < 0)
+				return err;
+		}
+		s->offset += n;
+#if HAVE_HYPERSCAN
+		err = hs_settle(s, false);
+		if (err < 0)
+			return err;
+#endif
+		err = deliver(s, engine_stream_watermark(s), cb, ctx);
+		if (err)
+			return err;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx)
+{
+	int err = 0;
+
+#if HAVE_HYPERSCAN
+	if (s->hs) {
+		err = hs_piece(s, NULL, 0, true);
+		if (err < 0)
+			return err;
+	}
+	err = hs_settle(s, true);
+	if (err < 0)
+		return err;
+#endif
+	if (s->e->n_pcre2 && s->line_len > 0) {
+		err = scan_line(s, s->line_len, s->line_len);
+		if (err < 0)
+			return err;
+		line_consume(s, s->line_len);
+	}
+	err = deliver(s, UINT64_MAX, cb, ctx);
+	if (err)
+		return err;
+	return stream_open(s);
+}

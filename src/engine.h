@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The matching engine: Hyperscan in streaming mode with PCRE2 (JIT) for the
+ * patterns Hyperscan rejects, or PCRE2 alone. Both report the same matches:
+ * per pattern leftmost-longest and non-overlapping, never across a line
+ * break (a match may end with one), at most ENGINE_MAX_MATCH bytes long,
+ * and delivered in order of start offset, whatever the sizes of the reads.
+ *
+ * engine_compile() and engine_load() return an engine the caller frees with
+ * engine_free(); engine_stream_new() a stream freed with
+ * engine_stream_free(), which must not outlive its engine.
+ */
+#ifndef HALLUSCAN_ENGINE_H
+#define HALLUSCAN_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util.h"
+
+#define ENGINE_MAX_MATCH 8192
+
+enum {
+	ENGINE_CASELESS = 1 << 0,
+	ENGINE_LITERAL = 1 << 1, /* expr is a byte string, not a regex */
+};
+
+struct engine_pattern {
+	const char *expr;
+	unsigned flags;
+};
+
+enum engine_backend {
+	ENGINE_AUTO,  /* Hyperscan where it is built in, else PCRE2 */
+	ENGINE_PCRE2, /* PCRE2 for every pattern */
+};
+
+struct engine;
+struct engine_stream;
+
+/* Called for each match; a non-zero return stops the feed and is returned. */
+typedef int (*engine_match_fn)(void *ctx, unsigned id, uint64_t from, uint64_t to);
+
+struct engine_info {
+	const char *backend; /* "hyperscan", "hyperscan+pcre2" or "pcre2" */
+	size_t n_patterns, n_pcre2;
+	size_t db_bytes, stream_bytes, scratch_bytes;
+};
+
+/*
+ * Compiles the patterns; the index of a pattern is its id in matches.
+ * Every pattern must compile with PCRE2 (so a pack runs in every build) and
+ * must not match the empty string. On failure d names the pattern's index.
+ */
+int engine_compile(const struct engine_pattern *pats, size_t n, enum engine_backend be,
+		   struct engine **out, struct diag *d);
+
+/*
+ * Serializes a Hyperscan-backed engine (-ENOTSUP for PCRE2 alone); *buf is
+ * malloc'ed. key is stored with it; engine_load() refuses another key.
+ */
+int engine_serialize(const struct engine *e, const char *key, unsigned char **buf, size_t *len);
+/* Loads what engine_serialize() wrote, for the same patterns. -ESTALE: stale or foreign. */
+int engine_load(const unsigned char *buf, size_t len, const char *key,
+		const struct engine_pattern *pats, size_t n, struct engine **out, struct diag *d);
+
+/* Checks one pattern: valid PCRE2 that cannot match the empty string. */
+int engine_check_pattern(const struct engine_pattern *p, struct diag *d);
+void engine_free(struct engine *e);
+void engine_get_info(const struct engine *e, struct engine_info *info);
+/* True when pattern id runs on PCRE2. */
+bool engine_is_pcre2(const struct engine *e, size_t id);
+/* A string naming the engine library and version, for cache keys. */
+const char *engine_version(void);
+
+int engine_stream_new(const struct engine *e, struct engine_stream **out);
+void engine_stream_free(struct engine_stream *s);
+/* Scans the next bytes of the input; delivers the matches that are final. */
+int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
+		       engine_match_fn cb, void *ctx);
+/* Ends the input: delivers every remaining match. The stream can be reused. */
+int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx);
+/* Every match starting before this offset has been delivered. */
+uint64_t engine_stream_watermark(const struct engine_stream *s);
+/* How often a PCRE2 match hit its match limit over the stream's life
+ * (the rest of that line was skipped for that pattern). */
+uint64_t engine_stream_limit_hits(const struct engine_stream *s);
+
+#endif

@@ -1,0 +1,582 @@
+// SPDX-License-Identifier: MIT
+/* halluscan: options, wiring and exit status; the only place that prints errors. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "db.h"
+#include "emit.h"
+#include "policy.h"
+#include "rules.h"
+#include "scan.h"
+#include "sha256.h"
+
+enum exit_status {
+	EXIT_PASS = 0,  /* nothing at or above --fail-on */
+	EXIT_FAIL = 1,  /* a finding at or above --fail-on */
+	EXIT_ERROR = 2, /* usage, I/O or rule error */
+};
+
+#define READ_SIZE (128 * 1024)
+
+enum {
+	OPT_CONTEXT = CHAR_MAX + 1,
+	OPT_FAIL_ON,
+	OPT_RULES,
+	OPT_LINE_BUFFERED,
+	OPT_LIST_RULES,
+	OPT_CHECK_RULES,
+	OPT_ENGINE,
+	OPT_NO_CACHE,
+	OPT_VERSION,
+	OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{"context", required_argument, NULL, OPT_CONTEXT},
+	{"fail-on", required_argument, NULL, OPT_FAIL_ON},
+	{"rules", required_argument, NULL, OPT_RULES},
+	{"line-buffered", no_argument, NULL, OPT_LINE_BUFFERED},
+	{"list-rules", no_argument, NULL, OPT_LIST_RULES},
+	{"check-rules", no_argument, NULL, OPT_CHECK_RULES},
+	{"engine", required_argument, NULL, OPT_ENGINE},
+	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static const char usage_text[] =
+	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
+	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
+	"                 [--no-cache] [FILE]...\n"
+	"       halluscan [--rules PATH]... --list-rules | --check-rules\n"
+	"       halluscan --version | --help\n";
+
+static const char help_text[] =
+	"Finds the signals of hallucinated content in text written by language models:\n"
+	"fabricated URLs, unsourced statistics, fabricated citations and future certainty.\n"
+	"Text inside tool-output spans is grounded and not reported. Writes one JSON\n"
+	"object per finding and a summary per input (JSONL). With no FILE, or when FILE\n"
+	"is -, reads standard input.\n"
+	"\n"
+	"  --context NAME      escalate the signals NAME cares about to block (repeatable,\n"
+	"                      or comma-separated): medical, financial, legal, research,\n"
+	"                      user-facing, casual, internal\n"
+	"  --fail-on LEVEL     exit 1 when a finding is at or above LEVEL: warn, block\n"
+	"                      (default) or never\n"
+	"  --rules PATH        load rule packs from a YAML file or a directory of them\n"
+	"                      instead of the built-in packs (repeatable)\n"
+	"  --line-buffered     flush the output after every input line\n"
+	"  --list-rules        print the loaded rules, one per line, and exit\n"
+	"  --check-rules       compile the rules, run every example, and exit\n"
+	"  --engine NAME       hyperscan (default where built in) or pcre2\n"
+	"  --no-cache          neither read nor write the compiled-rules cache\n"
+	"  --version           print the version and exit\n"
+	"  --help              print this help and exit\n"
+	"\n"
+	"Exit status: 0 nothing at or above --fail-on, 1 a finding at or above it,\n"
+	"2 usage, I/O or rule error. See halluscan(1).\n";
+
+struct options {
+	char **contexts;
+	size_t n_contexts;
+	char **rules;
+	size_t n_rules;
+	enum severity fail_on; /* SEV_NONE: never */
+	bool line_buffered, list_rules, check_rules, no_cache;
+	enum engine_backend backend;
+};
+
+/* Where findings go. */
+struct output {
+	const char *path;
+	struct buf b;
+	int err; /* errno of the first write error */
+	bool line_buffered;
+};
+
+static void warnx_(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+static void warnx_(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("halluscan: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(EXIT_ERROR);
+}
+
+static int add_str(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(char *));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[(*n)++] = (char *)s;
+	return 0;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	o->fail_on = SEV_BLOCK;
+	o->backend = ENGINE_AUTO;
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONTEXT: {
+			char *tok, *save = NULL;
+
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (add_str(&o->contexts, &o->n_contexts, tok) < 0)
+					exit(EXIT_ERROR);
+			break;
+		}
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "never") == 0)
+				o->fail_on = SEV_NONE;
+			else if (severity_parse(optarg, &o->fail_on) < 0) {
+				warnx_("--fail-on takes warn, block or never, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		case OPT_RULES:
+			if (add_str(&o->rules, &o->n_rules, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_LINE_BUFFERED:
+			o->line_buffered = true;
+			break;
+		case OPT_LIST_RULES:
+			o->list_rules = true;
+			break;
+		case OPT_CHECK_RULES:
+			o->check_rules = true;
+			break;
+		case OPT_ENGINE:
+			if (strcmp(optarg, "pcre2") == 0) {
+				o->backend = ENGINE_PCRE2;
+			} else if (strcmp(optarg, "hyperscan") == 0) {
+				if (!HAVE_HYPERSCAN) {
+					warnx_("this build has no Hyperscan; --engine pcre2 is the one engine");
+					exit(EXIT_ERROR);
+				}
+				o->backend = ENGINE_AUTO;
+			} else {
+				warnx_("--engine takes hyperscan or pcre2, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
+			break;
+		case OPT_VERSION:
+			printf("halluscan %s (%s)\n", HALLUSCAN_VERSION, engine_version());
+			exit(EXIT_PASS);
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			fputc('\n', stdout);
+			fputs(help_text, stdout);
+			exit(EXIT_PASS);
+		default:
+			usage();
+		}
+	}
+	if ((o->list_rules || o->check_rules) && optind < argc) {
+		warnx_("--list-rules and --check-rules take no FILE");
+		usage();
+	}
+}
+
+/* ---- the compiled-rules cache ---- */
+
+static bool cache_dir(char *out, size_t n)
+{
+	const char *d = getenv("HALLUSCAN_CACHE_DIR"), *x, *h;
+
+	if (d && *d)
+		return (size_t)snprintf(out, n, "%s", d) < n;
+	x = getenv("XDG_CACHE_HOME");
+	if (x && *x)
+		return (size_t)snprintf(out, n, "%s/halluscan", x) < n;
+	h = getenv("HOME");
+	if (h && *h)
+		return (size_t)snprintf(out, n, "%s/.cache/halluscan", h) < n;
+	return false;
+}
+
+static bool cache_file(const char *key, char *out, size_t n)
+{
+	unsigned char dg[32];
+	char hex[65], dir[PATH_MAX];
+	struct sha256 h;
+
+	if (!cache_dir(dir, sizeof(dir)))
+		return false;
+	sha256_init(&h);
+	sha256_update(&h, key, strlen(key));
+	sha256_final(&h, dg);
+	sha256_hex(dg, hex);
+	return (size_t)snprintf(out, n, "%s/%.32s.db", dir, hex) < n;
+}
+
+static struct db *cache_load(const struct ruleset *rs, const char *path)
+{
+	struct db *db = NULL;
+	struct diag d;
+	char *data;
+	size_t len;
+
+	if (read_file(path, &data, &len) < 0)
+		return NULL;
+	/* A stale or damaged cache entry is simply recompiled. */
+	if (db_load(rs, (unsigned char *)data, len, &db, &d) < 0)
+		db = NULL;
+	free(data);
+	return db;
+}
+
+/* Best effort: a cache that cannot be written costs only start-up time. */
+static void cache_store(const struct db *db, const char *path)
+{
+	unsigned char *data;
+	char tmp[PATH_MAX + 128], dir[PATH_MAX + 64];
+	size_t len;
+	char *slash;
+	FILE *f;
+
+	if (db_serialize(db, &data, &len) < 0)
+		return;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash) {
+		*slash = '\0';
+		/* mkdir -p for the last two levels (~/.cache/halluscan). */
+		char *up = strrchr(dir, '/');
+
+		if (up) {
+			*up = '\0';
+			mkdir(dir, 0700);
+			*up = '/';
+		}
+		mkdir(dir, 0700);
+	}
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	f = fopen(tmp, "wb");
+	if (f) {
+		bool ok = fwrite(data, 1, len, f) == len;
+
+		ok = fclose(f) == 0 && ok;
+		if (!ok || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
+	free(data);
+}
+
+/* ---- loading ---- */
+
+static int load_rules(const struct options *o, struct ruleset **out, struct diag *d)
+{
+	struct ruleset *rs = ruleset_new();
+	size_t i;
+	int err = 0;
+
+	if (!rs)
+		return -ENOMEM;
+	if (o->n_rules == 0)
+		err = ruleset_add_builtin(rs, d);
+	for (i = 0; i < o->n_rules && err == 0; i++)
+		err = ruleset_add_path(rs, o->rules[i], d);
+	if (err == 0)
+		err = ruleset_finish(rs, d);
+	if (err < 0) {
+		ruleset_free(rs);
+		return err;
+	}
+	*out = rs;
+	return 0;
+}
+
+/*
+ * The built-in packs load the database serialized at build time; other
+ * packs a cached one. Whatever is compiled here has its examples checked
+ * first, so a broken pack never reaches the cache.
+ */
+static int open_db(const struct options *o, const struct ruleset *rs, struct db **out,
+		   struct diag *d)
+{
+	bool builtin = o->n_rules == 0, fresh = o->check_rules;
+	char path[PATH_MAX + 64];
+	bool use_cache = false;
+	struct db *db = NULL;
+	int err;
+
+	if (o->backend == ENGINE_AUTO && HAVE_HYPERSCAN && !fresh) {
+		if (builtin && builtin_db_len > 0) {
+			struct diag ignored;
+
+			if (db_load(rs, builtin_db, builtin_db_len, &db, &ignored) == 0) {
+				*out = db;
+				return 0;
+			}
+		}
+		if (!builtin && !o->no_cache) {
+			char key[sizeof(db->key)];
+
+			db_make_key(rs, key, sizeof(key));
+			use_cache = cache_file(key, path, sizeof(path));
+			if (use_cache && (db = cache_load(rs, path))) {
+				*out = db;
+				return 0;
+			}
+		}
+	}
+	err = db_compile(rs, o->backend, &db, d);
+	if (err < 0)
+		return err;
+	if (!builtin || fresh) {
+		err = scan_check_examples(db, d);
+		if (err < 0) {
+			db_free(db);
+			return err;
+		}
+	}
+	if (use_cache)
+		cache_store(db, path);
+	*out = db;
+	return 0;
+}
+
+/* ---- output ---- */
+
+static int flush_output(struct output *out)
+{
+	if (out->err)
+		return -out->err;
+	if (out->b.len > 0 && fwrite(out->b.data, 1, out->b.len, stdout) != out->b.len)
+		out->err = errno ? errno : EIO;
+	out->b.len = 0;
+	return out->err ? -out->err : 0;
+}
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct output *out = ctx;
+
+	if (emit_finding(&out->b, out->path, f) < 0)
+		return -ENOMEM;
+	return flush_output(out);
+}
+
+static int sync_output(struct output *out)
+{
+	if (fflush(stdout) != 0 && !out->err)
+		out->err = errno ? errno : EIO;
+	return out->err ? -out->err : 0;
+}
+
+/* ---- scanning ---- */
+
+/*
+ * Scans one input. Returns 0, or a negative errno for an error that ends
+ * the run (a write error); *read_err is set for one that ends only this
+ * input. The findings found before any error are written.
+ */
+static int scan_input(struct scan *sc, const struct ruleset *rs, const char *name,
+		      struct output *out, enum severity *worst, int *read_err)
+{
+	static char buf[READ_SIZE];
+	struct scan_summary sum;
+	const char *label = strcmp(name, "-") == 0 ? "-" : name;
+	int fd, err = 0;
+
+	*read_err = 0;
+	out->path = label;
+	if (strcmp(name, "-") == 0) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(name, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			*read_err = errno;
+			return 0;
+		}
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			*read_err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		err = scan_feed(sc, buf, (size_t)n);
+		if (err)
+			break;
+		if (out->line_buffered && memchr(buf, '\n', (size_t)n)) {
+			err = sync_output(out);
+			if (err)
+				break;
+		}
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (err && err != -ENOMEM && out->err)
+		return err; /* the output is gone: nothing more can be written */
+	if (err)
+		return err;
+	err = scan_end(sc, &sum);
+	if (err)
+		return err;
+	if (emit_summary(&out->b, label, &sum, rs, *read_err ? strerror(*read_err) : NULL) < 0)
+		return -ENOMEM;
+	err = flush_output(out);
+	if (!err)
+		err = sync_output(out);
+	if (sum.verdict > *worst)
+		*worst = sum.verdict;
+	return err;
+}
+
+static int list_rules(const struct db *db)
+{
+	const struct ruleset *rs = db->rs;
+	size_t i;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		printf("%s\t%s\t%s\t%s\t%s:%u\n", r->id, r->signal, severity_name(r->severity),
+		       engine_is_pcre2(db->engine, db->first_rule_id + i) ? "pcre2" : "hyperscan",
+		       r->at.file, r->at.line);
+	}
+	return 0;
+}
+
+static int check_rules(const struct db *db)
+{
+	const struct ruleset *rs = db->rs;
+	size_t i, ex = 0, neg = 0;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		ex += rs->rules[i].n_examples;
+		neg += rs->rules[i].n_negatives;
+	}
+	printf("%zu rules, %zu spans, %zu contexts: %zu examples and %zu negative examples pass\n",
+	       rs->n_rules, rs->n_spans, rs->n_contexts, ex, neg);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = {0};
+	struct output out = {0};
+	struct ruleset *rs = NULL;
+	struct policy *pol = NULL;
+	struct scan *sc = NULL;
+	struct db *db = NULL;
+	enum severity worst = SEV_NONE;
+	int status = EXIT_ERROR, err, i;
+	bool io_error = false;
+	struct diag d = {""};
+	size_t k;
+
+	/* A closed pipe is a write error with a message, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	parse_options(argc, argv, &o);
+	out.line_buffered = o.line_buffered;
+
+	err = load_rules(&o, &rs, &d);
+	if (err < 0)
+		goto fail;
+	err = open_db(&o, rs, &db, &d);
+	if (err < 0)
+		goto fail;
+	if (o.list_rules || o.check_rules) {
+		status = (o.list_rules ? list_rules(db) : check_rules(db)) == 0 &&
+				 fflush(stdout) == 0 ? EXIT_PASS : EXIT_ERROR;
+		if (status != EXIT_PASS)
+			warnx_("write error: %s", strerror(errno));
+		goto out;
+	}
+	pol = policy_new(rs);
+	if (!pol) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (k = 0; k < o.n_contexts; k++) {
+		if (policy_add_context(pol, o.contexts[k]) < 0) {
+			struct buf names = {0};
+
+			for (size_t j = 0; j < rs->n_contexts; j++)
+				buf_addf(&names, "%s%s", j ? ", " : "", rs->contexts[j].name);
+			warnx_("unknown context \"%s\" (the packs define: %s)", o.contexts[k],
+			       names.data ? names.data : "none");
+			buf_free(&names);
+			goto out;
+		}
+	}
+	err = scan_new(db, pol, on_finding, &out, &sc);
+	if (err < 0)
+		goto fail;
+
+	for (i = optind; i < argc || (i == optind && optind == argc); i++) {
+		const char *name = i < argc ? argv[i] : "-";
+		int read_err;
+
+		err = scan_input(sc, rs, name, &out, &worst, &read_err);
+		if (read_err) {
+			warnx_("%s: %s", name, strerror(read_err));
+			io_error = true;
+		}
+		if (err) {
+			if (out.err)
+				warnx_("write error: %s", strerror(out.err));
+			else
+				warnx_("%s: %s", name, strerror(-err));
+			goto out;
+		}
+	}
+	if (io_error)
+		status = EXIT_ERROR;
+	else if (o.fail_on != SEV_NONE && worst >= o.fail_on)
+		status = EXIT_FAIL;
+	else
+		status = EXIT_PASS;
+	goto out;
+fail:
+	if (err == -ENOMEM)
+		warnx_("out of memory");
+	else
+		warnx_("%s", d.msg[0] ? d.msg : strerror(-err));
+out:
+	scan_free(sc);
+	policy_free(pol);
+	db_free(db);
+	ruleset_free(rs);
+	buf_free(&out.b);
+	free(o.contexts);
+	free(o.rules);
+	return status;
+}

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+/* Severity under contexts, and recoveries made specific to a match. */
+#include "policy.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct policy {
+	const struct ruleset *rs;
+	bool *escalated; /* per signal index */
+};
+
+struct policy *policy_new(const struct ruleset *rs)
+{
+	struct policy *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->rs = rs;
+	p->escalated = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(bool));
+	if (!p->escalated) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void policy_free(struct policy *p)
+{
+	if (!p)
+		return;
+	free(p->escalated);
+	free(p);
+}
+
+int policy_add_context(struct policy *p, const char *name)
+{
+	const struct context *c = ruleset_context(p->rs, name);
+	size_t i;
+
+	if (!c)
+		return -ENOENT;
+	for (i = 0; i < c->n_escalate; i++) {
+		int k = ruleset_signal_index(p->rs, c->escalate[i]);
+
+		if (k >= 0)
+			p->escalated[k] = true;
+	}
+	return 0;
+}
+
+enum severity policy_severity(const struct policy *p, const struct rule *r)
+{
+	int k = ruleset_signal_index(p->rs, r->signal);
+
+	if (k >= 0 && p->escalated[k])
+		return SEV_BLOCK;
+	return r->severity;
+}
+
+/* ---- recovery templates ---- */
+
+static int put_host(struct buf *out, const char *t, size_t n)
+{
+	const char *s = memmem(t, n, "://", 3), *end = t + n, *h;
+
+	if (!s)
+		return buf_add(out, t, n);
+	s += 3;
+	for (h = s; h < end && !strchr("/?#:", *h); h++)
+		;
+	for (; s < h; s++) {
+		int err = buf_addc(out, (char)tolower((unsigned char)*s));
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* "73.4%" -> "about 73%", "2.7x" -> "about 3x", "0.4%" -> "under 1%". */
+static int put_round(struct buf *out, const char *t, size_t n)
+{
+	size_t i = 0, j, k, m = 0;
+	char num[64];
+	double v;
+	long r;
+
+	while (i < n && !isdigit((unsigned char)t[i]))
+		i++;
+	for (j = i; j < n && (isdigit((unsigned char)t[j]) || t[j] == '.' || t[j] == ','); j++)
+		;
+	if (i == n || j - i >= sizeof(num))
+		return buf_add(out, t, n);
+	for (k = i; k < j; k++)
+		if (t[k] != ',')
+			num[m++] = t[k];
+	num[m] = '\0';
+	v = strtod(num, NULL);
+	r = (long)(v + 0.5);
+	/* The unit is what follows the number, without the space before it. */
+	while (j < n && (t[j] == ' ' || t[j] == '\t'))
+		j++;
+	if (r == 0)
+		return buf_addf(out, "under 1%.*s", (int)(n - j), t + j);
+	return buf_addf(out, "about %ld%.*s", r, (int)(n - j), t + j);
+}
+
+static bool word_at(const char *t, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && strncasecmp(t, w, k) == 0 && (n == k || !isalpha((unsigned char)t[k]));
+}
+
+/* "will definitely ship" -> "may ship"; "will ship by May" -> "is expected to
+ * ship by May"; "is guaranteed to" -> "is expected to". */
+static int put_hedged(struct buf *out, const char *t, size_t n)
+{
+	static const char *const adverbs[] = {
+		"definitely", "certainly", "absolutely", "surely", "undoubtedly", "guaranteed",
+	};
+	const char *g;
+	size_t i;
+
+	if (word_at(t, n, "will")) {
+		const char *rest = t + 4;
+		size_t rn = n - 4;
+
+		while (rn > 0 && *rest == ' ')
+			rest++, rn--;
+		for (i = 0; i < ARRAY_SIZE(adverbs); i++) {
+			if (word_at(rest, rn, adverbs[i])) {
+				size_t k = strlen(adverbs[i]);
+
+				rest += k, rn -= k;
+				while (rn > 0 && *rest == ' ')
+					rest++, rn--;
+				if (rn == 0)
+					return buf_add(out, "may", 3);
+				return buf_addf(out, "may %.*s", (int)rn, rest);
+			}
+		}
+		return buf_addf(out, "is expected to %.*s", (int)rn, rest);
+	}
+	g = memmem(t, n, "guaranteed to", 13);
+	if (g) {
+		int err = buf_add(out, t, (size_t)(g - t));
+
+		if (err < 0)
+			return err;
+		return buf_addf(out, "expected to%.*s", (int)(n - (size_t)(g - t) - 13), g + 13);
+	}
+	return buf_add(out, t, n);
+}
+
+static int put_text(struct buf *out, const char *t, size_t n)
+{
+	return buf_add(out, t, n);
+}
+
+static const struct {
+	const char *name;
+	int (*put)(struct buf *, const char *, size_t);
+} placeholders[] = {
+	{"text", put_text},
+	{"host", put_host},
+	{"round", put_round},
+	{"hedged", put_hedged},
+};
+
+/* The placeholder at t (just after '{'), or -1. */
+static int placeholder(const char *t, size_t *len)
+{
+	const char *close = strchr(t, '}');
+	size_t i;
+
+	if (!close)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(placeholders); i++) {
+		size_t k = strlen(placeholders[i].name);
+
+		if ((size_t)(close - t) == k && strncmp(t, placeholders[i].name, k) == 0) {
+			*len = k + 2;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+int policy_render(const char *tmpl, const char *text, size_t len, struct buf *out)
+{
+	const char *t = tmpl;
+	int err = 0;
+
+	out->len = 0;
+	if (grow(&out->data, &out->cap, 1, 1) < 0)
+		return -ENOMEM;
+	out->data[0] = '\0';
+	while (*t && err == 0) {
+		const char *brace = strpbrk(t, "{}");
+		size_t k;
+		int ph;
+
+		if (!brace)
+			return buf_add(out, t, strlen(t));
+		err = buf_add(out, t, (size_t)(brace - t));
+		if (err < 0)
+			return err;
+		if (brace[0] == brace[1]) { /* {{ or }} */
+			err = buf_addc(out, brace[0]);
+			t = brace + 2;
+			continue;
+		}
+		ph = brace[0] == '{' ? placeholder(brace + 1, &k) : -1;
+		if (ph < 0) {
+			err = buf_addc(out, brace[0]);
+			t = brace + 1;
+			continue;
+		}
+		err = placeholders[ph].put(out, text, len);
+		t = brace + k;
+	}
+	return err;
+}
+
+int policy_check_template(const char *tmpl, const char **bad)
+{
+	const char *t = tmpl;
+
+	while ((t = strpbrk(t, "{}"))) {
+		size_t k;
+
+		if (t[0] == t[1]) {
+			t += 2;
+			continue;
+		}
+		if (t[0] == '}' || placeholder(t + 1, &k) < 0) {
+			*bad = t;
+			return -EINVAL;
+		}
+		t += k;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Policy: a finding's severity under the active contexts, the verdict of an
+ * input, the exit status, and the recovery text made specific to a match.
+ * policy_new() returns an object freed with policy_free(); it keeps a
+ * pointer to the ruleset, which must outlive it.
+ */
+#ifndef HALLUSCAN_POLICY_H
+#define HALLUSCAN_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "rules.h"
+#include "util.h"
+
+struct policy;
+
+struct policy *policy_new(const struct ruleset *rs);
+void policy_free(struct policy *p);
+/* Activates a context by name: -ENOENT when the packs define none such. */
+int policy_add_context(struct policy *p, const char *name);
+enum severity policy_severity(const struct policy *p, const struct rule *r);
+
+/*
+ * Expands a message or recovery template for one match into out (reset
+ * first). Placeholders: {text} the match, {host} a URL's host, {round} a
+ * number rounded ("about 73%"), {hedged} the match with its certainty
+ * hedged ("may"), {{ and }} literal braces. Unknown placeholders stay as
+ * written (the rule check rejects them).
+ */
+int policy_render(const char *tmpl, const char *text, size_t len, struct buf *out);
+/* -EINVAL when tmpl names an unknown placeholder; *bad points at it. */
+int policy_check_template(const char *tmpl, const char **bad);
+
+#endif

@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: MIT
+/* Rule packs: YAML -> rules, with every error located at file:line:col. */
+#include "rules.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "sha256.h"
+
+/* The state of one pack being parsed. */
+struct pack {
+	struct ruleset *rs;
+	const char *file;
+	yaml_document_t doc;
+	struct diag *d;
+};
+
+const char *severity_name(enum severity s)
+{
+	switch (s) {
+	case SEV_BLOCK:
+		return "block";
+	case SEV_WARN:
+		return "warn";
+	default:
+		return "pass";
+	}
+}
+
+int severity_parse(const char *name, enum severity *out)
+{
+	if (strcmp(name, "warn") == 0)
+		*out = SEV_WARN;
+	else if (strcmp(name, "block") == 0)
+		*out = SEV_BLOCK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static struct where where_of(const struct pack *p, const yaml_node_t *n)
+{
+	return (struct where){
+		.file = p->file,
+		.line = (unsigned)n->start_mark.line + 1,
+		.col = (unsigned)n->start_mark.column + 1,
+	};
+}
+
+static int fail(const struct pack *p, const yaml_node_t *n, const char *what)
+{
+	struct where w = where_of(p, n);
+
+	return diag_set(p->d, -EINVAL, "%s:%u:%u: %s", w.file, w.line, w.col, what);
+}
+
+static int failf(const struct pack *p, const yaml_node_t *n, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int failf(const struct pack *p, const yaml_node_t *n, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return fail(p, n, what);
+}
+
+static yaml_node_t *node(struct pack *p, int idx)
+{
+	return yaml_document_get_node(&p->doc, idx);
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+/* Scalars only; *out is a fresh copy owned by the caller. */
+static int get_string(struct pack *p, yaml_node_t *n, const char *key, char **out)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return failf(p, n, "\"%s\" must be a string", key);
+	*out = xstrndup(scalar(n), n->data.scalar.length);
+	if (!*out)
+		return -ENOMEM;
+	if (strlen(*out) != n->data.scalar.length) {
+		free(*out);
+		*out = NULL;
+		return failf(p, n, "\"%s\" contains a NUL character", key);
+	}
+	return 0;
+}
+
+static int get_nonempty(struct pack *p, yaml_node_t *n, const char *key, char **out)
+{
+	int err = get_string(p, n, key, out);
+
+	if (err == 0 && (*out)[0] == '\0')
+		return failf(p, n, "\"%s\" must not be empty", key);
+	return err;
+}
+
+static int get_bool(struct pack *p, yaml_node_t *n, const char *key, bool *out)
+{
+	static const char *const yes[] = {"true", "yes", "on"};
+	static const char *const no[] = {"false", "no", "off"};
+	size_t i;
+
+	if (n->type != YAML_SCALAR_NODE)
+		return failf(p, n, "\"%s\" must be true or false", key);
+	for (i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (strcmp(scalar(n), yes[i]) == 0) {
+			*out = true;
+			return 0;
+		}
+		if (strcmp(scalar(n), no[i]) == 0) {
+			*out = false;
+			return 0;
+		}
+	}
+	return failf(p, n, "\"%s\" must be true or false", key);
+}
+
+static int get_string_list(struct pack *p, yaml_node_t *n, const char *key,
+			   char ***out, size_t *count)
+{
+	yaml_node_item_t *it;
+	size_t cap = 0;
+	int err;
+
+	if (n->type == YAML_SCALAR_NODE) {
+		if (grow(out, &cap, 1, sizeof(**out)) < 0)
+			return -ENOMEM;
+		*count = 1;
+		return get_nonempty(p, n, key, &(*out)[0]);
+	}
+	if (n->type != YAML_SEQUENCE_NODE)
+		return failf(p, n, "\"%s\" must be a list of strings", key);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		if (grow(out, &cap, *count + 1, sizeof(**out)) < 0)
+			return -ENOMEM;
+		err = get_nonempty(p, node(p, *it), key, &(*out)[*count]);
+		if (err < 0)
+			return err;
+		(*count)++;
+	}
+	return 0;
+}
+
+static int get_examples(struct pack *p, yaml_node_t *n, const char *key,
+			struct example **out, size_t *count)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *pr;
+	size_t cap = 0;
+	int err;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return failf(p, n, "\"%s\" must be a list", key);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(p, *it);
+		struct example *ex;
+
+		if (grow(out, &cap, *count + 1, sizeof(**out)) < 0)
+			return -ENOMEM;
+		ex = &(*out)[*count];
+		memset(ex, 0, sizeof(*ex));
+		(*count)++;
+		ex->at = where_of(p, e);
+		if (e->type == YAML_SCALAR_NODE) {
+			err = get_nonempty(p, e, key, &ex->text);
+			if (err < 0)
+				return err;
+			continue;
+		}
+		if (e->type != YAML_MAPPING_NODE)
+			return failf(p, e, "each of \"%s\" must be a string or {text, match}", key);
+		for (pr = e->data.mapping.pairs.start; pr < e->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+
+			if (k->type != YAML_SCALAR_NODE)
+				return fail(p, k, "keys must be strings");
+			if (strcmp(scalar(k), "text") == 0 && !ex->text)
+				err = get_nonempty(p, v, "text", &ex->text);
+			else if (strcmp(scalar(k), "match") == 0 && !ex->match)
+				err = get_nonempty(p, v, "match", &ex->match);
+			else
+				err = failf(p, k, "unknown or repeated key \"%s\" in an example", scalar(k));
+			if (err < 0)
+				return err;
+		}
+		if (!ex->text)
+			return fail(p, e, "an example needs \"text\"");
+	}
+	return 0;
+}
+
+static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
+{
+	yaml_node_pair_t *pr;
+	char *sev = NULL;
+	bool have_neg = false, have_ex = false;
+	int err = 0;
+
+	memset(r, 0, sizeof(*r));
+	r->at = where_of(p, n);
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "a rule must be a mapping");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+		const char *key;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		key = scalar(k);
+#define ONCE(field)                                                             \
+	if (field)                                                              \
+		return failf(p, k, "key \"%s\" given twice", key);
+		if (strcmp(key, "id") == 0) {
+			ONCE(r->id);
+			err = get_nonempty(p, v, key, &r->id);
+			if (err == 0 && strspn(r->id, "abcdefghijklmnopqrstuvwxyz0123456789._-") != strlen(r->id))
+				err = failf(p, v, "rule id \"%s\" may hold only a-z, 0-9, '.', '_' and '-'", r->id);
+		} else if (strcmp(key, "signal") == 0) {
+			ONCE(r->signal);
+			err = get_nonempty(p, v, key, &r->signal);
+			if (err == 0 && strspn(r->signal, "abcdefghijklmnopqrstuvwxyz_") != strlen(r->signal))
+				err = failf(p, v, "signal \"%s\" may hold only a-z and '_'", r->signal);
+		} else if (strcmp(key, "pattern") == 0) {
+			ONCE(r->pattern);
+			r->pattern_at = where_of(p, v);
+			err = get_nonempty(p, v, key, &r->pattern);
+		} else if (strcmp(key, "severity") == 0) {
+			ONCE(sev);
+			err = get_nonempty(p, v, key, &sev);
+			if (err == 0 && severity_parse(sev, &r->severity) < 0)
+				err = failf(p, v, "severity must be warn or block, not \"%s\"", sev);
+		} else if (strcmp(key, "message") == 0) {
+			ONCE(r->message);
+			err = get_nonempty(p, v, key, &r->message);
+		} else if (strcmp(key, "recovery") == 0) {
+			ONCE(r->recovery);
+			err = get_nonempty(p, v, key, &r->recovery);
+		} else if (strcmp(key, "caseless") == 0) {
+			err = get_bool(p, v, key, &r->caseless);
+		} else if (strcmp(key, "unless_sentence") == 0) {
+			ONCE(r->unless_sentence);
+			err = get_string_list(p, v, key, &r->unless_sentence, &r->n_unless_sentence);
+		} else if (strcmp(key, "unless_before") == 0) {
+			ONCE(r->unless_before);
+			err = get_nonempty(p, v, key, &r->unless_before);
+		} else if (strcmp(key, "examples") == 0) {
+			ONCE(have_ex);
+			have_ex = true;
+			err = get_examples(p, v, key, &r->examples, &r->n_examples);
+		} else if (strcmp(key, "negative_examples") == 0) {
+			ONCE(have_neg);
+			have_neg = true;
+			err = get_examples(p, v, key, &r->negatives, &r->n_negatives);
+		} else if (strcmp(key, "description") == 0) {
+			if (v->type != YAML_SCALAR_NODE)
+				err = fail(p, v, "\"description\" must be a string");
+		} else {
+			err = failf(p, k, "unknown key \"%s\" in a rule", key);
+		}
+#undef ONCE
+	}
+	free(sev);
+	if (err < 0)
+		return err;
+	if (!r->id)
+		return fail(p, n, "a rule needs \"id\"");
+#define NEED(field, name)                                                          \
+	if (!(field))                                                              \
+		return failf(p, n, "rule \"%s\" needs \"" name "\"", r->id);
+	NEED(r->signal, "signal");
+	NEED(r->pattern, "pattern");
+	NEED(r->severity, "severity");
+	NEED(r->message, "message");
+	NEED(r->recovery, "recovery");
+	NEED(r->n_examples, "examples");
+	NEED(have_neg, "negative_examples");
+#undef NEED
+	return 0;
+}
+
+static int parse_span(struct pack *p, yaml_node_t *n, struct span_delim *s)
+{
+	yaml_node_pair_t *pr;
+	int err = 0;
+
+	memset(s, 0, sizeof(*s));
+	s->at = where_of(p, n);
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "a span must be a mapping of name, open and close");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+		char **field = NULL;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		if (strcmp(scalar(k), "name") == 0)
+			field = &s->name;
+		else if (strcmp(scalar(k), "open") == 0)
+			field = &s->open;
+		else if (strcmp(scalar(k), "close") == 0)
+			field = &s->close;
+		else if (strcmp(scalar(k), "description") == 0)
+			continue;
+		else
+			return failf(p, k, "unknown key \"%s\" in a span", scalar(k));
+		if (*field)
+			return failf(p, k, "key \"%s\" given twice", scalar(k));
+		err = get_nonempty(p, v, scalar(k), field);
+		if (err == 0 && field != &s->name && strpbrk(*field, "\r\n"))
+			err = fail(p, v, "a span delimiter may not hold a line break");
+	}
+	if (err < 0)
+		return err;
+	if (!s->name || !s->open || !s->close)
+		return fail(p, n, "a span needs name, open and close");
+	return 0;
+}
+
+static int parse_context(struct pack *p, yaml_node_t *n, struct context *c)
+{
+	yaml_node_pair_t *pr;
+	int err = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->at = where_of(p, n);
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "a context must be a mapping of name and escalate");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		if (strcmp(scalar(k), "name") == 0 && !c->name)
+			err = get_nonempty(p, v, "name", &c->name);
+		else if (strcmp(scalar(k), "description") == 0 && !c->description)
+			err = get_string(p, v, "description", &c->description);
+		else if (strcmp(scalar(k), "escalate") == 0 && !c->escalate) {
+			if (v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.start == v->data.sequence.items.top)
+				continue; /* an explicit empty list: the context escalates nothing */
+			err = get_string_list(p, v, "escalate", &c->escalate, &c->n_escalate);
+		} else
+			return failf(p, k, "unknown or repeated key \"%s\" in a context", scalar(k));
+	}
+	if (err < 0)
+		return err;
+	if (!c->name)
+		return fail(p, n, "a context needs \"name\"");
+	return 0;
+}
+
+/* Applies parse to every item of a top-level list, appending to *arr. */
+static int parse_list(struct pack *p, yaml_node_t *n, const char *key, void *arr,
+		      size_t *count, size_t *cap, size_t elem,
+		      int (*parse)(struct pack *, yaml_node_t *, void *))
+{
+	yaml_node_item_t *it;
+	char **base = arr;
+	int err;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return failf(p, n, "\"%s\" must be a list", key);
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		if (grow(arr, cap, *count + 1, elem) < 0)
+			return -ENOMEM;
+		err = parse(p, node(p, *it), *base + *count * elem);
+		(*count)++; /* counted even on failure, so that ruleset_free frees it */
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+static int parse_rule_v(struct pack *p, yaml_node_t *n, void *out)
+{
+	return parse_rule(p, n, out);
+}
+
+static int parse_span_v(struct pack *p, yaml_node_t *n, void *out)
+{
+	return parse_span(p, n, out);
+}
+
+static int parse_context_v(struct pack *p, yaml_node_t *n, void *out)
+{
+	return parse_context(p, n, out);
+}
+
+static int parse_pack(struct pack *p)
+{
+	struct ruleset *rs = p->rs;
+	yaml_node_t *root = yaml_document_get_root_node(&p->doc);
+	yaml_node_pair_t *pr;
+	int err = 0;
+
+	if (!root)
+		return diag_set(p->d, -EINVAL, "%s: empty rule pack", p->file);
+	if (root->type != YAML_MAPPING_NODE)
+		return fail(p, root, "a rule pack must be a mapping with rules, spans or contexts");
+	for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		if (strcmp(scalar(k), "rules") == 0)
+			err = parse_list(p, v, "rules", &rs->rules, &rs->n_rules, &rs->cap_rules,
+					 sizeof(struct rule), parse_rule_v);
+		else if (strcmp(scalar(k), "spans") == 0)
+			err = parse_list(p, v, "spans", &rs->spans, &rs->n_spans, &rs->cap_spans,
+					 sizeof(struct span_delim), parse_span_v);
+		else if (strcmp(scalar(k), "contexts") == 0)
+			err = parse_list(p, v, "contexts", &rs->contexts, &rs->n_contexts,
+					 &rs->cap_contexts, sizeof(struct context), parse_context_v);
+		else if (strcmp(scalar(k), "description") != 0)
+			err = failf(p, k, "unknown key \"%s\" (a pack holds rules, spans and contexts)", scalar(k));
+	}
+	return err;
+}
+
+struct ruleset *ruleset_new(void)
+{
+	return calloc(1, sizeof(struct ruleset));
+}
+
+static void free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void free_examples(struct example *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(e[i].text);
+		free(e[i].match);
+	}
+	free(e);
+}
+
+void ruleset_free(struct ruleset *rs)
+{
+	size_t i;
+
+	if (!rs)
+		return;
+	for (i = 0; i < rs->n_rules; i++) {
+		struct rule *r = &rs->rules[i];
+
+		free(r->id);
+		free(r->signal);
+		free(r->pattern);
+		free(r->message);
+		free(r->recovery);
+		free(r->unless_before);
+		free_strings(r->unless_sentence, r->n_unless_sentence);
+		free_examples(r->examples, r->n_examples);
+		free_examples(r->negatives, r->n_negatives);
+	}
+	for (i = 0; i < rs->n_spans; i++) {
+		free(rs->spans[i].name);
+		free(rs->spans[i].open);
+		free(rs->spans[i].close);
+	}
+	for (i = 0; i < rs->n_contexts; i++) {
+		free(rs->contexts[i].name);
+		free(rs->contexts[i].description);
+		free_strings(rs->contexts[i].escalate, rs->contexts[i].n_escalate);
+	}
+	free(rs->rules);
+	free(rs->spans);
+	free(rs->contexts);
+	free(rs->signals); /* the strings belong to the rules */
+	free_strings(rs->files, rs->n_files);
+	free(rs);
+}
+
+int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
+		       size_t len, struct diag *d)
+{
+	struct pack p = {.rs = rs, .d = d};
+	yaml_parser_t parser;
+	yaml_node_t *extra;
+	char *file;
+	int err = 0;
+
+	if (grow(&rs->files, &rs->cap_files, rs->n_files + 1, sizeof(char *)) < 0)
+		return -ENOMEM;
+	file = strdup(name);
+	if (!file)
+		return -ENOMEM;
+	rs->files[rs->n_files++] = file;
+	p.file = file;
+
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
+	if (!yaml_parser_load(&parser, &p.doc)) {
+		err = diag_set(d, -EINVAL, "%s:%zu:%zu: %s%s%s", file,
+			       parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+			       parser.problem ? parser.problem : "invalid YAML",
+			       parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		return err;
+	}
+	err = parse_pack(&p);
+	yaml_document_delete(&p.doc);
+	if (err == 0) {
+		/* A second document in one pack is almost always a mistake. */
+		if (!yaml_parser_load(&parser, &p.doc)) {
+			err = diag_set(d, -EINVAL, "%s:%zu:%zu: %s", file,
+				       parser.problem_mark.line + 1, parser.problem_mark.column + 1,
+				       parser.problem ? parser.problem : "invalid YAML");
+		} else {
+			extra = yaml_document_get_root_node(&p.doc);
+			if (extra)
+				err = fail(&p, extra, "a rule pack holds one YAML document");
+			yaml_document_delete(&p.doc);
+		}
+	}
+	yaml_parser_delete(&parser);
+	return err;
+}
+
+static int is_pack_name(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (n[0] == '.')
+		return 0;
+	return (len > 5 && strcmp(n + len - 5, ".yaml") == 0) ||
+	       (len > 4 && strcmp(n + len - 4, ".yml") == 0);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int add_file(struct ruleset *rs, const char *path, struct diag *d)
+{
+	char *data;
+	size_t len;
+	int err;
+
+	err = read_file(path, &data, &len);
+	if (err < 0)
+		return diag_set(d, err, "%s: %s", path, strerror(-err));
+	err = ruleset_add_buffer(rs, path, data, len, d);
+	free(data);
+	return err;
+}
+
+int ruleset_add_path(struct ruleset *rs, const char *path, struct diag *d)
+{
+	struct dirent *de;
+	struct stat st;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+	DIR *dir;
+	int err = 0;
+
+	if (stat(path, &st) < 0)
+		return diag_set(d, -errno, "%s: %s", path, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return add_file(rs, path, d);
+	dir = opendir(path);
+	if (!dir)
+		return diag_set(d, -errno, "%s: %s", path, strerror(errno));
+	while ((de = readdir(dir))) {
+		if (!is_pack_name(de->d_name))
+			continue;
+		if (grow(&names, &cap, n + 1, sizeof(*names)) < 0) {
+			err = -ENOMEM;
+			goto out;
+		}
+		if (asprintf(&names[n], "%s/%s", path, de->d_name) < 0) {
+			err = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	if (n == 0) {
+		err = diag_set(d, -ENOENT, "%s: no *.yaml rule packs in this directory", path);
+		goto out;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n && err == 0; i++)
+		err = add_file(rs, names[i], d);
+out:
+	closedir(dir);
+	free_strings(names, n);
+	return err;
+}
+
+int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < builtin_packs_count; i++) {
+		err = ruleset_add_buffer(rs, builtin_packs[i].name, builtin_packs[i].data,
+					 builtin_packs[i].len, d);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+const struct context *ruleset_context(const struct ruleset *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_contexts; i++)
+		if (strcmp(rs->contexts[i].name, name) == 0)
+			return &rs->contexts[i];
+	return NULL;
+}
+
+int ruleset_signal_index(const struct ruleset *rs, const char *signal)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_signals; i++)
+		if (strcmp(rs->signals[i], signal) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void digest_str(struct sha256 *h, const char *s)
+{
+	/* Length-prefixed so that field boundaries cannot be forged. */
+	uint64_t n = s ? strlen(s) + 1 : 0;
+
+	sha256_update(h, &n, sizeof(n));
+	if (s)
+		sha256_update(h, s, n - 1);
+}
+
+static void digest_examples(struct sha256 *h, const struct example *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		digest_str(h, e[i].text);
+		digest_str(h, e[i].match);
+	}
+}
+
+static void compute_digest(struct ruleset *rs)
+{
+	unsigned char out[32];
+	struct sha256 h;
+	size_t i, j;
+
+	sha256_init(&h);
+	digest_str(&h, "halluscan-ruleset-1");
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		digest_str(&h, r->id);
+		digest_str(&h, r->signal);
+		digest_str(&h, r->pattern);
+		digest_str(&h, r->caseless ? "caseless" : "");
+		digest_str(&h, severity_name(r->severity));
+		digest_str(&h, r->message);
+		digest_str(&h, r->recovery);
+		digest_str(&h, r->unless_before);
+		for (j = 0; j < r->n_unless_sentence; j++)
+			digest_str(&h, r->unless_sentence[j]);
+		digest_str(&h, "examples");
+		digest_examples(&h, r->examples, r->n_examples);
+		digest_str(&h, "negatives");
+		digest_examples(&h, r->negatives, r->n_negatives);
+	}
+	for (i = 0; i < rs->n_spans; i++) {
+		digest_str(&h, rs->spans[i].name);
+		digest_str(&h, rs->spans[i].open);
+		digest_str(&h, rs->spans[i].close);
+	}
+	for (i = 0; i < rs->n_contexts; i++) {
+		digest_str(&h, rs->contexts[i].name);
+		for (j = 0; j < rs->contexts[i].n_escalate; j++)
+			digest_str(&h, rs->contexts[i].escalate[j]);
+	}
+	sha256_final(&h, out);
+	sha256_hex(out, rs->digest);
+}
+
+int ruleset_finish(struct ruleset *rs, struct diag *d)
+{
+	size_t i, j;
+
+	if (rs->n_rules == 0)
+		return diag_set(d, -EINVAL, "no rules loaded");
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		for (j = 0; j < i; j++)
+			if (strcmp(rs->rules[j].id, r->id) == 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: rule id \"%s\" is already defined at %s:%u:%u",
+						r->at.file, r->at.line, r->at.col, r->id,
+						rs->rules[j].at.file, rs->rules[j].at.line, rs->rules[j].at.col);
+		if (ruleset_signal_index(rs, r->signal) < 0) {
+			if (grow(&rs->signals, &rs->cap_signals, rs->n_signals + 1, sizeof(char *)) < 0)
+				return -ENOMEM;
+			rs->signals[rs->n_signals++] = r->signal;
+		}
+	}
+	for (i = 0; i < rs->n_spans; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(rs->spans[i].open, rs->spans[j].open) == 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: span opener \"%s\" is already defined",
+						rs->spans[i].at.file, rs->spans[i].at.line,
+						rs->spans[i].at.col, rs->spans[i].open);
+	for (i = 0; i < rs->n_contexts; i++) {
+		const struct context *c = &rs->contexts[i];
+
+		for (j = 0; j < i; j++)
+			if (strcmp(rs->contexts[j].name, c->name) == 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" is already defined",
+						c->at.file, c->at.line, c->at.col, c->name);
+		for (j = 0; j < c->n_escalate; j++)
+			if (ruleset_signal_index(rs, c->escalate[j]) < 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" escalates unknown signal \"%s\"",
+						c->at.file, c->at.line, c->at.col, c->name, c->escalate[j]);
+	}
+	compute_digest(rs);
+	return 0;
+}

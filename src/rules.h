@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rule packs: YAML files that define rules, tool-span delimiters and the
+ * contexts that escalate severities. ruleset_new() returns an object the
+ * caller frees with ruleset_free(); every pointer reachable from it stays
+ * valid until then. No function takes ownership of its arguments.
+ */
+#ifndef HALLUSCAN_RULES_H
+#define HALLUSCAN_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+enum severity {
+	SEV_NONE = 0, /* a verdict with no finding: "pass" */
+	SEV_WARN = 1,
+	SEV_BLOCK = 2,
+};
+
+const char *severity_name(enum severity s);
+/* Returns 0 and sets *out, or -EINVAL for an unknown name. */
+int severity_parse(const char *name, enum severity *out);
+
+struct where {
+	const char *file; /* owned by the ruleset */
+	unsigned line, col; /* 1-based */
+};
+
+struct example {
+	char *text;
+	char *match; /* the exact text the finding must have, or NULL: any finding */
+	struct where at;
+};
+
+struct rule {
+	char *id;
+	char *signal;
+	char *pattern;
+	bool caseless;
+	enum severity severity;
+	char *message;
+	char *recovery;
+	/* Sentence-level exemptions, PCRE2 syntax: the finding is dropped when
+	 * any unless_sentence pattern matches its sentence, or unless_before
+	 * matches the part of the sentence before it. */
+	char **unless_sentence;
+	size_t n_unless_sentence;
+	char *unless_before;
+	struct example *examples, *negatives;
+	size_t n_examples, n_negatives;
+	struct where at, pattern_at;
+};
+
+struct span_delim {
+	char *name;
+	char *open, *close;
+	struct where at;
+};
+
+struct context {
+	char *name;
+	char *description;
+	char **escalate; /* signals raised to block */
+	size_t n_escalate;
+	struct where at;
+};
+
+struct ruleset {
+	struct rule *rules;
+	size_t n_rules;
+	struct span_delim *spans;
+	size_t n_spans;
+	struct context *contexts;
+	size_t n_contexts;
+	char **signals; /* distinct signals, in order of first appearance */
+	size_t n_signals;
+	char digest[65]; /* hex SHA-256 of the canonical content, after ruleset_finish() */
+	/* private */
+	char **files;
+	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals;
+};
+
+struct ruleset *ruleset_new(void);
+void ruleset_free(struct ruleset *rs);
+
+/* Parses one pack held in memory; name is used in diagnostics. */
+int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
+		       size_t len, struct diag *d);
+/* Loads a YAML file, or every *.yaml / *.yml in a directory in name order. */
+int ruleset_add_path(struct ruleset *rs, const char *path, struct diag *d);
+/* Loads the packs compiled into the program. */
+int ruleset_add_builtin(struct ruleset *rs, struct diag *d);
+/* Cross-pack checks (unique ids, known signals in contexts) and the digest. */
+int ruleset_finish(struct ruleset *rs, struct diag *d);
+
+const struct context *ruleset_context(const struct ruleset *rs, const char *name);
+/* Index of signal in rs->signals, or -1. */
+int ruleset_signal_index(const struct ruleset *rs, const char *signal);
+
+/* The packs compiled into the program (generated at build time). */
+struct embedded_pack {
+	const char *name;
+	const char *data;
+	size_t len;
+};
+extern const struct embedded_pack builtin_packs[];
+extern const size_t builtin_packs_count;
+
+#endif

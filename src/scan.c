@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/* The pipeline: bytes -> engine -> spans -> claims -> policy -> findings. */
+#include "scan.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "engine.h"
+#include "spans.h"
+#include "window.h"
+
+/* Reads are fed to the engine in pieces of at most this size. */
+#define PIECE 65536
+/* History kept behind the newest byte: longer than any match, sentence and
+ * engine lag (a long line on PCRE2 is settled 72 KiB behind). */
+#define KEEP (256 * 1024)
+#define WINDOW_CAP (4 * KEEP)
+
+struct scan {
+	const struct db *db;
+	const struct ruleset *rs;
+	const struct policy *pol;
+	scan_finding_fn fn;
+	void *ctx;
+	struct engine_stream *es;
+	struct claims *claims;
+	struct spans spans;
+	struct window win;
+	/* The cursor: line and code-point counts up to offset cur. */
+	uint64_t cur, line, cp, line_start_cp;
+	uint64_t open_line, open_column; /* where the open span began */
+	uint64_t bytes, findings, grounded;
+	uint64_t limit_hits_before; /* the engine's count when this input began */
+	uint64_t *counts;
+	bool ended;                 /* the last summary is still readable */
+	enum severity verdict;
+	struct buf msg, rec;
+};
+
+static size_t count_code_points(const char *p, size_t n)
+{
+	size_t i, cont = 0;
+
+	for (i = 0; i < n; i++)
+		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+	return n - cont;
+}
+
+/* Moves the cursor to offset to, counting lines and code points; each line
+ * break ends a sentence. */
+static int advance(struct scan *s, uint64_t to)
+{
+	int err;
+
+	while (s->cur < to) {
+		size_t n;
+		const char *p = window_get(&s->win, s->cur, to, &n);
+		const char *nl = memchr(p, '\n', n);
+
+		if (n == 0)
+			return -EIO; /* the window lost bytes the cursor had not reached */
+		if (!nl) {
+			s->cp += count_code_points(p, n);
+			s->cur += n;
+			break;
+		}
+		s->cp += count_code_points(p, (size_t)(nl - p) + 1);
+		s->cur += (uint64_t)(nl - p) + 1;
+		s->line++;
+		s->line_start_cp = s->cp;
+		err = claims_break(s->claims, s->cur);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int report(struct scan *s, struct finding *f)
+{
+	int k;
+
+	if (f->rule) {
+		k = ruleset_signal_index(s->rs, f->signal);
+	} else {
+		k = (int)s->rs->n_signals;
+	}
+	s->counts[k]++;
+	s->findings++;
+	if (f->severity > s->verdict)
+		s->verdict = f->severity;
+	return s->fn(s->ctx, f);
+}
+
+static int on_claim(void *ctx, const struct claim_item *it)
+{
+	struct scan *s = ctx;
+	const struct rule *r = &s->rs->rules[it->rule];
+	struct finding f = {
+		.rule = r, .signal = r->signal, .rule_id = r->id,
+		.severity = policy_severity(s->pol, r),
+		.start = it->from, .end = it->to, .line = it->line, .column = it->column,
+		.text = it->text, .text_len = it->text_len, .text_truncated = it->truncated,
+	};
+
+	if (policy_render(r->message, it->text, it->text_len, &s->msg) < 0 ||
+	    policy_render(r->recovery, it->text, it->text_len, &s->rec) < 0)
+		return -ENOMEM;
+	f.message = s->msg.data;
+	f.recovery = s->rec.data;
+	return report(s, &f);
+}
+
+static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
+{
+	struct scan *s = ctx;
+	const struct db *db = s->db;
+	int err;
+
+	err = advance(s, from);
+	if (err)
+		return err;
+	if (id < db->sentence_id) {
+		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
+
+		if (ch == SPAN_OPENED) {
+			s->open_line = s->line + 1;
+			s->open_column = s->cp - s->line_start_cp + 1;
+			return claims_break(s->claims, from);
+		}
+		if (ch == SPAN_CLOSED)
+			return claims_break(s->claims, to);
+		return 0;
+	}
+	if (spans_grounded(&s->spans, from)) {
+		if (id != db->sentence_id)
+			s->grounded++;
+		return 0;
+	}
+	if (id == db->sentence_id)
+		return claims_mark(s->claims, from, to);
+	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
+			  s->cp - s->line_start_cp + 1);
+}
+
+/* Starts a new input: scan_end() left the last one's counts readable. */
+static void reset(struct scan *s)
+{
+	s->ended = false;
+	s->limit_hits_before = engine_stream_limit_hits(s->es);
+	s->win.len = 0;
+	s->win.base = 0;
+	s->cur = s->line = s->cp = s->line_start_cp = 0;
+	s->bytes = s->findings = s->grounded = 0;
+	s->verdict = SEV_NONE;
+	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
+	spans_reset(&s->spans);
+	claims_reset(s->claims);
+}
+
+int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
+	     struct scan **out)
+{
+	struct scan *s = calloc(1, sizeof(*s));
+	int err = -ENOMEM;
+
+	if (!s)
+		return -ENOMEM;
+	s->db = db;
+	s->rs = db->rs;
+	s->pol = pol;
+	s->fn = fn;
+	s->ctx = ctx;
+	s->counts = calloc(s->rs->n_signals + 1, sizeof(*s->counts));
+	s->win.data = malloc(WINDOW_CAP);
+	s->win.cap = WINDOW_CAP;
+	if (!s->counts || !s->win.data)
+		goto fail;
+	err = engine_stream_new(db->engine, &s->es);
+	if (err < 0)
+		goto fail;
+	err = claims_new(s->rs, &s->win, on_claim, s, &s->claims);
+	if (err < 0)
+		goto fail;
+	reset(s);
+	*out = s;
+	return 0;
+fail:
+	scan_free(s);
+	return err;
+}
+
+void scan_free(struct scan *s)
+{
+	if (!s)
+		return;
+	engine_stream_free(s->es);
+	claims_free(s->claims);
+	free(s->counts);
+	free(s->win.data);
+	buf_free(&s->msg);
+	buf_free(&s->rec);
+	free(s);
+}
+
+/* Makes room for n more bytes, keeping KEEP bytes of history. */
+static int make_room(struct scan *s, size_t n)
+{
+	size_t drop;
+	int err;
+
+	if (s->win.len + n <= s->win.cap)
+		return 0;
+	drop = s->win.len - KEEP;
+	/* The cursor and sentences must be past what is dropped. */
+	err = advance(s, s->win.base + drop);
+	if (err)
+		return err;
+	memmove(s->win.data, s->win.data + drop, s->win.len - drop);
+	s->win.len -= drop;
+	s->win.base += drop;
+	return 0;
+}
+
+int scan_feed(struct scan *s, const void *buf, size_t len)
+{
+	const char *p = buf;
+	int err;
+
+	if (s->ended)
+		reset(s);
+	while (len > 0) {
+		size_t n = len < PIECE ? len : PIECE;
+
+		err = make_room(s, n);
+		if (err)
+			return err;
+		memcpy(s->win.data + s->win.len, p, n);
+		s->win.len += n;
+		s->bytes += n;
+		err = engine_stream_feed(s->es, p, n, on_match, s);
+		if (err)
+			return err;
+		/* Everything before the watermark is settled: decide up to it. */
+		err = advance(s, engine_stream_watermark(s->es));
+		if (err)
+			return err;
+		err = claims_advance(s->claims, s->cur);
+		if (err)
+			return err;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int report_unterminated(struct scan *s)
+{
+	const struct span_delim *sd = &s->rs->spans[s->spans.pair];
+	struct finding f = {
+		.signal = SIGNAL_UNTERMINATED, .rule_id = RULE_UNTERMINATED,
+		.severity = SEV_WARN,
+		.start = s->spans.open_from, .end = s->bytes,
+		.line = s->open_line, .column = s->open_column,
+		.text = sd->open, .text_len = strlen(sd->open),
+	};
+
+	s->msg.len = s->rec.len = 0;
+	if (buf_addf(&s->msg, "tool span %s opened at line %llu is never closed; %llu match(es) "
+		     "inside it were taken as tool output", sd->open,
+		     (unsigned long long)s->open_line, (unsigned long long)s->grounded) < 0 ||
+	    buf_addf(&s->rec, "close the span with %s where the tool output ends, or check "
+		     "that the transcript was not cut off", sd->close) < 0)
+		return -ENOMEM;
+	f.message = s->msg.data;
+	f.recovery = s->rec.data;
+	return report(s, &f);
+}
+
+int scan_end(struct scan *s, struct scan_summary *sum)
+{
+	int err;
+
+	if (s->ended)
+		reset(s);
+	err = engine_stream_end(s->es, on_match, s);
+	if (!err)
+		err = advance(s, s->bytes);
+	if (!err)
+		err = claims_break(s->claims, s->bytes);
+	if (!err && s->spans.open)
+		err = report_unterminated(s);
+	*sum = (struct scan_summary){
+		.bytes = s->bytes, .findings = s->findings, .signal_counts = s->counts,
+		.verdict = s->verdict, .exempted = claims_exempted(s->claims),
+		.grounded = s->grounded, .spans = s->spans.n_spans,
+		.unterminated_spans = s->spans.open ? 1 : 0,
+		.limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before,
+	};
+	s->ended = true;
+	return err;
+}
+
+/* What one example gave for the rule under test. */
+struct probe {
+	const struct rule *rule;
+	const char *want; /* exact text wanted, or NULL */
+	size_t hits, exact;
+	char got[128];    /* the first finding's text, for the message */
+};
+
+static int on_probe(void *ctx, const struct finding *f)
+{
+	struct probe *p = ctx;
+
+	if (f->rule != p->rule)
+		return 0;
+	if (p->hits++ == 0)
+		snprintf(p->got, sizeof(p->got), "%.*s", (int)MIN(f->text_len, 100), f->text);
+	if (p->want && strlen(p->want) == f->text_len && memcmp(p->want, f->text, f->text_len) == 0)
+		p->exact++;
+	return 0;
+}
+
+static int check_one(struct scan *sc, struct probe *p, const struct example *ex, bool positive,
+		     struct diag *d)
+{
+	struct scan_summary sum;
+	int err;
+
+	p->want = ex->match;
+	p->hits = p->exact = 0;
+	p->got[0] = '\0';
+	err = scan_feed(sc, ex->text, strlen(ex->text));
+	if (!err)
+		err = scan_end(sc, &sum);
+	if (err)
+		return err;
+	if (positive && p->hits == 0)
+		return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": example does not match: \"%.80s\"",
+				ex->at.file, ex->at.line, ex->at.col, p->rule->id, ex->text);
+	if (positive && ex->match && p->exact == 0)
+		return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": example matches \"%s\", not \"%s\"",
+				ex->at.file, ex->at.line, ex->at.col, p->rule->id, p->got, ex->match);
+	if (!positive && p->hits > 0)
+		return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": negative example matches \"%s\"",
+				ex->at.file, ex->at.line, ex->at.col, p->rule->id, p->got);
+	return 0;
+}
+
+int scan_check_examples(const struct db *db, struct diag *d)
+{
+	const struct ruleset *rs = db->rs;
+	struct policy *pol = policy_new(rs);
+	struct probe p = {0};
+	struct scan *sc = NULL;
+	size_t i, j;
+	int err;
+
+	if (!pol)
+		return -ENOMEM;
+	err = scan_new(db, pol, on_probe, &p, &sc);
+	for (i = 0; i < rs->n_rules && err == 0; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		p.rule = r;
+		for (j = 0; j < r->n_examples && err == 0; j++)
+			err = check_one(sc, &p, &r->examples[j], true, d);
+		for (j = 0; j < r->n_negatives && err == 0; j++)
+			err = check_one(sc, &p, &r->negatives[j], false, d);
+	}
+	scan_free(sc);
+	policy_free(pol);
+	return err;
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pipeline for one input at a time: bytes -> engine -> spans -> claims
+ * -> policy -> the caller's finding callback, then a summary.
+ *
+ * scan_new() returns an object freed with scan_free(); it keeps pointers to
+ * the db and policy, which must outlive it. A finding passed to the
+ * callback is valid only during the call.
+ */
+#ifndef HALLUSCAN_SCAN_H
+#define HALLUSCAN_SCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "policy.h"
+#include "rules.h"
+
+/* The signal and rule of the finding made for a tool span left open. */
+#define SIGNAL_UNTERMINATED "unterminated_span"
+#define RULE_UNTERMINATED "span.unterminated"
+
+struct finding {
+	const struct rule *rule; /* NULL for span.unterminated */
+	const char *signal, *rule_id;
+	enum severity severity;
+	uint64_t start, end;     /* byte offsets, end exclusive */
+	uint64_t line, column;   /* 1-based; column in code points */
+	const char *text;
+	size_t text_len;
+	bool text_truncated;     /* text holds the first CLAIMS_TEXT_CAP bytes */
+	const char *message, *recovery;
+};
+
+struct scan_summary {
+	uint64_t bytes, findings;
+	/* Findings per signal: rs->signals in order, then unterminated_span. */
+	const uint64_t *signal_counts;
+	enum severity verdict;
+	uint64_t exempted;       /* dropped by a sentence exemption */
+	uint64_t grounded;       /* matches inside tool spans */
+	uint64_t spans, unterminated_spans;
+	uint64_t limit_hits;     /* PCRE2 match limits reached */
+};
+
+typedef int (*scan_finding_fn)(void *ctx, const struct finding *f);
+
+struct scan;
+
+int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
+	     struct scan **out);
+void scan_free(struct scan *s);
+/* Scans the next bytes of the input. A non-zero return of fn is returned. */
+int scan_feed(struct scan *s, const void *buf, size_t len);
+/* Ends the input: reports what is left and fills *sum (valid until the next
+ * scan_feed); the scan is ready for the next input. */
+int scan_end(struct scan *s, struct scan_summary *sum);
+
+/*
+ * Runs every rule's examples and negative examples through the pipeline:
+ * each example must give a finding of its rule (with exactly its "match"
+ * text when given), each negative example none. d locates the first failure.
+ */
+int scan_check_examples(const struct db *db, struct diag *d);
+
+#endif

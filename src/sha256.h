@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* SHA-256 (FIPS 180-4), for the ruleset digest and the database cache key. */
+#ifndef HALLUSCAN_SHA256_H
+#define HALLUSCAN_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char blk[64];
+	size_t n;
+};
+
+void sha256_init(struct sha256 *s);
+void sha256_update(struct sha256 *s, const void *p, size_t n);
+/* Writes the 32-byte digest. */
+void sha256_final(struct sha256 *s, unsigned char out[32]);
+/* Writes 64 lowercase hex digits and a NUL. */
+void sha256_hex(const unsigned char d[32], char out[65]);
+
+#endif

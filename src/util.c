@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/* Small shared helpers: diagnostics, growable arrays, checked allocation. */
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int diag_set(struct diag *d, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (d) {
+		va_start(ap, fmt);
+		vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
+
+int grow(void *buf, size_t *cap, size_t need, size_t elem)
+{
+	void **p = buf;
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	n = realloc(*p, ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = ncap;
+	return 0;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = malloc(n + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+int buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	if (grow(&b->data, &b->cap, b->len + n + 1, 1) < 0)
+		return -ENOMEM;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
+
+int buf_addc(struct buf *b, char c)
+{
+	return buf_add(b, &c, 1);
+}
+
+int buf_addf(struct buf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n < sizeof(tmp))
+		return buf_add(b, tmp, (size_t)n);
+	if (grow(&b->data, &b->cap, b->len + (size_t)n + 1, 1) < 0)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+void buf_free(struct buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	struct buf b = {0};
+	char tmp[65536];
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		n = read(fd, tmp, sizeof(tmp));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			goto out;
+		}
+		if (n == 0)
+			break;
+		err = buf_add(&b, tmp, (size_t)n);
+		if (err < 0)
+			goto out;
+	}
+	if (!b.data) {
+		b.data = calloc(1, 1);
+		if (!b.data) {
+			err = -ENOMEM;
+			goto out;
+		}
+	}
+	*out = b.data;
+	*len = b.len;
+	b.data = NULL;
+out:
+	close(fd);
+	buf_free(&b);
+	return err;
+}
