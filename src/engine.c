@@ -25,7 +25,9 @@
 #define DFA_WORKSPACE 2048
 #define DFA_OVECTOR 64
 
+#if HAVE_HYPERSCAN
 static const char MAGIC[8] = "HLSCDB1";
+#endif
 
 struct engine {
 	size_t n;
@@ -154,8 +156,67 @@ static bool matches_empty(pcre2_code *c)
 	return empty;
 }
 
+/*
+ * True when the regex can match a line break: \s, \n, \v, \R, \x0a,
+ * [:space:] or (?s) outside a negated class, or a negated class that does
+ * not exclude \n. Matches never span lines, and Hyperscan reports only the
+ * leftmost start of a match, so such a pattern would lose matches there.
+ */
+static const char *matches_line_break(const char *re)
+{
+	bool in_class = false, negated = false, excludes_nl = false;
+	const char *p, *class_start = NULL;
+
+	for (p = re; *p; p++) {
+		if (p[0] == '\\' && p[1]) {
+			char c = p[1];
+			bool nl = c == 's' || c == 'n' || c == 'v' || c == 'R' ||
+				  (c == 'x' && (strncmp(p + 2, "0a", 2) == 0 || strncmp(p + 2, "0A", 2) == 0 ||
+						strncmp(p + 2, "{a}", 3) == 0 || strncmp(p + 2, "{0a}", 4) == 0));
+
+			if (nl && in_class && negated)
+				excludes_nl = true;
+			else if (nl)
+				return p;
+			p++;
+			continue;
+		}
+		if (!in_class) {
+			if (p[0] == '[') {
+				in_class = true;
+				class_start = p;
+				negated = p[1] == '^';
+				excludes_nl = false;
+				p += negated;
+				if (p[1] == ']')
+					p++; /* a leading ] is a member */
+			} else if (p[0] == '(' && p[1] == '?') {
+				const char *q;
+
+				for (q = p + 2; *q && strchr("imnsxJU", *q); q++)
+					if (*q == 's')
+						return p; /* dot matches all */
+			}
+			continue;
+		}
+		if (strncmp(p, "[:space:]", 9) == 0) {
+			if (!negated)
+				return p;
+			excludes_nl = true;
+			p += 8;
+		} else if (p[0] == ']') {
+			in_class = false;
+			if (negated && !excludes_nl)
+				return class_start;
+		}
+	}
+	return NULL;
+}
+
 int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
 {
+	const char *nl;
+
 	pcre2_code *c;
 	bool empty;
 	int err;
@@ -163,6 +224,12 @@ int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
 	err = compile_pcre2(p, &c, d);
 	if (err < 0)
 		return err;
+	nl = p->flags & ENGINE_LITERAL ? NULL : matches_line_break(p->expr);
+	if (nl) {
+		pcre2_code_free(c);
+		return diag_set(d, -EINVAL, "the pattern can match a line break at \"%.12s\" "
+				"(matches never span lines: use [ \\t], or put \\n in negated classes)", nl);
+	}
 	empty = matches_empty(c);
 	pcre2_code_free(c);
 	if (empty)
@@ -807,7 +874,8 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 		return s->error;
 	if (rc != HS_SUCCESS)
 		return -EIO;
-	qsort(s->raw.v, s->raw.n, sizeof(*s->raw.v), cmp_raw);
+	if (s->raw.n > 1)
+		qsort(s->raw.v, s->raw.n, sizeof(*s->raw.v), cmp_raw);
 	for (i = 0; i < s->raw.n; i++) {
 		const struct event *r = &s->raw.v[i];
 		uint64_t lastnl = s->prev_nl;
@@ -855,6 +923,15 @@ uint64_t engine_stream_watermark(const struct engine_stream *s)
 #if HAVE_HYPERSCAN
 	size_t i;
 
+	/*
+	 * A match Hyperscan has not reported yet may have started up to
+	 * ENGINE_MAX_MATCH bytes back, but not before the last line break.
+	 */
+	if (s->hs) {
+		uint64_t reach = s->offset > ENGINE_MAX_MATCH ? s->offset - ENGINE_MAX_MATCH : 0;
+
+		wm = MAX(reach, s->prev_nl);
+	}
 	for (i = 0; i < s->e->n; i++)
 		if (s->pend[i].active && s->pend[i].from < wm)
 			wm = s->pend[i].from;
@@ -877,7 +954,8 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 
 	if (s->finals.n == 0)
 		return 0;
-	qsort(s->finals.v, s->finals.n, sizeof(*s->finals.v), cmp_event);
+	if (s->finals.n > 1)
+		qsort(s->finals.v, s->finals.n, sizeof(*s->finals.v), cmp_event);
 	for (k = 0; k < s->finals.n && s->finals.v[k].from < wm; k++)
 		;
 	for (i = 0; i < k && err == 0; i++)

@@ -141,7 +141,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	o->fail_on = SEV_BLOCK;
 	o->backend = ENGINE_AUTO;
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+	opterr = 0; /* errors are reported here, under the program's name */
+	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_CONTEXT: {
 			char *tok, *save = NULL;
@@ -197,7 +198,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			fputc('\n', stdout);
 			fputs(help_text, stdout);
 			exit(EXIT_PASS);
+		case ':':
+			warnx_("option %s needs an argument", argv[optind - 1]);
+			usage();
+			break;
 		default:
+			warnx_("unknown option %s", argv[optind - 1]);
 			usage();
 		}
 	}

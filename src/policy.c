@@ -85,6 +85,7 @@ static int put_host(struct buf *out, const char *t, size_t n)
 static int put_round(struct buf *out, const char *t, size_t n)
 {
 	size_t i = 0, j, k, m = 0;
+	const char *sp;
 	char num[64];
 	double v;
 	long r;
@@ -104,9 +105,11 @@ static int put_round(struct buf *out, const char *t, size_t n)
 	/* The unit is what follows the number, without the space before it. */
 	while (j < n && (t[j] == ' ' || t[j] == '\t'))
 		j++;
+	/* A word unit keeps its space: "about 13 percent", "about 3x". */
+	sp = n - j > 1 && isalpha((unsigned char)t[j]) ? " " : "";
 	if (r == 0)
-		return buf_addf(out, "under 1%.*s", (int)(n - j), t + j);
-	return buf_addf(out, "about %ld%.*s", r, (int)(n - j), t + j);
+		return buf_addf(out, "under 1%s%.*s", sp, (int)(n - j), t + j);
+	return buf_addf(out, "about %ld%s%.*s", r, sp, (int)(n - j), t + j);
 }
 
 static bool word_at(const char *t, size_t n, const char *w)

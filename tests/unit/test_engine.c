@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+/* The engine: one match semantics for Hyperscan and PCRE2, whatever the reads. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "config.h"
+#include "engine.h"
+#include "test.h"
+
+struct ev {
+	unsigned id;
+	uint64_t from, to;
+};
+
+struct evs {
+	struct ev v[32768];
+	size_t n;
+	uint64_t last_from;
+	bool out_of_order;
+};
+
+static int collect(void *ctx, unsigned id, uint64_t from, uint64_t to)
+{
+	struct evs *e = ctx;
+
+	if (from < e->last_from)
+		e->out_of_order = true;
+	e->last_from = from;
+	if (e->n < sizeof(e->v) / sizeof(e->v[0]))
+		e->v[e->n++] = (struct ev){id, from, to};
+	return 0;
+}
+
+enum split { WHOLE, BYTES, RANDOM };
+
+/* Scans text fed as split says; events land in out. */
+static void run(const struct engine *e, const char *text, size_t len, enum split how,
+		unsigned seed, struct evs *out)
+{
+	struct engine_stream *s = NULL;
+	size_t i = 0;
+
+	memset(out, 0, sizeof(*out));
+	CHECK_EQ(engine_stream_new(e, &s), 0);
+	if (!s)
+		return;
+	while (i < len) {
+		size_t n = len - i;
+
+		if (how == BYTES)
+			n = 1;
+		else if (how == RANDOM) {
+			seed = seed * 1103515245u + 12345u;
+			n = 1 + (seed >> 16) % 97;
+			if (n > len - i)
+				n = len - i;
+		}
+		CHECK_EQ(engine_stream_feed(s, text + i, n, collect, out), 0);
+		i += n;
+	}
+	CHECK_EQ(engine_stream_end(s, collect, out), 0);
+	CHECK(!out->out_of_order);
+	engine_stream_free(s);
+}
+
+static bool same(const struct evs *a, const struct evs *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->v[i].id != b->v[i].id || a->v[i].from != b->v[i].from || a->v[i].to != b->v[i].to)
+			return false;
+	return true;
+}
+
+static void dump(const char *label, const struct evs *a)
+{
+	size_t i;
+
+	fprintf(stderr, "  %s:", label);
+	for (i = 0; i < a->n; i++)
+		fprintf(stderr, " %u@%llu-%llu", a->v[i].id, (unsigned long long)a->v[i].from,
+			(unsigned long long)a->v[i].to);
+	fprintf(stderr, "\n");
+}
+
+static const struct engine_pattern pats[] = {
+	{"<tool_output>", ENGINE_LITERAL},
+	{"https?://[a-z0-9](?:[^\\s<>\"()]|\\([^\\s<>\"()]*\\))*(?:[^\\s<>\"().,;:!?]|\\([^\\s<>\"()]*\\))", ENGINE_CASELESS},
+	{"\\b\\d{1,3}\\.\\d{1,6}[ \\t]{0,2}%", 0},
+	{"[Ww]ill[ \\t](?:definitely|certainly)\\b", 0},
+	{"ab|abcd|bcdef", 0},
+	{"x[a-z ]*y", 0},
+};
+
+static const char *const inputs[] = {
+	"See https://docs.example.com/x. It grew 73.4%.\n",
+	"URL https://en.wikipedia.org/wiki/Foo_(bar). and (https://a.example/b) end\n",
+	"abcdef abcd ab bcdefg\nxx yy x\ny xay\n",
+	"<tool_output>https://t.example/a</tool_output> It will certainly rise 12.5 % and 7.25%",
+	"no newline at the end https://example.com/tail",
+	"\n\n\nWILL certainly? Will certainly! https://X.COM/A?b=(c)\n",
+	"multi\xc3\xa9 byte 1.5% \xff\xfe invalid https://e.example/\xe2\x80\x94 dash\n",
+};
+
+/* Every input gives the same matches whole, byte by byte and at random splits. */
+static void check_splits(enum engine_backend be)
+{
+	struct engine *e = NULL;
+	struct diag d;
+	static struct evs whole, part;
+	size_t i;
+	unsigned seed;
+
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), be, &e, &d), 0);
+	if (!e)
+		return;
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		size_t len = strlen(inputs[i]);
+
+		run(e, inputs[i], len, WHOLE, 0, &whole);
+		CHECK(whole.n > 0);
+		run(e, inputs[i], len, BYTES, 0, &part);
+		if (!same(&whole, &part)) {
+			dump("whole", &whole);
+			dump("bytes", &part);
+			CHECK(!"byte-by-byte feed differs");
+		}
+		for (seed = 1; seed < 40; seed++) {
+			run(e, inputs[i], len, RANDOM, seed, &part);
+			if (!same(&whole, &part)) {
+				dump("whole", &whole);
+				dump("random", &part);
+				CHECK(!"random split differs");
+				break;
+			}
+		}
+	}
+	engine_free(e);
+}
+
+TEST(engine_split_invariance_hyperscan)
+{
+	check_splits(ENGINE_AUTO);
+}
+
+TEST(engine_split_invariance_pcre2)
+{
+	check_splits(ENGINE_PCRE2);
+}
+
+/* Hyperscan and PCRE2 agree on every input. */
+TEST(engine_backends_agree)
+{
+	struct engine *hs = NULL, *pc = NULL;
+	static struct evs a, b;
+	struct diag d;
+	size_t i;
+
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &hs, &d), 0);
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_PCRE2, &pc, &d), 0);
+	if (!hs || !pc)
+		return;
+	for (i = 0; i < ARRAY_SIZE(inputs); i++) {
+		run(hs, inputs[i], strlen(inputs[i]), WHOLE, 0, &a);
+		run(pc, inputs[i], strlen(inputs[i]), WHOLE, 0, &b);
+		if (!same(&a, &b)) {
+			dump("hyperscan", &a);
+			dump("pcre2", &b);
+			CHECK(!"backends differ");
+		}
+	}
+	engine_free(hs);
+	engine_free(pc);
+}
+
+/* A URL is one match, whole; overlapping alternatives give the leftmost-longest. */
+TEST(engine_leftmost_longest)
+{
+	struct engine *e = NULL;
+	static struct evs out;
+	struct diag d;
+
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &e, &d), 0);
+	if (!e)
+		return;
+	run(e, inputs[0], strlen(inputs[0]), BYTES, 0, &out);
+	CHECK_EQ(out.n, 2);
+	CHECK_EQ(out.v[0].id, 1);
+	CHECK_EQ(out.v[0].from, 4);
+	CHECK_EQ(out.v[0].to, 30);
+	CHECK_EQ(out.v[1].id, 2);
+	CHECK_EQ(out.v[1].from, 40);
+	CHECK_EQ(out.v[1].to, 45);
+	/* "abcdef abcd ab bcdefg": abcd at 0, abcd at 7, ab at 12, bcdef at 15. */
+	run(e, inputs[2], strlen(inputs[2]), WHOLE, 0, &out);
+	CHECK(out.n >= 4);
+	CHECK_EQ(out.v[0].from, 0);
+	CHECK_EQ(out.v[0].to, 4);
+	CHECK_EQ(out.v[1].from, 7);
+	CHECK_EQ(out.v[1].to, 11);
+	CHECK_EQ(out.v[2].from, 12);
+	CHECK_EQ(out.v[2].to, 14);
+	CHECK_EQ(out.v[3].from, 15);
+	CHECK_EQ(out.v[3].to, 20);
+	engine_free(e);
+}
+
+/* A pattern that could match a line break is refused: matches never span lines. */
+TEST(engine_refuses_line_breaks)
+{
+	static const char *const bad[] = {
+		"x[a-z \\n]*y", "a\\s+b", "[^)]+", "x\\Ry", "(?s)a.b", "(?is:a.b)", "a[[:space:]]b",
+		"a\\x0ab", "a\\vb",
+	};
+	static const char *const good[] = {
+		"x[a-z \\t]*y", "[^\\s<>]+", "[^)\\n]+", "[^[:space:]]+", "a\\.b", "[]a]b", "\\\\s",
+		"(?i)abc", "a.b",
+	};
+	struct engine_pattern p = {NULL, 0};
+	struct diag d;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		p.expr = bad[i];
+		CHECK_EQ(engine_check_pattern(&p, &d), -EINVAL);
+		if (!strstr(d.msg, "line break"))
+			fprintf(stderr, "  %s: %s\n", bad[i], d.msg);
+	}
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		p.expr = good[i];
+		if (engine_check_pattern(&p, &d) != 0) {
+			fprintf(stderr, "  %s: %s\n", good[i], d.msg);
+			CHECK(!"a pattern that cannot match a line break was refused");
+		}
+	}
+	/* Literals are bytes, not regexes. */
+	p = (struct engine_pattern){"\\s", ENGINE_LITERAL};
+	CHECK_EQ(engine_check_pattern(&p, &d), 0);
+}
+
+/* Matches stop at line ends whatever the reads, in both engines. */
+TEST(engine_lines)
+{
+	static const struct engine_pattern p[] = {{"x[a-z \\t]*y", 0}, {"b[^\\n]*", 0}};
+	const char *text = "ax b\ncy xay\nbb\n";
+	struct engine *e = NULL;
+	static struct evs a, b;
+	struct diag d;
+
+	CHECK_EQ(engine_compile(p, 2, ENGINE_AUTO, &e, &d), 0);
+	if (!e)
+		return;
+	run(e, text, strlen(text), BYTES, 0, &a);
+	CHECK_EQ(a.n, 3);
+	CHECK_EQ(a.v[0].from, 3);  /* b to the line end */
+	CHECK_EQ(a.v[0].to, 4);
+	CHECK_EQ(a.v[1].from, 8);  /* xay */
+	CHECK_EQ(a.v[1].to, 11);
+	CHECK_EQ(a.v[2].from, 12); /* bb */
+	CHECK_EQ(a.v[2].to, 14);
+	engine_free(e);
+	CHECK_EQ(engine_compile(p, 2, ENGINE_PCRE2, &e, &d), 0);
+	run(e, text, strlen(text), WHOLE, 0, &b);
+	CHECK(same(&a, &b));
+	engine_free(e);
+}
+
+/* A lookbehind is refused by Hyperscan and runs on PCRE2 beside the rest. */
+TEST(engine_per_pattern_fallback)
+{
+	static const struct engine_pattern p[] = {
+		{"cat", 0},
+		{"(?<=big )dog", 0},
+		{"dog", 0},
+	};
+	const char *text = "a big dog and a small dog, a cat\n";
+	struct engine *e = NULL;
+	struct engine_info info;
+	static struct evs a, b;
+	struct diag d;
+
+	CHECK_EQ(engine_compile(p, 3, ENGINE_AUTO, &e, &d), 0);
+	if (!e)
+		return;
+	engine_get_info(e, &info);
+	if (HAVE_HYPERSCAN) {
+		CHECK(!engine_is_pcre2(e, 0));
+		CHECK(engine_is_pcre2(e, 1));
+		CHECK(!engine_is_pcre2(e, 2));
+		CHECK_STR(info.backend, "hyperscan+pcre2");
+		CHECK_EQ(info.n_pcre2, 1);
+	}
+	run(e, text, strlen(text), WHOLE, 0, &a);
+	CHECK_EQ(a.n, 4); /* dog@6 (both), dog@22, cat@29 */
+	CHECK_EQ(a.v[0].id, 1);
+	CHECK_EQ(a.v[0].from, 6);
+	CHECK_EQ(a.v[1].id, 2);
+	CHECK_EQ(a.v[1].from, 6);
+	CHECK_EQ(a.v[2].from, 22);
+	CHECK_EQ(a.v[3].id, 0);
+	run(e, text, strlen(text), BYTES, 0, &b);
+	CHECK(same(&a, &b));
+	engine_free(e);
+}
+
+TEST(engine_refuses_bad_patterns)
+{
+	static const struct engine_pattern empty = {"a*", 0}, broken = {"(unclosed", 0};
+	struct engine *e = NULL;
+	struct diag d;
+
+	CHECK_EQ(engine_check_pattern(&empty, &d), -EINVAL);
+	CHECK(strstr(d.msg, "empty string") != NULL);
+	CHECK_EQ(engine_check_pattern(&broken, &d), -EINVAL);
+	CHECK(strstr(d.msg, "offset") != NULL);
+	CHECK_EQ(engine_compile(&broken, 1, ENGINE_AUTO, &e, &d), -EINVAL);
+	CHECK(e == NULL);
+}
+
+TEST(engine_serialize_roundtrip)
+{
+	struct engine *e = NULL, *back = NULL;
+	unsigned char *buf = NULL;
+	static struct evs a, b;
+	size_t len = 0;
+	struct diag d;
+
+	if (!HAVE_HYPERSCAN) {
+		test_skip("no Hyperscan in this build");
+		return;
+	}
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &e, &d), 0);
+	CHECK_EQ(engine_serialize(e, "key-1", &buf, &len), 0);
+	CHECK_EQ(engine_load(buf, len, "key-1", pats, ARRAY_SIZE(pats), &back, &d), 0);
+	if (back) {
+		run(e, inputs[1], strlen(inputs[1]), WHOLE, 0, &a);
+		run(back, inputs[1], strlen(inputs[1]), RANDOM, 7, &b);
+		CHECK(same(&a, &b));
+		engine_free(back);
+	}
+	CHECK_EQ(engine_load(buf, len, "key-2", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
+	CHECK_EQ(engine_load(buf, len - 9, "key-1", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
+	buf[len - 5] ^= 0x55;
+	CHECK_EQ(engine_load(buf, 3, "key-1", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
+	free(buf);
+	engine_free(e);
+}
+
+/* Catastrophic backtracking stops at the match limit and is counted. */
+TEST(engine_pcre2_match_limit)
+{
+	static const struct engine_pattern p[] = {{"(a|aa)+\\d", 0}, {"zz", 0}};
+	static char text[20000];
+	struct engine_stream *s = NULL;
+	struct engine *e = NULL;
+	static struct evs out;
+	struct diag d;
+
+	memset(text, 'a', sizeof(text) - 8);
+	memcpy(text + sizeof(text) - 8, "b zz\n", 6);
+	CHECK_EQ(engine_compile(p, 2, ENGINE_PCRE2, &e, &d), 0);
+	if (!e)
+		return;
+	memset(&out, 0, sizeof(out));
+	CHECK_EQ(engine_stream_new(e, &s), 0);
+	CHECK_EQ(engine_stream_feed(s, text, strlen(text), collect, &out), 0);
+	CHECK_EQ(engine_stream_end(s, collect, &out), 0);
+	CHECK(engine_stream_limit_hits(s) >= 1);
+	CHECK_EQ(out.n, 1); /* zz is still found */
+	engine_stream_free(s);
+	engine_free(e);
+}
+
+/* A line longer than the PCRE2 window gives what Hyperscan gives. */
+TEST(engine_long_line)
+{
+	size_t len = 300000, i;
+	char *text = malloc(len + 1);
+	struct engine *hs = NULL, *pc = NULL;
+	static struct evs a, b;
+	struct diag d;
+
+	if (!text)
+		return;
+	for (i = 0; i < len; i++)
+		text[i] = "abcdefgh xy 12.5% "[i % 18];
+	memcpy(text + 70000, "https://long.example/", 21);
+	text[len] = '\0';
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &hs, &d), 0);
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_PCRE2, &pc, &d), 0);
+	if (hs && pc) {
+		run(hs, text, len, RANDOM, 3, &a);
+		run(pc, text, len, RANDOM, 5, &b);
+		CHECK(a.n > 1000);
+		CHECK(same(&a, &b));
+	}
+	engine_free(hs);
+	engine_free(pc);
+	free(text);
+}

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+/* Recovery templates and context escalation. */
+#include <errno.h>
+
+#include "policy.h"
+#include "test.h"
+
+static const char *render(const char *tmpl, const char *text)
+{
+	static struct buf b;
+
+	CHECK_EQ(policy_render(tmpl, text, strlen(text), &b), 0);
+	return b.data;
+}
+
+TEST(policy_templates)
+{
+	const char *bad = NULL;
+
+	CHECK_STR(render("see {host}", "https://Docs.Example.COM:8080/x?y"), "see docs.example.com");
+	CHECK_STR(render("{round}", "73.4%"), "about 73%");
+	CHECK_STR(render("{round}", "94.2 %"), "about 94%");
+	CHECK_STR(render("{round}", "2.7x"), "about 3x");
+	CHECK_STR(render("{round}", "0.4%"), "under 1%");
+	CHECK_STR(render("{round}", "1,234.5%"), "about 1235%");
+	CHECK_STR(render("{round}", "12.6 percent"), "about 13 percent");
+	CHECK_STR(render("{hedged}", "will definitely"), "may");
+	CHECK_STR(render("{hedged}", "will certainly launch the iPhone 18 by September 2026"),
+		  "may launch the iPhone 18 by September 2026");
+	CHECK_STR(render("{hedged}", "will ship by January 2027"), "is expected to ship by January 2027");
+	CHECK_STR(render("{hedged}", "is guaranteed to"), "is expected to");
+	CHECK_STR(render("{text} {{x}} {nope} }", "t"), "t {x} {nope} }");
+	CHECK_STR(render("", "t"), "");
+	CHECK_EQ(policy_check_template("a {text} {{b}}", &bad), 0);
+	CHECK_EQ(policy_check_template("a {txt}", &bad), -EINVAL);
+	CHECK_STR(bad, "{txt}");
+}
+
+TEST(policy_contexts)
+{
+	struct ruleset *rs = ruleset_new();
+	struct policy *p;
+	struct diag d;
+	size_t i;
+
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	p = policy_new(rs);
+	for (i = 0; i < rs->n_rules; i++)
+		CHECK_EQ(policy_severity(p, &rs->rules[i]), SEV_WARN);
+	CHECK_EQ(policy_add_context(p, "casual"), 0);
+	CHECK_EQ(policy_add_context(p, "nonesuch"), -ENOENT);
+	CHECK_EQ(policy_add_context(p, "medical"), 0);
+	for (i = 0; i < rs->n_rules; i++) {
+		bool stat = strcmp(rs->rules[i].signal, "unsourced_statistic") == 0;
+
+		CHECK_EQ(policy_severity(p, &rs->rules[i]), stat ? SEV_BLOCK : SEV_WARN);
+	}
+	policy_free(p);
+	ruleset_free(rs);
+}

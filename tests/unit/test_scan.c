@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/* The whole pipeline on the built-in packs: spans, sentences, positions, splits. */
+#include <stdlib.h>
+
+#include "config.h"
+#include "db.h"
+#include "emit.h"
+#include "scan.h"
+#include "test.h"
+
+struct fixture {
+	struct ruleset *rs;
+	struct db *db;
+	struct policy *pol;
+	struct scan *sc;
+	struct buf out; /* findings and summary as JSONL */
+	struct buf brief; /* "signal:text@start" per finding */
+};
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct fixture *fx = ctx;
+
+	buf_addf(&fx->brief, "%s:%.*s@%llu;", f->signal, (int)f->text_len, f->text,
+		 (unsigned long long)f->start);
+	return emit_finding(&fx->out, "-", f);
+}
+
+static bool setup(struct fixture *fx, enum engine_backend be)
+{
+	struct diag d = {""};
+
+	memset(fx, 0, sizeof(*fx));
+	fx->rs = ruleset_new();
+	CHECK_EQ(ruleset_add_builtin(fx->rs, &d), 0);
+	CHECK_EQ(ruleset_finish(fx->rs, &d), 0);
+	CHECK_EQ(db_compile(fx->rs, be, &fx->db, &d), 0);
+	fx->pol = policy_new(fx->rs);
+	if (!fx->db || !fx->pol)
+		return false;
+	CHECK_EQ(scan_new(fx->db, fx->pol, on_finding, fx, &fx->sc), 0);
+	return fx->sc != NULL;
+}
+
+static void teardown(struct fixture *fx)
+{
+	scan_free(fx->sc);
+	policy_free(fx->pol);
+	db_free(fx->db);
+	ruleset_free(fx->rs);
+	buf_free(&fx->out);
+	buf_free(&fx->brief);
+}
+
+/* Scans text in pieces of at most step bytes (0: whole); returns the brief. */
+static const char *scan(struct fixture *fx, const char *text, size_t len, size_t step,
+			struct scan_summary *sum)
+{
+	struct scan_summary local;
+	size_t i = 0;
+
+	fx->out.len = fx->brief.len = 0;
+	buf_addc(&fx->brief, '\0');
+	fx->brief.len = 0;
+	while (i < len) {
+		size_t n = step && step < len - i ? step : len - i;
+
+		CHECK_EQ(scan_feed(fx->sc, text + i, n), 0);
+		i += n;
+	}
+	CHECK_EQ(scan_end(fx->sc, sum ? sum : &local), 0);
+	emit_summary(&fx->out, "-", sum ? sum : &local, fx->rs, NULL);
+	return fx->brief.data;
+}
+
+#define S(text) text, strlen(text)
+
+TEST(scan_issue_example)
+{
+	struct fixture fx;
+	struct scan_summary sum;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	CHECK_STR(scan(&fx, S("See https://docs.example.com/x. It grew 73.4%.\n"), 0, &sum),
+		  "fabricated_url:https://docs.example.com/x@4;unsourced_statistic:73.4%@40;");
+	CHECK_EQ(sum.findings, 2);
+	CHECK_EQ(sum.verdict, SEV_WARN);
+	CHECK_EQ(sum.bytes, 47);
+	teardown(&fx);
+}
+
+TEST(scan_tool_spans)
+{
+	struct fixture fx;
+	struct scan_summary sum;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	CHECK_STR(scan(&fx, S("<tool_output>https://a.example/x 73.4%</tool_output> ok https://b.example/\n"), 0, &sum),
+		  "fabricated_url:https://b.example/@56;");
+	CHECK_EQ(sum.grounded, 2);
+	CHECK_EQ(sum.spans, 1);
+	/* A span split at every byte, and delimiters of another pair inside a span. */
+	CHECK_STR(scan(&fx, S("a <tool_result>x </tool_output> https://in.example/ 1.5%</tool_result> 2.5%\n"), 1, &sum),
+		  "unsourced_statistic:2.5%@71;");
+	/* A stray closer is text; matches after it are reported. */
+	CHECK_STR(scan(&fx, S("</tool_output> It rose 9.5%.\n"), 3, &sum), "unsourced_statistic:9.5%@23;");
+	CHECK_EQ(sum.spans, 0);
+	teardown(&fx);
+}
+
+TEST(scan_unterminated_span)
+{
+	struct fixture fx;
+	struct scan_summary sum;
+	const char *text = "Intro 1.5%.\nline two <tool_output>https://x.example/ 7.5%\nmore\n";
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	CHECK_STR(scan(&fx, text, strlen(text), 0, &sum),
+		  "unsourced_statistic:1.5%@6;unterminated_span:<tool_output>@21;");
+	CHECK_EQ(sum.unterminated_spans, 1);
+	CHECK_EQ(sum.grounded, 2);
+	CHECK_EQ(sum.signal_counts[fx.rs->n_signals], 1);
+	CHECK(strstr(fx.out.data, "\"line\":2,\"column\":10") != NULL);
+	CHECK(strstr(fx.out.data, "\"end\":63") != NULL);
+	CHECK(strstr(fx.out.data, "2 match(es) inside it") != NULL);
+	teardown(&fx);
+}
+
+/* Lines count from 1; columns count code points, not bytes. */
+TEST(scan_positions)
+{
+	struct fixture fx;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	scan(&fx, S("first\n\xc3\xa9t\xc3\xa9 \xe2\x80\x94 https://x.example/\nz 2.5%"), 0, NULL);
+	CHECK(strstr(fx.out.data, "\"start\":16,\"end\":34,\"line\":2,\"column\":7") != NULL);
+	CHECK(strstr(fx.out.data, "\"start\":37,\"end\":41,\"line\":3,\"column\":3") != NULL);
+	teardown(&fx);
+}
+
+/* A source cited anywhere in the statistic's own sentence exempts it. */
+TEST(scan_sentence_exemptions)
+{
+	struct fixture fx;
+	struct scan_summary sum;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	CHECK_STR(scan(&fx, S("Adoption is 73.4% among firms (Source: 2024 Stack Overflow Survey).\n"), 0, &sum), "");
+	CHECK_EQ(sum.exempted, 1);
+	CHECK_STR(scan(&fx, S("Adoption is 73.4% among firms. (Source: 2024 survey.)\n"), 0, NULL),
+		  "unsourced_statistic:73.4%@12;");
+	CHECK_STR(scan(&fx, S("Dr. Smith says 12.5% of e.g. cats agree [4].\n"), 0, NULL), "");
+	CHECK_STR(scan(&fx, S("It is 12.5%.\nSource: a survey\n"), 0, NULL), "unsourced_statistic:12.5%@6;");
+	/* The hedge before a dated release leaves it alone; a sentence later it does not. */
+	CHECK_STR(scan(&fx, S("If it passes, v2 will ship in May 2027.\n"), 0, NULL), "");
+	CHECK_STR(scan(&fx, S("It might pass. V2 will ship in May 2027.\n"), 0, NULL),
+		  "future_certainty:will ship in May 2027@18;");
+	teardown(&fx);
+}
+
+/* One finding per stretch of text per signal: the longest at the leftmost start. */
+TEST(scan_one_finding_per_stretch)
+{
+	struct fixture fx;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	CHECK_STR(scan(&fx, S("According to Dr. Williams et al. (2024), it works.\n"), 0, NULL),
+		  "fabricated_citation:According to Dr. Williams et al. (2024)@0;");
+	CHECK_STR(scan(&fx, S("GPT-5 will definitely be released in March 2027.\n"), 0, NULL),
+		  "future_certainty:will definitely be released in March 2027@6;");
+	teardown(&fx);
+}
+
+#define ENTRY(lit) {lit, sizeof(lit) - 1}
+
+static const struct {
+	const char *s;
+	size_t n;
+} corpus[] = {
+	ENTRY("# Setup\n\nAccording to Smith et al. (2023), 41.5% of teams use it. See https://docs.example.com/a_(b).\n"
+	"<tool_output>\nresults: https://real.example/x 12.5%\n</tool_output>\n"
+	"- It will certainly ship by March 2027.\n- A 2024 study by Lee and Park found 2.5x gains [2].\n"),
+	ENTRY("\xef\xbb\xbf" "BOM and \xff bad bytes \x00 NUL 1.25% https://x.example/\xc3\xa9\n\n\n"),
+	ENTRY("no trailing newline <tool_result>open https://u.example/"),
+	ENTRY("Prices are guaranteed to rise. e.g. Mr. Jones. This is 3.3% U.S. growth. As shown by Kumar (2022), yes."),
+};
+
+/* The same output, byte for byte, however the input is split; and from both engines. */
+TEST(scan_split_invariance)
+{
+	struct fixture hs, pc;
+	size_t i, step;
+	static const size_t steps[] = {1, 2, 3, 7, 13, 64};
+
+	if (!setup(&hs, ENGINE_AUTO) || !setup(&pc, ENGINE_PCRE2))
+		return;
+	for (i = 0; i < ARRAY_SIZE(corpus); i++) {
+		size_t len = corpus[i].n;
+		char *whole;
+
+		scan(&hs, corpus[i].s, len, 0, NULL);
+		whole = strdup(hs.out.data);
+		CHECK(strstr(whole, "\"type\":\"finding\"") != NULL);
+		for (step = 0; step < ARRAY_SIZE(steps); step++) {
+			scan(&hs, corpus[i].s, len, steps[step], NULL);
+			if (strcmp(whole, hs.out.data) != 0) {
+				fprintf(stderr, "  input %zu step %zu:\n%s---\n%s", i, steps[step], whole, hs.out.data);
+				CHECK(!"hyperscan output depends on the split");
+			}
+			scan(&pc, corpus[i].s, len, steps[step], NULL);
+			if (strcmp(whole, pc.out.data) != 0) {
+				fprintf(stderr, "  input %zu step %zu:\n%s---\n%s", i, steps[step], whole, pc.out.data);
+				CHECK(!"pcre2 output differs");
+			}
+		}
+		free(whole);
+	}
+	teardown(&hs);
+	teardown(&pc);
+}
+
+/* A long line with no break is scanned in bounded memory, to its end. */
+TEST(scan_long_line)
+{
+	size_t len = 6 << 20, i;
+	char *text = malloc(len);
+	struct scan_summary sum;
+	struct fixture fx;
+
+	if (!text || !setup(&fx, ENGINE_AUTO)) {
+		free(text);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		text[i] = "lorem ipsum dolor "[i % 18];
+	memcpy(text + 100, " 73.4% ", 7);
+	memcpy(text + len - 30, "https://end.example/z", 21);
+	scan(&fx, text, len, 100000, &sum);
+	CHECK_EQ(sum.bytes, len);
+	CHECK_EQ(sum.findings, 2);
+	CHECK(strstr(fx.brief.data, "unsourced_statistic:73.4%@101;") != NULL);
+	CHECK(strstr(fx.brief.data, "https://end.example/z") != NULL);
+	teardown(&fx);
+	free(text);
+}
