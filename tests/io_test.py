@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""What the program does when its surroundings misbehave: a closed pipe, a
+full disk, a live token stream, a huge line, a cache that goes bad.
+
+usage: io_test.py HALLUSCAN SRCDIR SANITIZE MAXRSS
+  SANITIZE is meson's b_sanitize; MAXRSS the helper that measures peak RSS.
+"""
+import json
+import os
+import select
+import threading
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN, SRC, SANITIZE, MAXRSS = sys.argv[1:5]
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def records(out):
+    return [json.loads(line) for line in out.decode().splitlines()]
+
+
+def closed_pipe():
+    # The reader goes away after a few bytes: exit 2 with a message.
+    data = b"See https://x.example/a and 12.5% more.\n" * 200000
+    with tempfile.TemporaryFile() as f:
+        f.write(data)
+        f.seek(0)
+        p = subprocess.Popen([BIN], stdin=f, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        p.stdout.read(100)
+        p.stdout.close()
+        err = p.stderr.read().decode()
+    rc = p.wait()
+    check(rc == 2, "closed pipe: exit status 2 (got %d)" % rc)
+    check("write error: Broken pipe" in err, "closed pipe: says so: %r" % err.strip())
+
+
+def full_disk():
+    with open("/dev/full", "wb") as full:
+        p = subprocess.run([BIN, os.path.join(SRC, "examples/transcript.txt")],
+                           stdout=full, stderr=subprocess.PIPE)
+    err = p.stderr.decode()
+    check(p.returncode == 2, "full disk: exit status 2 (got %d)" % p.returncode)
+    check("No space left on device" in err, "full disk: says so: %r" % err.strip())
+
+
+def line_buffered():
+    # A finding comes out as soon as its line is complete, before input ends.
+    p = subprocess.Popen([BIN, "--line-buffered"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for token in [b"It ", b"grew ", b"73", b".4", b"% ", b"today", b".\n"]:
+        p.stdin.write(token)
+        p.stdin.flush()
+        time.sleep(0.01)
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    line = p.stdout.readline() if ready else b""
+    check(b'"text":"73.4%"' in line, "line-buffered: finding before end of input")
+    p.stdin.write(b"And https://y.example/\n")
+    p.stdin.flush()
+    ready, _, _ = select.select([p.stdout], [], [], 10)
+    line = p.stdout.readline() if ready else b""
+    check(b'"text":"https://y.example/"' in line, "line-buffered: second line flushed too")
+    p.stdin.close()
+    rest = records(p.stdout.read())
+    p.wait()
+    check(len(rest) == 1 and rest[0]["type"] == "summary" and rest[0]["findings"] == 2,
+          "line-buffered: summary at the end")
+
+
+def huge_line():
+    # 256 MiB without a line break, a finding at each end: memory stays flat.
+    size = 256 << 20
+    head = b"It is 12.5% now "
+    tail = b" see https://end.example/z"
+    p = subprocess.Popen([MAXRSS, BIN], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    chunk = b"lorem ipsum dolor " * 58254
+
+    def feed():
+        p.stdin.write(head)
+        left = size - len(head) - len(tail)
+        while left > 0:
+            n = min(left, len(chunk))
+            p.stdin.write(chunk[:n])
+            left -= n
+        p.stdin.write(tail)
+        p.stdin.close()
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    out = records(p.stdout.read())
+    writer.join()
+    err = p.stderr.read().decode()
+    p.wait()
+    texts = [r.get("text") for r in out if r["type"] == "finding"]
+    check(texts == ["12.5%", "https://end.example/z"], "huge line: both findings (%r)" % texts)
+    check(out[-1]["bytes"] == size, "huge line: every byte counted")
+    rss_mb = int(err.split("maxrss_kib ")[1]) / 1024 if "maxrss_kib " in err else 1e9
+    if SANITIZE in ("", "none"):
+        check(rss_mb < 12, "huge line: peak RSS %.1f MB < 12 MB" % rss_mb)
+    else:
+        print("skip huge line RSS under sanitizers (%.1f MB)" % rss_mb)
+
+
+def rules_cache():
+    # User packs are compiled once, then loaded; a damaged cache is rebuilt.
+    pack = os.path.join(SRC, "tests/cli/cases/user-rules/rules")
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache)
+        text = b"a TODO here\n"
+        first = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        files = os.listdir(cache)
+        # Only a Hyperscan database can be serialized; PCRE2 compiles in microseconds.
+        hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
+        check(first.returncode == 1 and len(files) == (1 if hyperscan else 0),
+              "cache: written on first use with Hyperscan (%r)" % files)
+        second = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        check(second.stdout == first.stdout and second.returncode == 1, "cache: same output when loaded")
+        if files:
+            with open(os.path.join(cache, files[0]), "r+b") as f:
+                f.seek(100)
+                f.write(b"\xde\xad\xbe\xef" * 64)
+        third = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        check(third.stdout == first.stdout and third.returncode == 1, "cache: damaged entry recompiled")
+        nocache = subprocess.run([BIN, "--no-cache", "--rules", pack], input=text,
+                                 capture_output=True, env=dict(env, HALLUSCAN_CACHE_DIR=cache + "/x"))
+        check(nocache.stdout == first.stdout and not os.path.exists(cache + "/x"),
+              "cache: --no-cache writes nothing")
+
+
+def list_and_check_rules():
+    p = subprocess.run([BIN, "--list-rules"], capture_output=True)
+    rows = [line.split("\t") for line in p.stdout.decode().splitlines()]
+    check(p.returncode == 0 and len(rows) >= 8 and all(len(r) == 5 for r in rows),
+          "--list-rules: one tab-separated row per rule")
+    check({r[1] for r in rows} == {"fabricated_url", "unsourced_statistic",
+                                   "fabricated_citation", "future_certainty"},
+          "--list-rules: the four signals")
+    for engine in (["--engine", "pcre2"], []):
+        p = subprocess.run([BIN, "--check-rules"] + engine, capture_output=True)
+        check(p.returncode == 0 and b"pass" in p.stdout, "--check-rules %s" % " ".join(engine))
+
+
+def nul_and_binary():
+    data = bytes(range(256)) * 64 + b"\x00https://x.example/\x00\n 7.5%\n"
+    p = subprocess.run([BIN], input=data, capture_output=True)
+    out = records(p.stdout)
+    check(p.returncode == 0 and out[-1]["bytes"] == len(data), "binary input: read to the end")
+    check([r["text"] for r in out if r["type"] == "finding"] == ["https://x.example/", "7.5%"],
+          "binary input: findings after NULs")
+
+
+for test in (closed_pipe, full_disk, line_buffered, huge_line, rules_cache,
+             list_and_check_rules, nul_and_binary):
+    test()
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
