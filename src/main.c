@@ -35,6 +35,7 @@ enum {
 	OPT_LINE_BUFFERED,
 	OPT_LIST_RULES,
 	OPT_CHECK_RULES,
+	OPT_EXPORT_PATTERNS,
 	OPT_ENGINE,
 	OPT_NO_CACHE,
 	OPT_VERSION,
@@ -48,6 +49,7 @@ static const struct option long_options[] = {
 	{"line-buffered", no_argument, NULL, OPT_LINE_BUFFERED},
 	{"list-rules", no_argument, NULL, OPT_LIST_RULES},
 	{"check-rules", no_argument, NULL, OPT_CHECK_RULES},
+	{"export-patterns", no_argument, NULL, OPT_EXPORT_PATTERNS},
 	{"engine", required_argument, NULL, OPT_ENGINE},
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"version", no_argument, NULL, OPT_VERSION},
@@ -59,7 +61,7 @@ static const char usage_text[] =
 	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--no-cache] [FILE]...\n"
-	"       halluscan [--rules PATH]... --list-rules | --check-rules\n"
+	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan --version | --help\n";
 
 static const char help_text[] =
@@ -79,6 +81,7 @@ static const char help_text[] =
 	"  --line-buffered     flush the output after every input line\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
 	"  --check-rules       compile the rules, run every example, and exit\n"
+	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
 	"  --engine NAME       hyperscan (default where built in) or pcre2\n"
 	"  --no-cache          neither read nor write the compiled-rules cache\n"
 	"  --version           print the version and exit\n"
@@ -93,7 +96,7 @@ struct options {
 	char **rules;
 	size_t n_rules;
 	enum severity fail_on; /* SEV_NONE: never */
-	bool line_buffered, list_rules, check_rules, no_cache;
+	bool line_buffered, list_rules, check_rules, export_patterns, no_cache;
 	enum engine_backend backend;
 };
 
@@ -173,6 +176,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_CHECK_RULES:
 			o->check_rules = true;
 			break;
+		case OPT_EXPORT_PATTERNS:
+			o->export_patterns = true;
+			break;
 		case OPT_ENGINE:
 			if (strcmp(optarg, "pcre2") == 0) {
 				o->backend = ENGINE_PCRE2;
@@ -207,8 +213,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage();
 		}
 	}
-	if ((o->list_rules || o->check_rules) && optind < argc) {
-		warnx_("--list-rules and --check-rules take no FILE");
+	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
+		warnx_("--list-rules, --check-rules and --export-patterns take no FILE");
 		usage();
 	}
 }
@@ -480,6 +486,20 @@ static int list_rules(const struct db *db)
 	return 0;
 }
 
+/* For other tools (grep -P, ripgrep, Python re): id, signal, flags ("i" or
+ * "-"), then the regex, tab-separated. */
+static int export_patterns(const struct ruleset *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-", r->pattern);
+	}
+	return 0;
+}
+
 static int check_rules(const struct db *db)
 {
 	const struct ruleset *rs = db->rs;
@@ -516,6 +536,13 @@ int main(int argc, char **argv)
 	err = load_rules(&o, &rs, &d);
 	if (err < 0)
 		goto fail;
+	if (o.export_patterns) {
+		export_patterns(rs);
+		status = fflush(stdout) == 0 ? EXIT_PASS : EXIT_ERROR;
+		if (status != EXIT_PASS)
+			warnx_("write error: %s", strerror(errno));
+		goto out;
+	}
 	err = open_db(&o, rs, &db, &d);
 	if (err < 0)
 		goto fail;
