@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
+#include "ground.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,7 +18,8 @@ struct held {
 	size_t rule;
 	uint64_t from, to, line, column;
 	size_t text_off, text_len;
-	bool truncated, dropped;
+	bool truncated, dropped, grounded;
+	uint64_t grounded_at;
 };
 
 /* A rule's exemption patterns, compiled on first use. */
@@ -30,6 +32,9 @@ struct exemptions {
 struct claims {
 	const struct ruleset *rs;
 	const struct window *w;
+	const struct ground *ground;
+	bool show_grounded;
+	struct buf key;
 	claims_emit_fn fn;
 	void *ctx;
 	uint64_t start;      /* where the current sentence starts */
@@ -41,7 +46,7 @@ struct claims {
 	size_t *last_kept;   /* per signal index: position in held, or SIZE_MAX */
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
-	uint64_t exempted;
+	uint64_t exempted, repeats;
 };
 
 /* Words whose trailing period does not end a sentence. */
@@ -52,8 +57,8 @@ static const char *const abbreviations[] = {
 	"vol", "vs",
 };
 
-int claims_new(const struct ruleset *rs, const struct window *w, claims_emit_fn fn,
-	       void *ctx, struct claims **out)
+int claims_new(const struct ruleset *rs, const struct window *w, const struct ground *g,
+	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
 {
 	struct claims *c = calloc(1, sizeof(*c));
 
@@ -61,6 +66,8 @@ int claims_new(const struct ruleset *rs, const struct window *w, claims_emit_fn 
 		return -ENOMEM;
 	c->rs = rs;
 	c->w = w;
+	c->ground = g;
+	c->show_grounded = show_grounded;
 	c->fn = fn;
 	c->ctx = ctx;
 	c->ex = calloc(rs->n_rules ? rs->n_rules : 1, sizeof(*c->ex));
@@ -92,6 +99,7 @@ void claims_free(struct claims *c)
 	free(c->last_kept);
 	free(c->held);
 	buf_free(&c->text);
+	buf_free(&c->key);
 	pcre2_match_data_free(c->md);
 	pcre2_match_context_free(c->mctx);
 	free(c);
@@ -104,11 +112,29 @@ void claims_reset(struct claims *c)
 	c->start = 0;
 	c->max_to = 0;
 	c->exempted = 0;
+	c->repeats = 0;
 }
 
 uint64_t claims_exempted(const struct claims *c)
 {
 	return c->exempted;
+}
+
+uint64_t claims_repeats(const struct claims *c)
+{
+	return c->repeats;
+}
+
+/* True when the held match repeats an item of earlier tool output. */
+static bool grounded(struct claims *c, struct held *h)
+{
+	enum grounding k = c->rs->rules[h->rule].grounding;
+
+	if (!c->ground || k == GROUNDING_NONE || h->truncated)
+		return false;
+	if (ground_key(k, c->text.data + h->text_off, h->text_len, &c->key) < 0)
+		return false;
+	return ground_find(c->ground, c->key.data, c->key.len, &h->grounded_at);
 }
 
 static pcre2_code *compile(const char *pat, int *errcode, PCRE2_SIZE *off)
@@ -215,6 +241,12 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		size_t sig = (size_t)ruleset_signal_index(c->rs, c->rs->rules[h->rule].signal);
 		size_t k = c->last_kept[sig];
 
+		if (grounded(c, h)) {
+			c->repeats++;
+			h->grounded = true;
+			h->dropped = !c->show_grounded;
+			continue;
+		}
 		if (exempt(c, h, end)) {
 			h->dropped = true;
 			c->exempted++;
@@ -238,6 +270,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			.rule = h->rule, .from = h->from, .to = h->to, .line = h->line,
 			.column = h->column, .text = c->text.data + h->text_off,
 			.text_len = h->text_len, .truncated = h->truncated,
+			.grounded = h->grounded, .grounded_at = h->grounded_at,
 		};
 
 		if (!h->dropped)

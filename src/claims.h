@@ -29,6 +29,8 @@ struct claim_item {
 	const char *text;
 	size_t text_len;
 	bool truncated;
+	bool grounded;        /* repeats tool output */
+	uint64_t grounded_at; /* where that tool output is */
 };
 
 struct claims;
@@ -36,8 +38,15 @@ struct claims;
 /* Called for every match that survives its sentence, in order of offset. */
 typedef int (*claims_emit_fn)(void *ctx, const struct claim_item *it);
 
-int claims_new(const struct ruleset *rs, const struct window *w, claims_emit_fn fn,
-	       void *ctx, struct claims **out);
+struct ground;
+
+/*
+ * g, when not NULL, is the grounded set: a match that repeats tool output
+ * is dropped (counted by claims_repeats), or passed on marked grounded when
+ * show_grounded is set.
+ */
+int claims_new(const struct ruleset *rs, const struct window *w, const struct ground *g,
+	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
 void claims_free(struct claims *c);
 
 /* A rule match in agent text; its text is copied from the window now. */
@@ -51,6 +60,8 @@ int claims_break(struct claims *c, uint64_t at);
 int claims_advance(struct claims *c, uint64_t pos);
 /* Matches dropped by a sentence exemption since the last reset. */
 uint64_t claims_exempted(const struct claims *c);
+/* Matches that repeat tool output, since the last reset. */
+uint64_t claims_repeats(const struct claims *c);
 /* Drops everything held (after an error) and starts again at offset 0. */
 void claims_reset(struct claims *c);
 

@@ -115,6 +115,9 @@ int emit_finding(struct buf *b, const char *path, const struct finding *f)
 	err |= field_str(b, "text", f->text, f->text_len);
 	if (f->text_truncated)
 		err |= BUF_LIT(b, ",\"text_truncated\":true");
+	if (f->grounded)
+		err |= buf_addf(b, ",\"grounded\":true,\"grounded_at\":%llu",
+				(unsigned long long)f->grounded_at);
 	err |= field_str(b, "message", f->message, strlen(f->message));
 	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= BUF_LIT(b, "}\n");
@@ -137,10 +140,13 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 	err |= buf_addf(b, "%s\"%s\":%llu}", rs->n_signals ? "," : "", SIGNAL_UNTERMINATED,
 			(unsigned long long)s->signal_counts[rs->n_signals]);
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"exempted\":%llu,\"grounded\":%llu,"
-			"\"spans\":%llu,\"unterminated_spans\":%llu",
+			"\"repeats\":%llu,\"spans\":%llu,\"unterminated_spans\":%llu",
 			severity_name(s->verdict), (unsigned long long)s->exempted,
-			(unsigned long long)s->grounded, (unsigned long long)s->spans,
-			(unsigned long long)s->unterminated_spans);
+			(unsigned long long)s->grounded, (unsigned long long)s->repeats,
+			(unsigned long long)s->spans, (unsigned long long)s->unterminated_spans);
+	if (s->ground_evictions)
+		err |= buf_addf(b, ",\"ground_evictions\":%llu",
+				(unsigned long long)s->ground_evictions);
 	if (error) {
 		err |= BUF_LIT(b, ",\"error\":");
 		err |= emit_json_string(b, error, strlen(error));

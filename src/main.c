@@ -38,6 +38,7 @@ enum {
 	OPT_EXPORT_PATTERNS,
 	OPT_ENGINE,
 	OPT_NO_CACHE,
+	OPT_SHOW_GROUNDED,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -52,6 +53,7 @@ static const struct option long_options[] = {
 	{"export-patterns", no_argument, NULL, OPT_EXPORT_PATTERNS},
 	{"engine", required_argument, NULL, OPT_ENGINE},
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
+	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
@@ -60,7 +62,7 @@ static const struct option long_options[] = {
 static const char usage_text[] =
 	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--no-cache] [FILE]...\n"
+	"                 [--show-grounded] [--no-cache] [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan --version | --help\n";
 
@@ -79,6 +81,8 @@ static const char help_text[] =
 	"  --rules PATH        load rule packs from a YAML file or a directory of them\n"
 	"                      instead of the built-in packs (repeatable)\n"
 	"  --line-buffered     flush the output after every input line\n"
+	"  --show-grounded     also report matches that repeat tool output, marked\n"
+	"                      \"grounded\": true\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
 	"  --check-rules       compile the rules, run every example, and exit\n"
 	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
@@ -96,7 +100,7 @@ struct options {
 	char **rules;
 	size_t n_rules;
 	enum severity fail_on; /* SEV_NONE: never */
-	bool line_buffered, list_rules, check_rules, export_patterns, no_cache;
+	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	enum engine_backend backend;
 };
 
@@ -195,6 +199,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_CACHE:
 			o->no_cache = true;
+			break;
+		case OPT_SHOW_GROUNDED:
+			o->show_grounded = true;
 			break;
 		case OPT_VERSION:
 			printf("halluscan %s (%s)\n", HALLUSCAN_VERSION, engine_version());
@@ -571,6 +578,8 @@ int main(int argc, char **argv)
 		}
 	}
 	err = scan_new(db, pol, on_finding, &out, &sc);
+	if (err == 0 && o.show_grounded)
+		err = scan_show_grounded(sc, true);
 	if (err < 0)
 		goto fail;
 

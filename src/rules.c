@@ -44,6 +44,19 @@ int severity_parse(const char *name, enum severity *out)
 	return 0;
 }
 
+static const char *const grounding_names[] = {
+	[GROUNDING_EXACT] = "exact",
+	[GROUNDING_URL] = "url",
+	[GROUNDING_NUMBER] = "number",
+	[GROUNDING_CITATION] = "citation",
+	[GROUNDING_NONE] = "none",
+};
+
+const char *grounding_name(enum grounding g)
+{
+	return grounding_names[g];
+}
+
 static struct where where_of(const struct pack *p, const yaml_node_t *n)
 {
 	return (struct where){
@@ -257,6 +270,18 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "unless_before") == 0) {
 			ONCE(r->unless_before);
 			err = get_nonempty(p, v, key, &r->unless_before);
+		} else if (strcmp(key, "grounding") == 0) {
+			size_t g;
+
+			if (v->type != YAML_SCALAR_NODE)
+				return fail(p, v, "grounding must be exact, url, number, citation or none");
+			for (g = 0; g < ARRAY_SIZE(grounding_names); g++)
+				if (strcmp(scalar(v), grounding_names[g]) == 0)
+					break;
+			if (g == ARRAY_SIZE(grounding_names))
+				return failf(p, v, "grounding must be exact, url, number, citation or none, not \"%s\"",
+					     scalar(v));
+			r->grounding = (enum grounding)g;
 		} else if (strcmp(key, "examples") == 0) {
 			ONCE(have_ex);
 			have_ex = true;
@@ -683,6 +708,7 @@ static void compute_digest(struct ruleset *rs)
 		digest_str(&h, r->message);
 		digest_str(&h, r->recovery);
 		digest_str(&h, r->unless_before);
+		digest_str(&h, grounding_name(r->grounding));
 		for (j = 0; j < r->n_unless_sentence; j++)
 			digest_str(&h, r->unless_sentence[j]);
 		digest_str(&h, "examples");

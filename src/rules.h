@@ -23,6 +23,17 @@ const char *severity_name(enum severity s);
 /* Returns 0 and sets *out, or -EINVAL for an unknown name. */
 int severity_parse(const char *name, enum severity *out);
 
+/* How a match is compared with tool output to decide that it is grounded. */
+enum grounding {
+	GROUNDING_EXACT = 0,
+	GROUNDING_URL,
+	GROUNDING_NUMBER,
+	GROUNDING_CITATION,
+	GROUNDING_NONE, /* never grounded by a repeat */
+};
+
+const char *grounding_name(enum grounding g);
+
 struct where {
 	const char *file; /* owned by the ruleset */
 	unsigned line, col; /* 1-based */
@@ -48,6 +59,7 @@ struct rule {
 	char **unless_sentence;
 	size_t n_unless_sentence;
 	char *unless_before;
+	enum grounding grounding;
 	struct example *examples, *negatives;
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;

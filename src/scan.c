@@ -9,6 +9,7 @@
 
 #include "claims.h"
 #include "engine.h"
+#include "ground.h"
 #include "spans.h"
 #include "window.h"
 
@@ -27,6 +28,8 @@ struct scan {
 	void *ctx;
 	struct engine_stream *es;
 	struct claims *claims;
+	struct ground *ground;
+	struct buf key;
 	struct spans spans;
 	struct window win;
 	/* The cursor: line and code-point counts up to offset cur. */
@@ -82,6 +85,9 @@ static int report(struct scan *s, struct finding *f)
 {
 	int k;
 
+	/* Shown for the record (--show-grounded), not counted against the input. */
+	if (f->grounded)
+		return s->fn(s->ctx, f);
 	if (f->rule) {
 		k = ruleset_signal_index(s->rs, f->signal);
 	} else {
@@ -103,6 +109,7 @@ static int on_claim(void *ctx, const struct claim_item *it)
 		.severity = policy_severity(s->pol, r),
 		.start = it->from, .end = it->to, .line = it->line, .column = it->column,
 		.text = it->text, .text_len = it->text_len, .text_truncated = it->truncated,
+		.grounded = it->grounded, .grounded_at = it->grounded_at,
 	};
 
 	if (policy_render(r->message, it->text, it->text_len, &s->msg) < 0 ||
@@ -135,9 +142,21 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		return 0;
 	}
 	if (spans_grounded(&s->spans, from)) {
-		if (id != db->sentence_id)
-			s->grounded++;
-		return 0;
+		const struct rule *r;
+		size_t n;
+		const char *text;
+
+		if (id == db->sentence_id)
+			return 0;
+		/* Tool output: remember what it said, to ground repeats of it. */
+		s->grounded++;
+		r = &s->rs->rules[id - db->first_rule_id];
+		if (r->grounding == GROUNDING_NONE)
+			return 0;
+		text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
+		if (ground_key(r->grounding, text, n, &s->key) < 0)
+			return -ENOMEM;
+		return ground_add(s->ground, s->key.data, s->key.len, from);
 	}
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
@@ -158,6 +177,7 @@ static void reset(struct scan *s)
 	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
 	spans_reset(&s->spans);
 	claims_reset(s->claims);
+	ground_reset(s->ground);
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
@@ -181,7 +201,10 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = engine_stream_new(db->engine, &s->es);
 	if (err < 0)
 		goto fail;
-	err = claims_new(s->rs, &s->win, on_claim, s, &s->claims);
+	err = ground_new(&s->ground);
+	if (err < 0)
+		goto fail;
+	err = claims_new(s->rs, &s->win, s->ground, false, on_claim, s, &s->claims);
 	if (err < 0)
 		goto fail;
 	reset(s);
@@ -198,11 +221,26 @@ void scan_free(struct scan *s)
 		return;
 	engine_stream_free(s->es);
 	claims_free(s->claims);
+	ground_free(s->ground);
+	buf_free(&s->key);
 	free(s->counts);
 	free(s->win.data);
 	buf_free(&s->msg);
 	buf_free(&s->rec);
 	free(s);
+}
+
+int scan_show_grounded(struct scan *s, bool on)
+{
+	struct claims *c;
+	int err;
+
+	err = claims_new(s->rs, &s->win, s->ground, on, on_claim, s, &c);
+	if (err < 0)
+		return err;
+	claims_free(s->claims);
+	s->claims = c;
+	return 0;
 }
 
 /* Makes room for n more bytes, keeping KEEP bytes of history. */
@@ -295,7 +333,8 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 	*sum = (struct scan_summary){
 		.bytes = s->bytes, .findings = s->findings, .signal_counts = s->counts,
 		.verdict = s->verdict, .exempted = claims_exempted(s->claims),
-		.grounded = s->grounded, .spans = s->spans.n_spans,
+		.grounded = s->grounded, .repeats = claims_repeats(s->claims),
+		.ground_evictions = ground_evictions(s->ground), .spans = s->spans.n_spans,
 		.unterminated_spans = s->spans.open ? 1 : 0,
 		.limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before,
 	};

@@ -32,6 +32,8 @@ struct finding {
 	size_t text_len;
 	bool text_truncated;     /* text holds the first CLAIMS_TEXT_CAP bytes */
 	const char *message, *recovery;
+	bool grounded;           /* repeats tool output (only with scan_show_grounded) */
+	uint64_t grounded_at;    /* the offset of that tool output */
 };
 
 struct scan_summary {
@@ -41,6 +43,8 @@ struct scan_summary {
 	enum severity verdict;
 	uint64_t exempted;       /* dropped by a sentence exemption */
 	uint64_t grounded;       /* matches inside tool spans */
+	uint64_t repeats;        /* matches in agent text that repeat tool output */
+	uint64_t ground_evictions; /* items dropped from the full grounded set */
 	uint64_t spans, unterminated_spans;
 	uint64_t limit_hits;     /* PCRE2 match limits reached */
 };
@@ -52,6 +56,8 @@ struct scan;
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
 	     struct scan **out);
 void scan_free(struct scan *s);
+/* Reports matches that repeat tool output too, marked grounded. Call before scanning. */
+int scan_show_grounded(struct scan *s, bool on);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next
