@@ -2,6 +2,7 @@
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
 #include "ground.h"
+#include "quantity.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -20,6 +21,7 @@ struct held {
 	size_t text_off, text_len;
 	bool truncated, dropped, grounded;
 	uint64_t grounded_at;
+	size_t source_off; /* in text: a near grounded figure, NUL-terminated; 0: none */
 };
 
 /* A rule's exemption patterns, compiled on first use. */
@@ -125,12 +127,57 @@ uint64_t claims_repeats(const struct claims *c)
 	return c->repeats;
 }
 
+enum check {
+	CHECK_REPORT,   /* report the match */
+	CHECK_GROUNDED, /* it repeats tool output */
+	CHECK_SILENT,   /* a number check with nothing to check against */
+};
+
+/*
+ * A number check: a quantity that states a grounded one is grounded; one
+ * near a grounded one of its unit is reported as the near signal naming
+ * it; one that matches nothing is reported as the rule's signal.
+ */
+static enum check check_quantity(struct claims *c, struct held *h)
+{
+	const struct rule *r = &c->rs->rules[h->rule];
+	const struct ground_quantity *gq;
+	struct quantity q;
+	const char *prev;
+	bool states;
+	size_t off, n;
+
+	if (!c->ground || !ground_active(c->ground))
+		return CHECK_SILENT;
+	prev = window_get(c->w, h->from ? h->from - 1 : 0, h->from, &n);
+	if (!quantity_follows(n ? (unsigned char)prev[0] : -1) ||
+	    !quantity_parse(c->text.data + h->text_off, h->text_len, &q))
+		return CHECK_SILENT;
+	/* A bare number grounds what it counts; on its own it claims nothing. */
+	if (strcmp(q.unit, "number") == 0)
+		return CHECK_SILENT;
+	gq = ground_match_quantity(c->ground, &q, r->near.signal ? r->near.tolerance : 0, &states);
+	/* A count in words ("two ways") is checked only for a repeat. */
+	if (q.words && !states && quantity_is_count(&q))
+		return CHECK_SILENT;
+	if (gq) {
+		h->grounded_at = gq->at;
+		if (states)
+			return CHECK_GROUNDED;
+		off = c->text.len;
+		if (buf_add(&c->text, gq->text, strlen(gq->text) + 1) < 0)
+			return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
+		h->source_off = off;
+	}
+	return CHECK_REPORT;
+}
+
 /* True when the held match repeats an item of earlier tool output. */
 static bool grounded(struct claims *c, struct held *h)
 {
 	enum grounding k = c->rs->rules[h->rule].grounding;
 
-	if (!c->ground || k == GROUNDING_NONE || h->truncated)
+	if (!c->ground || k == GROUNDING_NONE || k == GROUNDING_QUANTITY || h->truncated)
 		return false;
 	if (ground_key(k, c->text.data + h->text_off, h->text_len, &c->key) < 0)
 		return false;
@@ -241,7 +288,15 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		size_t sig = (size_t)ruleset_signal_index(c->rs, c->rs->rules[h->rule].signal);
 		size_t k = c->last_kept[sig];
 
-		if (grounded(c, h)) {
+		enum check chk = c->rs->rules[h->rule].grounding == GROUNDING_QUANTITY
+					 ? check_quantity(c, h)
+					 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+
+		if (chk == CHECK_SILENT) {
+			h->dropped = true;
+			continue;
+		}
+		if (chk == CHECK_GROUNDED) {
 			c->repeats++;
 			h->grounded = true;
 			h->dropped = !c->show_grounded;
@@ -271,6 +326,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			.column = h->column, .text = c->text.data + h->text_off,
 			.text_len = h->text_len, .truncated = h->truncated,
 			.grounded = h->grounded, .grounded_at = h->grounded_at,
+			.source = h->source_off ? c->text.data + h->source_off : NULL,
 		};
 
 		if (!h->dropped)

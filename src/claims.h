@@ -30,7 +30,8 @@ struct claim_item {
 	size_t text_len;
 	bool truncated;
 	bool grounded;        /* repeats tool output */
-	uint64_t grounded_at; /* where that tool output is */
+	uint64_t grounded_at; /* where that tool output is (or the near figure) */
+	const char *source;   /* a number check's near grounded figure, or NULL */
 };
 
 struct claims;

@@ -70,14 +70,14 @@ static int check_rules(const struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 		struct engine_pattern p = {r->pattern, r->caseless ? ENGINE_CASELESS : 0u};
-		const char *tmpl[2] = {r->message, r->recovery}, *bad;
+		const char *tmpl[4] = {r->message, r->recovery, r->near.message, r->near.recovery}, *bad;
 
 		err = engine_check_pattern(&p, &why);
 		if (err < 0)
 			return diag_set(d, err, "%s:%u:%u: rule \"%s\": pattern: %s", r->pattern_at.file,
 					r->pattern_at.line, r->pattern_at.col, r->id, why.msg);
-		for (j = 0; j < 2; j++)
-			if (policy_check_template(tmpl[j], &bad) < 0)
+		for (j = 0; j < 4; j++)
+			if (tmpl[j] && policy_check_template(tmpl[j], &bad) < 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": unknown placeholder at \"%.20s\"",
 						r->at.file, r->at.line, r->at.col, r->id, bad);
 	}

@@ -118,6 +118,10 @@ int emit_finding(struct buf *b, const char *path, const struct finding *f)
 	if (f->grounded)
 		err |= buf_addf(b, ",\"grounded\":true,\"grounded_at\":%llu",
 				(unsigned long long)f->grounded_at);
+	if (f->source) {
+		err |= field_str(b, "source", f->source, strlen(f->source));
+		err |= buf_addf(b, ",\"source_at\":%llu", (unsigned long long)f->source_at);
+	}
 	err |= field_str(b, "message", f->message, strlen(f->message));
 	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= BUF_LIT(b, "}\n");

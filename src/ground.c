@@ -22,7 +22,10 @@ struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
 	uint32_t head, count;
 	uint32_t bucket[BUCKETS];
+	struct ground_quantity *q; /* a ring of quantities, likewise */
+	uint32_t qhead, qcount;
 	uint64_t evictions;
+	bool active;
 };
 
 static uint64_t fnv1a(const char *p, size_t n)
@@ -42,8 +45,9 @@ int ground_new(struct ground **out)
 	if (!g)
 		return -ENOMEM;
 	g->e = malloc(GROUND_CAP * sizeof(*g->e));
-	if (!g->e) {
-		free(g);
+	g->q = malloc(GROUND_CAP * sizeof(*g->q));
+	if (!g->e || !g->q) {
+		ground_free(g);
 		return -ENOMEM;
 	}
 	ground_reset(g);
@@ -56,13 +60,16 @@ void ground_free(struct ground *g)
 	if (!g)
 		return;
 	free(g->e);
+	free(g->q);
 	free(g);
 }
 
 void ground_reset(struct ground *g)
 {
 	g->head = g->count = 0;
+	g->qhead = g->qcount = 0;
 	g->evictions = 0;
+	g->active = false;
 	memset(g->bucket, 0xff, sizeof(g->bucket));
 }
 
@@ -127,6 +134,89 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	e->next = *slot;
 	*slot = i;
 	g->count++;
+	return 0;
+}
+
+void ground_activate(struct ground *g)
+{
+	g->active = true;
+}
+
+bool ground_active(const struct ground *g)
+{
+	return g->active;
+}
+
+int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
+			size_t n, uint64_t at)
+{
+	struct ground_quantity *gq;
+
+	if (g->qcount == GROUND_CAP) {
+		g->qhead = (g->qhead + 1) % GROUND_CAP;
+		g->qcount--;
+		g->evictions++;
+	}
+	gq = &g->q[(g->qhead + g->qcount) % GROUND_CAP];
+	gq->q = *q;
+	gq->at = at;
+	n = MIN(n, sizeof(gq->text) - 1);
+	memcpy(gq->text, text, n);
+	gq->text[n] = '\0';
+	g->qcount++;
+	return 0;
+}
+
+const struct ground_quantity *ground_match_quantity(const struct ground *g,
+						    const struct quantity *a, double tolerance,
+						    bool *states)
+{
+	const struct ground_quantity *near = NULL;
+	double best = tolerance;
+	uint32_t i;
+
+	*states = false;
+	for (i = 0; i < g->qcount; i++) {
+		const struct ground_quantity *gq = &g->q[(g->qhead + i) % GROUND_CAP];
+		double d;
+
+		if (!quantity_comparable(a, &gq->q))
+			continue;
+		if (quantity_states(a, &gq->q)) {
+			*states = true;
+			return gq;
+		}
+		d = quantity_distance(a, &gq->q);
+		if (d <= best) {
+			best = d;
+			near = gq;
+		}
+	}
+	return near;
+}
+
+int ground_copy(struct ground *dst, const struct ground *src)
+{
+	uint32_t i;
+	int err;
+
+	ground_reset(dst);
+	dst->active = src->active;
+	for (i = 0; i < src->count; i++) {
+		const struct entry *e = &src->e[(src->head + i) % GROUND_CAP];
+
+		err = ground_add(dst, e->key, e->len, e->at);
+		if (err < 0)
+			return err;
+	}
+	for (i = 0; i < src->qcount; i++) {
+		const struct ground_quantity *q = &src->q[(src->qhead + i) % GROUND_CAP];
+
+		err = ground_add_quantity(dst, &q->q, q->text, strlen(q->text), q->at);
+		if (err < 0)
+			return err;
+	}
+	dst->evictions = 0;
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "quantity.h"
 #include "rules.h"
 #include "util.h"
 
@@ -32,8 +33,35 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at);
 bool ground_find(const struct ground *g, const char *key, size_t n, uint64_t *at);
 uint64_t ground_evictions(const struct ground *g);
 
+/* Marks that grounding exists for this input (a tool span, or a source). */
+void ground_activate(struct ground *g);
+/* True once a tool span was seen or a source loaded: number checks apply. */
+bool ground_active(const struct ground *g);
+
+/* A quantity tool output or a source stated, with its text as written. */
+struct ground_quantity {
+	struct quantity q;
+	uint64_t at;
+	char text[48];
+};
+
+/* Records a quantity (bounded like the items; the oldest is evicted). */
+int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
+			size_t n, uint64_t at);
 /*
- * The key under which a match of kind k is compared (reset into out):
+ * The grounded quantity that a states (*states true), or else the nearest
+ * one of a's unit within relative distance tolerance (*states false), or
+ * NULL. The pointer is valid until the set changes.
+ */
+const struct ground_quantity *ground_match_quantity(const struct ground *g,
+						    const struct quantity *a, double tolerance,
+						    bool *states);
+/* Copies what src holds into dst (the sources' set seeds each input's). */
+int ground_copy(struct ground *dst, const struct ground *src);
+
+/*
+ * The key under which a match of kind k is compared (reset into out; a
+ * quantity compares through ground_match_quantity, its key is its text):
  *  GROUNDING_URL      scheme and host lowercased, default port, fragment
  *                     and trailing slash dropped
  *  GROUNDING_NUMBER   value and unit: "18.3 %" = "18.30 percent" = "18.3%"

@@ -39,6 +39,7 @@ enum {
 	OPT_ENGINE,
 	OPT_NO_CACHE,
 	OPT_SHOW_GROUNDED,
+	OPT_SOURCE,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -54,6 +55,7 @@ static const struct option long_options[] = {
 	{"engine", required_argument, NULL, OPT_ENGINE},
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
+	{"source", required_argument, NULL, OPT_SOURCE},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
@@ -62,7 +64,7 @@ static const struct option long_options[] = {
 static const char usage_text[] =
 	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--show-grounded] [--no-cache] [FILE]...\n"
+	"                 [--source FILE]... [--show-grounded] [--no-cache] [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan --version | --help\n";
 
@@ -81,6 +83,8 @@ static const char help_text[] =
 	"  --rules PATH        load rule packs from a YAML file or a directory of them\n"
 	"                      instead of the built-in packs (repeatable)\n"
 	"  --line-buffered     flush the output after every input line\n"
+	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
+	"                      numbers in the text are then checked against it\n"
 	"  --show-grounded     also report matches that repeat tool output, marked\n"
 	"                      \"grounded\": true\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
@@ -99,6 +103,8 @@ struct options {
 	size_t n_contexts;
 	char **rules;
 	size_t n_rules;
+	char **sources;
+	size_t n_sources;
 	enum severity fail_on; /* SEV_NONE: never */
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	enum engine_backend backend;
@@ -202,6 +208,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SHOW_GROUNDED:
 			o->show_grounded = true;
+			break;
+		case OPT_SOURCE:
+			if (add_str(&o->sources, &o->n_sources, optarg) < 0)
+				exit(EXIT_ERROR);
 			break;
 		case OPT_VERSION:
 			printf("halluscan %s (%s)\n", HALLUSCAN_VERSION, engine_version());
@@ -582,6 +592,20 @@ int main(int argc, char **argv)
 		err = scan_show_grounded(sc, true);
 	if (err < 0)
 		goto fail;
+	for (k = 0; k < o.n_sources; k++) {
+		char *data;
+		size_t len;
+
+		err = read_file(o.sources[k], &data, &len);
+		if (err < 0) {
+			warnx_("%s: %s", o.sources[k], strerror(-err));
+			goto out;
+		}
+		err = scan_add_source(sc, data, len);
+		free(data);
+		if (err < 0)
+			goto fail;
+	}
 
 	for (i = optind; i < argc || (i == optind && optind == argc); i++) {
 		const char *name = i < argc ? argv[i] : "-";
@@ -620,5 +644,6 @@ out:
 	buf_free(&out.b);
 	free(o.contexts);
 	free(o.rules);
+	free(o.sources);
 	return status;
 }

@@ -52,9 +52,9 @@ int policy_add_context(struct policy *p, const char *name)
 	return 0;
 }
 
-enum severity policy_severity(const struct policy *p, const struct rule *r)
+enum severity policy_severity(const struct policy *p, const struct rule *r, const char *signal)
 {
-	int k = ruleset_signal_index(p->rs, r->signal);
+	int k = ruleset_signal_index(p->rs, signal);
 
 	if (k >= 0 && p->escalated[k])
 		return SEV_BLOCK;
@@ -173,6 +173,7 @@ static const struct {
 	{"host", put_host},
 	{"round", put_round},
 	{"hedged", put_hedged},
+	{"source", NULL}, /* the caller's source text */
 };
 
 /* The placeholder at t (just after '{'), or -1. */
@@ -194,7 +195,8 @@ static int placeholder(const char *t, size_t *len)
 	return -1;
 }
 
-int policy_render(const char *tmpl, const char *text, size_t len, struct buf *out)
+int policy_render(const char *tmpl, const char *text, size_t len, const char *source,
+		  struct buf *out)
 {
 	const char *t = tmpl;
 	int err = 0;
@@ -224,7 +226,10 @@ int policy_render(const char *tmpl, const char *text, size_t len, struct buf *ou
 			t = brace + 1;
 			continue;
 		}
-		err = placeholders[ph].put(out, text, len);
+		if (placeholders[ph].put)
+			err = placeholders[ph].put(out, text, len);
+		else
+			err = buf_add(out, source ? source : "?", strlen(source ? source : "?"));
 		t = brace + k;
 	}
 	return err;

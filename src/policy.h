@@ -20,16 +20,19 @@ struct policy *policy_new(const struct ruleset *rs);
 void policy_free(struct policy *p);
 /* Activates a context by name: -ENOENT when the packs define none such. */
 int policy_add_context(struct policy *p, const char *name);
-enum severity policy_severity(const struct policy *p, const struct rule *r);
+/* The severity of a finding of rule r reported under signal (r's own, or its near signal). */
+enum severity policy_severity(const struct policy *p, const struct rule *r, const char *signal);
 
 /*
  * Expands a message or recovery template for one match into out (reset
  * first). Placeholders: {text} the match, {host} a URL's host, {round} a
  * number rounded ("about 73%"), {hedged} the match with its certainty
- * hedged ("may"), {{ and }} literal braces. Unknown placeholders stay as
- * written (the rule check rejects them).
+ * hedged ("may"), {source} the grounded figure a number check compared
+ * with (source may be NULL: "?"), {{ and }} literal braces. Unknown
+ * placeholders stay as written (the rule check rejects them).
  */
-int policy_render(const char *tmpl, const char *text, size_t len, struct buf *out);
+int policy_render(const char *tmpl, const char *text, size_t len, const char *source,
+		  struct buf *out);
 /* -EINVAL when tmpl names an unknown placeholder; *bad points at it. */
 int policy_check_template(const char *tmpl, const char **bad);
 

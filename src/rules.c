@@ -50,6 +50,7 @@ static const char *const grounding_names[] = {
 	[GROUNDING_NUMBER] = "number",
 	[GROUNDING_CITATION] = "citation",
 	[GROUNDING_NONE] = "none",
+	[GROUNDING_QUANTITY] = "quantity",
 };
 
 const char *grounding_name(enum grounding g)
@@ -216,6 +217,49 @@ static int get_examples(struct pack *p, yaml_node_t *n, const char *key,
 	return 0;
 }
 
+static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
+{
+	yaml_node_pair_t *pr;
+	char *tol = NULL, *end;
+	int err = 0;
+
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "\"near\" must be a mapping of signal, tolerance, message and recovery");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+		char **field;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		if (strcmp(scalar(k), "signal") == 0)
+			field = &nr->signal;
+		else if (strcmp(scalar(k), "message") == 0)
+			field = &nr->message;
+		else if (strcmp(scalar(k), "recovery") == 0)
+			field = &nr->recovery;
+		else if (strcmp(scalar(k), "tolerance") == 0)
+			field = &tol;
+		else
+			return failf(p, k, "unknown key \"%s\" in \"near\"", scalar(k));
+		if (*field) {
+			free(tol);
+			return failf(p, k, "key \"%s\" given twice", scalar(k));
+		}
+		err = get_nonempty(p, v, scalar(k), field);
+		if (err == 0 && field == &tol) {
+			nr->tolerance = strtod(tol, &end);
+			if (*end || !(nr->tolerance > 0 && nr->tolerance <= 1))
+				err = failf(p, v, "tolerance must be a number above 0 and at most 1, not \"%s\"", tol);
+		}
+	}
+	free(tol);
+	if (err < 0)
+		return err;
+	if (!nr->signal || !nr->message || !nr->recovery || nr->tolerance == 0)
+		return fail(p, n, "\"near\" needs signal, tolerance, message and recovery");
+	return 0;
+}
+
 static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 {
 	yaml_node_pair_t *pr;
@@ -274,14 +318,17 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 			size_t g;
 
 			if (v->type != YAML_SCALAR_NODE)
-				return fail(p, v, "grounding must be exact, url, number, citation or none");
+				return fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
 			for (g = 0; g < ARRAY_SIZE(grounding_names); g++)
 				if (strcmp(scalar(v), grounding_names[g]) == 0)
 					break;
 			if (g == ARRAY_SIZE(grounding_names))
-				return failf(p, v, "grounding must be exact, url, number, citation or none, not \"%s\"",
+				return failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
 					     scalar(v));
 			r->grounding = (enum grounding)g;
+		} else if (strcmp(key, "near") == 0) {
+			ONCE(r->near.signal);
+			err = parse_near(p, v, &r->near);
 		} else if (strcmp(key, "examples") == 0) {
 			ONCE(have_ex);
 			have_ex = true;
@@ -314,6 +361,8 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(r->n_examples, "examples");
 	NEED(have_neg, "negative_examples");
 #undef NEED
+	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
+		return failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
 	return 0;
 }
 
@@ -495,6 +544,9 @@ void ruleset_free(struct ruleset *rs)
 		free(r->message);
 		free(r->recovery);
 		free(r->unless_before);
+		free(r->near.signal);
+		free(r->near.message);
+		free(r->near.recovery);
 		free_strings(r->unless_sentence, r->n_unless_sentence);
 		free_examples(r->examples, r->n_examples);
 		free_examples(r->negatives, r->n_negatives);
@@ -709,6 +761,15 @@ static void compute_digest(struct ruleset *rs)
 		digest_str(&h, r->recovery);
 		digest_str(&h, r->unless_before);
 		digest_str(&h, grounding_name(r->grounding));
+		if (r->near.signal) {
+			char tol[32];
+
+			snprintf(tol, sizeof(tol), "%.17g", r->near.tolerance);
+			digest_str(&h, r->near.signal);
+			digest_str(&h, r->near.message);
+			digest_str(&h, r->near.recovery);
+			digest_str(&h, tol);
+		}
 		for (j = 0; j < r->n_unless_sentence; j++)
 			digest_str(&h, r->unless_sentence[j]);
 		digest_str(&h, "examples");
@@ -744,10 +805,14 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 				return diag_set(d, -EINVAL, "%s:%u:%u: rule id \"%s\" is already defined at %s:%u:%u",
 						r->at.file, r->at.line, r->at.col, r->id,
 						rs->rules[j].at.file, rs->rules[j].at.line, rs->rules[j].at.col);
-		if (ruleset_signal_index(rs, r->signal) < 0) {
+		for (j = 0; j < 2; j++) {
+			char *sig = j == 0 ? r->signal : r->near.signal;
+
+			if (!sig || ruleset_signal_index(rs, sig) >= 0)
+				continue;
 			if (grow(&rs->signals, &rs->cap_signals, rs->n_signals + 1, sizeof(char *)) < 0)
 				return -ENOMEM;
-			rs->signals[rs->n_signals++] = r->signal;
+			rs->signals[rs->n_signals++] = sig;
 		}
 	}
 	for (i = 0; i < rs->n_spans; i++)

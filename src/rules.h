@@ -30,6 +30,7 @@ enum grounding {
 	GROUNDING_NUMBER,
 	GROUNDING_CITATION,
 	GROUNDING_NONE, /* never grounded by a repeat */
+	GROUNDING_QUANTITY, /* a number check: see struct near */
 };
 
 const char *grounding_name(enum grounding g);
@@ -43,6 +44,18 @@ struct example {
 	char *text;
 	char *match; /* the exact text the finding must have, or NULL: any finding */
 	struct where at;
+};
+
+/*
+ * A number check's second verdict: a quantity close to a grounded one
+ * (within tolerance, relative) but not equal is reported under this signal,
+ * with {source} in its templates naming the grounded figure.
+ */
+struct near {
+	char *signal;
+	char *message;
+	char *recovery;
+	double tolerance;
 };
 
 struct rule {
@@ -60,6 +73,7 @@ struct rule {
 	size_t n_unless_sentence;
 	char *unless_before;
 	enum grounding grounding;
+	struct near near; /* signal NULL: none */
 	struct example *examples, *negatives;
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;

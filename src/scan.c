@@ -10,6 +10,7 @@
 #include "claims.h"
 #include "engine.h"
 #include "ground.h"
+#include "quantity.h"
 #include "spans.h"
 #include "window.h"
 
@@ -29,6 +30,8 @@ struct scan {
 	struct engine_stream *es;
 	struct claims *claims;
 	struct ground *ground;
+	struct ground *sources;     /* --source grounding, seeding ground per input */
+	bool source_mode;           /* scanning a source: every match grounds */
 	struct buf key;
 	struct spans spans;
 	struct window win;
@@ -88,11 +91,7 @@ static int report(struct scan *s, struct finding *f)
 	/* Shown for the record (--show-grounded), not counted against the input. */
 	if (f->grounded)
 		return s->fn(s->ctx, f);
-	if (f->rule) {
-		k = ruleset_signal_index(s->rs, f->signal);
-	} else {
-		k = (int)s->rs->n_signals;
-	}
+	k = f->rule ? ruleset_signal_index(s->rs, f->signal) : (int)s->rs->n_signals;
 	s->counts[k]++;
 	s->findings++;
 	if (f->severity > s->verdict)
@@ -104,20 +103,49 @@ static int on_claim(void *ctx, const struct claim_item *it)
 {
 	struct scan *s = ctx;
 	const struct rule *r = &s->rs->rules[it->rule];
+	bool near = it->source != NULL;
+	const char *signal = near ? r->near.signal : r->signal;
 	struct finding f = {
-		.rule = r, .signal = r->signal, .rule_id = r->id,
-		.severity = policy_severity(s->pol, r),
+		.rule = r, .signal = signal, .rule_id = r->id,
+		.severity = policy_severity(s->pol, r, signal),
 		.start = it->from, .end = it->to, .line = it->line, .column = it->column,
 		.text = it->text, .text_len = it->text_len, .text_truncated = it->truncated,
 		.grounded = it->grounded, .grounded_at = it->grounded_at,
+		.source = it->source, .source_at = it->grounded_at,
 	};
 
-	if (policy_render(r->message, it->text, it->text_len, &s->msg) < 0 ||
-	    policy_render(r->recovery, it->text, it->text_len, &s->rec) < 0)
+	if (policy_render(near ? r->near.message : r->message, it->text, it->text_len,
+			  it->source, &s->msg) < 0 ||
+	    policy_render(near ? r->near.recovery : r->recovery, it->text, it->text_len,
+			  it->source, &s->rec) < 0)
 		return -ENOMEM;
 	f.message = s->msg.data;
 	f.recovery = s->rec.data;
 	return report(s, &f);
+}
+
+/* Tool output or a source: remember what it said, to ground repeats of it. */
+static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t from, uint64_t to)
+{
+	const struct rule *r = &s->rs->rules[id - s->db->first_rule_id];
+	struct quantity q;
+	const char *text;
+	size_t n;
+
+	if (r->grounding == GROUNDING_NONE)
+		return 0;
+	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
+	if (r->grounding == GROUNDING_QUANTITY) {
+		size_t k;
+		const char *prev = window_get(&s->win, from ? from - 1 : 0, from, &k);
+
+		if (!quantity_follows(k ? (unsigned char)prev[0] : -1) || !quantity_parse(text, n, &q))
+			return 0;
+		return ground_add_quantity(g, &q, text, n, from);
+	}
+	if (ground_key(r->grounding, text, n, &s->key) < 0)
+		return -ENOMEM;
+	return ground_add(g, s->key.data, s->key.len, from);
 }
 
 static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
@@ -129,10 +157,13 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	err = advance(s, from);
 	if (err)
 		return err;
+	if (s->source_mode)
+		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
 	if (id < db->sentence_id) {
 		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
 
 		if (ch == SPAN_OPENED) {
+			ground_activate(s->ground);
 			s->open_line = s->line + 1;
 			s->open_column = s->cp - s->line_start_cp + 1;
 			return claims_break(s->claims, from);
@@ -142,21 +173,10 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		return 0;
 	}
 	if (spans_grounded(&s->spans, from)) {
-		const struct rule *r;
-		size_t n;
-		const char *text;
-
 		if (id == db->sentence_id)
 			return 0;
-		/* Tool output: remember what it said, to ground repeats of it. */
 		s->grounded++;
-		r = &s->rs->rules[id - db->first_rule_id];
-		if (r->grounding == GROUNDING_NONE)
-			return 0;
-		text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
-		if (ground_key(r->grounding, text, n, &s->key) < 0)
-			return -ENOMEM;
-		return ground_add(s->ground, s->key.data, s->key.len, from);
+		return ground_match(s, s->ground, id, from, to);
 	}
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
@@ -177,7 +197,10 @@ static void reset(struct scan *s)
 	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
 	spans_reset(&s->spans);
 	claims_reset(s->claims);
-	ground_reset(s->ground);
+	if (s->sources)
+		ground_copy(s->ground, s->sources);
+	else
+		ground_reset(s->ground);
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
@@ -222,6 +245,7 @@ void scan_free(struct scan *s)
 	engine_stream_free(s->es);
 	claims_free(s->claims);
 	ground_free(s->ground);
+	ground_free(s->sources);
 	buf_free(&s->key);
 	free(s->counts);
 	free(s->win.data);
@@ -241,6 +265,44 @@ int scan_show_grounded(struct scan *s, bool on)
 	claims_free(s->claims);
 	s->claims = c;
 	return 0;
+}
+
+int scan_add_source(struct scan *s, const void *buf, size_t len)
+{
+	const char *p = buf;
+	int err = 0;
+
+	if (!s->sources) {
+		err = ground_new(&s->sources);
+		if (err < 0)
+			return err;
+	}
+	ground_activate(s->sources);
+	s->source_mode = true;
+	s->win.len = 0;
+	s->win.base = 0;
+	while (len > 0 && !err) {
+		size_t n = len < PIECE ? len : PIECE;
+
+		/* The window only needs what the engine may still report on. */
+		if (s->win.len + n > s->win.cap) {
+			size_t drop = s->win.len - KEEP;
+
+			memmove(s->win.data, s->win.data + drop, s->win.len - drop);
+			s->win.len -= drop;
+			s->win.base += drop;
+		}
+		memcpy(s->win.data + s->win.len, p, n);
+		s->win.len += n;
+		err = engine_stream_feed(s->es, p, n, on_match, s);
+		p += n;
+		len -= n;
+	}
+	if (!err)
+		err = engine_stream_end(s->es, on_match, s);
+	s->source_mode = false;
+	reset(s);
+	return err;
 }
 
 /* Makes room for n more bytes, keeping KEEP bytes of history. */

@@ -34,6 +34,8 @@ struct finding {
 	const char *message, *recovery;
 	bool grounded;           /* repeats tool output (only with scan_show_grounded) */
 	uint64_t grounded_at;    /* the offset of that tool output */
+	const char *source;      /* a number check: the grounded figure it differs from */
+	uint64_t source_at;      /* where that figure is */
 };
 
 struct scan_summary {
@@ -58,6 +60,11 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 void scan_free(struct scan *s);
 /* Reports matches that repeat tool output too, marked grounded. Call before scanning. */
 int scan_show_grounded(struct scan *s, bool on);
+/*
+ * Adds a whole text as grounding for every input scanned after it, as if it
+ * were tool output (--source). Call between inputs.
+ */
+int scan_add_source(struct scan *s, const void *buf, size_t len);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next

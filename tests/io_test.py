@@ -142,9 +142,9 @@ def list_and_check_rules():
     rows = [line.split("\t") for line in p.stdout.decode().splitlines()]
     check(p.returncode == 0 and len(rows) >= 8 and all(len(r) == 5 for r in rows),
           "--list-rules: one tab-separated row per rule")
-    check({r[1] for r in rows} == {"fabricated_url", "unsourced_statistic",
+    check({r[1] for r in rows} >= {"fabricated_url", "unsourced_statistic",
                                    "fabricated_citation", "future_certainty"},
-          "--list-rules: the four signals")
+          "--list-rules: the four signals of the spec")
     for engine in (["--engine", "pcre2"], []):
         p = subprocess.run([BIN, "--check-rules"] + engine, capture_output=True)
         check(p.returncode == 0 and b"pass" in p.stdout, "--check-rules %s" % " ".join(engine))

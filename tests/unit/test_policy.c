@@ -9,7 +9,7 @@ static const char *render(const char *tmpl, const char *text)
 {
 	static struct buf b;
 
-	CHECK_EQ(policy_render(tmpl, text, strlen(text), &b), 0);
+	CHECK_EQ(policy_render(tmpl, text, strlen(text), "$1.2 billion", &b), 0);
 	return b.data;
 }
 
@@ -31,6 +31,7 @@ TEST(policy_templates)
 	CHECK_STR(render("{hedged}", "is guaranteed to"), "is expected to");
 	CHECK_STR(render("{text} {{x}} {nope} }", "t"), "t {x} {nope} }");
 	CHECK_STR(render("", "t"), "");
+	CHECK_STR(render("{text} vs {source}", "$1.3 billion"), "$1.3 billion vs $1.2 billion");
 	CHECK_EQ(policy_check_template("a {text} {{b}}", &bad), 0);
 	CHECK_EQ(policy_check_template("a {txt}", &bad), -EINVAL);
 	CHECK_STR(bad, "{txt}");
@@ -47,14 +48,15 @@ TEST(policy_contexts)
 	CHECK_EQ(ruleset_finish(rs, &d), 0);
 	p = policy_new(rs);
 	for (i = 0; i < rs->n_rules; i++)
-		CHECK_EQ(policy_severity(p, &rs->rules[i]), SEV_WARN);
+		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal), SEV_WARN);
 	CHECK_EQ(policy_add_context(p, "casual"), 0);
 	CHECK_EQ(policy_add_context(p, "nonesuch"), -ENOENT);
 	CHECK_EQ(policy_add_context(p, "medical"), 0);
 	for (i = 0; i < rs->n_rules; i++) {
-		bool stat = strcmp(rs->rules[i].signal, "unsourced_statistic") == 0;
+		bool stat = strcmp(rs->rules[i].signal, "unsourced_statistic") == 0 ||
+			    strcmp(rs->rules[i].signal, "ungrounded_number") == 0;
 
-		CHECK_EQ(policy_severity(p, &rs->rules[i]), stat ? SEV_BLOCK : SEV_WARN);
+		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal), stat ? SEV_BLOCK : SEV_WARN);
 	}
 	policy_free(p);
 	ruleset_free(rs);

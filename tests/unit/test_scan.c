@@ -99,11 +99,12 @@ TEST(scan_tool_spans)
 		return;
 	CHECK_STR(scan(&fx, S("<tool_output>https://a.example/x 73.4%</tool_output> ok https://b.example/\n"), 0, &sum),
 		  "fabricated_url:https://b.example/@56;");
-	CHECK_EQ(sum.grounded, 2);
+	CHECK_EQ(sum.grounded, 4); /* the URL, the statistic, its quantity and its number */
 	CHECK_EQ(sum.spans, 1);
-	/* A span split at every byte, and delimiters of another pair inside a span. */
+	/* A span split at every byte, and delimiters of another pair inside a span;
+	 * with tool output seen, 2.5% is checked against 1.5% and matches nothing. */
 	CHECK_STR(scan(&fx, S("a <tool_result>x </tool_output> https://in.example/ 1.5%</tool_result> 2.5%\n"), 1, &sum),
-		  "unsourced_statistic:2.5%@71;");
+		  "unsourced_statistic:2.5%@71;ungrounded_number:2.5%@71;");
 	/* A stray closer is text; matches after it are reported. */
 	CHECK_STR(scan(&fx, S("</tool_output> It rose 9.5%.\n"), 3, &sum), "unsourced_statistic:9.5%@23;");
 	CHECK_EQ(sum.spans, 0);
@@ -121,11 +122,11 @@ TEST(scan_unterminated_span)
 	CHECK_STR(scan(&fx, text, strlen(text), 0, &sum),
 		  "unsourced_statistic:1.5%@6;unterminated_span:<tool_output>@21;");
 	CHECK_EQ(sum.unterminated_spans, 1);
-	CHECK_EQ(sum.grounded, 2);
+	CHECK_EQ(sum.grounded, 4);
 	CHECK_EQ(sum.signal_counts[fx.rs->n_signals], 1);
 	CHECK(strstr(fx.out.data, "\"line\":2,\"column\":10") != NULL);
 	CHECK(strstr(fx.out.data, "\"end\":63") != NULL);
-	CHECK(strstr(fx.out.data, "2 match(es) inside it") != NULL);
+	CHECK(strstr(fx.out.data, "4 match(es) inside it") != NULL);
 	teardown(&fx);
 }
 

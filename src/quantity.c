@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+/* Quantities as written: value, unit and precision. */
+#include "quantity.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util.h"
+
+static const struct {
+	const char *word;
+	int value;
+} number_words[] = {
+	{"zero", 0}, {"one", 1}, {"two", 2}, {"three", 3}, {"four", 4}, {"five", 5},
+	{"six", 6}, {"seven", 7}, {"eight", 8}, {"nine", 9}, {"ten", 10}, {"eleven", 11},
+	{"twelve", 12}, {"thirteen", 13}, {"fourteen", 14}, {"fifteen", 15},
+	{"sixteen", 16}, {"seventeen", 17}, {"eighteen", 18}, {"nineteen", 19},
+	{"twenty", 20}, {"thirty", 30}, {"forty", 40}, {"fifty", 50}, {"sixty", 60},
+	{"seventy", 70}, {"eighty", 80}, {"ninety", 90}, {"hundred", 100},
+	{"a dozen", 12}, {"dozen", 12},
+};
+
+static const struct {
+	const char *word;
+	double scale;
+} scales[] = {
+	{"trillion", 1e12}, {"billion", 1e9}, {"million", 1e6}, {"thousand", 1e3},
+	{"tn", 1e12}, {"bn", 1e9}, {"mn", 1e6}, {"mln", 1e6},
+};
+
+/* Units that convert into a base; anything else is a counted noun. */
+static const struct {
+	const char *word;
+	const char *unit;
+	double factor;
+} units[] = {
+	{"percentage points", "percent", 1}, {"percentage point", "percent", 1},
+	{"per cent", "percent", 1}, {"percent", "percent", 1}, {"%", "percent", 1},
+	{"seconds", "seconds", 1}, {"second", "seconds", 1},
+	{"minutes", "seconds", 60}, {"minute", "seconds", 60},
+	{"hours", "seconds", 3600}, {"hour", "seconds", 3600},
+	{"days", "seconds", 86400}, {"day", "seconds", 86400},
+	{"weeks", "seconds", 604800}, {"week", "seconds", 604800},
+	{"months", "seconds", 2592000}, {"month", "seconds", 2592000},
+	{"years", "seconds", 31536000}, {"year", "seconds", 31536000},
+	{"dollars", "usd", 1}, {"dollar", "usd", 1}, {"usd", "usd", 1}, {"bucks", "usd", 1},
+	{"euros", "eur", 1}, {"euro", "eur", 1}, {"eur", "eur", 1},
+	{"pounds", "gbp", 1}, {"gbp", "gbp", 1},
+};
+
+/* Words that follow a number without being what it counts. */
+static const char *const not_units[] = {
+	"about", "after", "also", "and", "are", "before", "but", "can", "could", "did", "does",
+	"for", "from", "had", "has", "have", "into", "its", "less", "may", "might", "more",
+	"must", "not", "out", "over", "per", "shall", "should", "since", "than", "that", "the",
+	"then", "these", "this", "those", "under", "until", "via", "was", "were", "when",
+	"where", "which", "while", "who", "will", "with", "would",
+};
+
+/* Length of word w at p (case-insensitive, whole word), or 0. */
+static size_t word_at(const char *p, const char *end, const char *w)
+{
+	size_t k = strlen(w);
+
+	if ((size_t)(end - p) < k || strncasecmp(p, w, k) != 0)
+		return 0;
+	if (p + k < end && isalpha((unsigned char)p[k]) && isalpha((unsigned char)w[k - 1]))
+		return 0;
+	return k;
+}
+
+static const char *skip_blanks(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '-'))
+		p++;
+	return p;
+}
+
+/* A number in digits ("1,234.5") or words ("twenty-one"); sets *decimals. */
+static const char *parse_number(const char *p, const char *end, double *v, int *decimals)
+{
+	char digits[64];
+	size_t n = 0, i;
+	bool point = false;
+
+	*decimals = 0;
+	if (p < end && isdigit((unsigned char)*p)) {
+		for (; p < end && n + 1 < sizeof(digits); p++) {
+			if (isdigit((unsigned char)*p)) {
+				digits[n++] = *p;
+				*decimals += point;
+			} else if (*p == ',' && p + 1 < end && isdigit((unsigned char)p[1]) && !point) {
+				continue;
+			} else if (*p == '.' && !point && p + 1 < end && isdigit((unsigned char)p[1])) {
+				digits[n++] = '.';
+				point = true;
+			} else {
+				break;
+			}
+		}
+		digits[n] = '\0';
+		*v = strtod(digits, NULL);
+		return p;
+	}
+	for (i = 0; i < ARRAY_SIZE(number_words); i++) {
+		size_t k = word_at(p, end, number_words[i].word);
+
+		if (k) {
+			const char *q = p + k;
+
+			*v = number_words[i].value;
+			/* "twenty-one", "twenty one", "twenty - one" */
+			if (*v >= 20 && *v < 100 && q < end && (*q == '-' || *q == ' ')) {
+				const char *r = skip_blanks(q, end);
+				size_t j;
+
+				for (j = 1; j < 10; j++) {
+					size_t m = word_at(r, end, number_words[j].word);
+
+					if (m) {
+						*v += (double)number_words[j].value;
+						q = r + m;
+						break;
+					}
+				}
+			}
+			return q;
+		}
+	}
+	return NULL;
+}
+
+bool quantity_parse(const char *text, size_t n, struct quantity *q)
+{
+	const char *p = text, *end = text + n, *after;
+	const char *currency = NULL;
+	double v, factor = 1;
+	size_t i, k;
+
+	memset(q, 0, sizeof(*q));
+	q->scale = 1;
+	/* A quarter, "Q3" or "third quarter"; a year standing alone is no quantity. */
+	if (n == 2 && (text[0] == 'Q' || text[0] == 'q') && text[1] >= '1' && text[1] <= '4') {
+		snprintf(q->unit, sizeof(q->unit), "quarter");
+		q->value = text[1] - '0';
+		return true;
+	}
+	for (i = 0; i < 4; i++) {
+		static const char *const nth[] = {"first", "second", "third", "fourth"};
+
+		k = word_at(p, end, nth[i]);
+		if (k && word_at(skip_blanks(p + k, end), end, "quarter")) {
+			snprintf(q->unit, sizeof(q->unit), "quarter");
+			q->value = (double)i + 1;
+			return true;
+		}
+	}
+	/* A currency sign before the number. */
+	if (p < end && *p == '$') {
+		currency = "usd";
+		p++;
+	} else if (end - p >= 3 && memcmp(p, "\xe2\x82\xac", 3) == 0) {
+		currency = "eur";
+		p += 3;
+	} else if (end - p >= 2 && memcmp(p, "\xc2\xa3", 2) == 0) {
+		currency = "gbp";
+		p += 2;
+	} else if ((k = word_at(p, end, "US$")) || (k = word_at(p, end, "USD"))) {
+		currency = "usd";
+		p = skip_blanks(p + k, end);
+	}
+	after = parse_number(p, end, &v, &q->decimals);
+	if (!after)
+		return false;
+	q->words = !isdigit((unsigned char)*p);
+	p = skip_blanks(after, end);
+	/* A scale: "1.2 billion", "$1.2B", "$300k". */
+	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+		k = word_at(p, end, scales[i].word);
+		if (k) {
+			q->scale = scales[i].scale;
+			p = skip_blanks(p + k, end);
+			break;
+		}
+	}
+	if (i == ARRAY_SIZE(scales) && currency && p == after && p < end && strchr("kKmMbBT", *p) &&
+	    (p + 1 == end || !isalpha((unsigned char)p[1]))) {
+		q->scale = *p == 'k' || *p == 'K' ? 1e3 : *p == 'm' || *p == 'M' ? 1e6 : *p == 'T' ? 1e12 : 1e9;
+		p = skip_blanks(p + 1, end);
+	}
+	if (currency) {
+		snprintf(q->unit, sizeof(q->unit), "%s", currency);
+	} else {
+		for (i = 0; i < ARRAY_SIZE(units); i++) {
+			k = word_at(p, end, units[i].word);
+			if (k) {
+				snprintf(q->unit, sizeof(q->unit), "%s", units[i].unit);
+				factor = units[i].factor;
+				break;
+			}
+		}
+		if (i == ARRAY_SIZE(units)) {
+			/* A counted noun, singular: "12 employees" and "1 employee". */
+			size_t len = 0;
+
+			while (p + len < end && isalpha((unsigned char)p[len]) && len + 1 < sizeof(q->unit))
+				len++;
+			for (i = 0; i < ARRAY_SIZE(not_units); i++)
+				if (len == strlen(not_units[i]) && strncasecmp(p, not_units[i], len) == 0)
+					len = 0; /* "6 will": a bare number */
+			/* A year standing alone is a date, not a count: "in 2021 the". */
+			if (q->scale == 1 && q->decimals == 0 && v >= 1000 && v <= 2999 &&
+			    isdigit((unsigned char)text[0]) && !memchr(text, ',', (size_t)(after - text)))
+				return false;
+			if (len == 0)
+				snprintf(q->unit, sizeof(q->unit), "number");
+			else {
+				for (k = 0; k < len; k++)
+					q->unit[k] = (char)tolower((unsigned char)p[k]);
+				if (len > 3 && q->unit[len - 1] == 's' && q->unit[len - 2] != 's')
+					len--;
+				q->unit[len] = '\0';
+			}
+		}
+	}
+	q->scale *= factor;
+	q->value = v * q->scale;
+	return true;
+}
+
+bool quantity_follows(int before)
+{
+	/* After "$", "€" (E2 82 AC) or "£" (C2 A3) it is the tail of a sum;
+	 * after "-", "/", "_", "=" or "#" part of an identifier or a URL. */
+	return before < 0 || !(isalnum(before) || strchr(".,$-/_=#", before) ||
+			       before == 0xAC || before == 0xA3);
+}
+
+static bool is_base_unit(const char *u)
+{
+	return !strcmp(u, "usd") || !strcmp(u, "eur") || !strcmp(u, "gbp") ||
+	       !strcmp(u, "percent") || !strcmp(u, "seconds") || !strcmp(u, "quarter");
+}
+
+bool quantity_is_count(const struct quantity *q)
+{
+	return !is_base_unit(q->unit);
+}
+
+bool quantity_comparable(const struct quantity *a, const struct quantity *g)
+{
+	if (strcmp(a->unit, g->unit) == 0)
+		return true;
+	return strcmp(g->unit, "number") == 0 && !is_base_unit(a->unit);
+}
+
+/* Counts of different nouns state the same figure ("870 infections" and
+ * "870 human cases"), but are not near each other. */
+static bool same_count(const struct quantity *a, const struct quantity *g)
+{
+	return !is_base_unit(a->unit) && !is_base_unit(g->unit) && a->value == g->value &&
+	       a->decimals == g->decimals;
+}
+
+bool quantity_states(const struct quantity *a, const struct quantity *g)
+{
+	double written, rounded, unit;
+
+	if (same_count(a, g))
+		return true;
+	if (!quantity_comparable(a, g))
+		return false;
+	/* g in the units a was written in, rounded to a's precision. */
+	unit = pow(10.0, -a->decimals);
+	written = g->value / a->scale;
+	rounded = round(written / unit) * unit;
+	return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;
+}
+
+double quantity_distance(const struct quantity *a, const struct quantity *g)
+{
+	if (g->value == 0)
+		return a->value == 0 ? 0 : INFINITY;
+	return fabs(a->value - g->value) / fabs(g->value);
+}
