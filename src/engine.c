@@ -46,12 +46,13 @@ struct event {
 	uint64_t from, to;
 };
 
-struct pending {
-	uint64_t from, to;
-	bool active;
+struct events {
+	struct event *v;
+	size_t n, cap;
 };
 
-struct events {
+/* A pattern's candidate matches not yet settled: start -> furthest end, by start. */
+struct candidates {
 	struct event *v;
 	size_t n, cap;
 };
@@ -66,7 +67,7 @@ struct engine_stream {
 #if HAVE_HYPERSCAN
 	hs_stream_t *hs;
 	hs_scratch_t *scratch;
-	struct pending *pend;  /* per pattern */
+	struct candidates *cand; /* per pattern */
 	struct events raw;     /* this piece's reports */
 	uint64_t *nl;          /* this piece's line breaks */
 	size_t n_nl, cap_nl;
@@ -572,7 +573,10 @@ void engine_stream_free(struct engine_stream *s)
 	if (s->hs)
 		hs_close_stream(s->hs, s->scratch, NULL, NULL);
 	hs_free_scratch(s->scratch);
-	free(s->pend);
+	if (s->cand)
+		for (size_t i = 0; i < s->e->n; i++)
+			free(s->cand[i].v);
+	free(s->cand);
 	free(s->raw.v);
 	free(s->nl);
 #endif
@@ -599,7 +603,8 @@ static int stream_open(struct engine_stream *s)
 	if (s->resume)
 		memset(s->resume, 0, e->n * sizeof(*s->resume));
 #if HAVE_HYPERSCAN
-	memset(s->pend, 0, e->n * sizeof(*s->pend));
+	for (size_t i = 0; i < e->n; i++)
+		s->cand[i].n = 0;
 	s->prev_nl = 0;
 	if (e->db && hs_open_stream(e->db, 0, &s->hs) != HS_SUCCESS)
 		return -ENOMEM;
@@ -627,8 +632,8 @@ int engine_stream_new(const struct engine *e, struct engine_stream **out)
 			goto nomem;
 	}
 #if HAVE_HYPERSCAN
-	s->pend = calloc(n, sizeof(*s->pend));
-	if (!s->pend)
+	s->cand = calloc(n, sizeof(*s->cand));
+	if (!s->cand)
 		goto nomem;
 	if (e->db && hs_alloc_scratch(e->db, &s->scratch) != HS_SUCCESS)
 		goto nomem;
@@ -810,14 +815,16 @@ static int cmp_raw(const void *a, const void *b)
 }
 
 /*
- * Folds one Hyperscan report (the leftmost start for one end) into the
- * pattern's pending match. lastnl is 1 + the offset of the last line break
- * before the report's final byte (0: none).
+ * Records one Hyperscan report (the leftmost start for one end) as a
+ * candidate of its pattern. lastnl is 1 + the offset of the last line break
+ * before the report's final byte (0: none). Nothing is settled here: a
+ * later report can still reach further from an earlier start ("5" then
+ * "5,231,877"), so candidates wait until no report can change them.
  */
 static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl)
 {
-	struct pending *p = &s->pend[r->id];
-	int err;
+	struct candidates *c = &s->cand[r->id];
+	size_t lo, hi;
 
 	if (r->to - r->from > ENGINE_MAX_MATCH)
 		return 0;
@@ -825,22 +832,32 @@ static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl
 		return 0; /* crosses a line break */
 	if (r->from < s->last_end[r->id])
 		return 0; /* overlaps a match already settled */
-	if (!p->active) {
-		*p = (struct pending){.from = r->from, .to = r->to, .active = true};
-	} else if (r->from == p->from) {
-		if (r->to > p->to)
-			p->to = r->to;
-	} else if (r->from < p->from) {
-		/* An earlier start that reaches further wins. */
-		p->from = r->from;
-		p->to = r->to;
-	} else if (r->from >= p->to) {
-		err = finalize(s, r->id, p->from, p->to);
-		if (err < 0)
-			return err;
-		*p = (struct pending){.from = r->from, .to = r->to, .active = true};
+	/* Most reports extend the newest candidate. */
+	if (c->n > 0 && c->v[c->n - 1].from == r->from) {
+		if (r->to > c->v[c->n - 1].to)
+			c->v[c->n - 1].to = r->to;
+		return 0;
 	}
-	/* else it starts inside the pending match: not leftmost, dropped */
+	lo = 0;
+	hi = c->n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (c->v[mid].from < r->from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < c->n && c->v[lo].from == r->from) {
+		if (r->to > c->v[lo].to)
+			c->v[lo].to = r->to;
+		return 0;
+	}
+	if (grow(&c->v, &c->cap, c->n + 1, sizeof(*c->v)) < 0)
+		return -ENOMEM;
+	memmove(c->v + lo + 1, c->v + lo, (c->n - lo) * sizeof(*c->v));
+	c->v[lo] = *r;
+	c->n++;
 	return 0;
 }
 
@@ -894,22 +911,42 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 	return 0;
 }
 
-/* Settles pending matches that can no longer grow. */
+/*
+ * Where no report can still change a candidate: a match is at most
+ * ENGINE_MAX_MATCH long and never crosses a line break, so nothing still to
+ * come starts before this offset.
+ */
+static uint64_t hs_settled(const struct engine_stream *s)
+{
+	uint64_t reach = s->offset > ENGINE_MAX_MATCH ? s->offset - ENGINE_MAX_MATCH : 0;
+
+	return MAX(reach, s->prev_nl);
+}
+
+/*
+ * Settles candidates that start before the settled offset (all of them at
+ * the end): leftmost first, each to its furthest end, dropping those that
+ * start inside a match already taken.
+ */
 static int hs_settle(struct engine_stream *s, bool all)
 {
-	size_t i;
+	uint64_t upto = all ? UINT64_MAX : hs_settled(s);
+	size_t i, k;
 	int err;
 
 	for (i = 0; i < s->e->n; i++) {
-		struct pending *p = &s->pend[i];
+		struct candidates *c = &s->cand[i];
 
-		if (!p->active)
-			continue;
-		if (all || p->from < s->prev_nl || p->from + ENGINE_MAX_MATCH <= s->offset) {
-			err = finalize(s, (unsigned)i, p->from, p->to);
+		for (k = 0; k < c->n && c->v[k].from < upto; k++) {
+			if (c->v[k].from < s->last_end[i])
+				continue;
+			err = finalize(s, (unsigned)i, c->v[k].from, c->v[k].to);
 			if (err < 0)
 				return err;
-			p->active = false;
+		}
+		if (k > 0) {
+			memmove(c->v, c->v + k, (c->n - k) * sizeof(*c->v));
+			c->n -= k;
 		}
 	}
 	return 0;
@@ -921,20 +958,9 @@ uint64_t engine_stream_watermark(const struct engine_stream *s)
 	uint64_t wm = s->offset;
 
 #if HAVE_HYPERSCAN
-	size_t i;
-
-	/*
-	 * A match Hyperscan has not reported yet may have started up to
-	 * ENGINE_MAX_MATCH bytes back, but not before the last line break.
-	 */
-	if (s->hs) {
-		uint64_t reach = s->offset > ENGINE_MAX_MATCH ? s->offset - ENGINE_MAX_MATCH : 0;
-
-		wm = MAX(reach, s->prev_nl);
-	}
-	for (i = 0; i < s->e->n; i++)
-		if (s->pend[i].active && s->pend[i].from < wm)
-			wm = s->pend[i].from;
+	/* Candidates left after settling all start at or after this. */
+	if (s->hs)
+		wm = hs_settled(s);
 #endif
 	if (s->e->n_pcre2 && s->line_base < wm)
 		wm = s->line_base;

@@ -5,6 +5,10 @@
  * per pattern leftmost-longest and non-overlapping, never across a line
  * break (a match may end with one), at most ENGINE_MAX_MATCH bytes long,
  * and delivered in order of start offset, whatever the sizes of the reads.
+ * One difference is known and left: Hyperscan reports only the leftmost
+ * start of each end, so where a match starting inside the previous match
+ * ends where one starting after it does, PCRE2 finds the latter and
+ * Hyperscan does not. No built-in pattern has that shape.
  *
  * engine_compile() and engine_load() return an engine the caller frees with
  * engine_free(); engine_stream_new() a stream freed with

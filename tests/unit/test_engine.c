@@ -93,6 +93,8 @@ static const struct engine_pattern pats[] = {
 	{"[Ww]ill[ \\t](?:definitely|certainly)\\b", 0},
 	{"ab|abcd|bcdef", 0},
 	{"x[a-z ]*y", 0},
+	/* A later report reaches further from an earlier start: "5", then "5,231,877". */
+	{"\\b(?:\\d{1,3}(?:,\\d{3}){1,5}|\\d{1,15})(?:[ \\t][a-z]{3,20}\\b)?", 0},
 };
 
 static const char *const inputs[] = {
@@ -103,6 +105,7 @@ static const char *const inputs[] = {
 	"no newline at the end https://example.com/tail",
 	"\n\n\nWILL certainly? Will certainly! https://X.COM/A?b=(c)\n",
 	"multi\xc3\xa9 byte 1.5% \xff\xfe invalid https://e.example/\xe2\x80\x94 dash\n",
+	"It had 5,231,877 downloads, 1,2 and 12,345,678,901,234 or 7 cats\n",
 };
 
 /* Every input gives the same matches whole, byte by byte and at random splits. */
@@ -183,7 +186,8 @@ TEST(engine_leftmost_longest)
 	static struct evs out;
 	struct diag d;
 
-	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &e, &d), 0);
+	/* The first six patterns: the number pattern would add matches here. */
+	CHECK_EQ(engine_compile(pats, 6, ENGINE_AUTO, &e, &d), 0);
 	if (!e)
 		return;
 	run(e, inputs[0], strlen(inputs[0]), BYTES, 0, &out);
@@ -196,6 +200,7 @@ TEST(engine_leftmost_longest)
 	CHECK_EQ(out.v[1].to, 45);
 	/* "abcdef abcd ab bcdefg": abcd at 0, abcd at 7, ab at 12, bcdef at 15. */
 	run(e, inputs[2], strlen(inputs[2]), WHOLE, 0, &out);
+	CHECK_EQ(out.v[0].id, 4);
 	CHECK(out.n >= 4);
 	CHECK_EQ(out.v[0].from, 0);
 	CHECK_EQ(out.v[0].to, 4);
@@ -205,6 +210,11 @@ TEST(engine_leftmost_longest)
 	CHECK_EQ(out.v[2].to, 14);
 	CHECK_EQ(out.v[3].from, 15);
 	CHECK_EQ(out.v[3].to, 20);
+	engine_free(e);
+	/* The number: one match, whole, although Hyperscan first reports "5". */
+	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &e, &d), 0);
+	run(e, inputs[7], strlen(inputs[7]), BYTES, 0, &out);
+	CHECK(out.n >= 1 && out.v[0].id == 6 && out.v[0].from == 7 && out.v[0].to == 26);
 	engine_free(e);
 }
 
