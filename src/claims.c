@@ -27,7 +27,7 @@ struct held {
 /* A rule's exemption patterns, compiled on first use. */
 struct exemptions {
 	bool compiled;
-	pcre2_code *before;
+	pcre2_code *before, *after;
 	pcre2_code **sentence;
 };
 
@@ -93,6 +93,7 @@ void claims_free(struct claims *c)
 		return;
 	for (i = 0; c->ex && i < c->rs->n_rules; i++) {
 		pcre2_code_free(c->ex[i].before);
+		pcre2_code_free(c->ex[i].after);
 		for (j = 0; c->ex[i].sentence && j < c->rs->rules[i].n_unless_sentence; j++)
 			pcre2_code_free(c->ex[i].sentence[j]);
 		free(c->ex[i].sentence);
@@ -203,6 +204,11 @@ static int compile_exemptions(struct claims *c, size_t r)
 		if (!ex->before)
 			return -EINVAL;
 	}
+	if (rule->unless_after) {
+		ex->after = compile(rule->unless_after, &errcode, &off);
+		if (!ex->after)
+			return -EINVAL;
+	}
 	if (rule->n_unless_sentence) {
 		ex->sentence = calloc(rule->n_unless_sentence, sizeof(*ex->sentence));
 		if (!ex->sentence)
@@ -223,8 +229,10 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		for (j = 0; j <= r->n_unless_sentence; j++) {
-			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j] : r->unless_before;
+		for (j = 0; j < r->n_unless_sentence + 2; j++) {
+			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j]
+					  : j == r->n_unless_sentence ? r->unless_before
+								      : r->unless_after;
 			PCRE2_UCHAR msg[256];
 			PCRE2_SIZE off;
 			pcre2_code *code;
@@ -259,13 +267,18 @@ static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 	const char *s;
 	size_t n, i;
 
-	if (!r->unless_before && !r->n_unless_sentence)
+	if (!r->unless_before && !r->unless_after && !r->n_unless_sentence)
 		return false;
 	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
 		return false; /* claims_check_rules() refused such packs */
 	if (ex->before) {
 		s = window_get(c->w, c->start, h->from, &n);
 		if (found(c, ex->before, s, n))
+			return true;
+	}
+	if (ex->after) {
+		s = window_get(c->w, h->to, end, &n);
+		if (found(c, ex->after, s, n))
 			return true;
 	}
 	s = window_get(c->w, c->start, end, &n);

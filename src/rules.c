@@ -314,6 +314,9 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "unless_before") == 0) {
 			ONCE(r->unless_before);
 			err = get_nonempty(p, v, key, &r->unless_before);
+		} else if (strcmp(key, "unless_after") == 0) {
+			ONCE(r->unless_after);
+			err = get_nonempty(p, v, key, &r->unless_after);
 		} else if (strcmp(key, "grounding") == 0) {
 			size_t g;
 
@@ -544,6 +547,7 @@ void ruleset_free(struct ruleset *rs)
 		free(r->message);
 		free(r->recovery);
 		free(r->unless_before);
+		free(r->unless_after);
 		free(r->near.signal);
 		free(r->near.message);
 		free(r->near.recovery);
@@ -760,6 +764,7 @@ static void compute_digest(struct ruleset *rs)
 		digest_str(&h, r->message);
 		digest_str(&h, r->recovery);
 		digest_str(&h, r->unless_before);
+		digest_str(&h, r->unless_after);
 		digest_str(&h, grounding_name(r->grounding));
 		if (r->near.signal) {
 			char tol[32];

@@ -67,11 +67,12 @@ struct rule {
 	char *message;
 	char *recovery;
 	/* Sentence-level exemptions, PCRE2 syntax: the finding is dropped when
-	 * any unless_sentence pattern matches its sentence, or unless_before
-	 * matches the part of the sentence before it. */
+	 * any unless_sentence pattern matches its sentence, unless_before the
+	 * part of the sentence before it, or unless_after the part after it. */
 	char **unless_sentence;
 	size_t n_unless_sentence;
 	char *unless_before;
+	char *unless_after;
 	enum grounding grounding;
 	struct near near; /* signal NULL: none */
 	struct example *examples, *negatives;
