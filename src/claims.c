@@ -22,6 +22,7 @@ struct held {
 	bool truncated, dropped, grounded;
 	uint64_t grounded_at;
 	size_t source_off; /* in text: a near grounded figure, NUL-terminated; 0: none */
+	bool checkable;    /* counts towards its sentence's claim */
 };
 
 /* A rule's exemption patterns, compiled on first use. */
@@ -49,7 +50,41 @@ struct claims {
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
 	uint64_t exempted, repeats;
+	claims_claim_fn claim_fn;
+	void *claim_ctx;
+	bool in_tool;
+	uint64_t counts[CLAIM_LABELS];
+	struct claim_item *items;  /* a claim's checkable items */
+	size_t cap_items;
 };
+
+static const char *const label_names[CLAIM_LABELS] = {
+	[CLAIM_SUPPORTED] = "supported",
+	[CLAIM_PARTIAL] = "partial",
+	[CLAIM_UNSUPPORTED] = "unsupported",
+	[CLAIM_UNCHECKED] = "unchecked",
+};
+
+const char *claim_label_name(enum claim_label l)
+{
+	return label_names[l];
+}
+
+void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx)
+{
+	c->claim_fn = fn;
+	c->claim_ctx = ctx;
+}
+
+void claims_tool_output(struct claims *c, bool inside)
+{
+	c->in_tool = inside;
+}
+
+const uint64_t *claims_counts(const struct claims *c)
+{
+	return c->counts;
+}
 
 /* Words whose trailing period does not end a sentence. */
 static const char *const abbreviations[] = {
@@ -101,6 +136,7 @@ void claims_free(struct claims *c)
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
+	free(c->items);
 	buf_free(&c->text);
 	buf_free(&c->key);
 	pcre2_match_data_free(c->md);
@@ -116,6 +152,8 @@ void claims_reset(struct claims *c)
 	c->max_to = 0;
 	c->exempted = 0;
 	c->repeats = 0;
+	c->in_tool = false;
+	memset(c->counts, 0, sizeof(c->counts));
 }
 
 uint64_t claims_exempted(const struct claims *c)
@@ -288,6 +326,65 @@ static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 	return false;
 }
 
+/* The claim of the sentence [c->start, end), from the held items' verdicts. */
+static int make_claim(struct claims *c, uint64_t end)
+{
+	struct claim cl = {.start = c->start, .end = end};
+	size_t i, n = 0, grounded = 0;
+	const char *s;
+
+	s = window_get(c->w, c->start, end, &cl.text_len);
+	/* A claim is what is said: blank space around it is not. */
+	while (cl.text_len > 0 && isspace((unsigned char)*s))
+		s++, cl.text_len--, cl.start++;
+	while (cl.text_len > 0 && isspace((unsigned char)s[cl.text_len - 1]))
+		cl.text_len--, cl.end--;
+	if (cl.text_len == 0)
+		return 0;
+	cl.text = s;
+	cl.text_len = MIN(cl.text_len, CLAIMS_TEXT_CAP);
+	if (grow(&c->items, &c->cap_items, c->n_held ? c->n_held : 1, sizeof(*c->items)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < c->n_held; i++) {
+		const struct held *h = &c->held[i];
+		const char *sig = c->rs->rules[h->rule].signal;
+		size_t j;
+
+		if (!h->checkable)
+			continue;
+		/* Two rules of one signal on one stretch of text are one item. */
+		for (j = 0; j < n; j++)
+			if (h->from < c->items[j].to && c->items[j].from < h->to &&
+			    strcmp(c->rs->rules[c->items[j].rule].signal, sig) == 0)
+				break;
+		if (j < n) {
+			c->items[j].grounded |= h->grounded;
+			continue;
+		}
+		c->items[n++] = (struct claim_item){
+			.rule = h->rule, .from = h->from, .to = h->to, .line = h->line,
+			.column = h->column, .text = c->text.data + h->text_off,
+			.text_len = h->text_len, .truncated = h->truncated,
+			.grounded = h->grounded, .grounded_at = h->grounded_at,
+		};
+	}
+	for (i = 0; i < n; i++)
+		grounded += c->items[i].grounded;
+	cl.items = c->items;
+	cl.n_items = n;
+	cl.label = n == 0 ? CLAIM_UNCHECKED
+		   : grounded == n ? CLAIM_SUPPORTED
+		   : grounded ? CLAIM_PARTIAL : CLAIM_UNSUPPORTED;
+	c->counts[cl.label]++;
+	return c->claim_fn(c->claim_ctx, &cl);
+}
+
+/* Whether a sentence with nothing held still needs deciding: as a claim. */
+static bool wants_claim(const struct claims *c)
+{
+	return c->claim_fn && !c->in_tool;
+}
+
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
 static int decide(struct claims *c, uint64_t end, uint64_t next)
 {
@@ -309,6 +406,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			h->dropped = true;
 			continue;
 		}
+		h->checkable = true;
 		if (chk == CHECK_GROUNDED) {
 			c->repeats++;
 			h->grounded = true;
@@ -345,6 +443,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (!h->dropped)
 			err = c->fn(c->ctx, &it);
 	}
+	if (err == 0 && c->claim_fn)
+		err = make_claim(c, end);
 	c->n_held = 0;
 	c->text.len = 0;
 	c->start = next;
@@ -356,7 +456,7 @@ int claims_advance(struct claims *c, uint64_t pos)
 {
 	int err;
 
-	if (c->n_held == 0 && pos >= c->start + CLAIMS_SENTENCE_CAP) {
+	if (c->n_held == 0 && !wants_claim(c) && pos >= c->start + CLAIMS_SENTENCE_CAP) {
 		/* Nothing to decide: jump to the cut that the loop would reach. */
 		c->start += (pos - c->start) / CLAIMS_SENTENCE_CAP * CLAIMS_SENTENCE_CAP;
 		return 0;
@@ -449,7 +549,7 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 		return 0;
 	if (s[0] == '.' && is_abbreviation(c, from))
 		return 0;
-	if (c->n_held == 0) {
+	if (c->n_held == 0 && !wants_claim(c)) {
 		c->start = to - 1;
 		return 0;
 	}
@@ -460,7 +560,7 @@ int claims_break(struct claims *c, uint64_t at)
 {
 	if (at < c->max_to)
 		at = c->max_to;
-	if (c->n_held == 0) {
+	if (c->n_held == 0 && (!wants_claim(c) || at <= c->start)) {
 		if (at > c->start)
 			c->start = at;
 		return 0;

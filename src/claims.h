@@ -34,6 +34,26 @@ struct claim_item {
 	const char *source;   /* a number check's near grounded figure, or NULL */
 };
 
+enum claim_label {
+	CLAIM_SUPPORTED,   /* every checkable item is grounded */
+	CLAIM_PARTIAL,     /* some are */
+	CLAIM_UNSUPPORTED, /* none is */
+	CLAIM_UNCHECKED,   /* nothing in it can be checked */
+	CLAIM_LABELS,
+};
+
+const char *claim_label_name(enum claim_label l);
+
+/* One sentence of agent text as a claim, with the items that decided it. */
+struct claim {
+	uint64_t start, end;
+	const char *text;             /* the sentence, at most CLAIMS_TEXT_CAP bytes */
+	size_t text_len;
+	enum claim_label label;
+	const struct claim_item *items; /* checkable items; grounded says which held */
+	size_t n_items;
+};
+
 struct claims;
 
 /* Called for every match that survives its sentence, in order of offset. */
@@ -59,6 +79,14 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to);
 int claims_break(struct claims *c, uint64_t at);
 /* Forces the breaks that CLAIMS_SENTENCE_CAP puts before offset pos. */
 int claims_advance(struct claims *c, uint64_t pos);
+/* Called for each sentence, after its findings, when set (--claims). */
+typedef int (*claims_claim_fn)(void *ctx, const struct claim *cl);
+void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx);
+/* Inside tool output no claim is made: sentences there are not the model's. */
+void claims_tool_output(struct claims *c, bool inside);
+/* Claims per label since the last reset. */
+const uint64_t *claims_counts(const struct claims *c);
+
 /* Matches dropped by a sentence exemption since the last reset. */
 uint64_t claims_exempted(const struct claims *c);
 /* Matches that repeat tool output, since the last reset. */

@@ -128,8 +128,40 @@ int emit_finding(struct buf *b, const char *path, const struct finding *f)
 	return err ? -ENOMEM : 0;
 }
 
+int emit_claim(struct buf *b, const char *path, const struct claim *cl,
+	       const struct ruleset *rs)
+{
+	size_t i;
+	int err = 0;
+
+	err |= BUF_LIT(b, "{\"type\":\"claim\",\"path\":");
+	err |= emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"start\":%llu,\"end\":%llu,\"label\":\"%s\"",
+			(unsigned long long)cl->start, (unsigned long long)cl->end,
+			claim_label_name(cl->label));
+	err |= field_str(b, "text", cl->text, cl->text_len);
+	err |= BUF_LIT(b, ",\"items\":[");
+	for (i = 0; i < cl->n_items; i++) {
+		const struct claim_item *it = &cl->items[i];
+		const struct rule *r = &rs->rules[it->rule];
+
+		err |= buf_addf(b, "%s{\"rule\":", i ? "," : "");
+		err |= emit_json_string(b, r->id, strlen(r->id));
+		err |= buf_addf(b, ",\"start\":%llu,\"end\":%llu", (unsigned long long)it->from,
+				(unsigned long long)it->to);
+		err |= field_str(b, "text", it->text, it->text_len);
+		if (it->grounded)
+			err |= buf_addf(b, ",\"grounded\":true,\"grounded_at\":%llu}",
+					(unsigned long long)it->grounded_at);
+		else
+			err |= BUF_LIT(b, ",\"grounded\":false}");
+	}
+	err |= BUF_LIT(b, "]}\n");
+	return err ? -ENOMEM : 0;
+}
+
 int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
-		 const struct ruleset *rs, const char *error)
+		 const struct ruleset *rs, const struct claims_verdict *cv, const char *error)
 {
 	size_t i;
 	int err = 0;
@@ -151,6 +183,15 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 	if (s->ground_evictions)
 		err |= buf_addf(b, ",\"ground_evictions\":%llu",
 				(unsigned long long)s->ground_evictions);
+	if (cv) {
+		err |= BUF_LIT(b, ",\"claims\":{");
+		for (i = 0; i < CLAIM_LABELS; i++)
+			err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", claim_label_name((enum claim_label)i),
+					(unsigned long long)s->claims[i]);
+		err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,\"claims_verdict\":\"%s\"",
+				cv->unsupported_ratio, cv->trust,
+				cv->sufficient ? "sufficient" : "insufficient");
+	}
 	if (error) {
 		err |= BUF_LIT(b, ",\"error\":");
 		err |= emit_json_string(b, error, strlen(error));

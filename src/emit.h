@@ -18,9 +18,13 @@
 int emit_json_string(struct buf *b, const char *s, size_t n);
 /* One finding as a JSONL record (with the newline). */
 int emit_finding(struct buf *b, const char *path, const struct finding *f);
-/* The summary record of one input (with the newline); error, when not
- * NULL, says why the input was not read to its end. */
+/* One claim as a JSONL record (with the newline). */
+int emit_claim(struct buf *b, const char *path, const struct claim *cl,
+	       const struct ruleset *rs);
+/* The summary record of one input (with the newline); cv, when not NULL,
+ * adds the claims verdict; error, when not NULL, says why the input was
+ * not read to its end. */
 int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
-		 const struct ruleset *rs, const char *error);
+		 const struct ruleset *rs, const struct claims_verdict *cv, const char *error);
 
 #endif

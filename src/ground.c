@@ -180,12 +180,12 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		const struct ground_quantity *gq = &g->q[(g->qhead + i) % GROUND_CAP];
 		double d;
 
-		if (!quantity_comparable(a, &gq->q))
-			continue;
 		if (quantity_states(a, &gq->q)) {
 			*states = true;
 			return gq;
 		}
+		if (!quantity_comparable(a, &gq->q))
+			continue;
 		d = quantity_distance(a, &gq->q);
 		if (d <= best) {
 			best = d;

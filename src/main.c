@@ -40,6 +40,8 @@ enum {
 	OPT_NO_CACHE,
 	OPT_SHOW_GROUNDED,
 	OPT_SOURCE,
+	OPT_CLAIMS,
+	OPT_MAX_UNSUPPORTED,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -56,6 +58,8 @@ static const struct option long_options[] = {
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"claims", no_argument, NULL, OPT_CLAIMS},
+	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
@@ -64,7 +68,8 @@ static const struct option long_options[] = {
 static const char usage_text[] =
 	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--source FILE]... [--show-grounded] [--no-cache] [FILE]...\n"
+	"                 [--source FILE]... [--show-grounded] [--claims]\n"
+	"                 [--max-unsupported-ratio R] [--no-cache] [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan --version | --help\n";
 
@@ -85,6 +90,11 @@ static const char help_text[] =
 	"  --line-buffered     flush the output after every input line\n"
 	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
 	"                      numbers in the text are then checked against it\n"
+	"  --claims            also write each sentence as a claim: supported,\n"
+	"                      partial, unsupported or unchecked against grounding\n"
+	"  --max-unsupported-ratio R\n"
+	"                      with --claims, the share of unsupported claims above\n"
+	"                      which the input fails (default 0.30)\n"
 	"  --show-grounded     also report matches that repeat tool output, marked\n"
 	"                      \"grounded\": true\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
@@ -107,12 +117,15 @@ struct options {
 	size_t n_sources;
 	enum severity fail_on; /* SEV_NONE: never */
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
+	bool claims;
+	double max_unsupported;
 	enum engine_backend backend;
 };
 
 /* Where findings go. */
 struct output {
 	const char *path;
+	const struct ruleset *rs;
 	struct buf b;
 	int err; /* errno of the first write error */
 	bool line_buffered;
@@ -154,6 +167,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	o->fail_on = SEV_BLOCK;
 	o->backend = ENGINE_AUTO;
+	o->max_unsupported = 0.30;
 	opterr = 0; /* errors are reported here, under the program's name */
 	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
 		switch (c) {
@@ -213,6 +227,20 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (add_str(&o->sources, &o->n_sources, optarg) < 0)
 				exit(EXIT_ERROR);
 			break;
+		case OPT_CLAIMS:
+			o->claims = true;
+			break;
+		case OPT_MAX_UNSUPPORTED: {
+			char *end;
+
+			errno = 0;
+			o->max_unsupported = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->max_unsupported >= 0 && o->max_unsupported <= 1)) {
+				warnx_("--max-unsupported-ratio takes a number from 0 to 1, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		}
 		case OPT_VERSION:
 			printf("halluscan %s (%s)\n", HALLUSCAN_VERSION, engine_version());
 			exit(EXIT_PASS);
@@ -416,6 +444,15 @@ static int on_finding(void *ctx, const struct finding *f)
 	return flush_output(out);
 }
 
+static int on_claim(void *ctx, const struct claim *cl)
+{
+	struct output *out = ctx;
+
+	if (emit_claim(&out->b, out->path, cl, out->rs) < 0)
+		return -ENOMEM;
+	return flush_output(out);
+}
+
 static int sync_output(struct output *out)
 {
 	if (fflush(stdout) != 0 && !out->err)
@@ -430,9 +467,10 @@ static int sync_output(struct output *out)
  * the run (a write error); *read_err is set for one that ends only this
  * input. The findings found before any error are written.
  */
-static int scan_input(struct scan *sc, const struct ruleset *rs, const char *name,
-		      struct output *out, enum severity *worst, int *read_err)
+static int scan_input(struct scan *sc, const struct options *o, const struct ruleset *rs,
+		      const char *name, struct output *out, bool *failed, int *read_err)
 {
+	struct claims_verdict cv;
 	static char buf[READ_SIZE];
 	struct scan_summary sum;
 	const char *label = strcmp(name, "-") == 0 ? "-" : name;
@@ -478,13 +516,17 @@ static int scan_input(struct scan *sc, const struct ruleset *rs, const char *nam
 	err = scan_end(sc, &sum);
 	if (err)
 		return err;
-	if (emit_summary(&out->b, label, &sum, rs, *read_err ? strerror(*read_err) : NULL) < 0)
+	if (o->claims)
+		policy_claims(sum.claims, o->max_unsupported, &cv);
+	if (emit_summary(&out->b, label, &sum, rs, o->claims ? &cv : NULL,
+			 *read_err ? strerror(*read_err) : NULL) < 0)
 		return -ENOMEM;
 	err = flush_output(out);
 	if (!err)
 		err = sync_output(out);
-	if (sum.verdict > *worst)
-		*worst = sum.verdict;
+	if (o->fail_on != SEV_NONE &&
+	    (sum.verdict >= o->fail_on || (o->claims && !cv.sufficient)))
+		*failed = true;
 	return err;
 }
 
@@ -539,7 +581,7 @@ int main(int argc, char **argv)
 	struct policy *pol = NULL;
 	struct scan *sc = NULL;
 	struct db *db = NULL;
-	enum severity worst = SEV_NONE;
+	bool failed = false;
 	int status = EXIT_ERROR, err, i;
 	bool io_error = false;
 	struct diag d = {""};
@@ -587,9 +629,12 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	out.rs = rs;
 	err = scan_new(db, pol, on_finding, &out, &sc);
 	if (err == 0 && o.show_grounded)
 		err = scan_show_grounded(sc, true);
+	if (err == 0 && o.claims)
+		scan_claims(sc, on_claim, &out);
 	if (err < 0)
 		goto fail;
 	for (k = 0; k < o.n_sources; k++) {
@@ -611,7 +656,7 @@ int main(int argc, char **argv)
 		const char *name = i < argc ? argv[i] : "-";
 		int read_err;
 
-		err = scan_input(sc, rs, name, &out, &worst, &read_err);
+		err = scan_input(sc, &o, rs, name, &out, &failed, &read_err);
 		if (read_err) {
 			warnx_("%s: %s", name, strerror(read_err));
 			io_error = true;
@@ -626,7 +671,7 @@ int main(int argc, char **argv)
 	}
 	if (io_error)
 		status = EXIT_ERROR;
-	else if (o.fail_on != SEV_NONE && worst >= o.fail_on)
+	else if (failed)
 		status = EXIT_FAIL;
 	else
 		status = EXIT_PASS;

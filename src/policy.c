@@ -61,6 +61,20 @@ enum severity policy_severity(const struct policy *p, const struct rule *r, cons
 	return r->severity;
 }
 
+void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
+		   struct claims_verdict *out)
+{
+	out->checked = counts[CLAIM_SUPPORTED] + counts[CLAIM_PARTIAL] + counts[CLAIM_UNSUPPORTED];
+	if (out->checked == 0) {
+		out->unsupported_ratio = 0;
+		out->trust = 1;
+	} else {
+		out->unsupported_ratio = (double)counts[CLAIM_UNSUPPORTED] / (double)out->checked;
+		out->trust = (double)counts[CLAIM_SUPPORTED] / (double)out->checked;
+	}
+	out->sufficient = out->unsupported_ratio <= max_ratio;
+}
+
 /* ---- recovery templates ---- */
 
 static int put_host(struct buf *out, const char *t, size_t n)

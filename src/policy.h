@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "claims.h"
 #include "rules.h"
 #include "util.h"
 
@@ -22,6 +23,20 @@ void policy_free(struct policy *p);
 int policy_add_context(struct policy *p, const char *name);
 /* The severity of a finding of rule r reported under signal (r's own, or its near signal). */
 enum severity policy_severity(const struct policy *p, const struct rule *r, const char *signal);
+
+/*
+ * The claims verdict of an input (--claims): the share of checked claims
+ * that are unsupported against max_ratio (the finscope critic's 0.30), and
+ * the trust score, supported claims over checked claims (1 when none).
+ */
+struct claims_verdict {
+	uint64_t checked;
+	double unsupported_ratio, trust;
+	bool sufficient;
+};
+
+void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
+		   struct claims_verdict *out);
 
 /*
  * Expands a message or recovery template for one match into out (reset

@@ -272,10 +272,16 @@ bool quantity_states(const struct quantity *a, const struct quantity *g)
 
 	if (same_count(a, g))
 		return true;
+	unit = pow(10.0, -a->decimals);
+	/* A bare number in tool output states any quantity written with that
+	 * number: {"refund_window_days": 14} grounds "14 days". */
+	if (strcmp(g->unit, "number") == 0) {
+		rounded = round(g->value / unit) * unit;
+		return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;
+	}
 	if (!quantity_comparable(a, g))
 		return false;
 	/* g in the units a was written in, rounded to a's precision. */
-	unit = pow(10.0, -a->decimals);
 	written = g->value / a->scale;
 	rounded = round(written / unit) * unit;
 	return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;

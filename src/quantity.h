@@ -37,7 +37,8 @@ bool quantity_follows(int before);
 /*
  * True when the written quantity a states the grounded quantity g: the same
  * unit and the same value once g is rounded to the precision a was written
- * with ("$383 billion" states $383.3 billion; "70%" states 69.8%).
+ * with ("$383 billion" states $383.3 billion; "70%" states 69.8%). A bare
+ * number g states any a written with that number ("14 days" for 14).
  */
 bool quantity_states(const struct quantity *a, const struct quantity *g);
 

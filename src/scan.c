@@ -32,6 +32,8 @@ struct scan {
 	struct ground *ground;
 	struct ground *sources;     /* --source grounding, seeding ground per input */
 	bool source_mode;           /* scanning a source: every match grounds */
+	claims_claim_fn claim_fn;   /* --claims */
+	void *claim_ctx;
 	struct buf key;
 	struct spans spans;
 	struct window win;
@@ -166,10 +168,15 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 			ground_activate(s->ground);
 			s->open_line = s->line + 1;
 			s->open_column = s->cp - s->line_start_cp + 1;
-			return claims_break(s->claims, from);
+			err = claims_break(s->claims, from);
+			claims_tool_output(s->claims, true);
+			return err;
 		}
-		if (ch == SPAN_CLOSED)
-			return claims_break(s->claims, to);
+		if (ch == SPAN_CLOSED) {
+			err = claims_break(s->claims, to);
+			claims_tool_output(s->claims, false);
+			return err;
+		}
 		return 0;
 	}
 	if (spans_grounded(&s->spans, from)) {
@@ -262,9 +269,24 @@ int scan_show_grounded(struct scan *s, bool on)
 	err = claims_new(s->rs, &s->win, s->ground, on, on_claim, s, &c);
 	if (err < 0)
 		return err;
+	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
 	claims_free(s->claims);
 	s->claims = c;
 	return 0;
+}
+
+void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
+{
+	s->claim_fn = fn;
+	s->claim_ctx = ctx;
+	claims_set_claim_fn(s->claims, fn, ctx);
+}
+
+void scan_clear_sources(struct scan *s)
+{
+	ground_free(s->sources);
+	s->sources = NULL;
+	reset(s);
 }
 
 int scan_add_source(struct scan *s, const void *buf, size_t len)
@@ -399,6 +421,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 		.ground_evictions = ground_evictions(s->ground), .spans = s->spans.n_spans,
 		.unterminated_spans = s->spans.open ? 1 : 0,
 		.limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before,
+		.claims = claims_counts(s->claims),
 	};
 	s->ended = true;
 	return err;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "claims.h"
 #include "db.h"
 #include "policy.h"
 #include "rules.h"
@@ -49,6 +50,7 @@ struct scan_summary {
 	uint64_t ground_evictions; /* items dropped from the full grounded set */
 	uint64_t spans, unterminated_spans;
 	uint64_t limit_hits;     /* PCRE2 match limits reached */
+	const uint64_t *claims;  /* claims per enum claim_label (with scan_claims) */
 };
 
 typedef int (*scan_finding_fn)(void *ctx, const struct finding *f);
@@ -58,6 +60,10 @@ struct scan;
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
 	     struct scan **out);
 void scan_free(struct scan *s);
+/* Reports each sentence of agent text as a claim to fn (--claims). Call before scanning. */
+void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
+/* Forgets every source added with scan_add_source. Call between inputs. */
+void scan_clear_sources(struct scan *s);
 /* Reports matches that repeat tool output too, marked grounded. Call before scanning. */
 int scan_show_grounded(struct scan *s, bool on);
 /*

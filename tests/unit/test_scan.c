@@ -69,7 +69,7 @@ static const char *scan(struct fixture *fx, const char *text, size_t len, size_t
 		i += n;
 	}
 	CHECK_EQ(scan_end(fx->sc, sum ? sum : &local), 0);
-	emit_summary(&fx->out, "-", sum ? sum : &local, fx->rs, NULL);
+	emit_summary(&fx->out, "-", sum ? sum : &local, fx->rs, NULL, NULL);
 	return fx->brief.data;
 }
 

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * halluscan eval: the detector measured against labelled JSONL records
+ * (id, dataset, response, source, spans, has_hallucination): response-level
+ * confusion, Wilson intervals and Cohen's kappa, span-level catch rate and
+ * finding precision, per dataset, per signal and overall; McNemar's exact
+ * test against a second rule set.
+ *
+ * No function takes ownership of its arguments: the caller owns the options,
+ * the strings they point to and every FILE, and closes them.
+ */
+#ifndef HALLUSCAN_EVAL_H
+#define HALLUSCAN_EVAL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "util.h"
+
+/* Bytes of response kept on each side of a misjudgment's first finding or span. */
+#define EVAL_CONTEXT_BYTES 120
+/* Malformed records named in the report; all are counted and written to err. */
+#define EVAL_MALFORMED_LISTED 100
+
+enum eval_format {
+	EVAL_TEXT, /* aligned tables */
+	EVAL_JSON, /* one JSON object and a newline */
+};
+
+struct eval_options {
+	const char *const *files;         /* "-" is standard input */
+	size_t n_files;
+	const char *const *rules;         /* rule packs; none: the built-in packs */
+	size_t n_rules;
+	const char *const *compare_rules; /* a second rule set; none: no comparison */
+	size_t n_compare_rules;
+	const char *const *signals;       /* the signals that count; none: all of them */
+	size_t n_signals;
+	FILE *misjudgments;               /* false positives and negatives as JSONL, or NULL */
+	enum eval_format format;
+};
+
+/*
+ * Evaluates every record of every file and writes the report to out. Each
+ * malformed record (not JSON, a field missing or of the wrong type, a span
+ * outside the response or whose text is not the response's bytes) is
+ * counted, reported and named on err as "halluscan: FILE:LINE: reason", and
+ * the run goes on; blank lines are not records. Returns 0, or a negative
+ * errno with d saying why: a rule pack that does not load, an unknown signal
+ * (-EINVAL), an input that cannot be read, or a write error. Nothing is
+ * written to out when the run fails.
+ */
+int eval_run(const struct eval_options *o, FILE *out, FILE *err, struct diag *d);
+
+/*
+ * The program entry of `halluscan eval [OPTION]... [FILE]...`: argv[0] is
+ * "eval". Prints the report on stdout and errors as "halluscan: ..." on
+ * stderr. Returns the exit status: 0 success, 2 usage or I/O error.
+ */
+int eval_main(int argc, char **argv);
+
+#endif
