@@ -41,7 +41,9 @@ struct eval_options {
 };
 
 /*
- * Evaluates every record of every file and writes the report to out. Each
+ * Evaluates every record of every file and writes the report to out.
+ * A record needs "response" and "has_hallucination"; "id", "dataset" (else
+ * "(none)"), "source" and "spans" may be absent. Each
  * malformed record (not JSON, a field missing or of the wrong type, a span
  * outside the response or whose text is not the response's bytes) is
  * counted, reported and named on err as "halluscan: FILE:LINE: reason", and

@@ -15,6 +15,8 @@
 #include "config.h"
 #include "db.h"
 #include "emit.h"
+#include "json.h"
+#include "pairs.h"
 #include "policy.h"
 #include "rules.h"
 #include "scan.h"
@@ -41,6 +43,7 @@ enum {
 	OPT_SHOW_GROUNDED,
 	OPT_SOURCE,
 	OPT_CLAIMS,
+	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
 	OPT_VERSION,
 	OPT_HELP,
@@ -59,6 +62,7 @@ static const struct option long_options[] = {
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"claims", no_argument, NULL, OPT_CLAIMS},
+	{"pairs", no_argument, NULL, OPT_PAIRS},
 	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"help", no_argument, NULL, OPT_HELP},
@@ -70,6 +74,7 @@ static const char usage_text[] =
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--source FILE]... [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--no-cache] [FILE]...\n"
+	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan --version | --help\n";
 
@@ -95,6 +100,8 @@ static const char help_text[] =
 	"  --max-unsupported-ratio R\n"
 	"                      with --claims, the share of unsupported claims above\n"
 	"                      which the input fails (default 0.30)\n"
+	"  --pairs             read JSONL {\"id\", \"claim\", \"passage\"} and judge whether\n"
+	"                      each passage supports its claim\n"
 	"  --show-grounded     also report matches that repeat tool output, marked\n"
 	"                      \"grounded\": true\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
@@ -117,7 +124,7 @@ struct options {
 	size_t n_sources;
 	enum severity fail_on; /* SEV_NONE: never */
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
-	bool claims;
+	bool claims, pairs;
 	double max_unsupported;
 	enum engine_backend backend;
 };
@@ -229,6 +236,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_CLAIMS:
 			o->claims = true;
+			break;
+		case OPT_PAIRS:
+			o->pairs = true;
 			break;
 		case OPT_MAX_UNSUPPORTED: {
 			char *end;
@@ -530,6 +540,140 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 	return err;
 }
 
+/* ---- --pairs ---- */
+
+static void hex_digest(const char *s, size_t n, char out[65])
+{
+	unsigned char d[32];
+	struct sha256 h;
+
+	sha256_init(&h);
+	sha256_update(&h, s, n);
+	sha256_final(&h, d);
+	sha256_hex(d, out);
+}
+
+/* One verdict record; the id is copied as the JSON the input gave. */
+static int emit_pair(struct buf *b, const char *path, size_t line, const char *id, size_t id_len,
+		     const char *claim, size_t cn, const char *passage, size_t pn,
+		     const struct pair_verdict *v, const struct ruleset *rs)
+{
+	char hc[65], hp[65];
+	int err = 0;
+
+	hex_digest(claim, cn, hc);
+	hex_digest(passage, pn, hp);
+	err |= BUF_LIT(b, "{\"type\":\"pair\",\"path\":");
+	err |= emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"line\":%zu,\"id\":", line);
+	err |= id ? buf_add(b, id, id_len) : BUF_LIT(b, "null");
+	err |= buf_addf(b, ",\"verdict\":\"%s\",\"reason\":", pair_label_name(v->label));
+	err |= emit_json_string(b, v->reason, strlen(v->reason));
+	err |= buf_addf(b, ",\"quote\":{\"start\":%zu,\"end\":%zu,\"text\":", v->quote_start, v->quote_end);
+	err |= emit_json_string(b, passage + v->quote_start, v->quote_end - v->quote_start);
+	err |= buf_addf(b, "},\"items\":%zu,\"grounded\":%zu,\"altered\":%zu,\"coverage\":%.3f,"
+			"\"claim_sha256\":\"%s\",\"passage_sha256\":\"%s\",\"ruleset\":\"%.16s\","
+			"\"version\":\"%s\"}\n",
+			v->items, v->grounded, v->altered, v->coverage, hc, hp, rs->digest, HALLUSCAN_VERSION);
+	return err ? -ENOMEM : 0;
+}
+
+/* A line that is not a pair: an error record naming it; the run goes on. */
+static int emit_bad_pair(struct buf *b, const char *path, size_t line, const char *why)
+{
+	int err = 0;
+
+	err |= BUF_LIT(b, "{\"type\":\"error\",\"path\":");
+	err |= emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"line\":%zu,\"message\":", line);
+	err |= emit_json_string(b, why, strlen(why));
+	err |= BUF_LIT(b, "}\n");
+	return err ? -ENOMEM : 0;
+}
+
+/*
+ * Judges every pair of one input. *bad counts malformed lines, *fails
+ * pairs that the passage does not support.
+ */
+static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *name,
+		       struct output *out, size_t *bad, size_t *fails, int *read_err)
+{
+	size_t counts[3] = {0}, line_no = 0, malformed = 0, cap = 0;
+	const char *label = name;
+	char *line = NULL;
+	ssize_t n;
+	FILE *f;
+	int err = 0;
+
+	*read_err = 0;
+	f = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
+	if (!f) {
+		*read_err = errno;
+		return 0;
+	}
+	while (err == 0 && (n = getline(&line, &cap, f)) >= 0) {
+		const struct json_value *claim, *passage, *id;
+		struct json_value *rec = NULL;
+		struct json_error jerr;
+		struct pair_verdict v;
+		const char *c, *p, *why = NULL;
+		size_t cn = 0, pn = 0, is = 0, ie = 0;
+		char msg[160];
+
+		line_no++;
+		if (strspn(line, " \t\r\n") == (size_t)n)
+			continue; /* a blank line is no record */
+		if (json_parse(line, (size_t)n, &rec, &jerr) < 0) {
+			snprintf(msg, sizeof(msg), "not JSON: %s at byte %zu", jerr.msg, jerr.offset);
+			why = msg;
+		} else {
+			id = json_get(rec, "id");
+			claim = json_get(rec, "claim");
+			passage = json_get(rec, "passage");
+			c = json_string(claim, &cn);
+			p = json_string(passage, &pn);
+			if (!c || !p)
+				why = "a pair needs \"claim\" and \"passage\" strings";
+			else if (id)
+				json_span(id, &is, &ie);
+		}
+		if (why) {
+			malformed++;
+			err = emit_bad_pair(&out->b, label, line_no, why);
+		} else {
+			err = pairs_judge(pj, c, cn, p, pn, &v);
+			if (!err) {
+				counts[v.label]++;
+				err = emit_pair(&out->b, label, line_no, id ? line + is : NULL, ie - is,
+						c, cn, p, pn, &v, rs);
+			}
+		}
+		json_free(rec);
+		if (!err)
+			err = flush_output(out);
+	}
+	if (err == 0 && ferror(f))
+		*read_err = errno ? errno : EIO;
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	if (err)
+		return err;
+	err = BUF_LIT(&out->b, "{\"type\":\"summary\",\"path\":") |
+	      emit_json_string(&out->b, label, strlen(label)) |
+	      buf_addf(&out->b, ",\"pairs\":%zu,\"supports\":%zu,\"partially_supports\":%zu,"
+		       "\"does_not_support\":%zu,\"malformed\":%zu,\"ruleset\":\"%.16s\",\"version\":\"%s\"}\n",
+		       counts[0] + counts[1] + counts[2], counts[PAIR_SUPPORTS],
+		       counts[PAIR_PARTIALLY_SUPPORTS], counts[PAIR_DOES_NOT_SUPPORT], malformed,
+		       rs->digest, HALLUSCAN_VERSION);
+	if (err)
+		return -ENOMEM;
+	*bad += malformed;
+	*fails += counts[PAIR_DOES_NOT_SUPPORT];
+	err = flush_output(out);
+	return err ? err : sync_output(out);
+}
+
 static int list_rules(const struct db *db)
 {
 	const struct ruleset *rs = db->rs;
@@ -630,6 +774,37 @@ int main(int argc, char **argv)
 		}
 	}
 	out.rs = rs;
+	if (o.pairs) {
+		struct pairs *pj = NULL;
+		size_t bad = 0, fails = 0;
+
+		err = pairs_new(db, pol, &pj);
+		if (err < 0)
+			goto fail;
+		for (i = optind; i < argc || (i == optind && optind == argc); i++) {
+			const char *name = i < argc ? argv[i] : "-";
+			int read_err;
+
+			out.path = name;
+			err = pairs_input(pj, rs, name, &out, &bad, &fails, &read_err);
+			if (read_err) {
+				warnx_("%s: %s", name, strerror(read_err));
+				io_error = true;
+			}
+			if (err)
+				break;
+		}
+		pairs_free(pj);
+		if (err) {
+			warnx_(out.err ? "write error: %s" : "%s", strerror(out.err ? out.err : -err));
+			goto out;
+		}
+		if (bad)
+			warnx_("%zu malformed line(s); see the error records", bad);
+		status = io_error || bad ? EXIT_ERROR
+			 : o.fail_on != SEV_NONE && fails ? EXIT_FAIL : EXIT_PASS;
+		goto out;
+	}
 	err = scan_new(db, pol, on_finding, &out, &sc);
 	if (err == 0 && o.show_grounded)
 		err = scan_show_grounded(sc, true);

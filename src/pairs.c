@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/* Claim/passage pairs judged against the passage as grounding. */
+#include "pairs.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "scan.h"
+
+/* Coverage of the claim's content words at or above which the passage
+ * supports it, or partially supports it, when nothing can be checked. */
+#define COVER_SUPPORTS 0.80
+#define COVER_PARTIAL 0.50
+
+struct pairs {
+	struct scan *sc;
+	/* What the scan of one claim found. */
+	size_t items, grounded, altered;
+	uint64_t first_grounded_at, altered_at;
+	bool have_grounded, have_altered;
+	char altered_text[64], altered_source[64];
+};
+
+static const char *const label_names[] = {
+	[PAIR_SUPPORTS] = "supports",
+	[PAIR_PARTIALLY_SUPPORTS] = "partially_supports",
+	[PAIR_DOES_NOT_SUPPORT] = "does_not_support",
+};
+
+const char *pair_label_name(enum pair_label l)
+{
+	return label_names[l];
+}
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct pairs *p = ctx;
+
+	if (f->source && !p->have_altered) {
+		p->have_altered = true;
+		p->altered_at = f->source_at;
+		snprintf(p->altered_text, sizeof(p->altered_text), "%.*s", (int)MIN(f->text_len, 60), f->text);
+		snprintf(p->altered_source, sizeof(p->altered_source), "%s", f->source);
+	}
+	p->altered += f->source != NULL;
+	return 0;
+}
+
+static int on_claim(void *ctx, const struct claim *cl)
+{
+	struct pairs *p = ctx;
+	size_t i;
+
+	for (i = 0; i < cl->n_items; i++) {
+		p->items++;
+		if (!cl->items[i].grounded)
+			continue;
+		if (!p->have_grounded) {
+			p->have_grounded = true;
+			p->first_grounded_at = cl->items[i].grounded_at;
+		}
+		p->grounded++;
+	}
+	return 0;
+}
+
+int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
+{
+	struct pairs *p = calloc(1, sizeof(*p));
+	int err;
+
+	if (!p)
+		return -ENOMEM;
+	err = scan_new(db, pol, on_finding, p, &p->sc);
+	if (err < 0) {
+		free(p);
+		return err;
+	}
+	scan_claims(p->sc, on_claim, p);
+	*out = p;
+	return 0;
+}
+
+void pairs_free(struct pairs *p)
+{
+	if (!p)
+		return;
+	scan_free(p->sc);
+	free(p);
+}
+
+/* Whether a sentence ends with t[i]: a line break, or a stop before blank
+ * space or the end ("$383.3" and "e.g" do not end one). */
+static bool ends_sentence(const char *t, size_t n, size_t i)
+{
+	return t[i] == '\n' ||
+	       (strchr(".!?", t[i]) && (i + 1 == n || isspace((unsigned char)t[i + 1])));
+}
+
+/* The sentence of text around offset at: [*start, *end). */
+static void sentence_around(const char *t, size_t n, size_t at, size_t *start, size_t *end)
+{
+	size_t s = MIN(at, n), e = MIN(at, n);
+
+	while (s > 0 && !ends_sentence(t, n, s - 1))
+		s--;
+	while (s < n && isspace((unsigned char)t[s]))
+		s++;
+	while (e < n && !ends_sentence(t, n, e))
+		e++;
+	if (e < n && t[e] != '\n')
+		e++;
+	*start = s;
+	*end = MAX(e, s);
+}
+
+static bool stopword(const char *w, size_t k)
+{
+	static const char *const words[] = {
+		"about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
+		"their", "them", "then", "there", "these", "they", "this", "those", "were", "what",
+		"when", "which", "while", "will", "with", "would", "your",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
+			return true;
+	return false;
+}
+
+/* Whether the passage holds the word, case-insensitively, as a whole word. */
+static bool holds_word(const char *t, size_t n, const char *w, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i + k <= n; i++) {
+		if (strncasecmp(t + i, w, k) != 0)
+			continue;
+		if ((i == 0 || !isalnum((unsigned char)t[i - 1])) &&
+		    (i + k == n || !isalnum((unsigned char)t[i + k])))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The share of the claim's content words (four letters or more, not
+ * function words) that the passage holds, and the passage sentence that
+ * holds the most of them.
+ */
+static double coverage(const char *claim, size_t cn, const char *passage, size_t pn,
+		       size_t *best_start, size_t *best_end)
+{
+	size_t i = 0, words = 0, found = 0, best = 0, s, e;
+
+	*best_start = *best_end = 0;
+	while (i < cn) {
+		size_t k = 0;
+
+		while (i < cn && !isalnum((unsigned char)claim[i]))
+			i++;
+		while (i + k < cn && isalnum((unsigned char)claim[i + k]))
+			k++;
+		if (k >= 4 && !stopword(claim + i, k)) {
+			words++;
+			found += holds_word(passage, pn, claim + i, k);
+		}
+		i += k;
+	}
+	/* The passage sentence with the most claim words. */
+	for (s = 0; s < pn; s = MAX(e, s + 1)) {
+		size_t hits = 0, j = 0;
+
+		sentence_around(passage, pn, s, &s, &e);
+		while (j < cn) {
+			size_t k = 0;
+
+			while (j < cn && !isalnum((unsigned char)claim[j]))
+				j++;
+			while (j + k < cn && isalnum((unsigned char)claim[j + k]))
+				k++;
+			if (k >= 4 && !stopword(claim + j, k))
+				hits += holds_word(passage + s, e - s, claim + j, k);
+			j += k;
+		}
+		if (hits > best) {
+			best = hits;
+			*best_start = s;
+			*best_end = e;
+		}
+		if (e >= pn)
+			break;
+	}
+	return words ? (double)found / (double)words : 0;
+}
+
+int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char *passage,
+		size_t passage_len, struct pair_verdict *v)
+{
+	struct scan_summary sum;
+	size_t qs, qe;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	p->items = p->grounded = p->altered = 0;
+	p->have_grounded = p->have_altered = false;
+	scan_clear_sources(p->sc);
+	err = scan_add_source(p->sc, passage, passage_len);
+	if (!err)
+		err = scan_feed(p->sc, claim, claim_len);
+	if (!err)
+		err = scan_end(p->sc, &sum);
+	if (err)
+		return err;
+	v->items = p->items;
+	v->grounded = p->grounded;
+	v->altered = p->altered;
+	v->coverage = coverage(claim, claim_len, passage, passage_len, &qs, &qe);
+	if (p->have_altered) {
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		sentence_around(passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
+		snprintf(v->reason, sizeof(v->reason), "the claim says %s where the passage says %s",
+			 p->altered_text, p->altered_source);
+	} else if (p->items > 0) {
+		v->label = p->grounded == p->items ? PAIR_SUPPORTS
+			   : p->grounded ? PAIR_PARTIALLY_SUPPORTS : PAIR_DOES_NOT_SUPPORT;
+		if (p->have_grounded)
+			sentence_around(passage, passage_len, (size_t)p->first_grounded_at,
+					&v->quote_start, &v->quote_end);
+		snprintf(v->reason, sizeof(v->reason), "%zu of the claim's %zu checkable item(s) %s in the passage",
+			 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
+	} else {
+		v->label = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
+			   : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS : PAIR_DOES_NOT_SUPPORT;
+		snprintf(v->reason, sizeof(v->reason),
+			 "nothing checkable; the passage holds %.0f%% of the claim's content words",
+			 100 * v->coverage);
+	}
+	/* Without a grounded item to quote, the sentence closest to the claim. */
+	if (v->quote_end == v->quote_start) {
+		v->quote_start = qs;
+		v->quote_end = qe;
+	}
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Claim/passage pairs (--pairs): does the passage support the claim? The
+ * passage is grounding, the claim is scanned against it; the verdict rests
+ * on the claim's checkable items (numbers, URLs, citations) where it has
+ * any, and otherwise on how many of its content words the passage holds.
+ *
+ * pairs_new() returns an object freed with pairs_free(); it keeps pointers
+ * to the db and policy, which must outlive it.
+ */
+#ifndef HALLUSCAN_PAIRS_H
+#define HALLUSCAN_PAIRS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "policy.h"
+#include "util.h"
+
+enum pair_label {
+	PAIR_SUPPORTS,
+	PAIR_PARTIALLY_SUPPORTS,
+	PAIR_DOES_NOT_SUPPORT,
+};
+
+const char *pair_label_name(enum pair_label l);
+
+struct pair_verdict {
+	enum pair_label label;
+	char reason[512];
+	/* The passage span the verdict rests on (empty when none). */
+	size_t quote_start, quote_end;
+	size_t items, grounded, altered; /* checkable items in the claim */
+	double coverage;                 /* content words of the claim in the passage */
+};
+
+struct pairs;
+
+int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out);
+void pairs_free(struct pairs *p);
+/* Judges one pair. */
+int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char *passage,
+		size_t passage_len, struct pair_verdict *v);
+
+#endif
