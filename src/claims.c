@@ -181,6 +181,7 @@ static enum check check_quantity(struct claims *c, struct held *h)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
 	const struct ground_quantity *gq;
+	struct ground_context ctx;
 	struct quantity q;
 	const char *prev;
 	bool states;
@@ -195,7 +196,9 @@ static enum check check_quantity(struct claims *c, struct held *h)
 	/* A bare number grounds what it counts; on its own it claims nothing. */
 	if (strcmp(q.unit, "number") == 0)
 		return CHECK_SILENT;
-	gq = ground_match_quantity(c->ground, &q, r->near.signal ? r->near.tolerance : 0, &states);
+	prev = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
+	ground_context_of(prev + n, n, &ctx);
+	gq = ground_match_quantity(c->ground, &q, &ctx, r->near.signal ? r->near.tolerance : 0, &states);
 	/* A count in words ("two ways") is checked only for a repeat. */
 	if (q.words && !states && quantity_is_count(&q))
 		return CHECK_SILENT;

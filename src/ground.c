@@ -147,8 +147,61 @@ bool ground_active(const struct ground *g)
 	return g->active;
 }
 
+static bool context_stopword(const char *w, size_t k)
+{
+	static const char *const words[] = {
+		"about", "after", "also", "and", "are", "been", "but", "for", "from", "had", "has",
+		"have", "its", "more", "than", "that", "the", "their", "this", "was", "were",
+		"which", "while", "with",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
+			return true;
+	return false;
+}
+
+void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
+{
+	const char *start = before - MIN(n, 160), *p = before;
+
+	ctx->n = 0;
+	/* Back to the start of the sentence. */
+	while (p > start && p[-1] != '\n' &&
+	       !(strchr(".!?", p[-1]) && (p == before || isspace((unsigned char)p[0]))))
+		p--;
+	while (p < before && ctx->n < GROUND_CONTEXT) {
+		const char *w;
+		uint32_t h = 2166136261u;
+		size_t k;
+
+		while (p < before && !isalpha((unsigned char)*p))
+			p++;
+		for (w = p; p < before && isalpha((unsigned char)*p); p++)
+			;
+		k = (size_t)(p - w);
+		if (k < 3 || context_stopword(w, k))
+			continue;
+		for (size_t i = 0; i < k; i++)
+			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+		ctx->word[ctx->n++] = h;
+	}
+}
+
+static bool share_context(const struct ground_context *a, const struct ground_context *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (a->word[i] == b->word[j])
+				return true;
+	return false;
+}
+
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
-			size_t n, uint64_t at)
+			size_t n, uint64_t at, const struct ground_context *ctx)
 {
 	struct ground_quantity *gq;
 
@@ -160,6 +213,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq = &g->q[(g->qhead + g->qcount) % GROUND_CAP];
 	gq->q = *q;
 	gq->at = at;
+	gq->ctx = *ctx;
 	n = MIN(n, sizeof(gq->text) - 1);
 	memcpy(gq->text, text, n);
 	gq->text[n] = '\0';
@@ -168,31 +222,44 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 }
 
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
-						    const struct quantity *a, double tolerance,
-						    bool *states)
+						    const struct quantity *a,
+						    const struct ground_context *ctx,
+						    double tolerance, bool *states)
 {
-	const struct ground_quantity *near = NULL;
-	double best = tolerance;
+	/* The best of each kind: [in context][stated] */
+	const struct ground_quantity *found[2][2] = {{NULL, NULL}, {NULL, NULL}};
+	double best[2] = {tolerance, tolerance};
 	uint32_t i;
 
-	*states = false;
 	for (i = 0; i < g->qcount; i++) {
 		const struct ground_quantity *gq = &g->q[(g->qhead + i) % GROUND_CAP];
+		bool shared = share_context(ctx, &gq->ctx);
 		double d;
 
 		if (quantity_states(a, &gq->q)) {
-			*states = true;
-			return gq;
+			if (!found[shared][1])
+				found[shared][1] = gq;
+			continue;
 		}
 		if (!quantity_comparable(a, &gq->q))
 			continue;
 		d = quantity_distance(a, &gq->q);
-		if (d <= best) {
-			best = d;
-			near = gq;
+		if (d <= best[shared]) {
+			best[shared] = d;
+			found[shared][0] = gq;
 		}
 	}
-	return near;
+	*states = true;
+	if (found[1][1])
+		return found[1][1];
+	*states = false;
+	if (found[1][0])
+		return found[1][0];
+	*states = true;
+	if (found[0][1])
+		return found[0][1];
+	*states = false;
+	return found[0][0];
 }
 
 int ground_copy(struct ground *dst, const struct ground *src)
@@ -212,7 +279,7 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	for (i = 0; i < src->qcount; i++) {
 		const struct ground_quantity *q = &src->q[(src->qhead + i) % GROUND_CAP];
 
-		err = ground_add_quantity(dst, &q->q, q->text, strlen(q->text), q->at);
+		err = ground_add_quantity(dst, &q->q, q->text, strlen(q->text), q->at, &q->ctx);
 		if (err < 0)
 			return err;
 	}

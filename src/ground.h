@@ -38,24 +38,45 @@ void ground_activate(struct ground *g);
 /* True once a tool span was seen or a source loaded: number checks apply. */
 bool ground_active(const struct ground *g);
 
+#define GROUND_CONTEXT 12
+
+/*
+ * The words a quantity is said with: hashes of the content words before it
+ * in its sentence (at most GROUND_CONTEXT, 160 bytes back). Only what comes
+ * before is used, so that the context never depends on how much of the
+ * stream has arrived.
+ */
+struct ground_context {
+	uint32_t word[GROUND_CONTEXT];
+	size_t n;
+};
+
+/* The context of a quantity; before points just past the bytes before it. */
+void ground_context_of(const char *before, size_t n, struct ground_context *ctx);
+
 /* A quantity tool output or a source stated, with its text as written. */
 struct ground_quantity {
 	struct quantity q;
 	uint64_t at;
+	struct ground_context ctx;
 	char text[48];
 };
 
 /* Records a quantity (bounded like the items; the oldest is evicted). */
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
-			size_t n, uint64_t at);
+			size_t n, uint64_t at, const struct ground_context *ctx);
 /*
- * The grounded quantity that a states (*states true), or else the nearest
- * one of a's unit within relative distance tolerance (*states false), or
- * NULL. The pointer is valid until the set changes.
+ * What the written quantity a, said with context ctx, stands against:
+ * a grounded quantity it states said in a shared context (*states true);
+ * else the nearest one of its unit within tolerance said in a shared
+ * context (*states false: a changed figure); else one it states anywhere;
+ * else the nearest anywhere; else NULL. A shared context is one content
+ * word in common. The pointer is valid until the set changes.
  */
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
-						    const struct quantity *a, double tolerance,
-						    bool *states);
+						    const struct quantity *a,
+						    const struct ground_context *ctx,
+						    double tolerance, bool *states);
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
 

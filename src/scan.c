@@ -141,9 +141,13 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 		size_t k;
 		const char *prev = window_get(&s->win, from ? from - 1 : 0, from, &k);
 
+		struct ground_context ctx;
+
 		if (!quantity_follows(k ? (unsigned char)prev[0] : -1) || !quantity_parse(text, n, &q))
 			return 0;
-		return ground_add_quantity(g, &q, text, n, from);
+		prev = window_get(&s->win, from > 160 ? from - 160 : 0, from, &k);
+		ground_context_of(prev + k, k, &ctx);
+		return ground_add_quantity(g, &q, text, n, from, &ctx);
 	}
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
