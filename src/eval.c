@@ -191,32 +191,21 @@ static void detector_close(struct detector *dt)
 	buf_free(&dt->text);
 }
 
-/*
- * Scans one response. Grounding added to a scan stays for every later
- * input, so a record with a source gets a scan of its own.
- */
+/* Scans one response, with its source (if any) as its only grounding. */
 static int detector_scan(struct detector *dt, const struct record *r)
 {
-	struct scan *sc = dt->sc, *fresh = NULL;
 	struct scan_summary sum;
 	int err = 0;
 
 	dt->n_hits = 0;
 	dt->text.len = 0;
-	if (r->source_len > 0) {
-		err = scan_new(dt->db, dt->pol, on_finding, dt, &fresh);
-		if (err < 0)
-			return err;
-		err = scan_add_source(fresh, r->source, r->source_len);
-		if (err < 0)
-			goto out;
-		sc = fresh;
-	}
-	err = scan_feed(sc, r->response, r->response_len);
+	scan_clear_sources(dt->sc);
+	if (r->source_len > 0)
+		err = scan_add_source(dt->sc, r->source, r->source_len);
 	if (err == 0)
-		err = scan_end(sc, &sum);
-out:
-	scan_free(fresh);
+		err = scan_feed(dt->sc, r->response, r->response_len);
+	if (err == 0)
+		err = scan_end(dt->sc, &sum);
 	return err;
 }
 

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "db.h"
 #include "emit.h"
+#include "eval.h"
 #include "json.h"
 #include "pairs.h"
 #include "policy.h"
@@ -76,6 +77,8 @@ static const char usage_text[] =
 	"                 [--max-unsupported-ratio R] [--no-cache] [FILE]...\n"
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
+	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
+	"                      [--misjudgments FILE] [--format text|json] [FILE]...\n"
 	"       halluscan --version | --help\n";
 
 static const char help_text[] =
@@ -731,6 +734,8 @@ int main(int argc, char **argv)
 	struct diag d = {""};
 	size_t k;
 
+	if (argc > 1 && strcmp(argv[1], "eval") == 0)
+		return eval_main(argc - 1, argv + 1);
 	/* A closed pipe is a write error with a message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	parse_options(argc, argv, &o);
