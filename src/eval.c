@@ -15,6 +15,7 @@
 #include "db.h"
 #include "emit.h"
 #include "json.h"
+#include "pairs.h"
 #include "policy.h"
 #include "rules.h"
 #include "scan.h"
@@ -41,6 +42,7 @@ struct detector {
 	struct hit *hits;
 	size_t n_hits, cap_hits;
 	struct buf text;
+	uint64_t claims[CLAIM_LABELS]; /* the current record's claims (with scan_claims) */
 };
 
 /* A labelled span, in byte offsets into the response. */
@@ -95,6 +97,12 @@ struct eval {
 	struct span *spans;
 	size_t cap_spans;
 	struct buf mis;
+	/* --sweep: overall, at t = i / EVAL_SWEEP_STEPS; records with a checked claim. */
+	struct stats_confusion sweep[EVAL_SWEEP_STEPS + 1];
+	uint64_t sweep_checked;
+	/* Pairs: judged with the main rule set; rows the label, columns the verdict. */
+	struct pairs *pj;
+	uint64_t pairs, pair_table[3][3];
 };
 
 /* ---- detectors ---- */
@@ -206,7 +214,17 @@ static int detector_scan(struct detector *dt, const struct record *r)
 		err = scan_feed(dt->sc, r->response, r->response_len);
 	if (err == 0)
 		err = scan_end(dt->sc, &sum);
+	if (err == 0)
+		memcpy(dt->claims, sum.claims, sizeof(dt->claims));
 	return err;
+}
+
+/* Claims are only counted (the scan's summary holds the counts). */
+static int on_claim(void *ctx, const struct claim *cl)
+{
+	(void)ctx;
+	(void)cl;
+	return 0;
 }
 
 /* ---- tallies ---- */
@@ -263,6 +281,34 @@ static void tally_group(struct group *g, const struct detector *dt, const struct
 	for (k = 0; k < dt->n_sig; k++)
 		if (dt->counted[k])
 			tally(&g->cells[1 + k], dt, k, r);
+}
+
+/*
+ * Adds one record to the sweep: its ratio u / c (unsupported over checked
+ * claims) is above t = i / EVAL_SWEEP_STEPS when u * EVAL_SWEEP_STEPS > i * c,
+ * compared in integers so that a ratio equal to a threshold is not above it.
+ * A record with no checked claim (c = 0) is never above.
+ */
+static void tally_sweep(struct eval *ev, const struct record *r)
+{
+	const uint64_t *n = ev->main.claims;
+	uint64_t u = n[CLAIM_UNSUPPORTED], c = n[CLAIM_SUPPORTED] + n[CLAIM_PARTIAL] + u;
+	uint64_t i;
+
+	ev->sweep_checked += c > 0;
+	for (i = 0; i <= EVAL_SWEEP_STEPS; i++) {
+		struct stats_confusion *cm = &ev->sweep[i];
+		bool predicted = u * EVAL_SWEEP_STEPS > i * c;
+
+		if (predicted && r->label)
+			cm->tp++;
+		else if (predicted)
+			cm->fp++;
+		else if (r->label)
+			cm->fn++;
+		else
+			cm->tn++;
+	}
 }
 
 static int group_init(struct group *g, const char *name, size_t len, size_t n_sig)
@@ -430,6 +476,17 @@ static void context_range(const struct record *r, uint64_t at, uint64_t end, siz
 		(*to)++;
 }
 
+/* Writes the line in ev->mis to the misjudgments file. */
+static int write_mis(struct eval *ev)
+{
+	struct buf *b = &ev->mis;
+
+	errno = 0;
+	if (fwrite(b->data, 1, b->len, ev->o->misjudgments) != b->len)
+		return diag_set(ev->d, -EIO, "misjudgments: write error: %s", strerror(errno));
+	return 0;
+}
+
 static int write_misjudgment(struct eval *ev, const struct record *r, const char *file,
 			     uint64_t line)
 {
@@ -495,11 +552,83 @@ static int write_misjudgment(struct eval *ev, const struct record *r, const char
 		err |= buf_addc(b, '}');
 	}
 	err |= BUF_LIT(b, "]}\n");
-	if (err)
-		return -ENOMEM;
-	errno = 0;
-	if (fwrite(b->data, 1, b->len, ev->o->misjudgments) != b->len)
-		return diag_set(ev->d, -EIO, "misjudgments: write error: %s", strerror(errno));
+	return err ? -ENOMEM : write_mis(ev);
+}
+
+/* ---- pairs ---- */
+
+/* A record is a pair when it has no response and a pair's field. */
+static bool is_pair(const struct json_value *rec)
+{
+	return json_type(rec) == JSON_OBJECT && !json_get(rec, "response") &&
+	       (json_get(rec, "claim") || json_get(rec, "passage") || json_get(rec, "label"));
+}
+
+/* A pair whose verdict is not its label, as one misjudgment line. */
+static int write_pair_misjudgment(struct eval *ev, const char *file, uint64_t line,
+				  const char *id, size_t id_len, const char *claim,
+				  size_t claim_len, const char *passage, enum pair_label label,
+				  const struct pair_verdict *v)
+{
+	struct buf *b = &ev->mis;
+	int err = 0;
+
+	b->len = 0;
+	err |= BUF_LIT(b, "{\"id\":");
+	err |= id ? emit_json_string(b, id, id_len) : BUF_LIT(b, "null");
+	err |= BUF_LIT(b, ",\"file\":");
+	err |= emit_json_string(b, file, strlen(file));
+	err |= buf_addf(b, ",\"line\":%llu,\"kind\":\"pair\",\"label\":\"%s\",\"verdict\":\"%s\","
+			   "\"reason\":",
+			(unsigned long long)line, pair_label_name(label), pair_label_name(v->label));
+	err |= emit_json_string(b, v->reason, strlen(v->reason));
+	err |= BUF_LIT(b, ",\"claim\":");
+	err |= emit_json_string(b, claim, claim_len);
+	err |= BUF_LIT(b, ",\"quote\":");
+	err |= emit_json_string(b, passage + v->quote_start, v->quote_end - v->quote_start);
+	err |= BUF_LIT(b, "}\n");
+	return err ? -ENOMEM : write_mis(ev);
+}
+
+/* Judges one pair record: 0 (a malformed one is noted), or a negative errno. */
+static int eval_pair(struct eval *ev, const struct json_value *rec, const char *file,
+		     uint64_t line)
+{
+	const char *id, *claim, *passage, *label;
+	size_t id_len, claim_len, passage_len, label_len;
+	struct pair_verdict v;
+	enum pair_label want;
+	char why[256];
+	int err;
+
+	if (get_string(rec, "id", false, &id, &id_len, why, sizeof(why)) ||
+	    get_string(rec, "claim", true, &claim, &claim_len, why, sizeof(why)) ||
+	    get_string(rec, "passage", true, &passage, &passage_len, why, sizeof(why)) ||
+	    get_string(rec, "label", true, &label, &label_len, why, sizeof(why)))
+		return note_malformed(ev, file, line, why);
+	for (want = PAIR_SUPPORTS; want <= PAIR_DOES_NOT_SUPPORT; want++)
+		if (strlen(pair_label_name(want)) == label_len &&
+		    memcmp(pair_label_name(want), label, label_len) == 0)
+			break;
+	if (want > PAIR_DOES_NOT_SUPPORT) {
+		snprintf(why, sizeof(why), "\"label\" is \"%.*s\"%s, not supports, "
+			 "partially_supports or does_not_support", (int)MIN(label_len, 40), label,
+			 label_len > 40 ? "..." : "");
+		return note_malformed(ev, file, line, why);
+	}
+	if (!ev->pj) {
+		err = pairs_new(ev->main.db, ev->main.pol, &ev->pj);
+		if (err < 0)
+			return err;
+	}
+	err = pairs_judge(ev->pj, claim, claim_len, passage, passage_len, &v);
+	if (err < 0)
+		return err;
+	ev->pairs++;
+	ev->pair_table[want][v.label]++;
+	if (ev->o->misjudgments && v.label != want)
+		return write_pair_misjudgment(ev, file, line, id, id_len, claim, claim_len, passage,
+					      want, &v);
 	return 0;
 }
 
@@ -524,6 +653,10 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 	}
 	if (err < 0)
 		return err;
+	if (is_pair(rec)) {
+		err = eval_pair(ev, rec, file, line);
+		goto out;
+	}
 	err = parse_record(ev, rec, &r, why, sizeof(why));
 	if (err != 0) {
 		if (err > 0)
@@ -541,6 +674,8 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 	ev->records++;
 	tally_group(&ev->overall, &ev->main, &r);
 	tally_group(g, &ev->main, &r);
+	if (ev->o->sweep)
+		tally_sweep(ev, &r);
 	if (ev->o->misjudgments && (ev->main.n_hits > 0) != r.label) {
 		err = write_misjudgment(ev, &r, file, line);
 		if (err < 0)
@@ -737,6 +872,138 @@ static int add_list(struct buf *b, const char *const *v, size_t n, const char *n
 	return err;
 }
 
+/* The threshold of the best kappa (ties: the lower); -1 when no kappa is defined. */
+static int sweep_best(const struct eval *ev, struct stats_kappa *best)
+{
+	struct stats_kappa k;
+	int i, at = -1;
+
+	memset(best, 0, sizeof(*best));
+	for (i = 0; i <= EVAL_SWEEP_STEPS; i++)
+		if (stats_confusion_kappa(&ev->sweep[i], &k) == 0 &&
+		    (at < 0 || k.kappa > best->kappa + 1e-12)) {
+			at = i;
+			*best = k;
+		}
+	return at;
+}
+
+/* FPR = fp / (fp + tn); -EDOM when no record is negative. */
+static int fpr(const struct stats_confusion *c, double *out)
+{
+	*out = c->fp + c->tn ? (double)c->fp / (double)(c->fp + c->tn) : 0;
+	return c->fp + c->tn ? 0 : -EDOM;
+}
+
+static int report_sweep_text(struct eval *ev, struct buf *b, int w)
+{
+	struct stats_kappa best;
+	int i, at = sweep_best(ev, &best), err = 0;
+
+	err |= buf_addf(b, "\nClaim-ratio sweep, overall only (all datasets together, not per "
+			   "dataset): a record's ratio =\nunsupported / checked claims (supported + "
+			   "partial + unsupported; 0 when it has none);\npredicted positive = ratio > t. "
+			   "Records with a checked claim: %llu of %llu.\n(halluscan --claims calls a "
+			   "response insufficient at ratio > --max-unsupported-ratio, 0.30 by default.)\n"
+			   "%5s %*s %*s %*s %*s  %5s  %5s  %6s  %5s  %s\n",
+			(unsigned long long)ev->sweep_checked, (unsigned long long)ev->records, "t", w,
+			"TP", w, "FP", w, "FN", w, "TN", "TPR", "FPR", "kappa", "SE", "95% CI");
+	for (i = 0; i <= EVAL_SWEEP_STEPS; i++) {
+		const struct stats_confusion *c = &ev->sweep[i];
+		struct stats_rates rt;
+		struct stats_kappa k;
+		char tpr[16], fp[16], kap[64];
+		double x;
+
+		stats_confusion_rates(c, &rt);
+		snprintf(tpr, sizeof(tpr), rt.sensitivity.n ? "%.3f" : "n/a", rt.sensitivity.p);
+		if (fpr(c, &x) == 0)
+			snprintf(fp, sizeof(fp), "%.3f", x);
+		else
+			snprintf(fp, sizeof(fp), "n/a");
+		if (stats_confusion_kappa(c, &k) == 0)
+			snprintf(kap, sizeof(kap), "%6.3f  %5.3f  [%.3f, %.3f]", k.kappa, k.se, k.low,
+				 k.high);
+		else
+			snprintf(kap, sizeof(kap), "%6s  %5s  n/a", "n/a", "n/a");
+		err |= buf_addf(b, "%5.2f %*llu %*llu %*llu %*llu  %5s  %5s  %s%s\n",
+				(double)i / EVAL_SWEEP_STEPS, w, (unsigned long long)c->tp, w,
+				(unsigned long long)c->fp, w, (unsigned long long)c->fn, w,
+				(unsigned long long)c->tn, tpr, fp, kap, i == at ? "  <- best" : "");
+	}
+	if (at < 0)
+		return err | BUF_LIT(b, "Best kappa: none (kappa is undefined at every threshold)\n");
+	return err | buf_addf(b, "Best kappa: %.3f at t = %.2f (ties go to the lower threshold)\n",
+			      best.kappa, (double)at / EVAL_SWEEP_STEPS);
+}
+
+static const char *const pair_names[] = {"supports", "partially_supports", "does_not_support"};
+
+/* The binary table of the pairs: supports against the other two, rows the label. */
+static void pairs_binary(const struct eval *ev, uint64_t t[4])
+{
+	size_t i, j;
+
+	memset(t, 0, 4 * sizeof(*t));
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 3; j++)
+			t[(i != PAIR_SUPPORTS) * 2 + (j != PAIR_SUPPORTS)] += ev->pair_table[i][j];
+}
+
+static int kappa_line(struct buf *b, const char *what, const uint64_t *table, size_t k)
+{
+	struct stats_kappa kp;
+
+	if (stats_kappa(table, k, &kp) < 0)
+		return buf_addf(b, "%s: n/a (n = %llu; chance agreement is 1 or nothing to "
+				   "compare)\n", what, (unsigned long long)kp.n);
+	return buf_addf(b, "%s: %.3f, SE %.3f, 95%% CI [%.3f, %.3f] (observed agreement %.3f, by "
+			   "chance %.3f)\n", what, kp.kappa, kp.se, kp.low, kp.high, kp.po, kp.pe);
+}
+
+static int report_pairs_text(struct eval *ev, struct buf *b)
+{
+	const int lw = 18, cw = 18; /* "partially_supports" */
+	uint64_t col[3] = {0}, bin[4];
+	size_t i, j;
+	int err = 0;
+
+	err |= buf_addf(b, "\nClaim/passage pairs: %llu judged with the rules above (as --pairs "
+			   "judges them), overall;\nrows: the label, columns: the verdict\n%-*s",
+			(unsigned long long)ev->pairs, lw, "");
+	for (j = 0; j < 3; j++)
+		err |= buf_addf(b, " %*s", cw, pair_names[j]);
+	err |= buf_addf(b, " %*s\n", 7, "total");
+	for (i = 0; i < 3; i++) {
+		uint64_t row = 0;
+
+		err |= buf_addf(b, "%-*s", lw, pair_names[i]);
+		for (j = 0; j < 3; j++) {
+			err |= buf_addf(b, " %*llu", cw, (unsigned long long)ev->pair_table[i][j]);
+			row += ev->pair_table[i][j];
+			col[j] += ev->pair_table[i][j];
+		}
+		err |= buf_addf(b, " %*llu\n", 7, (unsigned long long)row);
+	}
+	err |= buf_addf(b, "%-*s", lw, "total");
+	for (j = 0; j < 3; j++)
+		err |= buf_addf(b, " %*llu", cw, (unsigned long long)col[j]);
+	err |= buf_addf(b, " %*llu\n", 7, (unsigned long long)ev->pairs);
+	err |= kappa_line(b, "Cohen's kappa, three categories", &ev->pair_table[0][0], 3);
+
+	pairs_binary(ev, bin);
+	err |= buf_addf(b, "\nBinary: supports against not (partially_supports and does_not_support "
+			   "together)\n%-*s %*s %*s %*s\n", lw, "", cw, "supports", cw, "not", 7,
+			"total");
+	err |= buf_addf(b, "%-*s %*llu %*llu %*llu\n", lw, "supports", cw,
+			(unsigned long long)bin[0], cw, (unsigned long long)bin[1], 7,
+			(unsigned long long)(bin[0] + bin[1]));
+	err |= buf_addf(b, "%-*s %*llu %*llu %*llu\n", lw, "not", cw, (unsigned long long)bin[2],
+			cw, (unsigned long long)bin[3], 7, (unsigned long long)(bin[2] + bin[3]));
+	err |= kappa_line(b, "Cohen's kappa, binary", bin, 2);
+	return err;
+}
+
 static int report_text(struct eval *ev, struct buf *b)
 {
 	const struct eval_options *o = ev->o;
@@ -756,8 +1023,10 @@ static int report_text(struct eval *ev, struct buf *b)
 		t.count_w++;
 	sw = MAX(t.count_w, SPAN_COUNT_W);
 
-	err |= buf_addf(b, "halluscan eval: %llu records, %llu malformed, from %zu file(s)\n",
-			(unsigned long long)ev->records, (unsigned long long)ev->malformed,
+	err |= buf_addf(b, "halluscan eval: %llu records, ", (unsigned long long)ev->records);
+	if (ev->pairs)
+		err |= buf_addf(b, "%llu claim/passage pairs, ", (unsigned long long)ev->pairs);
+	err |= buf_addf(b, "%llu malformed, from %zu file(s)\n", (unsigned long long)ev->malformed,
 			o->n_files);
 	err |= BUF_LIT(b, "rules: ");
 	err |= add_list(b, o->rules, o->n_rules, "built-in packs");
@@ -765,6 +1034,8 @@ static int report_text(struct eval *ev, struct buf *b)
 	err |= add_list(b, o->signals, o->n_signals, "all");
 	err |= BUF_LIT(b, "\nIntervals are 95% Wilson score intervals. Under a dataset, only the signals "
 			  "with a finding in it are listed.\n");
+	if (ev->records == 0 && ev->pairs > 0)
+		goto pairs;
 
 	err |= buf_addf(b, "\nResponse level: predicted positive = at least one finding "
 			   "(a signal's row: a finding of that signal)\n%-*s %*s %*s %*s %*s %*s  "
@@ -804,6 +1075,11 @@ static int report_text(struct eval *ev, struct buf *b)
 				   "only), p = %.3g\n",
 				(unsigned long long)ev->mc_b, (unsigned long long)ev->mc_c, p);
 	}
+	if (o->sweep)
+		err |= report_sweep_text(ev, b, t.count_w);
+pairs:
+	if (ev->pairs)
+		err |= report_pairs_text(ev, b);
 	if (ev->malformed) {
 		err |= buf_addf(b, "\nMalformed records: %llu (not evaluated)\n",
 				(unsigned long long)ev->malformed);
@@ -837,6 +1113,28 @@ static int json_prop(struct buf *b, const char *key, const struct stats_prop *p)
 	return err | buf_addc(b, '}');
 }
 
+/* A kappa as an object, or null when it is undefined (rc < 0). */
+static int json_kappa(struct buf *b, int rc, const struct stats_kappa *k)
+{
+	int err = 0;
+
+	if (rc < 0)
+		return BUF_LIT(b, "null");
+	err |= BUF_LIT(b, "{\"kappa\":");
+	err |= json_num(b, k->kappa);
+	err |= BUF_LIT(b, ",\"se\":");
+	err |= json_num(b, k->se);
+	err |= BUF_LIT(b, ",\"low\":");
+	err |= json_num(b, k->low);
+	err |= BUF_LIT(b, ",\"high\":");
+	err |= json_num(b, k->high);
+	err |= BUF_LIT(b, ",\"po\":");
+	err |= json_num(b, k->po);
+	err |= BUF_LIT(b, ",\"pe\":");
+	err |= json_num(b, k->pe);
+	return err | buf_addc(b, '}');
+}
+
 static int json_cell(struct buf *b, const struct cell *c)
 {
 	struct stats_rates rt;
@@ -856,23 +1154,7 @@ static int json_cell(struct buf *b, const struct cell *c)
 	err |= buf_addc(b, ',');
 	err |= json_prop(b, "accuracy", &rt.accuracy);
 	err |= BUF_LIT(b, ",\"kappa\":");
-	if (stats_confusion_kappa(&c->cm, &k) < 0) {
-		err |= BUF_LIT(b, "null");
-	} else {
-		err |= BUF_LIT(b, "{\"kappa\":");
-		err |= json_num(b, k.kappa);
-		err |= BUF_LIT(b, ",\"se\":");
-		err |= json_num(b, k.se);
-		err |= BUF_LIT(b, ",\"low\":");
-		err |= json_num(b, k.low);
-		err |= BUF_LIT(b, ",\"high\":");
-		err |= json_num(b, k.high);
-		err |= BUF_LIT(b, ",\"po\":");
-		err |= json_num(b, k.po);
-		err |= BUF_LIT(b, ",\"pe\":");
-		err |= json_num(b, k.pe);
-		err |= buf_addc(b, '}');
-	}
+	err |= json_kappa(b, stats_confusion_kappa(&c->cm, &k), &k);
 	(void)stats_wilson(c->caught, c->spans, &p);
 	err |= buf_addf(b, ",\"spans\":{\"labelled\":%llu,\"caught\":%llu,",
 			(unsigned long long)c->spans, (unsigned long long)c->caught);
@@ -918,6 +1200,83 @@ static int json_strings(struct buf *b, const char *const *v, size_t n)
 		err |= emit_json_string(b, v[i], strlen(v[i]));
 	}
 	return err | buf_addc(b, ']');
+}
+
+static int json_sweep(struct eval *ev, struct buf *b)
+{
+	struct stats_kappa k;
+	int i, at = sweep_best(ev, &k), err = 0;
+
+	err |= buf_addf(b, ",\"sweep\":{\"scope\":\"overall\",\"ratio\":\"unsupported / (supported + "
+			   "partial + unsupported) claims, 0 when none\",\"positive\":\"ratio > t\","
+			   "\"records\":%llu,\"records_checked\":%llu,\"thresholds\":[",
+			(unsigned long long)ev->records, (unsigned long long)ev->sweep_checked);
+	for (i = 0; i <= EVAL_SWEEP_STEPS; i++) {
+		const struct stats_confusion *c = &ev->sweep[i];
+		struct stats_rates rt;
+		struct stats_kappa tk;
+		double x;
+
+		stats_confusion_rates(c, &rt);
+		err |= buf_addf(b, "%s{\"t\":%.2f,\"tp\":%llu,\"fp\":%llu,\"fn\":%llu,\"tn\":%llu,"
+				   "\"tpr\":",
+				i ? "," : "", (double)i / EVAL_SWEEP_STEPS, (unsigned long long)c->tp,
+				(unsigned long long)c->fp, (unsigned long long)c->fn,
+				(unsigned long long)c->tn);
+		err |= rt.sensitivity.n ? json_num(b, rt.sensitivity.p) : BUF_LIT(b, "null");
+		err |= BUF_LIT(b, ",\"fpr\":");
+		err |= fpr(c, &x) == 0 ? json_num(b, x) : BUF_LIT(b, "null");
+		err |= BUF_LIT(b, ",\"kappa\":");
+		err |= json_kappa(b, stats_confusion_kappa(c, &tk), &tk);
+		err |= buf_addc(b, '}');
+	}
+	err |= BUF_LIT(b, "],\"best\":");
+	if (at < 0)
+		return err | BUF_LIT(b, "null}");
+	err |= buf_addf(b, "{\"t\":%.2f,\"kappa\":", (double)at / EVAL_SWEEP_STEPS);
+	err |= json_kappa(b, 0, &k);
+	return err | BUF_LIT(b, "}}");
+}
+
+/* A table as {"row": {"column": n, ...}, ...}. */
+static int json_table(struct buf *b, const uint64_t *t, const char *const *names, size_t k)
+{
+	size_t i, j;
+	int err = buf_addc(b, '{');
+
+	for (i = 0; i < k; i++) {
+		err |= buf_addf(b, "%s\"%s\":{", i ? "," : "", names[i]);
+		for (j = 0; j < k; j++)
+			err |= buf_addf(b, "%s\"%s\":%llu", j ? "," : "", names[j],
+					(unsigned long long)t[i * k + j]);
+		err |= buf_addc(b, '}');
+	}
+	return err | buf_addc(b, '}');
+}
+
+static int json_pairs(struct eval *ev, struct buf *b)
+{
+	static const char *const bin_names[] = {"supports", "not"};
+	struct stats_kappa k;
+	struct stats_prop agree;
+	uint64_t bin[4];
+	int err = 0;
+
+	(void)stats_wilson(ev->pair_table[0][0] + ev->pair_table[1][1] + ev->pair_table[2][2],
+			   ev->pairs, &agree);
+	err |= buf_addf(b, ",\"pairs\":{\"records\":%llu,\"rows\":\"label\",\"columns\":\"verdict\","
+			   "\"table\":", (unsigned long long)ev->pairs);
+	err |= json_table(b, &ev->pair_table[0][0], pair_names, 3);
+	err |= buf_addc(b, ',');
+	err |= json_prop(b, "agreement", &agree);
+	err |= BUF_LIT(b, ",\"kappa\":");
+	err |= json_kappa(b, stats_kappa(&ev->pair_table[0][0], 3, &k), &k);
+	pairs_binary(ev, bin);
+	err |= BUF_LIT(b, ",\"binary\":{\"table\":");
+	err |= json_table(b, bin, bin_names, 2);
+	err |= BUF_LIT(b, ",\"kappa\":");
+	err |= json_kappa(b, stats_kappa(bin, 2, &k), &k);
+	return err | BUF_LIT(b, "}}");
 }
 
 static int report_json(struct eval *ev, struct buf *b)
@@ -977,6 +1336,10 @@ static int report_json(struct eval *ev, struct buf *b)
 		err |= json_num(b, p);
 		err |= BUF_LIT(b, "}}");
 	}
+	if (o->sweep)
+		err |= json_sweep(ev, b);
+	if (ev->pairs)
+		err |= json_pairs(ev, b);
 	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : 0;
 }
@@ -1021,6 +1384,9 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 		goto out;
 	}
 	err = detector_open(&ev.main, o->rules, o->n_rules, o->signals, o->n_signals, d);
+	/* Claims add reports; the findings stay the same. */
+	if (err == 0 && o->sweep)
+		scan_claims(ev.main.sc, on_claim, NULL);
 	if (err == 0 && o->n_compare_rules > 0) {
 		ev.compare = true;
 		err = detector_open(&ev.cmp, o->compare_rules, o->n_compare_rules, o->signals,
@@ -1037,7 +1403,8 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 		if (err < 0)
 			goto out;
 	}
-	qsort(ev.ds, ev.n_ds, sizeof(*ev.ds), cmp_groups);
+	if (ev.n_ds > 1) /* ev.ds is NULL when no record has a response */
+		qsort(ev.ds, ev.n_ds, sizeof(*ev.ds), cmp_groups);
 	err = o->format == EVAL_JSON ? report_json(&ev, &b) : report_text(&ev, &b);
 	if (err < 0)
 		goto out;
@@ -1055,6 +1422,7 @@ out:
 		diag_set(d, err, "out of memory");
 	else if (err < 0 && !d->msg[0])
 		diag_set(d, err, "%s", strerror(-err));
+	pairs_free(ev.pj);
 	detector_close(&ev.main);
 	detector_close(&ev.cmp);
 	free(ev.overall.name);
@@ -1081,6 +1449,7 @@ enum {
 	OPT_SIGNALS,
 	OPT_MISJUDGMENTS,
 	OPT_FORMAT,
+	OPT_SWEEP,
 	OPT_HELP,
 };
 
@@ -1090,6 +1459,7 @@ static const struct option eval_long_options[] = {
 	{"signals", required_argument, NULL, OPT_SIGNALS},
 	{"misjudgments", required_argument, NULL, OPT_MISJUDGMENTS},
 	{"format", required_argument, NULL, OPT_FORMAT},
+	{"sweep", no_argument, NULL, OPT_SWEEP},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -1097,7 +1467,7 @@ static const struct option eval_long_options[] = {
 static const char eval_usage[] =
 	"usage: halluscan eval [--rules PATH]... [--signals NAME[,NAME]...]\n"
 	"                      [--misjudgments FILE] [--compare-rules PATH]...\n"
-	"                      [--format text|json] [FILE]...\n";
+	"                      [--sweep] [--format text|json] [FILE]...\n";
 
 static const char eval_help[] =
 	"Measures the detector against labelled JSONL records (id, dataset, response,\n"
@@ -1107,11 +1477,22 @@ static const char eval_help[] =
 	"labelled span; overall, per dataset and per signal. A record's source is its\n"
 	"grounding. With no FILE, or when FILE is -, reads standard input.\n"
 	"\n"
+	"A record with claim, passage and label (supports, partially_supports or\n"
+	"does_not_support) instead of a response is a pair: it is judged as --pairs\n"
+	"judges it, and the verdicts are set against the labels in a 3x3 table with\n"
+	"Cohen's kappa, three-way and binary (supports against the other two). A\n"
+	"file may mix the two kinds.\n"
+	"\n"
 	"  --rules PATH          rule packs instead of the built-in ones (repeatable)\n"
 	"  --signals NAME,...    count only findings of these signals (repeatable)\n"
-	"  --misjudgments FILE   write each false positive and false negative as JSONL\n"
+	"  --misjudgments FILE   write each false positive and false negative, and each\n"
+	"                        pair whose verdict is not its label, as JSONL\n"
 	"  --compare-rules PATH  also run a second rule set and compare the two with\n"
 	"                        McNemar's exact test (repeatable)\n"
+	"  --sweep               also sweep the claims verdict's threshold: a record's\n"
+	"                        ratio is unsupported / checked claims, predicted\n"
+	"                        positive when ratio > t, for t = 0, 0.05, ..., 1;\n"
+	"                        overall only, with the best kappa\n"
 	"  --format FORMAT       text (aligned tables, the default) or json\n"
 	"  --help                print this help and exit\n"
 	"\n"
@@ -1159,6 +1540,9 @@ int eval_main(int argc, char **argv)
 		}
 		case OPT_MISJUDGMENTS:
 			mis_path = optarg;
+			break;
+		case OPT_SWEEP:
+			o.sweep = true;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0) {

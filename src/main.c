@@ -78,7 +78,7 @@ static const char usage_text[] =
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
-	"                      [--misjudgments FILE] [--format text|json] [FILE]...\n"
+	"                      [--misjudgments FILE] [--sweep] [--format text|json] [FILE]...\n"
 	"       halluscan --version | --help\n";
 
 static const char help_text[] =

@@ -160,11 +160,12 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	const struct db *db = s->db;
 	int err;
 
+	/* A source is grounding only: no line, sentence or claim of it counts. */
+	if (s->source_mode)
+		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
 	err = advance(s, from);
 	if (err)
 		return err;
-	if (s->source_mode)
-		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
 	if (id < db->sentence_id) {
 		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
 

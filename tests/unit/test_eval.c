@@ -466,3 +466,260 @@ TEST(eval_corpus_slice)
 	CHECK(num(j, "overall.any.findings.on_span") <= num(j, "overall.any.findings.total"));
 	run_free(&r);
 }
+
+/*
+ * Records whose claim ratios (unsupported / checked claims) are known:
+ * g0 0 (its one number is in its source), u1 1 (its one number is not),
+ * h2 1/2 (two sentences, the first grounded, the second not), q4 1/4 (four
+ * sentences, the last ungrounded), c5 none (nothing checkable: never positive).
+ * g0's source spans several lines.
+ */
+static const char ratios[] =
+	"{\"id\":\"g0\",\"source\":\"Revenue was $1.2 billion.\\nCosts were $4 million.\\n\","
+	"\"response\":\"Revenue was $1.2 billion.\",\"has_hallucination\":false}\n"
+	"{\"id\":\"u1\",\"source\":\"Costs were $5 million.\","
+	"\"response\":\"Revenue was $1.3 billion.\",\"has_hallucination\":true}\n"
+	"{\"id\":\"h2\",\"source\":\"Revenue was $1.2 billion.\","
+	"\"response\":\"Revenue was $1.2 billion. Costs were $9 million.\",\"has_hallucination\":true}\n"
+	"{\"id\":\"q4\",\"source\":\"Revenue was $1.2 billion. Costs were $5 million. Profit was $3 "
+	"million.\",\"response\":\"Revenue was $1.2 billion. Costs were $5 million. Profit was $3 "
+	"million. Debt was $7 million.\",\"has_hallucination\":false}\n"
+	"{\"id\":\"c5\",\"response\":\"The sky is blue.\",\"has_hallucination\":false}\n";
+
+/* The sweep's row at t = i / EVAL_SWEEP_STEPS. */
+static const struct json_value *threshold(const struct json_value *j, size_t i)
+{
+	return json_array_at(at(j, "sweep.thresholds"), i);
+}
+
+/*
+ * Labels: u1 and h2 positive. Predicted positive = ratio > t:
+ *   t = 0.00 .. 0.20: u1, h2, q4  -> TP 2 FP 1 FN 0 TN 2, kappa (0.8 - 0.48) / 0.52 = 0.615
+ *   t = 0.25 .. 0.45: u1, h2      -> TP 2 FP 0 FN 0 TN 3, kappa 1 (q4's 0.25 is not > 0.25)
+ *   t = 0.50 .. 0.95: u1          -> TP 1 FP 0 FN 1 TN 3, kappa (0.8 - 0.56) / 0.44 = 0.545
+ *   t = 1.00:         none        -> TP 0 FP 0 FN 2 TN 3, kappa 0
+ * The best kappa, 1, holds from 0.25 to 0.45: the lowest, 0.25, is reported.
+ */
+TEST(eval_sweep)
+{
+	struct run plain = run_eval((struct eval_options){0}, ratios);
+	struct run r = run_eval((struct eval_options){.sweep = true}, ratios);
+	const struct json_value *j = r.report, *t;
+	size_t i;
+
+	if (!j || !plain.report) {
+		run_free(&plain);
+		run_free(&r);
+		return;
+	}
+	/*
+	 * Claims change no count of the report: the sweep is only added at its
+	 * end. (Before "rules" stands the temporary file's name.)
+	 */
+	CHECK(at(plain.report, "sweep") == NULL);
+	{
+		const char *a = strstr(plain.out, ",\"rules\":"), *b = strstr(r.out, ",\"rules\":");
+
+		CHECK(a && b && strlen(a) > 2 && strncmp(a, b, strlen(a) - 2) == 0);
+		CHECK(b && strstr(b, "}},\"sweep\":{") != NULL);
+	}
+	CHECK_STR(str(j, "sweep.scope"), "overall");
+	CHECK_EQ(num(j, "sweep.records"), 5);
+	CHECK_EQ(num(j, "sweep.records_checked"), 4);
+	CHECK_EQ(json_array_len(at(j, "sweep.thresholds")), EVAL_SWEEP_STEPS + 1);
+	for (i = 0; i <= EVAL_SWEEP_STEPS; i++) {
+		t = threshold(j, i);
+		CHECK(fabs(real(t, "t") - (double)i / EVAL_SWEEP_STEPS) < 1e-9);
+		CHECK_EQ(num(t, "tp") + num(t, "fp") + num(t, "fn") + num(t, "tn"), 5);
+	}
+	t = threshold(j, 0); /* 0.00 */
+	CHECK_EQ(num(t, "tp"), 2);
+	CHECK_EQ(num(t, "fp"), 1);
+	CHECK_EQ(num(t, "fn"), 0);
+	CHECK_EQ(num(t, "tn"), 2);
+	CHECK(fabs(real(t, "tpr") - 1.0) < 1e-9);
+	CHECK(fabs(real(t, "fpr") - 1.0 / 3) < 1e-6);
+	CHECK(fabs(real(t, "kappa.kappa") - 0.32 / 0.52) < 1e-5);
+	t = threshold(j, 4); /* 0.20 */
+	CHECK_EQ(num(t, "fp"), 1);
+	t = threshold(j, 5); /* 0.25: a ratio equal to t is not above it */
+	CHECK_EQ(num(t, "tp"), 2);
+	CHECK_EQ(num(t, "fp"), 0);
+	t = threshold(j, 9); /* 0.45 */
+	CHECK_EQ(num(t, "tp"), 2);
+	CHECK_EQ(num(t, "fp"), 0);
+	CHECK_EQ(num(t, "tn"), 3);
+	CHECK(fabs(real(t, "kappa.kappa") - 1.0) < 1e-9);
+	t = threshold(j, 10); /* 0.50: h2's 0.5 is not above */
+	CHECK_EQ(num(t, "tp"), 1);
+	CHECK_EQ(num(t, "fp"), 0);
+	CHECK_EQ(num(t, "fn"), 1);
+	CHECK(fabs(real(t, "tpr") - 0.5) < 1e-9);
+	CHECK(fabs(real(t, "fpr")) < 1e-9);
+	CHECK(fabs(real(t, "kappa.kappa") - 0.24 / 0.44) < 1e-5);
+	t = threshold(j, EVAL_SWEEP_STEPS); /* 1.00 predicts nothing */
+	CHECK_EQ(num(t, "tp") + num(t, "fp"), 0);
+	CHECK(fabs(real(t, "kappa.kappa")) < 1e-9);
+	CHECK(fabs(real(j, "sweep.best.t") - 0.25) < 1e-9);
+	CHECK(fabs(real(j, "sweep.best.kappa.kappa") - 1.0) < 1e-9);
+	run_free(&plain);
+	run_free(&r);
+}
+
+/*
+ * Pairs with known verdicts, a response record beside them and two
+ * malformed pairs. Rows the label, columns the verdict (S, P, D):
+ *   p1 S -> S  its one number is in the passage
+ *   p2 D -> D  a changed number ($1.3 billion where the passage says $1.2)
+ *   p4 P -> P  nothing checkable; 2 of 4 content words in the passage (50%)
+ *   p5 D -> P  nothing checkable; 3 of 4 ("rose" is not there): 75%
+ *   p6 P -> P  1 of its 2 numbers in the passage
+ *   p7 D -> S  its one number is there; words are not weighed when a number is
+ * Table: S [1 0 0], P [0 2 0], D [1 1 1]; n 6, agreement 4/6.
+ * Three-way: rows 1 2 3, columns 2 3 1: pe = (1*2 + 2*3 + 3*1) / 36 = 11/36,
+ *   kappa = (24/36 - 11/36) / (25/36) = 13/25 = 0.52,
+ *   se = sqrt(po (1 - po) / (n (1 - pe)^2)) = sqrt((2/9) / (6 (25/36)^2)) = 0.277128,
+ *   95% CI 0.52 -+ 1.959964 * 0.277128 = [-0.023161, 1.063161].
+ * Binary (S against not): [1 0], [1 4]; po 5/6, pe (1*2 + 5*4) / 36 = 11/18,
+ *   kappa = (15/18 - 11/18) / (7/18) = 4/7 = 0.571429, se = 0.391230.
+ */
+static const char pairs_mixed[] =
+	"{\"id\":\"p1\",\"claim\":\"Revenue was $1.2 billion in fiscal 2023.\","
+	"\"passage\":\"Revenue was $1.2 billion in fiscal 2023, up from $1.0 billion.\","
+	"\"label\":\"supports\"}\n"
+	"{\"id\":\"p2\",\"claim\":\"Revenue was $1.3 billion.\",\"passage\":\"Revenue was $1.2 "
+	"billion.\",\"label\":\"does_not_support\"}\n"
+	"{\"id\":\"r1\",\"dataset\":\"d\",\"response\":\"The sky is blue.\","
+	"\"has_hallucination\":false}\n"
+	"{\"id\":\"p4\",\"claim\":\"The committee approved the merger agreement.\","
+	"\"passage\":\"The committee approved the budget.\",\"label\":\"partially_supports\"}\n"
+	"{\"id\":\"p5\",\"claim\":\"Shares rose sharply after the announcement.\","
+	"\"passage\":\"Shares fell sharply after the announcement.\",\"label\":\"does_not_support\"}\n"
+	"{\"id\":\"bad1\",\"claim\":\"Revenue was $1.2 billion.\",\"passage\":\"Revenue was $1.2 "
+	"billion.\",\"label\":\"refutes\"}\n"
+	"{\"id\":\"p6\",\"claim\":\"Costs were $5 million and revenue was $9 million.\","
+	"\"passage\":\"Costs were $5 million.\",\"label\":\"partially_supports\"}\n"
+	"{\"id\":\"bad2\",\"claim\":\"Revenue was $1.2 billion.\",\"label\":\"supports\"}\n"
+	"{\"id\":\"p7\",\"claim\":\"Revenue was $1.2 billion and margins widened.\","
+	"\"passage\":\"Revenue was $1.2 billion and margins narrowed.\",\"label\":\"does_not_support\"}\n";
+
+TEST(eval_pairs)
+{
+	struct run r = run_eval((struct eval_options){0}, pairs_mixed);
+	const struct json_value *j = r.report;
+
+	if (!j) {
+		run_free(&r);
+		return;
+	}
+	CHECK_EQ(num(j, "records"), 1);
+	CHECK_EQ(num(j, "overall.any.tn"), 1);
+	CHECK_EQ(num(j, "malformed"), 2);
+	CHECK_EQ(num(json_array_at(at(j, "malformed_records"), 0), "line"), 6);
+	CHECK(strstr(str(json_array_at(at(j, "malformed_records"), 0), "reason"),
+		     "\"label\" is \"refutes\", not supports") != NULL);
+	CHECK_EQ(num(json_array_at(at(j, "malformed_records"), 1), "line"), 8);
+	CHECK_STR(str(json_array_at(at(j, "malformed_records"), 1), "reason"),
+		  "missing \"passage\"");
+	CHECK(strstr(r.err, ":6: \"label\" is \"refutes\"") != NULL);
+
+	CHECK_EQ(num(j, "pairs.records"), 6);
+	CHECK_EQ(num(j, "pairs.table.supports.supports"), 1);
+	CHECK_EQ(num(j, "pairs.table.supports.partially_supports"), 0);
+	CHECK_EQ(num(j, "pairs.table.supports.does_not_support"), 0);
+	CHECK_EQ(num(j, "pairs.table.partially_supports.supports"), 0);
+	CHECK_EQ(num(j, "pairs.table.partially_supports.partially_supports"), 2);
+	CHECK_EQ(num(j, "pairs.table.partially_supports.does_not_support"), 0);
+	CHECK_EQ(num(j, "pairs.table.does_not_support.supports"), 1);
+	CHECK_EQ(num(j, "pairs.table.does_not_support.partially_supports"), 1);
+	CHECK_EQ(num(j, "pairs.table.does_not_support.does_not_support"), 1);
+	CHECK_EQ(num(j, "pairs.agreement.k"), 4);
+	CHECK_EQ(num(j, "pairs.agreement.n"), 6);
+	CHECK(fabs(real(j, "pairs.kappa.kappa") - 0.52) < 1e-5);
+	CHECK(fabs(real(j, "pairs.kappa.pe") - 11.0 / 36) < 1e-5);
+	CHECK(fabs(real(j, "pairs.kappa.se") - 0.277128) < 1e-5);
+	CHECK(fabs(real(j, "pairs.kappa.low") + 0.023161) < 1e-5);
+	CHECK(fabs(real(j, "pairs.kappa.high") - 1.063161) < 1e-5);
+	CHECK_EQ(num(j, "pairs.binary.table.supports.supports"), 1);
+	CHECK_EQ(num(j, "pairs.binary.table.supports.not"), 0);
+	CHECK_EQ(num(j, "pairs.binary.table.not.supports"), 1);
+	CHECK_EQ(num(j, "pairs.binary.table.not.not"), 4);
+	CHECK(fabs(real(j, "pairs.binary.kappa.kappa") - 4.0 / 7) < 1e-5);
+	CHECK(fabs(real(j, "pairs.binary.kappa.se") - 0.391230) < 1e-5);
+
+	/* The two pairs whose verdict is not their label are misjudgments. */
+	CHECK(strstr(r.mis, "\"id\":\"p5\"") != NULL);
+	CHECK(strstr(r.mis, "\"id\":\"p7\"") != NULL);
+	CHECK(strstr(r.mis, "\"kind\":\"pair\",\"label\":\"does_not_support\","
+			    "\"verdict\":\"supports\"") != NULL);
+	CHECK(strstr(r.mis, "\"id\":\"p1\"") == NULL);
+	CHECK(strstr(r.mis, "\"id\":\"r1\"") == NULL);
+	run_free(&r);
+}
+
+/* Writes the text report of o over the JSONL text; the caller frees it. */
+static char *run_text(struct eval_options o, const char *jsonl)
+{
+	char path[4096];
+	const char *files[] = {path};
+	FILE *out = tmpfile(), *err = tmpfile();
+	struct diag d = {""};
+	char *text = NULL;
+	size_t n;
+
+	CHECK(out && err);
+	if (out && err && write_temp(path, sizeof(path), jsonl, strlen(jsonl))) {
+		o.files = files;
+		o.n_files = 1;
+		CHECK_EQ(eval_run(&o, out, err, &d), 0);
+		unlink(path);
+		text = slurp(out, &n);
+	}
+	if (out)
+		fclose(out);
+	if (err)
+		fclose(err);
+	return text;
+}
+
+/* The sweep and the pairs in the text report; a file of pairs only has no response tables. */
+TEST(eval_sweep_pairs_text)
+{
+	char *text = run_text((struct eval_options){.sweep = true}, ratios), *p;
+
+	CHECK(text && strstr(text, "Claim-ratio sweep, overall only") != NULL);
+	CHECK(text && strstr(text, "Records with a checked claim: 4 of 5.") != NULL);
+	p = text ? strstr(text, "\n 0.25 ") : NULL;
+	CHECK(p && strstr(p, "<- best") < strstr(p + 1, "\n 0.30 "));
+	CHECK(text && strstr(text, "Best kappa: 1.000 at t = 0.25") != NULL);
+	CHECK(text && strstr(text, "Claim/passage pairs") == NULL);
+	free(text);
+
+	text = run_text((struct eval_options){0}, pairs_mixed);
+	CHECK(text && strstr(text, "1 records, 6 claim/passage pairs, 2 malformed") != NULL);
+	CHECK(text && strstr(text, "Cohen's kappa, three categories: 0.520, SE 0.277") != NULL);
+	CHECK(text && strstr(text, "Cohen's kappa, binary: 0.571, SE 0.391") != NULL);
+	CHECK(text && strstr(text, "Response level") != NULL);
+	free(text);
+
+	/* Only pairs (the response record left out). */
+	{
+		const char *r1 = strstr(pairs_mixed, "{\"id\":\"r1\"");
+		const char *end = r1 ? strchr(r1, '\n') + 1 : NULL;
+		struct buf only = {0};
+
+		CHECK(r1 != NULL);
+		if (r1) {
+			buf_add(&only, pairs_mixed, (size_t)(r1 - pairs_mixed));
+			buf_add(&only, end, strlen(end));
+			buf_addc(&only, '\0');
+			text = run_text((struct eval_options){0}, only.data);
+			CHECK(text && strstr(text, "0 records, 6 claim/passage pairs") != NULL);
+			CHECK(text && strstr(text, "Response level") == NULL);
+			CHECK(text && strstr(text, "\ndoes_not_support                    1                  1"
+						   "                  1       3\n") != NULL);
+			free(text);
+		}
+		buf_free(&only);
+	}
+}
