@@ -148,17 +148,13 @@ static bool holds_word(const char *t, size_t n, const char *w, size_t k)
 	return false;
 }
 
-/*
- * The share of the claim's content words (four letters or more, not
- * function words) that the passage holds, and the passage sentence that
- * holds the most of them.
- */
-static double coverage(const char *claim, size_t cn, const char *passage, size_t pn,
-		       size_t *best_start, size_t *best_end)
+/* How many of the claim's content words (four letters or more, not function
+ * words) t holds; *words is how many there are. */
+static size_t words_held(const char *claim, size_t cn, const char *t, size_t tn, size_t *words)
 {
-	size_t i = 0, words = 0, found = 0, best = 0, s, e;
+	size_t i = 0, found = 0;
 
-	*best_start = *best_end = 0;
+	*words = 0;
 	while (i < cn) {
 		size_t k = 0;
 
@@ -167,27 +163,30 @@ static double coverage(const char *claim, size_t cn, const char *passage, size_t
 		while (i + k < cn && isalnum((unsigned char)claim[i + k]))
 			k++;
 		if (k >= 4 && !stopword(claim + i, k)) {
-			words++;
-			found += holds_word(passage, pn, claim + i, k);
+			(*words)++;
+			found += holds_word(t, tn, claim + i, k);
 		}
 		i += k;
 	}
-	/* The passage sentence with the most claim words. */
+	return found;
+}
+
+/*
+ * The share of the claim's content words that the passage holds, and the
+ * passage sentence that holds the most of them.
+ */
+static double coverage(const char *claim, size_t cn, const char *passage, size_t pn,
+		       size_t *best_start, size_t *best_end)
+{
+	size_t words, found, best = 0, s, e, ignored;
+
+	*best_start = *best_end = 0;
+	found = words_held(claim, cn, passage, pn, &words);
 	for (s = 0; s < pn; s = MAX(e, s + 1)) {
-		size_t hits = 0, j = 0;
+		size_t hits;
 
 		sentence_around(passage, pn, s, &s, &e);
-		while (j < cn) {
-			size_t k = 0;
-
-			while (j < cn && !isalnum((unsigned char)claim[j]))
-				j++;
-			while (j + k < cn && isalnum((unsigned char)claim[j + k]))
-				k++;
-			if (k >= 4 && !stopword(claim + j, k))
-				hits += holds_word(passage + s, e - s, claim + j, k);
-			j += k;
-		}
+		hits = words_held(claim, cn, passage + s, e - s, &ignored);
 		if (hits > best) {
 			best = hits;
 			*best_start = s;
