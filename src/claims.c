@@ -86,7 +86,8 @@ const uint64_t *claims_counts(const struct claims *c)
 	return c->counts;
 }
 
-/* Words whose trailing period does not end a sentence. */
+/* Words whose trailing period does not end a sentence, lowercase and sorted
+ * (bsearch: this runs at every full stop). */
 static const char *const abbreviations[] = {
 	"al", "approx", "apr", "aug", "ca", "cf", "co", "corp", "dec", "dept", "dr", "eq", "est",
 	"etc", "feb", "fig", "figs", "inc", "jan", "jr", "jul", "jun", "ltd", "mar", "mr", "mrs",
@@ -505,6 +506,11 @@ int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
 	return 0;
 }
 
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 static bool is_abbreviation(const struct claims *c, uint64_t dot)
 {
 	uint64_t lo = dot > 16 ? dot - 16 : 0;
@@ -525,12 +531,11 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 		return before == '.' ||
 		       (isupper((unsigned char)s[n - 1]) && (before == ' ' || before == '(' || before == '\t'));
 	}
-	memcpy(word, s + n - k, k);
+	for (i = 0; i < k; i++)
+		word[i] = (char)tolower((unsigned char)s[n - k + i]);
 	word[k] = '\0';
-	for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
-		if (strcasecmp(word, abbreviations[i]) == 0)
-			return true;
-	return false;
+	return bsearch(&(const char *){word}, abbreviations, ARRAY_SIZE(abbreviations),
+		       sizeof(abbreviations[0]), cmp_word) != NULL;
 }
 
 int claims_mark(struct claims *c, uint64_t from, uint64_t to)

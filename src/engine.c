@@ -658,6 +658,17 @@ static int cmp_event(const void *a, const void *b)
 	return (x->to > y->to) - (x->to < y->to);
 }
 
+/* Reports mostly come in order already: check before sorting. */
+static bool sorted(const struct event *v, size_t n, int (*cmp)(const void *, const void *))
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
 static int finalize(struct engine_stream *s, unsigned id, uint64_t from, uint64_t to)
 {
 	s->last_end[id] = to;
@@ -891,7 +902,7 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 		return s->error;
 	if (rc != HS_SUCCESS)
 		return -EIO;
-	if (s->raw.n > 1)
+	if (!sorted(s->raw.v, s->raw.n, cmp_raw))
 		qsort(s->raw.v, s->raw.n, sizeof(*s->raw.v), cmp_raw);
 	for (i = 0; i < s->raw.n; i++) {
 		const struct event *r = &s->raw.v[i];
@@ -980,7 +991,7 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 
 	if (s->finals.n == 0)
 		return 0;
-	if (s->finals.n > 1)
+	if (!sorted(s->finals.v, s->finals.n, cmp_event))
 		qsort(s->finals.v, s->finals.n, sizeof(*s->finals.v), cmp_event);
 	for (k = 0; k < s->finals.n && s->finals.v[k].from < wm; k++)
 		;

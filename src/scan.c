@@ -48,11 +48,18 @@ struct scan {
 	struct buf msg, rec;
 };
 
+/* Bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time. */
 static size_t count_code_points(const char *p, size_t n)
 {
-	size_t i, cont = 0;
+	size_t i = 0, cont = 0;
 
-	for (i = 0; i < n; i++)
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		cont += (size_t)__builtin_popcountll(x & ~(x << 1) & 0x8080808080808080ull);
+	}
+	for (; i < n; i++)
 		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
 	return n - cont;
 }
@@ -192,6 +199,11 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	}
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
+	/* Number checks start with the first tool output (or a source): before
+	 * it there is nothing to check against, so the match costs nothing. */
+	if (s->rs->rules[id - db->first_rule_id].grounding == GROUNDING_QUANTITY &&
+	    !ground_active(s->ground))
+		return 0;
 	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
 			  s->cp - s->line_start_cp + 1);
 }
