@@ -51,5 +51,14 @@ for cmd, expected in examples:
         print("FAIL: $ %s\n  expected: %r\n  got:      %r\n  stderr: %s" % (cmd, expected, got, p.stderr))
     else:
         print("ok:   $ %s" % cmd)
+# Every option the program's help names is in the manual.
+with open(man, encoding="utf-8") as f:
+    manual = unroff(f.read())
+for args in (["--help"], ["eval", "--help"]):
+    helptext = subprocess.run(["halluscan"] + args, env=env, capture_output=True, text=True).stdout
+    for opt in sorted(set(re.findall(r"--[a-z][a-z-]+", helptext))):
+        if opt not in manual:
+            failed += 1
+            print("FAIL: %s (halluscan %s) is not in the manual" % (opt, " ".join(args)))
 print("%d examples, %d failed" % (len(examples), failed))
 sys.exit(1 if failed or not examples else 0)
