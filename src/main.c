@@ -522,10 +522,8 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);
-	if (err && err != -ENOMEM && out->err)
-		return err; /* the output is gone: nothing more can be written */
 	if (err)
-		return err;
+		return err; /* a write error or no memory: the run ends */
 	err = scan_end(sc, &sum);
 	if (err)
 		return err;
