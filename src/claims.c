@@ -351,15 +351,14 @@ static int make_claim(struct claims *c, uint64_t end)
 		return -ENOMEM;
 	for (i = 0; i < c->n_held; i++) {
 		const struct held *h = &c->held[i];
-		const char *sig = c->rs->rules[h->rule].signal;
-		size_t j;
+		size_t sig = c->rs->rules[h->rule].signal_index, j;
 
 		if (!h->checkable)
 			continue;
 		/* Two rules of one signal on one stretch of text are one item. */
 		for (j = 0; j < n; j++)
 			if (h->from < c->items[j].to && c->items[j].from < h->to &&
-			    strcmp(c->rs->rules[c->items[j].rule].signal, sig) == 0)
+			    c->rs->rules[c->items[j].rule].signal_index == sig)
 				break;
 		if (j < n) {
 			c->items[j].grounded |= h->grounded;
@@ -399,7 +398,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		c->last_kept[i] = SIZE_MAX;
 	for (i = 0; i < c->n_held; i++) {
 		struct held *h = &c->held[i];
-		size_t sig = (size_t)ruleset_signal_index(c->rs, c->rs->rules[h->rule].signal);
+		size_t sig = c->rs->rules[h->rule].signal_index;
 		size_t k = c->last_kept[sig];
 
 		enum check chk = c->rs->rules[h->rule].grounding == GROUNDING_QUANTITY

@@ -819,6 +819,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 				return -ENOMEM;
 			rs->signals[rs->n_signals++] = sig;
 		}
+		rs->rules[i].signal_index = (size_t)ruleset_signal_index(rs, r->signal);
 	}
 	for (i = 0; i < rs->n_spans; i++)
 		for (j = 0; j < i; j++)

@@ -78,6 +78,7 @@ struct rule {
 	struct example *examples, *negatives;
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;
+	size_t signal_index; /* of signal in the ruleset's signals, after ruleset_finish() */
 };
 
 struct span_delim {

@@ -13,11 +13,8 @@ enum span_change spans_delimiter(struct spans *s, size_t pair, bool opener,
 				 uint64_t from, uint64_t to)
 {
 	if (!s->open) {
-		if (!opener) {
-			if (from >= s->closed_to)
-				s->stray_closers++;
-			return SPAN_SAME;
-		}
+		if (!opener)
+			return SPAN_SAME; /* a closer with no span open is text */
 		s->open = true;
 		s->pair = pair;
 		s->open_from = from;

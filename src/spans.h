@@ -19,7 +19,6 @@ struct spans {
 	uint64_t open_to;     /* where it ends */
 	uint64_t closed_to;   /* end of the last closer */
 	uint64_t n_spans;     /* spans opened in this input */
-	uint64_t stray_closers;
 };
 
 enum span_change {
