@@ -2,15 +2,16 @@
 /* hsrule: scan a file with one Hyperscan pattern (streaming, start of match) and count its callbacks. */
 
 /*
- * Usage: hsrule [-i] [--native] [--chunk BYTES] REGEX FILE
- *        hsrule [--native] [--chunk BYTES] --all PATTERNS.tsv FILE
+ * Usage: hsrule [-i] [--native] [--no-som] [--chunk BYTES] REGEX FILE
+ *        hsrule [--native] [--no-som] [--chunk BYTES] --all PATTERNS.tsv FILE
  *
  * Compiles REGEX alone (--all: every rule of a `halluscan --export-patterns`
  * file, in one database with hs_compile_multi, with their own "i" flags),
  * the way halluscan compiles its rules:
  * HS_FLAG_SOM_LEFTMOST (plus HS_FLAG_CASELESS with -i), in
  * HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, for the generic target of the
- * architecture (--native: for this CPU's features instead). FILE is mapped
+ * architecture (--native: for this CPU's features instead; --no-som: without
+ * start of match, to show what it costs). FILE is mapped
  * and read once before the clock starts; then one stream scans it in writes
  * of --chunk bytes (default 65536), and the callback only counts.
  *
@@ -56,8 +57,8 @@ static double now(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: hsrule [-i] [--native] [--chunk BYTES] REGEX FILE\n"
-			"       hsrule [--native] [--chunk BYTES] --all PATTERNS.tsv FILE\n");
+	fprintf(stderr, "usage: hsrule [-i] [--native] [--no-som] [--chunk BYTES] REGEX FILE\n"
+			"       hsrule [--native] [--no-som] [--chunk BYTES] --all PATTERNS.tsv FILE\n");
 	exit(2);
 }
 
@@ -112,7 +113,7 @@ static unsigned load_patterns(const char *path, unsigned base, char ***exprs, un
 int main(int argc, char **argv)
 {
 	hs_platform_info_t plat = {.tune = HS_TUNE_FAMILY_GENERIC, .cpu_features = 0};
-	unsigned flags = HS_FLAG_SOM_LEFTMOST;
+	unsigned flags = HS_FLAG_SOM_LEFTMOST, mode = HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE;
 	size_t chunk = 65536, size, off;
 	unsigned long long callbacks = 0;
 	const char *path, *all = NULL;
@@ -134,6 +135,9 @@ int main(int argc, char **argv)
 				fprintf(stderr, "hsrule: hs_populate_platform failed\n");
 				return 2;
 			}
+		} else if (strcmp(argv[i], "--no-som") == 0) {
+			flags &= ~(unsigned)HS_FLAG_SOM_LEFTMOST;
+			mode = HS_MODE_STREAM;
 		} else if (strcmp(argv[i], "--all") == 0 && i + 1 < argc) {
 			all = argv[++i];
 		} else if (strcmp(argv[i], "--chunk") == 0 && i + 1 < argc) {
@@ -152,22 +156,21 @@ int main(int argc, char **argv)
 		char **exprs = NULL;
 		unsigned *pflags = NULL, *ids, n, k;
 
-		n = load_patterns(all, HS_FLAG_SOM_LEFTMOST, &exprs, &pflags);
+		n = load_patterns(all, flags & HS_FLAG_SOM_LEFTMOST, &exprs, &pflags);
 		ids = n ? calloc(n, sizeof(*ids)) : NULL;
 		if (!ids)
 			return 2;
 		for (k = 0; k < n; k++)
 			ids[k] = k;
-		rc = hs_compile_multi((const char *const *)exprs, pflags, ids, n,
-				      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &db, &cerr);
+		rc = hs_compile_multi((const char *const *)exprs, pflags, ids, n, mode, &plat, &db,
+				      &cerr);
 		for (k = 0; k < n; k++)
 			free(exprs[k]);
 		free(exprs);
 		free(pflags);
 		free(ids);
 	} else {
-		rc = hs_compile(argv[i++], flags, HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat,
-				&db, &cerr);
+		rc = hs_compile(argv[i++], flags, mode, &plat, &db, &cerr);
 	}
 	if (rc != HS_SUCCESS) {
 		fprintf(stderr, "hsrule: cannot compile: %s (pattern %d)\n",

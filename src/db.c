@@ -31,6 +31,12 @@ void db_free(struct db *db)
 	free(db);
 }
 
+static struct engine_pattern rule_pattern(const struct rule *r)
+{
+	return (struct engine_pattern){r->pattern, r->caseless ? ENGINE_CASELESS : 0u,
+				       (const char *const *)r->alternatives, r->n_alternatives};
+}
+
 static int db_alloc(const struct ruleset *rs, struct db **out)
 {
 	struct db *db = calloc(1, sizeof(*db));
@@ -46,15 +52,14 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 		return -ENOMEM;
 	}
 	for (i = 0; i < rs->n_spans; i++) {
-		db->pats[k++] = (struct engine_pattern){rs->spans[i].open, ENGINE_LITERAL};
-		db->pats[k++] = (struct engine_pattern){rs->spans[i].close, ENGINE_LITERAL};
+		db->pats[k++] = (struct engine_pattern){rs->spans[i].open, ENGINE_LITERAL, NULL, 0};
+		db->pats[k++] = (struct engine_pattern){rs->spans[i].close, ENGINE_LITERAL, NULL, 0};
 	}
 	db->sentence_id = k;
-	db->pats[k++] = (struct engine_pattern){SENTENCE_MARK, 0};
+	db->pats[k++] = (struct engine_pattern){SENTENCE_MARK, 0, NULL, 0};
 	db->first_rule_id = k;
 	for (i = 0; i < rs->n_rules; i++)
-		db->pats[k++] = (struct engine_pattern){
-			rs->rules[i].pattern, rs->rules[i].caseless ? ENGINE_CASELESS : 0u};
+		db->pats[k++] = rule_pattern(&rs->rules[i]);
 	db_make_key(rs, db->key, sizeof(db->key));
 	*out = db;
 	return 0;
@@ -69,7 +74,7 @@ static int check_rules(const struct ruleset *rs, struct diag *d)
 
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
-		struct engine_pattern p = {r->pattern, r->caseless ? ENGINE_CASELESS : 0u};
+		struct engine_pattern p = rule_pattern(r);
 		const char *tmpl[4] = {r->message, r->recovery, r->near.message, r->near.recovery}, *bad;
 
 		err = engine_check_pattern(&p, &why);

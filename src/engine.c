@@ -214,10 +214,9 @@ static const char *matches_line_break(const char *re)
 	return NULL;
 }
 
-int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
+static int check_expr(const struct engine_pattern *p, struct diag *d)
 {
 	const char *nl;
-
 	pcre2_code *c;
 	bool empty;
 	int err;
@@ -236,6 +235,23 @@ int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
 	if (empty)
 		return diag_set(d, -EINVAL, "the pattern can match the empty string");
 	return 0;
+}
+
+int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
+{
+	size_t i;
+	int err;
+
+	/* Each alternative alone, so that Hyperscan gets sound expressions. */
+	for (i = 0; i < p->n_alts; i++) {
+		struct engine_pattern one = {p->alts[i], p->flags, NULL, 0};
+		struct diag why;
+
+		err = check_expr(&one, &why);
+		if (err < 0)
+			return diag_set(d, err, "alternative %zu: %s", i + 1, why.msg);
+	}
+	return check_expr(p, d);
 }
 
 void engine_free(struct engine *e)
@@ -313,61 +329,93 @@ static char *hs_expr(const struct engine_pattern *p)
 	return out;
 }
 
+/* The Hyperscan expressions of the patterns: one per pattern, or one per alternative. */
+struct hs_exprs {
+	char **expr;
+	unsigned *owner; /* the pattern each expression reports as */
+	size_t n;
+};
+
+static void hs_exprs_free(struct hs_exprs *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		free(x->expr[i]);
+	free(x->expr);
+	free(x->owner);
+}
+
+static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_exprs *x)
+{
+	size_t i, j, m = 0;
+
+	for (i = 0; i < n; i++)
+		m += pats[i].n_alts ? pats[i].n_alts : 1;
+	x->n = 0;
+	x->expr = calloc(m ? m : 1, sizeof(*x->expr));
+	x->owner = calloc(m ? m : 1, sizeof(*x->owner));
+	if (!x->expr || !x->owner)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < (pats[i].n_alts ? pats[i].n_alts : 1); j++) {
+			struct engine_pattern one = pats[i];
+
+			if (pats[i].n_alts)
+				one.expr = pats[i].alts[j];
+			x->expr[x->n] = hs_expr(&one);
+			if (!x->expr[x->n])
+				return -ENOMEM;
+			x->owner[x->n++] = (unsigned)i;
+		}
+	}
+	return 0;
+}
+
 static int compile_hs(struct engine *e, const struct engine_pattern *pats, struct diag *d)
 {
 	hs_platform_info_t plat = {.tune = HS_TUNE_FAMILY_GENERIC, .cpu_features = 0};
 	hs_compile_error_t *cerr = NULL;
-	char **exprs = calloc(e->n, sizeof(char *));
-	unsigned *flags = calloc(e->n, sizeof(unsigned));
-	unsigned *ids = calloc(e->n, sizeof(unsigned));
+	struct hs_exprs x = {0};
+	const char **ex = NULL;
+	unsigned *flags = NULL, *ids = NULL;
 	size_t i, k;
-	int err = 0;
+	int err;
 
-	if (!exprs || !flags || !ids) {
+	err = hs_exprs_make(pats, e->n, &x);
+	ex = calloc(x.n ? x.n : 1, sizeof(*ex));
+	flags = calloc(x.n ? x.n : 1, sizeof(*flags));
+	ids = calloc(x.n ? x.n : 1, sizeof(*ids));
+	if (err < 0 || !ex || !flags || !ids) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < e->n; i++) {
-		exprs[i] = hs_expr(&pats[i]);
-		if (!exprs[i]) {
-			err = -ENOMEM;
-			goto out;
-		}
-	}
 	/*
-	 * Compile; when Hyperscan rejects one expression, hand it to PCRE2 and
-	 * try again. A database is compiled for the generic target so that a
-	 * serialized one loads on any CPU of the architecture.
+	 * Compile; when Hyperscan rejects one expression, hand its whole
+	 * pattern to PCRE2 and try again. A database is compiled for the
+	 * generic target so that a serialized one loads on any CPU of the
+	 * architecture. Reports carry the pattern's index as their id.
 	 */
 	for (;;) {
 		hs_error_t rc;
 
 		k = 0;
-		for (i = 0; i < e->n; i++) {
-			if (e->pcre2[i])
+		for (i = 0; i < x.n; i++) {
+			unsigned o = x.owner[i];
+
+			if (e->pcre2[o])
 				continue;
+			ex[k] = x.expr[i];
 			flags[k] = HS_FLAG_SOM_LEFTMOST;
-			if (pats[i].flags & ENGINE_CASELESS)
+			if (pats[o].flags & ENGINE_CASELESS)
 				flags[k] |= HS_FLAG_CASELESS;
-			ids[k] = (unsigned)i;
+			ids[k] = o;
 			k++;
 		}
 		if (k == 0)
 			break;
-		{
-			const char **ex = calloc(k, sizeof(char *));
-
-			if (!ex) {
-				err = -ENOMEM;
-				goto out;
-			}
-			for (i = 0; i < k; i++)
-				ex[i] = exprs[ids[i]];
-			rc = hs_compile_multi(ex, flags, ids, (unsigned)k,
-					      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat,
-					      &e->db, &cerr);
-			free(ex);
-		}
+		rc = hs_compile_multi(ex, flags, ids, (unsigned)k,
+				      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &e->db, &cerr);
 		if (rc == HS_SUCCESS)
 			break;
 		if (cerr->expression < 0) {
@@ -384,10 +432,8 @@ static int compile_hs(struct engine *e, const struct engine_pattern *pats, struc
 out:
 	if (cerr)
 		hs_free_compile_error(cerr);
-	if (exprs)
-		for (i = 0; i < e->n; i++)
-			free(exprs[i]);
-	free(exprs);
+	hs_exprs_free(&x);
+	free(ex);
 	free(flags);
 	free(ids);
 	return err;

@@ -30,9 +30,18 @@ enum {
 	ENGINE_LITERAL = 1 << 1, /* expr is a byte string, not a regex */
 };
 
+/*
+ * A pattern. When alts is set, expr must be their alternation, written
+ * (?:A)|(?:B)|...: PCRE2 runs expr, Hyperscan compiles each alternative as
+ * an expression of its own under the pattern's id (a set of simple
+ * expressions makes a faster automaton than one large alternation), and
+ * the leftmost-longest merge over all their reports is the alternation's.
+ */
 struct engine_pattern {
 	const char *expr;
 	unsigned flags;
+	const char *const *alts;
+	size_t n_alts;
 };
 
 enum engine_backend {

@@ -169,6 +169,31 @@ static int get_string_list(struct pack *p, yaml_node_t *n, const char *key,
 	return 0;
 }
 
+/*
+ * A pattern written as a list of alternatives: r->pattern is their
+ * alternation, (?:A)|(?:B)|..., and the engine compiles each one apart.
+ */
+static int get_alternatives(struct pack *p, yaml_node_t *n, struct rule *r)
+{
+	struct buf b = {0};
+	size_t i;
+	int err;
+
+	err = get_string_list(p, n, "pattern", &r->alternatives, &r->n_alternatives);
+	if (err < 0)
+		return err;
+	if (r->n_alternatives == 0)
+		return fail(p, n, "\"pattern\" must not be an empty list");
+	for (i = 0; i < r->n_alternatives && err == 0; i++)
+		err = buf_addf(&b, "%s(?:%s)", i ? "|" : "", r->alternatives[i]);
+	if (err < 0 || buf_addc(&b, '\0') < 0) {
+		buf_free(&b);
+		return -ENOMEM;
+	}
+	r->pattern = b.data;
+	return 0;
+}
+
 static int get_examples(struct pack *p, yaml_node_t *n, const char *key,
 			struct example **out, size_t *count)
 {
@@ -294,7 +319,10 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "pattern") == 0) {
 			ONCE(r->pattern);
 			r->pattern_at = where_of(p, v);
-			err = get_nonempty(p, v, key, &r->pattern);
+			if (v->type == YAML_SEQUENCE_NODE)
+				err = get_alternatives(p, v, r);
+			else
+				err = get_nonempty(p, v, key, &r->pattern);
 		} else if (strcmp(key, "severity") == 0) {
 			ONCE(sev);
 			err = get_nonempty(p, v, key, &sev);
@@ -544,6 +572,7 @@ void ruleset_free(struct ruleset *rs)
 		free(r->id);
 		free(r->signal);
 		free(r->pattern);
+		free_strings(r->alternatives, r->n_alternatives);
 		free(r->message);
 		free(r->recovery);
 		free(r->unless_before);
@@ -759,6 +788,9 @@ static void compute_digest(struct ruleset *rs)
 		digest_str(&h, r->id);
 		digest_str(&h, r->signal);
 		digest_str(&h, r->pattern);
+		/* A list compiles otherwise than its alternation written out. */
+		for (j = 0; j < r->n_alternatives; j++)
+			digest_str(&h, r->alternatives[j]);
 		digest_str(&h, r->caseless ? "caseless" : "");
 		digest_str(&h, severity_name(r->severity));
 		digest_str(&h, r->message);

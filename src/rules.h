@@ -61,7 +61,9 @@ struct near {
 struct rule {
 	char *id;
 	char *signal;
-	char *pattern;
+	char *pattern;        /* PCRE2; for a list, the alternation (?:A)|(?:B)|... */
+	char **alternatives;  /* the list as written, or NULL for one pattern */
+	size_t n_alternatives;
 	bool caseless;
 	enum severity severity;
 	char *message;

@@ -86,15 +86,19 @@ static void dump(const char *label, const struct evs *a)
 	fprintf(stderr, "\n");
 }
 
+/* Overlapping alternatives: the merge must give their alternation's matches. */
+static const char *const alts[] = {"\\d{1,3} [a-z]{3,4}", "\\d{2,9}", "ab[a-z]"};
+
 static const struct engine_pattern pats[] = {
-	{"<tool_output>", ENGINE_LITERAL},
-	{"https?://[a-z0-9](?:[^\\s<>\"()]|\\([^\\s<>\"()]*\\))*(?:[^\\s<>\"().,;:!?]|\\([^\\s<>\"()]*\\))", ENGINE_CASELESS},
-	{"\\b\\d{1,3}\\.\\d{1,6}[ \\t]{0,2}%", 0},
-	{"[Ww]ill[ \\t](?:definitely|certainly)\\b", 0},
-	{"ab|abcd|bcdef", 0},
-	{"x[a-z ]*y", 0},
+	{"<tool_output>", ENGINE_LITERAL, NULL, 0},
+	{"https?://[a-z0-9](?:[^\\s<>\"()]|\\([^\\s<>\"()]*\\))*(?:[^\\s<>\"().,;:!?]|\\([^\\s<>\"()]*\\))", ENGINE_CASELESS, NULL, 0},
+	{"\\b\\d{1,3}\\.\\d{1,6}[ \\t]{0,2}%", 0, NULL, 0},
+	{"[Ww]ill[ \\t](?:definitely|certainly)\\b", 0, NULL, 0},
+	{"ab|abcd|bcdef", 0, NULL, 0},
+	{"x[a-z ]*y", 0, NULL, 0},
 	/* A later report reaches further from an earlier start: "5", then "5,231,877". */
-	{"\\b(?:\\d{1,3}(?:,\\d{3}){1,5}|\\d{1,15})(?:[ \\t][a-z]{3,20}\\b)?", 0},
+	{"\\b(?:\\d{1,3}(?:,\\d{3}){1,5}|\\d{1,15})(?:[ \\t][a-z]{3,20}\\b)?", 0, NULL, 0},
+	{"(?:\\d{1,3} [a-z]{3,4})|(?:\\d{2,9})|(?:ab[a-z])", 0, alts, ARRAY_SIZE(alts)},
 };
 
 static const char *const inputs[] = {
@@ -229,7 +233,7 @@ TEST(engine_refuses_line_breaks)
 		"x[a-z \\t]*y", "[^\\s<>]+", "[^)\\n]+", "[^[:space:]]+", "a\\.b", "[]a]b", "\\\\s",
 		"(?i)abc", "a.b",
 	};
-	struct engine_pattern p = {NULL, 0};
+	struct engine_pattern p = {NULL, 0, NULL, 0};
 	struct diag d;
 	size_t i;
 
@@ -247,14 +251,14 @@ TEST(engine_refuses_line_breaks)
 		}
 	}
 	/* Literals are bytes, not regexes. */
-	p = (struct engine_pattern){"\\s", ENGINE_LITERAL};
+	p = (struct engine_pattern){"\\s", ENGINE_LITERAL, NULL, 0};
 	CHECK_EQ(engine_check_pattern(&p, &d), 0);
 }
 
 /* Matches stop at line ends whatever the reads, in both engines. */
 TEST(engine_lines)
 {
-	static const struct engine_pattern p[] = {{"x[a-z \\t]*y", 0}, {"b[^\\n]*", 0}};
+	static const struct engine_pattern p[] = {{"x[a-z \\t]*y", 0, NULL, 0}, {"b[^\\n]*", 0, NULL, 0}};
 	const char *text = "ax b\ncy xay\nbb\n";
 	struct engine *e = NULL;
 	static struct evs a, b;
@@ -282,9 +286,9 @@ TEST(engine_lines)
 TEST(engine_per_pattern_fallback)
 {
 	static const struct engine_pattern p[] = {
-		{"cat", 0},
-		{"(?<=big )dog", 0},
-		{"dog", 0},
+		{"cat", 0, NULL, 0},
+		{"(?<=big )dog", 0, NULL, 0},
+		{"dog", 0, NULL, 0},
 	};
 	const char *text = "a big dog and a small dog, a cat\n";
 	struct engine *e = NULL;
@@ -316,9 +320,50 @@ TEST(engine_per_pattern_fallback)
 	engine_free(e);
 }
 
+/* Alternatives compiled apart give their alternation's leftmost-longest matches. */
+TEST(engine_alternatives)
+{
+	const char *text = "x 12345 cats abz 7 dogs 12 cats\n";
+	static const struct { uint64_t from, to; } want[] = {{2, 7}, {13, 16}, {17, 23}, {24, 31}};
+	static const enum engine_backend be[] = {ENGINE_AUTO, ENGINE_PCRE2};
+	struct engine *e = NULL;
+	static struct evs out;
+	struct diag d;
+	size_t i, k;
+
+	for (k = 0; k < ARRAY_SIZE(be); k++) {
+		CHECK_EQ(engine_compile(&pats[ARRAY_SIZE(pats) - 1], 1, be[k], &e, &d), 0);
+		if (!e)
+			return;
+		CHECK(!HAVE_HYPERSCAN || be[k] == ENGINE_PCRE2 || !engine_is_pcre2(e, 0));
+		run(e, text, strlen(text), BYTES, 0, &out);
+		CHECK_EQ(out.n, ARRAY_SIZE(want));
+		for (i = 0; i < out.n && i < ARRAY_SIZE(want); i++) {
+			CHECK_EQ(out.v[i].from, want[i].from);
+			CHECK_EQ(out.v[i].to, want[i].to);
+		}
+		engine_free(e);
+	}
+}
+
+/* Each alternative is checked alone, and named when it is wrong. */
+TEST(engine_refuses_bad_alternatives)
+{
+	static const char *const empty[] = {"ab", "c?"}, *const unbalanced[] = {"a)", "(?:b"};
+	struct engine_pattern p = {"(?:ab)|(?:c?)", 0, empty, 2};
+	struct diag d;
+
+	CHECK_EQ(engine_check_pattern(&p, &d), -EINVAL);
+	CHECK(strstr(d.msg, "alternative 2: ") && strstr(d.msg, "empty string"));
+	/* Joined, "(?:a))|(?:(?:b)" is as wrong as its parts; each part alone is caught first. */
+	p = (struct engine_pattern){"(?:a))|(?:(?:b)", 0, unbalanced, 2};
+	CHECK_EQ(engine_check_pattern(&p, &d), -EINVAL);
+	CHECK(strstr(d.msg, "alternative 1: ") != NULL);
+}
+
 TEST(engine_refuses_bad_patterns)
 {
-	static const struct engine_pattern empty = {"a*", 0}, broken = {"(unclosed", 0};
+	static const struct engine_pattern empty = {"a*", 0, NULL, 0}, broken = {"(unclosed", 0, NULL, 0};
 	struct engine *e = NULL;
 	struct diag d;
 
@@ -362,7 +407,7 @@ TEST(engine_serialize_roundtrip)
 /* Catastrophic backtracking stops at the match limit and is counted. */
 TEST(engine_pcre2_match_limit)
 {
-	static const struct engine_pattern p[] = {{"(a|aa)+\\d", 0}, {"zz", 0}};
+	static const struct engine_pattern p[] = {{"(a|aa)+\\d", 0, NULL, 0}, {"zz", 0, NULL, 0}};
 	static char text[20000];
 	struct engine_stream *s = NULL;
 	struct engine *e = NULL;

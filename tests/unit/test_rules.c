@@ -92,6 +92,34 @@ TEST(rules_digest)
 	ruleset_free(c);
 }
 
+/* A pattern may be a list of alternatives: the rule's regex is their alternation. */
+TEST(rules_pattern_alternatives)
+{
+	struct ruleset *a = NULL, *b = NULL;
+	struct db *db = NULL;
+	struct diag d = {""};
+
+	CHECK_EQ(load(edit("    pattern: 'https?://\\S+'\n",
+			   "    pattern:\n      - 'https?://\\S+'\n      - 'ftp://\\S+'\n"), &d, &a), 0);
+	CHECK_EQ(load(edit("    pattern: 'https?://\\S+'\n", "    pattern: '(?:https?://\\S+)|(?:ftp://\\S+)'\n"),
+		      &d, &b), 0);
+	if (!a || !b)
+		goto out;
+	CHECK_EQ(a->rules[0].n_alternatives, 2);
+	CHECK_STR(a->rules[0].alternatives[1], "ftp://\\S+");
+	CHECK_STR(a->rules[0].pattern, b->rules[0].pattern);
+	CHECK_EQ(b->rules[0].n_alternatives, 0);
+	/* Same regex, compiled otherwise: a cached database must not serve both. */
+	CHECK(strcmp(a->digest, b->digest) != 0);
+	CHECK_EQ(db_compile(a, ENGINE_AUTO, &db, &d), 0);
+	if (db)
+		CHECK_EQ(scan_check_examples(db, &d), 0);
+out:
+	db_free(db);
+	ruleset_free(a);
+	ruleset_free(b);
+}
+
 static void refused(const char *text, const char *where, const char *what)
 {
 	struct diag d = {""};
@@ -122,6 +150,9 @@ TEST(rules_refuse_with_location)
 	refused(edit("spans:\n", "spanz:\n"), "p.yaml:10:1:", "unknown key \"spanz\"");
 	refused(edit("  - {name: t, open: '<t>', close: '</t>'}\n", "  - {name: t, open: '<t>'}\n"),
 		"p.yaml:11:5:", "needs name, open and close");
+	refused(edit("    pattern: 'https?://\\S+'\n", "    pattern: []\n"), "p.yaml:5:14:",
+		"must not be an empty list");
+	refused(edit("    pattern: 'https?://\\S+'\n", "    pattern: [{a: b}]\n"), "p.yaml:5:15:", "");
 	refused("", "p.yaml:", "empty rule pack");
 	refused("rules: []\n", "no rules loaded", "");
 	refused("a: 1\n---\nb: 2\n", "p.yaml:1:1:", "unknown key");
@@ -184,6 +215,8 @@ TEST(rules_refuse_bad_patterns)
 			"p.yaml:5:14: rule \"t.url\": pattern: missing closing parenthesis");
 	compile_refused(edit("    pattern: 'https?://\\S+'\n", "    pattern: 'x*'\n"),
 			"p.yaml:5:14: rule \"t.url\": pattern: the pattern can match the empty string");
+	compile_refused(edit("    pattern: 'https?://\\S+'\n", "    pattern: ['https?://\\S+', 'x?']\n"),
+			"p.yaml:5:14: rule \"t.url\": pattern: alternative 2: the pattern can match the empty string");
 	compile_refused(edit("    recovery: r\n", "    recovery: 'r {hots}'\n"),
 			"p.yaml:2:5: rule \"t.url\": unknown placeholder at \"{hots}\"");
 	compile_refused(edit("    recovery: r\n", "    recovery: r\n    unless_sentence: ['(x']\n"),
