@@ -10,13 +10,6 @@
 #include "claims.h"
 #include "policy.h"
 
-/*
- * A possible sentence end: a terminator, closing quotes or brackets, a
- * little blank space and the next sentence's first byte (so that the
- * decision never needs bytes the stream has not yet delivered).
- */
-static const char SENTENCE_MARK[] = "[.!?][\"')\\]]{0,3}[ \\t]{1,4}[^ \\t\\r\\n]";
-
 void db_make_key(const struct ruleset *rs, char *out, size_t n)
 {
 	snprintf(out, n, "%s %s", rs->digest, engine_version());
@@ -56,7 +49,8 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 		db->pats[k++] = (struct engine_pattern){rs->spans[i].close, ENGINE_LITERAL, NULL, 0};
 	}
 	db->sentence_id = k;
-	db->pats[k++] = (struct engine_pattern){SENTENCE_MARK, 0, NULL, 0};
+	db->pats[k++] = (struct engine_pattern){ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK,
+							 NULL, 0};
 	db->first_rule_id = k;
 	for (i = 0; i < rs->n_rules; i++)
 		db->pats[k++] = rule_pattern(&rs->rules[i]);

@@ -14,6 +14,9 @@
 #if HAVE_HYPERSCAN
 #include <hs.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* Reads are cut into pieces of this size so that per-read state stays small. */
 #define PIECE 16384
@@ -22,15 +25,19 @@
 /* Backtracking bounds for every PCRE2 match. */
 #define PCRE2_MATCH_LIMIT 200000
 #define PCRE2_DEPTH_LIMIT 10000
+/* The longest sentence mark: terminator, 3 closers, 4 blanks, one byte. */
+#define MARK_MAX 9
+#define NO_MARK ((size_t)-1)
 #define DFA_WORKSPACE 2048
 #define DFA_OVECTOR 64
 
 #if HAVE_HYPERSCAN
-static const char MAGIC[8] = "HLSCDB1";
+static const char MAGIC[8] = "HLSCDB2"; /* 2: sentence marks left out of the database */
 #endif
 
 struct engine {
 	size_t n;
+	size_t mark;           /* the ENGINE_SENTENCE_MARK pattern, or NO_MARK */
 	bool *pcre2;           /* per pattern: runs on PCRE2 */
 	pcre2_code **code;     /* per pattern, NULL where Hyperscan runs it */
 	size_t n_pcre2;
@@ -64,6 +71,10 @@ struct engine_stream {
 	struct events finals;  /* final, not yet delivered */
 	uint64_t limit_hits;
 	int error;             /* an allocation failure inside a callback */
+	/* Sentence marks: where the next may start, and the undecided tail of the last piece. */
+	uint64_t mark_from;
+	unsigned char mark_tail[MARK_MAX];
+	size_t mark_tail_len;
 #if HAVE_HYPERSCAN
 	hs_stream_t *hs;
 	hs_scratch_t *scratch;
@@ -278,6 +289,7 @@ static int engine_alloc(size_t n, struct engine **out)
 	if (!e)
 		return -ENOMEM;
 	e->n = n;
+	e->mark = NO_MARK;
 	e->pcre2 = calloc(n ? n : 1, sizeof(*e->pcre2));
 	e->code = calloc(n ? n : 1, sizeof(*e->code));
 	e->mctx = pcre2_match_context_create(NULL);
@@ -299,6 +311,10 @@ static int finish_pcre2(struct engine *e, const struct engine_pattern *pats, str
 
 	e->n_pcre2 = 0;
 	for (i = 0; i < e->n; i++) {
+		if (pats[i].flags & ENGINE_SENTENCE_MARK) {
+			e->mark = i;
+			e->pcre2[i] = false;
+		}
 		if (!e->pcre2[i])
 			continue;
 		err = compile_pcre2(&pats[i], &e->code[i], d);
@@ -358,6 +374,8 @@ static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_
 	if (!x->expr || !x->owner)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
+		if (pats[i].flags & ENGINE_SENTENCE_MARK)
+			continue;
 		for (j = 0; j < (pats[i].n_alts ? pats[i].n_alts : 1); j++) {
 			struct engine_pattern one = pats[i];
 
@@ -589,7 +607,8 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	memset(info, 0, sizeof(*info));
 	info->n_patterns = e->n;
 	info->n_pcre2 = e->n_pcre2;
-	info->backend = e->n_pcre2 == e->n ? "pcre2" : e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
+	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) ? "pcre2"
+			: e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
 #if HAVE_HYPERSCAN
 	if (e->db) {
 		hs_scratch_t *s = NULL;
@@ -642,6 +661,8 @@ static int stream_open(struct engine_stream *s)
 
 	s->offset = 0;
 	s->finals.n = 0;
+	s->mark_from = 0;
+	s->mark_tail_len = 0;
 	s->line_len = 0;
 	s->line_base = 0;
 	s->error = 0;
@@ -719,6 +740,128 @@ static int finalize(struct engine_stream *s, unsigned id, uint64_t from, uint64_
 {
 	s->last_end[id] = to;
 	return push(&s->finals, id, from, to);
+}
+
+/* ---- sentence marks: a byte scan for ENGINE_SENTENCE_MARK_RE ---- */
+
+#define MARK_UNDECIDED (-1)
+
+static bool is_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_closer(unsigned char c)
+{
+	return c == '"' || c == '\'' || c == ')' || c == ']';
+}
+
+/*
+ * The length of the mark starting with the terminator d[p], 0 when there
+ * is none, or MARK_UNDECIDED when d[0, n) ends too soon to tell. A start
+ * has at most one match: the closers and the blanks are taken whole,
+ * because what follows each run cannot be one of its bytes.
+ */
+static int mark_at(const unsigned char *d, size_t n, size_t p)
+{
+	size_t q = p + 1, k;
+
+	for (k = 0; k < 3 && q < n && is_closer(d[q]); k++)
+		q++;
+	if (q == n)
+		return MARK_UNDECIDED;
+	for (k = 0; k < 4 && q < n && is_blank(d[q]); k++)
+		q++;
+	if (k == 0)
+		return 0;
+	if (q == n)
+		return MARK_UNDECIDED;
+	if (is_blank(d[q]) || d[q] == '\r' || d[q] == '\n')
+		return 0;
+	return (int)(q + 1 - p);
+}
+
+/* The first '.', '!' or '?' in d[i, n), or n. */
+static size_t next_terminator(const unsigned char *d, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	const __m128i dot = _mm_set1_epi8('.'), bang = _mm_set1_epi8('!'), ask = _mm_set1_epi8('?');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + i));
+		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, dot), _mm_cmpeq_epi8(v, bang)),
+					   _mm_cmpeq_epi8(v, ask));
+		unsigned m = (unsigned)_mm_movemask_epi8(hit);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < n; i++)
+		if (d[i] == '.' || d[i] == '!' || d[i] == '?')
+			return i;
+	return n;
+}
+
+/*
+ * Finds the marks that start in d[from, n), d[0] being at stream offset
+ * base, leftmost first and each after the last. Returns where the first
+ * undecided start is (n when none), or -ENOMEM.
+ */
+static long long marks_in(struct engine_stream *s, const unsigned char *d, size_t n, size_t from,
+			  uint64_t base)
+{
+	size_t p = from;
+
+	if (s->mark_from > base + p)
+		p = (size_t)(s->mark_from - base);
+	while ((p = next_terminator(d, p, n)) < n) {
+		int len = mark_at(d, n, p);
+
+		if (len == MARK_UNDECIDED)
+			return (long long)p;
+		if (len == 0) {
+			p++;
+			continue;
+		}
+		if (push(&s->finals, (unsigned)s->e->mark, base + p, base + p + (size_t)len) < 0)
+			return -ENOMEM;
+		s->mark_from = base + p + (size_t)len;
+		p += (size_t)len;
+	}
+	return (long long)n;
+}
+
+/* Scans the next piece for marks; the stream offset is still the piece's start. */
+static int marks_feed(struct engine_stream *s, const char *buf, size_t len)
+{
+	const unsigned char *d = (const unsigned char *)buf;
+	long long u;
+
+	if (s->mark_tail_len > 0) {
+		/* Starts in the tail, with enough of this piece to decide them. */
+		unsigned char joined[2 * MARK_MAX];
+		size_t t = s->mark_tail_len, k = len < MARK_MAX ? len : MARK_MAX;
+
+		memcpy(joined, s->mark_tail, t);
+		memcpy(joined + t, d, k);
+		u = marks_in(s, joined, t + k, 0, s->offset - t);
+		if (u < 0)
+			return (int)u;
+		s->mark_tail_len = 0;
+		if ((size_t)u < t || ((size_t)u < t + k && k == len)) {
+			/* Still undecided: this whole (short) piece joins the tail. */
+			s->mark_tail_len = t + k - (size_t)u;
+			memmove(s->mark_tail, joined + u, s->mark_tail_len);
+			return 0;
+		}
+	}
+	u = marks_in(s, d, len, 0, s->offset);
+	if (u < 0)
+		return (int)u;
+	s->mark_tail_len = len - (size_t)u;
+	memcpy(s->mark_tail, d + u, s->mark_tail_len);
+	return 0;
 }
 
 /* ---- PCRE2: one line at a time ---- */
@@ -1065,6 +1208,11 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 #endif
 		if (s->e->n_pcre2) {
 			err = pcre2_feed(s, buf, n);
+			if (err < 0)
+				return err;
+		}
+		if (s->e->mark != NO_MARK) {
+			err = marks_feed(s, buf, n);
 			if (err < 0)
 				return err;
 		}

@@ -28,7 +28,18 @@
 enum {
 	ENGINE_CASELESS = 1 << 0,
 	ENGINE_LITERAL = 1 << 1, /* expr is a byte string, not a regex */
+	ENGINE_SENTENCE_MARK = 1 << 2, /* expr is ENGINE_SENTENCE_MARK_RE: see below */
 };
+
+/*
+ * A possible sentence end: a terminator, closing quotes or brackets, a
+ * little blank space and the next sentence's first byte (so that deciding
+ * never needs bytes not yet read). A pattern flagged ENGINE_SENTENCE_MARK
+ * has exactly these matches, found by a byte scan in every backend: the
+ * mark is the most frequent match of all, and as one more Hyperscan
+ * expression it halves the speed of the whole database.
+ */
+#define ENGINE_SENTENCE_MARK_RE "[.!?][\"')\\]]{0,3}[ \\t]{1,4}[^ \\t\\r\\n]"
 
 /*
  * A pattern. When alts is set, expr must be their alternation, written

@@ -3,6 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "config.h"
 #include "engine.h"
 #include "test.h"
@@ -344,6 +347,78 @@ TEST(engine_alternatives)
 		}
 		engine_free(e);
 	}
+}
+
+/*
+ * The sentence-mark scan has exactly the matches of its regex, run by
+ * PCRE2 over the whole text (a start has at most one match, so PCRE2's
+ * leftmost-first is the leftmost-longest): random texts over the bytes
+ * that matter, read whole, byte by byte and in random pieces.
+ */
+TEST(engine_sentence_marks_are_the_regex)
+{
+	static const char alphabet[] = ".!?\"')] \t\n\raB1(";
+	static const struct engine_pattern mark = {ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK,
+						   NULL, 0};
+	static const enum engine_backend be[] = {ENGINE_AUTO, ENGINE_PCRE2};
+	static struct evs want, got;
+	struct engine *e[2] = {NULL, NULL};
+	pcre2_match_data *md;
+	pcre2_code *re;
+	unsigned seed = 7;
+	char text[256];
+	struct diag d;
+	size_t k, i, t;
+	PCRE2_SIZE off;
+	int errcode;
+
+	re = pcre2_compile((PCRE2_SPTR)ENGINE_SENTENCE_MARK_RE, PCRE2_ZERO_TERMINATED, 0, &errcode,
+			   &off, NULL);
+	md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
+	CHECK(md != NULL);
+	for (k = 0; k < 2; k++)
+		CHECK_EQ(engine_compile(&mark, 1, be[k], &e[k], &d), 0);
+	for (t = 0; t < 3000 && md && e[0] && e[1]; t++) {
+		size_t len;
+
+		seed = seed * 1103515245u + 12345u;
+		len = (seed >> 16) % sizeof(text);
+		for (i = 0; i < len; i++) {
+			seed = seed * 1103515245u + 12345u;
+			text[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
+		}
+		memset(&want, 0, sizeof(want));
+		for (off = 0; off < len;) {
+			PCRE2_SIZE *ov;
+
+			if (pcre2_match(re, (PCRE2_SPTR)text, len, off, 0, md, NULL) < 0)
+				break;
+			ov = pcre2_get_ovector_pointer(md);
+			want.v[want.n++] = (struct ev){0, ov[0], ov[1]};
+			off = ov[1];
+		}
+		for (k = 0; k < 2; k++) {
+			static const enum split how[] = {WHOLE, BYTES, RANDOM};
+			size_t h;
+
+			for (h = 0; h < ARRAY_SIZE(how); h++) {
+				run(e[k], text, len, how[h], seed, &got);
+				if (!same(&want, &got)) {
+					fprintf(stderr, "  text \"%.*s\" backend %zu split %zu\n", (int)len,
+						text, k, h);
+					dump("regex", &want);
+					dump("scan", &got);
+					CHECK(!"the sentence-mark scan differs from its regex");
+					t = SIZE_MAX - 1;
+					break;
+				}
+			}
+		}
+	}
+	for (k = 0; k < 2; k++)
+		engine_free(e[k]);
+	pcre2_match_data_free(md);
+	pcre2_code_free(re);
 }
 
 /* Each alternative is checked alone, and named when it is wrong. */
