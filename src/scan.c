@@ -37,8 +37,10 @@ struct scan {
 	struct buf key;
 	struct spans spans;
 	struct window win;
-	/* The cursor: line and code-point counts up to offset cur. */
-	uint64_t cur, line, cp, line_start_cp;
+	/* The cursor: lines up to offset cur, the current line starting at
+	 * line_start. Columns are counted only where a match needs one: the
+	 * line's code points in [line_start, col_at) are col_cp. */
+	uint64_t cur, line, line_start, col_at, col_cp;
 	uint64_t open_line, open_column; /* where the open span began */
 	uint64_t bytes, findings, grounded;
 	uint64_t limit_hits_before; /* the engine's count when this input began */
@@ -57,15 +59,16 @@ static size_t count_code_points(const char *p, size_t n)
 		uint64_t x;
 
 		memcpy(&x, p + i, 8);
-		cont += (size_t)__builtin_popcountll(x & ~(x << 1) & 0x8080808080808080ull);
+		/* Bit 0 of each byte: a continuation byte; the multiply sums them. */
+		x = (x & ~(x << 1) & 0x8080808080808080ull) >> 7;
+		cont += (size_t)((x * 0x0101010101010101ull) >> 56);
 	}
 	for (; i < n; i++)
 		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
 	return n - cont;
 }
 
-/* Moves the cursor to offset to, counting lines and code points; each line
- * break ends a sentence. */
+/* Moves the cursor to offset to, counting lines; each line break ends a sentence. */
 static int advance(struct scan *s, uint64_t to)
 {
 	int err;
@@ -78,19 +81,41 @@ static int advance(struct scan *s, uint64_t to)
 		if (n == 0)
 			return -EIO; /* the window lost bytes the cursor had not reached */
 		if (!nl) {
-			s->cp += count_code_points(p, n);
 			s->cur += n;
 			break;
 		}
-		s->cp += count_code_points(p, (size_t)(nl - p) + 1);
 		s->cur += (uint64_t)(nl - p) + 1;
 		s->line++;
-		s->line_start_cp = s->cp;
+		s->line_start = s->cur;
 		err = claims_break(s->claims, s->cur);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/* Counts the current line's code points up to offset at (never backwards). */
+static void count_columns(struct scan *s, uint64_t at)
+{
+	size_t n;
+	const char *p;
+
+	if (s->col_at < s->line_start) {
+		s->col_at = s->line_start;
+		s->col_cp = 0;
+	}
+	if (at <= s->col_at)
+		return;
+	p = window_get(&s->win, s->col_at, at, &n);
+	s->col_cp += count_code_points(p, n);
+	s->col_at = at;
+}
+
+/* The 1-based column, in code points, of offset at on the cursor's line. */
+static uint64_t column(struct scan *s, uint64_t at)
+{
+	count_columns(s, at);
+	return s->col_cp + 1;
 }
 
 static int report(struct scan *s, struct finding *f)
@@ -179,7 +204,7 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		if (ch == SPAN_OPENED) {
 			ground_activate(s->ground);
 			s->open_line = s->line + 1;
-			s->open_column = s->cp - s->line_start_cp + 1;
+			s->open_column = column(s, from);
 			err = claims_break(s->claims, from);
 			claims_tool_output(s->claims, true);
 			return err;
@@ -205,7 +230,7 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	    !ground_active(s->ground))
 		return 0;
 	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
-			  s->cp - s->line_start_cp + 1);
+			  column(s, from));
 }
 
 /* Starts a new input: scan_end() left the last one's counts readable. */
@@ -215,7 +240,7 @@ static void reset(struct scan *s)
 	s->limit_hits_before = engine_stream_limit_hits(s->es);
 	s->win.len = 0;
 	s->win.base = 0;
-	s->cur = s->line = s->cp = s->line_start_cp = 0;
+	s->cur = s->line = s->line_start = s->col_at = s->col_cp = 0;
 	s->bytes = s->findings = s->grounded = 0;
 	s->verdict = SEV_NONE;
 	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
@@ -353,10 +378,11 @@ static int make_room(struct scan *s, size_t n)
 	if (s->win.len + n <= s->win.cap)
 		return 0;
 	drop = s->win.len - KEEP;
-	/* The cursor and sentences must be past what is dropped. */
+	/* The cursor, sentences and columns must be past what is dropped. */
 	err = advance(s, s->win.base + drop);
 	if (err)
 		return err;
+	count_columns(s, s->win.base + drop);
 	memmove(s->win.data, s->win.data + drop, s->win.len - drop);
 	s->win.len -= drop;
 	s->win.base += drop;
