@@ -111,18 +111,17 @@ static int on_finding(void *ctx, const struct finding *f)
 {
 	struct detector *dt = ctx;
 	struct hit *h;
-	int k;
+	size_t k = f->signal_index;
 
 	if (f->grounded)
 		return 0;
-	k = f->rule ? ruleset_signal_index(dt->rs, f->signal) : (int)dt->rs->n_signals;
-	if (k < 0 || !dt->counted[k])
+	if (!dt->counted[k])
 		return 0;
 	if (grow(&dt->hits, &dt->cap_hits, dt->n_hits + 1, sizeof(*dt->hits)) < 0)
 		return -ENOMEM;
 	h = &dt->hits[dt->n_hits++];
 	*h = (struct hit){
-		.sig = (size_t)k, .rule_id = f->rule_id, .start = f->start, .end = f->end,
+		.sig = k, .rule_id = f->rule_id, .start = f->start, .end = f->end,
 		.text_off = dt->text.len, .text_len = f->text_len,
 	};
 	return buf_add(&dt->text, f->text, f->text_len);

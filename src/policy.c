@@ -52,11 +52,9 @@ int policy_add_context(struct policy *p, const char *name)
 	return 0;
 }
 
-enum severity policy_severity(const struct policy *p, const struct rule *r, const char *signal)
+enum severity policy_severity(const struct policy *p, const struct rule *r, size_t signal)
 {
-	int k = ruleset_signal_index(p->rs, signal);
-
-	if (k >= 0 && p->escalated[k])
+	if (signal < p->rs->n_signals && p->escalated[signal])
 		return SEV_BLOCK;
 	return r->severity;
 }

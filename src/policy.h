@@ -22,7 +22,8 @@ void policy_free(struct policy *p);
 /* Activates a context by name: -ENOENT when the packs define none such. */
 int policy_add_context(struct policy *p, const char *name);
 /* The severity of a finding of rule r reported under signal (r's own, or its near signal). */
-enum severity policy_severity(const struct policy *p, const struct rule *r, const char *signal);
+/* The severity of rule r's finding under signal (an index in the ruleset's signals). */
+enum severity policy_severity(const struct policy *p, const struct rule *r, size_t signal);
 
 /*
  * The claims verdict of an input (--claims): the share of checked claims

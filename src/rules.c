@@ -852,6 +852,8 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 			rs->signals[rs->n_signals++] = sig;
 		}
 		rs->rules[i].signal_index = (size_t)ruleset_signal_index(rs, r->signal);
+		if (r->near.signal)
+			rs->rules[i].near.signal_index = (size_t)ruleset_signal_index(rs, r->near.signal);
 	}
 	for (i = 0; i < rs->n_spans; i++)
 		for (j = 0; j < i; j++)

@@ -53,6 +53,7 @@ struct example {
  */
 struct near {
 	char *signal;
+	size_t signal_index; /* after ruleset_finish() */
 	char *message;
 	char *recovery;
 	double tolerance;

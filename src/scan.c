@@ -120,13 +120,10 @@ static uint64_t column(struct scan *s, uint64_t at)
 
 static int report(struct scan *s, struct finding *f)
 {
-	int k;
-
 	/* Shown for the record (--show-grounded), not counted against the input. */
 	if (f->grounded)
 		return s->fn(s->ctx, f);
-	k = f->rule ? ruleset_signal_index(s->rs, f->signal) : (int)s->rs->n_signals;
-	s->counts[k]++;
+	s->counts[f->signal_index]++;
 	s->findings++;
 	if (f->severity > s->verdict)
 		s->verdict = f->severity;
@@ -138,10 +135,10 @@ static int on_claim(void *ctx, const struct claim_item *it)
 	struct scan *s = ctx;
 	const struct rule *r = &s->rs->rules[it->rule];
 	bool near = it->source != NULL;
-	const char *signal = near ? r->near.signal : r->signal;
+	size_t k = near ? r->near.signal_index : r->signal_index;
 	struct finding f = {
-		.rule = r, .signal = signal, .rule_id = r->id,
-		.severity = policy_severity(s->pol, r, signal),
+		.rule = r, .signal = s->rs->signals[k], .signal_index = k, .rule_id = r->id,
+		.severity = policy_severity(s->pol, r, k),
 		.start = it->from, .end = it->to, .line = it->line, .column = it->column,
 		.text = it->text, .text_len = it->text_len, .text_truncated = it->truncated,
 		.grounded = it->grounded, .grounded_at = it->grounded_at,
@@ -425,7 +422,8 @@ static int report_unterminated(struct scan *s)
 {
 	const struct span_delim *sd = &s->rs->spans[s->spans.pair];
 	struct finding f = {
-		.signal = SIGNAL_UNTERMINATED, .rule_id = RULE_UNTERMINATED,
+		.signal = SIGNAL_UNTERMINATED, .signal_index = s->rs->n_signals,
+		.rule_id = RULE_UNTERMINATED,
 		.severity = SEV_WARN,
 		.start = s->spans.open_from, .end = s->bytes,
 		.line = s->open_line, .column = s->open_column,

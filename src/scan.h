@@ -26,6 +26,7 @@
 struct finding {
 	const struct rule *rule; /* NULL for span.unterminated */
 	const char *signal, *rule_id;
+	size_t signal_index;     /* of signal in the ruleset's signals; n_signals: unterminated_span */
 	enum severity severity;
 	uint64_t start, end;     /* byte offsets, end exclusive */
 	uint64_t line, column;   /* 1-based; column in code points */

@@ -48,7 +48,7 @@ TEST(policy_contexts)
 	CHECK_EQ(ruleset_finish(rs, &d), 0);
 	p = policy_new(rs);
 	for (i = 0; i < rs->n_rules; i++)
-		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal), SEV_WARN);
+		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal_index), SEV_WARN);
 	CHECK_EQ(policy_add_context(p, "casual"), 0);
 	CHECK_EQ(policy_add_context(p, "nonesuch"), -ENOENT);
 	CHECK_EQ(policy_add_context(p, "medical"), 0);
@@ -56,7 +56,7 @@ TEST(policy_contexts)
 		bool stat = strcmp(rs->rules[i].signal, "unsourced_statistic") == 0 ||
 			    strcmp(rs->rules[i].signal, "ungrounded_number") == 0;
 
-		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal), stat ? SEV_BLOCK : SEV_WARN);
+		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal_index), stat ? SEV_BLOCK : SEV_WARN);
 	}
 	policy_free(p);
 	ruleset_free(rs);
