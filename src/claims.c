@@ -195,7 +195,7 @@ static enum check check_quantity(struct claims *c, struct held *h)
 	    !quantity_parse(c->text.data + h->text_off, h->text_len, &q))
 		return CHECK_SILENT;
 	/* A bare number grounds what it counts; on its own it claims nothing. */
-	if (strcmp(q.unit, "number") == 0)
+	if (q.kind == QUANTITY_NUMBER)
 		return CHECK_SILENT;
 	prev = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
 	ground_context_of(prev + n, n, &ctx);

@@ -4,12 +4,18 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #define BUCKETS 8192 /* a power of two, twice GROUND_CAP */
 #define NIL UINT32_MAX
+/* Bins split each binary order of magnitude in this many (a power of two). */
+#define SUBBINS 64
+/* A value range spanning more bins than this is searched by a walk over
+ * every quantity instead of bin by bin. */
+#define MAX_BINS (8 * SUBBINS)
 
 struct entry {
 	uint64_t hash, at;
@@ -18,12 +24,27 @@ struct entry {
 	char key[GROUND_KEY_MAX];
 };
 
+/*
+ * Where a quantity is filed: its bin (unit and binary order of magnitude)
+ * and, for a count or a bare number, its exact value. Lists are doubly
+ * linked through ring slots; seq orders the quantities by age.
+ */
+struct qlinks {
+	uint64_t seq;
+	int64_t key;       /* of its bin: see bin_key() */
+	uint32_t bin, bin_prev, bin_next;
+	uint32_t val, val_prev, val_next; /* val NIL: not filed by value */
+};
+
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
 	uint32_t head, count;
 	uint32_t bucket[BUCKETS];
 	struct ground_quantity *q; /* a ring of quantities, likewise */
+	struct qlinks *ql;    /* per ring slot */
 	uint32_t qhead, qcount;
+	uint64_t qseq;        /* the next quantity's seq */
+	uint32_t bins[BUCKETS], vals[BUCKETS];
 	uint64_t evictions;
 	bool active;
 };
@@ -46,7 +67,8 @@ int ground_new(struct ground **out)
 		return -ENOMEM;
 	g->e = malloc(GROUND_CAP * sizeof(*g->e));
 	g->q = malloc(GROUND_CAP * sizeof(*g->q));
-	if (!g->e || !g->q) {
+	g->ql = malloc(GROUND_CAP * sizeof(*g->ql));
+	if (!g->e || !g->q || !g->ql) {
 		ground_free(g);
 		return -ENOMEM;
 	}
@@ -61,6 +83,7 @@ void ground_free(struct ground *g)
 		return;
 	free(g->e);
 	free(g->q);
+	free(g->ql);
 	free(g);
 }
 
@@ -68,9 +91,12 @@ void ground_reset(struct ground *g)
 {
 	g->head = g->count = 0;
 	g->qhead = g->qcount = 0;
+	g->qseq = 0;
 	g->evictions = 0;
 	g->active = false;
 	memset(g->bucket, 0xff, sizeof(g->bucket));
+	memset(g->bins, 0xff, sizeof(g->bins));
+	memset(g->vals, 0xff, sizeof(g->vals));
 }
 
 uint64_t ground_evictions(const struct ground *g)
@@ -157,7 +183,8 @@ static bool context_stopword(const char *w, size_t k)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
+		if (tolower((unsigned char)*w) == words[i][0] && strlen(words[i]) == k &&
+		    strncasecmp(w, words[i], k) == 0)
 			return true;
 	return false;
 }
@@ -200,25 +227,317 @@ static bool share_context(const struct ground_context *a, const struct ground_co
 	return false;
 }
 
+/* ---- quantities, filed by unit and order of magnitude ---- */
+
+static uint32_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (uint32_t)h & (BUCKETS - 1);
+}
+
+/*
+ * The bin of value v in a unit: its binary order of magnitude and the top
+ * bits of its mantissa, so that keys grow with v. Zero (and what is not
+ * finite) has a bin of its own, below every other.
+ */
+#define ZERO_KEY INT64_MIN
+
+static int64_t bin_key(double v)
+{
+	double m;
+	int e;
+
+	if (v == 0 || !isfinite(v))
+		return ZERO_KEY;
+	m = frexp(fabs(v), &e); /* m in [0.5, 1) */
+	return (int64_t)e * SUBBINS + (int64_t)((m - 0.5) * 2 * SUBBINS);
+}
+
+static uint32_t bin_of(uint64_t unit_hash, int64_t key)
+{
+	return mix(unit_hash ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull));
+}
+
+static uint32_t val_of(double v)
+{
+	uint64_t bits;
+
+	v = v == 0 ? 0 : v; /* -0 and 0 are one value */
+	memcpy(&bits, &v, sizeof(bits));
+	return mix(bits);
+}
+
+static void link_in(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
+{
+	struct qlinks *l = &g->ql[i];
+	uint32_t b = by_value ? l->val : l->bin, *head = &heads[b];
+
+	if (by_value) {
+		l->val_prev = NIL;
+		l->val_next = *head;
+		if (*head != NIL)
+			g->ql[*head].val_prev = i;
+	} else {
+		l->bin_prev = NIL;
+		l->bin_next = *head;
+		if (*head != NIL)
+			g->ql[*head].bin_prev = i;
+	}
+	*head = i;
+}
+
+static void link_out(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
+{
+	struct qlinks *l = &g->ql[i];
+	uint32_t prev = by_value ? l->val_prev : l->bin_prev;
+	uint32_t next = by_value ? l->val_next : l->bin_next;
+
+	if (prev != NIL) {
+		if (by_value)
+			g->ql[prev].val_next = next;
+		else
+			g->ql[prev].bin_next = next;
+	} else {
+		heads[by_value ? l->val : l->bin] = next;
+	}
+	if (next != NIL) {
+		if (by_value)
+			g->ql[next].val_prev = prev;
+		else
+			g->ql[next].bin_prev = prev;
+	}
+}
+
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
 			size_t n, uint64_t at, const struct ground_context *ctx)
 {
 	struct ground_quantity *gq;
+	struct qlinks *l;
+	uint32_t i;
 
 	if (g->qcount == GROUND_CAP) {
+		link_out(g, g->bins, g->qhead, false);
+		if (g->ql[g->qhead].val != NIL)
+			link_out(g, g->vals, g->qhead, true);
 		g->qhead = (g->qhead + 1) % GROUND_CAP;
 		g->qcount--;
 		g->evictions++;
 	}
-	gq = &g->q[(g->qhead + g->qcount) % GROUND_CAP];
+	i = (g->qhead + g->qcount) % GROUND_CAP;
+	gq = &g->q[i];
 	gq->q = *q;
 	gq->at = at;
 	gq->ctx = *ctx;
 	n = MIN(n, sizeof(gq->text) - 1);
 	memcpy(gq->text, text, n);
 	gq->text[n] = '\0';
+	l = &g->ql[i];
+	l->seq = g->qseq++;
+	l->key = bin_key(q->value);
+	l->bin = bin_of(q->unit_hash, l->key);
+	link_in(g, g->bins, i, false);
+	l->val = NIL;
+	if (q->kind != QUANTITY_BASE) {
+		l->val = val_of(q->value);
+		link_in(g, g->vals, i, true);
+	}
 	g->qcount++;
 	return 0;
+}
+
+/*
+ * The search for what a written quantity stands against. Every candidate
+ * is judged as the walk over the whole set in age order judges it, and the
+ * winners are chosen by age as that walk would: the oldest that states a
+ * (in context, else anywhere), or the nearest within tolerance that does
+ * not, the youngest among equals.
+ */
+struct qsearch {
+	const struct ground *g;
+	const struct quantity *a;
+	const struct ground_context *ctx;
+	uint32_t stated[2], near[2]; /* [in context]: slots, or NIL */
+	double best[2];
+};
+
+static void judge(struct qsearch *s, uint32_t i)
+{
+	const struct ground *g = s->g;
+	const struct ground_quantity *gq = &g->q[i];
+	uint64_t seq = g->ql[i].seq;
+	bool shared = share_context(s->ctx, &gq->ctx);
+	double d;
+
+	if (quantity_states(s->a, &gq->q)) {
+		if (s->stated[shared] == NIL || seq < g->ql[s->stated[shared]].seq)
+			s->stated[shared] = i;
+		return;
+	}
+	if (!quantity_comparable(s->a, &gq->q))
+		return;
+	d = quantity_distance(s->a, &gq->q);
+	if (d < s->best[shared] ||
+	    (d == s->best[shared] && (s->near[shared] == NIL || seq > g->ql[s->near[shared]].seq))) {
+		s->best[shared] = d;
+		s->near[shared] = i;
+	}
+}
+
+/* Judges the quantities of bin key k of one unit. */
+static void judge_bin(struct qsearch *s, uint64_t unit_hash, int64_t k)
+{
+	const struct ground *g = s->g;
+	uint32_t i;
+
+	for (i = g->bins[bin_of(unit_hash, k)]; i != NIL; i = g->ql[i].bin_next)
+		if (g->ql[i].key == k && g->q[i].q.unit_hash == unit_hash)
+			judge(s, i);
+}
+
+/* Judges the quantities of one unit whose value may lie in [lo, hi]; false: too wide. */
+static bool judge_range(struct qsearch *s, uint64_t unit_hash, double lo, double hi)
+{
+	int64_t k, from, to;
+
+	if (!(lo <= hi))
+		return true;
+	if (lo <= 0) {
+		if (hi < 0)
+			return false; /* no quantity is negative; let the walk say so */
+		lo = 0;
+	}
+	from = bin_key(lo);
+	to = bin_key(hi);
+	if (from == ZERO_KEY && to != ZERO_KEY)
+		return false; /* from zero up: every bin below hi */
+	if (from != ZERO_KEY && (!isfinite(hi) || to - from > MAX_BINS))
+		return false;
+	for (k = from;; k++) {
+		judge_bin(s, unit_hash, k);
+		if (k == to)
+			break;
+	}
+	return true;
+}
+
+/* The least value bin key k holds (k is not ZERO_KEY). */
+static double bin_low(int64_t k)
+{
+	int64_t e = k >= 0 ? k / SUBBINS : -((-k + SUBBINS - 1) / SUBBINS);
+	int64_t sub = k - e * SUBBINS;
+
+	return ldexp(0.5 + (double)sub / (2.0 * SUBBINS), (int)e);
+}
+
+/*
+ * Judges the quantities of one unit within tolerance of v > 0, from v's
+ * bin outwards: a side stops at the first bin that cannot hold anything
+ * nearer than the best found so far. False: the range is too wide.
+ */
+static bool judge_near(struct qsearch *s, uint64_t unit_hash, double v, double tolerance)
+{
+	double lo = v / (1 + tolerance), hi = v / (1 - tolerance);
+	int64_t from, to, mid, up, down;
+
+	lo -= lo * 1e-9;
+	hi += hi * 1e-9;
+	from = bin_key(lo);
+	to = bin_key(hi);
+	if (from == ZERO_KEY || !isfinite(hi) || to - from > MAX_BINS)
+		return false;
+	mid = bin_key(v);
+	judge_bin(s, unit_hash, mid);
+	for (up = mid + 1, down = mid - 1; up <= to || down >= from;) {
+		/* (with a margin for rounding: a tie at a bin's edge is still judged) */
+		double worst = MAX(s->best[0], s->best[1]) * (1 + 1e-9) + 1e-12;
+
+		/* Above v the distance grows with g: a bin is no nearer than its least value. */
+		if (up <= to && 1 - v / bin_low(up) <= worst)
+			judge_bin(s, unit_hash, up++);
+		else
+			up = to + 1;
+		/* Below v it shrinks with g: no nearer than the next bin's least value. */
+		if (down >= from && v / bin_low(down + 1) - 1 <= worst)
+			judge_bin(s, unit_hash, down--);
+		else
+			down = from - 1;
+	}
+	return true;
+}
+
+static uint64_t number_hash(void)
+{
+	static uint64_t h;
+
+	if (!h) {
+		struct quantity q;
+
+		quantity_parse("1", 1, &q);
+		h = q.unit_hash;
+	}
+	return h;
+}
+
+/*
+ * Judges every quantity that can state a or be near it, found through the
+ * bins; false when a range is too wide for that (the caller walks all).
+ */
+static bool judge_candidates(struct qsearch *s, double tolerance)
+{
+	const struct quantity *a = s->a;
+	double u = quantity_step(a->decimals), t = a->value / a->scale;
+	/* Rounding is decided within u * 1e-6 + 1e-12: widen the ranges past it. */
+	double slack = u * 1e-6 + 1e-12, lo, hi;
+	uint64_t num = number_hash();
+	uint32_t i;
+
+	/* Same unit, stating: g / scale rounds to t. */
+	lo = (t - u / 2 - slack) * a->scale;
+	hi = (t + u / 2 + slack) * a->scale;
+	lo -= fabs(lo) * 1e-9;
+	hi += fabs(hi) * 1e-9;
+	if (!judge_range(s, a->unit_hash, lo, hi))
+		return false;
+	/* A bare number, stating: g rounds to t (unscaled, so also for a bare a). */
+	lo = t - u / 2 - slack;
+	hi = t + u / 2 + slack;
+	lo -= fabs(lo) * 1e-9;
+	hi += fabs(hi) * 1e-9;
+	if (!judge_range(s, num, lo, hi))
+		return false;
+	/* A count of another noun with the same figure states it. */
+	if (a->kind != QUANTITY_BASE)
+		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val_next)
+			if (s->g->q[i].q.value == a->value)
+				judge(s, i);
+	/* Stated in a shared context: nothing near can win over it. */
+	if (s->stated[1] != NIL)
+		return true;
+	/* Near: |a - g| <= tolerance * g, of the same unit or a bare number for a count. */
+	if (tolerance > 0) {
+		if (tolerance >= 1 || a->value < 0)
+			return false;
+		if (a->value == 0)
+			return judge_range(s, a->unit_hash, 0, 0) &&
+			       (a->kind == QUANTITY_BASE || judge_range(s, num, 0, 0));
+		if (!judge_near(s, a->unit_hash, a->value, tolerance))
+			return false;
+		if (a->kind != QUANTITY_BASE && a->unit_hash != num &&
+		    !judge_near(s, num, a->value, tolerance))
+			return false;
+	} else if (a->value == 0) {
+		/* Only an equal value is near at tolerance 0. */
+		if (!judge_range(s, a->unit_hash, 0, 0) ||
+		    (a->kind != QUANTITY_BASE && !judge_range(s, num, 0, 0)))
+			return false;
+	} else {
+		if (!judge_range(s, a->unit_hash, a->value, a->value) ||
+		    (a->kind != QUANTITY_BASE && !judge_range(s, num, a->value, a->value)))
+			return false;
+	}
+	return true;
 }
 
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
@@ -226,40 +545,32 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct ground_context *ctx,
 						    double tolerance, bool *states)
 {
-	/* The best of each kind: [in context][stated] */
-	const struct ground_quantity *found[2][2] = {{NULL, NULL}, {NULL, NULL}};
-	double best[2] = {tolerance, tolerance};
+	struct qsearch s = {
+		.g = g, .a = a, .ctx = ctx,
+		.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
+	};
 	uint32_t i;
 
-	for (i = 0; i < g->qcount; i++) {
-		const struct ground_quantity *gq = &g->q[(g->qhead + i) % GROUND_CAP];
-		bool shared = share_context(ctx, &gq->ctx);
-		double d;
-
-		if (quantity_states(a, &gq->q)) {
-			if (!found[shared][1])
-				found[shared][1] = gq;
-			continue;
-		}
-		if (!quantity_comparable(a, &gq->q))
-			continue;
-		d = quantity_distance(a, &gq->q);
-		if (d <= best[shared]) {
-			best[shared] = d;
-			found[shared][0] = gq;
-		}
+	if (!judge_candidates(&s, tolerance)) {
+		s = (struct qsearch){
+			.g = g, .a = a, .ctx = ctx,
+			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
+		};
+		for (i = 0; i < g->qcount; i++)
+			judge(&s, (g->qhead + i) % GROUND_CAP);
 	}
+	/* A near one only counts within tolerance (best starts there). */
 	*states = true;
-	if (found[1][1])
-		return found[1][1];
+	if (s.stated[1] != NIL)
+		return &g->q[s.stated[1]];
 	*states = false;
-	if (found[1][0])
-		return found[1][0];
+	if (s.near[1] != NIL)
+		return &g->q[s.near[1]];
 	*states = true;
-	if (found[0][1])
-		return found[0][1];
+	if (s.stated[0] != NIL)
+		return &g->q[s.stated[0]];
 	*states = false;
-	return found[0][0];
+	return s.near[0] != NIL ? &g->q[s.near[0]] : NULL;
 }
 
 int ground_copy(struct ground *dst, const struct ground *src)

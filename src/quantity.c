@@ -64,8 +64,12 @@ static const char *const not_units[] = {
 /* Length of word w at p (case-insensitive, whole word), or 0. */
 static size_t word_at(const char *p, const char *end, const char *w)
 {
-	size_t k = strlen(w);
+	size_t k;
 
+	/* Most tries fail at the first letter: look at it before measuring w. */
+	if (p >= end || tolower((unsigned char)*p) != tolower((unsigned char)*w))
+		return 0;
+	k = strlen(w);
 	if ((size_t)(end - p) < k || strncasecmp(p, w, k) != 0)
 		return 0;
 	if (p + k < end && isalpha((unsigned char)p[k]) && isalpha((unsigned char)w[k - 1]))
@@ -134,7 +138,7 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 	return NULL;
 }
 
-bool quantity_parse(const char *text, size_t n, struct quantity *q)
+static bool parse(const char *text, size_t n, struct quantity *q)
 {
 	const char *p = text, *end = text + n, *after;
 	const char *currency = NULL;
@@ -232,6 +236,28 @@ bool quantity_parse(const char *text, size_t n, struct quantity *q)
 	return true;
 }
 
+static bool is_base_unit(const char *u)
+{
+	return !strcmp(u, "usd") || !strcmp(u, "eur") || !strcmp(u, "gbp") ||
+	       !strcmp(u, "percent") || !strcmp(u, "seconds") || !strcmp(u, "quarter");
+}
+
+bool quantity_parse(const char *text, size_t n, struct quantity *q)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const char *u;
+
+	if (!parse(text, n, q))
+		return false;
+	for (u = q->unit; *u; u++)
+		h = (h ^ (unsigned char)*u) * 0x100000001b3ull;
+	q->unit_hash = h;
+	q->kind = strcmp(q->unit, "number") == 0 ? QUANTITY_NUMBER
+		  : is_base_unit(q->unit)       ? QUANTITY_BASE
+						: QUANTITY_COUNT;
+	return true;
+}
+
 bool quantity_follows(int before)
 {
 	/* After "$", "€" (E2 82 AC) or "£" (C2 A3) it is the tail of a sum;
@@ -240,30 +266,38 @@ bool quantity_follows(int before)
 			       before == 0xAC || before == 0xA3);
 }
 
-static bool is_base_unit(const char *u)
-{
-	return !strcmp(u, "usd") || !strcmp(u, "eur") || !strcmp(u, "gbp") ||
-	       !strcmp(u, "percent") || !strcmp(u, "seconds") || !strcmp(u, "quarter");
-}
-
 bool quantity_is_count(const struct quantity *q)
 {
-	return !is_base_unit(q->unit);
+	return q->kind != QUANTITY_BASE;
+}
+
+bool quantity_same_unit(const struct quantity *a, const struct quantity *g)
+{
+	return a->unit_hash == g->unit_hash && strcmp(a->unit, g->unit) == 0;
 }
 
 bool quantity_comparable(const struct quantity *a, const struct quantity *g)
 {
-	if (strcmp(a->unit, g->unit) == 0)
+	if (quantity_same_unit(a, g))
 		return true;
-	return strcmp(g->unit, "number") == 0 && !is_base_unit(a->unit);
+	return g->kind == QUANTITY_NUMBER && a->kind != QUANTITY_BASE;
 }
 
 /* Counts of different nouns state the same figure ("870 infections" and
  * "870 human cases"), but are not near each other. */
 static bool same_count(const struct quantity *a, const struct quantity *g)
 {
-	return !is_base_unit(a->unit) && !is_base_unit(g->unit) && a->value == g->value &&
+	return a->kind != QUANTITY_BASE && g->kind != QUANTITY_BASE && a->value == g->value &&
 	       a->decimals == g->decimals;
+}
+
+double quantity_step(int decimals)
+{
+	static const double step[] = {1, 1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8,
+				      1e-9, 1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15};
+
+	return decimals >= 0 && (size_t)decimals < ARRAY_SIZE(step) ? step[decimals]
+								    : pow(10.0, -decimals);
 }
 
 bool quantity_states(const struct quantity *a, const struct quantity *g)
@@ -272,10 +306,10 @@ bool quantity_states(const struct quantity *a, const struct quantity *g)
 
 	if (same_count(a, g))
 		return true;
-	unit = pow(10.0, -a->decimals);
+	unit = quantity_step(a->decimals);
 	/* A bare number in tool output states any quantity written with that
 	 * number: {"refund_window_days": 14} grounds "14 days". */
-	if (strcmp(g->unit, "number") == 0) {
+	if (g->kind == QUANTITY_NUMBER) {
 		rounded = round(g->value / unit) * unit;
 		return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;
 	}

@@ -10,13 +10,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define QUANTITY_UNIT_MAX 24
+
+enum quantity_kind {
+	QUANTITY_COUNT,  /* of a noun: "140 employees" */
+	QUANTITY_NUMBER, /* a bare number */
+	QUANTITY_BASE,   /* money, a share, a time or a quarter: converts into a base unit */
+};
 
 struct quantity {
 	double value;       /* in the unit's base: dollars, seconds, percent points, items */
 	char unit[QUANTITY_UNIT_MAX]; /* "usd", "eur", "gbp", "percent", "seconds", a noun,
 					 or "number" for a bare number */
+	uint64_t unit_hash; /* of unit: units compare by hash first */
+	enum quantity_kind kind;
 	int decimals;       /* digits written after the point: the precision claimed */
 	double scale;       /* what one written unit is worth in the base (1e9 for "billion") */
 	bool words;         /* written in words ("twenty-five") */
@@ -53,5 +62,11 @@ bool quantity_is_count(const struct quantity *q);
 
 /* |a - g| / |g| for quantities of one unit (infinity when g is 0 and a is not). */
 double quantity_distance(const struct quantity *a, const struct quantity *g);
+
+/* True when a and g have the same unit. */
+bool quantity_same_unit(const struct quantity *a, const struct quantity *g);
+
+/* 10^-decimals: the smallest step of a figure written with that many decimals. */
+double quantity_step(int decimals);
 
 #endif

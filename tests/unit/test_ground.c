@@ -61,3 +61,150 @@ TEST(ground_set_is_bounded)
 	CHECK(!ground_find(g, "item-10", 7, &at));
 	ground_free(g);
 }
+
+/* ---- quantities: the filed search against a walk over every one ---- */
+
+struct ref_item {
+	struct quantity q;
+	struct ground_context ctx;
+	uint64_t at;
+};
+
+static bool ref_share(const struct ground_context *a, const struct ground_context *b)
+{
+	size_t i, j;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (a->word[i] == b->word[j])
+				return true;
+	return false;
+}
+
+/* What ground_match_quantity() promises, walked oldest first; returns the item's at or -1. */
+static long long ref_match(const struct ref_item *v, size_t n, const struct quantity *a,
+			   const struct ground_context *ctx, double tolerance, bool *states)
+{
+	const struct ref_item *found[2][2] = {{NULL, NULL}, {NULL, NULL}};
+	double best[2] = {tolerance, tolerance};
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bool shared = ref_share(ctx, &v[i].ctx);
+		double d;
+
+		if (quantity_states(a, &v[i].q)) {
+			if (!found[shared][1])
+				found[shared][1] = &v[i];
+			continue;
+		}
+		if (!quantity_comparable(a, &v[i].q))
+			continue;
+		d = quantity_distance(a, &v[i].q);
+		if (d <= best[shared]) {
+			best[shared] = d;
+			found[shared][0] = &v[i];
+		}
+	}
+	*states = found[1][1] || (!found[1][0] && found[0][1]);
+	if (found[1][1])
+		return (long long)found[1][1]->at;
+	if (found[1][0])
+		return (long long)found[1][0]->at;
+	if (found[0][1])
+		return (long long)found[0][1]->at;
+	return found[0][0] ? (long long)found[0][0]->at : -1;
+}
+
+static unsigned next_rand(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+/* A random quantity as written: few distinct figures, so that many collide. */
+static void random_quantity(unsigned *seed, char *buf, size_t cap, struct quantity *q)
+{
+	static const char *const pre[] = {"", "", "", "$", "\xe2\x82\xac"};
+	static const char *const post[] = {"", "", " employees", " staff", " days", " hours", "%",
+					    " percent", " billion", " million downloads", " weeks"};
+	static const char *const fig[] = {"0", "0.0", "1", "1.0", "1.2", "1.25", "12", "12.6",
+					  "13", "14", "15", "120", "125", "150", "383",
+					  "383.3", "1,200", "1200", "0.5", "7", "30", "2"};
+
+	do {
+		char num[32];
+		unsigned r = next_rand(seed);
+
+		/* Half from the list (equal figures), half spread over six orders (bins). */
+		if (r % 2)
+			snprintf(num, sizeof(num), "%s", fig[(r >> 1) % ARRAY_SIZE(fig)]);
+		else
+			snprintf(num, sizeof(num), "%u.%0*u", next_rand(seed) % 5000, (int)(r >> 1) % 3 + 1,
+				 next_rand(seed) % 1000 % ((r >> 1) % 3 == 0 ? 10 : (r >> 1) % 3 == 1 ? 100 : 1000));
+		snprintf(buf, cap, "%s%s%s", pre[next_rand(seed) % ARRAY_SIZE(pre)], num,
+			 post[next_rand(seed) % ARRAY_SIZE(post)]);
+	} while (!quantity_parse(buf, strlen(buf), q));
+}
+
+static void random_context(unsigned *seed, struct ground_context *ctx)
+{
+	size_t i;
+
+	ctx->n = next_rand(seed) % 4;
+	for (i = 0; i < ctx->n; i++)
+		ctx->word[i] = next_rand(seed) % 6;
+}
+
+TEST(ground_quantities_match_the_walk)
+{
+	static const double tolerances[] = {0, 0.25, 0.5, 1};
+	static struct ref_item ref[GROUND_CAP + 600];
+	struct ground *g = NULL;
+	unsigned seed = 11;
+	size_t n = 0, k, checked = 0, hits = 0;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	/* Past the cap, so that the oldest are evicted as the search runs. */
+	for (k = 0; k < GROUND_CAP + 600; k++) {
+		char text[64];
+		struct ref_item *it = &ref[n];
+		size_t j;
+
+		random_quantity(&seed, text, sizeof(text), &it->q);
+		random_context(&seed, &it->ctx);
+		it->at = k;
+		CHECK_EQ(ground_add_quantity(g, &it->q, text, strlen(text), k, &it->ctx), 0);
+		n++;
+		if (k % 7 != 0)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(tolerances); j++) {
+			const struct ground_quantity *got;
+			struct ground_context ctx;
+			struct quantity a;
+			bool want_states, got_states;
+			long long want;
+			size_t first = n > GROUND_CAP ? n - GROUND_CAP : 0;
+
+			random_quantity(&seed, text, sizeof(text), &a);
+			random_context(&seed, &ctx);
+			want = ref_match(ref + first, n - first, &a, &ctx, tolerances[j], &want_states);
+			got = ground_match_quantity(g, &a, &ctx, tolerances[j], &got_states);
+			checked++;
+			hits += want >= 0;
+			if ((got ? (long long)got->at : -1) != want || (want >= 0 && got_states != want_states)) {
+				fprintf(stderr, "  \"%s\" at tolerance %.2f: want %lld (%d), got %lld (%d)\n",
+					text, tolerances[j], want, want_states, got ? (long long)got->at : -1,
+					got_states);
+				CHECK(!"the filed search differs from the walk");
+				k = GROUND_CAP + 600;
+				break;
+			}
+		}
+	}
+	/* The queries must mostly find something, or the test proves little. */
+	CHECK(hits > checked / 2);
+	ground_free(g);
+}
