@@ -121,7 +121,7 @@ int db_load(const struct ruleset *rs, const unsigned char *buf, size_t len, stru
 	return 0;
 }
 
-int db_serialize(const struct db *db, unsigned char **buf, size_t *len)
+int db_serialize(const struct db *db, bool image, unsigned char **buf, size_t *len)
 {
-	return engine_serialize(db->engine, db->key, buf, len);
+	return engine_serialize(db->engine, db->key, image, buf, len);
 }

@@ -32,12 +32,14 @@ int db_compile(const struct ruleset *rs, enum engine_backend be, struct db **out
 /* Loads a database that db_serialize() wrote for the same ruleset; -ESTALE if not. */
 int db_load(const struct ruleset *rs, const unsigned char *buf, size_t len, struct db **out,
 	    struct diag *d);
-int db_serialize(const struct db *db, unsigned char **buf, size_t *len);
+/* image: see engine_serialize(). */
+int db_serialize(const struct db *db, bool image, unsigned char **buf, size_t *len);
 /* The key a serialized database is stored under: ruleset digest and engine versions. */
 void db_make_key(const struct ruleset *rs, char *out, size_t n);
 void db_free(struct db *db);
 
-/* The database of the built-in packs, serialized at build time (len 0: none). */
+/* The database of the built-in packs, serialized at build time as an image
+ * (aligned to ENGINE_IMAGE_ALIGN; len 0: none). */
 extern const unsigned char builtin_db[];
 extern const size_t builtin_db_len;
 

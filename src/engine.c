@@ -32,7 +32,8 @@
 #define DFA_OVECTOR 64
 
 #if HAVE_HYPERSCAN
-static const char MAGIC[8] = "HLSCDB2"; /* 2: sentence marks left out of the database */
+/* 2: sentence marks left out of the database */
+static const char MAGIC[8] = "HLSCDB2", IMAGE_MAGIC[8] = "HLSCIM2";
 #endif
 
 struct engine {
@@ -45,6 +46,7 @@ struct engine {
 #if HAVE_HYPERSCAN
 	hs_database_t *db;     /* NULL when no pattern runs on Hyperscan */
 	size_t db_bytes;
+	bool db_borrowed;      /* an image in the caller's buffer: not ours to free */
 #endif
 };
 
@@ -277,7 +279,8 @@ void engine_free(struct engine *e)
 	free(e->pcre2);
 	pcre2_match_context_free(e->mctx);
 #if HAVE_HYPERSCAN
-	hs_free_database(e->db);
+	if (!e->db_borrowed)
+		hs_free_database(e->db);
 #endif
 	free(e);
 }
@@ -495,20 +498,39 @@ fail:
 	return err;
 }
 
-/* The serialized form: MAGIC, key length and key, n, one byte per pattern
- * (1: PCRE2), the Hyperscan database length and bytes. */
-int engine_serialize(const struct engine *e, const char *key, unsigned char **buf, size_t *len)
+/*
+ * The serialized form: MAGIC, key length and key, n, one byte per pattern
+ * (1: PCRE2), the Hyperscan database's length and bytes as
+ * hs_serialize_database() writes them. An image has IMAGE_MAGIC, and
+ * after the length zero bytes up to a multiple of ENGINE_IMAGE_ALIGN, then
+ * the database as hs_deserialize_database_at() lays it out at an address
+ * so aligned (the layout depends only on the address modulo 64).
+ */
+int engine_serialize(const struct engine *e, const char *key, bool image, unsigned char **buf,
+		     size_t *len)
 {
 #if HAVE_HYPERSCAN
 	struct buf b = {0};
-	char *db = NULL;
-	size_t dblen = 0, i;
+	char *db = NULL, *mem = NULL;
+	size_t dblen = 0, memlen = 0, i;
 	uint64_t v;
 	int err = 0;
 
 	if (e->db && hs_serialize_database(e->db, &db, &dblen) != HS_SUCCESS)
 		return -ENOMEM;
-	err |= buf_add(&b, MAGIC, sizeof(MAGIC));
+	if (image && db) {
+		if (hs_serialized_database_size(db, dblen, &memlen) != HS_SUCCESS ||
+		    posix_memalign((void **)&mem, ENGINE_IMAGE_ALIGN, memlen) != 0 ||
+		    hs_deserialize_database_at(db, dblen, (hs_database_t *)(void *)mem) != HS_SUCCESS) {
+			free(db);
+			free(mem);
+			return -ENOMEM;
+		}
+		free(db);
+		db = mem;
+		dblen = memlen;
+	}
+	err |= buf_add(&b, image ? IMAGE_MAGIC : MAGIC, sizeof(MAGIC));
 	v = strlen(key);
 	err |= buf_add(&b, &v, sizeof(v));
 	err |= buf_add(&b, key, strlen(key));
@@ -518,6 +540,8 @@ int engine_serialize(const struct engine *e, const char *key, unsigned char **bu
 		err |= buf_addc(&b, e->pcre2[i] ? 1 : 0);
 	v = dblen;
 	err |= buf_add(&b, &v, sizeof(v));
+	while (image && b.len % ENGINE_IMAGE_ALIGN != 0)
+		err |= buf_addc(&b, 0);
 	err |= buf_add(&b, db, dblen);
 	free(db);
 	if (err) {
@@ -530,6 +554,7 @@ int engine_serialize(const struct engine *e, const char *key, unsigned char **bu
 #else
 	(void)e;
 	(void)key;
+	(void)image;
 	(void)buf;
 	(void)len;
 	return -ENOTSUP;
@@ -542,6 +567,7 @@ int engine_load(const unsigned char *buf, size_t len, const char *key,
 #if HAVE_HYPERSCAN
 	const unsigned char *p = buf, *end = buf + len;
 	struct engine *e = NULL;
+	bool image;
 	uint64_t v;
 	size_t i;
 	int err;
@@ -553,8 +579,10 @@ int engine_load(const unsigned char *buf, size_t len, const char *key,
 		memcpy((dst), p, (k));                                         \
 		p += (k);                                                      \
 	} while (0)
-	if (len < sizeof(MAGIC) || memcmp(buf, MAGIC, sizeof(MAGIC)) != 0)
+	if (len < sizeof(MAGIC) ||
+	    (memcmp(buf, MAGIC, sizeof(MAGIC)) != 0 && memcmp(buf, IMAGE_MAGIC, sizeof(MAGIC)) != 0))
 		return diag_set(d, -ESTALE, "not a halluscan database");
+	image = memcmp(buf, IMAGE_MAGIC, sizeof(MAGIC)) == 0;
 	p += sizeof(MAGIC);
 	TAKE(&v, sizeof(v));
 	if (v != strlen(key) || (size_t)(end - p) < v || memcmp(p, key, v) != 0)
@@ -573,9 +601,19 @@ int engine_load(const unsigned char *buf, size_t len, const char *key,
 		e->pcre2[i] = c != 0;
 	}
 	TAKE(&v, sizeof(v));
+	while (image && (size_t)(p - buf) % ENGINE_IMAGE_ALIGN != 0 && p < end)
+		p++;
 	if ((uint64_t)(end - p) != v)
 		goto stale;
-	if (v > 0) {
+	if (v > 0 && image) {
+		/* In place: aligned, and valid to the library (magic, version, platform). */
+		if ((uintptr_t)p % ENGINE_IMAGE_ALIGN != 0 ||
+		    hs_database_size((const hs_database_t *)(const void *)p, &e->db_bytes) != HS_SUCCESS ||
+		    e->db_bytes != v)
+			goto stale;
+		e->db = (hs_database_t *)(uintptr_t)p;
+		e->db_borrowed = true;
+	} else if (v > 0) {
 		if (hs_deserialize_database((const char *)p, v, &e->db) != HS_SUCCESS)
 			goto stale;
 		hs_database_size(e->db, &e->db_bytes);

@@ -83,8 +83,15 @@ int engine_compile(const struct engine_pattern *pats, size_t n, enum engine_back
 /*
  * Serializes a Hyperscan-backed engine (-ENOTSUP for PCRE2 alone); *buf is
  * malloc'ed. key is stored with it; engine_load() refuses another key.
+ * With image, the Hyperscan database is stored as it lies in memory once
+ * loaded: engine_load() then uses it where it is, with no copy, if the
+ * buffer is aligned to ENGINE_IMAGE_ALIGN and outlives the engine (the
+ * built-in database, compiled into the program's read-only data). An
+ * image only loads with the Hyperscan library that made it.
  */
-int engine_serialize(const struct engine *e, const char *key, unsigned char **buf, size_t *len);
+#define ENGINE_IMAGE_ALIGN 64
+int engine_serialize(const struct engine *e, const char *key, bool image, unsigned char **buf,
+		     size_t *len);
 /* Loads what engine_serialize() wrote, for the same patterns. -ESTALE: stale or foreign. */
 int engine_load(const unsigned char *buf, size_t len, const char *key,
 		const struct engine_pattern *pats, size_t n, struct engine **out, struct diag *d);

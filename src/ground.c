@@ -32,6 +32,7 @@ struct entry {
 struct qlinks {
 	uint64_t seq;
 	int64_t key;       /* of its bin: see bin_key() */
+	uint64_t unit_hash; /* a copy, so that a bin's walk stays in these links */
 	uint32_t bin, bin_prev, bin_next;
 	uint32_t val, val_prev, val_next; /* val NIL: not filed by value */
 };
@@ -39,12 +40,14 @@ struct qlinks {
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
 	uint32_t head, count;
-	uint32_t bucket[BUCKETS];
+	/* Hash heads (items, quantity bins, quantity values), allocated with
+	 * the first item: a run with no tool output never touches them. */
+	uint32_t *heads, *bucket, *bins, *vals;
+	bool dirty;
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
 	uint32_t qhead, qcount;
 	uint64_t qseq;        /* the next quantity's seq */
-	uint32_t bins[BUCKETS], vals[BUCKETS];
 	uint64_t evictions;
 	bool active;
 };
@@ -84,6 +87,7 @@ void ground_free(struct ground *g)
 	free(g->e);
 	free(g->q);
 	free(g->ql);
+	free(g->heads);
 	free(g);
 }
 
@@ -94,9 +98,25 @@ void ground_reset(struct ground *g)
 	g->qseq = 0;
 	g->evictions = 0;
 	g->active = false;
-	memset(g->bucket, 0xff, sizeof(g->bucket));
-	memset(g->bins, 0xff, sizeof(g->bins));
-	memset(g->vals, 0xff, sizeof(g->vals));
+	if (g->dirty)
+		memset(g->heads, 0xff, 3 * BUCKETS * sizeof(*g->heads));
+	g->dirty = false;
+}
+
+/* Makes the hash heads ready for an item. */
+static int use_heads(struct ground *g)
+{
+	if (!g->heads) {
+		g->heads = malloc(3 * BUCKETS * sizeof(*g->heads));
+		if (!g->heads)
+			return -ENOMEM;
+		memset(g->heads, 0xff, 3 * BUCKETS * sizeof(*g->heads));
+		g->bucket = g->heads;
+		g->bins = g->heads + BUCKETS;
+		g->vals = g->heads + 2 * BUCKETS;
+	}
+	g->dirty = true;
+	return 0;
 }
 
 uint64_t ground_evictions(const struct ground *g)
@@ -126,6 +146,8 @@ bool ground_find(const struct ground *g, const char *key, size_t n, uint64_t *at
 	uint64_t h;
 	uint32_t i;
 
+	if (g->count == 0)
+		return false;
 	n = MIN(n, GROUND_KEY_MAX);
 	h = fnv1a(key, n);
 	for (i = g->bucket[h & (BUCKETS - 1)]; i != NIL; i = g->e[i].next) {
@@ -148,6 +170,8 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	n = MIN(n, GROUND_KEY_MAX);
 	if (n == 0 || ground_find(g, key, n, &seen))
 		return 0;
+	if (use_heads(g) < 0)
+		return -ENOMEM;
 	if (g->count == GROUND_CAP)
 		evict_oldest(g);
 	i = (g->head + g->count) % GROUND_CAP;
@@ -317,6 +341,8 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	struct qlinks *l;
 	uint32_t i;
 
+	if (use_heads(g) < 0)
+		return -ENOMEM;
 	if (g->qcount == GROUND_CAP) {
 		link_out(g, g->bins, g->qhead, false);
 		if (g->ql[g->qhead].val != NIL)
@@ -336,6 +362,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l = &g->ql[i];
 	l->seq = g->qseq++;
 	l->key = bin_key(q->value);
+	l->unit_hash = q->unit_hash;
 	l->bin = bin_of(q->unit_hash, l->key);
 	link_in(g, g->bins, i, false);
 	l->val = NIL;
@@ -392,7 +419,7 @@ static void judge_bin(struct qsearch *s, uint64_t unit_hash, int64_t k)
 	uint32_t i;
 
 	for (i = g->bins[bin_of(unit_hash, k)]; i != NIL; i = g->ql[i].bin_next)
-		if (g->ql[i].key == k && g->q[i].q.unit_hash == unit_hash)
+		if (g->ql[i].key == k && g->ql[i].unit_hash == unit_hash)
 			judge(s, i);
 }
 
@@ -551,6 +578,9 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	};
 	uint32_t i;
 
+	*states = false;
+	if (g->qcount == 0)
+		return NULL;
 	if (!judge_candidates(&s, tolerance)) {
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,

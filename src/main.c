@@ -334,7 +334,7 @@ static void cache_store(const struct db *db, const char *path)
 	char *slash;
 	FILE *f;
 
-	if (db_serialize(db, &data, &len) < 0)
+	if (db_serialize(db, false, &data, &len) < 0)
 		return;
 	snprintf(dir, sizeof(dir), "%s", path);
 	slash = strrchr(dir, '/');

@@ -453,9 +453,9 @@ TEST(engine_refuses_bad_patterns)
 TEST(engine_serialize_roundtrip)
 {
 	struct engine *e = NULL, *back = NULL;
-	unsigned char *buf = NULL;
+	unsigned char *buf = NULL, *img = NULL, *aligned = NULL;
 	static struct evs a, b;
-	size_t len = 0;
+	size_t len = 0, ilen = 0;
 	struct diag d;
 
 	if (!HAVE_HYPERSCAN) {
@@ -463,7 +463,7 @@ TEST(engine_serialize_roundtrip)
 		return;
 	}
 	CHECK_EQ(engine_compile(pats, ARRAY_SIZE(pats), ENGINE_AUTO, &e, &d), 0);
-	CHECK_EQ(engine_serialize(e, "key-1", &buf, &len), 0);
+	CHECK_EQ(engine_serialize(e, "key-1", false, &buf, &len), 0);
 	CHECK_EQ(engine_load(buf, len, "key-1", pats, ARRAY_SIZE(pats), &back, &d), 0);
 	if (back) {
 		run(e, inputs[1], strlen(inputs[1]), WHOLE, 0, &a);
@@ -475,6 +475,25 @@ TEST(engine_serialize_roundtrip)
 	CHECK_EQ(engine_load(buf, len - 9, "key-1", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
 	buf[len - 5] ^= 0x55;
 	CHECK_EQ(engine_load(buf, 3, "key-1", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
+
+	/* An image is used in place where it is aligned, and refused where it is not. */
+	CHECK_EQ(engine_serialize(e, "key-1", true, &img, &ilen), 0);
+	CHECK_EQ(posix_memalign((void **)&aligned, ENGINE_IMAGE_ALIGN, ilen + 1), 0);
+	if (img && aligned) {
+		memcpy(aligned, img, ilen);
+		CHECK_EQ(engine_load(aligned, ilen, "key-1", pats, ARRAY_SIZE(pats), &back, &d), 0);
+		if (back) {
+			run(back, inputs[1], strlen(inputs[1]), RANDOM, 9, &b);
+			CHECK(same(&a, &b));
+			engine_free(back); /* must not free the caller's buffer */
+		}
+		CHECK_EQ(engine_load(aligned, ilen, "key-2", pats, ARRAY_SIZE(pats), &back, &d), -ESTALE);
+		memmove(aligned + 1, aligned, ilen);
+		CHECK_EQ(engine_load(aligned + 1, ilen, "key-1", pats, ARRAY_SIZE(pats), &back, &d),
+			 -ESTALE);
+	}
+	free(aligned);
+	free(img);
 	free(buf);
 	engine_free(e);
 }
