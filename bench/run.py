@@ -346,6 +346,7 @@ class Bench:
             self.rules.append({"id": rid, "signal": signal, "caseless": flags == "i",
                                "regex": regex})
         (self.tmp / "patterns.tsv").write_text(out)
+        self.write_hs_tsv(self.tmp / "hs-patterns.tsv", self.rules)
         listing = subprocess.run([self.any_hal, "--list-rules"], check=True,
                                  capture_output=True, text=True).stdout
         self.rule_engine = {ln.split("\t")[0]: ln.split("\t")[3] for ln in listing.splitlines()}
@@ -364,8 +365,19 @@ class Bench:
             for r in doc.get("rules") or []:
                 yaml_rules[r["id"]] = r
             spans += doc.get("spans") or []
+        def joined(pattern):
+            # A pattern written as a list is exported as its alternation.
+            if isinstance(pattern, list):
+                return "|".join(f"(?:{p})" for p in pattern)
+            return pattern
+
         stale = [r["id"] for r in self.rules
-                 if r["id"] not in yaml_rules or yaml_rules[r["id"]].get("pattern") != r["regex"]]
+                 if r["id"] not in yaml_rules or joined(yaml_rules[r["id"]].get("pattern")) != r["regex"]]
+        # Hyperscan gets a list's alternatives apart, as halluscan compiles them.
+        for r in self.rules:
+            pat = yaml_rules.get(r["id"], {}).get("pattern")
+            r["alts"] = pat if isinstance(pat, list) and r["id"] not in stale else [r["regex"]]
+        self.write_hs_tsv(self.tmp / "hs-patterns.tsv", self.rules)
         if stale:
             self.notes.append("The YAML packs and the binary's exported patterns differ for "
                               f"{', '.join(stale)} (stale build?): per-rule packs use the YAML.")
@@ -391,6 +403,13 @@ class Bench:
         self.packs["@raw"] = write("raw.yaml", {"rules": [raw(yaml_rules[i]) for i in ids]})
         self.packs["@raw+spans"] = write("raw-spans.yaml", {
             "rules": [raw(yaml_rules[i]) for i in ids], "spans": spans})
+
+    @staticmethod
+    def write_hs_tsv(path, rules):
+        """An hsrule --all file: a line per expression halluscan gives Hyperscan."""
+        Path(path).write_text("".join(
+            f"{q['id']}\t{q['signal']}\t{'i' if q['caseless'] else '-'}\t{alt}\n"
+            for q in rules for alt in q.get("alts", [q["regex"]])))
 
     # ---- running
 
@@ -809,10 +828,13 @@ class Bench:
                 semantics_differ.append(f"{rid} ({found:,} vs {py.get(rid, '-'):,})")
             hs_mbps, callbacks = [], None
             if self.hsrule:
+                one = self.tmp / "one.tsv"
+                self.write_hs_tsv(one, [r])
                 for _ in range(repeats):
-                    p = subprocess.run([self.hsrule] + (["-i"] if r["caseless"] else []) +
-                                       [r["regex"], str(self.plain)],
-                                       capture_output=True, text=True)
+                    argv = ([self.hsrule] + (["-i"] if r["caseless"] else []) +
+                            [r["regex"], str(self.plain)]) if len(r.get("alts", [])) <= 1 else \
+                        [self.hsrule, "--all", str(one), str(self.plain)]
+                    p = subprocess.run(argv, capture_output=True, text=True)
                     m = re.search(r"callbacks (\d+) .* mbps ([\d.]+)", p.stdout)
                     if not m:
                         callbacks = "rejected"
@@ -826,9 +848,7 @@ class Bench:
             without = []
             if self.hsrule:
                 rest = self.tmp / "rest.tsv"
-                rest.write_text("".join(f"{q['id']}\t{q['signal']}\t"
-                                        f"{'i' if q['caseless'] else '-'}\t{q['regex']}\n"
-                                        for q in self.rules if q is not r))
+                self.write_hs_tsv(rest, [q for q in self.rules if q is not r])
                 for _ in range(a.without_repeats):
                     p = subprocess.run([self.hsrule, "--all", str(rest), str(self.plain)],
                                        capture_output=True, text=True)
@@ -855,7 +875,7 @@ class Bench:
                 mbps, callbacks = [], None
                 for _ in range(repeats):
                     p = subprocess.run([self.hsrule] + flags + [
-                        "--all", str(self.tmp / "patterns.tsv"), str(self.plain)],
+                        "--all", str(self.tmp / "hs-patterns.tsv"), str(self.plain)],
                         capture_output=True, text=True)
                     m = re.search(r"callbacks (\d+) .* mbps ([\d.]+)", p.stdout)
                     if m:

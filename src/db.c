@@ -38,7 +38,7 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 	if (!db)
 		return -ENOMEM;
 	db->rs = rs;
-	db->n_pats = 2 * rs->n_spans + 1 + rs->n_rules;
+	db->n_pats = 2 * rs->n_spans + 2 + rs->n_rules;
 	db->pats = calloc(db->n_pats, sizeof(*db->pats));
 	if (!db->pats) {
 		free(db);
@@ -51,6 +51,8 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 	db->sentence_id = k;
 	db->pats[k++] = (struct engine_pattern){ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK,
 							 NULL, 0};
+	db->line_id = k;
+	db->pats[k++] = (struct engine_pattern){"\n", ENGINE_LINE_BREAK, NULL, 0};
 	db->first_rule_id = k;
 	for (i = 0; i < rs->n_rules; i++)
 		db->pats[k++] = rule_pattern(&rs->rules[i]);

@@ -39,6 +39,7 @@ static const char MAGIC[8] = "HLSCDB2", IMAGE_MAGIC[8] = "HLSCIM2";
 struct engine {
 	size_t n;
 	size_t mark;           /* the ENGINE_SENTENCE_MARK pattern, or NO_MARK */
+	size_t lines;          /* the ENGINE_LINE_BREAK pattern, or NO_MARK */
 	bool *pcre2;           /* per pattern: runs on PCRE2 */
 	pcre2_code **code;     /* per pattern, NULL where Hyperscan runs it */
 	size_t n_pcre2;
@@ -71,10 +72,11 @@ struct engine_stream {
 	uint64_t offset;       /* bytes fed so far */
 	uint64_t *last_end;    /* per pattern: end of its last final match */
 	struct events finals;  /* final, not yet delivered */
+	struct events marks;   /* sentence marks, final and in order, not yet delivered */
 	uint64_t limit_hits;
 	int error;             /* an allocation failure inside a callback */
 	/* Sentence marks: where the next may start, and the undecided tail of the last piece. */
-	uint64_t mark_from;
+	uint64_t mark_from, line_from; /* line breaks before line_from are recorded */
 	unsigned char mark_tail[MARK_MAX];
 	size_t mark_tail_len;
 #if HAVE_HYPERSCAN
@@ -255,6 +257,11 @@ int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
 	size_t i;
 	int err;
 
+	/* The one pattern that matches a line break: the engine's own. */
+	if (p->flags & ENGINE_LINE_BREAK)
+		return strcmp(p->expr, "\n") == 0 ? 0
+		       : diag_set(d, -EINVAL, "a line-break pattern must be \"\\n\"");
+
 	/* Each alternative alone, so that Hyperscan gets sound expressions. */
 	for (i = 0; i < p->n_alts; i++) {
 		struct engine_pattern one = {p->alts[i], p->flags, NULL, 0};
@@ -293,6 +300,7 @@ static int engine_alloc(size_t n, struct engine **out)
 		return -ENOMEM;
 	e->n = n;
 	e->mark = NO_MARK;
+	e->lines = NO_MARK;
 	e->pcre2 = calloc(n ? n : 1, sizeof(*e->pcre2));
 	e->code = calloc(n ? n : 1, sizeof(*e->code));
 	e->mctx = pcre2_match_context_create(NULL);
@@ -316,6 +324,10 @@ static int finish_pcre2(struct engine *e, const struct engine_pattern *pats, str
 	for (i = 0; i < e->n; i++) {
 		if (pats[i].flags & ENGINE_SENTENCE_MARK) {
 			e->mark = i;
+			e->pcre2[i] = false;
+		}
+		if (pats[i].flags & ENGINE_LINE_BREAK) {
+			e->lines = i;
 			e->pcre2[i] = false;
 		}
 		if (!e->pcre2[i])
@@ -377,7 +389,7 @@ static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_
 	if (!x->expr || !x->owner)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (pats[i].flags & ENGINE_SENTENCE_MARK)
+		if (pats[i].flags & (ENGINE_SENTENCE_MARK | ENGINE_LINE_BREAK))
 			continue;
 		for (j = 0; j < (pats[i].n_alts ? pats[i].n_alts : 1); j++) {
 			struct engine_pattern one = pats[i];
@@ -645,7 +657,7 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	memset(info, 0, sizeof(*info));
 	info->n_patterns = e->n;
 	info->n_pcre2 = e->n_pcre2;
-	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) ? "pcre2"
+	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) - (e->lines != NO_MARK) ? "pcre2"
 			: e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
 #if HAVE_HYPERSCAN
 	if (e->db) {
@@ -685,6 +697,7 @@ void engine_stream_free(struct engine_stream *s)
 #endif
 	free(s->last_end);
 	free(s->finals.v);
+	free(s->marks.v);
 	free(s->line);
 	free(s->resume);
 	pcre2_match_data_free(s->md);
@@ -699,7 +712,9 @@ static int stream_open(struct engine_stream *s)
 
 	s->offset = 0;
 	s->finals.n = 0;
+	s->marks.n = 0;
 	s->mark_from = 0;
+	s->line_from = 0;
 	s->mark_tail_len = 0;
 	s->line_len = 0;
 	s->line_base = 0;
@@ -763,15 +778,30 @@ static int cmp_event(const void *a, const void *b)
 	return (x->to > y->to) - (x->to < y->to);
 }
 
-/* Reports mostly come in order already: check before sorting. */
-static bool sorted(const struct event *v, size_t n, int (*cmp)(const void *, const void *))
+/*
+ * Sorts events that mostly come in order already (Hyperscan reports by end,
+ * a few late): an insertion sort, which is linear on such input, handing
+ * over to qsort when the input turns out to be far from sorted.
+ */
+static void sort_events(struct event *v, size_t n, int (*cmp)(const void *, const void *))
 {
-	size_t i;
+	size_t i, moves = 0, budget = 8 * n + 64;
 
-	for (i = 1; i < n; i++)
-		if (cmp(&v[i - 1], &v[i]) > 0)
-			return false;
-	return true;
+	for (i = 1; i < n; i++) {
+		struct event x = v[i];
+		size_t j = i;
+
+		while (j > 0 && cmp(&v[j - 1], &x) > 0) {
+			v[j] = v[j - 1];
+			j--;
+			if (++moves > budget) {
+				v[j] = x;
+				qsort(v, n, sizeof(*v), cmp);
+				return;
+			}
+		}
+		v[j] = x;
+	}
 }
 
 static int finalize(struct engine_stream *s, unsigned id, uint64_t from, uint64_t to)
@@ -819,16 +849,17 @@ static int mark_at(const unsigned char *d, size_t n, size_t p)
 	return (int)(q + 1 - p);
 }
 
-/* The first '.', '!' or '?' in d[i, n), or n. */
-static size_t next_terminator(const unsigned char *d, size_t i, size_t n)
+/* The first '.', '!', '?' or line break in d[i, n), or n. */
+static size_t next_stop(const unsigned char *d, size_t i, size_t n)
 {
 #if defined(__SSE2__)
 	const __m128i dot = _mm_set1_epi8('.'), bang = _mm_set1_epi8('!'), ask = _mm_set1_epi8('?');
+	const __m128i nl = _mm_set1_epi8('\n');
 
 	for (; i + 16 <= n; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(d + i));
 		__m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, dot), _mm_cmpeq_epi8(v, bang)),
-					   _mm_cmpeq_epi8(v, ask));
+					   _mm_or_si128(_mm_cmpeq_epi8(v, ask), _mm_cmpeq_epi8(v, nl)));
 		unsigned m = (unsigned)_mm_movemask_epi8(hit);
 
 		if (m)
@@ -836,33 +867,46 @@ static size_t next_terminator(const unsigned char *d, size_t i, size_t n)
 	}
 #endif
 	for (; i < n; i++)
-		if (d[i] == '.' || d[i] == '!' || d[i] == '?')
+		if (d[i] == '.' || d[i] == '!' || d[i] == '?' || d[i] == '\n')
 			return i;
 	return n;
 }
 
 /*
  * Finds the marks that start in d[from, n), d[0] being at stream offset
- * base, leftmost first and each after the last. Returns where the first
- * undecided start is (n when none), or -ENOMEM.
+ * base, leftmost first and each after the last, and the line breaks not
+ * yet recorded. Returns where the first undecided start is (n when none),
+ * or -ENOMEM. Nothing after an undecided start is a line break: only
+ * closers and blanks follow it to the end.
  */
 static long long marks_in(struct engine_stream *s, const unsigned char *d, size_t n, size_t from,
 			  uint64_t base)
 {
+	const struct engine *e = s->e;
 	size_t p = from;
 
 	if (s->mark_from > base + p)
 		p = (size_t)(s->mark_from - base);
-	while ((p = next_terminator(d, p, n)) < n) {
-		int len = mark_at(d, n, p);
+	while ((p = next_stop(d, p, n)) < n) {
+		int len;
 
+		if (d[p] == '\n') {
+			if (e->lines != NO_MARK && base + p >= s->line_from) {
+				if (push(&s->marks, (unsigned)e->lines, base + p, base + p + 1) < 0)
+					return -ENOMEM;
+				s->line_from = base + p + 1;
+			}
+			p++;
+			continue;
+		}
+		len = e->mark == NO_MARK ? 0 : mark_at(d, n, p);
 		if (len == MARK_UNDECIDED)
 			return (long long)p;
 		if (len == 0) {
 			p++;
 			continue;
 		}
-		if (push(&s->finals, (unsigned)s->e->mark, base + p, base + p + (size_t)len) < 0)
+		if (push(&s->marks, (unsigned)e->mark, base + p, base + p + (size_t)len) < 0)
 			return -ENOMEM;
 		s->mark_from = base + p + (size_t)len;
 		p += (size_t)len;
@@ -870,7 +914,10 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 	return (long long)n;
 }
 
-/* Scans the next piece for marks; the stream offset is still the piece's start. */
+/*
+ * Scans the next piece for marks and line breaks; the stream offset is
+ * still the piece's start.
+ */
 static int marks_feed(struct engine_stream *s, const char *buf, size_t len)
 {
 	const unsigned char *d = (const unsigned char *)buf;
@@ -1129,8 +1176,7 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 		return s->error;
 	if (rc != HS_SUCCESS)
 		return -EIO;
-	if (!sorted(s->raw.v, s->raw.n, cmp_raw))
-		qsort(s->raw.v, s->raw.n, sizeof(*s->raw.v), cmp_raw);
+	sort_events(s->raw.v, s->raw.n, cmp_raw);
 	for (i = 0; i < s->raw.n; i++) {
 		const struct event *r = &s->raw.v[i];
 		uint64_t lastnl = s->prev_nl;
@@ -1210,22 +1256,42 @@ uint64_t engine_stream_limit_hits(const struct engine_stream *s)
 	return s->limit_hits;
 }
 
-/* Delivers the final matches that start before the watermark, in order. */
+/* Drops the first k events of ev. */
+static void consume(struct events *ev, size_t k)
+{
+	memmove(ev->v, ev->v + k, (ev->n - k) * sizeof(*ev->v));
+	ev->n -= k;
+}
+
+/*
+ * Delivers the final matches that start before the watermark, in order:
+ * the patterns' (sorted here) merged with the sentence marks (in order
+ * already, and the most numerous).
+ */
 static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, void *ctx)
 {
-	size_t i, k;
+	struct events *f = &s->finals, *m = &s->marks;
+	size_t i = 0, j = 0;
 	int err = 0;
 
-	if (s->finals.n == 0)
-		return 0;
-	if (!sorted(s->finals.v, s->finals.n, cmp_event))
-		qsort(s->finals.v, s->finals.n, sizeof(*s->finals.v), cmp_event);
-	for (k = 0; k < s->finals.n && s->finals.v[k].from < wm; k++)
-		;
-	for (i = 0; i < k && err == 0; i++)
-		err = cb(ctx, s->finals.v[i].id, s->finals.v[i].from, s->finals.v[i].to);
-	memmove(s->finals.v, s->finals.v + k, (s->finals.n - k) * sizeof(*s->finals.v));
-	s->finals.n -= k;
+	sort_events(f->v, f->n, cmp_event);
+	while (err == 0) {
+		bool take_f = i < f->n && f->v[i].from < wm;
+		bool take_m = j < m->n && m->v[j].from < wm;
+		const struct event *ev;
+
+		if (take_f && take_m)
+			take_m = cmp_event(&m->v[j], &f->v[i]) < 0;
+		if (take_m)
+			ev = &m->v[j++];
+		else if (take_f)
+			ev = &f->v[i++];
+		else
+			break;
+		err = cb(ctx, ev->id, ev->from, ev->to);
+	}
+	consume(f, i);
+	consume(m, j);
 	return err;
 }
 
@@ -1249,7 +1315,7 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 			if (err < 0)
 				return err;
 		}
-		if (s->e->mark != NO_MARK) {
+		if (s->e->mark != NO_MARK || s->e->lines != NO_MARK) {
 			err = marks_feed(s, buf, n);
 			if (err < 0)
 				return err;

@@ -29,6 +29,7 @@ enum {
 	ENGINE_CASELESS = 1 << 0,
 	ENGINE_LITERAL = 1 << 1, /* expr is a byte string, not a regex */
 	ENGINE_SENTENCE_MARK = 1 << 2, /* expr is ENGINE_SENTENCE_MARK_RE: see below */
+	ENGINE_LINE_BREAK = 1 << 3, /* expr is "\n": every line break, by the same byte scan */
 };
 
 /*

@@ -68,30 +68,23 @@ static size_t count_code_points(const char *p, size_t n)
 	return n - cont;
 }
 
-/* Moves the cursor to offset to, counting lines; each line break ends a sentence. */
-static int advance(struct scan *s, uint64_t to)
+/*
+ * Moves the cursor to offset to. Lines are counted as the engine delivers
+ * their breaks, in order with the matches: every break before a delivered
+ * offset has been seen.
+ */
+static void advance(struct scan *s, uint64_t to)
 {
-	int err;
+	if (to > s->cur)
+		s->cur = to;
+}
 
-	while (s->cur < to) {
-		size_t n;
-		const char *p = window_get(&s->win, s->cur, to, &n);
-		const char *nl = memchr(p, '\n', n);
-
-		if (n == 0)
-			return -EIO; /* the window lost bytes the cursor had not reached */
-		if (!nl) {
-			s->cur += n;
-			break;
-		}
-		s->cur += (uint64_t)(nl - p) + 1;
-		s->line++;
-		s->line_start = s->cur;
-		err = claims_break(s->claims, s->cur);
-		if (err)
-			return err;
-	}
-	return 0;
+/* A line break at offset at: the next line starts after it, and a sentence ends. */
+static int line_break(struct scan *s, uint64_t at)
+{
+	s->line++;
+	s->line_start = at + 1;
+	return claims_break(s->claims, at + 1);
 }
 
 /* Counts the current line's code points up to offset at (never backwards). */
@@ -192,9 +185,9 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode)
 		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
-	err = advance(s, from);
-	if (err)
-		return err;
+	advance(s, from);
+	if (id == db->line_id)
+		return line_break(s, from);
 	if (id < db->sentence_id) {
 		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
 
@@ -370,15 +363,13 @@ int scan_add_source(struct scan *s, const void *buf, size_t len)
 static int make_room(struct scan *s, size_t n)
 {
 	size_t drop;
-	int err;
 
 	if (s->win.len + n <= s->win.cap)
 		return 0;
 	drop = s->win.len - KEEP;
-	/* The cursor, sentences and columns must be past what is dropped. */
-	err = advance(s, s->win.base + drop);
-	if (err)
-		return err;
+	/* The cursor and columns must be past what is dropped (the engine has
+	 * delivered everything there: its watermark is far closer). */
+	advance(s, s->win.base + drop);
 	count_columns(s, s->win.base + drop);
 	memmove(s->win.data, s->win.data + drop, s->win.len - drop);
 	s->win.len -= drop;
@@ -406,9 +397,7 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 		if (err)
 			return err;
 		/* Everything before the watermark is settled: decide up to it. */
-		err = advance(s, engine_stream_watermark(s->es));
-		if (err)
-			return err;
+		advance(s, engine_stream_watermark(s->es));
 		err = claims_advance(s->claims, s->cur);
 		if (err)
 			return err;
@@ -449,8 +438,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 	if (s->ended)
 		reset(s);
 	err = engine_stream_end(s->es, on_match, s);
-	if (!err)
-		err = advance(s, s->bytes);
+	advance(s, s->bytes);
 	if (!err)
 		err = claims_break(s->claims, s->bytes);
 	if (!err && s->spans.open)

@@ -23,7 +23,7 @@ int diag_set(struct diag *d, int err, const char *fmt, ...)
 	return err;
 }
 
-int grow(void *buf, size_t *cap, size_t need, size_t elem)
+int grow_slow(void *buf, size_t *cap, size_t need, size_t elem)
 {
 	void **p = buf;
 	size_t ncap;

@@ -30,9 +30,15 @@ int diag_set(struct diag *d, int err, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 /*
  * Grows *buf (of element size elem, capacity *cap) to hold at least need
- * elements. Returns 0 or -ENOMEM; *buf is unchanged on failure.
+ * elements. Returns 0 or -ENOMEM; *buf is unchanged on failure. Inline for
+ * the usual case, which is a comparison on paths run per match.
  */
-int grow(void *buf, size_t *cap, size_t need, size_t elem);
+int grow_slow(void *buf, size_t *cap, size_t need, size_t elem);
+
+static inline int grow(void *buf, size_t *cap, size_t need, size_t elem)
+{
+	return need <= *cap ? 0 : grow_slow(buf, cap, need, elem);
+}
 
 /* strdup/strndup that return NULL on failure (callers map it to -ENOMEM). */
 char *xstrndup(const char *s, size_t n);

@@ -352,14 +352,17 @@ TEST(engine_alternatives)
 /*
  * The sentence-mark scan has exactly the matches of its regex, run by
  * PCRE2 over the whole text (a start has at most one match, so PCRE2's
- * leftmost-first is the leftmost-longest): random texts over the bytes
- * that matter, read whole, byte by byte and in random pieces.
+ * leftmost-first is the leftmost-longest), and the line breaks come in
+ * order among them: random texts over the bytes that matter, read whole,
+ * byte by byte and in random pieces.
  */
 TEST(engine_sentence_marks_are_the_regex)
 {
 	static const char alphabet[] = ".!?\"')] \t\n\raB1(";
-	static const struct engine_pattern mark = {ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK,
-						   NULL, 0};
+	static const struct engine_pattern mark[] = {
+		{ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK, NULL, 0},
+		{"\n", ENGINE_LINE_BREAK, NULL, 0},
+	};
 	static const enum engine_backend be[] = {ENGINE_AUTO, ENGINE_PCRE2};
 	static struct evs want, got;
 	struct engine *e[2] = {NULL, NULL};
@@ -377,7 +380,7 @@ TEST(engine_sentence_marks_are_the_regex)
 	md = re ? pcre2_match_data_create_from_pattern(re, NULL) : NULL;
 	CHECK(md != NULL);
 	for (k = 0; k < 2; k++)
-		CHECK_EQ(engine_compile(&mark, 1, be[k], &e[k], &d), 0);
+		CHECK_EQ(engine_compile(mark, ARRAY_SIZE(mark), be[k], &e[k], &d), 0);
 	for (t = 0; t < 3000 && md && e[0] && e[1]; t++) {
 		size_t len;
 
@@ -388,14 +391,21 @@ TEST(engine_sentence_marks_are_the_regex)
 			text[i] = alphabet[(seed >> 16) % (sizeof(alphabet) - 1)];
 		}
 		memset(&want, 0, sizeof(want));
-		for (off = 0; off < len;) {
-			PCRE2_SIZE *ov;
+		for (off = 0, i = 0; off < len || i < len;) {
+			PCRE2_SIZE *ov = NULL;
 
-			if (pcre2_match(re, (PCRE2_SPTR)text, len, off, 0, md, NULL) < 0)
-				break;
-			ov = pcre2_get_ovector_pointer(md);
+			if (off < len && pcre2_match(re, (PCRE2_SPTR)text, len, off, 0, md, NULL) >= 0)
+				ov = pcre2_get_ovector_pointer(md);
+			else
+				off = len;
+			/* Line breaks before the next mark (a mark never holds one). */
+			for (; i < len && (!ov || i < ov[0]); i++)
+				if (text[i] == '\n')
+					want.v[want.n++] = (struct ev){1, i, i + 1};
+			if (!ov)
+				continue;
 			want.v[want.n++] = (struct ev){0, ov[0], ov[1]};
-			off = ov[1];
+			off = i = ov[1];
 		}
 		for (k = 0; k < 2; k++) {
 			static const enum split how[] = {WHOLE, BYTES, RANDOM};
