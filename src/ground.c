@@ -21,7 +21,7 @@ struct entry {
 	uint64_t hash, at;
 	uint32_t next; /* the next entry in its bucket */
 	uint16_t len;
-	char key[GROUND_KEY_MAX];
+	char *key;     /* malloc'ed, len bytes: most keys are far shorter than the cap */
 };
 
 /*
@@ -62,6 +62,15 @@ static uint64_t fnv1a(const char *p, size_t n)
 	return h;
 }
 
+/* Frees the keys of the items held. */
+static void free_keys(struct ground *g)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->count; i++)
+		free(g->e[(g->head + i) % GROUND_CAP].key);
+}
+
 int ground_new(struct ground **out)
 {
 	struct ground *g = calloc(1, sizeof(*g));
@@ -84,6 +93,8 @@ void ground_free(struct ground *g)
 {
 	if (!g)
 		return;
+	if (g->e)
+		free_keys(g);
 	free(g->e);
 	free(g->q);
 	free(g->ql);
@@ -93,6 +104,7 @@ void ground_free(struct ground *g)
 
 void ground_reset(struct ground *g)
 {
+	free_keys(g);
 	g->head = g->count = 0;
 	g->qhead = g->qcount = 0;
 	g->qseq = 0;
@@ -136,6 +148,7 @@ static void evict_oldest(struct ground *g)
 	while (*p != victim)
 		p = &g->e[*p].next;
 	*p = g->e[victim].next;
+	free(g->e[victim].key);
 	g->head = (g->head + 1) % GROUND_CAP;
 	g->count--;
 	g->evictions++;
@@ -176,6 +189,9 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 		evict_oldest(g);
 	i = (g->head + g->count) % GROUND_CAP;
 	e = &g->e[i];
+	e->key = malloc(n);
+	if (!e->key)
+		return -ENOMEM;
 	e->hash = fnv1a(key, n);
 	e->at = at;
 	e->len = (uint16_t)n;
