@@ -229,6 +229,12 @@ static bool context_stopword(const char *w, size_t k)
 	return false;
 }
 
+/* '.', '!' or '?' (and NUL, as strchr(".!?", c) had it: no sentence runs through one). */
+static bool is_terminator(char c)
+{
+	return c == '.' || c == '!' || c == '?' || c == '\0';
+}
+
 void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 {
 	const char *start = before - MIN(n, 160), *p = before;
@@ -236,7 +242,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->n = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
-	       !(strchr(".!?", p[-1]) && (p == before || isspace((unsigned char)p[0]))))
+	       !(is_terminator(p[-1]) && (p == before || isspace((unsigned char)p[0]))))
 		p--;
 	while (p < before && ctx->n < GROUND_CONTEXT) {
 		const char *w;

@@ -66,12 +66,10 @@ static size_t word_at(const char *p, const char *end, const char *w)
 {
 	size_t k;
 
-	/* Most tries fail at the first letter: look at it before measuring w. */
-	if (p >= end || tolower((unsigned char)*p) != tolower((unsigned char)*w))
-		return 0;
-	k = strlen(w);
-	if ((size_t)(end - p) < k || strncasecmp(p, w, k) != 0)
-		return 0;
+	/* One pass, no strlen: most tries fail at the first letter. */
+	for (k = 0; w[k]; k++)
+		if (p + k >= end || tolower((unsigned char)p[k]) != tolower((unsigned char)w[k]))
+			return 0;
 	if (p + k < end && isalpha((unsigned char)p[k]) && isalpha((unsigned char)w[k - 1]))
 		return 0;
 	return k;
@@ -82,6 +80,31 @@ static const char *skip_blanks(const char *p, const char *end)
 	while (p < end && (*p == ' ' || *p == '\t' || *p == '-'))
 		p++;
 	return p;
+}
+
+/*
+ * The value of n digits with one optional point, decimals of them after it.
+ * Up to 15 digits the integer they spell is exact in a double, and so is
+ * 10^decimals up to 10^22: one division, correctly rounded, gives what
+ * strtod() gives. Longer figures go to strtod().
+ */
+static double digits_value(const char *digits, size_t n, int decimals)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	uint64_t m = 0;
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++) {
+		if (digits[i] == '.')
+			continue;
+		m = m * 10 + (uint64_t)(digits[i] - '0');
+		count++;
+	}
+	if (count > 15 || decimals < 0 || (size_t)decimals >= ARRAY_SIZE(pow10))
+		return strtod(digits, NULL);
+	return (double)m / pow10[decimals];
 }
 
 /* A number in digits ("1,234.5") or words ("twenty-one"); sets *decimals. */
@@ -107,7 +130,7 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 			}
 		}
 		digits[n] = '\0';
-		*v = strtod(digits, NULL);
+		*v = digits_value(digits, n, *decimals);
 		return p;
 	}
 	for (i = 0; i < ARRAY_SIZE(number_words); i++) {
@@ -213,8 +236,9 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 
 			while (p + len < end && isalpha((unsigned char)p[len]) && len + 1 < sizeof(q->unit))
 				len++;
-			for (i = 0; i < ARRAY_SIZE(not_units); i++)
-				if (len == strlen(not_units[i]) && strncasecmp(p, not_units[i], len) == 0)
+			for (i = 0; i < ARRAY_SIZE(not_units) && len > 0; i++)
+				if (tolower((unsigned char)*p) == not_units[i][0] &&
+				    len == strlen(not_units[i]) && strncasecmp(p, not_units[i], len) == 0)
 					len = 0; /* "6 will": a bare number */
 			/* A year standing alone is a date, not a count: "in 2021 the". */
 			if (q->scale == 1 && q->decimals == 0 && v >= 1000 && v <= 2999 &&
@@ -262,8 +286,13 @@ bool quantity_follows(int before)
 {
 	/* After "$", "€" (E2 82 AC) or "£" (C2 A3) it is the tail of a sum;
 	 * after "-", "/", "_", "=" or "#" part of an identifier or a URL. */
-	return before < 0 || !(isalnum(before) || strchr(".,$-/_=#", before) ||
-			       before == 0xAC || before == 0xA3);
+	switch (before) {
+	case '.': case ',': case '$': case '-': case '/': case '_': case '=': case '#':
+	case '\0': case 0xAC: case 0xA3:
+		return false;
+	default:
+		return before < 0 || !isalnum(before);
+	}
 }
 
 bool quantity_is_count(const struct quantity *q)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The grounded set: normalization and bounded memory. */
+#include <stdlib.h>
+
 #include "ground.h"
 #include "test.h"
 
@@ -207,4 +209,38 @@ TEST(ground_quantities_match_the_walk)
 	/* The queries must mostly find something, or the test proves little. */
 	CHECK(hits > checked / 2);
 	ground_free(g);
+}
+
+/* Figures are read to the same double strtod() reads, on its fast path and off it. */
+TEST(quantity_values_are_strtod)
+{
+	static const char *const figures[] = {
+		"0.1", "0.3", "1,234.5678", "383.3", "69.8", "12.6", "0.000001", "7.25",
+		"999999999999999", "123456789012345.6", "1,000,000,000.01", "3.14159265",
+		"42", "0.5", "100.10",
+	};
+	unsigned seed = 3;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(figures) + 2000; i++) {
+		char text[64], plain[64];
+		struct quantity q;
+		size_t j, k = 0;
+
+		if (i < ARRAY_SIZE(figures))
+			snprintf(text, sizeof(text), "%s", figures[i]);
+		else
+			snprintf(text, sizeof(text), "%u.%u", next_rand(&seed) * 7919u % 100000u,
+				 next_rand(&seed) % 100000u);
+		for (j = 0; text[j]; j++)
+			if (text[j] != ',')
+				plain[k++] = text[j];
+		plain[k] = '\0';
+		CHECK(quantity_parse(text, strlen(text), &q));
+		if (q.value != strtod(plain, NULL)) {
+			fprintf(stderr, "  %s: %.17g, strtod %.17g\n", text, q.value, strtod(plain, NULL));
+			CHECK(!"a figure reads otherwise than strtod reads it");
+			break;
+		}
+	}
 }
