@@ -32,8 +32,8 @@
 #define DFA_OVECTOR 64
 
 #if HAVE_HYPERSCAN
-/* 2: sentence marks left out of the database */
-static const char MAGIC[8] = "HLSCDB2", IMAGE_MAGIC[8] = "HLSCIM2";
+/* 3: two databases, the second of ENGINE_LATE patterns */
+static const char MAGIC[8] = "HLSCDB3", IMAGE_MAGIC[8] = "HLSCIM3";
 #endif
 
 struct engine {
@@ -45,9 +45,11 @@ struct engine {
 	size_t n_pcre2;
 	pcre2_match_context *mctx;
 #if HAVE_HYPERSCAN
-	hs_database_t *db;     /* NULL when no pattern runs on Hyperscan */
-	size_t db_bytes;
-	bool db_borrowed;      /* an image in the caller's buffer: not ours to free */
+	/* [0]: the patterns scanned from the start; [1]: the ENGINE_LATE ones.
+	 * NULL where no such pattern runs on Hyperscan. */
+	hs_database_t *db[2];
+	size_t db_bytes[2];
+	bool db_borrowed;      /* images in the caller's buffer: not ours to free */
 #endif
 };
 
@@ -79,8 +81,13 @@ struct engine_stream {
 	uint64_t mark_from, line_from; /* line breaks before line_from are recorded */
 	unsigned char mark_tail[MARK_MAX];
 	size_t mark_tail_len;
+	bool woken;            /* engine_stream_wake() was called */
+	bool resort;           /* matches were added while delivering */
+	bool ending;           /* in engine_stream_end() */
 #if HAVE_HYPERSCAN
-	hs_stream_t *hs;
+	hs_stream_t *hs[2];    /* as e->db: [1] opened when woken */
+	uint64_t late_base;    /* stream offset of hs[1]'s first byte */
+	uint64_t late_from;    /* hs[1]'s reports that start before this are dropped */
 	hs_scratch_t *scratch;
 	struct candidates *cand; /* per pattern */
 	struct events raw;     /* this piece's reports */
@@ -286,8 +293,10 @@ void engine_free(struct engine *e)
 	free(e->pcre2);
 	pcre2_match_context_free(e->mctx);
 #if HAVE_HYPERSCAN
-	if (!e->db_borrowed)
-		hs_free_database(e->db);
+	if (!e->db_borrowed) {
+		hs_free_database(e->db[0]);
+		hs_free_database(e->db[1]);
+	}
 #endif
 	free(e);
 }
@@ -405,40 +414,38 @@ static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_
 	return 0;
 }
 
-static int compile_hs(struct engine *e, const struct engine_pattern *pats, struct diag *d)
+/*
+ * Compiles the expressions of the patterns that are (late) or are not
+ * ENGINE_LATE into one database; when Hyperscan rejects an expression, its
+ * whole pattern goes to PCRE2 and the rest is compiled again. A database
+ * is compiled for the generic target so that a serialized one loads on
+ * any CPU of the architecture. Reports carry the pattern's index as id.
+ */
+static int compile_set(struct engine *e, const struct engine_pattern *pats,
+		       const struct hs_exprs *x, bool late, struct diag *d)
 {
 	hs_platform_info_t plat = {.tune = HS_TUNE_FAMILY_GENERIC, .cpu_features = 0};
 	hs_compile_error_t *cerr = NULL;
-	struct hs_exprs x = {0};
-	const char **ex = NULL;
-	unsigned *flags = NULL, *ids = NULL;
+	const char **ex = calloc(x->n ? x->n : 1, sizeof(*ex));
+	unsigned *flags = calloc(x->n ? x->n : 1, sizeof(*flags));
+	unsigned *ids = calloc(x->n ? x->n : 1, sizeof(*ids));
 	size_t i, k;
-	int err;
+	int err = 0;
 
-	err = hs_exprs_make(pats, e->n, &x);
-	ex = calloc(x.n ? x.n : 1, sizeof(*ex));
-	flags = calloc(x.n ? x.n : 1, sizeof(*flags));
-	ids = calloc(x.n ? x.n : 1, sizeof(*ids));
-	if (err < 0 || !ex || !flags || !ids) {
+	if (!ex || !flags || !ids) {
 		err = -ENOMEM;
 		goto out;
 	}
-	/*
-	 * Compile; when Hyperscan rejects one expression, hand its whole
-	 * pattern to PCRE2 and try again. A database is compiled for the
-	 * generic target so that a serialized one loads on any CPU of the
-	 * architecture. Reports carry the pattern's index as their id.
-	 */
 	for (;;) {
 		hs_error_t rc;
 
 		k = 0;
-		for (i = 0; i < x.n; i++) {
-			unsigned o = x.owner[i];
+		for (i = 0; i < x->n; i++) {
+			unsigned o = x->owner[i];
 
-			if (e->pcre2[o])
+			if (e->pcre2[o] || !(pats[o].flags & ENGINE_LATE) != !late)
 				continue;
-			ex[k] = x.expr[i];
+			ex[k] = x->expr[i];
 			flags[k] = HS_FLAG_SOM_LEFTMOST;
 			if (pats[o].flags & ENGINE_CASELESS)
 				flags[k] |= HS_FLAG_CASELESS;
@@ -448,7 +455,8 @@ static int compile_hs(struct engine *e, const struct engine_pattern *pats, struc
 		if (k == 0)
 			break;
 		rc = hs_compile_multi(ex, flags, ids, (unsigned)k,
-				      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &e->db, &cerr);
+				      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &e->db[late],
+				      &cerr);
 		if (rc == HS_SUCCESS)
 			break;
 		if (cerr->expression < 0) {
@@ -460,15 +468,28 @@ static int compile_hs(struct engine *e, const struct engine_pattern *pats, struc
 		hs_free_compile_error(cerr);
 		cerr = NULL;
 	}
-	if (e->db)
-		hs_database_size(e->db, &e->db_bytes);
+	if (e->db[late])
+		hs_database_size(e->db[late], &e->db_bytes[late]);
 out:
 	if (cerr)
 		hs_free_compile_error(cerr);
-	hs_exprs_free(&x);
 	free(ex);
 	free(flags);
 	free(ids);
+	return err;
+}
+
+static int compile_hs(struct engine *e, const struct engine_pattern *pats, struct diag *d)
+{
+	struct hs_exprs x = {0};
+	int err;
+
+	err = hs_exprs_make(pats, e->n, &x);
+	if (err == 0)
+		err = compile_set(e, pats, &x, false, d);
+	if (err == 0)
+		err = compile_set(e, pats, &x, true, d);
+	hs_exprs_free(&x);
 	return err;
 }
 #endif
@@ -512,23 +533,21 @@ fail:
 
 /*
  * The serialized form: MAGIC, key length and key, n, one byte per pattern
- * (1: PCRE2), the Hyperscan database's length and bytes as
- * hs_serialize_database() writes them. An image has IMAGE_MAGIC, and
- * after the length zero bytes up to a multiple of ENGINE_IMAGE_ALIGN, then
- * the database as hs_deserialize_database_at() lays it out at an address
- * so aligned (the layout depends only on the address modulo 64).
+ * (1: PCRE2), then for each of the two Hyperscan databases its length and
+ * bytes as hs_serialize_database() writes them. An image has IMAGE_MAGIC,
+ * and after each length zero bytes up to a multiple of ENGINE_IMAGE_ALIGN,
+ * then the database as hs_deserialize_database_at() lays it out at an
+ * address so aligned (the layout depends only on the address modulo 64).
  */
-int engine_serialize(const struct engine *e, const char *key, bool image, unsigned char **buf,
-		     size_t *len)
-{
 #if HAVE_HYPERSCAN
-	struct buf b = {0};
+static int put_db(struct buf *b, const hs_database_t *hdb, bool image)
+{
 	char *db = NULL, *mem = NULL;
-	size_t dblen = 0, memlen = 0, i;
+	size_t dblen = 0, memlen = 0;
 	uint64_t v;
 	int err = 0;
 
-	if (e->db && hs_serialize_database(e->db, &db, &dblen) != HS_SUCCESS)
+	if (hdb && hs_serialize_database(hdb, &db, &dblen) != HS_SUCCESS)
 		return -ENOMEM;
 	if (image && db) {
 		if (hs_serialized_database_size(db, dblen, &memlen) != HS_SUCCESS ||
@@ -542,6 +561,61 @@ int engine_serialize(const struct engine *e, const char *key, bool image, unsign
 		db = mem;
 		dblen = memlen;
 	}
+	v = dblen;
+	err |= buf_add(b, &v, sizeof(v));
+	while (image && b->len % ENGINE_IMAGE_ALIGN != 0)
+		err |= buf_addc(b, 0);
+	err |= buf_add(b, db, dblen);
+	free(db);
+	return err ? -ENOMEM : 0;
+}
+
+/*
+ * Reads one database at *pp: an image is used where it lies (aligned, and
+ * valid to the library: magic, version, platform), else deserialized.
+ * Returns false when it is damaged.
+ */
+static bool get_db(const unsigned char *buf, const unsigned char **pp, const unsigned char *end,
+		   bool image, struct engine *e, int which)
+{
+	const unsigned char *p = *pp;
+	uint64_t v;
+
+	if ((size_t)(end - p) < sizeof(v))
+		return false;
+	memcpy(&v, p, sizeof(v));
+	p += sizeof(v);
+	while (image && (size_t)(p - buf) % ENGINE_IMAGE_ALIGN != 0 && p < end)
+		p++;
+	if ((uint64_t)(end - p) < v)
+		return false;
+	if (v > 0 && image) {
+		if ((uintptr_t)p % ENGINE_IMAGE_ALIGN != 0 ||
+		    hs_database_size((const hs_database_t *)(const void *)p, &e->db_bytes[which]) !=
+			    HS_SUCCESS ||
+		    e->db_bytes[which] != v)
+			return false;
+		e->db[which] = (hs_database_t *)(uintptr_t)p;
+		e->db_borrowed = true;
+	} else if (v > 0) {
+		if (hs_deserialize_database((const char *)p, v, &e->db[which]) != HS_SUCCESS)
+			return false;
+		hs_database_size(e->db[which], &e->db_bytes[which]);
+	}
+	*pp = p + v;
+	return true;
+}
+#endif
+
+int engine_serialize(const struct engine *e, const char *key, bool image, unsigned char **buf,
+		     size_t *len)
+{
+#if HAVE_HYPERSCAN
+	struct buf b = {0};
+	size_t i;
+	uint64_t v;
+	int err = 0;
+
 	err |= buf_add(&b, image ? IMAGE_MAGIC : MAGIC, sizeof(MAGIC));
 	v = strlen(key);
 	err |= buf_add(&b, &v, sizeof(v));
@@ -550,13 +624,7 @@ int engine_serialize(const struct engine *e, const char *key, bool image, unsign
 	err |= buf_add(&b, &v, sizeof(v));
 	for (i = 0; i < e->n; i++)
 		err |= buf_addc(&b, e->pcre2[i] ? 1 : 0);
-	v = dblen;
-	err |= buf_add(&b, &v, sizeof(v));
-	while (image && b.len % ENGINE_IMAGE_ALIGN != 0)
-		err |= buf_addc(&b, 0);
-	err |= buf_add(&b, db, dblen);
-	free(db);
-	if (err) {
+	if (err || put_db(&b, e->db[0], image) < 0 || put_db(&b, e->db[1], image) < 0) {
 		buf_free(&b);
 		return -ENOMEM;
 	}
@@ -612,25 +680,9 @@ int engine_load(const unsigned char *buf, size_t len, const char *key,
 		TAKE(&c, 1);
 		e->pcre2[i] = c != 0;
 	}
-	TAKE(&v, sizeof(v));
-	while (image && (size_t)(p - buf) % ENGINE_IMAGE_ALIGN != 0 && p < end)
-		p++;
-	if ((uint64_t)(end - p) != v)
-		goto stale;
-	if (v > 0 && image) {
-		/* In place: aligned, and valid to the library (magic, version, platform). */
-		if ((uintptr_t)p % ENGINE_IMAGE_ALIGN != 0 ||
-		    hs_database_size((const hs_database_t *)(const void *)p, &e->db_bytes) != HS_SUCCESS ||
-		    e->db_bytes != v)
-			goto stale;
-		e->db = (hs_database_t *)(uintptr_t)p;
-		e->db_borrowed = true;
-	} else if (v > 0) {
-		if (hs_deserialize_database((const char *)p, v, &e->db) != HS_SUCCESS)
-			goto stale;
-		hs_database_size(e->db, &e->db_bytes);
-	}
 #undef TAKE
+	if (!get_db(buf, &p, end, image, e, 0) || !get_db(buf, &p, end, image, e, 1) || p != end)
+		goto stale;
 	err = finish_pcre2(e, pats, d);
 	if (err < 0) {
 		engine_free(e);
@@ -660,15 +712,23 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) - (e->lines != NO_MARK) ? "pcre2"
 			: e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
 #if HAVE_HYPERSCAN
-	if (e->db) {
-		hs_scratch_t *s = NULL;
+	hs_scratch_t *s = NULL;
+	int k;
 
-		info->db_bytes = e->db_bytes;
-		hs_stream_size(e->db, &info->stream_bytes);
-		if (hs_alloc_scratch(e->db, &s) == HS_SUCCESS) {
-			hs_scratch_size(s, &info->scratch_bytes);
-			hs_free_scratch(s);
-		}
+	for (k = 0; k < 2; k++) {
+		size_t n = 0;
+
+		if (!e->db[k])
+			continue;
+		info->db_bytes += e->db_bytes[k];
+		hs_stream_size(e->db[k], &n);
+		info->stream_bytes += n;
+		if (hs_alloc_scratch(e->db[k], &s) != HS_SUCCESS)
+			s = NULL;
+	}
+	if (s) {
+		hs_scratch_size(s, &info->scratch_bytes);
+		hs_free_scratch(s);
 	}
 #endif
 }
@@ -685,8 +745,9 @@ void engine_stream_free(struct engine_stream *s)
 	if (!s)
 		return;
 #if HAVE_HYPERSCAN
-	if (s->hs)
-		hs_close_stream(s->hs, s->scratch, NULL, NULL);
+	for (int k = 0; k < 2; k++)
+		if (s->hs[k])
+			hs_close_stream(s->hs[k], s->scratch, NULL, NULL);
 	hs_free_scratch(s->scratch);
 	if (s->cand)
 		for (size_t i = 0; i < s->e->n; i++)
@@ -719,6 +780,7 @@ static int stream_open(struct engine_stream *s)
 	s->line_len = 0;
 	s->line_base = 0;
 	s->error = 0;
+	s->woken = s->resort = s->ending = false;
 	memset(s->last_end, 0, e->n * sizeof(*s->last_end));
 	if (s->resume)
 		memset(s->resume, 0, e->n * sizeof(*s->resume));
@@ -726,7 +788,10 @@ static int stream_open(struct engine_stream *s)
 	for (size_t i = 0; i < e->n; i++)
 		s->cand[i].n = 0;
 	s->prev_nl = 0;
-	if (e->db && hs_open_stream(e->db, 0, &s->hs) != HS_SUCCESS)
+	if (s->hs[1])
+		hs_close_stream(s->hs[1], s->scratch, NULL, NULL);
+	s->hs[1] = NULL;
+	if (e->db[0] && hs_open_stream(e->db[0], 0, &s->hs[0]) != HS_SUCCESS)
 		return -ENOMEM;
 #endif
 	return 0;
@@ -755,8 +820,9 @@ int engine_stream_new(const struct engine *e, struct engine_stream **out)
 	s->cand = calloc(n, sizeof(*s->cand));
 	if (!s->cand)
 		goto nomem;
-	if (e->db && hs_alloc_scratch(e->db, &s->scratch) != HS_SUCCESS)
-		goto nomem;
+	for (int k = 0; k < 2; k++)
+		if (e->db[k] && hs_alloc_scratch(e->db[k], &s->scratch) != HS_SUCCESS)
+			goto nomem;
 #endif
 	if (stream_open(s) < 0)
 		goto nomem;
@@ -1088,6 +1154,19 @@ static int on_hs_match(unsigned id, unsigned long long from, unsigned long long 
 	return 0;
 }
 
+/* A report of the late stream: offsets from its first byte; early ones dropped. */
+static int on_hs_late(unsigned id, unsigned long long from, unsigned long long to,
+		      unsigned flags, void *ctx)
+{
+	struct engine_stream *s = ctx;
+
+	from += s->late_base;
+	to += s->late_base;
+	if (from < s->late_from)
+		return 0;
+	return on_hs_match(id, from, to, flags, ctx);
+}
+
 static int cmp_raw(const void *a, const void *b)
 {
 	const struct event *x = a, *y = b;
@@ -1146,12 +1225,16 @@ static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl
 	return 0;
 }
 
-static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool close)
+/*
+ * Scans buf, the input from offset base, with the open streams among
+ * hs[first..last] (close: ends them instead) and records the reports as
+ * candidates. prev_nl must be where buf's first line starts.
+ */
+static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t base, bool close,
+		  int first, int last)
 {
-	uint64_t base = s->offset;
 	size_t i, k = 0;
-	hs_error_t rc;
-	int err;
+	int w, err;
 
 	s->raw.n = 0;
 	s->n_nl = 0;
@@ -1166,16 +1249,23 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 		s->nl[s->n_nl++] = base + i;
 		i++;
 	}
-	if (close)
-		rc = hs_close_stream(s->hs, s->scratch, on_hs_match, s);
-	else
-		rc = hs_scan_stream(s->hs, buf, (unsigned)len, 0, s->scratch, on_hs_match, s);
-	if (close)
-		s->hs = NULL;
-	if (s->error)
-		return s->error;
-	if (rc != HS_SUCCESS)
-		return -EIO;
+	for (w = first; w <= last; w++) {
+		match_event_handler cb = w == 0 ? on_hs_match : on_hs_late;
+		hs_error_t rc;
+
+		if (!s->hs[w])
+			continue;
+		if (close) {
+			rc = hs_close_stream(s->hs[w], s->scratch, cb, s);
+			s->hs[w] = NULL;
+		} else {
+			rc = hs_scan_stream(s->hs[w], buf, (unsigned)len, 0, s->scratch, cb, s);
+		}
+		if (s->error)
+			return s->error;
+		if (rc != HS_SUCCESS)
+			return -EIO;
+	}
 	sort_events(s->raw.v, s->raw.n, cmp_raw);
 	for (i = 0; i < s->raw.n; i++) {
 		const struct event *r = &s->raw.v[i];
@@ -1193,6 +1283,11 @@ static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool c
 	if (s->n_nl > 0)
 		s->prev_nl = s->nl[s->n_nl - 1] + 1;
 	return 0;
+}
+
+static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool close)
+{
+	return hs_run(s, buf, len, s->offset, close, 0, 1);
 }
 
 /*
@@ -1243,12 +1338,17 @@ uint64_t engine_stream_watermark(const struct engine_stream *s)
 
 #if HAVE_HYPERSCAN
 	/* Candidates left after settling all start at or after this. */
-	if (s->hs)
+	if (s->hs[0] || s->hs[1])
 		wm = hs_settled(s);
 #endif
 	if (s->e->n_pcre2 && s->line_base < wm)
 		wm = s->line_base;
 	return wm;
+}
+
+uint64_t engine_stream_offset(const struct engine_stream *s)
+{
+	return s->offset;
 }
 
 uint64_t engine_stream_limit_hits(const struct engine_stream *s)
@@ -1289,9 +1389,56 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 		else
 			break;
 		err = cb(ctx, ev->id, ev->from, ev->to);
+		if (s->resort) {
+			/* The callback woke the late patterns: their matches join in order. */
+			s->resort = false;
+			consume(f, i);
+			consume(m, j);
+			i = j = 0;
+			sort_events(f->v, f->n, cmp_event);
+		}
 	}
 	consume(f, i);
 	consume(m, j);
+	return err;
+}
+
+int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uint64_t at,
+		       uint64_t from)
+{
+	int err = 0;
+
+	if (s->woken)
+		return 0;
+	s->woken = true;
+#if HAVE_HYPERSCAN
+	if (!s->e->db[1])
+		return 0;
+	if (at + n != s->offset || from < at)
+		return -EINVAL;
+	if (hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
+		return -ENOMEM;
+	s->late_base = at;
+	s->late_from = from;
+	if (n > 0 || s->ending) {
+		/* Catch up on bytes already read: their lines start at at. */
+		uint64_t prev_nl = s->prev_nl;
+
+		s->prev_nl = at;
+		err = hs_run(s, bytes, n, at, false, 1, 1);
+		if (err == 0 && s->ending)
+			err = hs_run(s, NULL, 0, s->offset, true, 1, 1);
+		s->prev_nl = MAX(prev_nl, s->prev_nl);
+		if (err == 0)
+			err = hs_settle(s, s->ending);
+		s->resort = true;
+	}
+#else
+	(void)bytes;
+	(void)n;
+	(void)at;
+	(void)from;
+#endif
 	return err;
 }
 
@@ -1304,7 +1451,7 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		size_t n = len < PIECE ? len : PIECE;
 
 #if HAVE_HYPERSCAN
-		if (s->hs) {
+		if (s->hs[0] || s->hs[1]) {
 			err = hs_piece(s, buf, n, false);
 			if (err < 0)
 				return err;
@@ -1339,8 +1486,9 @@ int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx)
 {
 	int err = 0;
 
+	s->ending = true;
 #if HAVE_HYPERSCAN
-	if (s->hs) {
+	if (s->hs[0] || s->hs[1]) {
 		err = hs_piece(s, NULL, 0, true);
 		if (err < 0)
 			return err;

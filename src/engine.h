@@ -30,6 +30,7 @@ enum {
 	ENGINE_LITERAL = 1 << 1, /* expr is a byte string, not a regex */
 	ENGINE_SENTENCE_MARK = 1 << 2, /* expr is ENGINE_SENTENCE_MARK_RE: see below */
 	ENGINE_LINE_BREAK = 1 << 3, /* expr is "\n": every line break, by the same byte scan */
+	ENGINE_LATE = 1 << 4,       /* scanned once engine_stream_wake() is called: see there */
 };
 
 /*
@@ -111,8 +112,25 @@ void engine_stream_free(struct engine_stream *s);
 /* Scans the next bytes of the input; delivers the matches that are final. */
 int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		       engine_match_fn cb, void *ctx);
+/*
+ * Starts the ENGINE_LATE patterns, which Hyperscan keeps in a database of
+ * their own and does not scan before: from now on the stream reports their
+ * matches that start at or after offset from. bytes are the input from
+ * offset at (the start of from's line, or as far back as the caller holds)
+ * up to what was fed so far: they are scanned for those patterns at once,
+ * so that their matches from `from` on are exactly what scanning them all
+ * along would have given (matches never cross a line break; a line that
+ * starts before at could differ only where a match runs from before at
+ * past from). May be called from the match callback: the matches it adds
+ * are delivered in order with the rest. Patterns on PCRE2 run all along;
+ * a second call does nothing.
+ */
+int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uint64_t at,
+		       uint64_t from);
 /* Ends the input: delivers every remaining match. The stream can be reused. */
 int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx);
+/* The bytes fed so far (inside a match callback: the bytes scanned so far). */
+uint64_t engine_stream_offset(const struct engine_stream *s);
 /* Every match starting before this offset has been delivered. */
 uint64_t engine_stream_watermark(const struct engine_stream *s);
 /* How often a PCRE2 match hit its match limit over the stream's life

@@ -46,6 +46,7 @@ struct scan {
 	uint64_t limit_hits_before; /* the engine's count when this input began */
 	uint64_t *counts;
 	bool ended;                 /* the last summary is still readable */
+	int pending;                /* an error of reset(), returned by the next call */
 	enum severity verdict;
 	struct buf msg, rec;
 };
@@ -192,6 +193,14 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
 
 		if (ch == SPAN_OPENED) {
+			uint64_t scanned = engine_stream_offset(s->es);
+			size_t n;
+			const char *line = window_get(&s->win, s->line_start, scanned, &n);
+
+			/* Number checks start here: the engine catches up from the line's start. */
+			err = engine_stream_wake(s->es, line, n, scanned - n, from);
+			if (err)
+				return err;
 			ground_activate(s->ground);
 			s->open_line = s->line + 1;
 			s->open_column = column(s, from);
@@ -236,10 +245,15 @@ static void reset(struct scan *s)
 	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
 	spans_reset(&s->spans);
 	claims_reset(s->claims);
-	if (s->sources)
-		ground_copy(s->ground, s->sources);
-	else
+	s->pending = 0;
+	if (s->sources) {
+		/* Sources ground the whole input: number checks run from its start. */
+		s->pending = ground_copy(s->ground, s->sources);
+		if (!s->pending)
+			s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
+	} else {
 		ground_reset(s->ground);
+	}
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
@@ -332,6 +346,9 @@ int scan_add_source(struct scan *s, const void *buf, size_t len)
 			return err;
 	}
 	ground_activate(s->sources);
+	err = engine_stream_wake(s->es, NULL, 0, 0, 0);
+	if (err < 0)
+		return err;
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
@@ -384,6 +401,8 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 
 	if (s->ended)
 		reset(s);
+	if (s->pending)
+		return s->pending;
 	while (len > 0) {
 		size_t n = len < PIECE ? len : PIECE;
 
@@ -437,6 +456,8 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 
 	if (s->ended)
 		reset(s);
+	if (s->pending)
+		return s->pending;
 	err = engine_stream_end(s->es, on_match, s);
 	advance(s, s->bytes);
 	if (!err)

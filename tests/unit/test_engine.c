@@ -431,6 +431,123 @@ TEST(engine_sentence_marks_are_the_regex)
 	pcre2_code_free(re);
 }
 
+/*
+ * Late patterns: woken from the callback at a trigger's match, with the
+ * bytes from the trigger's line start, they report exactly what an engine
+ * scanning them all along reports from the trigger on, whatever the reads.
+ */
+struct late_run {
+	struct evs *out;
+	struct engine_stream *s;
+	const char *text;
+	uint64_t line_start, woken_at;
+	bool wake;
+	int err;
+};
+
+static int late_collect(void *ctx, unsigned id, uint64_t from, uint64_t to)
+{
+	struct late_run *r = ctx;
+
+	if (id == 1) /* the line break */
+		r->line_start = to;
+	if (r->wake && id == 0 && r->woken_at == UINT64_MAX) {
+		uint64_t scanned = engine_stream_offset(r->s);
+
+		r->woken_at = from;
+		r->err = engine_stream_wake(r->s, r->text + r->line_start,
+					    (size_t)(scanned - r->line_start), r->line_start, from);
+	}
+	return collect(r->out, id, from, to);
+}
+
+static void run_late(const struct engine *e, const char *text, enum split how, unsigned seed,
+		     bool wake, struct evs *out, uint64_t *woken_at)
+{
+	struct late_run r = {.out = out, .text = text, .woken_at = UINT64_MAX, .wake = wake};
+	size_t len = strlen(text), i = 0;
+
+	memset(out, 0, sizeof(*out));
+	CHECK_EQ(engine_stream_new(e, &r.s), 0);
+	if (!r.s)
+		return;
+	while (i < len) {
+		size_t n = len - i;
+
+		if (how == BYTES)
+			n = 1;
+		else if (how == RANDOM) {
+			seed = seed * 1103515245u + 12345u;
+			n = MIN(len - i, 1 + (seed >> 16) % 97);
+		}
+		CHECK_EQ(engine_stream_feed(r.s, text + i, n, late_collect, &r), 0);
+		i += n;
+	}
+	CHECK_EQ(engine_stream_end(r.s, late_collect, &r), 0);
+	CHECK_EQ(r.err, 0);
+	CHECK(!out->out_of_order);
+	*woken_at = r.woken_at;
+	engine_stream_free(r.s);
+}
+
+TEST(engine_late_patterns)
+{
+	static const char *const texts[] = {
+		"12 cats and 7 dogs\nmore 55 here <t> 88 birds, 9 and 1,234 items\n3 more\n",
+		"no trigger 5 6 7\n",
+		"<t>1 2 3",
+		"pre 44 <t>",
+		"x 1,2\n\n  9,999 <t> 10 <t> 11 apples\nend 5",
+	};
+	struct engine_pattern lp[] = {
+		{"<t>", ENGINE_LITERAL, NULL, 0},
+		{"\n", ENGINE_LINE_BREAK, NULL, 0},
+		{"\\b(?:\\d{1,3}(?:,\\d{3}){1,5}|\\d{1,15})(?:[ \\t][a-z]{3,20}\\b)?", ENGINE_LATE, NULL, 0},
+		{"[a-z]+s\\b", 0, NULL, 0},
+	};
+	static const enum split how[] = {WHOLE, BYTES, RANDOM};
+	static struct evs all, got;
+	struct engine *late = NULL, *always = NULL;
+	struct diag d;
+	size_t t, h, i, k;
+
+	CHECK_EQ(engine_compile(lp, ARRAY_SIZE(lp), ENGINE_AUTO, &late, &d), 0);
+	lp[2].flags = 0;
+	CHECK_EQ(engine_compile(lp, ARRAY_SIZE(lp), ENGINE_AUTO, &always, &d), 0);
+	if (!late || !always)
+		return;
+	CHECK(!HAVE_HYPERSCAN || !engine_is_pcre2(late, 2));
+	for (t = 0; t < ARRAY_SIZE(texts); t++) {
+		uint64_t woken_at, ignored;
+
+		run_late(always, texts[t], WHOLE, 0, false, &all, &ignored);
+		for (h = 0; h < ARRAY_SIZE(how); h++) {
+			run_late(late, texts[t], how[h], (unsigned)(t + 1), true, &got, &woken_at);
+			/* want: everything, but the late pattern only from the trigger on
+			 * (on PCRE2 it runs all along) */
+			for (i = k = 0; i < all.n; i++) {
+				const struct ev *w = &all.v[i];
+
+				if (w->id == 2 && w->from < woken_at && !engine_is_pcre2(late, 2))
+					continue;
+				if (k >= got.n || got.v[k].id != w->id || got.v[k].from != w->from ||
+				    got.v[k].to != w->to)
+					break;
+				k++;
+			}
+			if (i != all.n || k != got.n) {
+				fprintf(stderr, "  text %zu split %zu, woken at %lld\n", t, h,
+					woken_at == UINT64_MAX ? -1LL : (long long)woken_at);
+				dump("always", &all);
+				dump("late", &got);
+				CHECK(!"late patterns differ from patterns scanned all along");
+			}
+		}
+	}
+	engine_free(late);
+	engine_free(always);
+}
+
 /* Each alternative is checked alone, and named when it is wrong. */
 TEST(engine_refuses_bad_alternatives)
 {
