@@ -19,7 +19,9 @@
 /* History kept behind the newest byte: longer than any match, sentence and
  * engine lag (a long line on PCRE2 is settled 72 KiB behind). */
 #define KEEP (256 * 1024)
-#define WINDOW_CAP (4 * KEEP)
+/* Each drop moves KEEP bytes once per 2 * KEEP read; a larger window would
+ * move less often but stays resident (peak RSS). */
+#define WINDOW_CAP (3 * KEEP)
 
 struct scan {
 	const struct db *db;
