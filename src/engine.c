@@ -1359,6 +1359,8 @@ uint64_t engine_stream_limit_hits(const struct engine_stream *s)
 /* Drops the first k events of ev. */
 static void consume(struct events *ev, size_t k)
 {
+	if (k == 0)
+		return; /* also: v may still be NULL, and memmove(NULL, ...) is undefined */
 	memmove(ev->v, ev->v + k, (ev->n - k) * sizeof(*ev->v));
 	ev->n -= k;
 }
