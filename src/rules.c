@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* Rule packs: YAML -> rules, with every error located at file:line:col. */
+/*
+ * Rule packs: YAML -> rules, with every error located at file:line:col;
+ * and a ruleset's binary form, which the program loads without either.
+ */
 #include "rules.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -611,6 +615,7 @@ int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 	char *file;
 	int err = 0;
 
+	rs->digest_loaded = false;
 	if (grow(&rs->files, &rs->cap_files, rs->n_files + 1, sizeof(char *)) < 0)
 		return -ENOMEM;
 	file = strdup(name);
@@ -720,7 +725,7 @@ out:
 	return err;
 }
 
-int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
+int ruleset_add_builtin_yaml(struct ruleset *rs, struct diag *d)
 {
 	size_t i;
 	int err;
@@ -774,7 +779,7 @@ static void digest_examples(struct sha256 *h, const struct example *e, size_t n)
 	}
 }
 
-static void compute_digest(struct ruleset *rs)
+static void compute_digest(const struct ruleset *rs, char out_hex[65])
 {
 	unsigned char out[32];
 	struct sha256 h;
@@ -825,7 +830,15 @@ static void compute_digest(struct ruleset *rs)
 			digest_str(&h, rs->contexts[i].escalate[j]);
 	}
 	sha256_final(&h, out);
-	sha256_hex(out, rs->digest);
+	sha256_hex(out, out_hex);
+}
+
+int ruleset_check_digest(const struct ruleset *rs)
+{
+	char hex[65];
+
+	compute_digest(rs, hex);
+	return strcmp(hex, rs->digest) == 0 ? 0 : -EBADMSG;
 }
 
 int ruleset_finish(struct ruleset *rs, struct diag *d)
@@ -873,6 +886,391 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" escalates unknown signal \"%s\"",
 						c->at.file, c->at.line, c->at.col, c->name, c->escalate[j]);
 	}
-	compute_digest(rs);
+	/* A start-up cost worth skipping: the build hashed the same content. */
+	if (!rs->digest_loaded)
+		compute_digest(rs, rs->digest);
 	return 0;
+}
+
+/*
+ * The binary form. codec_ruleset() is the one field list, walked both to
+ * write and to read, so that the two cannot drift apart; a field added to
+ * the structs goes there, with RULES_BLOB_VERSION raised.
+ *
+ * A u32 is four bytes little-endian, a double its IEEE-754 bits as two
+ * u32, a string its length + 1 (0: NULL) and then its bytes, a where its
+ * file's index + 1 in the files table (0: none), line and column. Reading
+ * checks each length against the bytes left and each count, enum and index
+ * against its range; the first error stops the walk.
+ */
+#define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
+#define RULES_BLOB_VERSION 1u
+
+struct codec {
+	bool writing;
+	struct buf *out;                   /* writing */
+	const unsigned char *at, *end;     /* reading */
+	struct ruleset *rs;                /* its files table serves codec_where() */
+	int err;
+	const char *why;                   /* for -EINVAL */
+};
+
+static void codec_fail(struct codec *c, int err, const char *why)
+{
+	if (c->err == 0) {
+		c->err = err;
+		c->why = why;
+	}
+}
+
+static void codec_put(struct codec *c, const void *p, size_t n)
+{
+	if (c->err == 0 && buf_add(c->out, p, n) < 0)
+		codec_fail(c, -ENOMEM, "out of memory");
+}
+
+/* The next n bytes read, or NULL after an error or when fewer are left. */
+static const unsigned char *codec_take(struct codec *c, size_t n)
+{
+	const unsigned char *p = c->at;
+
+	if (c->err)
+		return NULL;
+	if ((size_t)(c->end - c->at) < n) {
+		codec_fail(c, -EINVAL, "truncated");
+		return NULL;
+	}
+	c->at += n;
+	return p;
+}
+
+static void codec_u32(struct codec *c, uint32_t *v)
+{
+	unsigned char b[4] = {(unsigned char)*v, (unsigned char)(*v >> 8),
+			      (unsigned char)(*v >> 16), (unsigned char)(*v >> 24)};
+	const unsigned char *p;
+
+	if (c->writing) {
+		codec_put(c, b, sizeof(b));
+		return;
+	}
+	p = codec_take(c, sizeof(b));
+	if (p)
+		*v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Bools and enums: stored only when reading, and only when at most max. */
+#define CODEC_ENUM(c, field, max)                                              \
+	do {                                                                   \
+		uint32_t v_ = (uint32_t)(field);                               \
+		codec_u32((c), &v_);                                           \
+		if (!(c)->writing && (c)->err == 0) {                          \
+			if (v_ > (uint32_t)(max))                              \
+				codec_fail((c), -EINVAL, "value out of range"); \
+			else                                                   \
+				(field) = v_;                                  \
+		}                                                              \
+	} while (0)
+
+static void codec_unsigned(struct codec *c, unsigned *v)
+{
+	uint32_t u = *v;
+
+	codec_u32(c, &u);
+	if (!c->writing)
+		*v = u;
+}
+
+static void codec_double(struct codec *c, double *v)
+{
+	uint64_t bits;
+	uint32_t lo, hi;
+
+	memcpy(&bits, v, sizeof(bits));
+	lo = (uint32_t)bits;
+	hi = (uint32_t)(bits >> 32);
+	codec_u32(c, &lo);
+	codec_u32(c, &hi);
+	if (!c->writing) {
+		bits = (uint64_t)hi << 32 | lo;
+		memcpy(v, &bits, sizeof(bits));
+	}
+}
+
+/*
+ * A count of items that each take at least a byte, so that reading can
+ * refuse one larger than the bytes left before it allocates for it.
+ */
+static void codec_count(struct codec *c, size_t *n)
+{
+	uint32_t v = (uint32_t)*n;
+
+	if (c->writing && *n > UINT32_MAX)
+		codec_fail(c, -EINVAL, "too many items");
+	codec_u32(c, &v);
+	if (c->writing || c->err)
+		return;
+	if (v > (size_t)(c->end - c->at))
+		codec_fail(c, -EINVAL, "count past the end");
+	else
+		*n = v;
+}
+
+/* required: NULL is refused both ways, so a reader need not check for it. */
+static void codec_string(struct codec *c, char **s, bool required)
+{
+	size_t len = c->writing && *s ? strlen(*s) : 0;
+	uint32_t n = c->writing && *s ? (uint32_t)len + 1 : 0;
+	const unsigned char *p;
+
+	if (c->writing && len >= UINT32_MAX)
+		codec_fail(c, -EINVAL, "string too long");
+	codec_u32(c, &n);
+	if (n == 0) {
+		if (required)
+			codec_fail(c, -EINVAL, "a required string is missing");
+		return;
+	}
+	if (c->writing) {
+		codec_put(c, *s, len);
+		return;
+	}
+	p = codec_take(c, n - 1);
+	if (!p)
+		return;
+	if (memchr(p, '\0', n - 1)) {
+		codec_fail(c, -EINVAL, "a string holds a NUL");
+		return;
+	}
+	*s = xstrndup((const char *)p, n - 1);
+	if (!*s)
+		codec_fail(c, -ENOMEM, "out of memory");
+}
+
+static void codec_str(struct codec *c, char **s)
+{
+	codec_string(c, s, true);
+}
+
+static void codec_opt_str(struct codec *c, char **s)
+{
+	codec_string(c, s, false);
+}
+
+/* For codec_array() of strings. */
+static void codec_str_v(struct codec *c, void *s)
+{
+	codec_str(c, s);
+}
+
+/*
+ * An array of *n items of elem bytes, each walked by fn. Reading allocates
+ * it zeroed and sets *n first, so that ruleset_free() frees a partial read.
+ */
+static void codec_array(struct codec *c, void *arr, size_t *n, size_t elem,
+			void (*fn)(struct codec *, void *))
+{
+	char **base = arr;
+	size_t i;
+
+	codec_count(c, n);
+	if (!c->writing && c->err == 0 && *n > 0) {
+		*base = calloc(*n, elem);
+		if (!*base) {
+			*n = 0;
+			codec_fail(c, -ENOMEM, "out of memory");
+		}
+	}
+	for (i = 0; i < *n && c->err == 0; i++)
+		fn(c, *base + i * elem);
+}
+
+static void codec_where(struct codec *c, struct where *w)
+{
+	const struct ruleset *rs = c->rs;
+	uint32_t file = 0;
+	size_t i;
+
+	if (c->writing && w->file) {
+		for (i = 0; i < rs->n_files && rs->files[i] != w->file; i++)
+			;
+		if (i == rs->n_files)
+			codec_fail(c, -EINVAL, "a location outside the files table");
+		file = (uint32_t)i + 1;
+	}
+	codec_u32(c, &file);
+	codec_unsigned(c, &w->line);
+	codec_unsigned(c, &w->col);
+	if (c->writing || c->err || file == 0)
+		return;
+	if (file > rs->n_files)
+		codec_fail(c, -EINVAL, "a location outside the files table");
+	else
+		w->file = rs->files[file - 1];
+}
+
+static void codec_example(struct codec *c, void *p)
+{
+	struct example *e = p;
+
+	codec_str(c, &e->text);
+	codec_opt_str(c, &e->match);
+	codec_where(c, &e->at);
+}
+
+static void codec_near(struct codec *c, struct near *nr)
+{
+	codec_opt_str(c, &nr->signal);
+	if (!nr->signal)
+		return; /* no second verdict: the rest is unset */
+	codec_str(c, &nr->message);
+	codec_str(c, &nr->recovery);
+	codec_double(c, &nr->tolerance);
+}
+
+static void codec_rule(struct codec *c, void *p)
+{
+	struct rule *r = p;
+
+	codec_str(c, &r->id);
+	codec_str(c, &r->signal);
+	codec_str(c, &r->pattern);
+	codec_array(c, &r->alternatives, &r->n_alternatives, sizeof(char *), codec_str_v);
+	CODEC_ENUM(c, r->caseless, 1);
+	CODEC_ENUM(c, r->severity, SEV_BLOCK);
+	codec_str(c, &r->message);
+	codec_str(c, &r->recovery);
+	codec_array(c, &r->unless_sentence, &r->n_unless_sentence, sizeof(char *), codec_str_v);
+	codec_opt_str(c, &r->unless_before);
+	codec_opt_str(c, &r->unless_after);
+	CODEC_ENUM(c, r->grounding, ARRAY_SIZE(grounding_names) - 1);
+	codec_near(c, &r->near);
+	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
+	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
+	codec_where(c, &r->at);
+	codec_where(c, &r->pattern_at);
+}
+
+static void codec_span(struct codec *c, void *p)
+{
+	struct span_delim *s = p;
+
+	codec_str(c, &s->name);
+	codec_str(c, &s->open);
+	codec_str(c, &s->close);
+	codec_where(c, &s->at);
+}
+
+static void codec_context(struct codec *c, void *p)
+{
+	struct context *x = p;
+
+	codec_str(c, &x->name);
+	codec_opt_str(c, &x->description);
+	codec_array(c, &x->escalate, &x->n_escalate, sizeof(char *), codec_str_v);
+	codec_where(c, &x->at);
+}
+
+static void codec_digest(struct codec *c, char digest[65])
+{
+	const unsigned char *p;
+
+	if (c->writing) {
+		codec_put(c, digest, 64);
+		return;
+	}
+	p = codec_take(c, 64);
+	if (!p)
+		return;
+	memcpy(digest, p, 64);
+	digest[64] = '\0';
+	if (strspn(digest, "0123456789abcdef") != 64)
+		codec_fail(c, -EINVAL, "a damaged digest");
+}
+
+static void codec_ruleset(struct codec *c, struct ruleset *rs)
+{
+	uint32_t magic = RULES_BLOB_MAGIC, version = RULES_BLOB_VERSION;
+
+	codec_u32(c, &magic);
+	if (c->err == 0 && magic != RULES_BLOB_MAGIC)
+		codec_fail(c, -EINVAL, "not a serialized ruleset");
+	codec_u32(c, &version);
+	if (c->err == 0 && version != RULES_BLOB_VERSION)
+		codec_fail(c, -EINVAL, "another version of the format");
+	/* Files first: every location after them points into the table. */
+	codec_array(c, &rs->files, &rs->n_files, sizeof(char *), codec_str_v);
+	codec_array(c, &rs->rules, &rs->n_rules, sizeof(struct rule), codec_rule);
+	codec_array(c, &rs->spans, &rs->n_spans, sizeof(struct span_delim), codec_span);
+	codec_array(c, &rs->contexts, &rs->n_contexts, sizeof(struct context), codec_context);
+	codec_digest(c, rs->digest);
+}
+
+int ruleset_serialize(const struct ruleset *rs, struct buf *out)
+{
+	/* Writing reads the ruleset and never stores into it. */
+	struct codec c = {.writing = true, .out = out, .rs = (struct ruleset *)rs};
+
+	if (strlen(rs->digest) != 64)
+		return -EINVAL; /* not finished */
+	codec_ruleset(&c, c.rs);
+	return c.err;
+}
+
+/* Moves n items of src's array to the end of dst's, which has room for them. */
+static void move_items(void *dst, size_t *n, void *src, size_t *src_n, size_t elem)
+{
+	if (*src_n)
+		memcpy((char *)dst + *n * elem, src, *src_n * elem);
+	*n += *src_n;
+	*src_n = 0;
+}
+
+/*
+ * Appends src's content to rs. Room is made for all of it first, so that
+ * on -ENOMEM nothing has moved; where.file pointers stay valid since the
+ * strings of the files table move with it, not their bytes.
+ */
+static int ruleset_take(struct ruleset *rs, struct ruleset *src)
+{
+	if (grow(&rs->files, &rs->cap_files, rs->n_files + src->n_files, sizeof(char *)) < 0 ||
+	    grow(&rs->rules, &rs->cap_rules, rs->n_rules + src->n_rules, sizeof(struct rule)) < 0 ||
+	    grow(&rs->spans, &rs->cap_spans, rs->n_spans + src->n_spans, sizeof(struct span_delim)) < 0 ||
+	    grow(&rs->contexts, &rs->cap_contexts, rs->n_contexts + src->n_contexts,
+		 sizeof(struct context)) < 0)
+		return -ENOMEM;
+	move_items(rs->files, &rs->n_files, src->files, &src->n_files, sizeof(char *));
+	move_items(rs->rules, &rs->n_rules, src->rules, &src->n_rules, sizeof(struct rule));
+	move_items(rs->spans, &rs->n_spans, src->spans, &src->n_spans, sizeof(struct span_delim));
+	move_items(rs->contexts, &rs->n_contexts, src->contexts, &src->n_contexts,
+		   sizeof(struct context));
+	return 0;
+}
+
+int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
+{
+	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
+		     rs->n_contexts == 0;
+	struct ruleset *tmp = ruleset_new();
+	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp};
+	int err;
+
+	if (!tmp)
+		return -ENOMEM;
+	codec_ruleset(&c, tmp);
+	if (c.err == 0 && c.at != c.end)
+		codec_fail(&c, -EINVAL, "bytes after the end");
+	err = c.err;
+	if (err == -EINVAL)
+		err = diag_set(d, err, "serialized ruleset: %s", c.why);
+	if (err == 0)
+		err = ruleset_take(rs, tmp);
+	if (err == 0) {
+		/* Anything added before or after: ruleset_finish() hashes it all. */
+		rs->digest_loaded = whole;
+		if (whole)
+			memcpy(rs->digest, tmp->digest, sizeof(rs->digest));
+	}
+	ruleset_free(tmp);
+	return err;
 }

@@ -111,6 +111,7 @@ struct ruleset {
 	/* private */
 	char **files;
 	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals;
+	bool digest_loaded; /* all came from one serialized ruleset, digest included */
 };
 
 struct ruleset *ruleset_new(void);
@@ -121,10 +122,34 @@ int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 		       size_t len, struct diag *d);
 /* Loads a YAML file, or every *.yaml / *.yml in a directory in name order. */
 int ruleset_add_path(struct ruleset *rs, const char *path, struct diag *d);
-/* Loads the packs compiled into the program. */
+/*
+ * Loads the packs compiled into the program: the ruleset serialized at
+ * build time when there is one, else their YAML.
+ */
 int ruleset_add_builtin(struct ruleset *rs, struct diag *d);
-/* Cross-pack checks (unique ids, known signals in contexts) and the digest. */
+/* Parses the YAML of the built-in packs (what the build serializes). */
+int ruleset_add_builtin_yaml(struct ruleset *rs, struct diag *d);
+/*
+ * Cross-pack checks (unique ids, known signals in contexts), the signals
+ * and the digest. A ruleset loaded whole by ruleset_add_serialized() keeps
+ * the digest it was serialized with.
+ */
 int ruleset_finish(struct ruleset *rs, struct diag *d);
+
+/*
+ * Appends a compact binary form of a finished ruleset to out: every field,
+ * locations and digest included. Returns 0, -EINVAL for an unfinished
+ * ruleset or -ENOMEM; on failure out may hold part of it.
+ */
+int ruleset_serialize(const struct ruleset *rs, struct buf *out);
+/*
+ * Adds what ruleset_serialize() wrote; ruleset_finish() follows as after
+ * ruleset_add_buffer(). A damaged, truncated or other-version blob gives
+ * -EINVAL and a message in d, and leaves rs as it was. data is not kept.
+ */
+int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d);
+/* Recomputes the digest: 0 when it is the one held, -EBADMSG when not. */
+int ruleset_check_digest(const struct ruleset *rs);
 
 const struct context *ruleset_context(const struct ruleset *rs, const char *name);
 /* Index of signal in rs->signals, or -1. */
@@ -138,5 +163,9 @@ struct embedded_pack {
 };
 extern const struct embedded_pack builtin_packs[];
 extern const size_t builtin_packs_count;
+
+/* The built-in packs as ruleset_serialize() wrote them at build time (len 0: none). */
+extern const unsigned char builtin_rules[];
+extern const size_t builtin_rules_len;
 
 #endif

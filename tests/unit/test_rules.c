@@ -259,3 +259,331 @@ TEST(rules_builtin_packs)
 	db_free(db);
 	ruleset_free(rs);
 }
+
+/* ---- the serialized ruleset ---- */
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_strings(char *const *a, size_t na, char *const *b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i], b[i]))
+			return false;
+	return true;
+}
+
+/* Same place; b's file must be a string of its own ruleset's table. */
+static bool same_where(struct where a, struct where b, const struct ruleset *rs_b)
+{
+	size_t i;
+
+	for (i = 0; b.file && i < rs_b->n_files; i++)
+		if (rs_b->files[i] == b.file)
+			break;
+	return a.line == b.line && a.col == b.col && same_str(a.file, b.file) &&
+	       (!b.file || i < rs_b->n_files);
+}
+
+static bool same_examples(const struct example *a, size_t na, const struct example *b, size_t nb,
+			  const struct ruleset *rs_b)
+{
+	size_t i;
+
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++)
+		if (!same_str(a[i].text, b[i].text) || !same_str(a[i].match, b[i].match) ||
+		    !same_where(a[i].at, b[i].at, rs_b))
+			return false;
+	return true;
+}
+
+static bool same_rule(const struct rule *a, const struct rule *b, const struct ruleset *rs_b)
+{
+	return same_str(a->id, b->id) && same_str(a->signal, b->signal) &&
+	       same_str(a->pattern, b->pattern) &&
+	       same_strings(a->alternatives, a->n_alternatives, b->alternatives, b->n_alternatives) &&
+	       a->caseless == b->caseless && a->severity == b->severity &&
+	       same_str(a->message, b->message) && same_str(a->recovery, b->recovery) &&
+	       same_strings(a->unless_sentence, a->n_unless_sentence, b->unless_sentence,
+			    b->n_unless_sentence) &&
+	       same_str(a->unless_before, b->unless_before) &&
+	       same_str(a->unless_after, b->unless_after) && a->grounding == b->grounding &&
+	       same_str(a->near.signal, b->near.signal) && same_str(a->near.message, b->near.message) &&
+	       same_str(a->near.recovery, b->near.recovery) && a->near.tolerance == b->near.tolerance &&
+	       a->near.signal_index == b->near.signal_index &&
+	       same_examples(a->examples, a->n_examples, b->examples, b->n_examples, rs_b) &&
+	       same_examples(a->negatives, a->n_negatives, b->negatives, b->n_negatives, rs_b) &&
+	       same_where(a->at, b->at, rs_b) && same_where(a->pattern_at, b->pattern_at, rs_b) &&
+	       a->signal_index == b->signal_index;
+}
+
+/* Loads blob into a new ruleset and finishes it; NULL when either fails. */
+static struct ruleset *load_blob(const void *blob, size_t len)
+{
+	struct ruleset *rs = ruleset_new();
+	struct diag d = {""};
+
+	if (ruleset_add_serialized(rs, blob, len, &d) < 0 || ruleset_finish(rs, &d) < 0) {
+		fprintf(stderr, "  %s\n", d.msg);
+		ruleset_free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+static struct ruleset *load_builtin_yaml(void)
+{
+	struct ruleset *rs = ruleset_new();
+	struct diag d = {""};
+
+	if (ruleset_add_builtin_yaml(rs, &d) < 0 || ruleset_finish(rs, &d) < 0) {
+		fprintf(stderr, "  %s\n", d.msg);
+		ruleset_free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+/* The built-in packs, serialized and loaded back, are the same in every field. */
+TEST(rules_serialized_round_trip)
+{
+	struct ruleset *a = load_builtin_yaml(), *b = NULL;
+	struct buf blob = {0}, again = {0};
+	bool alternatives = false, match = false, escalate = false, near = false;
+	size_t i;
+
+	CHECK(a != NULL);
+	if (!a)
+		return;
+	CHECK_EQ(ruleset_serialize(a, &blob), 0);
+	b = load_blob(blob.data, blob.len);
+	CHECK(b != NULL);
+	if (!b)
+		goto out;
+	CHECK_STR(b->digest, a->digest);
+	CHECK(b->digest_loaded); /* kept, not recomputed... */
+	CHECK_EQ(ruleset_check_digest(b), 0); /* ...and still right */
+	CHECK_EQ(ruleset_serialize(b, &again), 0);
+	CHECK_EQ(again.len, blob.len);
+	CHECK(again.len == blob.len && memcmp(again.data, blob.data, blob.len) == 0);
+	/* What the build embedded is what these packs serialize to. */
+	CHECK_EQ(builtin_rules_len, blob.len);
+	CHECK(builtin_rules_len == blob.len && memcmp(builtin_rules, blob.data, blob.len) == 0);
+
+	CHECK(same_strings(a->files, a->n_files, b->files, b->n_files));
+	CHECK(same_strings(a->signals, a->n_signals, b->signals, b->n_signals));
+	CHECK_EQ(b->n_rules, a->n_rules);
+	for (i = 0; i < a->n_rules && i < b->n_rules; i++) {
+		const struct rule *ra = &a->rules[i], *rb = &b->rules[i];
+
+		if (!same_rule(ra, rb, b)) {
+			fprintf(stderr, "  rule %s differs\n", ra->id);
+			CHECK(!"a rule differs after the round trip");
+		}
+		if (ra->n_alternatives > 0 && !alternatives) {
+			alternatives = true;
+			CHECK_STR(rb->alternatives[ra->n_alternatives - 1],
+				  ra->alternatives[ra->n_alternatives - 1]);
+			CHECK(rb->alternatives[0] != ra->alternatives[0]); /* a copy */
+		}
+		if (ra->n_examples > 0 && ra->examples[0].match && !match) {
+			match = true;
+			CHECK_STR(rb->examples[0].match, ra->examples[0].match);
+			CHECK_EQ(rb->examples[0].at.line, ra->examples[0].at.line);
+			CHECK_EQ(rb->examples[0].at.col, ra->examples[0].at.col);
+			CHECK_STR(rb->examples[0].at.file, ra->examples[0].at.file);
+		}
+		if (ra->near.signal && !near) {
+			near = true;
+			CHECK(rb->near.tolerance == ra->near.tolerance);
+			CHECK_STR(b->signals[rb->near.signal_index], ra->near.signal);
+		}
+	}
+	/* The built-in packs have each kind, so the loop above checked them. */
+	CHECK(alternatives && match && near);
+	CHECK_EQ(b->n_spans, a->n_spans);
+	for (i = 0; i < a->n_spans && i < b->n_spans; i++) {
+		CHECK_STR(b->spans[i].name, a->spans[i].name);
+		CHECK_STR(b->spans[i].open, a->spans[i].open);
+		CHECK_STR(b->spans[i].close, a->spans[i].close);
+		CHECK(same_where(a->spans[i].at, b->spans[i].at, b));
+	}
+	CHECK_EQ(b->n_contexts, a->n_contexts);
+	for (i = 0; i < a->n_contexts && i < b->n_contexts; i++) {
+		const struct context *ca = &a->contexts[i], *cb = &b->contexts[i];
+
+		CHECK_STR(cb->name, ca->name);
+		CHECK(same_str(cb->description, ca->description));
+		CHECK(same_strings(ca->escalate, ca->n_escalate, cb->escalate, cb->n_escalate));
+		CHECK(same_where(ca->at, cb->at, b));
+		escalate |= ca->n_escalate > 0;
+	}
+	CHECK(escalate);
+	CHECK_STR(ruleset_context(b, "medical")->escalate[0], ruleset_context(a, "medical")->escalate[0]);
+	/* The kept digest is checked against content, not against itself. */
+	b->rules[0].message[0] ^= 1;
+	CHECK_EQ(ruleset_check_digest(b), -EBADMSG);
+out:
+	buf_free(&blob);
+	buf_free(&again);
+	ruleset_free(a);
+	ruleset_free(b);
+}
+
+/* The program's built-in ruleset is the YAML's, digest included. */
+TEST(rules_builtin_is_serialized)
+{
+	struct ruleset *a = load_builtin_yaml(), *b = ruleset_new();
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_builtin(b, &d), 0);
+	CHECK_EQ(ruleset_finish(b, &d), 0);
+	CHECK(builtin_rules_len > 0);
+	CHECK(b->digest_loaded);
+	if (a) {
+		CHECK_STR(b->digest, a->digest);
+		CHECK_EQ(b->n_rules, a->n_rules);
+		CHECK(same_strings(a->signals, a->n_signals, b->signals, b->n_signals));
+	}
+	ruleset_free(a);
+	ruleset_free(b);
+}
+
+/* Anything added beside a serialized ruleset is hashed with it, as from YAML. */
+TEST(rules_serialized_with_more)
+{
+	struct ruleset *yaml = ruleset_new(), *after = ruleset_new(), *before = ruleset_new();
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_builtin_yaml(yaml, &d), 0);
+	CHECK_EQ(ruleset_add_buffer(yaml, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_finish(yaml, &d), 0);
+
+	CHECK_EQ(ruleset_add_serialized(after, builtin_rules, builtin_rules_len, &d), 0);
+	CHECK_EQ(ruleset_add_buffer(after, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_finish(after, &d), 0);
+	CHECK(!after->digest_loaded);
+	CHECK_STR(after->digest, yaml->digest);
+
+	/* Appended to a pack: the pack's locations and the blob's both hold. */
+	CHECK_EQ(ruleset_add_buffer(before, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_add_serialized(before, builtin_rules, builtin_rules_len, &d), 0);
+	CHECK_EQ(ruleset_finish(before, &d), 0);
+	CHECK(!before->digest_loaded);
+	CHECK(strcmp(before->digest, yaml->digest) != 0); /* other order */
+	CHECK_EQ(before->n_rules, yaml->n_rules);
+	CHECK_EQ(before->n_files, yaml->n_files);
+	if (before->n_rules == yaml->n_rules) {
+		CHECK_STR(before->rules[0].at.file, "p.yaml");
+		CHECK_STR(before->rules[0].id, yaml->rules[yaml->n_rules - 1].id);
+		CHECK_STR(before->rules[1].id, yaml->rules[0].id);
+		CHECK(same_where(yaml->rules[0].at, before->rules[1].at, before));
+	}
+	ruleset_free(yaml);
+	ruleset_free(after);
+	ruleset_free(before);
+}
+
+/* Refused with -EINVAL and a reason, leaving the ruleset as it was. */
+static void blob_refused(const void *blob, size_t len, const char *why)
+{
+	struct ruleset *rs = ruleset_new();
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_serialized(rs, blob, len, &d), -EINVAL);
+	CHECK(strncmp(d.msg, "serialized ruleset: ", 20) == 0);
+	if (why && !strstr(d.msg, why)) {
+		fprintf(stderr, "  got: %s\n  want: %s (length %zu)\n", d.msg, why, len);
+		CHECK(!"wrong diagnostic");
+	}
+	CHECK_EQ(rs->n_rules + rs->n_files + rs->n_spans + rs->n_contexts, 0);
+	ruleset_free(rs);
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+TEST(rules_serialized_refused)
+{
+	size_t len = builtin_rules_len, cut[] = {0, 3, 4, 7, 8, 11, 12, len / 3, len / 2,
+						  len - 65, len - 64, len - 1};
+	unsigned char *blob = malloc(len + 1);
+	struct ruleset *rs;
+	struct diag d;
+	size_t i;
+
+	if (!blob || len < 200) {
+		CHECK(!"no built-in serialized ruleset");
+		free(blob);
+		return;
+	}
+	memcpy(blob, builtin_rules, len);
+	for (i = 0; i < ARRAY_SIZE(cut); i++)
+		blob_refused(blob, cut[i], NULL);
+	for (i = 12; i < len; i += 211) /* cut everywhere, roughly */
+		blob_refused(blob, i, NULL);
+	blob_refused(blob, len - 1, "truncated");
+
+	blob[len] = 0;
+	blob_refused(blob, len + 1, "bytes after the end");
+
+	blob[4] ^= 1; /* the version */
+	blob_refused(blob, len, "another version");
+	blob[4] ^= 1;
+	blob[0] ^= 0xff;
+	blob_refused(blob, len, "not a serialized ruleset");
+	blob[0] ^= 0xff;
+	put_u32(blob + 8, 0xffffffff); /* the number of files */
+	blob_refused(blob, len, "count past the end");
+	memcpy(blob, builtin_rules, len);
+	blob[len - 1] = 'x'; /* the digest's last hex digit */
+	blob_refused(blob, len, "digest");
+	memcpy(blob, builtin_rules, len);
+
+	/* Undamaged, it loads: what the checks above refused was the damage. */
+	rs = ruleset_new();
+	CHECK_EQ(ruleset_add_serialized(rs, blob, len, &d), 0);
+	ruleset_free(rs);
+
+	/*
+	 * Any byte damaged: refused, or loaded as other content; never read
+	 * out of bounds (ASan is the judge in build-san).
+	 */
+	for (i = 0; i < len; i += 37) {
+		blob[i] ^= 0x5a;
+		rs = ruleset_new();
+		if (ruleset_add_serialized(rs, blob, len, &d) == 0)
+			ruleset_finish(rs, &d);
+		ruleset_free(rs);
+		blob[i] ^= 0x5a;
+	}
+	free(blob);
+}
+
+TEST(rules_serialize_needs_finish)
+{
+	struct ruleset *rs = ruleset_new();
+	struct buf out = {0};
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_buffer(rs, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_serialize(rs, &out), -EINVAL);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK_EQ(ruleset_serialize(rs, &out), 0);
+	CHECK(out.len > 8);
+	buf_free(&out);
+	ruleset_free(rs);
+}

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The built-in packs, from the ruleset that mkdb serialized at build time.
+ * Apart from rules.c because mkdb, which writes builtin_rules, links the
+ * core library but cannot link what it is generating.
+ */
+#include "rules.h"
+
+int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
+{
+	if (builtin_rules_len > 0)
+		return ruleset_add_serialized(rs, builtin_rules, builtin_rules_len, d);
+	return ruleset_add_builtin_yaml(rs, d);
+}
