@@ -820,9 +820,10 @@ int engine_stream_new(const struct engine *e, struct engine_stream **out)
 	s->cand = calloc(n, sizeof(*s->cand));
 	if (!s->cand)
 		goto nomem;
-	for (int k = 0; k < 2; k++)
-		if (e->db[k] && hs_alloc_scratch(e->db[k], &s->scratch) != HS_SUCCESS)
-			goto nomem;
+	/* The late database's share is added when it wakes: hs_alloc_scratch()
+	 * checksums the whole database, a start-up cost most runs never need. */
+	if (e->db[0] && hs_alloc_scratch(e->db[0], &s->scratch) != HS_SUCCESS)
+		goto nomem;
 #endif
 	if (stream_open(s) < 0)
 		goto nomem;
@@ -1418,7 +1419,8 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 		return 0;
 	if (at + n != s->offset || from < at)
 		return -EINVAL;
-	if (hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
+	if (hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS ||
+	    hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
 		return -ENOMEM;
 	s->late_base = at;
 	s->late_from = from;
