@@ -91,6 +91,7 @@ struct engine_stream {
 	hs_scratch_t *scratch;
 	struct candidates *cand; /* per pattern */
 	struct events raw;     /* this piece's reports */
+	struct events merged;  /* room to merge the two streams' reports */
 	uint64_t *nl;          /* this piece's line breaks */
 	size_t n_nl, cap_nl;
 	uint64_t prev_nl;      /* 1 + offset of the last line break before this piece, 0: none */
@@ -754,6 +755,7 @@ void engine_stream_free(struct engine_stream *s)
 			free(s->cand[i].v);
 	free(s->cand);
 	free(s->raw.v);
+	free(s->merged.v);
 	free(s->nl);
 #endif
 	free(s->last_end);
@@ -1226,6 +1228,34 @@ static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl
 	return 0;
 }
 
+/* Sorts raw[0, mid) and raw[mid, n) apart (each mostly in order), then merges them. */
+static int merge_runs(struct engine_stream *s, size_t mid)
+{
+	struct events *r = &s->raw, *m = &s->merged;
+	size_t i = 0, j = mid, k = 0;
+
+	sort_events(r->v, mid, cmp_raw);
+	sort_events(r->v + mid, r->n - mid, cmp_raw);
+	if (grow(&m->v, &m->cap, r->n, sizeof(*m->v)) < 0)
+		return -ENOMEM;
+	while (i < mid || j < r->n) {
+		if (j == r->n || (i < mid && cmp_raw(&r->v[i], &r->v[j]) <= 0))
+			m->v[k++] = r->v[i++];
+		else
+			m->v[k++] = r->v[j++];
+	}
+	/* The merged array becomes the reports; the old one the next room. */
+	{
+		struct events t = *m;
+
+		m->v = r->v;
+		m->cap = r->cap;
+		r->v = t.v;
+		r->cap = t.cap;
+	}
+	return 0;
+}
+
 /*
  * Scans buf, the input from offset base, with the open streams among
  * hs[first..last] (close: ends them instead) and records the reports as
@@ -1234,7 +1264,7 @@ static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl
 static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t base, bool close,
 		  int first, int last)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, run[2] = {0, 0};
 	int w, err;
 
 	s->raw.n = 0;
@@ -1254,6 +1284,7 @@ static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t
 		match_event_handler cb = w == 0 ? on_hs_match : on_hs_late;
 		hs_error_t rc;
 
+		run[w] = s->raw.n;
 		if (!s->hs[w])
 			continue;
 		if (close) {
@@ -1267,7 +1298,14 @@ static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t
 		if (rc != HS_SUCCESS)
 			return -EIO;
 	}
-	sort_events(s->raw.v, s->raw.n, cmp_raw);
+	/* Each stream's reports come mostly in order: sort each, then merge the two. */
+	if (first == 0 && last == 1 && run[1] > 0 && run[1] < s->raw.n) {
+		err = merge_runs(s, run[1]);
+		if (err < 0)
+			return err;
+	} else {
+		sort_events(s->raw.v, s->raw.n, cmp_raw);
+	}
 	for (i = 0; i < s->raw.n; i++) {
 		const struct event *r = &s->raw.v[i];
 		uint64_t lastnl = s->prev_nl;
