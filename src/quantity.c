@@ -161,6 +161,17 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 	return NULL;
 }
 
+/* Copies a unit name (a table's, or "number") into q->unit. */
+static void set_unit(struct quantity *q, const char *u)
+{
+	size_t k = strlen(u);
+
+	if (k >= sizeof(q->unit))
+		k = sizeof(q->unit) - 1;
+	memcpy(q->unit, u, k);
+	q->unit[k] = '\0';
+}
+
 static bool parse(const char *text, size_t n, struct quantity *q)
 {
 	const char *p = text, *end = text + n, *after;
@@ -172,7 +183,7 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 	q->scale = 1;
 	/* A quarter, "Q3" or "third quarter"; a year standing alone is no quantity. */
 	if (n == 2 && (text[0] == 'Q' || text[0] == 'q') && text[1] >= '1' && text[1] <= '4') {
-		snprintf(q->unit, sizeof(q->unit), "quarter");
+		set_unit(q, "quarter");
 		q->value = text[1] - '0';
 		return true;
 	}
@@ -181,7 +192,7 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 
 		k = word_at(p, end, nth[i]);
 		if (k && word_at(skip_blanks(p + k, end), end, "quarter")) {
-			snprintf(q->unit, sizeof(q->unit), "quarter");
+			set_unit(q, "quarter");
 			q->value = (double)i + 1;
 			return true;
 		}
@@ -205,8 +216,8 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 		return false;
 	q->words = !isdigit((unsigned char)*p);
 	p = skip_blanks(after, end);
-	/* A scale: "1.2 billion", "$1.2B", "$300k". */
-	for (i = 0; i < ARRAY_SIZE(scales); i++) {
+	/* A scale: "1.2 billion", "$1.2B", "$300k" (most numbers end their match). */
+	for (i = p < end ? 0 : ARRAY_SIZE(scales); i < ARRAY_SIZE(scales); i++) {
 		k = word_at(p, end, scales[i].word);
 		if (k) {
 			q->scale = scales[i].scale;
@@ -220,12 +231,12 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 		p = skip_blanks(p + 1, end);
 	}
 	if (currency) {
-		snprintf(q->unit, sizeof(q->unit), "%s", currency);
+		set_unit(q, currency);
 	} else {
-		for (i = 0; i < ARRAY_SIZE(units); i++) {
+		for (i = p < end ? 0 : ARRAY_SIZE(units); i < ARRAY_SIZE(units); i++) {
 			k = word_at(p, end, units[i].word);
 			if (k) {
-				snprintf(q->unit, sizeof(q->unit), "%s", units[i].unit);
+				set_unit(q, units[i].unit);
 				factor = units[i].factor;
 				break;
 			}
@@ -245,7 +256,7 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 			    isdigit((unsigned char)text[0]) && !memchr(text, ',', (size_t)(after - text)))
 				return false;
 			if (len == 0)
-				snprintf(q->unit, sizeof(q->unit), "number");
+				set_unit(q, "number");
 			else {
 				for (k = 0; k < len; k++)
 					q->unit[k] = (char)tolower((unsigned char)p[k]);
