@@ -240,6 +240,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	const char *start = before - MIN(n, 160), *p = before;
 
 	ctx->n = 0;
+	ctx->mask = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || isspace((unsigned char)p[0]))))
@@ -259,6 +260,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 		for (size_t i = 0; i < k; i++)
 			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
 		ctx->word[ctx->n++] = h;
+		ctx->mask |= 1ull << (h % 64);
 	}
 }
 
@@ -266,6 +268,9 @@ static bool share_context(const struct ground_context *a, const struct ground_co
 {
 	size_t i, j;
 
+	/* A word in common sets a bit in common: no bit, no word. */
+	if ((a->mask & b->mask) == 0)
+		return false;
 	for (i = 0; i < a->n; i++)
 		for (j = 0; j < b->n; j++)
 			if (a->word[i] == b->word[j])
@@ -411,22 +416,35 @@ struct qsearch {
 	double best[2];
 };
 
+/* True when slot i is older than the stated one held in class k (or there is none). */
+static bool older_than_stated(const struct qsearch *s, uint64_t seq, int k)
+{
+	return s->stated[k] == NIL || seq < s->g->ql[s->stated[k]].seq;
+}
+
 static void judge(struct qsearch *s, uint32_t i)
 {
 	const struct ground *g = s->g;
 	const struct ground_quantity *gq = &g->q[i];
 	uint64_t seq = g->ql[i].seq;
-	bool shared = share_context(s->ctx, &gq->ctx);
+	bool shared;
 	double d;
 
+	/* The context is compared only where the verdict can change with it. */
 	if (quantity_states(s->a, &gq->q)) {
-		if (s->stated[shared] == NIL || seq < g->ql[s->stated[shared]].seq)
+		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
+			return;
+		shared = share_context(s->ctx, &gq->ctx);
+		if (older_than_stated(s, seq, shared))
 			s->stated[shared] = i;
 		return;
 	}
 	if (!quantity_comparable(s->a, &gq->q))
 		return;
 	d = quantity_distance(s->a, &gq->q);
+	if (d > s->best[0] && d > s->best[1])
+		return;
+	shared = share_context(s->ctx, &gq->ctx);
 	if (d < s->best[shared] ||
 	    (d == s->best[shared] && (s->near[shared] == NIL || seq > g->ql[s->near[shared]].seq))) {
 		s->best[shared] = d;

@@ -49,6 +49,7 @@ bool ground_active(const struct ground *g);
 struct ground_context {
 	uint32_t word[GROUND_CONTEXT];
 	size_t n;
+	uint64_t mask; /* bit (word % 64) of each word: no bit in common, no word */
 };
 
 /* The context of a quantity; before points just past the bytes before it. */
