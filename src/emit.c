@@ -95,9 +95,15 @@ int emit_json_string(struct buf *b, const char *s, size_t n)
 
 static int field_str(struct buf *b, const char *key, const char *v, size_t n)
 {
-	int err = buf_addf(b, ",\"%s\":", key);
+	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
 
-	return err ? err : emit_json_string(b, v, n);
+	return err ? -ENOMEM : emit_json_string(b, v, n);
+}
+
+/* ,"key":v */
+static int field_u64(struct buf *b, const char *key, uint64_t v)
+{
+	return BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":") | buf_add_u64(b, v);
 }
 
 int emit_finding(struct buf *b, const char *path, const struct finding *f)
@@ -108,10 +114,13 @@ int emit_finding(struct buf *b, const char *path, const struct finding *f)
 	err |= emit_json_string(b, path, strlen(path));
 	err |= field_str(b, "signal", f->signal, strlen(f->signal));
 	err |= field_str(b, "rule", f->rule_id, strlen(f->rule_id));
-	err |= buf_addf(b, ",\"severity\":\"%s\",\"start\":%llu,\"end\":%llu,\"line\":%llu,\"column\":%llu",
-			severity_name(f->severity), (unsigned long long)f->start,
-			(unsigned long long)f->end, (unsigned long long)f->line,
-			(unsigned long long)f->column);
+	err |= BUF_LIT(b, ",\"severity\":\"");
+	err |= buf_adds(b, severity_name(f->severity));
+	err |= buf_addc(b, '"');
+	err |= field_u64(b, "start", f->start);
+	err |= field_u64(b, "end", f->end);
+	err |= field_u64(b, "line", f->line);
+	err |= field_u64(b, "column", f->column);
 	err |= field_str(b, "text", f->text, f->text_len);
 	if (f->text_truncated)
 		err |= BUF_LIT(b, ",\"text_truncated\":true");

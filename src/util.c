@@ -95,6 +95,23 @@ int buf_addf(struct buf *b, const char *fmt, ...)
 	return 0;
 }
 
+int buf_adds(struct buf *b, const char *s)
+{
+	return buf_add(b, s, strlen(s));
+}
+
+int buf_add_u64(struct buf *b, uint64_t v)
+{
+	char tmp[20];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return buf_add(b, tmp + i, sizeof(tmp) - i);
+}
+
 void buf_free(struct buf *b)
 {
 	free(b->data);

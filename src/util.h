@@ -54,6 +54,9 @@ int buf_add(struct buf *b, const void *p, size_t n);
 #define BUF_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
 int buf_addc(struct buf *b, char c);
 int buf_addf(struct buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Appends a NUL-terminated string; a number in decimal (no printf on hot paths). */
+int buf_adds(struct buf *b, const char *s);
+int buf_add_u64(struct buf *b, uint64_t v);
 void buf_free(struct buf *b);
 
 /* Reads a whole file; *out is NUL-terminated and owned by the caller. */

@@ -34,3 +34,25 @@ TEST(emit_json_utf8)
 	CHECK_STR(json("\xf4\x90\x80\x80", 4), "\"\\udcf4\\udc90\\udc80\\udc80\""); /* > U+10FFFF */
 	CHECK_STR(json("\xe2\x80", 2), "\"\\udce2\\udc80\"");
 }
+
+/* Numbers are written without printf: the edges, and a sweep against it. */
+TEST(emit_numbers)
+{
+	static const uint64_t edges[] = {0, 9, 10, 99, 100, 4294967295u, 4294967296u,
+					 18446744073709551615u};
+	struct buf b = {0};
+	char want[32];
+	uint64_t v = 1;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(edges) + 60; i++, v = v * 3 + 1) {
+		uint64_t x = i < ARRAY_SIZE(edges) ? edges[i] : v;
+
+		b.len = 0;
+		CHECK_EQ(buf_add_u64(&b, x), 0);
+		snprintf(want, sizeof(want), "%llu", (unsigned long long)x);
+		CHECK_EQ(b.len, strlen(want));
+		CHECK(b.data && memcmp(b.data, want, b.len) == 0);
+	}
+	buf_free(&b);
+}
