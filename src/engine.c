@@ -960,9 +960,16 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 		int len;
 
 		if (d[p] == '\n') {
-			if (e->lines != NO_MARK && base + p >= s->line_from) {
-				if (push(&s->marks, (unsigned)e->lines, base + p, base + p + 1) < 0)
+			if (base + p >= s->line_from) {
+				if (e->lines != NO_MARK &&
+				    push(&s->marks, (unsigned)e->lines, base + p, base + p + 1) < 0)
 					return -ENOMEM;
+#if HAVE_HYPERSCAN
+				/* The piece's line breaks, for Hyperscan's reports too. */
+				if (grow(&s->nl, &s->cap_nl, s->n_nl + 1, sizeof(*s->nl)) < 0)
+					return -ENOMEM;
+				s->nl[s->n_nl++] = base + p;
+#endif
 				s->line_from = base + p + 1;
 			}
 			p++;
@@ -1259,17 +1266,19 @@ static int merge_runs(struct engine_stream *s, size_t mid)
 /*
  * Scans buf, the input from offset base, with the open streams among
  * hs[first..last] (close: ends them instead) and records the reports as
- * candidates. prev_nl must be where buf's first line starts.
+ * candidates. prev_nl must be where buf's first line starts; nl_known:
+ * the byte scan has put buf's line breaks in s->nl already.
  */
 static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t base, bool close,
-		  int first, int last)
+		  int first, int last, bool nl_known)
 {
 	size_t i, k = 0, run[2] = {0, 0};
 	int w, err;
 
 	s->raw.n = 0;
-	s->n_nl = 0;
-	for (i = 0; i < len;) {
+	if (!nl_known)
+		s->n_nl = 0;
+	for (i = 0; i < len && !nl_known;) {
 		const char *nl = memchr(buf + i, '\n', len - i);
 
 		if (!nl)
@@ -1324,9 +1333,10 @@ static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t
 	return 0;
 }
 
-static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool close)
+static int hs_piece(struct engine_stream *s, const char *buf, size_t len, bool close,
+		    bool nl_known)
 {
-	return hs_run(s, buf, len, s->offset, close, 0, 1);
+	return hs_run(s, buf, len, s->offset, close, 0, 1, nl_known);
 }
 
 /*
@@ -1467,9 +1477,9 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 		uint64_t prev_nl = s->prev_nl;
 
 		s->prev_nl = at;
-		err = hs_run(s, bytes, n, at, false, 1, 1);
+		err = hs_run(s, bytes, n, at, false, 1, 1, false);
 		if (err == 0 && s->ending)
-			err = hs_run(s, NULL, 0, s->offset, true, 1, 1);
+			err = hs_run(s, NULL, 0, s->offset, true, 1, 1, false);
 		s->prev_nl = MAX(prev_nl, s->prev_nl);
 		if (err == 0)
 			err = hs_settle(s, s->ending);
@@ -1491,21 +1501,26 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 
 	while (len > 0) {
 		size_t n = len < PIECE ? len : PIECE;
+		bool scanned = s->e->mark != NO_MARK || s->e->lines != NO_MARK;
 
+		/* First the byte scan: it finds the piece's line breaks for all. */
+#if HAVE_HYPERSCAN
+		s->n_nl = 0;
+#endif
+		if (scanned) {
+			err = marks_feed(s, buf, n);
+			if (err < 0)
+				return err;
+		}
 #if HAVE_HYPERSCAN
 		if (s->hs[0] || s->hs[1]) {
-			err = hs_piece(s, buf, n, false);
+			err = hs_piece(s, buf, n, false, scanned);
 			if (err < 0)
 				return err;
 		}
 #endif
 		if (s->e->n_pcre2) {
 			err = pcre2_feed(s, buf, n);
-			if (err < 0)
-				return err;
-		}
-		if (s->e->mark != NO_MARK || s->e->lines != NO_MARK) {
-			err = marks_feed(s, buf, n);
 			if (err < 0)
 				return err;
 		}
@@ -1531,7 +1546,7 @@ int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx)
 	s->ending = true;
 #if HAVE_HYPERSCAN
 	if (s->hs[0] || s->hs[1]) {
-		err = hs_piece(s, NULL, 0, true);
+		err = hs_piece(s, NULL, 0, true, false);
 		if (err < 0)
 			return err;
 	}
