@@ -510,6 +510,19 @@ static int cmp_word(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static size_t longest_abbreviation(void)
+{
+	static size_t longest; /* computed on first use: the same value for every caller */
+	size_t i, m = 0;
+
+	if (longest == 0) {
+		for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
+			m = MAX(m, strlen(abbreviations[i]));
+		longest = m;
+	}
+	return longest;
+}
+
 static bool is_abbreviation(const struct claims *c, uint64_t dot)
 {
 	uint64_t lo = dot > 16 ? dot - 16 : 0;
@@ -530,6 +543,9 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 		return before == '.' ||
 		       (isupper((unsigned char)s[n - 1]) && (before == ' ' || before == '(' || before == '\t'));
 	}
+	/* Most sentences end in words longer than any abbreviation. */
+	if (k > longest_abbreviation())
+		return false;
 	for (i = 0; i < k; i++)
 		word[i] = (char)tolower((unsigned char)s[n - k + i]);
 	word[k] = '\0';
