@@ -1461,15 +1461,17 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 
 	if (s->woken)
 		return 0;
-	s->woken = true;
 #if HAVE_HYPERSCAN
-	if (!s->e->db[1])
+	if (!s->e->db[1]) {
+		s->woken = true;
 		return 0;
+	}
 	if (at + n != s->offset || from < at)
 		return -EINVAL;
 	if (hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS ||
 	    hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
 		return -ENOMEM;
+	s->woken = true;
 	s->late_base = at;
 	s->late_from = from;
 	if (n > 0 || s->ending) {
@@ -1490,6 +1492,7 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 	(void)n;
 	(void)at;
 	(void)from;
+	s->woken = true;
 #endif
 	return err;
 }
