@@ -24,6 +24,11 @@ struct entry {
 	char *key;     /* malloc'ed, len bytes: most keys are far shorter than the cap */
 };
 
+/* A place in one doubly linked hash list: its head's index, and the slots around. */
+struct qlink {
+	uint32_t list, prev, next;
+};
+
 /*
  * Where a quantity is filed: its bin (unit and binary order of magnitude)
  * and, for a count or a bare number, its exact value. Lists are doubly
@@ -33,8 +38,7 @@ struct qlinks {
 	uint64_t seq;
 	int64_t key;       /* of its bin: see bin_key() */
 	uint64_t unit_hash; /* a copy, so that a bin's walk stays in these links */
-	uint32_t bin, bin_prev, bin_next;
-	uint32_t val, val_prev, val_next; /* val NIL: not filed by value */
+	struct qlink bin, val; /* val.list NIL: not filed by value */
 };
 
 struct ground {
@@ -320,45 +324,33 @@ static uint32_t val_of(double v)
 	return mix(bits);
 }
 
+/* Slot i's place in the bin lists, or in the value lists. */
+static struct qlink *qlink(struct ground *g, uint32_t i, bool by_value)
+{
+	return by_value ? &g->ql[i].val : &g->ql[i].bin;
+}
+
 static void link_in(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
 {
-	struct qlinks *l = &g->ql[i];
-	uint32_t b = by_value ? l->val : l->bin, *head = &heads[b];
+	struct qlink *l = qlink(g, i, by_value);
 
-	if (by_value) {
-		l->val_prev = NIL;
-		l->val_next = *head;
-		if (*head != NIL)
-			g->ql[*head].val_prev = i;
-	} else {
-		l->bin_prev = NIL;
-		l->bin_next = *head;
-		if (*head != NIL)
-			g->ql[*head].bin_prev = i;
-	}
-	*head = i;
+	l->prev = NIL;
+	l->next = heads[l->list];
+	if (l->next != NIL)
+		qlink(g, l->next, by_value)->prev = i;
+	heads[l->list] = i;
 }
 
 static void link_out(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
 {
-	struct qlinks *l = &g->ql[i];
-	uint32_t prev = by_value ? l->val_prev : l->bin_prev;
-	uint32_t next = by_value ? l->val_next : l->bin_next;
+	struct qlink *l = qlink(g, i, by_value);
 
-	if (prev != NIL) {
-		if (by_value)
-			g->ql[prev].val_next = next;
-		else
-			g->ql[prev].bin_next = next;
-	} else {
-		heads[by_value ? l->val : l->bin] = next;
-	}
-	if (next != NIL) {
-		if (by_value)
-			g->ql[next].val_prev = prev;
-		else
-			g->ql[next].bin_prev = prev;
-	}
+	if (l->prev != NIL)
+		qlink(g, l->prev, by_value)->next = l->next;
+	else
+		heads[l->list] = l->next;
+	if (l->next != NIL)
+		qlink(g, l->next, by_value)->prev = l->prev;
 }
 
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
@@ -372,7 +364,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 		return -ENOMEM;
 	if (g->qcount == GROUND_CAP) {
 		link_out(g, g->bins, g->qhead, false);
-		if (g->ql[g->qhead].val != NIL)
+		if (g->ql[g->qhead].val.list != NIL)
 			link_out(g, g->vals, g->qhead, true);
 		g->qhead = (g->qhead + 1) % GROUND_CAP;
 		g->qcount--;
@@ -390,11 +382,11 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l->seq = g->qseq++;
 	l->key = bin_key(q->value);
 	l->unit_hash = q->unit_hash;
-	l->bin = bin_of(q->unit_hash, l->key);
+	l->bin.list = bin_of(q->unit_hash, l->key);
 	link_in(g, g->bins, i, false);
-	l->val = NIL;
+	l->val.list = NIL;
 	if (q->kind != QUANTITY_BASE) {
-		l->val = val_of(q->value);
+		l->val.list = val_of(q->value);
 		link_in(g, g->vals, i, true);
 	}
 	g->qcount++;
@@ -458,7 +450,7 @@ static void judge_bin(struct qsearch *s, uint64_t unit_hash, int64_t k)
 	const struct ground *g = s->g;
 	uint32_t i;
 
-	for (i = g->bins[bin_of(unit_hash, k)]; i != NIL; i = g->ql[i].bin_next)
+	for (i = g->bins[bin_of(unit_hash, k)]; i != NIL; i = g->ql[i].bin.next)
 		if (g->ql[i].key == k && g->ql[i].unit_hash == unit_hash)
 			judge(s, i);
 }
@@ -576,7 +568,7 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 		return false;
 	/* A count of another noun with the same figure states it. */
 	if (a->kind != QUANTITY_BASE)
-		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val_next)
+		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.value == a->value)
 				judge(s, i);
 	/* Stated in a shared context: nothing near can win over it. */
