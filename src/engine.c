@@ -13,6 +13,8 @@
 #include "config.h"
 #if HAVE_HYPERSCAN
 #include <hs.h>
+
+#include "hscompiler.h"
 #endif
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -50,6 +52,7 @@ struct engine {
 	hs_database_t *db[2];
 	size_t db_bytes[2];
 	bool db_borrowed;      /* images in the caller's buffer: not ours to free */
+	char degraded[256];    /* why Hyperscan compiled nothing (all on PCRE2), or "" */
 #endif
 };
 
@@ -423,7 +426,8 @@ static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_
  * any CPU of the architecture. Reports carry the pattern's index as id.
  */
 static int compile_set(struct engine *e, const struct engine_pattern *pats,
-		       const struct hs_exprs *x, bool late, struct diag *d)
+		       const struct hs_exprs *x, bool late, const struct hscompiler *hc,
+		       struct diag *d)
 {
 	hs_platform_info_t plat = {.tune = HS_TUNE_FAMILY_GENERIC, .cpu_features = 0};
 	hs_compile_error_t *cerr = NULL;
@@ -455,9 +459,9 @@ static int compile_set(struct engine *e, const struct engine_pattern *pats,
 		}
 		if (k == 0)
 			break;
-		rc = hs_compile_multi(ex, flags, ids, (unsigned)k,
-				      HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &e->db[late],
-				      &cerr);
+		rc = hc->compile_multi(ex, flags, ids, (unsigned)k,
+				       HS_MODE_STREAM | HS_MODE_SOM_HORIZON_LARGE, &plat, &e->db[late],
+				       &cerr);
 		if (rc == HS_SUCCESS)
 			break;
 		if (cerr->expression < 0) {
@@ -466,14 +470,14 @@ static int compile_set(struct engine *e, const struct engine_pattern *pats,
 		}
 		/* expression is the index in this call's arrays. */
 		e->pcre2[ids[cerr->expression]] = true;
-		hs_free_compile_error(cerr);
+		hc->free_compile_error(cerr);
 		cerr = NULL;
 	}
 	if (e->db[late])
 		hs_database_size(e->db[late], &e->db_bytes[late]);
 out:
 	if (cerr)
-		hs_free_compile_error(cerr);
+		hc->free_compile_error(cerr);
 	free(ex);
 	free(flags);
 	free(ids);
@@ -483,13 +487,24 @@ out:
 static int compile_hs(struct engine *e, const struct engine_pattern *pats, struct diag *d)
 {
 	struct hs_exprs x = {0};
+	const struct hscompiler *hc;
+	struct diag why;
+	size_t i;
 	int err;
 
+	/* Without the compiler library every pattern still runs, on PCRE2. */
+	hc = hscompiler_get(&why);
+	if (!hc) {
+		snprintf(e->degraded, sizeof(e->degraded), "%.240s", why.msg);
+		for (i = 0; i < e->n; i++)
+			e->pcre2[i] = true;
+		return 0;
+	}
 	err = hs_exprs_make(pats, e->n, &x);
 	if (err == 0)
-		err = compile_set(e, pats, &x, false, d);
+		err = compile_set(e, pats, &x, false, hc, d);
 	if (err == 0)
-		err = compile_set(e, pats, &x, true, d);
+		err = compile_set(e, pats, &x, true, hc, d);
 	hs_exprs_free(&x);
 	return err;
 }
@@ -712,6 +727,9 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	info->n_pcre2 = e->n_pcre2;
 	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) - (e->lines != NO_MARK) ? "pcre2"
 			: e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
+#if HAVE_HYPERSCAN
+	info->degraded = e->degraded[0] ? e->degraded : NULL;
+#endif
 #if HAVE_HYPERSCAN
 	hs_scratch_t *s = NULL;
 	int k;

@@ -72,6 +72,7 @@ struct engine_info {
 	const char *backend; /* "hyperscan", "hyperscan+pcre2" or "pcre2" */
 	size_t n_patterns, n_pcre2;
 	size_t db_bytes, stream_bytes, scratch_bytes;
+	const char *degraded; /* why Hyperscan compiled nothing (all on PCRE2), or NULL */
 };
 
 /*

@@ -430,6 +430,16 @@ static int open_db(const struct options *o, const struct ruleset *rs, struct db 
 			return err;
 		}
 	}
+	{
+		struct engine_info info;
+
+		engine_get_info(db->engine, &info);
+		/* Slower, not wrong: say so, and do not cache what a compiler would do better. */
+		if (info.degraded) {
+			warnx_("%s; the rules run on PCRE2", info.degraded);
+			use_cache = false;
+		}
+	}
 	if (use_cache)
 		cache_store(db, path);
 	*out = db;

@@ -137,6 +137,32 @@ def rules_cache():
               "cache: --no-cache writes nothing")
 
 
+def no_compiler_library():
+    # Without the Hyperscan compiler library a pack still runs, on PCRE2: same
+    # output, a warning, nothing cached.
+    hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
+    if not hyperscan:
+        print("skip no compiler library: this build has no Hyperscan")
+        return
+    pack = os.path.join(SRC, "patterns")
+    text = b"See https://x.example/a. It grew 73.4%. Smith et al. (2021) agree.\n"
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache)
+        good = subprocess.run([BIN, "--no-cache", "--rules", pack], input=text, capture_output=True)
+        bad = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True,
+                             env=dict(env, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so"))
+        check(bad.stdout == good.stdout and bad.returncode == good.returncode and
+              good.stdout.count(b'"type":"finding"') == 3,
+              "no compiler library: the same findings on PCRE2")
+        check(b"Hyperscan compiler is unavailable" in bad.stderr and b"PCRE2" in bad.stderr,
+              "no compiler library: says so (%r)" % bad.stderr.decode().strip())
+        check(os.listdir(cache) == [], "no compiler library: nothing cached")
+        listing = subprocess.run([BIN, "--rules", pack, "--list-rules"], capture_output=True,
+                                 env=dict(env, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so"))
+        check(all(row.split(b"\t")[3] == b"pcre2" for row in listing.stdout.splitlines()),
+              "no compiler library: --list-rules shows PCRE2")
+
+
 def list_and_check_rules():
     p = subprocess.run([BIN, "--list-rules"], capture_output=True)
     rows = [line.split("\t") for line in p.stdout.decode().splitlines()]
@@ -160,7 +186,7 @@ def nul_and_binary():
 
 
 for test in (closed_pipe, full_disk, line_buffered, huge_line, rules_cache,
-             list_and_check_rules, nul_and_binary):
+             no_compiler_library, list_and_check_rules, nul_and_binary):
     test()
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
