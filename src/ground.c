@@ -526,19 +526,6 @@ static bool judge_near(struct qsearch *s, uint64_t unit_hash, double v, double t
 	return true;
 }
 
-static uint64_t number_hash(void)
-{
-	static uint64_t h;
-
-	if (!h) {
-		struct quantity q;
-
-		quantity_parse("1", 1, &q);
-		h = q.unit_hash;
-	}
-	return h;
-}
-
 /*
  * Judges every quantity that can state a or be near it, found through the
  * bins; false when a range is too wide for that (the caller walks all).
@@ -549,7 +536,7 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	double u = quantity_step(a->decimals), t = a->value / a->scale;
 	/* Rounding is decided within u * 1e-6 + 1e-12: widen the ranges past it. */
 	double slack = u * 1e-6 + 1e-12, lo, hi;
-	uint64_t num = number_hash();
+	uint64_t num = quantity_unit_hash("number");
 	uint32_t i;
 
 	/* Same unit, stating: g / scale rounds to t. */

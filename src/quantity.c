@@ -277,16 +277,20 @@ static bool is_base_unit(const char *u)
 	       !strcmp(u, "percent") || !strcmp(u, "seconds") || !strcmp(u, "quarter");
 }
 
-bool quantity_parse(const char *text, size_t n, struct quantity *q)
+uint64_t quantity_unit_hash(const char *unit)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
-	const char *u;
 
+	for (; *unit; unit++)
+		h = (h ^ (unsigned char)*unit) * 0x100000001b3ull;
+	return h;
+}
+
+bool quantity_parse(const char *text, size_t n, struct quantity *q)
+{
 	if (!parse(text, n, q))
 		return false;
-	for (u = q->unit; *u; u++)
-		h = (h ^ (unsigned char)*u) * 0x100000001b3ull;
-	q->unit_hash = h;
+	q->unit_hash = quantity_unit_hash(q->unit);
 	q->kind = strcmp(q->unit, "number") == 0 ? QUANTITY_NUMBER
 		  : is_base_unit(q->unit)       ? QUANTITY_BASE
 						: QUANTITY_COUNT;

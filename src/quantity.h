@@ -63,6 +63,9 @@ bool quantity_is_count(const struct quantity *q);
 /* |a - g| / |g| for quantities of one unit (infinity when g is 0 and a is not). */
 double quantity_distance(const struct quantity *a, const struct quantity *g);
 
+/* The unit_hash of a unit name ("number" for a bare number). */
+uint64_t quantity_unit_hash(const char *unit);
+
 /* True when a and g have the same unit. */
 bool quantity_same_unit(const struct quantity *a, const struct quantity *g);
 
