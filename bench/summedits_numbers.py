@@ -38,6 +38,12 @@ def wilson(k, n, z=1.959963984540054):
     return (c - h, c + h)
 
 
+def number_changed(record):
+    """A summary with a changed number: labelled inconsistent, and one of its
+    labelled spans holds a digit. bench/grounding.py uses the same test."""
+    return bool(record["has_hallucination"]) and any(re.search(r"\d", s["text"]) for s in record["spans"])
+
+
 def scan(binary, record, tmpdir):
     fd, path = tempfile.mkstemp(dir=tmpdir, suffix=".txt")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -72,8 +78,7 @@ def main():
             records.append(json.loads(line))
             if args.limit and len(records) == args.limit:
                 break
-    changed = [r for r in records if r["has_hallucination"]
-               and any(re.search(r"\d", s["text"]) for s in r["spans"])]
+    changed = [r for r in records if number_changed(r)]
     consistent = [r for r in records if not r["has_hallucination"]]
     with tempfile.TemporaryDirectory() as tmp, \
             concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
