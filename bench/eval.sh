@@ -20,3 +20,9 @@ python3 "$top/bench/corpus_fp.py" --halluscan "$build/halluscan" --corpus "$corp
 echo
 echo "== number checks on SummEdits"
 python3 "$top/bench/summedits_numbers.py" --halluscan "$build/halluscan" --corpus "$corpus/summedits.jsonl" --misses 5
+echo
+echo "== grounding: the naive check beside halluscan on every grounding measure"
+echo "   (bench/grounding.py; --breakdown adds the classes of misses and false alarms)"
+python3 "$top/bench/grounding.py" --halluscan "$build/halluscan" --corpus "$corpus" \
+	--json "${TMPDIR:-/tmp}/halluscan-grounding.json"
+echo "   every figure as JSON: ${TMPDIR:-/tmp}/halluscan-grounding.json"
