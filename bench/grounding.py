@@ -51,6 +51,16 @@ The naive checks, exactly:
                  none).
   naive pair     supports when every number token of the claim is in the
                  passage and coverage >= 0.5; otherwise does_not_support.
+  --naive-raw compares number tokens as written instead (the RAGTruth tables
+  show the other definition's overall figure, to show how much it matters).
+
+--breakdown adds the classes of halluscan's misses and false alarms (and the
+naive check's false alarms) on RAGTruth and SummEdits: the class of the number
+from the text around it (self-count "in 94 words", clock time, date, year,
+quarter, range, rating, list marker, identifier, money, ...; see
+surface_class), whether the source holds the same value or spells it in
+words, counts of records (SummEdits: seed summaries, whose edits share their
+errors) and a few examples; and, for the pairs, what decided each verdict.
 
 Proportions carry 95% Wilson intervals; kappa its large-sample interval
 (Cohen 1960). Output is deterministic. Passages for --pairs have their line
@@ -61,7 +71,8 @@ a few such passages, each with a timeout, reports whether that still holds);
 
   python3 bench/grounding.py [--halluscan build/halluscan] [--corpus DIR]
       [--finscope DIR] [--measures LIST] [--limit N] [--jobs 2] [--json OUT]
-      [--markdown] [--breakdown] [--examples 3] [--check]
+      [--markdown] [--breakdown] [--examples 3] [--check] [--naive-raw]
+      [--raw-passages] [--finscope-derived-labels]
 
 --check exits 1 unless halluscan is at least as good as the naive check on
 every measure run (and meets the SummEdits target); exit 77 when the corpus
@@ -311,7 +322,7 @@ def run_pairs(args, pool, tmpdir, tag, items):
 def hang_probe(args, pool, tmpdir, passages, k=4, timeout=2.0):
     """Runs up to k passages of the hanging shape unflattened, each alone with
     a timeout: how many still hang."""
-    pick = [p for p in passages if HANG_RE.search(p)][:k]
+    pick = sorted({p for p in passages if HANG_RE.search(p)}, key=passages.index)[:k]
 
     def one(ip):
         i, p = ip
@@ -997,7 +1008,7 @@ class Report:
                 out.append("| " + " | ".join(header) + " |")
                 out.append("|" + "---|" * len(header))
                 for r in rows:
-                    out.append("| " + " | ".join(r) + " |")
+                    out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
                 for n in notes:
                     out.append("")
                     out.append("- " + n)
