@@ -770,8 +770,8 @@ def surface_class(b, s, e):
         return "date ('August 28th', '2013-09-08')"
     if re.search(rb"\bq$", before) or re.match(rb"q\b", after) or re.match(rb"(?:st|nd|rd|th)?\s+(?:fiscal\s+)?quarter", after):
         return "quarter ('Q3', '4Q')"
-    if re.fullmatch(rb"(?:19|20)[0-9]{2}", tok) and not re.search(rb"[$\xe2\xa3\xe2\x82\xac]\s*$", before) \
-            and not re.match(rb"\s*(?:%|percent|[a-z]+s\b(?<!years))", after):
+    if re.fullmatch(rb"(?:19|20)[0-9]{2}", tok) and not re.search(rb"(?:\$|\xe2\x82\xac|\xc2\xa3)\s*$", before) \
+            and not re.match(rb"\s*(?:%|percent\b)", after):
         return "year ('in 2019')"
     if (re.search(rb"[0-9]\s*%?\s*(?:-|\xe2\x80\x93|to)\s*[$\xe2\x82\xac\xc2\xa3]?$", before) or
             re.match(rb"\s*%?\s*(?:-|\xe2\x80\x93)\s*[$\xe2\x82\xac\xc2\xa3]?[0-9]", after) or
