@@ -657,15 +657,18 @@ static int url_key(const char *t, size_t n, struct buf *out)
 
 	if (!scheme_end)
 		return buf_add(out, t, n);
-	/* The fragment never reaches the server. */
-	p = memchr(t, '#', n);
+	host = scheme_end + 3;
+	/* The fragment never reaches the server. It is looked for past the
+	 * scheme only: a '#' before "://" cut there would end the URL before
+	 * its host ("a#b://c"). */
+	p = memchr(host, '#', (size_t)(end - host));
 	if (p)
 		end = p;
 	for (p = t; p < scheme_end; p++)
 		err |= buf_addc(out, (char)tolower((unsigned char)*p));
 	err |= BUF_LIT(out, "://");
-	host = scheme_end + 3;
-	for (host_end = host; host_end < end && !strchr("/?", *host_end); host_end++)
+	/* (Not strchr("/?", c): that finds the terminator for a NUL byte.) */
+	for (host_end = host; host_end < end && *host_end != '/' && *host_end != '?'; host_end++)
 		;
 	k = (size_t)(host_end - host);
 	/* The scheme's default port is no port. */

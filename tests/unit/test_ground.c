@@ -30,6 +30,10 @@ TEST(ground_keys)
 	CHECK_STR(key(GROUNDING_CITATION, "A 2023 study by Johnson and Chen"), "johnson|2023");
 	CHECK_STR(key(GROUNDING_CITATION, "as reported by Chen and colleagues"), "chen|");
 	CHECK_STR(key(GROUNDING_EXACT, "will ship by May 2027"), "will ship by May 2027");
+	/* A '#' before "://" is no fragment: cut there, the key ended before its host. */
+	CHECK_STR(key(GROUNDING_URL, "a#b://c"), "a#b://c");
+	CHECK_STR(key(GROUNDING_URL, "A#B://C/#x"), "a#b://c");
+	CHECK_STR(key(GROUNDING_URL, "http://a.example/p#one#two"), "http://a.example/p");
 }
 
 TEST(ground_set_is_bounded)
