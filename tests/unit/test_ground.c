@@ -295,3 +295,15 @@ TEST(ground_keys_on_long_runs)
 	free(t);
 	buf_free(&b);
 }
+
+/* A NUL after a sum is no scale letter: "$5" then NUL is five dollars, not five billion. */
+TEST(quantity_nul_is_no_scale)
+{
+	struct quantity q;
+
+	CHECK(quantity_parse("$5\0", 3, &q));
+	CHECK_STR(q.unit, "usd");
+	CHECK(q.value == 5);
+	CHECK(quantity_parse("$5B", 3, &q));
+	CHECK(q.value == 5e9);
+}
