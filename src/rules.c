@@ -101,9 +101,13 @@ static const char *scalar(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-/* Scalars only; *out is a fresh copy owned by the caller. */
+/*
+ * Scalars only; *out is a fresh copy owned by the caller, or NULL when the
+ * getter fails (so that a refused pack leaves nothing half-kept).
+ */
 static int get_string(struct pack *p, yaml_node_t *n, const char *key, char **out)
 {
+	*out = NULL;
 	if (n->type != YAML_SCALAR_NODE)
 		return failf(p, n, "\"%s\" must be a string", key);
 	*out = xstrndup(scalar(n), n->data.scalar.length);
@@ -121,8 +125,11 @@ static int get_nonempty(struct pack *p, yaml_node_t *n, const char *key, char **
 {
 	int err = get_string(p, n, key, out);
 
-	if (err == 0 && (*out)[0] == '\0')
+	if (err == 0 && (*out)[0] == '\0') {
+		free(*out);
+		*out = NULL;
 		return failf(p, n, "\"%s\" must not be empty", key);
+	}
 	return err;
 }
 
@@ -258,8 +265,10 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
 		char **field;
 
-		if (k->type != YAML_SCALAR_NODE)
-			return fail(p, k, "keys must be strings");
+		if (k->type != YAML_SCALAR_NODE) {
+			err = fail(p, k, "keys must be strings");
+			goto out;
+		}
 		if (strcmp(scalar(k), "signal") == 0)
 			field = &nr->signal;
 		else if (strcmp(scalar(k), "message") == 0)
@@ -268,11 +277,13 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 			field = &nr->recovery;
 		else if (strcmp(scalar(k), "tolerance") == 0)
 			field = &tol;
-		else
-			return failf(p, k, "unknown key \"%s\" in \"near\"", scalar(k));
+		else {
+			err = failf(p, k, "unknown key \"%s\" in \"near\"", scalar(k));
+			goto out;
+		}
 		if (*field) {
-			free(tol);
-			return failf(p, k, "key \"%s\" given twice", scalar(k));
+			err = failf(p, k, "key \"%s\" given twice", scalar(k));
+			goto out;
 		}
 		err = get_nonempty(p, v, scalar(k), field);
 		if (err == 0 && field == &tol) {
@@ -281,12 +292,11 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 				err = failf(p, v, "tolerance must be a number above 0 and at most 1, not \"%s\"", tol);
 		}
 	}
+	if (err == 0 && (!nr->signal || !nr->message || !nr->recovery || nr->tolerance == 0))
+		err = fail(p, n, "\"near\" needs signal, tolerance, message and recovery");
+out:
 	free(tol);
-	if (err < 0)
-		return err;
-	if (!nr->signal || !nr->message || !nr->recovery || nr->tolerance == 0)
-		return fail(p, n, "\"near\" needs signal, tolerance, message and recovery");
-	return 0;
+	return err;
 }
 
 static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
@@ -304,12 +314,16 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
 		const char *key;
 
-		if (k->type != YAML_SCALAR_NODE)
-			return fail(p, k, "keys must be strings");
+		if (k->type != YAML_SCALAR_NODE) {
+			err = fail(p, k, "keys must be strings");
+			goto out;
+		}
 		key = scalar(k);
 #define ONCE(field)                                                             \
-	if (field)                                                              \
-		return failf(p, k, "key \"%s\" given twice", key);
+	if (field) {                                                            \
+		err = failf(p, k, "key \"%s\" given twice", key);              \
+		goto out;                                                       \
+	}
 		if (strcmp(key, "id") == 0) {
 			ONCE(r->id);
 			err = get_nonempty(p, v, key, &r->id);
@@ -352,14 +366,18 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "grounding") == 0) {
 			size_t g;
 
-			if (v->type != YAML_SCALAR_NODE)
-				return fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
+			if (v->type != YAML_SCALAR_NODE) {
+				err = fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
+				goto out;
+			}
 			for (g = 0; g < ARRAY_SIZE(grounding_names); g++)
 				if (strcmp(scalar(v), grounding_names[g]) == 0)
 					break;
-			if (g == ARRAY_SIZE(grounding_names))
-				return failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
-					     scalar(v));
+			if (g == ARRAY_SIZE(grounding_names)) {
+				err = failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
+					    scalar(v));
+				goto out;
+			}
 			r->grounding = (enum grounding)g;
 		} else if (strcmp(key, "near") == 0) {
 			ONCE(r->near.signal);
@@ -380,14 +398,17 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		}
 #undef ONCE
 	}
-	free(sev);
 	if (err < 0)
-		return err;
-	if (!r->id)
-		return fail(p, n, "a rule needs \"id\"");
+		goto out;
+	if (!r->id) {
+		err = fail(p, n, "a rule needs \"id\"");
+		goto out;
+	}
 #define NEED(field, name)                                                          \
-	if (!(field))                                                              \
-		return failf(p, n, "rule \"%s\" needs \"" name "\"", r->id);
+	if (!(field)) {                                                            \
+		err = failf(p, n, "rule \"%s\" needs \"" name "\"", r->id);    \
+		goto out;                                                          \
+	}
 	NEED(r->signal, "signal");
 	NEED(r->pattern, "pattern");
 	NEED(r->severity, "severity");
@@ -397,8 +418,10 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(have_neg, "negative_examples");
 #undef NEED
 	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
-		return failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
-	return 0;
+		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
+out:
+	free(sev);
+	return err;
 }
 
 static int parse_span(struct pack *p, yaml_node_t *n, struct span_delim *s)

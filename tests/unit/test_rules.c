@@ -587,3 +587,167 @@ TEST(rules_serialize_needs_finish)
 	buf_free(&out);
 	ruleset_free(rs);
 }
+
+/* ---- every refusal of a pack, and what it leaves behind ---- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LEAKED() __lsan_do_recoverable_leak_check()
+#else
+#define LEAKED() 0
+#endif
+
+/* A complete rule, lines 1-9; a case adds lines from line 10. */
+#define RULE_ID "rules:\n  - id: a\n"
+#define RULE_REST                                                              \
+	"    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n" \
+	"    examples: [x]\n    negative_examples: [y]\n"
+#define RULE RULE_ID "    signal: s\n" RULE_REST
+#define QRULE RULE "    grounding: quantity\n" /* near goes on line 11 */
+#define SPAN(s) RULE "spans:\n  - " s "\n"       /* the span on line 11 */
+#define CONTEXT(s) RULE "contexts:\n  - " s "\n" /* the context on line 11 */
+
+static const struct {
+	const char *yaml;
+	const char *want;
+} broken_packs[] = {
+	/* get_string, get_nonempty, get_bool */
+	{RULE "    unless_before: [x]\n", "p.yaml:10:20: \"unless_before\" must be a string"},
+	{RULE "    unless_before: \"a\\0b\"\n", "p.yaml:10:20: \"unless_before\" contains a NUL character"},
+	{RULE "    unless_before: ''\n", "p.yaml:10:20: \"unless_before\" must not be empty"},
+	{RULE "    caseless: [x]\n", "p.yaml:10:15: \"caseless\" must be true or false"},
+	{RULE "    caseless: maybe\n", "p.yaml:10:15: \"caseless\" must be true or false"},
+	/* get_string_list, get_alternatives */
+	{RULE "    unless_sentence: {a: b}\n", "p.yaml:10:22: \"unless_sentence\" must be a list of strings"},
+	{RULE "    unless_sentence: [a, '']\n", "p.yaml:10:26: \"unless_sentence\" must not be empty"},
+	{RULE "    unless_sentence: ''\n", "p.yaml:10:22: \"unless_sentence\" must not be empty"},
+	{RULE "    unless_sentence: [a, [b]]\n", "p.yaml:10:26: \"unless_sentence\" must be a string"},
+	{RULE_ID "    pattern: []\n", "p.yaml:3:14: \"pattern\" must not be an empty list"},
+	{RULE_ID "    pattern: [a, '']\n", "p.yaml:3:18: \"pattern\" must not be empty"},
+	/* get_examples */
+	{RULE_ID "    examples: x\n", "p.yaml:3:15: \"examples\" must be a list"},
+	{RULE_ID "    examples: [[x]]\n", "p.yaml:3:16: each of \"examples\" must be a string or {text, match}"},
+	{RULE_ID "    examples: [a, '']\n", "p.yaml:3:19: \"examples\" must not be empty"},
+	{RULE_ID "    examples: [{text: a, [k]: v}]\n", "p.yaml:3:26: keys must be strings"},
+	{RULE_ID "    examples: [{text: a, tex: b}]\n", "p.yaml:3:26: unknown or repeated key \"tex\" in an example"},
+	{RULE_ID "    examples: [{text: a, text: b}]\n", "p.yaml:3:26: unknown or repeated key \"text\" in an example"},
+	{RULE_ID "    examples: [{match: a}]\n", "p.yaml:3:16: an example needs \"text\""},
+	{RULE_ID "    examples: [{text: a, match: ''}]\n", "p.yaml:3:33: \"match\" must not be empty"},
+	/* parse_near */
+	{QRULE "    near: x\n", "p.yaml:11:11: \"near\" must be a mapping of signal, tolerance, message and recovery"},
+	{QRULE "    near: {tolerance: 0.5, [k]: v}\n", "p.yaml:11:28: keys must be strings"},
+	{QRULE "    near: {tolerance: 0.5, tol: 1}\n", "p.yaml:11:28: unknown key \"tol\" in \"near\""},
+	{QRULE "    near: {tolerance: 0.5, tolerance: 1}\n", "p.yaml:11:28: key \"tolerance\" given twice"},
+	{QRULE "    near: {signal: t, signal: u}\n", "p.yaml:11:23: key \"signal\" given twice"},
+	{QRULE "    near: {signal: t, tolerance: 2}\n",
+	 "p.yaml:11:34: tolerance must be a number above 0 and at most 1, not \"2\""},
+	{QRULE "    near: {signal: t, tolerance: 0.5x}\n",
+	 "p.yaml:11:34: tolerance must be a number above 0 and at most 1, not \"0.5x\""},
+	{QRULE "    near: {tolerance: ''}\n", "p.yaml:11:23: \"tolerance\" must not be empty"},
+	{QRULE "    near: {signal: t, tolerance: 0.5}\n",
+	 "p.yaml:11:11: \"near\" needs signal, tolerance, message and recovery"},
+	{RULE "    near: {signal: t, tolerance: 0.5, message: m, recovery: r}\n",
+	 "p.yaml:2:5: rule \"a\": \"near\" goes with grounding: quantity"},
+	/* parse_rule */
+	{"rules: [x]\n", "p.yaml:1:9: a rule must be a mapping"},
+	{RULE "    [k]: v\n", "p.yaml:10:5: keys must be strings"},
+	{RULE "    severity: block\n", "p.yaml:10:5: key \"severity\" given twice"},
+	{RULE "    id: b\n", "p.yaml:10:5: key \"id\" given twice"},
+	{RULE "    examples: [z]\n", "p.yaml:10:5: key \"examples\" given twice"},
+	{RULE "    negative_examples: [z]\n", "p.yaml:10:5: key \"negative_examples\" given twice"},
+	{QRULE "    near: {signal: t, tolerance: 0.5, message: m, recovery: r}\n    near: {signal: u}\n",
+	 "p.yaml:12:5: key \"near\" given twice"},
+	{"rules:\n  - id: A\n", "p.yaml:2:9: rule id \"A\" may hold only a-z, 0-9, '.', '_' and '-'"},
+	{RULE_ID "    signal: S\n", "p.yaml:3:13: signal \"S\" may hold only a-z and '_'"},
+	{RULE_ID "    severity: high\n", "p.yaml:3:15: severity must be warn or block, not \"high\""},
+	{RULE "    grounding: [url]\n", "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none"},
+	{RULE "    grounding: fuzzy\n",
+	 "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none, not \"fuzzy\""},
+	{RULE "    description: [x]\n", "p.yaml:10:18: \"description\" must be a string"},
+	{RULE "    sevrity: warn\n", "p.yaml:10:5: unknown key \"sevrity\" in a rule"},
+	{"rules:\n  - signal: s\n", "p.yaml:2:5: a rule needs \"id\""},
+	{RULE_ID RULE_REST, "p.yaml:2:5: rule \"a\" needs \"signal\""},
+	{RULE_ID "    signal: s\n    severity: warn\n", "p.yaml:2:5: rule \"a\" needs \"pattern\""},
+	{RULE_ID "    signal: s\n    pattern: x\n", "p.yaml:2:5: rule \"a\" needs \"severity\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n", "p.yaml:2:5: rule \"a\" needs \"message\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n",
+	 "p.yaml:2:5: rule \"a\" needs \"recovery\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n",
+	 "p.yaml:2:5: rule \"a\" needs \"examples\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n"
+		 "    examples: [x]\n",
+	 "p.yaml:2:5: rule \"a\" needs \"negative_examples\""},
+	/* parse_span */
+	{SPAN("x"), "p.yaml:11:5: a span must be a mapping of name, open and close"},
+	{SPAN("{name: t, [k]: v}"), "p.yaml:11:15: keys must be strings"},
+	{SPAN("{name: t, opn: x}"), "p.yaml:11:15: unknown key \"opn\" in a span"},
+	{SPAN("{name: t, name: u}"), "p.yaml:11:15: key \"name\" given twice"},
+	{SPAN("{name: t, open: \"a\\nb\"}"), "p.yaml:11:21: a span delimiter may not hold a line break"},
+	{SPAN("{name: t, open: ''}"), "p.yaml:11:21: \"open\" must not be empty"},
+	{SPAN("{name: t, open: '<t>'}"), "p.yaml:11:5: a span needs name, open and close"},
+	/* parse_context */
+	{CONTEXT("x"), "p.yaml:11:5: a context must be a mapping of name and escalate"},
+	{CONTEXT("{name: c, [k]: v}"), "p.yaml:11:15: keys must be strings"},
+	{CONTEXT("{name: c, name: d}"), "p.yaml:11:15: unknown or repeated key \"name\" in a context"},
+	{CONTEXT("{name: c, escalate: [s, '']}"), "p.yaml:11:29: \"escalate\" must not be empty"},
+	{CONTEXT("{name: c, escalate: x, escalate: s}"),
+	 "p.yaml:11:28: unknown or repeated key \"escalate\" in a context"},
+	{CONTEXT("{escalate: [s]}"), "p.yaml:11:5: a context needs \"name\""},
+	/* parse_list, parse_pack */
+	{"rules: x\n", "p.yaml:1:8: \"rules\" must be a list"},
+	{"spans: x\n", "p.yaml:1:8: \"spans\" must be a list"},
+	{"contexts: x\n", "p.yaml:1:11: \"contexts\" must be a list"},
+	{"", "p.yaml: empty rule pack"},
+	{"# nothing\n", "p.yaml: empty rule pack"},
+	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans or contexts"},
+	{"[k]: v\n", "p.yaml:1:1: keys must be strings"},
+	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans and contexts)"},
+	/* ruleset_add_buffer: the YAML itself */
+	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
+	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},
+	{"a: &x 1\nb: &x 2\n", "p.yaml:2:4: second occurrence found duplicate anchor; first occurrence"},
+	{RULE "---\nrules: [\n", "p.yaml:12:1: did not find expected node content"},
+	{RULE "---\nrules: []\n", "p.yaml:11:1: a rule pack holds one YAML document"},
+	/* ruleset_finish */
+	{"rules: []\n", "no rules loaded"},
+	{RULE "  - id: a\n", "p.yaml:10:5: rule \"a\" needs \"signal\""},
+	{RULE "  - id: a\n    signal: s\n" RULE_REST, "p.yaml:10:5: rule id \"a\" is already defined at p.yaml:2:5"},
+	{SPAN("{name: t, open: '<t>', close: '</t>'}\n  - {name: u, open: '<t>', close: '</u>'}"),
+	 "p.yaml:12:5: span opener \"<t>\" is already defined"},
+	{CONTEXT("{name: c, escalate: [s]}\n  - {name: c}"), "p.yaml:12:5: context \"c\" is already defined"},
+	{CONTEXT("{name: c, escalate: [t]}"), "p.yaml:11:5: context \"c\" escalates unknown signal \"t\""},
+};
+
+/*
+ * One broken pack for each message the loader can give: each is refused
+ * with its message, and (under ASan) frees every byte it allocated.
+ */
+TEST(rules_refused_packs_leak_nothing)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(broken_packs); i++) {
+		struct ruleset *rs = ruleset_new();
+		struct diag d = {""};
+		int err;
+
+		if (!rs) {
+			CHECK(!"out of memory");
+			return;
+		}
+		err = ruleset_add_buffer(rs, "p.yaml", broken_packs[i].yaml, strlen(broken_packs[i].yaml), &d);
+		if (err == 0)
+			err = ruleset_finish(rs, &d);
+		ruleset_free(rs);
+		if (err != -EINVAL || strncmp(d.msg, broken_packs[i].want, strlen(broken_packs[i].want)) != 0) {
+			fprintf(stderr, "  case %zu: got %d \"%s\"\n  want \"%s\"\n", i, err, d.msg,
+				broken_packs[i].want);
+			CHECK(!"a broken pack refused otherwise");
+		}
+		if (LEAKED()) {
+			fprintf(stderr, "  case %zu leaked: %s", i, broken_packs[i].yaml);
+			CHECK(!"a refused pack leaked");
+			break; /* every later check would report the same leak */
+		}
+	}
+}
