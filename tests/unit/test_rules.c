@@ -705,7 +705,10 @@ static const struct {
 	/* ruleset_add_buffer: the YAML itself */
 	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
 	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},
-	{"a: &x 1\nb: &x 2\n", "p.yaml:2:4: second occurrence found duplicate anchor; first occurrence"},
+	{"a: &x 1\nb: &x 2\n", "p.yaml:2:4: anchor \"x\" is already defined at p.yaml:1:4"},
+	{"a: &a [*a]\n", "p.yaml:1:8: alias \"a\" names a node that holds it"},
+	{"a: &a {b: [*a]}\n", "p.yaml:1:12: alias \"a\" names a node that holds it"},
+	{"description: &a x\n" RULE "---\nb: *a\n", "p.yaml:12:4: found undefined alias"},
 	{RULE "---\nrules: [\n", "p.yaml:12:1: did not find expected node content"},
 	{RULE "---\nrules: []\n", "p.yaml:11:1: a rule pack holds one YAML document"},
 	/* ruleset_finish */
@@ -719,35 +722,161 @@ static const struct {
 };
 
 /*
- * One broken pack for each message the loader can give: each is refused
- * with its message, and (under ASan) frees every byte it allocated.
+ * Loads a broken pack: false unless it is refused with a message that
+ * starts with want and (under ASan) frees every byte it allocated.
  */
+static bool refused_clean(const char *name, const char *yaml, size_t len, const char *want)
+{
+	struct ruleset *rs = ruleset_new();
+	struct diag d = {""};
+	bool ok = true;
+	int err;
+
+	if (!rs) {
+		CHECK(!"out of memory");
+		return false;
+	}
+	err = ruleset_add_buffer(rs, "p.yaml", yaml, len, &d);
+	if (err == 0)
+		err = ruleset_finish(rs, &d);
+	ruleset_free(rs);
+	if (err != -EINVAL || strncmp(d.msg, want, strlen(want)) != 0) {
+		fprintf(stderr, "  %s: got %d \"%s\"\n  want \"%s\"\n", name, err, d.msg, want);
+		CHECK(!"a broken pack refused otherwise");
+		ok = false;
+	}
+	if (LEAKED()) {
+		fprintf(stderr, "  %s leaked\n", name);
+		CHECK(!"a refused pack leaked");
+		ok = false;
+	}
+	return ok;
+}
+
+/* One broken pack for each message the loader can give. */
 TEST(rules_refused_packs_leak_nothing)
 {
+	char name[32];
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(broken_packs); i++) {
-		struct ruleset *rs = ruleset_new();
-		struct diag d = {""};
-		int err;
-
-		if (!rs) {
-			CHECK(!"out of memory");
-			return;
-		}
-		err = ruleset_add_buffer(rs, "p.yaml", broken_packs[i].yaml, strlen(broken_packs[i].yaml), &d);
-		if (err == 0)
-			err = ruleset_finish(rs, &d);
-		ruleset_free(rs);
-		if (err != -EINVAL || strncmp(d.msg, broken_packs[i].want, strlen(broken_packs[i].want)) != 0) {
-			fprintf(stderr, "  case %zu: got %d \"%s\"\n  want \"%s\"\n", i, err, d.msg,
-				broken_packs[i].want);
-			CHECK(!"a broken pack refused otherwise");
-		}
-		if (LEAKED()) {
-			fprintf(stderr, "  case %zu leaked: %s", i, broken_packs[i].yaml);
-			CHECK(!"a refused pack leaked");
-			break; /* every later check would report the same leak */
-		}
+		snprintf(name, sizeof(name), "case %zu", i);
+		/* After a leak every later check would report it again. */
+		if (!refused_clean(name, broken_packs[i].yaml, strlen(broken_packs[i].yaml),
+				   broken_packs[i].want))
+			break;
 	}
+}
+
+/* Appends s n times, then tail. */
+static void add_times(struct buf *b, const char *s, size_t n, const char *tail)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CHECK_EQ(buf_adds(b, s), 0);
+	CHECK_EQ(buf_adds(b, tail), 0);
+}
+
+/* A rule, anchored &r, whose unless_sentence names *a k times (its list on line 12). */
+static void add_anchored_rule(struct buf *b, size_t k)
+{
+	buf_adds(b, "rules:\n  - &r\n    id: a\n    signal: s\n    pattern: x\n    severity: warn\n"
+		    "    message: m\n    recovery: r\n    examples: [x]\n    negative_examples: [y]\n"
+		    "    unless_sentence: [");
+	add_times(b, "*a, ", k - 1, "*a]\n");
+}
+
+/*
+ * Packs made to cost: each is refused at the event that passes a limit,
+ * with its place, before the document or the rules are built from it.
+ * (Before the limits the first made 236 MB of copies of its 76 KB, and
+ * 100k levels of '[' took libyaml 22 s.)
+ */
+TEST(rules_refuse_bombs)
+{
+	struct buf b = {0};
+	size_t i;
+
+	/* 4,000 aliases of a 60 KB scalar: 69 of them pass 4 MiB of text. */
+	buf_adds(&b, "description: &a '");
+	add_times(&b, "a", 60000, "'\nrules:\n  - id: x\n    unless_sentence: [");
+	add_times(&b, "*a, ", 3999, "*a]\n");
+	refused_clean("aliases of a large scalar", b.data, b.len,
+		      "p.yaml:4:295: a rule pack may hold at most 4194304 bytes of text, an alias counted as what it names");
+	/* Aliases of a rule that holds aliases: 50 * 2,000 bytes per rule, 41 rules pass 4 MiB. */
+	b.len = 0;
+	buf_adds(&b, "description: &a '");
+	add_times(&b, "x", 2000, "'\n");
+	add_anchored_rule(&b, 50);
+	add_times(&b, "  - *r\n", 60, "");
+	refused_clean("aliases of aliases", b.data, b.len,
+		      "p.yaml:53:5: a rule pack may hold at most 4194304 bytes of text");
+	/* The 101st alias, however small. */
+	b.len = 0;
+	buf_adds(&b, "description: [&a x, ");
+	add_times(&b, "*a, ", 200, "*a]\n");
+	refused_clean("many aliases", b.data, b.len, "p.yaml:1:421: a rule pack may hold at most 100 aliases");
+	/* The 101st anchor. */
+	b.len = 0;
+	buf_adds(&b, "description: [");
+	for (i = 0; i < 200; i++)
+		buf_addf(&b, "&a%03zu x, ", i);
+	buf_adds(&b, "x]\n");
+	refused_clean("many anchors", b.data, b.len, "p.yaml:1:915: a rule pack may hold at most 100 anchors");
+	/* 100,000 levels of '[': the 65th level (the pack's mapping is the first). */
+	b.len = 0;
+	buf_adds(&b, "rules: ");
+	add_times(&b, "[", 100000, "");
+	add_times(&b, "]", 100000, "\n");
+	refused_clean("deep nesting", b.data, b.len, "p.yaml:1:71: a rule pack may nest at most 64 levels");
+	/* The 100,001st node. */
+	b.len = 0;
+	buf_adds(&b, "description: [");
+	add_times(&b, "a,", 150000, "a]\nrules: []\n");
+	refused_clean("many nodes", b.data, b.len,
+		      "p.yaml:1:200009: a rule pack may hold at most 100000 nodes, an alias counted as what it names");
+	/* One byte past 1 MiB, placed where that byte is. */
+	b.len = 0;
+	buf_adds(&b, "description: d\n");
+	while (b.len <= PACK_MAX_BYTES)
+		buf_adds(&b, "# xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
+	refused_clean("a large pack", b.data, PACK_MAX_BYTES + 1, "p.yaml:13109:2: a rule pack may be at most 1048576 bytes");
+	buf_free(&b);
+}
+
+/* A pack at every limit loads: they leave room, and are not off by one. */
+TEST(rules_limits_leave_room)
+{
+	struct ruleset *rs = NULL;
+	struct buf b = {0};
+	struct diag d = {""};
+	size_t i;
+
+	/* 100 anchors, 100 aliases, 64 levels, a valid rule. */
+	buf_adds(&b, "description: [");
+	for (i = 0; i < PACK_MAX_ANCHORS; i++)
+		buf_addf(&b, "&a%zu x, *a%zu, ", i, i);
+	add_times(&b, "[", PACK_MAX_DEPTH - 2, "");
+	add_times(&b, "]", PACK_MAX_DEPTH - 2, "]\n");
+	buf_adds(&b, RULE);
+	CHECK_EQ(load(b.data, &d, &rs), 0);
+	if (d.msg[0])
+		fprintf(stderr, "  %s\n", d.msg);
+	if (rs)
+		CHECK_EQ(rs->n_rules, 1);
+	ruleset_free(rs);
+	rs = NULL;
+	/* Exactly 1 MiB, 100,000 nodes. */
+	b.len = 0;
+	buf_adds(&b, RULE "description: [");
+	add_times(&b, "a,", PACK_MAX_NODES - 25, "a]\n"); /* the rule has 22, description 2 */
+	while (b.len < PACK_MAX_BYTES)
+		buf_addc(&b, b.len + 1 == PACK_MAX_BYTES ? '\n' : '#');
+	CHECK_EQ(b.len, PACK_MAX_BYTES);
+	CHECK_EQ(load(b.data, &d, &rs), 0);
+	if (d.msg[0])
+		fprintf(stderr, "  %s\n", d.msg);
+	ruleset_free(rs);
+	buf_free(&b);
 }
