@@ -657,15 +657,18 @@ static int url_key(const char *t, size_t n, struct buf *out)
 
 	if (!scheme_end)
 		return buf_add(out, t, n);
-	/* The fragment never reaches the server. */
-	p = memchr(t, '#', n);
+	host = scheme_end + 3;
+	/* The fragment never reaches the server. It is looked for past the
+	 * scheme only: a '#' before "://" cut there would end the URL before
+	 * its host ("a#b://c"). */
+	p = memchr(host, '#', (size_t)(end - host));
 	if (p)
 		end = p;
 	for (p = t; p < scheme_end; p++)
 		err |= buf_addc(out, (char)tolower((unsigned char)*p));
 	err |= BUF_LIT(out, "://");
-	host = scheme_end + 3;
-	for (host_end = host; host_end < end && !strchr("/?", *host_end); host_end++)
+	/* (Not strchr("/?", c): that finds the terminator for a NUL byte.) */
+	for (host_end = host; host_end < end && *host_end != '/' && *host_end != '?'; host_end++)
 		;
 	k = (size_t)(host_end - host);
 	/* The scheme's default port is no port. */
@@ -684,12 +687,16 @@ static int url_key(const char *t, size_t n, struct buf *out)
 /* "18.30 %" -> "18.3%", "1,234.5 percent" -> "1234.5%", "2.7 X" -> "2.7x". */
 static int number_key(const char *t, size_t n, struct buf *out)
 {
-	size_t i = 0, j, dot = SIZE_MAX, start;
+	size_t i = 0, j, dot = SIZE_MAX, start, z;
 	int err = 0;
 	char unit;
 
 	while (i < n && !isdigit((unsigned char)t[i]))
 		i++;
+	/* No figure to normalize: the text is its own key, so that two texts
+	 * without a digit never share the empty one. */
+	if (i == n)
+		return buf_add(out, t, n);
 	start = out->len;
 	for (j = i; j < n && (isdigit((unsigned char)t[j]) || t[j] == ',' || t[j] == '.'); j++) {
 		if (t[j] == ',')
@@ -706,9 +713,13 @@ static int number_key(const char *t, size_t n, struct buf *out)
 		if (out->len == dot + 1)
 			out->len--; /* "12." -> "12" */
 	}
-	while (out->len > start + 1 && out->data[start] == '0' && out->data[start + 1] != '.') {
-		memmove(out->data + start, out->data + start + 1, out->len - start - 1);
-		out->len--;
+	/* Leading zeros but the one before a point go in one move, not one
+	 * move per zero: a match of many zeros stays linear. */
+	for (z = start; z + 1 < out->len && out->data[z] == '0' && out->data[z + 1] != '.'; z++)
+		;
+	if (z > start) {
+		memmove(out->data + start, out->data + z, out->len - z);
+		out->len -= z - start;
 	}
 	while (j < n && (t[j] == ' ' || t[j] == '\t'))
 		j++;
@@ -781,6 +792,9 @@ int ground_key(enum grounding k, const char *text, size_t n, struct buf *out)
 	/* Items of different kinds never ground each other. */
 	if (buf_addc(out, (char)('0' + k)) < 0)
 		return -ENOMEM;
+	/* Every kind keys an empty text as nothing (and it may come without a pointer). */
+	if (n == 0)
+		return 0;
 	switch (k) {
 	case GROUNDING_URL:
 		return url_key(text, n, out);

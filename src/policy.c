@@ -113,6 +113,10 @@ static int put_round(struct buf *out, const char *t, size_t n)
 			num[m++] = t[k];
 	num[m] = '\0';
 	v = strtod(num, NULL);
+	/* Past what a long holds the cast is undefined; such a figure is no
+	 * statistic to round anyway. */
+	if (!(v < 1e15))
+		return buf_add(out, t, n);
 	r = (long)(v + 0.5);
 	/* The unit is what follows the number, without the space before it. */
 	while (j < n && (t[j] == ' ' || t[j] == '\t'))

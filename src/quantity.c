@@ -225,7 +225,8 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 			break;
 		}
 	}
-	if (i == ARRAY_SIZE(scales) && currency && p == after && p < end && strchr("kKmMbBT", *p) &&
+	/* (*p first: strchr() finds the terminator for a NUL byte.) */
+	if (i == ARRAY_SIZE(scales) && currency && p == after && p < end && *p && strchr("kKmMbBT", *p) &&
 	    (p + 1 == end || !isalpha((unsigned char)p[1]))) {
 		q->scale = *p == 'k' || *p == 'K' ? 1e3 : *p == 'm' || *p == 'M' ? 1e6 : *p == 'T' ? 1e12 : 1e9;
 		p = skip_blanks(p + 1, end);

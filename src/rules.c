@@ -101,9 +101,13 @@ static const char *scalar(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-/* Scalars only; *out is a fresh copy owned by the caller. */
+/*
+ * Scalars only; *out is a fresh copy owned by the caller, or NULL when the
+ * getter fails (so that a refused pack leaves nothing half-kept).
+ */
 static int get_string(struct pack *p, yaml_node_t *n, const char *key, char **out)
 {
+	*out = NULL;
 	if (n->type != YAML_SCALAR_NODE)
 		return failf(p, n, "\"%s\" must be a string", key);
 	*out = xstrndup(scalar(n), n->data.scalar.length);
@@ -121,8 +125,11 @@ static int get_nonempty(struct pack *p, yaml_node_t *n, const char *key, char **
 {
 	int err = get_string(p, n, key, out);
 
-	if (err == 0 && (*out)[0] == '\0')
+	if (err == 0 && (*out)[0] == '\0') {
+		free(*out);
+		*out = NULL;
 		return failf(p, n, "\"%s\" must not be empty", key);
+	}
 	return err;
 }
 
@@ -258,8 +265,10 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
 		char **field;
 
-		if (k->type != YAML_SCALAR_NODE)
-			return fail(p, k, "keys must be strings");
+		if (k->type != YAML_SCALAR_NODE) {
+			err = fail(p, k, "keys must be strings");
+			goto out;
+		}
 		if (strcmp(scalar(k), "signal") == 0)
 			field = &nr->signal;
 		else if (strcmp(scalar(k), "message") == 0)
@@ -268,11 +277,13 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 			field = &nr->recovery;
 		else if (strcmp(scalar(k), "tolerance") == 0)
 			field = &tol;
-		else
-			return failf(p, k, "unknown key \"%s\" in \"near\"", scalar(k));
+		else {
+			err = failf(p, k, "unknown key \"%s\" in \"near\"", scalar(k));
+			goto out;
+		}
 		if (*field) {
-			free(tol);
-			return failf(p, k, "key \"%s\" given twice", scalar(k));
+			err = failf(p, k, "key \"%s\" given twice", scalar(k));
+			goto out;
 		}
 		err = get_nonempty(p, v, scalar(k), field);
 		if (err == 0 && field == &tol) {
@@ -281,12 +292,11 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 				err = failf(p, v, "tolerance must be a number above 0 and at most 1, not \"%s\"", tol);
 		}
 	}
+	if (err == 0 && (!nr->signal || !nr->message || !nr->recovery || nr->tolerance == 0))
+		err = fail(p, n, "\"near\" needs signal, tolerance, message and recovery");
+out:
 	free(tol);
-	if (err < 0)
-		return err;
-	if (!nr->signal || !nr->message || !nr->recovery || nr->tolerance == 0)
-		return fail(p, n, "\"near\" needs signal, tolerance, message and recovery");
-	return 0;
+	return err;
 }
 
 static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
@@ -304,12 +314,16 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
 		const char *key;
 
-		if (k->type != YAML_SCALAR_NODE)
-			return fail(p, k, "keys must be strings");
+		if (k->type != YAML_SCALAR_NODE) {
+			err = fail(p, k, "keys must be strings");
+			goto out;
+		}
 		key = scalar(k);
 #define ONCE(field)                                                             \
-	if (field)                                                              \
-		return failf(p, k, "key \"%s\" given twice", key);
+	if (field) {                                                            \
+		err = failf(p, k, "key \"%s\" given twice", key);              \
+		goto out;                                                       \
+	}
 		if (strcmp(key, "id") == 0) {
 			ONCE(r->id);
 			err = get_nonempty(p, v, key, &r->id);
@@ -352,14 +366,18 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "grounding") == 0) {
 			size_t g;
 
-			if (v->type != YAML_SCALAR_NODE)
-				return fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
+			if (v->type != YAML_SCALAR_NODE) {
+				err = fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
+				goto out;
+			}
 			for (g = 0; g < ARRAY_SIZE(grounding_names); g++)
 				if (strcmp(scalar(v), grounding_names[g]) == 0)
 					break;
-			if (g == ARRAY_SIZE(grounding_names))
-				return failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
-					     scalar(v));
+			if (g == ARRAY_SIZE(grounding_names)) {
+				err = failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
+					    scalar(v));
+				goto out;
+			}
 			r->grounding = (enum grounding)g;
 		} else if (strcmp(key, "near") == 0) {
 			ONCE(r->near.signal);
@@ -380,14 +398,17 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		}
 #undef ONCE
 	}
-	free(sev);
 	if (err < 0)
-		return err;
-	if (!r->id)
-		return fail(p, n, "a rule needs \"id\"");
+		goto out;
+	if (!r->id) {
+		err = fail(p, n, "a rule needs \"id\"");
+		goto out;
+	}
 #define NEED(field, name)                                                          \
-	if (!(field))                                                              \
-		return failf(p, n, "rule \"%s\" needs \"" name "\"", r->id);
+	if (!(field)) {                                                            \
+		err = failf(p, n, "rule \"%s\" needs \"" name "\"", r->id);    \
+		goto out;                                                          \
+	}
 	NEED(r->signal, "signal");
 	NEED(r->pattern, "pattern");
 	NEED(r->severity, "severity");
@@ -397,8 +418,10 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(have_neg, "negative_examples");
 #undef NEED
 	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
-		return failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
-	return 0;
+		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
+out:
+	free(sev);
+	return err;
 }
 
 static int parse_span(struct pack *p, yaml_node_t *n, struct span_delim *s)
@@ -606,11 +629,313 @@ void ruleset_free(struct ruleset *rs)
 	free(rs);
 }
 
+/*
+ * ---- the document, composed from libyaml's events within limits ----
+ *
+ * libyaml's loader shares an aliased node, but the walk above copies it at
+ * every use: 76 KB of aliases made 236 MB of copies, 38 KB of aliases of
+ * a rule that holds aliases 1 GB. Its scanner is quadratic in nesting
+ * (100k levels of '[': 22 s), its loader in anchors (50k: 18 s), and a
+ * loaded node costs about 160 bytes. So the document is composed here, from the events,
+ * counting as it goes what the walk will do, and a pack stops at the
+ * event that passes a limit: a hostile pack costs what its first
+ * PACK_MAX_* events cost. (A first pass over the events before
+ * yaml_parser_load() would parse every pack twice.)
+ */
+struct anchor {
+	char *name;
+	int node;
+	yaml_mark_t at;
+	size_t nodes, text; /* what an alias of it stands for, once it is closed */
+	bool open;          /* a collection not yet ended: an alias of it is a cycle */
+};
+
+/* A collection being composed. */
+struct frame {
+	int node;
+	int key;            /* a mapping's key waiting for its value, or 0 */
+	bool mapping;
+	size_t anchor;      /* index + 1, or 0 */
+	size_t nodes, text; /* the counts before it */
+};
+
+/* A parse: the counts run over every document of the pack. */
+struct loader {
+	yaml_parser_t parser;
+	struct anchor anchor[PACK_MAX_ANCHORS];
+	size_t n_anchors, first; /* first: the current document's first anchor */
+	size_t n_aliases, nodes, text, depth;
+	struct frame open[PACK_MAX_DEPTH];
+};
+
+static int fail_at(const struct pack *p, yaml_mark_t m, const char *fmt, ...) PRINTF_LIKE(3, 4);
+
+static int fail_at(const struct pack *p, yaml_mark_t m, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return diag_set(p->d, -EINVAL, "%s:%zu:%zu: %s", p->file, m.line + 1, m.column + 1, what);
+}
+
+/* Counts nodes and text at mark m; -EINVAL past a limit. */
+static int count(const struct pack *p, struct loader *ld, yaml_mark_t m, size_t nodes, size_t text)
+{
+	ld->nodes += nodes;
+	ld->text += text;
+	if (ld->nodes > PACK_MAX_NODES)
+		return fail_at(p, m, "a rule pack may hold at most %u nodes, an alias counted as what it names",
+			       PACK_MAX_NODES);
+	if (ld->text > PACK_MAX_TEXT)
+		return fail_at(p, m, "a rule pack may hold at most %u bytes of text, an alias counted as what it names",
+			       PACK_MAX_TEXT);
+	return 0;
+}
+
+/* The current document's anchor of that name, or NULL. */
+static struct anchor *find_anchor(struct loader *ld, const yaml_char_t *name)
+{
+	size_t i;
+
+	for (i = ld->first; i < ld->n_anchors; i++)
+		if (strcmp(ld->anchor[i].name, (const char *)name) == 0)
+			return &ld->anchor[i];
+	return NULL;
+}
+
+/* Puts node id in the open collection (the first node is the root). */
+static int attach(struct pack *p, struct loader *ld, int id)
+{
+	struct frame *f;
+	int ok;
+
+	if (ld->depth == 0)
+		return 0;
+	f = &ld->open[ld->depth - 1];
+	if (f->mapping && !f->key) {
+		f->key = id;
+		return 0;
+	}
+	if (f->mapping) {
+		ok = yaml_document_append_mapping_pair(&p->doc, f->node, f->key, id);
+		f->key = 0;
+	} else {
+		ok = yaml_document_append_sequence_item(&p->doc, f->node, id);
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
+static int compose_alias(struct pack *p, struct loader *ld, const yaml_event_t *ev)
+{
+	struct anchor *a = find_anchor(ld, ev->data.alias.anchor);
+	int err;
+
+	if (++ld->n_aliases > PACK_MAX_ALIASES)
+		return fail_at(p, ev->start_mark, "a rule pack may hold at most %u aliases", PACK_MAX_ALIASES);
+	if (!a)
+		return fail_at(p, ev->start_mark, "found undefined alias");
+	if (a->open)
+		return fail_at(p, ev->start_mark, "alias \"%s\" names a node that holds it", a->name);
+	err = count(p, ld, ev->start_mark, a->nodes, a->text);
+	if (err < 0)
+		return err;
+	return attach(p, ld, a->node);
+}
+
+/* A scalar, or the start of a list or a mapping: counted, made, put in place and named. */
+static int compose_node(struct pack *p, struct loader *ld, const yaml_event_t *ev)
+{
+	size_t nodes = ld->nodes, text = ld->text, len = 0;
+	const yaml_char_t *name;
+	struct anchor *a;
+	yaml_node_t *n;
+	bool collection = ev->type != YAML_SCALAR_EVENT;
+	int id, err;
+
+	if (ev->type == YAML_SCALAR_EVENT) {
+		name = ev->data.scalar.anchor;
+		len = ev->data.scalar.length;
+	} else if (ev->type == YAML_SEQUENCE_START_EVENT) {
+		name = ev->data.sequence_start.anchor;
+	} else {
+		name = ev->data.mapping_start.anchor;
+	}
+	err = count(p, ld, ev->start_mark, 1, len);
+	if (err < 0)
+		return err;
+	if (collection && ld->depth == PACK_MAX_DEPTH)
+		return fail_at(p, ev->start_mark, "a rule pack may nest at most %u levels", PACK_MAX_DEPTH);
+	if (name && ld->n_anchors == PACK_MAX_ANCHORS)
+		return fail_at(p, ev->start_mark, "a rule pack may hold at most %u anchors", PACK_MAX_ANCHORS);
+	if (name && (a = find_anchor(ld, name)))
+		return fail_at(p, ev->start_mark, "anchor \"%s\" is already defined at %s:%zu:%zu", a->name,
+			       p->file, a->at.line + 1, a->at.column + 1);
+	/* Node sizes are ints in libyaml: the limits keep them far below. */
+	if (ev->type == YAML_SCALAR_EVENT)
+		id = yaml_document_add_scalar(&p->doc, ev->data.scalar.tag, ev->data.scalar.value,
+					      (int)len, ev->data.scalar.style);
+	else if (ev->type == YAML_SEQUENCE_START_EVENT)
+		id = yaml_document_add_sequence(&p->doc, ev->data.sequence_start.tag,
+						ev->data.sequence_start.style);
+	else
+		id = yaml_document_add_mapping(&p->doc, ev->data.mapping_start.tag,
+					       ev->data.mapping_start.style);
+	if (!id)
+		return -ENOMEM;
+	n = yaml_document_get_node(&p->doc, id);
+	n->start_mark = ev->start_mark;
+	n->end_mark = ev->end_mark;
+	err = attach(p, ld, id);
+	if (err < 0)
+		return err;
+	if (name) {
+		a = &ld->anchor[ld->n_anchors];
+		a->name = strdup((const char *)name);
+		if (!a->name)
+			return -ENOMEM;
+		ld->n_anchors++;
+		a->node = id;
+		a->at = ev->start_mark;
+		a->nodes = 1;
+		a->text = len;
+		a->open = collection;
+	}
+	if (collection)
+		ld->open[ld->depth++] = (struct frame){
+			.node = id,
+			.mapping = ev->type == YAML_MAPPING_START_EVENT,
+			.anchor = name ? ld->n_anchors : 0,
+			.nodes = nodes,
+			.text = text,
+		};
+	return 0;
+}
+
+static void compose_end(struct loader *ld)
+{
+	struct frame *f;
+
+	if (ld->depth == 0)
+		return;
+	f = &ld->open[--ld->depth];
+	if (f->anchor) {
+		struct anchor *a = &ld->anchor[f->anchor - 1];
+
+		a->nodes = ld->nodes - f->nodes;
+		a->text = ld->text - f->text;
+		a->open = false;
+	}
+}
+
+/*
+ * Composes the next document into p->doc, which the caller deletes after
+ * a success; at the end of the stream it is empty (no root node).
+ */
+static int load_document(struct pack *p, struct loader *ld)
+{
+	yaml_parser_t *parser = &ld->parser;
+	bool started = false, done = false;
+	yaml_event_t ev;
+	int err = 0;
+
+	while (!done && err == 0) {
+		if (!yaml_parser_parse(parser, &ev)) {
+			err = diag_set(p->d, -EINVAL, "%s:%zu:%zu: %s%s%s", p->file,
+				       parser->problem_mark.line + 1, parser->problem_mark.column + 1,
+				       parser->problem ? parser->problem : "invalid YAML",
+				       parser->context ? " " : "", parser->context ? parser->context : "");
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_START_EVENT:
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (!yaml_document_initialize(&p->doc, NULL, NULL, NULL, 1, 1))
+				err = -ENOMEM;
+			started = err == 0;
+			ld->first = ld->n_anchors; /* an anchor names nodes of its own document */
+			ld->depth = 0;
+			break;
+		case YAML_ALIAS_EVENT:
+			err = compose_alias(p, ld, &ev);
+			break;
+		case YAML_SCALAR_EVENT:
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			err = compose_node(p, ld, &ev);
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			compose_end(ld);
+			break;
+		case YAML_DOCUMENT_END_EVENT:
+			done = true;
+			break;
+		default: /* the end of the stream (also when asked past it): no root */
+			if (!started && !yaml_document_initialize(&p->doc, NULL, NULL, NULL, 1, 1))
+				err = -ENOMEM;
+			started = err == 0;
+			done = true;
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	if (err < 0 && started)
+		yaml_document_delete(&p->doc);
+	return err;
+}
+
+static struct loader *loader_new(const char *data, size_t len)
+{
+	struct loader *ld = calloc(1, sizeof(*ld));
+
+	if (!ld)
+		return NULL;
+	if (!yaml_parser_initialize(&ld->parser)) {
+		free(ld);
+		return NULL;
+	}
+	yaml_parser_set_input_string(&ld->parser, (const unsigned char *)data, len);
+	return ld;
+}
+
+static void loader_free(struct loader *ld)
+{
+	size_t i;
+
+	if (!ld)
+		return;
+	yaml_parser_delete(&ld->parser);
+	for (i = 0; i < ld->n_anchors; i++)
+		free(ld->anchor[i].name);
+	free(ld);
+}
+
+/* The place of byte off, as libyaml counts: lines from 1, columns in characters from 1. */
+static yaml_mark_t mark_of(const char *data, size_t off)
+{
+	yaml_mark_t m = {.index = off};
+	size_t i;
+
+	for (i = 0; i < off; i++) {
+		if (data[i] == '\n') {
+			m.line++;
+			m.column = 0;
+		} else if (((unsigned char)data[i] & 0xc0) != 0x80) {
+			m.column++;
+		}
+	}
+	return m;
+}
+
 int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 		       size_t len, struct diag *d)
 {
 	struct pack p = {.rs = rs, .d = d};
-	yaml_parser_t parser;
+	struct loader *ld = NULL;
 	yaml_node_t *extra;
 	char *file;
 	int err = 0;
@@ -624,33 +949,29 @@ int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 	rs->files[rs->n_files++] = file;
 	p.file = file;
 
-	if (!yaml_parser_initialize(&parser))
+	if (len > PACK_MAX_BYTES)
+		return fail_at(&p, mark_of(data, PACK_MAX_BYTES), "a rule pack may be at most %u bytes",
+			       PACK_MAX_BYTES);
+	ld = loader_new(data, len);
+	if (!ld)
 		return -ENOMEM;
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, len);
-	if (!yaml_parser_load(&parser, &p.doc)) {
-		err = diag_set(d, -EINVAL, "%s:%zu:%zu: %s%s%s", file,
-			       parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-			       parser.problem ? parser.problem : "invalid YAML",
-			       parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		return err;
-	}
+	err = load_document(&p, ld);
+	if (err < 0)
+		goto out;
 	err = parse_pack(&p);
 	yaml_document_delete(&p.doc);
-	if (err == 0) {
-		/* A second document in one pack is almost always a mistake. */
-		if (!yaml_parser_load(&parser, &p.doc)) {
-			err = diag_set(d, -EINVAL, "%s:%zu:%zu: %s", file,
-				       parser.problem_mark.line + 1, parser.problem_mark.column + 1,
-				       parser.problem ? parser.problem : "invalid YAML");
-		} else {
-			extra = yaml_document_get_root_node(&p.doc);
-			if (extra)
-				err = fail(&p, extra, "a rule pack holds one YAML document");
-			yaml_document_delete(&p.doc);
-		}
-	}
-	yaml_parser_delete(&parser);
+	if (err < 0)
+		goto out;
+	/* A second document in one pack is almost always a mistake. */
+	err = load_document(&p, ld);
+	if (err < 0)
+		goto out;
+	extra = yaml_document_get_root_node(&p.doc);
+	if (extra)
+		err = fail(&p, extra, "a rule pack holds one YAML document");
+	yaml_document_delete(&p.doc);
+out:
+	loader_free(ld);
 	return err;
 }
 
@@ -675,7 +996,8 @@ static int add_file(struct ruleset *rs, const char *path, struct diag *d)
 	size_t len;
 	int err;
 
-	err = read_file(path, &data, &len);
+	/* One byte past the limit is enough to refuse it. */
+	err = read_file_max(path, PACK_MAX_BYTES + 1, &data, &len);
 	if (err < 0)
 		return diag_set(d, err, "%s: %s", path, strerror(-err));
 	err = ruleset_add_buffer(rs, path, data, len, d);

@@ -117,6 +117,20 @@ struct ruleset {
 struct ruleset *ruleset_new(void);
 void ruleset_free(struct ruleset *rs);
 
+/*
+ * What one pack may hold, checked event by event as its YAML is read, so
+ * that a pack past a limit is refused before it costs more (see rules.c).
+ * An alias counts as the node it names, every time it is used, towards
+ * the nodes and the text. The built-in packs are at most 7.5 KB, 5 levels,
+ * 2 anchors, 3 aliases, 207 nodes and 5.4 KB of text each.
+ */
+#define PACK_MAX_BYTES (1u << 20)   /* the file */
+#define PACK_MAX_DEPTH 64u          /* collections within collections */
+#define PACK_MAX_ANCHORS 100u
+#define PACK_MAX_ALIASES 100u
+#define PACK_MAX_NODES 100000u      /* scalars, lists and mappings, aliases expanded */
+#define PACK_MAX_TEXT (4u << 20)    /* bytes of scalars, aliases expanded */
+
 /* Parses one pack held in memory; name is used in diagnostics. */
 int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 		       size_t len, struct diag *d);

@@ -121,6 +121,11 @@ void buf_free(struct buf *b)
 
 int read_file(const char *path, char **out, size_t *len)
 {
+	return read_file_max(path, SIZE_MAX, out, len);
+}
+
+int read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
 	struct buf b = {0};
 	char tmp[65536];
 	int fd, err = 0;
@@ -129,8 +134,8 @@ int read_file(const char *path, char **out, size_t *len)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		n = read(fd, tmp, sizeof(tmp));
+	while (b.len < max) {
+		n = read(fd, tmp, MIN(sizeof(tmp), max - b.len));
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -61,5 +61,7 @@ void buf_free(struct buf *b);
 
 /* Reads a whole file; *out is NUL-terminated and owned by the caller. */
 int read_file(const char *path, char **out, size_t *len);
+/* Reads at most max bytes of a file (ask for one more than you accept to tell a larger one). */
+int read_file_max(const char *path, size_t max, char **out, size_t *len);
 
 #endif

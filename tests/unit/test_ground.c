@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The grounded set: normalization and bounded memory. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "ground.h"
@@ -30,6 +31,15 @@ TEST(ground_keys)
 	CHECK_STR(key(GROUNDING_CITATION, "A 2023 study by Johnson and Chen"), "johnson|2023");
 	CHECK_STR(key(GROUNDING_CITATION, "as reported by Chen and colleagues"), "chen|");
 	CHECK_STR(key(GROUNDING_EXACT, "will ship by May 2027"), "will ship by May 2027");
+	/* A '#' before "://" is no fragment: cut there, the key ended before its host. */
+	CHECK_STR(key(GROUNDING_URL, "a#b://c"), "a#b://c");
+	CHECK_STR(key(GROUNDING_URL, "A#B://C/#x"), "a#b://c");
+	CHECK_STR(key(GROUNDING_URL, "http://a.example/p#one#two"), "http://a.example/p");
+	CHECK_STR(key(GROUNDING_NUMBER, "0000.50"), "0.5");
+	CHECK_STR(key(GROUNDING_NUMBER, "0000"), "0");
+	/* Texts without a figure do not all share one key. */
+	CHECK_STR(key(GROUNDING_NUMBER, "n/a"), "n/a");
+	CHECK_STR(key(GROUNDING_NUMBER, "none"), "none");
 }
 
 TEST(ground_set_is_bounded)
@@ -247,4 +257,206 @@ TEST(quantity_values_are_strtod)
 			break;
 		}
 	}
+}
+
+/* ---- every key builder and the quantity parser, on any bytes ---- */
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+#define PIECE(s) {s, sizeof(s) - 1}
+/* What the builders look for, and bytes that start or end a UTF-8 sequence. */
+static const struct {
+	const char *s;
+	size_t n;
+} pieces[] = {
+	PIECE("#"), PIECE(":"), PIECE("/"), PIECE("."), PIECE(","), PIECE("://"), PIECE("http"),
+	PIECE("HTTPS"), PIECE(":80"), PIECE(":443"), PIECE("?"), PIECE("$"), PIECE("%"), PIECE(" "),
+	PIECE("\t"), PIECE("-"), PIECE("0"), PIECE("00"), PIECE("7"), PIECE("1,234"), PIECE(".5"),
+	PIECE("2024"), PIECE("x"), PIECE("X"), PIECE("p"), PIECE("\xc3\x97"), PIECE("\xe2\x82\xac"),
+	PIECE("\xc2\xa3"), PIECE("US$"), PIECE("percent"), PIECE("billion"), PIECE("k"), PIECE("B"),
+	PIECE("twenty"), PIECE("one"), PIECE("Q3"), PIECE("third quarter"), PIECE("days"),
+	PIECE("employees"), PIECE("et al."), PIECE("According to"), PIECE("Smith"), PIECE("'"),
+	PIECE("("), PIECE(")"), PIECE("\xc3"), PIECE("\xe2\x82"), PIECE("\xf0"), PIECE("\x80"),
+	PIECE("\xff"), PIECE("\0"), PIECE("\n"), PIECE("!"),
+};
+
+/* One byte of "#:/.,$", a digit or a UTF-8 lead byte. */
+static char adversarial_byte(uint64_t *seed)
+{
+	static const char some[] = "#:/.,$%-? 0123456789";
+	uint64_t r = xorshift(seed);
+
+	if (r % 3 == 0)
+		return (char)(0xc0 + (r >> 8) % 0x40);
+	return some[(r >> 8) % (sizeof(some) - 1)];
+}
+
+/* Fills b with n bytes of one of four kinds; returns n. */
+static size_t random_text(uint64_t *seed, int kind, char *b, size_t n)
+{
+	size_t i = 0, k;
+
+	switch (kind) {
+	case 0: /* any byte */
+		for (i = 0; i < n; i++)
+			b[i] = (char)xorshift(seed);
+		break;
+	case 1:
+		for (i = 0; i < n; i++)
+			b[i] = adversarial_byte(seed);
+		break;
+	case 2: /* pieces end to end, the last one cut */
+		while (i < n) {
+			k = xorshift(seed) % ARRAY_SIZE(pieces);
+			memcpy(b + i, pieces[k].s, MIN(pieces[k].n, n - i));
+			i += MIN(pieces[k].n, n - i);
+		}
+		break;
+	default: /* one piece over and over */
+		k = xorshift(seed) % ARRAY_SIZE(pieces);
+		for (; i < n; i++)
+			b[i] = pieces[k].s[i % pieces[k].n];
+		break;
+	}
+	return n;
+}
+
+/* Runs every builder on t[0..n); t is a heap block of exactly n bytes, so a read past it shows. */
+static void keys_hold(struct ground *g, struct buf *b, struct buf *again, const char *t, size_t n,
+		      uint64_t *seed)
+{
+	struct ground_context ctx, before_ctx;
+	struct quantity q;
+	bool states;
+	size_t i, cut = n ? xorshift(seed) % (n + 1) : 0;
+	uint64_t at;
+	int k;
+
+	for (k = GROUNDING_EXACT; k <= GROUNDING_QUANTITY; k++) {
+		CHECK_EQ(ground_key((enum grounding)k, t, n, b), 0);
+		CHECK_EQ(ground_key((enum grounding)k, t, n, again), 0);
+		/* The kind, then at most the text and one byte ('%' for "p"). */
+		if (b->len < 1 || b->len > n + 2 || b->data[0] != '0' + k || b->len != again->len ||
+		    memcmp(b->data, again->data, b->len) != 0) {
+			fprintf(stderr, "  kind %d, %zu bytes: a key of %zu bytes\n", k, n, b->len);
+			CHECK(!"a key builder went wrong");
+			return;
+		}
+		if (b->len > 1) {
+			CHECK_EQ(ground_add(g, b->data, b->len, n), 0);
+			CHECK(ground_find(g, b->data, b->len, &at));
+		}
+	}
+	ground_context_of(t + n, n, &ctx);
+	CHECK(ctx.n <= GROUND_CONTEXT);
+	for (i = 0; i < ctx.n; i++)
+		CHECK(ctx.mask & 1ull << (ctx.word[i] % 64));
+	ground_context_of(t + cut, cut, &before_ctx);
+	CHECK(before_ctx.n <= GROUND_CONTEXT);
+	if (!quantity_parse(t, n, &q))
+		return;
+	CHECK(strnlen(q.unit, sizeof(q.unit)) < sizeof(q.unit));
+	CHECK(q.unit_hash == quantity_unit_hash(q.unit));
+	CHECK(q.kind == QUANTITY_COUNT || q.kind == QUANTITY_NUMBER || q.kind == QUANTITY_BASE);
+	CHECK(q.decimals >= 0 && q.decimals < 64);
+	CHECK(q.scale > 0 && isfinite(q.scale));
+	CHECK(!isnan(q.value) && q.value >= 0);
+	CHECK_EQ(ground_add_quantity(g, &q, t, n, n, &ctx), 0);
+	ground_match_quantity(g, &q, &before_ctx, 0.5, &states);
+	ground_match_quantity(g, &q, &ctx, 0, &states);
+}
+
+TEST(ground_keys_on_any_bytes)
+{
+	struct buf b = {0}, again = {0};
+	struct ground *g = NULL;
+	uint64_t seed = 0x9e3779b97f4a7c15ull;
+	size_t n, runs = 0, parsed = 0;
+	int kind, round;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	for (round = 0; round < 3; round++) {
+		for (n = 0; n <= 600; n++) {
+			for (kind = 0; kind < 4; kind++) {
+				/* malloc(0) may be NULL: the builders take no pointer then too. */
+				char *t = malloc(n);
+				struct quantity q;
+
+				if (n && !t) {
+					CHECK(!"out of memory");
+					goto out;
+				}
+				random_text(&seed, kind, t, n);
+				keys_hold(g, &b, &again, t, n, &seed);
+				parsed += quantity_parse(t, n, &q);
+				runs++;
+				free(t);
+			}
+		}
+	}
+	/* The texts must reach the parsers' paths, or the test proves little. */
+	CHECK_EQ(runs, 3 * 601 * 4);
+	CHECK(parsed > runs / 10);
+out:
+	buf_free(&b);
+	buf_free(&again);
+	ground_free(g);
+}
+
+/*
+ * Long runs of one piece: each builder's work grows with the text, no
+ * faster. (Dropping leading zeros one move per zero took 24 s for 1 MiB of
+ * them, four times as long per doubling; here it would take minutes.)
+ */
+TEST(ground_keys_on_long_runs)
+{
+	static const char *const runs[] = {"0", "://", "#", "1,", "A ", "00.", "$0", "/"};
+	const size_t n = 4 << 20;
+	struct buf b = {0};
+	char *t = malloc(n);
+	size_t i, j;
+
+	if (!t) {
+		CHECK(!"out of memory");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		size_t k = strlen(runs[i]);
+		struct quantity q;
+		int kind;
+
+		for (j = 0; j < n; j++)
+			t[j] = runs[i][j % k];
+		for (kind = GROUNDING_EXACT; kind <= GROUNDING_QUANTITY; kind++) {
+			CHECK_EQ(ground_key((enum grounding)kind, t, n, &b), 0);
+			CHECK(b.len >= 1 && b.len <= n + 2);
+		}
+		quantity_parse(t, n, &q);
+	}
+	/* Four million zeros are the figure 0. */
+	memset(t, '0', n);
+	CHECK_EQ(ground_key(GROUNDING_NUMBER, t, n, &b), 0);
+	CHECK(b.len == 2 && b.data[1] == '0');
+	free(t);
+	buf_free(&b);
+}
+
+/* A NUL after a sum is no scale letter: "$5" then NUL is five dollars, not five billion. */
+TEST(quantity_nul_is_no_scale)
+{
+	struct quantity q;
+
+	CHECK(quantity_parse("$5\0", 3, &q));
+	CHECK_STR(q.unit, "usd");
+	CHECK(q.value == 5);
+	CHECK(quantity_parse("$5B", 3, &q));
+	CHECK(q.value == 5e9);
 }

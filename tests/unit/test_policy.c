@@ -24,6 +24,9 @@ TEST(policy_templates)
 	CHECK_STR(render("{round}", "0.4%"), "under 1%");
 	CHECK_STR(render("{round}", "1,234.5%"), "about 1235%");
 	CHECK_STR(render("{round}", "12.6 percent"), "about 13 percent");
+	/* A figure no long holds is shown as written, not cast past its range. */
+	CHECK_STR(render("{round}", "123456789012345678901234567890.5%"), "123456789012345678901234567890.5%");
+	CHECK_STR(render("{round}", "999999999999999%"), "about 999999999999999%");
 	CHECK_STR(render("{hedged}", "will definitely"), "may");
 	CHECK_STR(render("{hedged}", "will certainly launch the iPhone 18 by September 2026"),
 		  "may launch the iPhone 18 by September 2026");

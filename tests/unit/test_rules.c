@@ -587,3 +587,296 @@ TEST(rules_serialize_needs_finish)
 	buf_free(&out);
 	ruleset_free(rs);
 }
+
+/* ---- every refusal of a pack, and what it leaves behind ---- */
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LEAKED() __lsan_do_recoverable_leak_check()
+#else
+#define LEAKED() 0
+#endif
+
+/* A complete rule, lines 1-9; a case adds lines from line 10. */
+#define RULE_ID "rules:\n  - id: a\n"
+#define RULE_REST                                                              \
+	"    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n" \
+	"    examples: [x]\n    negative_examples: [y]\n"
+#define RULE RULE_ID "    signal: s\n" RULE_REST
+#define QRULE RULE "    grounding: quantity\n" /* near goes on line 11 */
+#define SPAN(s) RULE "spans:\n  - " s "\n"       /* the span on line 11 */
+#define CONTEXT(s) RULE "contexts:\n  - " s "\n" /* the context on line 11 */
+
+static const struct {
+	const char *yaml;
+	const char *want;
+} broken_packs[] = {
+	/* get_string, get_nonempty, get_bool */
+	{RULE "    unless_before: [x]\n", "p.yaml:10:20: \"unless_before\" must be a string"},
+	{RULE "    unless_before: \"a\\0b\"\n", "p.yaml:10:20: \"unless_before\" contains a NUL character"},
+	{RULE "    unless_before: ''\n", "p.yaml:10:20: \"unless_before\" must not be empty"},
+	{RULE "    caseless: [x]\n", "p.yaml:10:15: \"caseless\" must be true or false"},
+	{RULE "    caseless: maybe\n", "p.yaml:10:15: \"caseless\" must be true or false"},
+	/* get_string_list, get_alternatives */
+	{RULE "    unless_sentence: {a: b}\n", "p.yaml:10:22: \"unless_sentence\" must be a list of strings"},
+	{RULE "    unless_sentence: [a, '']\n", "p.yaml:10:26: \"unless_sentence\" must not be empty"},
+	{RULE "    unless_sentence: ''\n", "p.yaml:10:22: \"unless_sentence\" must not be empty"},
+	{RULE "    unless_sentence: [a, [b]]\n", "p.yaml:10:26: \"unless_sentence\" must be a string"},
+	{RULE_ID "    pattern: []\n", "p.yaml:3:14: \"pattern\" must not be an empty list"},
+	{RULE_ID "    pattern: [a, '']\n", "p.yaml:3:18: \"pattern\" must not be empty"},
+	/* get_examples */
+	{RULE_ID "    examples: x\n", "p.yaml:3:15: \"examples\" must be a list"},
+	{RULE_ID "    examples: [[x]]\n", "p.yaml:3:16: each of \"examples\" must be a string or {text, match}"},
+	{RULE_ID "    examples: [a, '']\n", "p.yaml:3:19: \"examples\" must not be empty"},
+	{RULE_ID "    examples: [{text: a, [k]: v}]\n", "p.yaml:3:26: keys must be strings"},
+	{RULE_ID "    examples: [{text: a, tex: b}]\n", "p.yaml:3:26: unknown or repeated key \"tex\" in an example"},
+	{RULE_ID "    examples: [{text: a, text: b}]\n", "p.yaml:3:26: unknown or repeated key \"text\" in an example"},
+	{RULE_ID "    examples: [{match: a}]\n", "p.yaml:3:16: an example needs \"text\""},
+	{RULE_ID "    examples: [{text: a, match: ''}]\n", "p.yaml:3:33: \"match\" must not be empty"},
+	/* parse_near */
+	{QRULE "    near: x\n", "p.yaml:11:11: \"near\" must be a mapping of signal, tolerance, message and recovery"},
+	{QRULE "    near: {tolerance: 0.5, [k]: v}\n", "p.yaml:11:28: keys must be strings"},
+	{QRULE "    near: {tolerance: 0.5, tol: 1}\n", "p.yaml:11:28: unknown key \"tol\" in \"near\""},
+	{QRULE "    near: {tolerance: 0.5, tolerance: 1}\n", "p.yaml:11:28: key \"tolerance\" given twice"},
+	{QRULE "    near: {signal: t, signal: u}\n", "p.yaml:11:23: key \"signal\" given twice"},
+	{QRULE "    near: {signal: t, tolerance: 2}\n",
+	 "p.yaml:11:34: tolerance must be a number above 0 and at most 1, not \"2\""},
+	{QRULE "    near: {signal: t, tolerance: 0.5x}\n",
+	 "p.yaml:11:34: tolerance must be a number above 0 and at most 1, not \"0.5x\""},
+	{QRULE "    near: {tolerance: ''}\n", "p.yaml:11:23: \"tolerance\" must not be empty"},
+	{QRULE "    near: {signal: t, tolerance: 0.5}\n",
+	 "p.yaml:11:11: \"near\" needs signal, tolerance, message and recovery"},
+	{RULE "    near: {signal: t, tolerance: 0.5, message: m, recovery: r}\n",
+	 "p.yaml:2:5: rule \"a\": \"near\" goes with grounding: quantity"},
+	/* parse_rule */
+	{"rules: [x]\n", "p.yaml:1:9: a rule must be a mapping"},
+	{RULE "    [k]: v\n", "p.yaml:10:5: keys must be strings"},
+	{RULE "    severity: block\n", "p.yaml:10:5: key \"severity\" given twice"},
+	{RULE "    id: b\n", "p.yaml:10:5: key \"id\" given twice"},
+	{RULE "    examples: [z]\n", "p.yaml:10:5: key \"examples\" given twice"},
+	{RULE "    negative_examples: [z]\n", "p.yaml:10:5: key \"negative_examples\" given twice"},
+	{QRULE "    near: {signal: t, tolerance: 0.5, message: m, recovery: r}\n    near: {signal: u}\n",
+	 "p.yaml:12:5: key \"near\" given twice"},
+	{"rules:\n  - id: A\n", "p.yaml:2:9: rule id \"A\" may hold only a-z, 0-9, '.', '_' and '-'"},
+	{RULE_ID "    signal: S\n", "p.yaml:3:13: signal \"S\" may hold only a-z and '_'"},
+	{RULE_ID "    severity: high\n", "p.yaml:3:15: severity must be warn or block, not \"high\""},
+	{RULE "    grounding: [url]\n", "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none"},
+	{RULE "    grounding: fuzzy\n",
+	 "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none, not \"fuzzy\""},
+	{RULE "    description: [x]\n", "p.yaml:10:18: \"description\" must be a string"},
+	{RULE "    sevrity: warn\n", "p.yaml:10:5: unknown key \"sevrity\" in a rule"},
+	{"rules:\n  - signal: s\n", "p.yaml:2:5: a rule needs \"id\""},
+	{RULE_ID RULE_REST, "p.yaml:2:5: rule \"a\" needs \"signal\""},
+	{RULE_ID "    signal: s\n    severity: warn\n", "p.yaml:2:5: rule \"a\" needs \"pattern\""},
+	{RULE_ID "    signal: s\n    pattern: x\n", "p.yaml:2:5: rule \"a\" needs \"severity\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n", "p.yaml:2:5: rule \"a\" needs \"message\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n",
+	 "p.yaml:2:5: rule \"a\" needs \"recovery\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n",
+	 "p.yaml:2:5: rule \"a\" needs \"examples\""},
+	{RULE_ID "    signal: s\n    pattern: x\n    severity: warn\n    message: m\n    recovery: r\n"
+		 "    examples: [x]\n",
+	 "p.yaml:2:5: rule \"a\" needs \"negative_examples\""},
+	/* parse_span */
+	{SPAN("x"), "p.yaml:11:5: a span must be a mapping of name, open and close"},
+	{SPAN("{name: t, [k]: v}"), "p.yaml:11:15: keys must be strings"},
+	{SPAN("{name: t, opn: x}"), "p.yaml:11:15: unknown key \"opn\" in a span"},
+	{SPAN("{name: t, name: u}"), "p.yaml:11:15: key \"name\" given twice"},
+	{SPAN("{name: t, open: \"a\\nb\"}"), "p.yaml:11:21: a span delimiter may not hold a line break"},
+	{SPAN("{name: t, open: ''}"), "p.yaml:11:21: \"open\" must not be empty"},
+	{SPAN("{name: t, open: '<t>'}"), "p.yaml:11:5: a span needs name, open and close"},
+	/* parse_context */
+	{CONTEXT("x"), "p.yaml:11:5: a context must be a mapping of name and escalate"},
+	{CONTEXT("{name: c, [k]: v}"), "p.yaml:11:15: keys must be strings"},
+	{CONTEXT("{name: c, name: d}"), "p.yaml:11:15: unknown or repeated key \"name\" in a context"},
+	{CONTEXT("{name: c, escalate: [s, '']}"), "p.yaml:11:29: \"escalate\" must not be empty"},
+	{CONTEXT("{name: c, escalate: x, escalate: s}"),
+	 "p.yaml:11:28: unknown or repeated key \"escalate\" in a context"},
+	{CONTEXT("{escalate: [s]}"), "p.yaml:11:5: a context needs \"name\""},
+	/* parse_list, parse_pack */
+	{"rules: x\n", "p.yaml:1:8: \"rules\" must be a list"},
+	{"spans: x\n", "p.yaml:1:8: \"spans\" must be a list"},
+	{"contexts: x\n", "p.yaml:1:11: \"contexts\" must be a list"},
+	{"", "p.yaml: empty rule pack"},
+	{"# nothing\n", "p.yaml: empty rule pack"},
+	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans or contexts"},
+	{"[k]: v\n", "p.yaml:1:1: keys must be strings"},
+	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans and contexts)"},
+	/* ruleset_add_buffer: the YAML itself */
+	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
+	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},
+	{"a: &x 1\nb: &x 2\n", "p.yaml:2:4: anchor \"x\" is already defined at p.yaml:1:4"},
+	{"a: &a [*a]\n", "p.yaml:1:8: alias \"a\" names a node that holds it"},
+	{"a: &a {b: [*a]}\n", "p.yaml:1:12: alias \"a\" names a node that holds it"},
+	{"description: &a x\n" RULE "---\nb: *a\n", "p.yaml:12:4: found undefined alias"},
+	{RULE "---\nrules: [\n", "p.yaml:12:1: did not find expected node content"},
+	{RULE "---\nrules: []\n", "p.yaml:11:1: a rule pack holds one YAML document"},
+	/* ruleset_finish */
+	{"rules: []\n", "no rules loaded"},
+	{RULE "  - id: a\n", "p.yaml:10:5: rule \"a\" needs \"signal\""},
+	{RULE "  - id: a\n    signal: s\n" RULE_REST, "p.yaml:10:5: rule id \"a\" is already defined at p.yaml:2:5"},
+	{SPAN("{name: t, open: '<t>', close: '</t>'}\n  - {name: u, open: '<t>', close: '</u>'}"),
+	 "p.yaml:12:5: span opener \"<t>\" is already defined"},
+	{CONTEXT("{name: c, escalate: [s]}\n  - {name: c}"), "p.yaml:12:5: context \"c\" is already defined"},
+	{CONTEXT("{name: c, escalate: [t]}"), "p.yaml:11:5: context \"c\" escalates unknown signal \"t\""},
+};
+
+/*
+ * Loads a broken pack: false unless it is refused with a message that
+ * starts with want and (under ASan) frees every byte it allocated.
+ */
+static bool refused_clean(const char *name, const char *yaml, size_t len, const char *want)
+{
+	struct ruleset *rs = ruleset_new();
+	struct diag d = {""};
+	bool ok = true;
+	int err;
+
+	if (!rs) {
+		CHECK(!"out of memory");
+		return false;
+	}
+	err = ruleset_add_buffer(rs, "p.yaml", yaml, len, &d);
+	if (err == 0)
+		err = ruleset_finish(rs, &d);
+	ruleset_free(rs);
+	if (err != -EINVAL || strncmp(d.msg, want, strlen(want)) != 0) {
+		fprintf(stderr, "  %s: got %d \"%s\"\n  want \"%s\"\n", name, err, d.msg, want);
+		CHECK(!"a broken pack refused otherwise");
+		ok = false;
+	}
+	if (LEAKED()) {
+		fprintf(stderr, "  %s leaked\n", name);
+		CHECK(!"a refused pack leaked");
+		ok = false;
+	}
+	return ok;
+}
+
+/* One broken pack for each message the loader can give. */
+TEST(rules_refused_packs_leak_nothing)
+{
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(broken_packs); i++) {
+		snprintf(name, sizeof(name), "case %zu", i);
+		/* After a leak every later check would report it again. */
+		if (!refused_clean(name, broken_packs[i].yaml, strlen(broken_packs[i].yaml),
+				   broken_packs[i].want))
+			break;
+	}
+}
+
+/* Appends s n times, then tail. */
+static void add_times(struct buf *b, const char *s, size_t n, const char *tail)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		CHECK_EQ(buf_adds(b, s), 0);
+	CHECK_EQ(buf_adds(b, tail), 0);
+}
+
+/* A rule, anchored &r, whose unless_sentence names *a k times (its list on line 12). */
+static void add_anchored_rule(struct buf *b, size_t k)
+{
+	buf_adds(b, "rules:\n  - &r\n    id: a\n    signal: s\n    pattern: x\n    severity: warn\n"
+		    "    message: m\n    recovery: r\n    examples: [x]\n    negative_examples: [y]\n"
+		    "    unless_sentence: [");
+	add_times(b, "*a, ", k - 1, "*a]\n");
+}
+
+/*
+ * Packs made to cost: each is refused at the event that passes a limit,
+ * with its place, before the document or the rules are built from it.
+ * (Before the limits the first made 236 MB of copies of its 76 KB, and
+ * 100k levels of '[' took libyaml 22 s.)
+ */
+TEST(rules_refuse_bombs)
+{
+	struct buf b = {0};
+	size_t i;
+
+	/* 4,000 aliases of a 60 KB scalar: 69 of them pass 4 MiB of text. */
+	buf_adds(&b, "description: &a '");
+	add_times(&b, "a", 60000, "'\nrules:\n  - id: x\n    unless_sentence: [");
+	add_times(&b, "*a, ", 3999, "*a]\n");
+	refused_clean("aliases of a large scalar", b.data, b.len,
+		      "p.yaml:4:295: a rule pack may hold at most 4194304 bytes of text, an alias counted as what it names");
+	/* Aliases of a rule that holds aliases: 50 * 2,000 bytes per rule, 41 rules pass 4 MiB. */
+	b.len = 0;
+	buf_adds(&b, "description: &a '");
+	add_times(&b, "x", 2000, "'\n");
+	add_anchored_rule(&b, 50);
+	add_times(&b, "  - *r\n", 60, "");
+	refused_clean("aliases of aliases", b.data, b.len,
+		      "p.yaml:53:5: a rule pack may hold at most 4194304 bytes of text");
+	/* The 101st alias, however small. */
+	b.len = 0;
+	buf_adds(&b, "description: [&a x, ");
+	add_times(&b, "*a, ", 200, "*a]\n");
+	refused_clean("many aliases", b.data, b.len, "p.yaml:1:421: a rule pack may hold at most 100 aliases");
+	/* The 101st anchor. */
+	b.len = 0;
+	buf_adds(&b, "description: [");
+	for (i = 0; i < 200; i++)
+		buf_addf(&b, "&a%03zu x, ", i);
+	buf_adds(&b, "x]\n");
+	refused_clean("many anchors", b.data, b.len, "p.yaml:1:915: a rule pack may hold at most 100 anchors");
+	/* 100,000 levels of '[': the 65th level (the pack's mapping is the first). */
+	b.len = 0;
+	buf_adds(&b, "rules: ");
+	add_times(&b, "[", 100000, "");
+	add_times(&b, "]", 100000, "\n");
+	refused_clean("deep nesting", b.data, b.len, "p.yaml:1:71: a rule pack may nest at most 64 levels");
+	/* The 100,001st node. */
+	b.len = 0;
+	buf_adds(&b, "description: [");
+	add_times(&b, "a,", 150000, "a]\nrules: []\n");
+	refused_clean("many nodes", b.data, b.len,
+		      "p.yaml:1:200009: a rule pack may hold at most 100000 nodes, an alias counted as what it names");
+	/* One byte past 1 MiB, placed where that byte is. */
+	b.len = 0;
+	buf_adds(&b, "description: d\n");
+	while (b.len <= PACK_MAX_BYTES)
+		buf_adds(&b, "# xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n");
+	refused_clean("a large pack", b.data, PACK_MAX_BYTES + 1, "p.yaml:13109:2: a rule pack may be at most 1048576 bytes");
+	buf_free(&b);
+}
+
+/* A pack at every limit loads: they leave room, and are not off by one. */
+TEST(rules_limits_leave_room)
+{
+	struct ruleset *rs = NULL;
+	struct buf b = {0};
+	struct diag d = {""};
+	size_t i;
+
+	/* 100 anchors, 100 aliases, 64 levels, a valid rule. */
+	buf_adds(&b, "description: [");
+	for (i = 0; i < PACK_MAX_ANCHORS; i++)
+		buf_addf(&b, "&a%zu x, *a%zu, ", i, i);
+	add_times(&b, "[", PACK_MAX_DEPTH - 2, "");
+	add_times(&b, "]", PACK_MAX_DEPTH - 2, "]\n");
+	buf_adds(&b, RULE);
+	CHECK_EQ(load(b.data, &d, &rs), 0);
+	if (d.msg[0])
+		fprintf(stderr, "  %s\n", d.msg);
+	if (rs)
+		CHECK_EQ(rs->n_rules, 1);
+	ruleset_free(rs);
+	rs = NULL;
+	/* Exactly 1 MiB, 100,000 nodes. */
+	b.len = 0;
+	buf_adds(&b, RULE "description: [");
+	add_times(&b, "a,", PACK_MAX_NODES - 25, "a]\n"); /* the rule has 22, description 2 */
+	while (b.len < PACK_MAX_BYTES)
+		buf_addc(&b, b.len + 1 == PACK_MAX_BYTES ? '\n' : '#');
+	CHECK_EQ(b.len, PACK_MAX_BYTES);
+	CHECK_EQ(load(b.data, &d, &rs), 0);
+	if (d.msg[0])
+		fprintf(stderr, "  %s\n", d.msg);
+	ruleset_free(rs);
+	buf_free(&b);
+}
