@@ -24,14 +24,28 @@
 #define PIECE 16384
 /* A line longer than this is matched in windows that overlap by ENGINE_MAX_MATCH. */
 #define LINE_CAP (65536 + ENGINE_MAX_MATCH)
+/* The longest subject a PCRE2 match is given: a window and one more piece. */
+#define SUBJECT_MAX (LINE_CAP + PIECE)
 /* Backtracking bounds for every PCRE2 match. */
 #define PCRE2_MATCH_LIMIT 200000
-#define PCRE2_DEPTH_LIMIT 10000
+/* Each iteration of a repeated group nests a frame (without JIT) or takes
+ * up to 32 bytes of JIT stack (the default 32 KiB ran out after 1 KB of a
+ * group repeated per byte). The bounds let a group repeat once per byte of
+ * the longest subject; the JIT stack is mapped at its maximum, but only
+ * the part a match reaches is ever touched. */
+#define PCRE2_DEPTH_LIMIT SUBJECT_MAX
+#define JIT_STACK_START (32 * 1024)
+#define JIT_STACK_MAX (4 * 1024 * 1024)
 /* The longest sentence mark: terminator, 3 closers, 4 blanks, one byte. */
 #define MARK_MAX 9
 #define NO_MARK ((size_t)-1)
 #define DFA_WORKSPACE 2048
 #define DFA_OVECTOR 64
+/* Bytes past ENGINE_MAX_MATCH that the longest-match search still sees, so
+ * that \b or a short lookahead at an end up to ENGINE_MAX_MATCH reads the
+ * real next bytes. Fewer than DFA_OVECTOR: the ends past ENGINE_MAX_MATCH
+ * cannot crowd the others out of the ovector. */
+#define DFA_SLACK 16
 
 #if HAVE_HYPERSCAN
 /* 3: two databases, the second of ENGINE_LATE patterns */
@@ -107,6 +121,10 @@ struct engine_stream {
 	pcre2_match_data *md;
 	pcre2_match_data *dfa_md;
 	int *dfa_ws;
+	/* The engine's limits with this stream's JIT stack: a stack serves one
+	 * thread at a time, and streams may run on several. */
+	pcre2_match_context *mctx;
+	pcre2_jit_stack *jit_stack;
 };
 
 static int push(struct events *ev, unsigned id, uint64_t from, uint64_t to)
@@ -784,6 +802,8 @@ void engine_stream_free(struct engine_stream *s)
 	pcre2_match_data_free(s->md);
 	pcre2_match_data_free(s->dfa_md);
 	free(s->dfa_ws);
+	pcre2_match_context_free(s->mctx);
+	pcre2_jit_stack_free(s->jit_stack);
 	free(s);
 }
 
@@ -833,8 +853,11 @@ int engine_stream_new(const struct engine *e, struct engine_stream **out)
 		s->md = pcre2_match_data_create(1, NULL);
 		s->dfa_md = pcre2_match_data_create(DFA_OVECTOR, NULL);
 		s->dfa_ws = malloc(DFA_WORKSPACE * sizeof(int));
-		if (!s->resume || !s->md || !s->dfa_md || !s->dfa_ws)
+		s->mctx = pcre2_match_context_copy(e->mctx);
+		s->jit_stack = pcre2_jit_stack_create(JIT_STACK_START, JIT_STACK_MAX, NULL);
+		if (!s->resume || !s->md || !s->dfa_md || !s->dfa_ws || !s->mctx || !s->jit_stack)
 			goto nomem;
+		pcre2_jit_stack_assign(s->mctx, NULL, s->jit_stack);
 	}
 #if HAVE_HYPERSCAN
 	s->cand = calloc(n, sizeof(*s->cand));
@@ -1045,15 +1068,23 @@ static int marks_feed(struct engine_stream *s, const char *buf, size_t len)
 
 /* ---- PCRE2: one line at a time ---- */
 
-/* The longest match of pattern c anchored at start, at most ENGINE_MAX_MATCH long. */
+/*
+ * The end of the longest match of pattern c anchored at start that is at
+ * most ENGINE_MAX_MATCH long (Hyperscan drops longer reports, so it keeps
+ * that one), or 0 when there is none. first_end is the backtracking
+ * match's end, which stands where DFA cannot run the pattern.
+ */
 static size_t longest_at(struct engine_stream *s, pcre2_code *c, const char *subj,
 			 size_t len, size_t start, size_t first_end)
 {
-	size_t best = first_end;
+	size_t best = first_end - start <= ENGINE_MAX_MATCH ? first_end : 0;
+	size_t n = MIN(len, start + ENGINE_MAX_MATCH + DFA_SLACK);
 	int rc, i;
 
-	rc = pcre2_dfa_match(c, (PCRE2_SPTR)subj, len, start, PCRE2_ANCHORED, s->dfa_md,
-			     s->e->mctx, s->dfa_ws, DFA_WORKSPACE);
+	/* A shorter subject bounds the work, and leaves at most DFA_SLACK
+	 * ends too long to keep: the longest that fit are among those listed. */
+	rc = pcre2_dfa_match(c, (PCRE2_SPTR)subj, n, start, PCRE2_ANCHORED, s->dfa_md,
+			     s->mctx, s->dfa_ws, DFA_WORKSPACE);
 	if (rc == 0)
 		rc = DFA_OVECTOR; /* more ends than room: the longest come first */
 	if (rc > 0) {
@@ -1066,7 +1097,6 @@ static size_t longest_at(struct engine_stream *s, pcre2_code *c, const char *sub
 				best = end;
 		}
 	}
-	/* Where DFA cannot run the pattern, the backtracking match stands. */
 	return best;
 }
 
@@ -1090,11 +1120,13 @@ static int scan_line(struct engine_stream *s, size_t len, size_t limit)
 			size_t from, to;
 			int rc;
 
-			rc = pcre2_match(e->code[i], (PCRE2_SPTR)s->line, len, pos, 0, s->md, e->mctx);
+			rc = pcre2_match(e->code[i], (PCRE2_SPTR)s->line, len, pos, 0, s->md, s->mctx);
 			if (rc == PCRE2_ERROR_NOMATCH)
 				break;
 			if (rc < 0) {
-				/* The match limit, or the depth limit: give up on this line. */
+				/* A limit: where the search stopped is unknown, so the
+				 * rest of this window is skipped for this pattern, and
+				 * counted so that the caller can say so. */
 				s->limit_hits++;
 				pos = len;
 				break;
@@ -1104,16 +1136,17 @@ static int scan_line(struct engine_stream *s, size_t len, size_t limit)
 			if (from >= limit)
 				break;
 			to = longest_at(s, e->code[i], s->line, len, from, ov[1]);
-			if (to == from) { /* cannot happen: empty patterns are refused */
-				pos = from + 1;
-				continue;
-			}
-			if (to - from <= ENGINE_MAX_MATCH) {
+			if (to > from) {
 				err = finalize(s, (unsigned)i, s->line_base + from, s->line_base + to);
 				if (err < 0)
 					return err;
+				pos = to;
+			} else {
+				/* Every end is too far (or the match is empty, which
+				 * compiling refuses): Hyperscan drops the ends whose
+				 * leftmost start this is, up to the furthest. */
+				pos = MAX(ov[1], from + 1);
 			}
-			pos = to;
 		}
 		s->resume[i] = pos;
 	}

@@ -5,10 +5,14 @@
  * per pattern leftmost-longest and non-overlapping, never across a line
  * break (a match may end with one), at most ENGINE_MAX_MATCH bytes long,
  * and delivered in order of start offset, whatever the sizes of the reads.
+ * Where a match could run longer, the longest from its start that fits is kept.
  * One difference is known and left: Hyperscan reports only the leftmost
  * start of each end, so where a match starting inside the previous match
  * ends where one starting after it does, PCRE2 finds the latter and
- * Hyperscan does not. No built-in pattern has that shape.
+ * Hyperscan does not. No built-in pattern has that shape within
+ * ENGINE_MAX_MATCH; past it the URL rule does, on a line of more than
+ * 8 KiB of URL characters holding further "http://": Hyperscan reports the
+ * first URL (cut), PCRE2 that one and those after its cut.
  *
  * engine_compile() and engine_load() return an engine the caller frees with
  * engine_free(); engine_stream_new() a stream freed with
@@ -134,8 +138,9 @@ int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx);
 uint64_t engine_stream_offset(const struct engine_stream *s);
 /* Every match starting before this offset has been delivered. */
 uint64_t engine_stream_watermark(const struct engine_stream *s);
-/* How often a PCRE2 match hit its match limit over the stream's life
- * (the rest of that line was skipped for that pattern). */
+/* How often a PCRE2 match hit a limit (match, depth or JIT stack) over the
+ * stream's life; the rest of that line, or of its window of a long line,
+ * was skipped for that pattern. */
 uint64_t engine_stream_limit_hits(const struct engine_stream *s);
 
 #endif

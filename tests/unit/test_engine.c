@@ -677,3 +677,52 @@ TEST(engine_long_line)
 	engine_free(pc);
 	free(text);
 }
+
+/*
+ * Long runs inside one line: a group repeated per byte over a window's
+ * worth of dots stays within the JIT stack (the match after it is found),
+ * and a match longer than ENGINE_MAX_MATCH is cut to its longest end within
+ * it, as Hyperscan cuts it, on both backends.
+ */
+TEST(engine_pcre2_long_runs)
+{
+	static const char *const tails[] = {".", "b", "(b)", "(b).,"};
+	size_t len = 80000, i, k;
+	char *text = malloc(len + 64);
+	struct engine *hs = NULL, *pc = NULL;
+	static struct evs a, b;
+	struct diag d;
+
+	CHECK_EQ(engine_compile(pats, 2, ENGINE_AUTO, &hs, &d), 0);
+	CHECK_EQ(engine_compile(pats, 2, ENGINE_PCRE2, &pc, &d), 0);
+	for (k = 0; text && hs && pc && k < ARRAY_SIZE(tails); k++) {
+		struct engine_stream *s = NULL;
+		size_t n = strlen(tails[k]);
+
+		memcpy(text, "https://a", 9);
+		for (i = 9; i + n <= len; i += n)
+			memcpy(text + i, tails[k], n);
+		i += (size_t)sprintf(text + i, " https://b.example/x\n");
+		run(hs, text, i, RANDOM, 7, &a);
+		run(pc, text, i, RANDOM, 9, &b);
+		if (!same(&a, &b)) {
+			dump("hyperscan", &a);
+			dump("pcre2", &b);
+			CHECK(!"backends differ on a long run");
+		}
+		CHECK(b.n >= 1 && b.v[b.n - 1].to == i - 1); /* the URL after the run */
+		if (k > 0) /* a run that can end a URL: cut at ENGINE_MAX_MATCH */
+			CHECK(b.n == 2 && b.v[0].from == 0 && b.v[0].to > ENGINE_MAX_MATCH - 8 &&
+			      b.v[0].to <= ENGINE_MAX_MATCH);
+		CHECK_EQ(engine_stream_new(pc, &s), 0);
+		if (!s)
+			break;
+		engine_stream_feed(s, text, i, collect, &b);
+		engine_stream_end(s, collect, &b);
+		CHECK_EQ(engine_stream_limit_hits(s), 0);
+		engine_stream_free(s);
+	}
+	engine_free(hs);
+	engine_free(pc);
+	free(text);
+}
