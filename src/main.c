@@ -485,13 +485,31 @@ static int sync_output(struct output *out)
 
 /* ---- scanning ---- */
 
+/* PCRE2 match limits reached over the run, said once at its end. */
+struct limit_hits {
+	uint64_t hits;
+	size_t inputs;
+	const char *name; /* the input, when only one reached one */
+};
+
+static void say_limit_hits(const struct limit_hits *lh)
+{
+	if (lh->inputs == 1)
+		warnx_("%s: a PCRE2 match limit was reached %llu time(s); matches may be missing",
+		       lh->name, (unsigned long long)lh->hits);
+	else if (lh->inputs > 1)
+		warnx_("a PCRE2 match limit was reached %llu time(s) in %zu inputs; matches may be "
+		       "missing", (unsigned long long)lh->hits, lh->inputs);
+}
+
 /*
  * Scans one input. Returns 0, or a negative errno for an error that ends
  * the run (a write error); *read_err is set for one that ends only this
  * input. The findings found before any error are written.
  */
 static int scan_input(struct scan *sc, const struct options *o, const struct ruleset *rs,
-		      const char *name, struct output *out, bool *failed, int *read_err)
+		      const char *name, struct output *out, bool *failed, int *read_err,
+		      struct limit_hits *lh)
 {
 	struct claims_verdict cv;
 	static char buf[READ_SIZE];
@@ -537,6 +555,11 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 	err = scan_end(sc, &sum);
 	if (err)
 		return err;
+	if (sum.limit_hits) {
+		lh->hits += sum.limit_hits;
+		lh->inputs++;
+		lh->name = label;
+	}
 	if (o->claims)
 		policy_claims(sum.claims, o->max_unsupported, &cv);
 	if (emit_summary(&out->b, label, &sum, rs, o->claims ? &cv : NULL,
@@ -740,6 +763,7 @@ int main(int argc, char **argv)
 	int status = EXIT_ERROR, err, i;
 	bool io_error = false;
 	struct diag d = {""};
+	struct limit_hits lh = {0};
 	size_t k;
 
 	if (argc > 1 && strcmp(argv[1], "eval") == 0)
@@ -844,7 +868,7 @@ int main(int argc, char **argv)
 		const char *name = i < argc ? argv[i] : "-";
 		int read_err;
 
-		err = scan_input(sc, &o, rs, name, &out, &failed, &read_err);
+		err = scan_input(sc, &o, rs, name, &out, &failed, &read_err, &lh);
 		if (read_err) {
 			warnx_("%s: %s", name, strerror(read_err));
 			io_error = true;
@@ -857,6 +881,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	say_limit_hits(&lh);
 	if (io_error)
 		status = EXIT_ERROR;
 	else if (failed)

@@ -454,6 +454,7 @@ static int report_unterminated(struct scan *s)
 
 int scan_end(struct scan *s, struct scan_summary *sum)
 {
+	uint64_t limit_hits;
 	int err;
 
 	if (s->ended)
@@ -466,13 +467,17 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 		err = claims_break(s->claims, s->bytes);
 	if (!err && s->spans.open)
 		err = report_unterminated(s);
+	limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before;
+	/* Matches may be missing: the input cannot pass as clean. */
+	if (limit_hits > 0 && s->verdict < SEV_WARN)
+		s->verdict = SEV_WARN;
 	*sum = (struct scan_summary){
 		.bytes = s->bytes, .findings = s->findings, .signal_counts = s->counts,
 		.verdict = s->verdict, .exempted = claims_exempted(s->claims),
 		.grounded = s->grounded, .repeats = claims_repeats(s->claims),
 		.ground_evictions = ground_evictions(s->ground), .spans = s->spans.n_spans,
 		.unterminated_spans = s->spans.open ? 1 : 0,
-		.limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before,
+		.limit_hits = limit_hits,
 		.claims = claims_counts(s->claims),
 	};
 	s->ended = true;
