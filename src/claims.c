@@ -23,13 +23,28 @@ struct held {
 	uint64_t grounded_at;
 	size_t source_off; /* in text: a near grounded figure, NUL-terminated; 0: none */
 	bool checkable;    /* counts towards its sentence's claim */
+	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
 };
 
-/* A rule's exemption patterns, compiled on first use. */
+/*
+ * A rule's exemption patterns, compiled on first use, and what they have
+ * shown about the sentence numbered gen. Every finding of a sentence asks
+ * the same questions of it, so each is answered from where the last
+ * answer left off: once per sentence (unless_sentence), or in one pass
+ * over it (unless_before, unless_after), not once per finding.
+ */
 struct exemptions {
 	bool compiled;
 	pcre2_code *before, *after;
 	pcre2_code **sentence;
+	bool rescan;          /* a pattern uses \G: asked afresh each time */
+	size_t after_behind;  /* how far before a start after may look, at least 1 */
+	uint64_t gen;
+	signed char in_sentence; /* unless_sentence: -1 not asked yet, 0 or 1 */
+	bool before_hit;      /* before matched a prefix without reading its end */
+	uint64_t before_at;   /* the last prefix end asked about */
+	uint64_t before_from; /* no match of before starts before this, whatever the prefix */
+	bool after_done;      /* after_pass() has decided the sentence's matches */
 };
 
 struct claims {
@@ -49,6 +64,8 @@ struct claims {
 	size_t *last_kept;   /* per signal index: position in held, or SIZE_MAX */
 	pcre2_match_data *md;
 	pcre2_match_context *mctx;
+	pcre2_match_context *after_mctx; /* with an offset limit */
+	uint64_t gen;        /* the current sentence's number, for struct exemptions */
 	uint64_t exempted, repeats;
 	claims_claim_fn claim_fn;
 	void *claim_ctx;
@@ -112,11 +129,14 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	c->last_kept = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(*c->last_kept));
 	c->md = pcre2_match_data_create(1, NULL);
 	c->mctx = pcre2_match_context_create(NULL);
-	if (!c->ex || !c->last_kept || !c->md || !c->mctx) {
+	c->after_mctx = pcre2_match_context_create(NULL);
+	if (!c->ex || !c->last_kept || !c->md || !c->mctx || !c->after_mctx) {
 		claims_free(c);
 		return -ENOMEM;
 	}
 	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
+	pcre2_set_match_limit(c->after_mctx, EXEMPT_MATCH_LIMIT);
+	c->gen = 1;
 	*out = c;
 	return 0;
 }
@@ -142,6 +162,7 @@ void claims_free(struct claims *c)
 	buf_free(&c->key);
 	pcre2_match_data_free(c->md);
 	pcre2_match_context_free(c->mctx);
+	pcre2_match_context_free(c->after_mctx);
 	free(c);
 }
 
@@ -154,6 +175,7 @@ void claims_reset(struct claims *c)
 	c->exempted = 0;
 	c->repeats = 0;
 	c->in_tool = false;
+	c->gen++;
 	memset(c->counts, 0, sizeof(c->counts));
 }
 
@@ -227,9 +249,23 @@ static bool grounded(struct claims *c, struct held *h)
 	return ground_find(c->ground, c->key.data, c->key.len, &h->grounded_at);
 }
 
-static pcre2_code *compile(const char *pat, int *errcode, PCRE2_SIZE *off)
+static pcre2_code *compile(const char *pat, uint32_t opts, int *errcode, PCRE2_SIZE *off)
 {
-	return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, errcode, off, NULL);
+	return pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, opts, errcode, off, NULL);
+}
+
+/* True when pat uses \G, which asserts the search's start offset. */
+static bool uses_start_offset(const char *pat)
+{
+	for (; *pat; pat++) {
+		if (*pat != '\\')
+			continue;
+		if (pat[1] == 'G')
+			return true;
+		if (pat[1])
+			pat++;
+	}
+	return false;
 }
 
 static int compile_exemptions(struct claims *c, size_t r)
@@ -242,21 +278,32 @@ static int compile_exemptions(struct claims *c, size_t r)
 
 	ex->compiled = true;
 	if (rule->unless_before) {
-		ex->before = compile(rule->unless_before, &errcode, &off);
+		ex->before = compile(rule->unless_before, 0, &errcode, &off);
 		if (!ex->before)
 			return -EINVAL;
 	}
 	if (rule->unless_after) {
-		ex->after = compile(rule->unless_after, &errcode, &off);
+		uint32_t behind = 0;
+
+		/* Its searches are bounded by an offset limit, which the
+		 * start-up optimizations would scan past to the subject's end
+		 * (only backtracking verbs such as (*COMMIT) see them go). */
+		ex->after = compile(rule->unless_after, PCRE2_USE_OFFSET_LIMIT | PCRE2_NO_START_OPTIMIZE,
+				    &errcode, &off);
 		if (!ex->after)
 			return -EINVAL;
+		pcre2_pattern_info(ex->after, PCRE2_INFO_MAXLOOKBEHIND, &behind);
+		/* At least 1: ^ holds only at the subject's first byte. */
+		ex->after_behind = MAX(behind, 1);
 	}
+	ex->rescan = (rule->unless_before && uses_start_offset(rule->unless_before)) ||
+		     (rule->unless_after && uses_start_offset(rule->unless_after));
 	if (rule->n_unless_sentence) {
 		ex->sentence = calloc(rule->n_unless_sentence, sizeof(*ex->sentence));
 		if (!ex->sentence)
 			return -ENOMEM;
 		for (i = 0; i < rule->n_unless_sentence; i++) {
-			ex->sentence[i] = compile(rule->unless_sentence[i], &errcode, &off);
+			ex->sentence[i] = compile(rule->unless_sentence[i], 0, &errcode, &off);
 			if (!ex->sentence[i])
 				return -EINVAL;
 		}
@@ -282,7 +329,7 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 
 			if (!pat)
 				continue;
-			code = compile(pat, &errcode, &off);
+			code = compile(pat, 0, &errcode, &off);
 			if (code) {
 				pcre2_code_free(code);
 				continue;
@@ -302,6 +349,116 @@ static bool found(struct claims *c, pcre2_code *code, const char *s, size_t n)
 	return code && pcre2_match(code, (PCRE2_SPTR)s, n, 0, 0, c->md, c->mctx) >= 0;
 }
 
+/* Makes ex's answers those of the current sentence. */
+static void sentence_state(struct claims *c, struct exemptions *ex)
+{
+	if (ex->gen == c->gen)
+		return;
+	ex->gen = c->gen;
+	ex->in_sentence = -1;
+	ex->before_hit = false;
+	ex->before_at = 0;
+	ex->before_from = 0;
+	ex->after_done = false;
+}
+
+/*
+ * Whether unless_before matches the sentence before offset at, as the
+ * subject [c->start, at) alone. Asked with offsets that do not decrease,
+ * each prefix is searched only from where the last one left off, so a
+ * sentence costs one pass where the pattern's attempts are short (as in
+ * the built-in packs). PCRE2_PARTIAL_HARD tells what a longer prefix can
+ * change: a complete match never read the subject's end, so every longer
+ * prefix has it too; a start that failed before reaching the end fails in
+ * every longer prefix; only a partial match, one that reached the end ($,
+ * \b, or bytes still to come), is asked again without it, and its start is
+ * where the next prefix is searched from.
+ */
+static bool before_matches(struct claims *c, struct exemptions *ex, uint64_t at)
+{
+	const char *s;
+	PCRE2_SIZE *ov;
+	uint64_t base;
+	size_t n, from;
+	int rc;
+
+	if (ex->rescan || at < ex->before_at) {
+		s = window_get(c->w, c->start, at, &n);
+		return found(c, ex->before, s, n);
+	}
+	ex->before_at = at;
+	if (ex->before_hit)
+		return true;
+	s = window_get(c->w, c->start, at, &n);
+	base = at - n;
+	from = ex->before_from > base ? (size_t)(ex->before_from - base) : 0;
+	rc = pcre2_match(ex->before, (PCRE2_SPTR)s, n, from, PCRE2_PARTIAL_HARD, c->md, c->mctx);
+	if (rc >= 0) {
+		ex->before_hit = true;
+		return true;
+	}
+	if (rc == PCRE2_ERROR_NOMATCH) {
+		ex->before_from = at;
+		return false;
+	}
+	if (rc != PCRE2_ERROR_PARTIAL)
+		return false; /* the match limit: exempts nothing, as found() */
+	ov = pcre2_get_ovector_pointer(c->md);
+	ex->before_from = base + ov[0];
+	return pcre2_match(ex->before, (PCRE2_SPTR)s, n, ov[0], 0, c->md, c->mctx) >= 0;
+}
+
+/* Searches [at, end) for unless_after starting at offsets [lo, hi] of it (hi: SIZE_MAX, no bound). */
+static bool after_search(struct claims *c, struct exemptions *ex, uint64_t at, uint64_t end,
+			 size_t lo, size_t hi)
+{
+	const char *s;
+	size_t n;
+
+	s = window_get(c->w, at, end, &n);
+	if (lo > n)
+		return false;
+	pcre2_set_offset_limit(c->after_mctx, hi == SIZE_MAX ? PCRE2_UNSET : (PCRE2_SIZE)hi);
+	return pcre2_match(ex->after, (PCRE2_SPTR)s, n, lo, 0, c->md, c->after_mctx) >= 0;
+}
+
+/*
+ * Decides unless_after for the held matches of rule r from index first on:
+ * whether it matches [h->to, end) as a subject alone. A rule's matches do
+ * not overlap, so their ends rise with their starts; they are taken last
+ * first. A match that starts after_behind bytes or more into one subject
+ * reads nothing before it, so every earlier subject has it as well: each
+ * subject is searched for such a start only up to where the next one's
+ * search began, and for the others (which read the subject's start) only
+ * in its first after_behind bytes.
+ */
+static void after_pass(struct claims *c, struct exemptions *ex, size_t r, size_t first,
+		       uint64_t end)
+{
+	size_t behind = ex->after_behind, i;
+	uint64_t next = UINT64_MAX; /* the end of the last match decided */
+	bool everywhere = false;    /* a start that every earlier subject repeats */
+
+	for (i = c->n_held; i-- > first;) {
+		struct held *h = &c->held[i];
+
+		if (h->rule != r)
+			continue;
+		if (ex->rescan) {
+			h->after = after_search(c, ex, h->to, end, 0, SIZE_MAX);
+			continue;
+		}
+		if (!everywhere)
+			everywhere = after_search(c, ex, h->to, end, behind,
+						  next == UINT64_MAX || next < h->to
+							  ? SIZE_MAX
+							  : (size_t)(next - h->to) + behind);
+		h->after = everywhere || after_search(c, ex, h->to, end, 0, behind - 1);
+		next = h->to;
+	}
+	ex->after_done = true;
+}
+
 static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
@@ -313,21 +470,22 @@ static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 		return false;
 	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
 		return false; /* claims_check_rules() refused such packs */
-	if (ex->before) {
-		s = window_get(c->w, c->start, h->from, &n);
-		if (found(c, ex->before, s, n))
-			return true;
-	}
+	sentence_state(c, ex);
+	if (ex->before && before_matches(c, ex, h->from))
+		return true;
 	if (ex->after) {
-		s = window_get(c->w, h->to, end, &n);
-		if (found(c, ex->after, s, n))
+		if (!ex->after_done)
+			after_pass(c, ex, h->rule, (size_t)(h - c->held), end);
+		if (h->after)
 			return true;
 	}
-	s = window_get(c->w, c->start, end, &n);
-	for (i = 0; i < r->n_unless_sentence; i++)
-		if (found(c, ex->sentence[i], s, n))
-			return true;
-	return false;
+	if (ex->in_sentence < 0) {
+		s = window_get(c->w, c->start, end, &n);
+		ex->in_sentence = 0;
+		for (i = 0; i < r->n_unless_sentence && !ex->in_sentence; i++)
+			ex->in_sentence = found(c, ex->sentence[i], s, n);
+	}
+	return ex->in_sentence;
 }
 
 /* The claim of the sentence [c->start, end), from the held items' verdicts. */
@@ -452,6 +610,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	c->text.len = 0;
 	c->start = next;
 	c->max_to = next;
+	c->gen++;
 	return err;
 }
 
