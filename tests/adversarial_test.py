@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Hostile text for every built-in rule: long runs of what a rule's pattern
+repeats or backtracks over, and sentences packed with findings. Each case
+is a line, made one long line at three sizes (past the engine's window for
+long lines), then 32 lines at three lengths up to the longest sentence
+(16 KiB, where work per sentence shows). At every size: no PCRE2 match
+limit is reached, Hyperscan and PCRE2 give the same output (where the
+build has both), and the time grows linearly (CPU seconds: doubling the
+input must not more than triple them, with a little slack for start-up).
+
+usage: adversarial_test.py HALLUSCAN
+"""
+import json
+import resource
+import subprocess
+import sys
+
+BIN = sys.argv[1]
+# (line length, lines) at three sizes: one long line, then sentence-sized lines.
+SHAPES = (((128 << 10, 1), (256 << 10, 1), (512 << 10, 1)),
+          ((4 << 10, 32), (8 << 10, 32), ((16 << 10) - 16, 32)))
+SLACK = 0.05  # CPU seconds: start-up and noise on tiny runs
+TOOL = "<tool_output>1</tool_output>"  # wakes the number checks
+
+# name: (head, repeated filler, tail); each becomes one line of about SIZE bytes.
+CASES = {
+    # url.http: runs its repeats cover, groups, and what ends a URL
+    "url-dots": ("https://a", ".", " https://evil.example.com/x"),
+    "url-parens": ("https://a", "(a)", " https://evil.example.com/x"),
+    "url-parens-dot": ("https://a", "(b).", " x"),
+    "url-open-paren": ("https://a(", "b", " https://evil.example.com/x"),
+    "url-long": ("https://a", "b", " https://evil.example.com/x"),
+    "url-punct": ("https://a", ".,;:!?*_~", " https://evil.example.com/x"),
+    "url-many": ("", "(https://a.b) ", ""),
+    "url-schemes": ("", "https://", " x"),
+    # stat.decimal_percent, stat.decimal_multiplier (and their exemptions)
+    "stat-digits": ("", "1.1111111 ", ""),
+    "stat-per": ("It rose ", "1.1 per ", "cent."),
+    "stat-sentence": ("It grew ", "73.4% ", "ok."),
+    "stat-computed": ("x ", "= 1.5% ", "ok."),
+    "stat-cited": ("It grew ", "73.4% ", "(Source: survey)."),
+    "mult-product": ("", "1.1 x ", "ok."),
+    "mult-blanks": ("1.5x", " ", "7"),
+    # cite.*
+    "cite-names": ("According to ", "Aaaa, ", " et al"),
+    "cite-dr": ("", "According to Dr. ", ""),
+    "cite-caps": ("", "Aaaaaaaaaaaaaaaaaaaa", ""),
+    "cite-etal": ("", "Smith et al ", ""),
+    "cite-law": ("", "according to Ohm's law ", ""),
+    "cite-shown": ("", "As shown by ", ""),
+    "cite-study": ("", "A 2024 study by ", ""),
+    # future.*
+    "fut-will": ("", "will ", ""),
+    "fut-ship": ("It will ship ", "x ", "by May 2027"),
+    "fut-hedged": ("If approved, ", "it will ship in May 2027 and ", "ok."),
+    "fut-rel": ("", "will be released on ", ""),
+    "fut-guar": ("", "is guaranteed ", ""),
+    # number.* (after a tool span)
+    "num-commas": (TOOL, "$1,000,", ""),
+    "num-digits": (TOOL, "1", ""),
+    "num-words": (TOOL, "twenty-", ""),
+    "num-thousand": (TOOL, "1 thousand ", ""),
+    "num-quarter": (TOOL, "first quarter ", ""),
+    "num-percent": (TOOL, "12.5% ", ""),
+}
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL " + what)
+        failures.append(what)
+
+
+def run(engine, data):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run([BIN, "--engine", engine, "--fail-on", "never"], input=data,
+                       capture_output=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return p, cpu
+
+
+has_hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
+engines = ("hyperscan", "pcre2") if has_hyperscan else ("pcre2",)
+for name, (head, fill, tail) in CASES.items():
+    line = name
+    for shape in SHAPES:
+        times = {e: [] for e in engines}
+        for size, lines in shape:
+            one = head + fill * ((size - len(head) - len(tail)) // len(fill)) + tail + "\n"
+            data = (one * lines).encode()
+            what = "%s %dx%d" % (name, lines, size)
+            outs = {}
+            for e in engines:
+                p, cpu = run(e, data)
+                times[e].append(cpu)
+                outs[e] = p.stdout
+                summary = json.loads(p.stdout.decode().splitlines()[-1]) if p.stdout else {}
+                check(p.returncode == 0 and summary.get("bytes") == len(data),
+                      "%s %s: exit %d" % (what, e, p.returncode))
+                check("match_limit_hits" not in summary, "%s %s: %s match limit hit(s)"
+                      % (what, e, summary.get("match_limit_hits")))
+            # Past ENGINE_MAX_MATCH the URL rule has the shape engine.h names
+            # as the known difference: Hyperscan keeps the first (cut) URL only.
+            if len(outs) == 2 and not (name == "url-schemes" and size > 8192):
+                check(outs["hyperscan"] == outs["pcre2"], "%s: the engines differ" % what)
+        for e in engines:
+            t = times[e]
+            line += "  %s %s" % (e, " ".join("%.3f" % x for x in t))
+            for k in (1, 2):
+                check(t[k] <= 3 * t[k - 1] + SLACK,
+                      "%s %s: %.3fs for %dx%d bytes after %.3fs for %dx%d: grows faster than "
+                      "linearly" % (name, e, t[k], shape[k][1], shape[k][0], t[k - 1],
+                                    shape[k - 1][1], shape[k - 1][0]))
+    print(line, flush=True)
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
