@@ -177,8 +177,13 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 
 	err |= BUF_LIT(b, "{\"type\":\"summary\",\"path\":");
 	err |= emit_json_string(b, path, strlen(path));
-	err |= buf_addf(b, ",\"bytes\":%llu,\"findings\":%llu,\"signals\":{",
-			(unsigned long long)s->bytes, (unsigned long long)s->findings);
+	err |= buf_addf(b, ",\"bytes\":%llu,", (unsigned long long)s->bytes);
+	if (s->encoding) {
+		err |= BUF_LIT(b, "\"encoding\":");
+		err |= emit_json_string(b, s->encoding, strlen(s->encoding));
+		err |= buf_addf(b, ",\"replaced\":%llu,", (unsigned long long)s->replaced);
+	}
+	err |= buf_addf(b, "\"findings\":%llu,\"signals\":{", (unsigned long long)s->findings);
 	for (i = 0; i < rs->n_signals; i++)
 		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", rs->signals[i],
 				(unsigned long long)s->signal_counts[i]);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* halluscan: options, wiring and exit status; the only place that prints errors. */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -14,6 +15,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "decode.h"
 #include "emit.h"
 #include "eval.h"
 #include "json.h"
@@ -502,19 +504,39 @@ static void say_limit_hits(const struct limit_hits *lh)
 		       "missing", (unsigned long long)lh->hits, lh->inputs);
 }
 
+/* Input that is UTF-16 or UTF-32 without a byte-order mark: say how to convert it. */
+static void say_encoding(const char *name, enum decode_encoding guess)
+{
+	char enc[16];
+	size_t i;
+
+	snprintf(enc, sizeof(enc), "%s", decode_name(guess));
+	for (i = 0; enc[i]; i++)
+		enc[i] = (char)toupper((unsigned char)enc[i]);
+	if (strcmp(name, "-") == 0)
+		warnx_("-: looks like %s without a byte-order mark; convert it first: "
+		       "iconv -f %s -t UTF-8 | halluscan", enc, enc);
+	else
+		warnx_("%s: looks like %s without a byte-order mark; convert it first: "
+		       "iconv -f %s -t UTF-8 %s | halluscan", name, enc, enc, name);
+}
+
 /*
- * Scans one input. Returns 0, or a negative errno for an error that ends
- * the run (a write error); *read_err is set for one that ends only this
- * input. The findings found before any error are written.
+ * Scans one input, decoded by dec. Returns 0, or a negative errno for an
+ * error that ends the run (a write error); *read_err is set for one that
+ * ends only this input (EILSEQ: input in UTF-16 or UTF-32 without a mark,
+ * said here, and not scanned). The findings found before any error are
+ * written.
  */
 static int scan_input(struct scan *sc, const struct options *o, const struct ruleset *rs,
 		      const char *name, struct output *out, bool *failed, int *read_err,
-		      struct limit_hits *lh)
+		      struct limit_hits *lh, struct decoder *dec)
 {
 	struct claims_verdict cv;
 	static char buf[READ_SIZE];
 	struct scan_summary sum;
-	const char *label = strcmp(name, "-") == 0 ? "-" : name;
+	const char *label = strcmp(name, "-") == 0 ? "-" : name, *text;
+	size_t len;
 	int fd, err = 0;
 
 	*read_err = 0;
@@ -528,6 +550,7 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 			return 0;
 		}
 	}
+	decode_init(dec);
 	for (;;) {
 		ssize_t n = read(fd, buf, sizeof(buf));
 
@@ -539,22 +562,37 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 		}
 		if (n == 0)
 			break;
-		err = scan_feed(sc, buf, (size_t)n);
+		err = decode_feed(dec, buf, (size_t)n, &text, &len);
+		if (err == 0 && len > 0)
+			err = scan_feed(sc, text, len);
 		if (err)
 			break;
-		if (out->line_buffered && memchr(buf, '\n', (size_t)n)) {
+		if (out->line_buffered && len > 0 && memchr(text, '\n', len)) {
 			err = sync_output(out);
 			if (err)
 				break;
 		}
 	}
+	if (err == 0) {
+		err = decode_end(dec, &text, &len);
+		if (err == 0 && len > 0)
+			err = scan_feed(sc, text, len);
+	}
 	if (fd != STDIN_FILENO)
 		close(fd);
+	if (err == -EILSEQ) {
+		/* Nothing was scanned: the decoder holds the first bytes until it knows. */
+		say_encoding(label, dec->guess);
+		*read_err = EILSEQ;
+		return 0;
+	}
 	if (err)
 		return err; /* a write error or no memory: the run ends */
 	err = scan_end(sc, &sum);
 	if (err)
 		return err;
+	sum.encoding = decode_name(dec->enc);
+	sum.replaced = dec->replaced;
 	if (sum.limit_hits) {
 		lh->hits += sum.limit_hits;
 		lh->inputs++;
@@ -764,6 +802,7 @@ int main(int argc, char **argv)
 	bool io_error = false;
 	struct diag d = {""};
 	struct limit_hits lh = {0};
+	struct decoder dec = {0};
 	size_t k;
 
 	if (argc > 1 && strcmp(argv[1], "eval") == 0)
@@ -868,9 +907,10 @@ int main(int argc, char **argv)
 		const char *name = i < argc ? argv[i] : "-";
 		int read_err;
 
-		err = scan_input(sc, &o, rs, name, &out, &failed, &read_err, &lh);
+		err = scan_input(sc, &o, rs, name, &out, &failed, &read_err, &lh, &dec);
 		if (read_err) {
-			warnx_("%s: %s", name, strerror(read_err));
+			if (read_err != EILSEQ) /* else scan_input named the encoding */
+				warnx_("%s: %s", name, strerror(read_err));
 			io_error = true;
 		}
 		if (err) {
@@ -895,6 +935,7 @@ fail:
 	else
 		warnx_("%s", d.msg[0] ? d.msg : strerror(-err));
 out:
+	decode_free(&dec);
 	scan_free(sc);
 	policy_free(pol);
 	db_free(db);

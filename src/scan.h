@@ -51,6 +51,10 @@ struct scan_summary {
 	uint64_t ground_evictions; /* items dropped from the full grounded set */
 	uint64_t spans, unterminated_spans;
 	uint64_t limit_hits;     /* PCRE2 match limits reached */
+	/* Set by the caller that decoded the input (scan_end() leaves them
+	 * NULL and 0): its encoding, and the code units that became U+FFFD. */
+	const char *encoding;
+	uint64_t replaced;
 	const uint64_t *claims;  /* claims per enum claim_label (with scan_claims) */
 };
 
