@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A streaming reader of grounding text (a tool span's content, a source
+ * file): it finds the values the text states and the key each is said
+ * with, so that "business_stars": 4.5 is a 4.5 said with "business stars".
+ *
+ * record_new() returns a reader freed with record_free(). The bytes of one
+ * text are given to record_feed() in pieces of any size, then record_end();
+ * the reader is then ready for the next text. Values reach the callback in
+ * the order of the text; a value, its text and its words are valid only
+ * during the call. Memory is fixed at record_new(): nothing is allocated
+ * per value, and at most RECORD_CHUNK_MAX bytes of a value (plus a number
+ * and a key) are carried from one piece to the next.
+ *
+ * The mode is decided from the first non-blank bytes (a UTF-8 BOM is
+ * skipped):
+ *  - '{' or '[': JSON. Top-level values may follow one another (JSON Lines,
+ *    concatenated JSON). Keys are not values. An object member's value
+ *    carries the words of its key path; an array's items inherit the
+ *    array's key. Strings are decoded to UTF-8: every RFC 8259 escape,
+ *    surrogate pairs joined; an invalid escape or a lone surrogate becomes
+ *    U+FFFD. At the first byte that is not JSON (or that nests deeper than
+ *    RECORD_MAX_DEPTH) the rest of its line is prose, and so is every later
+ *    line, until a line that begins (in column 0) with '{' or '[', where
+ *    JSON resumes: a bad JSON Lines record costs only its own line. A
+ *    string begun before the error is delivered first, as far as it went.
+ *    Counted in record_stats.
+ *  - Anything else: text, line by line. A line shaped "Key: value" or
+ *    "Key = value" (optionally indented, optionally after a "- " or "* "
+ *    bullet; the key up to RECORD_TEXT_KEY_MAX letters, digits, spaces,
+ *    '_', '-', '.', starting with a letter; ':' followed by a blank, so that
+ *    neither "https://" nor "10:30" is one; the value not empty) is a
+ *    RECORD_STRING with the key's words. Any other line that is not blank
+ *    is RECORD_PROSE. Lines are delivered without their line break (nor a
+ *    '\r' before it).
+ *
+ * A string or line longer than RECORD_CHUNK_MAX is delivered in chunks (all
+ * but the first with cont set), each cut after the last sentence end (".",
+ * "!" or "?" and a blank, or a line break) in its second half, else after
+ * its last blank there, else at a UTF-8 boundary. Every chunk boundary
+ * depends on the text alone: the same text gives the same callbacks
+ * however it is cut into pieces.
+ */
+#ifndef HALLUSCAN_RECORD_H
+#define HALLUSCAN_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ground.h"
+
+/* The most bytes of one value (or line) held before a chunk is cut. */
+#define RECORD_CHUNK_MAX 16384
+/* Arrays and objects nested deeper than this: the rest of the line is prose. */
+#define RECORD_MAX_DEPTH 64
+/* A value carries at most this many words of its key path (the innermost),
+ * each cut to RECORD_WORD_MAX bytes. */
+#define RECORD_WORDS 8
+#define RECORD_WORD_MAX 24
+/* Bytes of a JSON key read for its words; the rest is skipped. */
+#define RECORD_KEY_MAX 128
+/* Bytes of a text line's key. */
+#define RECORD_TEXT_KEY_MAX 40
+/* A JSON number longer than this is skipped (and counted). */
+#define RECORD_NUMBER_MAX 64
+/* Escapes remembered per chunk for record_offset(). */
+#define RECORD_MARKS 64
+
+struct record;
+
+enum record_kind {
+	RECORD_PROSE,	/* a line of text (or part of one), in text mode or after bad JSON */
+	RECORD_STRING,	/* a JSON string decoded, or a text line's value */
+	RECORD_NUMBER,	/* a JSON number as written */
+	RECORD_BOOL,	/* "true" or "false" */
+	RECORD_NULL,	/* "null" */
+};
+
+/* In a decoded string, byte pos comes from the stream byte at (after an escape). */
+struct record_mark {
+	uint32_t pos;
+	uint64_t at;
+};
+
+struct record_value {
+	enum record_kind kind;
+	const char *text;	/* not NUL-terminated */
+	size_t len;
+	/*
+	 * The stream offset of the value's first byte: a string's first byte
+	 * after its opening quote, a chunk's first byte, a text value's first
+	 * byte after "Key: ". Offsets count from the first byte fed since
+	 * record_new() or the last record_end().
+	 */
+	uint64_t at;
+	/* The key path's words: ASCII case-folded, split at every byte that is
+	 * not a letter, digit or non-ASCII byte and at camelCase humps, a word
+	 * repeated from the path's last words left out, innermost last. */
+	const char *const *words;
+	size_t n_words;
+	bool cont;		/* continues the value the previous call delivered */
+	/* Where escapes changed the length (see record_offset()). */
+	const struct record_mark *marks;
+	size_t n_marks;
+};
+
+enum record_mode {
+	RECORD_MODE_NONE,	/* nothing but blanks yet */
+	RECORD_MODE_JSON,	/* one JSON value so far */
+	RECORD_MODE_JSONL,	/* JSON values on several lines */
+	RECORD_MODE_TEXT,
+};
+
+/* Cumulative since record_new() or record_reset(). */
+struct record_stats {
+	uint64_t values;	/* callbacks made */
+	uint64_t records;	/* top-level JSON values completed */
+	uint64_t json_errors;	/* bytes that were not JSON: the rest of their line went as prose */
+	uint64_t too_deep;	/* nesting past RECORD_MAX_DEPTH: the same */
+	uint64_t truncated;	/* texts that ended inside a JSON value */
+	uint64_t long_numbers;	/* numbers longer than RECORD_NUMBER_MAX, skipped */
+	uint64_t cuts;		/* chunks cut from strings and lines too long to hold */
+	size_t carry_high;	/* the most bytes ever carried from one piece to the next */
+};
+
+/* Returns 0 to go on; anything else stops record_feed() and is returned by it. */
+typedef int (*record_fn)(void *ctx, const struct record_value *v);
+
+/* Returns 0 or -ENOMEM. */
+int record_new(struct record **out);
+void record_free(struct record *r);
+/* Forgets the text under way and zeroes the counters. */
+void record_reset(struct record *r);
+
+/*
+ * Reads the next len bytes of the text. Returns 0, or the first nonzero
+ * return of fn; after that the text is abandoned (call record_reset()).
+ */
+int record_feed(struct record *r, const void *buf, size_t len, record_fn fn, void *ctx);
+/*
+ * Ends the text: delivers what was pending (a line without its line break,
+ * a string or number cut off by the end) and makes the reader ready for
+ * the next text. Returns as record_feed().
+ */
+int record_end(struct record *r, record_fn fn, void *ctx);
+
+/* The mode of the text under way (or the one just ended). */
+enum record_mode record_mode(const struct record *r);
+const struct record_stats *record_stats(const struct record *r);
+
+/*
+ * The stream offset of v->text[i]: exact for a value delivered as written
+ * and after each of a chunk's first RECORD_MARKS escapes; past the last
+ * mark it counts one stream byte per decoded byte, so it may fall short.
+ */
+uint64_t record_offset(const struct record_value *v, size_t i);
+
+/*
+ * The context of a quantity at v->text[pos], in the form of
+ * ground_context_of(): the content words of v's key path, then (for prose
+ * and strings) those ground_context_of() finds before pos in v->text, each
+ * word once, at most GROUND_CONTEXT.
+ */
+void record_context(const struct record_value *v, size_t pos, struct ground_context *ctx);
+
+#endif
