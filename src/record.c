@@ -11,6 +11,8 @@
 #define CAP RECORD_CHUNK_MAX
 /* Each frame's key holds at most RECORD_WORDS words of the stack. */
 #define WSTACK (RECORD_MAX_DEPTH * RECORD_WORDS)
+/* A word's room: RECORD_WORD_MAX bytes and their NUL, rounded up. */
+#define WORD_SLOT ((RECORD_WORD_MAX + 8) / 8 * 8)
 
 enum mode {
 	M_START,	/* nothing but blanks (and a BOM) yet */
@@ -96,7 +98,7 @@ struct record {
 
 	struct record_stats stats;
 	const char *wptr[WSTACK];
-	char word[WSTACK][RECORD_WORD_MAX + 1];
+	char word[WSTACK][WORD_SLOT];
 	char buf[CAP];
 };
 
@@ -224,27 +226,73 @@ static bool word_byte(unsigned char c)
 	return is_alpha(c) || is_digit(c) || c >= 0x80;
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* x with its ASCII capitals in lower case, eight bytes at once. */
+static inline uint64_t fold8(uint64_t x)
+{
+	uint64_t low7 = x & ~HIGHS;
+	uint64_t above_z = low7 + ONES * (0x7F - 'Z'), from_a = low7 + ONES * (0x80 - 'A');
+
+	return x | ((from_a ^ above_z) & ~x & HIGHS) >> 2;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_SHIFT(i) (8 * (7 - (i) % 8))
+#else
+#define BYTE_SHIFT(i) (8 * ((i) % 8))
+#endif
+
+_Static_assert(WORD_SLOT == 32, "push_word() builds a slot in four words");
+
 /* Pushes w[0, k), folded and cut, unless one of the path's last words is the same. */
 static void push_word(struct record *r, const char *w, size_t k)
 {
-	char t[RECORD_WORD_MAX + 1];
-	size_t i;
+	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, y0, y1, y2, y3;
+	size_t i, j;
 
+	if (r->wtop == WSTACK)
+		return;
 	if (k > RECORD_WORD_MAX) {
 		k = RECORD_WORD_MAX;
 		/* Not into a UTF-8 sequence: w[k] is the first byte left out. */
 		while (k + 3 > RECORD_WORD_MAX && ((unsigned char)w[k] & 0xC0) == 0x80)
 			k--;
 	}
-	for (i = 0; i < k; i++)
-		t[i] = (char)(is_upper((unsigned char)w[i]) ? w[i] + 32 : w[i]);
-	t[k] = '\0';
-	if (k == 0 || r->wtop == WSTACK)
+	if (k == 0)
 		return;
-	for (i = r->wtop > RECORD_WORDS ? r->wtop - RECORD_WORDS : 0; i < r->wtop; i++)
-		if (strcmp(r->word[i], t) == 0)
+	/* A zero-padded slot, folded and compared eight bytes at a time, built
+	 * in registers (bytes stored and read back as words would stall). */
+	for (i = 0; i < k; i++) {
+		uint64_t b = (uint64_t)(unsigned char)w[i] << BYTE_SHIFT(i);
+
+		if (i < 8)
+			t0 |= b;
+		else if (i < 16)
+			t1 |= b;
+		else
+			t2 |= b;
+	}
+	t0 = fold8(t0);
+	t1 = fold8(t1);
+	t2 = fold8(t2);
+	for (j = r->wtop > RECORD_WORDS ? r->wtop - RECORD_WORDS : 0; j < r->wtop; j++) {
+		const char *o = r->word[j];
+
+		memcpy(&y0, o, 8);
+		memcpy(&y1, o + 8, 8);
+		memcpy(&y2, o + 16, 8);
+		memcpy(&y3, o + 24, 8);
+		if (((y0 ^ t0) | (y1 ^ t1) | (y2 ^ t2) | (y3 ^ t3)) == 0)
 			return;
-	memcpy(r->word[r->wtop++], t, k + 1);
+	}
+	/* Word by word, as they are read back. */
+	memcpy(r->word[r->wtop], &t0, 8);
+	memcpy(r->word[r->wtop] + 8, &t1, 8);
+	memcpy(r->word[r->wtop] + 16, &t2, 8);
+	memcpy(r->word[r->wtop] + 24, &t3, 8);
+	r->wtop++;
 }
 
 /* Pushes the last RECORD_WORDS words of key s[0, n) (n <= RECORD_KEY_MAX). */
@@ -274,9 +322,6 @@ static void push_words(struct record *r, const char *s, size_t n)
 }
 
 /* ---- JSON ---- */
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
 /* The first '"', '\' or control character in [p, end), or end. */
 static const char *string_scan(const char *p, const char *end)
