@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ground.h"
 #include "util.h"
 
 #define CAP RECORD_CHUNK_MAX

@@ -48,7 +48,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ground.h"
 
 /* The most bytes of one value (or line) held before a chunk is cut. */
 #define RECORD_CHUNK_MAX 16384
@@ -68,6 +67,7 @@
 #define RECORD_MARKS 64
 
 struct record;
+struct ground_context; /* ground.h */
 
 enum record_kind {
 	RECORD_PROSE,	/* a line of text (or part of one), in text mode or after bad JSON */
@@ -85,7 +85,9 @@ struct record_mark {
 
 struct record_value {
 	enum record_kind kind;
-	const char *text;	/* not NUL-terminated */
+	/* Not NUL-terminated. Raw bytes of a JSON string pass as they are,
+	 * not checked as UTF-8. */
+	const char *text;
 	size_t len;
 	/*
 	 * The stream offset of the value's first byte: a string's first byte
@@ -150,9 +152,10 @@ enum record_mode record_mode(const struct record *r);
 const struct record_stats *record_stats(const struct record *r);
 
 /*
- * The stream offset of v->text[i]: exact for a value delivered as written
- * and after each of a chunk's first RECORD_MARKS escapes; past the last
- * mark it counts one stream byte per decoded byte, so it may fall short.
+ * The stream offset of v->text[i]. Exact for a byte written as it is
+ * (not decoded from an escape) before the chunk's RECORD_MARKS-th escape;
+ * a byte an escape gave maps into (or just after) that escape; past the
+ * last mark of a chunk with more escapes than marks it may fall short.
  */
 uint64_t record_offset(const struct record_value *v, size_t i);
 

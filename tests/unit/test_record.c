@@ -863,3 +863,64 @@ TEST(record_large_input_bounded)
 	buf_free(&b);
 	record_free(r);
 }
+
+/* Around the chunk bound: strings and lines of RECORD_CHUNK_MAX +- 2 with
+ * every kind of ending, read alike however split. */
+TEST(record_chunk_bound_edges)
+{
+	static const char *const json_tails[] = {"\"]", "\\u20ac\"]", "\\n\"]", "\xe2\x82\xac\"]",
+						  "\\ud83d\\ude00x\"]", "\\ud83d"};
+	static const char *const text_tails[] = {"\n", "\r\n", "", "\xe2\x82\xac\nnext", ". \n",
+						  "x"};
+	const size_t cap = RECORD_CHUNK_MAX;
+	char *in = xmalloc(cap + 64), *got;
+	size_t len, t, n;
+
+	for (len = cap - 3; len <= cap + 2; len++) {
+		for (t = 0; t < ARRAY_SIZE(json_tails); t++) {
+			memcpy(in, "[\"", 2);
+			memset(in + 2, 'a', len);
+			n = 2 + len + (size_t)sprintf(in + 2 + len, "%s", json_tails[t]);
+			got = read_all(in, n);
+			CHECK(last.carry_high <= cap);
+			free(got);
+		}
+		for (t = 0; t < ARRAY_SIZE(text_tails); t++) {
+			memset(in, 'b', len);
+			in[len / 3] = ' ';
+			n = len + (size_t)sprintf(in + len, "%s", text_tails[t]);
+			got = read_all(in, n);
+			CHECK(last.carry_high <= cap);
+			free(got);
+		}
+	}
+	free(in);
+}
+
+/* Random JSON-like bytes: whatever they are, every split reads them alike
+ * (and the sanitizers watch the state machine). */
+TEST(record_random_inputs_split_alike)
+{
+	static const char *const atoms[] = {
+		"{", "}", "[", "]", "\"", "\\", "\\u", "d83d", "\\ude00", "00e9", ":", ",", " ",
+		"\n", "\r\n", "12", "-", ".", "e", "+", "0", "true", "fal", "null", "key", "Stars",
+		"_", "a: b", "x = 1", "\t", "\xe2\x82\xac", "\xef\xbb\xbf", "\x01", ". ",
+	};
+	struct buf b = {0};
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		size_t atoms_n = 1 + next_rand() % 60, i;
+		char *got;
+
+		b.len = 0;
+		/* Half start as JSON, some as text. */
+		if (round % 3)
+			buf_addc(&b, round % 2 ? '{' : '[');
+		for (i = 0; i < atoms_n; i++)
+			buf_adds(&b, atoms[next_rand() % ARRAY_SIZE(atoms)]);
+		got = read_all(b.data, b.len);
+		free(got);
+	}
+	buf_free(&b);
+}
