@@ -89,8 +89,12 @@ struct record {
 	size_t blen;
 	uint64_t bat;
 	bool cont;		/* a chunk of it went out */
-	size_t n_marks;
-	struct record_mark marks[RECORD_MARKS];
+	struct record_mark marks[RECORD_MARKS]; /* made for each chunk */
+	/* Once a string's chunk holds an escape, rawlen[i] is how many bytes
+	 * were written for buf[i] (an escape's all on its first byte), so
+	 * that the next chunk's offset is exact however many escapes. */
+	bool escaped;
+	uint64_t esc_at;	/* where the escape being read began */
 
 	/* Text lines. */
 	bool line_start;	/* the cursor is in column 0 */
@@ -101,6 +105,7 @@ struct record {
 	const char *wptr[WSTACK];
 	char word[WSTACK][WORD_SLOT];
 	char buf[CAP];
+	uint8_t rawlen[CAP];
 };
 
 static const char *const literal[] = {"true", "false", "null"};
@@ -134,6 +139,9 @@ static inline uint64_t off(const struct record *r, const char *q)
 {
 	return r->feed_at + (uint64_t)(q - r->feed);
 }
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
 
 /* ---- delivery ---- */
 
@@ -184,35 +192,76 @@ static size_t cut_point(const char *s, size_t n)
 	return n;
 }
 
-/* The stream offset of the carried string's byte pos. */
-static uint64_t carried_offset(const struct record *r, size_t pos)
+/* The first i in [from, n) where rawlen[i] is not 1 (an escape), or n. */
+static size_t next_escape(const uint8_t *rawlen, size_t from, size_t n)
 {
-	uint64_t at = r->bat;
-	size_t base = 0, k;
+	size_t i = from;
 
-	for (k = 0; k < r->n_marks && r->marks[k].pos <= pos; k++) {
-		at = r->marks[k].at;
-		base = r->marks[k].pos;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, rawlen + i, 8);
+		x ^= ONES;
+		if (x)
+			return i + (size_t)(__builtin_ctzll(x) >> 3);
 	}
-	return at + (pos - base);
+#endif
+	while (i < n && rawlen[i] == 1)
+		i++;
+	return i;
+}
+
+/*
+ * Walks the escapes in the carried string's first n bytes, marking the
+ * first max of them (a mark after each), and returns the stream offset
+ * of byte n. An escape is a run of bytes that starts with one of other
+ * than 1 byte written and goes on with 0s.
+ */
+static uint64_t walk_escapes(const struct record *r, size_t n, struct record_mark *marks,
+			     size_t max, size_t *n_marks)
+{
+	uint64_t at = r->bat;	/* of byte i */
+	size_t i = 0, j, k = 0;
+
+	while (r->escaped && (j = next_escape(r->rawlen, i, n)) < n) {
+		at += j - i;
+		at += r->rawlen[j];
+		for (i = j + 1; i < n && r->rawlen[i] == 0; i++)
+			;
+		if (k < max)
+			marks[k++] = (struct record_mark){(uint32_t)i, at};
+	}
+	if (n_marks)
+		*n_marks = k;
+	return at + (n - i);
+}
+
+/*
+ * The carried string's first n bytes go out, with a mark after each of its
+ * first RECORD_MARKS escapes.
+ */
+static int string_emit(struct record *r, size_t n)
+{
+	size_t marks;
+
+	walk_escapes(r, n, r->marks, RECORD_MARKS, &marks);
+	return emit(r, RECORD_STRING, r->buf, n, r->bat, r->cont, marks);
 }
 
 /* The carried string is full and goes on: its head goes out as a chunk. */
 static int string_cut(struct record *r)
 {
-	size_t c = cut_point(r->buf, r->blen), k, keep = 0;
-	uint64_t at = carried_offset(r, c);
+	size_t c = cut_point(r->buf, r->blen);
+	uint64_t at = walk_escapes(r, c, NULL, 0, NULL);
 	int err;
 
-	for (k = 0; k < r->n_marks && r->marks[k].pos <= c; k++)
-		;
-	err = emit(r, RECORD_STRING, r->buf, c, r->bat, r->cont, k);
+	err = string_emit(r, c);
 	if (err)
 		return err;
-	for (; k < r->n_marks; k++)
-		r->marks[keep++] = (struct record_mark){r->marks[k].pos - (uint32_t)c, r->marks[k].at};
-	r->n_marks = keep;
 	memmove(r->buf, r->buf + c, r->blen - c);
+	if (r->escaped)
+		memmove(r->rawlen, r->rawlen + c, r->blen - c);
 	r->blen -= c;
 	r->bat = at;
 	r->cont = true;
@@ -226,9 +275,6 @@ static bool word_byte(unsigned char c)
 {
 	return is_alpha(c) || is_digit(c) || c >= 0x80;
 }
-
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
 
 /* x with its ASCII capitals in lower case, eight bytes at once. */
 static inline uint64_t fold8(uint64_t x)
@@ -379,6 +425,8 @@ static int string_add(struct record *r, const char *s, size_t n)
 		}
 		k = MIN(n, room);
 		memcpy(r->buf + r->blen, s, k);
+		if (r->escaped)
+			memset(r->rawlen + r->blen, 1, k);
 		r->blen += k;
 		s += k;
 		n -= k;
@@ -424,10 +472,15 @@ static int string_cp(struct record *r, uint32_t cp, uint64_t after)
 		if (err)
 			return err;
 	}
+	if (!r->escaped) {
+		memset(r->rawlen, 1, r->blen);
+		r->escaped = true;
+	}
 	memcpy(r->buf + r->blen, u, k);
+	memset(r->rawlen + r->blen, 0, k);
+	r->rawlen[r->blen] = (uint8_t)MIN(after - r->esc_at, 255);
+	r->esc_at = after;
 	r->blen += k;
-	if (r->n_marks < RECORD_MARKS)
-		r->marks[r->n_marks++] = (struct record_mark){(uint32_t)r->blen, after};
 	return 0;
 }
 
@@ -435,8 +488,8 @@ static void string_clear(struct record *r)
 {
 	r->blen = 0;
 	r->cont = false;
-	r->n_marks = 0;
 	r->high = 0;
+	r->escaped = false;
 }
 
 /* The closing quote: a key gives its frame's words, a value goes out. */
@@ -451,7 +504,7 @@ static int string_done(struct record *r)
 		r->st = S_COLON;
 		return 0;
 	}
-	err = emit(r, RECORD_STRING, r->buf, r->blen, r->bat, r->cont, r->n_marks);
+	err = string_emit(r, r->blen);
 	string_clear(r);
 	value_done(r);
 	return err;
@@ -500,6 +553,7 @@ static int string_run(struct record *r, const char **qp, const char *end)
 		return string_done(r);
 	}
 	if (*q == '\\') {
+		r->esc_at = off(r, q);
 		*qp = q + 1;
 		r->st = S_ESC;
 		return 0;
@@ -889,7 +943,7 @@ static int json_fail(struct record *r)
 	else
 		r->stats.json_errors++;
 	if (in_string(r->st) && !r->in_key && (r->blen || r->cont))
-		err = emit(r, RECORD_STRING, r->buf, r->blen, r->bat, r->cont, r->n_marks);
+		err = string_emit(r, r->blen);
 	json_clear(r);
 	r->mode = M_PROSE;
 	r->line_start = false;
@@ -1214,8 +1268,7 @@ int record_end(struct record *r, record_fn fn, void *ctx)
 		if (in_string(r->st)) {
 			open = true;
 			if (!r->in_key && (r->blen || r->cont))
-				err = emit(r, RECORD_STRING, r->buf, r->blen, r->bat, r->cont,
-					   r->n_marks);
+				err = string_emit(r, r->blen);
 		} else if (number_final(r->st)) {
 			err = number_done(r, r->num, r->num); /* all of it is in num */
 			open = r->depth > 0;

@@ -91,9 +91,10 @@ struct record_value {
 	size_t len;
 	/*
 	 * The stream offset of the value's first byte: a string's first byte
-	 * after its opening quote, a chunk's first byte, a text value's first
-	 * byte after "Key: ". Offsets count from the first byte fed since
-	 * record_new() or the last record_end().
+	 * after its opening quote, a chunk's first byte (exact however many
+	 * escapes came before it), a text value's first byte after "Key: ".
+	 * Offsets count from the first byte fed since record_new() or the
+	 * last record_end().
 	 */
 	uint64_t at;
 	/* The key path's words: ASCII case-folded, split at every byte that is

@@ -924,3 +924,47 @@ TEST(record_random_inputs_split_alike)
 	}
 	buf_free(&b);
 }
+
+/* Chunk offsets of a long string of escapes: each chunk's at is exact. */
+struct esc_chunks {
+	uint64_t start, decoded;
+	size_t n;
+	bool ok;
+};
+
+static int on_esc_chunk(void *ctx, const struct record_value *v)
+{
+	struct esc_chunks *c = ctx;
+
+	/* "\u00e9\u00e9. " is 14 bytes written, 6 decoded; cuts fall after ". ". */
+	if (c->decoded % 6 != 0 || v->at != c->start + c->decoded / 6 * 14)
+		c->ok = false;
+	/* And inside a chunk, the first escapes map exactly. */
+	if (v->len >= 12 && (record_offset(v, 6) != v->at + 14 || record_offset(v, 2) != v->at + 6))
+		c->ok = false;
+	c->decoded += v->len;
+	c->n++;
+	return 0;
+}
+
+TEST(record_escaped_chunks_do_not_drift)
+{
+	struct buf in = {0};
+	struct esc_chunks c = {.start = 2, .ok = true};
+	struct record *r;
+	size_t i;
+
+	BUF_LIT(&in, "[\"");
+	for (i = 0; i < 20000; i++)
+		BUF_LIT(&in, "\\u00e9\\u00e9. ");
+	BUF_LIT(&in, "\"]");
+	CHECK_EQ(record_new(&r), 0);
+	for (i = 0; i < in.len; i += 777)
+		CHECK_EQ(record_feed(r, in.data + i, MIN((size_t)777, in.len - i), on_esc_chunk, &c), 0);
+	CHECK_EQ(record_end(r, on_esc_chunk, &c), 0);
+	CHECK(c.ok);
+	CHECK(c.n >= 120000 / RECORD_CHUNK_MAX);
+	CHECK_EQ(c.decoded, 120000);
+	buf_free(&in);
+	record_free(r);
+}
