@@ -48,7 +48,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-
 /* The most bytes of one value (or line) held before a chunk is cut. */
 #define RECORD_CHUNK_MAX 16384
 /* Arrays and objects nested deeper than this: the rest of the line is prose. */
@@ -119,7 +118,7 @@ enum record_mode {
 struct record_stats {
 	uint64_t values;	/* callbacks made */
 	uint64_t records;	/* top-level JSON values completed */
-	uint64_t json_errors;	/* bytes that were not JSON: the rest of their line went as prose */
+	uint64_t json_errors;	/* JSON gone bad: from the bad byte, the rest of its line went as prose */
 	uint64_t too_deep;	/* nesting past RECORD_MAX_DEPTH: the same */
 	uint64_t truncated;	/* texts that ended inside a JSON value */
 	uint64_t long_numbers;	/* numbers longer than RECORD_NUMBER_MAX, skipped */
