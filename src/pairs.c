@@ -101,21 +101,36 @@ static bool ends_sentence(const char *t, size_t n, size_t i)
 	       (strchr(".!?", t[i]) && (i + 1 == n || isspace((unsigned char)t[i + 1])));
 }
 
+/*
+ * The first sentence at or after offset pos: [*start, *end), its leading
+ * blank space skipped, its stop kept and a line break that ends it left
+ * out. Returns where the next sentence is looked for: past pos (pos < n),
+ * so a loop over the sentences ends whatever the text.
+ */
+static size_t sentence_next(const char *t, size_t n, size_t pos, size_t *start, size_t *end)
+{
+	size_t s = pos, e;
+
+	while (s < n && isspace((unsigned char)t[s]))
+		s++;
+	for (e = s; e < n && !ends_sentence(t, n, e); e++)
+		;
+	*start = s;
+	*end = e < n && t[e] != '\n' ? e + 1 : e;
+	/* A line's trailing blank space ("\r" of CRLF) is no part of it. */
+	while (*end > s && isspace((unsigned char)t[*end - 1]))
+		(*end)--;
+	return e < n ? e + 1 : n;
+}
+
 /* The sentence of text around offset at: [*start, *end). */
 static void sentence_around(const char *t, size_t n, size_t at, size_t *start, size_t *end)
 {
-	size_t s = MIN(at, n), e = MIN(at, n);
+	size_t s = MIN(at, n);
 
 	while (s > 0 && !ends_sentence(t, n, s - 1))
 		s--;
-	while (s < n && isspace((unsigned char)t[s]))
-		s++;
-	while (e < n && !ends_sentence(t, n, e))
-		e++;
-	if (e < n && t[e] != '\n')
-		e++;
-	*start = s;
-	*end = MAX(e, s);
+	sentence_next(t, n, s, start, end);
 }
 
 static bool stopword(const char *w, size_t k)
@@ -178,22 +193,20 @@ static size_t words_held(const char *claim, size_t cn, const char *t, size_t tn,
 static double coverage(const char *claim, size_t cn, const char *passage, size_t pn,
 		       size_t *best_start, size_t *best_end)
 {
-	size_t words, found, best = 0, s, e, ignored;
+	size_t words, found, best = 0, at, s, e, ignored;
 
 	*best_start = *best_end = 0;
 	found = words_held(claim, cn, passage, pn, &words);
-	for (s = 0; s < pn; s = MAX(e, s + 1)) {
+	for (at = 0; at < pn;) {
 		size_t hits;
 
-		sentence_around(passage, pn, s, &s, &e);
+		at = sentence_next(passage, pn, at, &s, &e);
 		hits = words_held(claim, cn, passage + s, e - s, &ignored);
 		if (hits > best) {
 			best = hits;
 			*best_start = s;
 			*best_end = e;
 		}
-		if (e >= pn)
-			break;
 	}
 	return words ? (double)found / (double)words : 0;
 }

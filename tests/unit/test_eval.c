@@ -657,6 +657,23 @@ TEST(eval_pairs)
 	run_free(&r);
 }
 
+/* A passage whose lines end without a stop (it once looped for ever), and a pair after it. */
+TEST(eval_pairs_line_breaks)
+{
+	struct run r = run_eval((struct eval_options){0},
+				"{\"claim\":\"x.\",\"passage\":\"a\\nb\",\"label\":\"does_not_support\"}\n"
+				"{\"claim\":\"Prices rose.\",\"passage\":\"# Prices\\r\\nPrices rose.\\n\","
+				"\"label\":\"supports\"}\n");
+	const struct json_value *j = r.report;
+
+	if (j) {
+		CHECK_EQ(num(j, "pairs.records"), 2);
+		CHECK_EQ(num(j, "pairs.table.does_not_support.does_not_support"), 1);
+		CHECK_EQ(num(j, "pairs.table.supports.supports"), 1);
+	}
+	run_free(&r);
+}
+
 /* Writes the text report of o over the JSONL text; the caller frees it. */
 static char *run_text(struct eval_options o, const char *jsonl)
 {
