@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Claim/passage pairs on the built-in packs: sentences, quotes, coverage. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "db.h"
 #include "pairs.h"
@@ -90,5 +91,76 @@ TEST(pairs_line_breaks_end_sentences)
 		CHECK_EQ(v.label, cases[i].label);
 	}
 out:
+	teardown(&fx);
+}
+
+/* Appends n bytes of sentences of ten distinct words, starting at word w. */
+static size_t add_prose(struct buf *b, size_t n, size_t w)
+{
+	size_t end = b->len + n;
+
+	while (b->len < end) {
+		char word[16];
+		size_t k, x = w++;
+
+		for (k = 0; k < 5; k++, x /= 26)
+			word[k] = (char)('a' + x % 26);
+		word[k] = '\0';
+		buf_addf(b, "%s%s", word, w % 10 == 0 ? ". " : " ");
+	}
+	return w;
+}
+
+/* CPU time of judging the pair, the least of five runs of four judgements. */
+static double judge_cost(struct fixture *fx, const struct buf *claim, const struct buf *passage)
+{
+	double best = 1e30;
+	int run, i;
+
+	for (run = 0; run < 5; run++) {
+		struct timespec a, b;
+		struct pair_verdict v;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		for (i = 0; i < 4; i++)
+			CHECK_EQ(pairs_judge(fx->pj, claim->data, claim->len, passage->data,
+					     passage->len, &v), 0);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		best = MIN(best, (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+	}
+	return best;
+}
+
+/*
+ * Judging is linear in the claim and the passage together: doubling both
+ * must not cost more than 3x, quadrupling not more than 6x (a cost of claim
+ * words x passage bytes, as before, is 4x and 16x). Ratios against the
+ * smallest size of this run, in CPU time, the least of five runs.
+ */
+TEST(pairs_cost_is_linear)
+{
+	static const size_t sizes[] = {16 << 10, 32 << 10, 64 << 10};
+	struct buf claim = {0}, passage = {0};
+	double t[3];
+	struct fixture fx;
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < 3; i++) {
+		claim.len = passage.len = 0;
+		/* Half the claim's words are in the passage, half are not. */
+		add_prose(&passage, sizes[i], 0);
+		add_prose(&claim, sizes[i] / 2, sizes[i] / 12);
+		add_prose(&claim, sizes[i] / 2, 1000000);
+		t[i] = judge_cost(&fx, &claim, &passage);
+	}
+	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
+	       t[1] / t[0], t[2] / t[0]);
+	CHECK(t[1] <= 3 * t[0]);
+	CHECK(t[2] <= 6 * t[0]);
+out:
+	buf_free(&claim);
+	buf_free(&passage);
 	teardown(&fx);
 }
