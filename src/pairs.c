@@ -23,6 +23,13 @@ struct word {
 	size_t sentence;  /* the last passage sentence holding it, from 1; 0: none */
 };
 
+/* What a claim with nothing checkable is weighed on. */
+enum claim_words {
+	WORDS_CONTENT, /* its content words */
+	WORDS_ALL,     /* it has none: all its words */
+	WORDS_NONE,    /* it has no word at all */
+};
+
 struct pairs {
 	struct scan *sc;
 	struct word *words; /* the current claim's, sorted */
@@ -197,16 +204,17 @@ static size_t next_word(const char *t, size_t n, size_t *i)
 
 /*
  * Collects the claim's content words (four letters or more, not function
- * words), sorted, each once with its count; *total counts them all.
+ * words), or with all every word, sorted, each once with its count; *total
+ * counts them all.
  */
-static int claim_words(struct pairs *p, const char *claim, size_t cn, size_t *total)
+static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, size_t *total)
 {
 	size_t i = 0, j, k;
 
 	p->n_words = 0;
 	*total = 0;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (k >= 4 && !stopword(claim + i, k)) {
+		if (all || (k >= 4 && !stopword(claim + i, k))) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			p->words[p->n_words++] = (struct word){.text = claim + i, .len = k, .count = 1};
@@ -247,20 +255,32 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 
 /*
  * The share of the claim's content words that the passage holds, and the
- * passage sentence that holds the most of them (the first of equals). One
- * pass over the passage; each of its words is looked up in the claim's,
- * sorted: a sorted table rather than a hash, so that no input makes the
- * lookups degrade. The cost is (claim + passage) x log(claim words).
+ * passage sentence that holds the most of them (the first of equals). A
+ * claim with no content word ("It is red.") is weighed on all its words,
+ * *words says which (or that it has none): short words alone are no
+ * evidence against it. One pass over the passage; each of its words is
+ * looked up in the claim's, sorted: a sorted table rather than a hash, so
+ * that no input makes the lookups degrade. The cost is (claim + passage) x
+ * log(claim words).
  */
 static int coverage(struct pairs *p, const char *claim, size_t cn, const char *passage,
-		    size_t pn, double *share, size_t *best_start, size_t *best_end)
+		    size_t pn, enum claim_words *words, double *share, size_t *best_start,
+		    size_t *best_end)
 {
-	size_t total, found = 0, best = 0, sentence = 0, at, s, e;
+	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest = 4;
 	int err;
 
 	*share = 0;
 	*best_start = *best_end = 0;
-	err = claim_words(p, claim, cn, &total);
+	*words = WORDS_CONTENT;
+	err = claim_words(p, claim, cn, false, &total);
+	if (err == 0 && total == 0) {
+		*words = WORDS_ALL;
+		shortest = 1;
+		err = claim_words(p, claim, cn, true, &total);
+	}
+	if (err == 0 && total == 0)
+		*words = WORDS_NONE;
 	if (err < 0 || total == 0)
 		return err;
 	for (at = 0; at < pn;) {
@@ -269,7 +289,7 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		at = sentence_next(passage, pn, at, &s, &e);
 		sentence++;
 		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
-			struct word *w = k >= 4 ? find_word(p, passage + i, k) : NULL;
+			struct word *w = k >= shortest ? find_word(p, passage + i, k) : NULL;
 
 			/* A word counts once per sentence, as often as the claim says it. */
 			if (!w || w->sentence == sentence)
@@ -293,6 +313,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		size_t passage_len, struct pair_verdict *v)
 {
 	struct scan_summary sum;
+	enum claim_words words;
 	size_t qs, qe;
 	int err;
 
@@ -310,7 +331,8 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	v->items = p->items;
 	v->grounded = p->grounded;
 	v->altered = p->altered;
-	err = coverage(p, claim, claim_len, passage, passage_len, &v->coverage, &qs, &qe);
+	err = coverage(p, claim, claim_len, passage, passage_len, &words, &v->coverage,
+		       &qs, &qe);
 	if (err)
 		return err;
 	if (p->have_altered) {
@@ -326,11 +348,18 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 					&v->quote_start, &v->quote_end);
 		snprintf(v->reason, sizeof(v->reason), "%zu of the claim's %zu checkable item(s) %s in the passage",
 			 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
+	} else if (words == WORDS_NONE) {
+		/* Nothing to support is not support: the gate fails closed. */
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		snprintf(v->reason, sizeof(v->reason), "nothing checkable and no word in the claim");
 	} else {
 		v->label = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
 			   : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS : PAIR_DOES_NOT_SUPPORT;
 		snprintf(v->reason, sizeof(v->reason),
-			 "nothing checkable; the passage holds %.0f%% of the claim's content words",
+			 words == WORDS_CONTENT
+				 ? "nothing checkable; the passage holds %.0f%% of the claim's content words"
+				 : "nothing checkable and no content word; the passage holds %.0f%% of "
+				   "the claim's words",
 			 100 * v->coverage);
 	}
 	/* Without a grounded item to quote, the sentence closest to the claim. */

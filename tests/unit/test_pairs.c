@@ -164,3 +164,45 @@ out:
 	buf_free(&passage);
 	teardown(&fx);
 }
+
+/*
+ * A claim with nothing checkable and no content word is weighed on all its
+ * words: the same sentence supports itself; a claim with no word at all
+ * is not supported by anything.
+ */
+TEST(pairs_short_words)
+{
+	static const struct {
+		const char *claim, *passage;
+		enum pair_label label;
+		double coverage;
+	} cases[] = {
+		{"It is red.", "It is red.", PAIR_SUPPORTS, 1},
+		{"it is RED", "Today it is red.", PAIR_SUPPORTS, 1},
+		{"It is red.", "It is blue.", PAIR_PARTIALLY_SUPPORTS, 2.0 / 3},
+		{"It is red.", "The sky is big.", PAIR_DOES_NOT_SUPPORT, 1.0 / 3},
+		/* One content word decides alone: short words are not counted beside it. */
+		{"It is blue.", "The sky is blue.", PAIR_SUPPORTS, 1},
+		{"It is green.", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+		{"!!", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+		{"", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK(v.coverage > cases[i].coverage - 1e-9 && v.coverage < cases[i].coverage + 1e-9);
+		CHECK_EQ(v.items, 0);
+	}
+	judge(&fx, "It is red.", "It is red.", quote, sizeof(quote));
+	CHECK_STR(quote, "It is red.");
+out:
+	teardown(&fx);
+}
