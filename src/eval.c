@@ -3,6 +3,7 @@
 #include "eval.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "emit.h"
@@ -707,37 +709,39 @@ static bool blank(const char *s, size_t n)
 
 static int eval_file(struct eval *ev, const char *path)
 {
-	bool is_stdin = strcmp(path, "-") == 0;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
+	bool is_stdin = strcmp(path, "-") == 0, too_long;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	struct lines *lines = NULL;
 	uint64_t lineno = 0;
-	ssize_t n;
-	int err = 0;
+	const char *line;
+	size_t n;
+	int rc = 0, err;
 
-	if (!f)
+	if (fd < 0)
 		return diag_set(ev->d, -errno, "%s: %s", path, strerror(errno));
-	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	err = lines_new(fd, RECORD_MAX, &lines);
+	while (err == 0 && (rc = lines_next(lines, &line, &n, &too_long)) > 0) {
+		char why[128];
+
 		lineno++;
-		if (blank(line, (size_t)n))
-			continue;
-		err = eval_line(ev, path, lineno, line, (size_t)n);
-		if (err < 0)
-			break;
-		errno = 0;
+		if (too_long) {
+			snprintf(why, sizeof(why), "the line is %zu bytes, longer than the %zu MiB a "
+				 "record may be", n, RECORD_MAX >> 20);
+			err = note_malformed(ev, path, lineno, why);
+		} else if (!blank(line, n)) {
+			err = eval_line(ev, path, lineno, line, n);
+		}
 	}
-	if (err == 0 && ferror(f))
-		err = diag_set(ev->d, errno ? -errno : -EIO, "%s: %s", path,
-			       strerror(errno ? errno : EIO));
+	if (err == 0 && rc < 0)
+		err = diag_set(ev->d, rc, "%s: %s", path, strerror(-rc));
 	else if (err == -ENOMEM)
 		diag_set(ev->d, err, "out of memory");
 	else if (err < 0 && !ev->d->msg[0])
 		diag_set(ev->d, err, "%s:%llu: %s", path, (unsigned long long)lineno,
 			 strerror(-err));
-	free(line);
+	lines_free(lines);
 	if (!is_stdin)
-		fclose(f);
+		close(fd);
 	return err;
 }
 

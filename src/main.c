@@ -665,25 +665,26 @@ static int emit_bad_pair(struct buf *b, const char *path, size_t line, const cha
 
 /*
  * Judges every pair of one input. *bad counts malformed lines, *fails
- * pairs that the passage does not support.
+ * pairs that the passage does not support. With --line-buffered each
+ * record is written as soon as its line is judged.
  */
 static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *name,
 		       struct output *out, size_t *bad, size_t *fails, int *read_err)
 {
-	size_t counts[3] = {0}, line_no = 0, malformed = 0, cap = 0;
-	const char *label = name;
-	char *line = NULL;
-	ssize_t n;
-	FILE *f;
-	int err = 0;
+	size_t counts[3] = {0}, line_no = 0, malformed = 0, n;
+	struct lines *lines = NULL;
+	const char *label = name, *line;
+	bool too_long;
+	int fd, rc = 0, err = 0;
 
 	*read_err = 0;
-	f = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
-	if (!f) {
+	fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		*read_err = errno;
 		return 0;
 	}
-	while (err == 0 && (n = getline(&line, &cap, f)) >= 0) {
+	err = lines_new(fd, RECORD_MAX, &lines);
+	while (err == 0 && (rc = lines_next(lines, &line, &n, &too_long)) > 0) {
 		const struct json_value *claim, *passage, *id;
 		struct json_value *rec = NULL;
 		struct json_error jerr;
@@ -693,9 +694,13 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		char msg[160];
 
 		line_no++;
-		if (strspn(line, " \t\r\n") == (size_t)n)
+		if (too_long) {
+			snprintf(msg, sizeof(msg), "the line is %zu bytes, longer than the %zu MiB "
+				 "a record may be", n, RECORD_MAX >> 20);
+			why = msg;
+		} else if (strspn(line, " \t\r") == n) {
 			continue; /* a blank line is no record */
-		if (json_parse(line, (size_t)n, &rec, &jerr) < 0) {
+		} else if (json_parse(line, n, &rec, &jerr) < 0) {
 			snprintf(msg, sizeof(msg), "not JSON: %s at byte %zu", jerr.msg, jerr.offset);
 			why = msg;
 		} else {
@@ -723,12 +728,14 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		json_free(rec);
 		if (!err)
 			err = flush_output(out);
+		if (!err && out->line_buffered)
+			err = sync_output(out);
 	}
-	if (err == 0 && ferror(f))
-		*read_err = errno ? errno : EIO;
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	if (err == 0 && rc < 0)
+		*read_err = -rc;
+	lines_free(lines);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	if (err)
 		return err;
 	err = BUF_LIT(&out->b, "{\"type\":\"summary\",\"path\":") |

@@ -163,3 +163,97 @@ out:
 	buf_free(&b);
 	return err;
 }
+
+/* Bytes asked of read(2) at a time. */
+#define LINES_PIECE 65536
+
+struct lines {
+	int fd;
+	size_t max;
+	struct buf line;
+	char *in;          /* read, not yet returned: in[pos, end) */
+	size_t pos, end;
+	bool eof;
+};
+
+int lines_new(int fd, size_t max, struct lines **out)
+{
+	struct lines *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l->in = malloc(LINES_PIECE);
+	if (!l->in) {
+		free(l);
+		return -ENOMEM;
+	}
+	l->fd = fd;
+	l->max = max;
+	*out = l;
+	return 0;
+}
+
+void lines_free(struct lines *l)
+{
+	if (!l)
+		return;
+	buf_free(&l->line);
+	free(l->in);
+	free(l);
+}
+
+int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long)
+{
+	size_t n = 0; /* the line's length so far, held or not */
+	bool any = false;
+
+	l->line.len = 0;
+	*line = NULL;
+	*len = 0;
+	*too_long = false;
+	for (;;) {
+		const char *nl;
+		size_t take;
+
+		if (l->pos == l->end) {
+			ssize_t r;
+
+			if (l->eof)
+				break;
+			r = read(l->fd, l->in, LINES_PIECE);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			l->pos = 0;
+			l->end = (size_t)r;
+			l->eof = r == 0;
+			continue;
+		}
+		any = true;
+		nl = memchr(l->in + l->pos, '\n', l->end - l->pos);
+		take = nl ? (size_t)(nl - (l->in + l->pos)) : l->end - l->pos;
+		if (!*too_long && take > l->max - n) {
+			/* Past the bound: count the rest of the line, keep none of it. */
+			*too_long = true;
+			l->line.len = 0;
+		}
+		if (!*too_long && buf_add(&l->line, l->in + l->pos, take) < 0)
+			return -ENOMEM;
+		n += take;
+		l->pos += take + (nl != NULL);
+		if (nl)
+			break;
+	}
+	if (!any)
+		return 0;
+	*len = n;
+	if (!*too_long && l->line.data) {
+		l->line.data[l->line.len] = '\0';
+		*line = l->line.data;
+	} else if (!*too_long) {
+		*line = "";
+	}
+	return 1;
+}

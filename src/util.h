@@ -64,4 +64,36 @@ int read_file(const char *path, char **out, size_t *len);
 /* Reads at most max bytes of a file (ask for one more than you accept to tell a larger one). */
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
 
+/*
+ * The longest JSONL record read (--pairs and eval), newline not counted. A
+ * record is parsed whole: the line, its decoded strings and their tree take
+ * about three times its size, so this keeps a run near 200 MiB. The longest
+ * record of the labelled corpora is 11 KB, and a million-token passage is
+ * about 4 MB: nothing real comes near it.
+ */
+#define RECORD_MAX ((size_t)64 << 20)
+
+/*
+ * Lines read from a file descriptor in pieces, each returned as soon as its
+ * newline arrives (a pipe that stays open is served line by line). A line
+ * longer than the bound is not held: it is read through and reported as too
+ * long with its length.
+ *
+ * lines_new() returns a reader freed with lines_free(), which does not close
+ * the descriptor. A line returned by lines_next() is valid until the next
+ * call.
+ */
+struct lines;
+
+int lines_new(int fd, size_t max, struct lines **out);
+void lines_free(struct lines *l);
+/*
+ * The next line, without its newline (NUL-terminated, but it may hold
+ * NULs): returns 1 with *line and *len, or 1
+ * with *too_long set, *line NULL and *len its length when it is longer than
+ * max; 0 at the end of the input; or a negative errno of read(2). A last
+ * line without a newline is a line.
+ */
+int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long);
+
 #endif
