@@ -33,6 +33,16 @@ struct hit {
 	size_t text_off, text_len; /* in detector.text */
 };
 
+/*
+ * An interval in a list sorted by start, with reach, the largest end of the
+ * intervals from the start of its run up to it: whether one of a run
+ * overlaps [a, b) is then one binary search (see any_overlaps).
+ */
+struct ival {
+	uint64_t start, end, reach;
+	size_t sig; /* a finding's signal */
+};
+
 /* A rule set ready to scan, and what it found in the current record. */
 struct detector {
 	struct ruleset *rs;
@@ -43,6 +53,11 @@ struct detector {
 	size_t n_sig;    /* rs->n_signals + 1 */
 	struct hit *hits;
 	size_t n_hits, cap_hits;
+	/* The hits as intervals: all by start, and by signal then start, the
+	 * signal k's run from sig_at[k] to sig_at[k + 1]. */
+	struct ival *by_start, *by_sig;
+	size_t *sig_at;
+	size_t cap_by_start, cap_by_sig;
 	struct buf text;
 	uint64_t claims[CLAIM_LABELS]; /* the current record's claims (with scan_claims) */
 };
@@ -60,6 +75,7 @@ struct record {
 	bool label;
 	struct span *spans; /* in eval.spans */
 	size_t n_spans;
+	struct ival *span_ix; /* the spans sorted, in eval.span_ix */
 };
 
 /* One detector's tallies against the labels. */
@@ -97,7 +113,8 @@ struct eval {
 	struct cell cmp_any;     /* the second rule set, overall */
 	uint64_t mc_b, mc_c;     /* right only with the first set, only with the second */
 	struct span *spans;
-	size_t cap_spans;
+	struct ival *span_ix;
+	size_t cap_spans, cap_span_ix;
 	struct buf mis;
 	/* --sweep: overall, at t = i / EVAL_SWEEP_STEPS; records with a checked claim. */
 	struct stats_confusion sweep[EVAL_SWEEP_STEPS + 1];
@@ -106,6 +123,58 @@ struct eval {
 	struct pairs *pj;
 	uint64_t pairs, pair_table[3][3];
 };
+
+/* ---- intervals ---- */
+
+static int cmp_ival_start(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int cmp_ival_sig(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	if (x->sig != y->sig)
+		return (x->sig > y->sig) - (x->sig < y->sig);
+	return cmp_ival_start(a, b);
+}
+
+/* Sorts v[0, n) with cmp and sets each reach; with by_sig a run is one signal's. */
+static void ival_sort(struct ival *v, size_t n, int (*cmp)(const void *, const void *),
+		      bool by_sig)
+{
+	size_t i;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp);
+	for (i = 0; i < n; i++)
+		v[i].reach = i > 0 && (!by_sig || v[i - 1].sig == v[i].sig)
+				     ? MAX(v[i - 1].reach, v[i].end)
+				     : v[i].end;
+}
+
+/*
+ * Whether an interval of the run v[lo, hi) overlaps [a, b): one with start
+ * < b and end > a. Those with start < b are a prefix of the run; the
+ * largest end among them is the reach of its last.
+ */
+static bool any_overlaps(const struct ival *v, size_t lo, size_t hi, uint64_t a, uint64_t b)
+{
+	size_t first = lo;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].start < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first && v[lo - 1].reach > a;
+}
 
 /* ---- detectors ---- */
 
@@ -181,7 +250,8 @@ static int detector_open(struct detector *dt, const char *const *paths, size_t n
 	dt->pol = policy_new(dt->rs);
 	dt->n_sig = dt->rs->n_signals + 1;
 	dt->counted = calloc(dt->n_sig, sizeof(*dt->counted));
-	if (!dt->pol || !dt->counted)
+	dt->sig_at = calloc(dt->n_sig + 1, sizeof(*dt->sig_at));
+	if (!dt->pol || !dt->counted || !dt->sig_at)
 		return -ENOMEM;
 	for (i = 0; i < dt->n_sig; i++)
 		dt->counted[i] = n_signals == 0 || in_list(signals, n_signals,
@@ -197,7 +267,32 @@ static void detector_close(struct detector *dt)
 	ruleset_free(dt->rs);
 	free(dt->counted);
 	free(dt->hits);
+	free(dt->by_start);
+	free(dt->by_sig);
+	free(dt->sig_at);
 	buf_free(&dt->text);
+}
+
+/* Sorts the current record's hits for the tallies: by start, and by signal. */
+static int detector_index(struct detector *dt)
+{
+	size_t i, k;
+
+	if (grow(&dt->by_start, &dt->cap_by_start, dt->n_hits, sizeof(*dt->by_start)) < 0 ||
+	    grow(&dt->by_sig, &dt->cap_by_sig, dt->n_hits, sizeof(*dt->by_sig)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < dt->n_hits; i++)
+		dt->by_start[i] = dt->by_sig[i] = (struct ival){
+			.start = dt->hits[i].start, .end = dt->hits[i].end, .sig = dt->hits[i].sig,
+		};
+	ival_sort(dt->by_start, dt->n_hits, cmp_ival_start, false);
+	ival_sort(dt->by_sig, dt->n_hits, cmp_ival_sig, true);
+	for (k = 0, i = 0; k <= dt->n_sig; k++) {
+		while (i < dt->n_hits && dt->by_sig[i].sig < k)
+			i++;
+		dt->sig_at[k] = i;
+	}
+	return 0;
 }
 
 /* Scans one response, with its source (if any) as its only grounding. */
@@ -217,7 +312,7 @@ static int detector_scan(struct detector *dt, const struct record *r)
 		err = scan_end(dt->sc, &sum);
 	if (err == 0)
 		memcpy(dt->claims, sum.claims, sizeof(dt->claims));
-	return err;
+	return err ? err : detector_index(dt);
 }
 
 /* Claims are only counted (the scan's summary holds the counts). */
@@ -230,38 +325,41 @@ static int on_claim(void *ctx, const struct claim *cl)
 
 /* ---- tallies ---- */
 
-static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+/* Sorts the record's spans for the tallies. */
+static int index_spans(struct eval *ev, struct record *r)
 {
-	return a0 < b1 && b0 < a1;
+	size_t j;
+
+	if (grow(&ev->span_ix, &ev->cap_span_ix, r->n_spans, sizeof(*ev->span_ix)) < 0)
+		return -ENOMEM;
+	r->span_ix = ev->span_ix;
+	for (j = 0; j < r->n_spans; j++)
+		r->span_ix[j] = (struct ival){.start = r->spans[j].start, .end = r->spans[j].end};
+	ival_sort(r->span_ix, r->n_spans, cmp_ival_start, false);
+	return 0;
 }
 
-/* Adds one record to c, counting the findings of signal sig (NO_SIGNAL: any). */
+/*
+ * Adds one record to c, counting the findings of signal sig (NO_SIGNAL:
+ * any). A finding is on a span, and a span caught, when the two overlap;
+ * each test is a binary search in the other side's sorted intervals, so a
+ * record costs (findings + spans) x log, not findings x spans.
+ */
 static void tally(struct cell *c, const struct detector *dt, size_t sig, const struct record *r)
 {
-	bool predicted = false;
+	const struct ival *h = sig == NO_SIGNAL ? dt->by_start : dt->by_sig;
+	size_t lo = sig == NO_SIGNAL ? 0 : dt->sig_at[sig];
+	size_t hi = sig == NO_SIGNAL ? dt->n_hits : dt->sig_at[sig + 1];
+	bool predicted = hi > lo;
 	size_t i, j;
 
-	for (i = 0; i < dt->n_hits; i++) {
-		const struct hit *h = &dt->hits[i];
-		bool on = false;
-
-		if (sig != NO_SIGNAL && h->sig != sig)
-			continue;
-		predicted = true;
-		for (j = 0; j < r->n_spans && !on; j++)
-			on = overlaps(h->start, h->end, r->spans[j].start, r->spans[j].end);
+	for (i = lo; i < hi; i++) {
 		c->findings++;
-		c->on_span += on;
+		c->on_span += any_overlaps(r->span_ix, 0, r->n_spans, h[i].start, h[i].end);
 	}
 	for (j = 0; j < r->n_spans; j++) {
-		bool caught = false;
-
-		for (i = 0; i < dt->n_hits && !caught; i++)
-			caught = (sig == NO_SIGNAL || dt->hits[i].sig == sig) &&
-				 overlaps(dt->hits[i].start, dt->hits[i].end, r->spans[j].start,
-					  r->spans[j].end);
 		c->spans++;
-		c->caught += caught;
+		c->caught += any_overlaps(h, lo, hi, r->spans[j].start, r->spans[j].end);
 	}
 	if (predicted && r->label)
 		c->cm.tp++;
@@ -664,6 +762,9 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 			err = note_malformed(ev, file, line, why);
 		goto out;
 	}
+	err = index_spans(ev, &r);
+	if (err < 0)
+		goto out;
 	err = detector_scan(&ev->main, &r);
 	if (err < 0)
 		goto out;
@@ -1439,6 +1540,7 @@ out:
 		free(ev.notes[i].reason);
 	free(ev.notes);
 	free(ev.spans);
+	free(ev.span_ix);
 	buf_free(&ev.mis);
 	buf_free(&b);
 	return err;

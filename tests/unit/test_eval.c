@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eval.h"
@@ -672,6 +673,122 @@ TEST(eval_pairs_line_breaks)
 		CHECK_EQ(num(j, "pairs.table.supports.supports"), 1);
 	}
 	run_free(&r);
+}
+
+/*
+ * Overlaps at the edges: findings url1 [2, 21), stat [30, 35), url2 [38, 57);
+ * spans [0, 3) (url1's first byte), [21, 30) (touching both neighbours:
+ * no overlap), [32, 32) (empty, inside stat: overlaps, as [a, b) and [c, c)
+ * do when a < c < b), [45, 50) (inside url2), [57, 59) (touching url2).
+ */
+TEST(eval_span_overlaps)
+{
+	struct run r = run_eval((struct eval_options){0},
+		"{\"response\":\"A https://a.example/x B\\nIt is 12.5% C\\nhttps://b.example/y D\","
+		"\"spans\":[{\"byte_start\":45,\"byte_end\":50},{\"byte_start\":0,\"byte_end\":3},"
+		"{\"byte_start\":21,\"byte_end\":30},{\"byte_start\":32,\"byte_end\":32},"
+		"{\"byte_start\":57,\"byte_end\":59}],\"has_hallucination\":true}\n");
+	const struct json_value *j = r.report;
+
+	if (j) {
+		CHECK_EQ(num(j, "overall.any.findings.total"), 3);
+		CHECK_EQ(num(j, "overall.any.findings.on_span"), 3);
+		CHECK_EQ(num(j, "overall.any.spans.labelled"), 5);
+		CHECK_EQ(num(j, "overall.any.spans.caught"), 3);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.findings.total"), 2);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.findings.on_span"), 2);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.spans.caught"), 2);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.findings.total"), 1);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.findings.on_span"), 1);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.spans.caught"), 1);
+		CHECK_EQ(num(j, "overall.signals.fabricated_citation.findings.total"), 0);
+		CHECK_EQ(num(j, "overall.signals.fabricated_citation.spans.caught"), 0);
+		CHECK_EQ(num(j, "overall.any.tp"), 1);
+	}
+	run_free(&r);
+}
+
+/* One record of n URLs, each followed by a labelled span that it does not overlap. */
+static void many_findings(struct buf *b, size_t n)
+{
+	size_t i;
+
+	b->len = 0;
+	BUF_LIT(b, "{\"response\":\"");
+	for (i = 0; i < n; i++)
+		buf_addf(b, "See https://x.example/%06zu now. ", i);
+	BUF_LIT(b, "\",\"spans\":[");
+	for (i = 0; i < n; i++) {
+		size_t at = i * 34 + 29; /* "now" */
+
+		buf_addf(b, "%s{\"byte_start\":%zu,\"byte_end\":%zu}", i ? "," : "", at, at + 3);
+	}
+	BUF_LIT(b, "],\"has_hallucination\":true}\n");
+}
+
+/* CPU time of evaluating the file, the least of three runs. */
+static double eval_cost(const char *path, size_t n)
+{
+	const char *files[] = {path};
+	struct eval_options o = {.files = files, .n_files = 1, .format = EVAL_JSON};
+	double best = 1e30;
+	int run;
+
+	for (run = 0; run < 3; run++) {
+		FILE *out = tmpfile();
+		struct timespec a, b;
+		struct diag d = {""};
+		size_t len;
+		char *text;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		CHECK_EQ(eval_run(&o, out, stderr, &d), 0);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		best = MIN(best, (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+		text = slurp(out, &len);
+		CHECK(strstr(text, "\"findings\":{\"total\":") != NULL);
+		/* Every URL is a finding, no finding is on a span, no span is caught. */
+		if (run == 0) {
+			char want[96];
+
+			snprintf(want, sizeof(want), "\"labelled\":%zu,\"caught\":0,", n);
+			CHECK(strstr(text, want) != NULL);
+			snprintf(want, sizeof(want), "\"findings\":{\"total\":%zu,\"on_span\":0,", n);
+			CHECK(strstr(text, want) != NULL);
+		}
+		free(text);
+		fclose(out);
+	}
+	return best;
+}
+
+/*
+ * Span-level tallies are near linear in findings and spans: doubling both
+ * must not cost more than 3x, quadrupling not more than 6x (findings x
+ * spans, as before, is 4x and 16x). Ratios against the smallest size of
+ * this run, in CPU time, the least of three runs.
+ */
+TEST(eval_cost_is_linear)
+{
+	static const size_t sizes[] = {4000, 8000, 16000};
+	struct buf b = {0};
+	char path[4096];
+	double t[3];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		many_findings(&b, sizes[i]);
+		if (!write_temp(path, sizeof(path), b.data, b.len))
+			goto out;
+		t[i] = eval_cost(path, sizes[i]);
+		unlink(path);
+	}
+	printf("  %.1f ms, %.1f ms, %.1f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
+	       t[1] / t[0], t[2] / t[0]);
+	CHECK(t[1] <= 3 * t[0]);
+	CHECK(t[2] <= 6 * t[0]);
+out:
+	buf_free(&b);
 }
 
 /* Writes the text report of o over the JSONL text; the caller frees it. */
