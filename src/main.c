@@ -612,6 +612,39 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 	return err;
 }
 
+/*
+ * Adds one --source file as grounding, read in pieces: a source of any size
+ * costs the scan's window, not its size. *read_err is set when the file
+ * cannot be read; a negative errno is any other error.
+ */
+static int add_source(struct scan *sc, const char *path, int *read_err)
+{
+	static char buf[READ_SIZE];
+	int fd, err, end;
+
+	*read_err = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*read_err = errno;
+		return 0;
+	}
+	err = scan_source_begin(sc);
+	while (err == 0) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			*read_err = errno;
+		if (n <= 0)
+			break;
+		err = scan_source_feed(sc, buf, (size_t)n);
+	}
+	end = scan_source_end(sc);
+	close(fd);
+	return err ? err : end;
+}
+
 /* ---- --pairs ---- */
 
 static void hex_digest(const char *s, size_t n, char out[65])
@@ -896,16 +929,13 @@ int main(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	for (k = 0; k < o.n_sources; k++) {
-		char *data;
-		size_t len;
+		int read_err;
 
-		err = read_file(o.sources[k], &data, &len);
-		if (err < 0) {
-			warnx_("%s: %s", o.sources[k], strerror(-err));
+		err = add_source(sc, o.sources[k], &read_err);
+		if (read_err) {
+			warnx_("%s: %s", o.sources[k], strerror(read_err));
 			goto out;
 		}
-		err = scan_add_source(sc, data, len);
-		free(data);
 		if (err < 0)
 			goto fail;
 	}
