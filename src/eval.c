@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -88,6 +89,7 @@ struct cell {
 struct group {
 	char *name;
 	size_t name_len;
+	char *shown; /* name for the text report, its controls escaped */
 	uint64_t records;
 	struct cell *cells; /* [0] any signal, [1 + k] signal k */
 };
@@ -412,10 +414,17 @@ static void tally_sweep(struct eval *ev, const struct record *r)
 
 static int group_init(struct group *g, const char *name, size_t len, size_t n_sig)
 {
+	struct buf shown = {0};
+
 	memset(g, 0, sizeof(*g));
 	g->name = xstrndup(name, len);
 	g->name_len = len;
 	g->cells = calloc(n_sig + 1, sizeof(*g->cells));
+	if (buf_add_visible(&shown, name, len) < 0 || buf_addc(&shown, '\0') < 0) {
+		buf_free(&shown);
+		return -ENOMEM;
+	}
+	g->shown = shown.data;
 	return g->name && g->cells ? 0 : -ENOMEM;
 }
 
@@ -540,12 +549,35 @@ static int parse_record(struct eval *ev, const struct json_value *rec, struct re
 	return 0;
 }
 
+/*
+ * "halluscan: " and a message on f, its file names, ids and record text
+ * with control characters escaped (buf_add_visible).
+ */
+static void warn_to(FILE *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void warn_to(FILE *f, const char *fmt, ...)
+{
+	struct buf line = {0};
+	va_list ap;
+	int err = BUF_LIT(&line, "halluscan: ");
+
+	va_start(ap, fmt);
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	va_end(ap);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", f);
+	else
+		fwrite(line.data, 1, line.len, f);
+	buf_free(&line);
+}
+
 static int note_malformed(struct eval *ev, const char *file, uint64_t line, const char *why)
 {
 	struct malformed *m;
 
 	ev->malformed++;
-	fprintf(ev->err, "halluscan: %s:%llu: %s\n", file, (unsigned long long)line, why);
+	warn_to(ev->err, "%s:%llu: %s", file, (unsigned long long)line, why);
 	if (ev->n_notes >= EVAL_MALFORMED_LISTED)
 		return 0;
 	m = &ev->notes[ev->n_notes];
@@ -939,7 +971,7 @@ static int table_group(struct eval *ev, struct table *t, enum table_kind kind,
 	size_t k;
 
 	for (k = 0; k <= ev->main.n_sig && err == 0; k++) {
-		const char *label = k == 0 ? g->name : signal_name(rs, k - 1);
+		const char *label = k == 0 ? g->shown : signal_name(rs, k - 1);
 		int indent = k == 0 ? 0 : 2;
 
 		if (k > 0 && !shown(ev, g, k - 1))
@@ -971,8 +1003,10 @@ static int add_list(struct buf *b, const char *const *v, size_t n, const char *n
 
 	if (n == 0)
 		return buf_addf(b, "%s", none);
-	for (i = 0; i < n; i++)
-		err |= buf_addf(b, "%s%s", i ? ", " : "", v[i]);
+	for (i = 0; i < n; i++) {
+		err |= i ? BUF_LIT(b, ", ") : 0;
+		err |= buf_add_visible(b, v[i], strlen(v[i]));
+	}
 	return err;
 }
 
@@ -1117,7 +1151,7 @@ static int report_text(struct eval *ev, struct buf *b)
 	int err = 0, sw;
 
 	for (i = 0; i < ev->n_ds; i++)
-		t.label_w = MAX(t.label_w, (int)ev->ds[i].name_len);
+		t.label_w = MAX(t.label_w, (int)strlen(ev->ds[i].shown));
 	for (k = 0; k < ev->main.n_sig; k++)
 		if (ev->main.counted[k])
 			t.label_w = MAX(t.label_w, 2 + (int)strlen(signal_name(ev->main.rs, k)));
@@ -1187,9 +1221,15 @@ pairs:
 	if (ev->malformed) {
 		err |= buf_addf(b, "\nMalformed records: %llu (not evaluated)\n",
 				(unsigned long long)ev->malformed);
-		for (i = 0; i < ev->n_notes; i++)
-			err |= buf_addf(b, "  %s:%llu: %s\n", ev->notes[i].file,
-					(unsigned long long)ev->notes[i].line, ev->notes[i].reason);
+		for (i = 0; i < ev->n_notes; i++) {
+			const struct malformed *m = &ev->notes[i];
+
+			err |= BUF_LIT(b, "  ");
+			err |= buf_add_visible(b, m->file, strlen(m->file));
+			err |= buf_addf(b, ":%llu: ", (unsigned long long)m->line);
+			err |= buf_add_visible(b, m->reason, strlen(m->reason));
+			err |= buf_addc(b, '\n');
+		}
 		if (ev->malformed > ev->n_notes)
 			err |= buf_addf(b, "  ... and %llu more (all are named on stderr)\n",
 					(unsigned long long)(ev->malformed - ev->n_notes));
@@ -1530,9 +1570,11 @@ out:
 	detector_close(&ev.main);
 	detector_close(&ev.cmp);
 	free(ev.overall.name);
+	free(ev.overall.shown);
 	free(ev.overall.cells);
 	for (i = 0; i < ev.n_ds; i++) {
 		free(ev.ds[i].name);
+		free(ev.ds[i].shown);
 		free(ev.ds[i].cells);
 	}
 	free(ev.ds);
@@ -1655,8 +1697,7 @@ int eval_main(int argc, char **argv)
 			} else if (strcmp(optarg, "text") == 0) {
 				o.format = EVAL_TEXT;
 			} else {
-				fprintf(stderr, "halluscan: --format takes text or json, not \"%s\"\n",
-					optarg);
+				warn_to(stderr, "--format takes text or json, not \"%s\"", optarg);
 				fputs(eval_usage, stderr);
 				goto out;
 			}
@@ -1668,11 +1709,11 @@ int eval_main(int argc, char **argv)
 			status = fflush(stdout) == 0 ? 0 : 2;
 			goto out;
 		case ':':
-			fprintf(stderr, "halluscan: option %s needs an argument\n", argv[optind - 1]);
+			warn_to(stderr, "option %s needs an argument", argv[optind - 1]);
 			fputs(eval_usage, stderr);
 			goto out;
 		default:
-			fprintf(stderr, "halluscan: unknown option %s\n", argv[optind - 1]);
+			warn_to(stderr, "unknown option %s", argv[optind - 1]);
 			fputs(eval_usage, stderr);
 			goto out;
 		}
@@ -1694,7 +1735,7 @@ int eval_main(int argc, char **argv)
 	if (mis_path) {
 		o.misjudgments = fopen(mis_path, "w");
 		if (!o.misjudgments) {
-			fprintf(stderr, "halluscan: %s: %s\n", mis_path, strerror(errno));
+			warn_to(stderr, "%s: %s", mis_path, strerror(errno));
 			goto out;
 		}
 	}
@@ -1702,7 +1743,7 @@ int eval_main(int argc, char **argv)
 	if (o.misjudgments && fclose(o.misjudgments) != 0 && err == 0)
 		err = diag_set(&d, -errno, "%s: %s", mis_path, strerror(errno));
 	if (err < 0)
-		fprintf(stderr, "halluscan: %s\n", d.msg);
+		warn_to(stderr, "%s", d.msg);
 	else
 		status = 0;
 out:

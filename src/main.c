@@ -145,15 +145,22 @@ struct output {
 
 static void warnx_(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/* A message on stderr, its file names, ids and quotes with control characters escaped. */
 static void warnx_(const char *fmt, ...)
 {
+	struct buf line = {0};
 	va_list ap;
+	int err = BUF_LIT(&line, "halluscan: ");
 
-	fputs("halluscan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", stderr);
+	else
+		fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
 }
 
 static void usage(void)
@@ -658,7 +665,7 @@ static void hex_digest(const char *s, size_t n, char out[65])
 	sha256_hex(d, out);
 }
 
-/* One verdict record; the id is copied as the JSON the input gave. */
+/* One verdict record; id is the id's JSON (see pair_id). */
 static int emit_pair(struct buf *b, const char *path, size_t line, const char *id, size_t id_len,
 		     const char *claim, size_t cn, const char *passage, size_t pn,
 		     const struct pair_verdict *v, const struct ruleset *rs)
@@ -671,7 +678,7 @@ static int emit_pair(struct buf *b, const char *path, size_t line, const char *i
 	err |= BUF_LIT(b, "{\"type\":\"pair\",\"path\":");
 	err |= emit_json_string(b, path, strlen(path));
 	err |= buf_addf(b, ",\"line\":%zu,\"id\":", line);
-	err |= id ? buf_add(b, id, id_len) : BUF_LIT(b, "null");
+	err |= buf_add(b, id, id_len);
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"reason\":", pair_label_name(v->label));
 	err |= emit_json_string(b, v->reason, strlen(v->reason));
 	err |= buf_addf(b, ",\"quote\":{\"start\":%zu,\"end\":%zu,\"text\":", v->quote_start, v->quote_end);
@@ -697,6 +704,34 @@ static int emit_bad_pair(struct buf *b, const char *path, size_t line, const cha
 }
 
 /*
+ * The JSON written for a record's id into out: a string re-encoded (our
+ * writer's output is valid UTF-8 with every control escaped, whatever the
+ * input held), a number, true, false or null as the input wrote it (their
+ * grammar is ASCII), an absent id as null. Returns 0, 1 when the id is an
+ * array or object, or -ENOMEM.
+ */
+static int pair_id(const struct json_value *id, const char *line, struct buf *out)
+{
+	size_t is, ie, n;
+	const char *str;
+
+	out->len = 0;
+	switch (json_type(id)) {
+	case JSON_NONE:
+		return BUF_LIT(out, "null");
+	case JSON_STRING:
+		str = json_string(id, &n);
+		return emit_json_string(out, str, n);
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		return 1;
+	default:
+		json_span(id, &is, &ie);
+		return buf_add(out, line + is, ie - is);
+	}
+}
+
+/*
  * Judges every pair of one input. *bad counts malformed lines, *fails
  * pairs that the passage does not support. With --line-buffered each
  * record is written as soon as its line is judged.
@@ -705,6 +740,7 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		       struct output *out, size_t *bad, size_t *fails, int *read_err)
 {
 	size_t counts[3] = {0}, line_no = 0, malformed = 0, n;
+	struct buf idj = {0};
 	struct lines *lines = NULL;
 	const char *label = name, *line;
 	bool too_long;
@@ -718,12 +754,12 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 	}
 	err = lines_new(fd, RECORD_MAX, &lines);
 	while (err == 0 && (rc = lines_next(lines, &line, &n, &too_long)) > 0) {
-		const struct json_value *claim, *passage, *id;
+		const struct json_value *claim, *passage;
 		struct json_value *rec = NULL;
 		struct json_error jerr;
 		struct pair_verdict v;
 		const char *c, *p, *why = NULL;
-		size_t cn = 0, pn = 0, is = 0, ie = 0;
+		size_t cn = 0, pn = 0;
 		char msg[160];
 
 		line_no++;
@@ -737,25 +773,28 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 			snprintf(msg, sizeof(msg), "not JSON: %s at byte %zu", jerr.msg, jerr.offset);
 			why = msg;
 		} else {
-			id = json_get(rec, "id");
+			int id = pair_id(json_get(rec, "id"), line, &idj);
+
 			claim = json_get(rec, "claim");
 			passage = json_get(rec, "passage");
 			c = json_string(claim, &cn);
 			p = json_string(passage, &pn);
-			if (!c || !p)
+			if (id < 0)
+				err = id;
+			else if (!c || !p)
 				why = "a pair needs \"claim\" and \"passage\" strings";
-			else if (id)
-				json_span(id, &is, &ie);
+			else if (id > 0)
+				why = "\"id\" must be a string, a number, true, false or null";
 		}
-		if (why) {
+		if (err == 0 && why) {
 			malformed++;
 			err = emit_bad_pair(&out->b, label, line_no, why);
-		} else {
+		} else if (err == 0) {
 			err = pairs_judge(pj, c, cn, p, pn, &v);
 			if (!err) {
 				counts[v.label]++;
-				err = emit_pair(&out->b, label, line_no, id ? line + is : NULL, ie - is,
-						c, cn, p, pn, &v, rs);
+				err = emit_pair(&out->b, label, line_no, idj.data, idj.len, c, cn, p,
+						pn, &v, rs);
 			}
 		}
 		json_free(rec);
@@ -767,6 +806,7 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 	if (err == 0 && rc < 0)
 		*read_err = -rc;
 	lines_free(lines);
+	buf_free(&idj);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (err)
@@ -791,14 +831,26 @@ static int list_rules(const struct db *db)
 	const struct ruleset *rs = db->rs;
 	size_t i;
 
-	for (i = 0; i < rs->n_rules; i++) {
+	struct buf b = {0};
+	int err = 0;
+
+	/* A human reads this: a pack's file name is shown with its controls escaped. */
+	for (i = 0; i < rs->n_rules && err == 0; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		printf("%s\t%s\t%s\t%s\t%s:%u\n", r->id, r->signal, severity_name(r->severity),
-		       engine_is_pcre2(db->engine, db->first_rule_id + i) ? "pcre2" : "hyperscan",
-		       r->at.file, r->at.line);
+		b.len = 0;
+		err |= buf_add_visible(&b, r->id, strlen(r->id));
+		err |= buf_addc(&b, '\t');
+		err |= buf_add_visible(&b, r->signal, strlen(r->signal));
+		err |= buf_addf(&b, "\t%s\t%s\t", severity_name(r->severity),
+				engine_is_pcre2(db->engine, db->first_rule_id + i) ? "pcre2" : "hyperscan");
+		err |= buf_add_visible(&b, r->at.file, strlen(r->at.file));
+		err |= buf_addf(&b, ":%u\n", r->at.line);
+		if (!err)
+			fwrite(b.data, 1, b.len, stdout);
 	}
-	return 0;
+	buf_free(&b);
+	return err ? -ENOMEM : 0;
 }
 
 /* For other tools (grep -P, ripgrep, Python re): id, signal, flags ("i" or

@@ -73,26 +73,106 @@ int buf_addc(struct buf *b, char c)
 	return buf_add(b, &c, 1);
 }
 
-int buf_addf(struct buf *b, const char *fmt, ...)
+int buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
 	char tmp[256];
-	va_list ap;
+	va_list aq;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		return -EINVAL;
 	if ((size_t)n < sizeof(tmp))
 		return buf_add(b, tmp, (size_t)n);
 	if (grow(&b->data, &b->cap, b->len + (size_t)n + 1, 1) < 0)
 		return -ENOMEM;
-	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
 	return 0;
+}
+
+int buf_addf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = buf_vaddf(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+size_t utf8_char_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t k, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
+	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return k;
+}
+
+int buf_add_visible(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run, k;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		char esc[6];
+
+		/* Printable ASCII and UTF-8 past the C1 block, in runs. */
+		for (run = i; i < n; i += k) {
+			k = p[i] >= 0x20 && p[i] < 0x7F ? 1
+			    : p[i] >= 0x80 && !(p[i] == 0xC2 && i + 1 < n && p[i + 1] < 0xA0)
+				    ? utf8_char_len(p + i, n - i)
+				    : 0;
+			if (k == 0)
+				break;
+		}
+		err = buf_add(b, s + run, i - run);
+		if (i == n || err)
+			break;
+		if (p[i] == 0xC2 && i + 1 < n && (p[i + 1] & 0xE0) == 0x80) {
+			/* U+0080-U+009F: C2 80-C2 9F */
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[p[i + 1] >> 4];
+			esc[5] = hex[p[i + 1] & 15];
+			err = buf_add(b, esc, 6);
+			i += 2;
+			continue;
+		}
+		esc[0] = '\\';
+		esc[1] = 'x';
+		esc[2] = hex[p[i] >> 4];
+		esc[3] = hex[p[i] & 15];
+		err = buf_add(b, esc, 4);
+		i++;
+	}
+	return err;
 }
 
 int buf_adds(struct buf *b, const char *s)
@@ -161,6 +241,17 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len)
 out:
 	close(fd);
 	buf_free(&b);
+	return err;
+}
+
+int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap)
+{
+	struct buf msg = {0};
+	int err = buf_vaddf(&msg, fmt, ap);
+
+	if (err == 0)
+		err = buf_add_visible(b, msg.data ? msg.data : "", msg.len);
+	buf_free(&msg);
 	return err;
 }
 

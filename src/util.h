@@ -3,6 +3,7 @@
 #ifndef HALLUSCAN_UTIL_H
 #define HALLUSCAN_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,19 @@ int buf_add(struct buf *b, const void *p, size_t n);
 #define BUF_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
 int buf_addc(struct buf *b, char c);
 int buf_addf(struct buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+int buf_vaddf(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+/*
+ * Appends s for a terminal: every control character escaped, so that bytes
+ * from file names, records or packs cannot move the cursor, retitle the
+ * window or ring the bell. C0 controls, DEL and bytes that are not UTF-8
+ * become \xNN, C1 controls (U+0080-U+009F) \u0080-\u009f; the rest,
+ * backslashes included, is copied.
+ */
+int buf_add_visible(struct buf *b, const char *s, size_t n);
+/* Appends a formatted message that way: what it formats is escaped. */
+int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+/* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+size_t utf8_char_len(const unsigned char *p, size_t n);
 /* Appends a NUL-terminated string; a number in decimal (no printf on hot paths). */
 int buf_adds(struct buf *b, const char *s);
 int buf_add_u64(struct buf *b, uint64_t v);

@@ -857,3 +857,55 @@ TEST(eval_sweep_pairs_text)
 		buf_free(&only);
 	}
 }
+
+/* Whether text holds a control character other than a line break, or C1 as UTF-8. */
+static bool has_controls(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+			return true;
+	return false;
+}
+
+/*
+ * Dataset names, malformed records' reasons and file names reach a terminal
+ * in the text report and on stderr: their control characters are escaped
+ * (ESC and BEL, U+009B CSI, a raw 0x9B byte).
+ */
+TEST(eval_text_escapes_controls)
+{
+	static const char jsonl[] =
+		"{\"dataset\":\"a\\u001b[2Jb\\u0007\",\"response\":\"x\",\"has_hallucination\":false}\n"
+		"{\"dataset\":\"c\\u009bd\xc2\x9b" "e\x9b\",\"response\":\"x\",\"has_hallucination\":false}\n"
+		"{\"claim\":\"x\",\"passage\":\"y\",\"label\":\"\\u001b]0;owned\\u0007\"}\n";
+	char path[4096];
+	const char *files[] = {path};
+	struct eval_options o = {.files = files, .n_files = 1, .format = EVAL_TEXT};
+	FILE *out = tmpfile(), *err = tmpfile();
+	struct diag d = {""};
+	char *text = NULL, *msg = NULL;
+	size_t n;
+
+	CHECK(out && err);
+	if (!out || !err || !write_temp(path, sizeof(path), jsonl, sizeof(jsonl) - 1))
+		goto out;
+	CHECK_EQ(eval_run(&o, out, err, &d), 0);
+	unlink(path);
+	text = slurp(out, &n);
+	msg = slurp(err, &n);
+	CHECK(!has_controls(text));
+	CHECK(!has_controls(msg));
+	CHECK(strstr(text, "\na\\x1b[2Jb\\x07 ") != NULL);
+	CHECK(strstr(text, "\nc\\u009bd\\u009be\\x9b ") != NULL);
+	CHECK(strstr(text, "\"label\" is \"\\x1b]0;owned\\x07\", not supports") != NULL);
+	CHECK(strstr(msg, ":3: \"label\" is \"\\x1b]0;owned\\x07\", not supports") != NULL);
+out:
+	free(text);
+	free(msg);
+	if (out)
+		fclose(out);
+	if (err)
+		fclose(err);
+}

@@ -127,3 +127,31 @@ TEST(lines_live_pipe)
 	lines_free(l);
 	close(p[0]);
 }
+
+static const char *visible(struct buf *b, const char *s, size_t n)
+{
+	b->len = 0;
+	CHECK_EQ(buf_add_visible(b, s, n), 0);
+	buf_addc(b, '\0');
+	return b->data;
+}
+
+/* Control characters never reach a terminal raw; text, UTF-8 and backslashes do. */
+TEST(visible_escapes_controls)
+{
+	struct buf b = {0};
+
+	CHECK_STR(visible(&b, S("plain text, \\d+ and caf\xc3\xa9 \xe2\x82\xac")),
+		  "plain text, \\d+ and caf\xc3\xa9 \xe2\x82\xac");
+	/* C0: ESC, BEL, CR, LF, TAB, NUL; and DEL. */
+	CHECK_STR(visible(&b, S("a\x1b[31mred\x07\r\n\t\0z\x7f")),
+		  "a\\x1b[31mred\\x07\\x0d\\x0a\\x09\\x00z\\x7f");
+	/* C1 encoded as UTF-8 (U+009B CSI, U+0080, U+009F); U+00A0 is not C1. */
+	CHECK_STR(visible(&b, S("\xc2\x9b" "2J\xc2\x80\xc2\x9f\xc2\xa0")),
+		  "\\u009b2J\\u0080\\u009f\xc2\xa0");
+	/* Bytes that are not UTF-8: a lone C1 byte, a cut sequence, an overlong form. */
+	CHECK_STR(visible(&b, S("\x9b" "2J \xe2\x82 \xc0\xaf \xc2")),
+		  "\\x9b2J \\xe2\\x82 \\xc0\\xaf \\xc2");
+	CHECK_STR(visible(&b, S("")), "");
+	buf_free(&b);
+}
