@@ -80,10 +80,11 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len);
 
 /*
  * The longest JSONL record read (--pairs and eval), newline not counted. A
- * record is parsed whole: the line, its decoded strings and their tree take
- * about three times its size, so this keeps a run near 200 MiB. The longest
- * record of the labelled corpora is 11 KB, and a million-token passage is
- * about 4 MB: nothing real comes near it.
+ * record is parsed whole: the line and its decoded strings take about twice
+ * its size, and its tree at most ~100 MB more (JSON_MAX_VALUES), so a 64 MiB
+ * record peaks at 132 MiB, or 208 MiB when it also holds a million values.
+ * The longest record of the labelled corpora is 11 KB, and a million-token
+ * passage is about 4 MB: nothing real comes near it.
  */
 #define RECORD_MAX ((size_t)64 << 20)
 
@@ -103,10 +104,10 @@ int lines_new(int fd, size_t max, struct lines **out);
 void lines_free(struct lines *l);
 /*
  * The next line, without its newline (NUL-terminated, but it may hold
- * NULs): returns 1 with *line and *len, or 1
- * with *too_long set, *line NULL and *len its length when it is longer than
- * max; 0 at the end of the input; or a negative errno of read(2). A last
- * line without a newline is a line.
+ * NULs): returns 1 with *line and *len, or 1 with *too_long set, *line NULL
+ * and *len its length when it is longer than max; 0 at the end of the
+ * input; or a negative errno of read(2). A last line without a newline is
+ * a line.
  */
 int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long);
 

@@ -141,6 +141,17 @@ def eval_record_bound():
           "eval bound: named on stderr (%r)" % err[:200])
     check(rc == 0, "eval bound: exit 0 as for any malformed record (got %d)" % rc)
 
+    # 16 MiB of tiny values: refused past a million values, not a tree 50x its size.
+    tiny = b'{"response":"x","has_hallucination":true,"spans":[' + b"1," * (8 << 20) + b"1]}\n"
+    p = subprocess.run([MAXRSS, BIN, "eval"], input=tiny, capture_output=True)
+    err = p.stderr.decode()
+    check("more than 1000000 values" in err, "eval values: refused (%r)" % err[:120])
+    rss_mb = int(err.split("maxrss_kib ")[1]) / 1024 if "maxrss_kib " in err else 1e9
+    if SANITIZED:
+        print("skip eval values RSS under sanitizers (%.1f MB)" % rss_mb)
+    else:
+        check(rss_mb < 100, "eval values: peak RSS %.1f MB < 100 MB" % rss_mb)
+
 
 def source_streamed():
     # A --source file is read in pieces: memory does not grow with it, and
