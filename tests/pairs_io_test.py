@@ -150,7 +150,7 @@ def eval_record_bound():
     if SANITIZED:
         print("skip eval values RSS under sanitizers (%.1f MB)" % rss_mb)
     else:
-        check(rss_mb < 100, "eval values: peak RSS %.1f MB < 100 MB" % rss_mb)
+        check(rss_mb < 160, "eval values: peak RSS %.1f MB < 160 MB (a tree of 8M values: ~900)" % rss_mb)
 
 
 def source_streamed():
