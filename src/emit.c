@@ -7,37 +7,6 @@
 
 #include "config.h"
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0];
-	size_t k, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		k = 2, cp = c & 0x1F;
-	else if (c >= 0xE0 && c <= 0xEF)
-		k = 3, cp = c & 0x0F;
-	else if (c >= 0xF0 && c <= 0xF4)
-		k = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (i = 1; i < k; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return k;
-}
-
 int emit_json_string(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -73,7 +42,7 @@ int emit_json_string(struct buf *b, const char *s, size_t n)
 			i++;
 			continue;
 		}
-		k = utf8_len(p + i, n - i);
+		k = utf8_char_len(p + i, n - i);
 		if (k > 0) {
 			err = buf_add(b, s + i, k);
 			i += k;

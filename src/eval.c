@@ -3,14 +3,17 @@
 #include "eval.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
 #include "emit.h"
@@ -31,6 +34,16 @@ struct hit {
 	size_t text_off, text_len; /* in detector.text */
 };
 
+/*
+ * An interval in a list sorted by start, with reach, the largest end of the
+ * intervals from the start of its run up to it: whether one of a run
+ * overlaps [a, b) is then one binary search (see any_overlaps).
+ */
+struct ival {
+	uint64_t start, end, reach;
+	size_t sig; /* a finding's signal */
+};
+
 /* A rule set ready to scan, and what it found in the current record. */
 struct detector {
 	struct ruleset *rs;
@@ -41,6 +54,11 @@ struct detector {
 	size_t n_sig;    /* rs->n_signals + 1 */
 	struct hit *hits;
 	size_t n_hits, cap_hits;
+	/* The hits as intervals: all by start, and by signal then start, the
+	 * signal k's run from sig_at[k] to sig_at[k + 1]. */
+	struct ival *by_start, *by_sig;
+	size_t *sig_at;
+	size_t cap_by_start, cap_by_sig;
 	struct buf text;
 	uint64_t claims[CLAIM_LABELS]; /* the current record's claims (with scan_claims) */
 };
@@ -58,6 +76,7 @@ struct record {
 	bool label;
 	struct span *spans; /* in eval.spans */
 	size_t n_spans;
+	struct ival *span_ix; /* the spans sorted, in eval.span_ix */
 };
 
 /* One detector's tallies against the labels. */
@@ -70,6 +89,7 @@ struct cell {
 struct group {
 	char *name;
 	size_t name_len;
+	char *shown; /* name for the text report, its controls escaped */
 	uint64_t records;
 	struct cell *cells; /* [0] any signal, [1 + k] signal k */
 };
@@ -95,7 +115,8 @@ struct eval {
 	struct cell cmp_any;     /* the second rule set, overall */
 	uint64_t mc_b, mc_c;     /* right only with the first set, only with the second */
 	struct span *spans;
-	size_t cap_spans;
+	struct ival *span_ix;
+	size_t cap_spans, cap_span_ix;
 	struct buf mis;
 	/* --sweep: overall, at t = i / EVAL_SWEEP_STEPS; records with a checked claim. */
 	struct stats_confusion sweep[EVAL_SWEEP_STEPS + 1];
@@ -104,6 +125,58 @@ struct eval {
 	struct pairs *pj;
 	uint64_t pairs, pair_table[3][3];
 };
+
+/* ---- intervals ---- */
+
+static int cmp_ival_start(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+static int cmp_ival_sig(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	if (x->sig != y->sig)
+		return (x->sig > y->sig) - (x->sig < y->sig);
+	return cmp_ival_start(a, b);
+}
+
+/* Sorts v[0, n) with cmp and sets each reach; with by_sig a run is one signal's. */
+static void ival_sort(struct ival *v, size_t n, int (*cmp)(const void *, const void *),
+		      bool by_sig)
+{
+	size_t i;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp);
+	for (i = 0; i < n; i++)
+		v[i].reach = i > 0 && (!by_sig || v[i - 1].sig == v[i].sig)
+				     ? MAX(v[i - 1].reach, v[i].end)
+				     : v[i].end;
+}
+
+/*
+ * Whether an interval of the run v[lo, hi) overlaps [a, b): one with start
+ * < b and end > a. Those with start < b are a prefix of the run; the
+ * largest end among them is the reach of its last.
+ */
+static bool any_overlaps(const struct ival *v, size_t lo, size_t hi, uint64_t a, uint64_t b)
+{
+	size_t first = lo;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].start < b)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > first && v[lo - 1].reach > a;
+}
 
 /* ---- detectors ---- */
 
@@ -179,7 +252,8 @@ static int detector_open(struct detector *dt, const char *const *paths, size_t n
 	dt->pol = policy_new(dt->rs);
 	dt->n_sig = dt->rs->n_signals + 1;
 	dt->counted = calloc(dt->n_sig, sizeof(*dt->counted));
-	if (!dt->pol || !dt->counted)
+	dt->sig_at = calloc(dt->n_sig + 1, sizeof(*dt->sig_at));
+	if (!dt->pol || !dt->counted || !dt->sig_at)
 		return -ENOMEM;
 	for (i = 0; i < dt->n_sig; i++)
 		dt->counted[i] = n_signals == 0 || in_list(signals, n_signals,
@@ -195,7 +269,32 @@ static void detector_close(struct detector *dt)
 	ruleset_free(dt->rs);
 	free(dt->counted);
 	free(dt->hits);
+	free(dt->by_start);
+	free(dt->by_sig);
+	free(dt->sig_at);
 	buf_free(&dt->text);
+}
+
+/* Sorts the current record's hits for the tallies: by start, and by signal. */
+static int detector_index(struct detector *dt)
+{
+	size_t i, k;
+
+	if (grow(&dt->by_start, &dt->cap_by_start, dt->n_hits, sizeof(*dt->by_start)) < 0 ||
+	    grow(&dt->by_sig, &dt->cap_by_sig, dt->n_hits, sizeof(*dt->by_sig)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < dt->n_hits; i++)
+		dt->by_start[i] = dt->by_sig[i] = (struct ival){
+			.start = dt->hits[i].start, .end = dt->hits[i].end, .sig = dt->hits[i].sig,
+		};
+	ival_sort(dt->by_start, dt->n_hits, cmp_ival_start, false);
+	ival_sort(dt->by_sig, dt->n_hits, cmp_ival_sig, true);
+	for (k = 0, i = 0; k <= dt->n_sig; k++) {
+		while (i < dt->n_hits && dt->by_sig[i].sig < k)
+			i++;
+		dt->sig_at[k] = i;
+	}
+	return 0;
 }
 
 /* Scans one response, with its source (if any) as its only grounding. */
@@ -215,7 +314,7 @@ static int detector_scan(struct detector *dt, const struct record *r)
 		err = scan_end(dt->sc, &sum);
 	if (err == 0)
 		memcpy(dt->claims, sum.claims, sizeof(dt->claims));
-	return err;
+	return err ? err : detector_index(dt);
 }
 
 /* Claims are only counted (the scan's summary holds the counts). */
@@ -228,38 +327,41 @@ static int on_claim(void *ctx, const struct claim *cl)
 
 /* ---- tallies ---- */
 
-static bool overlaps(uint64_t a0, uint64_t a1, uint64_t b0, uint64_t b1)
+/* Sorts the record's spans for the tallies. */
+static int index_spans(struct eval *ev, struct record *r)
 {
-	return a0 < b1 && b0 < a1;
+	size_t j;
+
+	if (grow(&ev->span_ix, &ev->cap_span_ix, r->n_spans, sizeof(*ev->span_ix)) < 0)
+		return -ENOMEM;
+	r->span_ix = ev->span_ix;
+	for (j = 0; j < r->n_spans; j++)
+		r->span_ix[j] = (struct ival){.start = r->spans[j].start, .end = r->spans[j].end};
+	ival_sort(r->span_ix, r->n_spans, cmp_ival_start, false);
+	return 0;
 }
 
-/* Adds one record to c, counting the findings of signal sig (NO_SIGNAL: any). */
+/*
+ * Adds one record to c, counting the findings of signal sig (NO_SIGNAL:
+ * any). A finding is on a span, and a span caught, when the two overlap;
+ * each test is a binary search in the other side's sorted intervals, so a
+ * record costs (findings + spans) x log, not findings x spans.
+ */
 static void tally(struct cell *c, const struct detector *dt, size_t sig, const struct record *r)
 {
-	bool predicted = false;
+	const struct ival *h = sig == NO_SIGNAL ? dt->by_start : dt->by_sig;
+	size_t lo = sig == NO_SIGNAL ? 0 : dt->sig_at[sig];
+	size_t hi = sig == NO_SIGNAL ? dt->n_hits : dt->sig_at[sig + 1];
+	bool predicted = hi > lo;
 	size_t i, j;
 
-	for (i = 0; i < dt->n_hits; i++) {
-		const struct hit *h = &dt->hits[i];
-		bool on = false;
-
-		if (sig != NO_SIGNAL && h->sig != sig)
-			continue;
-		predicted = true;
-		for (j = 0; j < r->n_spans && !on; j++)
-			on = overlaps(h->start, h->end, r->spans[j].start, r->spans[j].end);
+	for (i = lo; i < hi; i++) {
 		c->findings++;
-		c->on_span += on;
+		c->on_span += any_overlaps(r->span_ix, 0, r->n_spans, h[i].start, h[i].end);
 	}
 	for (j = 0; j < r->n_spans; j++) {
-		bool caught = false;
-
-		for (i = 0; i < dt->n_hits && !caught; i++)
-			caught = (sig == NO_SIGNAL || dt->hits[i].sig == sig) &&
-				 overlaps(dt->hits[i].start, dt->hits[i].end, r->spans[j].start,
-					  r->spans[j].end);
 		c->spans++;
-		c->caught += caught;
+		c->caught += any_overlaps(h, lo, hi, r->spans[j].start, r->spans[j].end);
 	}
 	if (predicted && r->label)
 		c->cm.tp++;
@@ -312,10 +414,17 @@ static void tally_sweep(struct eval *ev, const struct record *r)
 
 static int group_init(struct group *g, const char *name, size_t len, size_t n_sig)
 {
+	struct buf shown = {0};
+
 	memset(g, 0, sizeof(*g));
 	g->name = xstrndup(name, len);
 	g->name_len = len;
 	g->cells = calloc(n_sig + 1, sizeof(*g->cells));
+	if (buf_add_visible(&shown, name, len) < 0 || buf_addc(&shown, '\0') < 0) {
+		buf_free(&shown);
+		return -ENOMEM;
+	}
+	g->shown = shown.data;
 	return g->name && g->cells ? 0 : -ENOMEM;
 }
 
@@ -440,12 +549,35 @@ static int parse_record(struct eval *ev, const struct json_value *rec, struct re
 	return 0;
 }
 
+/*
+ * "halluscan: " and a message on f, its file names, ids and record text
+ * with control characters escaped (buf_add_visible).
+ */
+static void warn_to(FILE *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+static void warn_to(FILE *f, const char *fmt, ...)
+{
+	struct buf line = {0};
+	va_list ap;
+	int err = BUF_LIT(&line, "halluscan: ");
+
+	va_start(ap, fmt);
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	va_end(ap);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", f);
+	else
+		fwrite(line.data, 1, line.len, f);
+	buf_free(&line);
+}
+
 static int note_malformed(struct eval *ev, const char *file, uint64_t line, const char *why)
 {
 	struct malformed *m;
 
 	ev->malformed++;
-	fprintf(ev->err, "halluscan: %s:%llu: %s\n", file, (unsigned long long)line, why);
+	warn_to(ev->err, "%s:%llu: %s", file, (unsigned long long)line, why);
 	if (ev->n_notes >= EVAL_MALFORMED_LISTED)
 		return 0;
 	m = &ev->notes[ev->n_notes];
@@ -662,6 +794,9 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 			err = note_malformed(ev, file, line, why);
 		goto out;
 	}
+	err = index_spans(ev, &r);
+	if (err < 0)
+		goto out;
 	err = detector_scan(&ev->main, &r);
 	if (err < 0)
 		goto out;
@@ -707,37 +842,39 @@ static bool blank(const char *s, size_t n)
 
 static int eval_file(struct eval *ev, const char *path)
 {
-	bool is_stdin = strcmp(path, "-") == 0;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
+	bool is_stdin = strcmp(path, "-") == 0, too_long;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	struct lines *lines = NULL;
 	uint64_t lineno = 0;
-	ssize_t n;
-	int err = 0;
+	const char *line;
+	size_t n;
+	int rc = 0, err;
 
-	if (!f)
+	if (fd < 0)
 		return diag_set(ev->d, -errno, "%s: %s", path, strerror(errno));
-	errno = 0;
-	while ((n = getline(&line, &cap, f)) >= 0) {
+	err = lines_new(fd, RECORD_MAX, &lines);
+	while (err == 0 && (rc = lines_next(lines, &line, &n, &too_long)) > 0) {
+		char why[128];
+
 		lineno++;
-		if (blank(line, (size_t)n))
-			continue;
-		err = eval_line(ev, path, lineno, line, (size_t)n);
-		if (err < 0)
-			break;
-		errno = 0;
+		if (too_long) {
+			snprintf(why, sizeof(why), "the line is %zu bytes, longer than the %zu MiB a "
+				 "record may be", n, RECORD_MAX >> 20);
+			err = note_malformed(ev, path, lineno, why);
+		} else if (!blank(line, n)) {
+			err = eval_line(ev, path, lineno, line, n);
+		}
 	}
-	if (err == 0 && ferror(f))
-		err = diag_set(ev->d, errno ? -errno : -EIO, "%s: %s", path,
-			       strerror(errno ? errno : EIO));
+	if (err == 0 && rc < 0)
+		err = diag_set(ev->d, rc, "%s: %s", path, strerror(-rc));
 	else if (err == -ENOMEM)
 		diag_set(ev->d, err, "out of memory");
 	else if (err < 0 && !ev->d->msg[0])
 		diag_set(ev->d, err, "%s:%llu: %s", path, (unsigned long long)lineno,
 			 strerror(-err));
-	free(line);
+	lines_free(lines);
 	if (!is_stdin)
-		fclose(f);
+		close(fd);
 	return err;
 }
 
@@ -834,7 +971,7 @@ static int table_group(struct eval *ev, struct table *t, enum table_kind kind,
 	size_t k;
 
 	for (k = 0; k <= ev->main.n_sig && err == 0; k++) {
-		const char *label = k == 0 ? g->name : signal_name(rs, k - 1);
+		const char *label = k == 0 ? g->shown : signal_name(rs, k - 1);
 		int indent = k == 0 ? 0 : 2;
 
 		if (k > 0 && !shown(ev, g, k - 1))
@@ -866,8 +1003,10 @@ static int add_list(struct buf *b, const char *const *v, size_t n, const char *n
 
 	if (n == 0)
 		return buf_addf(b, "%s", none);
-	for (i = 0; i < n; i++)
-		err |= buf_addf(b, "%s%s", i ? ", " : "", v[i]);
+	for (i = 0; i < n; i++) {
+		err |= i ? BUF_LIT(b, ", ") : 0;
+		err |= buf_add_visible(b, v[i], strlen(v[i]));
+	}
 	return err;
 }
 
@@ -1012,7 +1151,7 @@ static int report_text(struct eval *ev, struct buf *b)
 	int err = 0, sw;
 
 	for (i = 0; i < ev->n_ds; i++)
-		t.label_w = MAX(t.label_w, (int)ev->ds[i].name_len);
+		t.label_w = MAX(t.label_w, (int)strlen(ev->ds[i].shown));
 	for (k = 0; k < ev->main.n_sig; k++)
 		if (ev->main.counted[k])
 			t.label_w = MAX(t.label_w, 2 + (int)strlen(signal_name(ev->main.rs, k)));
@@ -1082,9 +1221,15 @@ pairs:
 	if (ev->malformed) {
 		err |= buf_addf(b, "\nMalformed records: %llu (not evaluated)\n",
 				(unsigned long long)ev->malformed);
-		for (i = 0; i < ev->n_notes; i++)
-			err |= buf_addf(b, "  %s:%llu: %s\n", ev->notes[i].file,
-					(unsigned long long)ev->notes[i].line, ev->notes[i].reason);
+		for (i = 0; i < ev->n_notes; i++) {
+			const struct malformed *m = &ev->notes[i];
+
+			err |= BUF_LIT(b, "  ");
+			err |= buf_add_visible(b, m->file, strlen(m->file));
+			err |= buf_addf(b, ":%llu: ", (unsigned long long)m->line);
+			err |= buf_add_visible(b, m->reason, strlen(m->reason));
+			err |= buf_addc(b, '\n');
+		}
 		if (ev->malformed > ev->n_notes)
 			err |= buf_addf(b, "  ... and %llu more (all are named on stderr)\n",
 					(unsigned long long)(ev->malformed - ev->n_notes));
@@ -1425,9 +1570,11 @@ out:
 	detector_close(&ev.main);
 	detector_close(&ev.cmp);
 	free(ev.overall.name);
+	free(ev.overall.shown);
 	free(ev.overall.cells);
 	for (i = 0; i < ev.n_ds; i++) {
 		free(ev.ds[i].name);
+		free(ev.ds[i].shown);
 		free(ev.ds[i].cells);
 	}
 	free(ev.ds);
@@ -1435,6 +1582,7 @@ out:
 		free(ev.notes[i].reason);
 	free(ev.notes);
 	free(ev.spans);
+	free(ev.span_ix);
 	buf_free(&ev.mis);
 	buf_free(&b);
 	return err;
@@ -1549,8 +1697,7 @@ int eval_main(int argc, char **argv)
 			} else if (strcmp(optarg, "text") == 0) {
 				o.format = EVAL_TEXT;
 			} else {
-				fprintf(stderr, "halluscan: --format takes text or json, not \"%s\"\n",
-					optarg);
+				warn_to(stderr, "--format takes text or json, not \"%s\"", optarg);
 				fputs(eval_usage, stderr);
 				goto out;
 			}
@@ -1562,11 +1709,11 @@ int eval_main(int argc, char **argv)
 			status = fflush(stdout) == 0 ? 0 : 2;
 			goto out;
 		case ':':
-			fprintf(stderr, "halluscan: option %s needs an argument\n", argv[optind - 1]);
+			warn_to(stderr, "option %s needs an argument", argv[optind - 1]);
 			fputs(eval_usage, stderr);
 			goto out;
 		default:
-			fprintf(stderr, "halluscan: unknown option %s\n", argv[optind - 1]);
+			warn_to(stderr, "unknown option %s", argv[optind - 1]);
 			fputs(eval_usage, stderr);
 			goto out;
 		}
@@ -1588,7 +1735,7 @@ int eval_main(int argc, char **argv)
 	if (mis_path) {
 		o.misjudgments = fopen(mis_path, "w");
 		if (!o.misjudgments) {
-			fprintf(stderr, "halluscan: %s: %s\n", mis_path, strerror(errno));
+			warn_to(stderr, "%s: %s", mis_path, strerror(errno));
 			goto out;
 		}
 	}
@@ -1596,7 +1743,7 @@ int eval_main(int argc, char **argv)
 	if (o.misjudgments && fclose(o.misjudgments) != 0 && err == 0)
 		err = diag_set(&d, -errno, "%s: %s", mis_path, strerror(errno));
 	if (err < 0)
-		fprintf(stderr, "halluscan: %s\n", d.msg);
+		warn_to(stderr, "%s", d.msg);
 	else
 		status = 0;
 out:

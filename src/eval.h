@@ -62,11 +62,11 @@ struct eval_options {
  * but a "claim", "passage" or "label" is a pair: it needs "claim" and
  * "passage" strings and a "label" of supports, partially_supports or
  * does_not_support; "id" may be absent. A file may mix the two kinds. Each
- * malformed record (not JSON, a field missing or of the wrong type, a span
- * outside the response or whose text is not the response's bytes, a pair
- * label not one of the three) is counted, reported and named on err as
- * "halluscan: FILE:LINE: reason", and the run goes on; blank lines are not
- * records. Returns 0, or a negative
+ * malformed record (a line longer than RECORD_MAX, not JSON, a field missing
+ * or of the wrong type, a span outside the response or whose text is not the
+ * response's bytes, a pair label not one of the three) is counted, reported
+ * and named on err as "halluscan: FILE:LINE: reason", and the run goes on;
+ * blank lines are not records. Returns 0, or a negative
  * errno with d saying why: a rule pack that does not load, an unknown signal
  * (-EINVAL), an input that cannot be read, or a write error. Nothing is
  * written to out when the run fails.

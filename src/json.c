@@ -109,6 +109,7 @@ struct parser {
 	struct json_member *stack;
 	size_t top, cap;
 	int depth;
+	size_t values;
 	struct json_error *err;
 };
 
@@ -425,6 +426,8 @@ static int parse_value(struct parser *ps, struct json_value *v)
 	memset(v, 0, sizeof(*v));
 	if (ps->p >= ps->end)
 		return fail(ps, ps->p, -EINVAL, "expected a value");
+	if (++ps->values > JSON_MAX_VALUES)
+		return fail(ps, ps->p, -EINVAL, "more than 1000000 values");
 	v->start = (size_t)(ps->p - ps->text);
 	switch (*ps->p) {
 	case '{':

@@ -19,7 +19,10 @@
  *    "surrogateescape" of emit_json_string(); any other lone surrogate is
  *    an error.
  *  - Unescaped control characters (< 0x20) in strings are an error.
- *  - Nesting deeper than JSON_MAX_DEPTH arrays and objects is an error.
+ *  - Nesting deeper than JSON_MAX_DEPTH arrays and objects is an error, and
+ *    so is a text of more than JSON_MAX_VALUES values (members and items
+ *    count, each key with its value once): a value costs ~100 bytes of tree,
+ *    so a text of tiny values would take fifty times its size without it.
  *  - A number too large for a double is an error; one too small becomes 0.
  *    Conversion uses strtod(), so LC_NUMERIC must be "C" (halluscan never
  *    calls setlocale()).
@@ -35,6 +38,8 @@
 #include <stdint.h>
 
 #define JSON_MAX_DEPTH 64
+/* Far above a labelled record (177 values at most in our corpora): ~100 MB of tree. */
+#define JSON_MAX_VALUES 1000000
 
 enum json_type {
 	JSON_NONE,	/* no value: the getter was given NULL */

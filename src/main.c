@@ -145,15 +145,22 @@ struct output {
 
 static void warnx_(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/* A message on stderr, its file names, ids and quotes with control characters escaped. */
 static void warnx_(const char *fmt, ...)
 {
+	struct buf line = {0};
 	va_list ap;
+	int err = BUF_LIT(&line, "halluscan: ");
 
-	fputs("halluscan: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", stderr);
+	else
+		fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
 }
 
 static void usage(void)
@@ -612,6 +619,39 @@ static int scan_input(struct scan *sc, const struct options *o, const struct rul
 	return err;
 }
 
+/*
+ * Adds one --source file as grounding, read in pieces: a source of any size
+ * costs the scan's window, not its size. *read_err is set when the file
+ * cannot be read; a negative errno is any other error.
+ */
+static int add_source(struct scan *sc, const char *path, int *read_err)
+{
+	static char buf[READ_SIZE];
+	int fd, err, end;
+
+	*read_err = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*read_err = errno;
+		return 0;
+	}
+	err = scan_source_begin(sc);
+	while (err == 0) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			*read_err = errno;
+		if (n <= 0)
+			break;
+		err = scan_source_feed(sc, buf, (size_t)n);
+	}
+	end = scan_source_end(sc);
+	close(fd);
+	return err ? err : end;
+}
+
 /* ---- --pairs ---- */
 
 static void hex_digest(const char *s, size_t n, char out[65])
@@ -625,7 +665,7 @@ static void hex_digest(const char *s, size_t n, char out[65])
 	sha256_hex(d, out);
 }
 
-/* One verdict record; the id is copied as the JSON the input gave. */
+/* One verdict record; id is the id's JSON (see pair_id). */
 static int emit_pair(struct buf *b, const char *path, size_t line, const char *id, size_t id_len,
 		     const char *claim, size_t cn, const char *passage, size_t pn,
 		     const struct pair_verdict *v, const struct ruleset *rs)
@@ -638,7 +678,7 @@ static int emit_pair(struct buf *b, const char *path, size_t line, const char *i
 	err |= BUF_LIT(b, "{\"type\":\"pair\",\"path\":");
 	err |= emit_json_string(b, path, strlen(path));
 	err |= buf_addf(b, ",\"line\":%zu,\"id\":", line);
-	err |= id ? buf_add(b, id, id_len) : BUF_LIT(b, "null");
+	err |= buf_add(b, id, id_len);
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"reason\":", pair_label_name(v->label));
 	err |= emit_json_string(b, v->reason, strlen(v->reason));
 	err |= buf_addf(b, ",\"quote\":{\"start\":%zu,\"end\":%zu,\"text\":", v->quote_start, v->quote_end);
@@ -664,71 +704,111 @@ static int emit_bad_pair(struct buf *b, const char *path, size_t line, const cha
 }
 
 /*
+ * The JSON written for a record's id into out: a string re-encoded (our
+ * writer's output is valid UTF-8 with every control escaped, whatever the
+ * input held), a number, true, false or null as the input wrote it (their
+ * grammar is ASCII), an absent id as null. Returns 0, 1 when the id is an
+ * array or object, or -ENOMEM.
+ */
+static int pair_id(const struct json_value *id, const char *line, struct buf *out)
+{
+	size_t is, ie, n;
+	const char *str;
+
+	out->len = 0;
+	switch (json_type(id)) {
+	case JSON_NONE:
+		return BUF_LIT(out, "null");
+	case JSON_STRING:
+		str = json_string(id, &n);
+		return emit_json_string(out, str, n);
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		return 1;
+	default:
+		json_span(id, &is, &ie);
+		return buf_add(out, line + is, ie - is);
+	}
+}
+
+/*
  * Judges every pair of one input. *bad counts malformed lines, *fails
- * pairs that the passage does not support.
+ * pairs that the passage does not support. With --line-buffered each
+ * record is written as soon as its line is judged.
  */
 static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *name,
 		       struct output *out, size_t *bad, size_t *fails, int *read_err)
 {
-	size_t counts[3] = {0}, line_no = 0, malformed = 0, cap = 0;
-	const char *label = name;
-	char *line = NULL;
-	ssize_t n;
-	FILE *f;
-	int err = 0;
+	size_t counts[3] = {0}, line_no = 0, malformed = 0, n;
+	struct buf idj = {0};
+	struct lines *lines = NULL;
+	const char *label = name, *line;
+	bool too_long;
+	int fd, rc = 0, err = 0;
 
 	*read_err = 0;
-	f = strcmp(name, "-") == 0 ? stdin : fopen(name, "r");
-	if (!f) {
+	fd = strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
 		*read_err = errno;
 		return 0;
 	}
-	while (err == 0 && (n = getline(&line, &cap, f)) >= 0) {
-		const struct json_value *claim, *passage, *id;
+	err = lines_new(fd, RECORD_MAX, &lines);
+	while (err == 0 && (rc = lines_next(lines, &line, &n, &too_long)) > 0) {
+		const struct json_value *claim, *passage;
 		struct json_value *rec = NULL;
 		struct json_error jerr;
 		struct pair_verdict v;
 		const char *c, *p, *why = NULL;
-		size_t cn = 0, pn = 0, is = 0, ie = 0;
+		size_t cn = 0, pn = 0;
 		char msg[160];
 
 		line_no++;
-		if (strspn(line, " \t\r\n") == (size_t)n)
+		if (too_long) {
+			snprintf(msg, sizeof(msg), "the line is %zu bytes, longer than the %zu MiB "
+				 "a record may be", n, RECORD_MAX >> 20);
+			why = msg;
+		} else if (strspn(line, " \t\r") == n) {
 			continue; /* a blank line is no record */
-		if (json_parse(line, (size_t)n, &rec, &jerr) < 0) {
+		} else if (json_parse(line, n, &rec, &jerr) < 0) {
 			snprintf(msg, sizeof(msg), "not JSON: %s at byte %zu", jerr.msg, jerr.offset);
 			why = msg;
 		} else {
-			id = json_get(rec, "id");
+			int id = pair_id(json_get(rec, "id"), line, &idj);
+
 			claim = json_get(rec, "claim");
 			passage = json_get(rec, "passage");
 			c = json_string(claim, &cn);
 			p = json_string(passage, &pn);
-			if (!c || !p)
+			if (id < 0)
+				err = id;
+			else if (!c || !p)
 				why = "a pair needs \"claim\" and \"passage\" strings";
-			else if (id)
-				json_span(id, &is, &ie);
+			else if (id > 0)
+				why = "\"id\" must be a string, a number, true, false or null";
 		}
-		if (why) {
+		if (err == 0 && why) {
 			malformed++;
 			err = emit_bad_pair(&out->b, label, line_no, why);
-		} else {
+		} else if (err == 0) {
 			err = pairs_judge(pj, c, cn, p, pn, &v);
 			if (!err) {
 				counts[v.label]++;
-				err = emit_pair(&out->b, label, line_no, id ? line + is : NULL, ie - is,
-						c, cn, p, pn, &v, rs);
+				err = emit_pair(&out->b, label, line_no, idj.data, idj.len, c, cn, p,
+						pn, &v, rs);
 			}
 		}
 		json_free(rec);
 		if (!err)
 			err = flush_output(out);
+		if (!err && out->line_buffered)
+			err = sync_output(out);
 	}
-	if (err == 0 && ferror(f))
-		*read_err = errno ? errno : EIO;
-	free(line);
-	if (f != stdin)
-		fclose(f);
+	if (err == 0 && rc < 0)
+		*read_err = -rc;
+	lines_free(lines);
+	buf_free(&idj);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	if (err)
 		return err;
 	err = BUF_LIT(&out->b, "{\"type\":\"summary\",\"path\":") |
@@ -751,14 +831,26 @@ static int list_rules(const struct db *db)
 	const struct ruleset *rs = db->rs;
 	size_t i;
 
-	for (i = 0; i < rs->n_rules; i++) {
+	struct buf b = {0};
+	int err = 0;
+
+	/* A human reads this: a pack's file name is shown with its controls escaped. */
+	for (i = 0; i < rs->n_rules && err == 0; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		printf("%s\t%s\t%s\t%s\t%s:%u\n", r->id, r->signal, severity_name(r->severity),
-		       engine_is_pcre2(db->engine, db->first_rule_id + i) ? "pcre2" : "hyperscan",
-		       r->at.file, r->at.line);
+		b.len = 0;
+		err |= buf_add_visible(&b, r->id, strlen(r->id));
+		err |= buf_addc(&b, '\t');
+		err |= buf_add_visible(&b, r->signal, strlen(r->signal));
+		err |= buf_addf(&b, "\t%s\t%s\t", severity_name(r->severity),
+				engine_is_pcre2(db->engine, db->first_rule_id + i) ? "pcre2" : "hyperscan");
+		err |= buf_add_visible(&b, r->at.file, strlen(r->at.file));
+		err |= buf_addf(&b, ":%u\n", r->at.line);
+		if (!err)
+			fwrite(b.data, 1, b.len, stdout);
 	}
-	return 0;
+	buf_free(&b);
+	return err ? -ENOMEM : 0;
 }
 
 /* For other tools (grep -P, ripgrep, Python re): id, signal, flags ("i" or
@@ -889,16 +981,13 @@ int main(int argc, char **argv)
 	if (err < 0)
 		goto fail;
 	for (k = 0; k < o.n_sources; k++) {
-		char *data;
-		size_t len;
+		int read_err;
 
-		err = read_file(o.sources[k], &data, &len);
-		if (err < 0) {
-			warnx_("%s: %s", o.sources[k], strerror(-err));
+		err = add_source(sc, o.sources[k], &read_err);
+		if (read_err) {
+			warnx_("%s: %s", o.sources[k], strerror(read_err));
 			goto out;
 		}
-		err = scan_add_source(sc, data, len);
-		free(data);
 		if (err < 0)
 			goto fail;
 	}

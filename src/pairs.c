@@ -16,8 +16,24 @@
 #define COVER_SUPPORTS 0.80
 #define COVER_PARTIAL 0.50
 
+/* A distinct content word of the claim. */
+struct word {
+	const char *text; /* in the claim */
+	size_t len, count;
+	size_t sentence;  /* the last passage sentence holding it, from 1; 0: none */
+};
+
+/* What a claim with nothing checkable is weighed on. */
+enum claim_words {
+	WORDS_CONTENT, /* its content words */
+	WORDS_ALL,     /* it has none: all its words */
+	WORDS_NONE,    /* it has no word at all */
+};
+
 struct pairs {
 	struct scan *sc;
+	struct word *words; /* the current claim's, sorted */
+	size_t n_words, cap_words;
 	/* What the scan of one claim found. */
 	size_t items, grounded, altered;
 	uint64_t first_grounded_at, altered_at;
@@ -90,6 +106,7 @@ void pairs_free(struct pairs *p)
 	if (!p)
 		return;
 	scan_free(p->sc);
+	free(p->words);
 	free(p);
 }
 
@@ -101,21 +118,36 @@ static bool ends_sentence(const char *t, size_t n, size_t i)
 	       (strchr(".!?", t[i]) && (i + 1 == n || isspace((unsigned char)t[i + 1])));
 }
 
+/*
+ * The first sentence at or after offset pos: [*start, *end), its leading
+ * blank space skipped, its stop kept and a line break that ends it left
+ * out. Returns where the next sentence is looked for: past pos (pos < n),
+ * so a loop over the sentences ends whatever the text.
+ */
+static size_t sentence_next(const char *t, size_t n, size_t pos, size_t *start, size_t *end)
+{
+	size_t s = pos, e;
+
+	while (s < n && isspace((unsigned char)t[s]))
+		s++;
+	for (e = s; e < n && !ends_sentence(t, n, e); e++)
+		;
+	*start = s;
+	*end = e < n && t[e] != '\n' ? e + 1 : e;
+	/* A line's trailing blank space ("\r" of CRLF) is no part of it. */
+	while (*end > s && isspace((unsigned char)t[*end - 1]))
+		(*end)--;
+	return e < n ? e + 1 : n;
+}
+
 /* The sentence of text around offset at: [*start, *end). */
 static void sentence_around(const char *t, size_t n, size_t at, size_t *start, size_t *end)
 {
-	size_t s = MIN(at, n), e = MIN(at, n);
+	size_t s = MIN(at, n);
 
 	while (s > 0 && !ends_sentence(t, n, s - 1))
 		s--;
-	while (s < n && isspace((unsigned char)t[s]))
-		s++;
-	while (e < n && !ends_sentence(t, n, e))
-		e++;
-	if (e < n && t[e] != '\n')
-		e++;
-	*start = s;
-	*end = MAX(e, s);
+	sentence_next(t, n, s, start, end);
 }
 
 static bool stopword(const char *w, size_t k)
@@ -133,75 +165,155 @@ static bool stopword(const char *w, size_t k)
 	return false;
 }
 
-/* Whether the passage holds the word, case-insensitively, as a whole word. */
-static bool holds_word(const char *t, size_t n, const char *w, size_t k)
+/*
+ * Case-insensitive order of words: by their bytes folded, then by length.
+ * Words are ASCII letters and digits, which "| 0x20" folds without
+ * confusing any two (digits already have the bit).
+ */
+static int word_order(const char *a, size_t an, const char *b, size_t bn)
 {
-	size_t i;
+	size_t i, n = MIN(an, bn);
 
-	for (i = 0; i + k <= n; i++) {
-		if (strncasecmp(t + i, w, k) != 0)
-			continue;
-		if ((i == 0 || !isalnum((unsigned char)t[i - 1])) &&
-		    (i + k == n || !isalnum((unsigned char)t[i + k])))
-			return true;
+	for (i = 0; i < n; i++) {
+		unsigned char x = (unsigned char)a[i] | 0x20, y = (unsigned char)b[i] | 0x20;
+
+		if (x != y)
+			return x < y ? -1 : 1;
 	}
-	return false;
+	return (an > bn) - (an < bn);
 }
 
-/* How many of the claim's content words (four letters or more, not function
- * words) t holds; *words is how many there are. */
-static size_t words_held(const char *claim, size_t cn, const char *t, size_t tn, size_t *words)
+static int cmp_words(const void *x, const void *y)
 {
-	size_t i = 0, found = 0;
+	const struct word *a = x, *b = y;
 
-	*words = 0;
-	while (i < cn) {
-		size_t k = 0;
+	return word_order(a->text, a->len, b->text, b->len);
+}
 
-		while (i < cn && !isalnum((unsigned char)claim[i]))
-			i++;
-		while (i + k < cn && isalnum((unsigned char)claim[i + k]))
-			k++;
-		if (k >= 4 && !stopword(claim + i, k)) {
-			(*words)++;
-			found += holds_word(t, tn, claim + i, k);
+/* The next word (a run of letters and digits) of t at or after *i: its length (0: none). */
+static size_t next_word(const char *t, size_t n, size_t *i)
+{
+	size_t k = 0;
+
+	while (*i < n && !isalnum((unsigned char)t[*i]))
+		(*i)++;
+	while (*i + k < n && isalnum((unsigned char)t[*i + k]))
+		k++;
+	return k;
+}
+
+/*
+ * Collects the claim's content words (four letters or more, not function
+ * words), or with all every word, sorted, each once with its count; *total
+ * counts them all.
+ */
+static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, size_t *total)
+{
+	size_t i = 0, j, k;
+
+	p->n_words = 0;
+	*total = 0;
+	while ((k = next_word(claim, cn, &i)) > 0) {
+		if (all || (k >= 4 && !stopword(claim + i, k))) {
+			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
+				return -ENOMEM;
+			p->words[p->n_words++] = (struct word){.text = claim + i, .len = k, .count = 1};
+			(*total)++;
 		}
 		i += k;
 	}
-	return found;
+	if (p->n_words > 1)
+		qsort(p->words, p->n_words, sizeof(*p->words), cmp_words);
+	for (i = j = 0; i < p->n_words; i++) {
+		if (j > 0 && cmp_words(&p->words[j - 1], &p->words[i]) == 0)
+			p->words[j - 1].count++;
+		else
+			p->words[j++] = p->words[i];
+	}
+	p->n_words = j;
+	return 0;
+}
+
+/* The claim's word w[0, k), or NULL. */
+static struct word *find_word(struct pairs *p, const char *w, size_t k)
+{
+	size_t lo = 0, hi = p->n_words;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = word_order(w, k, p->words[mid].text, p->words[mid].len);
+
+		if (c == 0)
+			return &p->words[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
 }
 
 /*
  * The share of the claim's content words that the passage holds, and the
- * passage sentence that holds the most of them.
+ * passage sentence that holds the most of them (the first of equals). A
+ * claim with no content word ("It is red.") is weighed on all its words,
+ * *words says which (or that it has none): short words alone are no
+ * evidence against it. One pass over the passage; each of its words is
+ * looked up in the claim's, sorted: a sorted table rather than a hash, so
+ * that no input makes the lookups degrade. The cost is (claim + passage) x
+ * log(claim words).
  */
-static double coverage(const char *claim, size_t cn, const char *passage, size_t pn,
-		       size_t *best_start, size_t *best_end)
+static int coverage(struct pairs *p, const char *claim, size_t cn, const char *passage,
+		    size_t pn, enum claim_words *words, double *share, size_t *best_start,
+		    size_t *best_end)
 {
-	size_t words, found, best = 0, s, e, ignored;
+	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest = 4;
+	int err;
 
+	*share = 0;
 	*best_start = *best_end = 0;
-	found = words_held(claim, cn, passage, pn, &words);
-	for (s = 0; s < pn; s = MAX(e, s + 1)) {
-		size_t hits;
+	*words = WORDS_CONTENT;
+	err = claim_words(p, claim, cn, false, &total);
+	if (err == 0 && total == 0) {
+		*words = WORDS_ALL;
+		shortest = 1;
+		err = claim_words(p, claim, cn, true, &total);
+	}
+	if (err == 0 && total == 0)
+		*words = WORDS_NONE;
+	if (err < 0 || total == 0)
+		return err;
+	for (at = 0; at < pn;) {
+		size_t hits = 0, i, k;
 
-		sentence_around(passage, pn, s, &s, &e);
-		hits = words_held(claim, cn, passage + s, e - s, &ignored);
+		at = sentence_next(passage, pn, at, &s, &e);
+		sentence++;
+		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
+			struct word *w = k >= shortest ? find_word(p, passage + i, k) : NULL;
+
+			/* A word counts once per sentence, as often as the claim says it. */
+			if (!w || w->sentence == sentence)
+				continue;
+			if (w->sentence == 0)
+				found += w->count;
+			w->sentence = sentence;
+			hits += w->count;
+		}
 		if (hits > best) {
 			best = hits;
 			*best_start = s;
 			*best_end = e;
 		}
-		if (e >= pn)
-			break;
 	}
-	return words ? (double)found / (double)words : 0;
+	*share = (double)found / (double)total;
+	return 0;
 }
 
 int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char *passage,
 		size_t passage_len, struct pair_verdict *v)
 {
 	struct scan_summary sum;
+	enum claim_words words;
 	size_t qs, qe;
 	int err;
 
@@ -219,7 +331,10 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	v->items = p->items;
 	v->grounded = p->grounded;
 	v->altered = p->altered;
-	v->coverage = coverage(claim, claim_len, passage, passage_len, &qs, &qe);
+	err = coverage(p, claim, claim_len, passage, passage_len, &words, &v->coverage,
+		       &qs, &qe);
+	if (err)
+		return err;
 	if (p->have_altered) {
 		v->label = PAIR_DOES_NOT_SUPPORT;
 		sentence_around(passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
@@ -233,11 +348,18 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 					&v->quote_start, &v->quote_end);
 		snprintf(v->reason, sizeof(v->reason), "%zu of the claim's %zu checkable item(s) %s in the passage",
 			 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
+	} else if (words == WORDS_NONE) {
+		/* Nothing to support is not support: the gate fails closed. */
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		snprintf(v->reason, sizeof(v->reason), "nothing checkable and no word in the claim");
 	} else {
 		v->label = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
 			   : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS : PAIR_DOES_NOT_SUPPORT;
 		snprintf(v->reason, sizeof(v->reason),
-			 "nothing checkable; the passage holds %.0f%% of the claim's content words",
+			 words == WORDS_CONTENT
+				 ? "nothing checkable; the passage holds %.0f%% of the claim's content words"
+				 : "nothing checkable and no content word; the passage holds %.0f%% of "
+				   "the claim's words",
 			 100 * v->coverage);
 	}
 	/* Without a grounded item to quote, the sentence closest to the claim. */

@@ -3,7 +3,9 @@
  * Claim/passage pairs (--pairs): does the passage support the claim? The
  * passage is grounding, the claim is scanned against it; the verdict rests
  * on the claim's checkable items (numbers, URLs, citations) where it has
- * any, and otherwise on how many of its content words the passage holds.
+ * any, and otherwise on how many of its content words the passage holds
+ * (of all its words when it has no content word). The cost is linear in the
+ * claim and the passage together, times the log of the claim's words.
  *
  * pairs_new() returns an object freed with pairs_free(); it keeps pointers
  * to the db and policy, which must outlive it.
@@ -32,7 +34,8 @@ struct pair_verdict {
 	/* The passage span the verdict rests on (empty when none). */
 	size_t quote_start, quote_end;
 	size_t items, grounded, altered; /* checkable items in the claim */
-	double coverage;                 /* content words of the claim in the passage */
+	double coverage;                 /* share of the claim's content words (or of all
+	                                    its words, when it has none) in the passage */
 };
 
 struct pairs;

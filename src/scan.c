@@ -337,10 +337,9 @@ void scan_clear_sources(struct scan *s)
 	reset(s);
 }
 
-int scan_add_source(struct scan *s, const void *buf, size_t len)
+int scan_source_begin(struct scan *s)
 {
-	const char *p = buf;
-	int err = 0;
+	int err;
 
 	if (!s->sources) {
 		err = ground_new(&s->sources);
@@ -354,6 +353,14 @@ int scan_add_source(struct scan *s, const void *buf, size_t len)
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
+	return 0;
+}
+
+int scan_source_feed(struct scan *s, const void *buf, size_t len)
+{
+	const char *p = buf;
+	int err = 0;
+
 	while (len > 0 && !err) {
 		size_t n = len < PIECE ? len : PIECE;
 
@@ -371,11 +378,28 @@ int scan_add_source(struct scan *s, const void *buf, size_t len)
 		p += n;
 		len -= n;
 	}
-	if (!err)
+	return err;
+}
+
+int scan_source_end(struct scan *s)
+{
+	int err = 0;
+
+	if (s->source_mode)
 		err = engine_stream_end(s->es, on_match, s);
 	s->source_mode = false;
 	reset(s);
 	return err;
+}
+
+int scan_add_source(struct scan *s, const void *buf, size_t len)
+{
+	int err = scan_source_begin(s), end;
+
+	if (!err)
+		err = scan_source_feed(s, buf, len);
+	end = scan_source_end(s);
+	return err ? err : end;
 }
 
 /* Makes room for n more bytes, keeping KEEP bytes of history. */

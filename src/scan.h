@@ -72,9 +72,16 @@ void scan_clear_sources(struct scan *s);
 /* Reports matches that repeat tool output too, marked grounded. Call before scanning. */
 int scan_show_grounded(struct scan *s, bool on);
 /*
- * Adds a whole text as grounding for every input scanned after it, as if it
- * were tool output (--source). Call between inputs.
+ * Adds a text as grounding for every input scanned after it, as if it were
+ * tool output (--source), in pieces of any size: scan_source_begin(), then
+ * scan_source_feed() for each piece, then scan_source_end(), also after an
+ * error, which leaves the scan ready for inputs. Memory does not grow with
+ * the text. Call between inputs.
  */
+int scan_source_begin(struct scan *s);
+int scan_source_feed(struct scan *s, const void *buf, size_t len);
+int scan_source_end(struct scan *s);
+/* The same for a whole text at once. */
 int scan_add_source(struct scan *s, const void *buf, size_t len);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);

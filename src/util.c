@@ -73,26 +73,106 @@ int buf_addc(struct buf *b, char c)
 	return buf_add(b, &c, 1);
 }
 
-int buf_addf(struct buf *b, const char *fmt, ...)
+int buf_vaddf(struct buf *b, const char *fmt, va_list ap)
 {
 	char tmp[256];
-	va_list ap;
+	va_list aq;
 	int n;
 
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
+	va_copy(aq, ap);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, aq);
+	va_end(aq);
 	if (n < 0)
 		return -EINVAL;
 	if ((size_t)n < sizeof(tmp))
 		return buf_add(b, tmp, (size_t)n);
 	if (grow(&b->data, &b->cap, b->len + (size_t)n + 1, 1) < 0)
 		return -ENOMEM;
-	va_start(ap, fmt);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
 	b->len += (size_t)n;
 	return 0;
+}
+
+int buf_addf(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int err;
+
+	va_start(ap, fmt);
+	err = buf_vaddf(b, fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+size_t utf8_char_len(const unsigned char *p, size_t n)
+{
+	unsigned char c = p[0];
+	size_t k, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		k = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		k = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		k = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < k)
+		return 0;
+	for (i = 1; i < k; i++) {
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	/* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
+	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return k;
+}
+
+int buf_add_visible(struct buf *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run, k;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		char esc[6];
+
+		/* Printable ASCII and UTF-8 past the C1 block, in runs. */
+		for (run = i; i < n; i += k) {
+			k = p[i] >= 0x20 && p[i] < 0x7F ? 1
+			    : p[i] >= 0x80 && !(p[i] == 0xC2 && i + 1 < n && p[i + 1] < 0xA0)
+				    ? utf8_char_len(p + i, n - i)
+				    : 0;
+			if (k == 0)
+				break;
+		}
+		err = buf_add(b, s + run, i - run);
+		if (i == n || err)
+			break;
+		if (p[i] == 0xC2 && i + 1 < n && (p[i + 1] & 0xE0) == 0x80) {
+			/* U+0080-U+009F: C2 80-C2 9F */
+			memcpy(esc, "\\u00", 4);
+			esc[4] = hex[p[i + 1] >> 4];
+			esc[5] = hex[p[i + 1] & 15];
+			err = buf_add(b, esc, 6);
+			i += 2;
+			continue;
+		}
+		esc[0] = '\\';
+		esc[1] = 'x';
+		esc[2] = hex[p[i] >> 4];
+		esc[3] = hex[p[i] & 15];
+		err = buf_add(b, esc, 4);
+		i++;
+	}
+	return err;
 }
 
 int buf_adds(struct buf *b, const char *s)
@@ -162,4 +242,109 @@ out:
 	close(fd);
 	buf_free(&b);
 	return err;
+}
+
+int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap)
+{
+	struct buf msg = {0};
+	int err = buf_vaddf(&msg, fmt, ap);
+
+	if (err == 0)
+		err = buf_add_visible(b, msg.data ? msg.data : "", msg.len);
+	buf_free(&msg);
+	return err;
+}
+
+/* Bytes asked of read(2) at a time. */
+#define LINES_PIECE 65536
+
+struct lines {
+	int fd;
+	size_t max;
+	struct buf line;
+	char *in;          /* read, not yet returned: in[pos, end) */
+	size_t pos, end;
+	bool eof;
+};
+
+int lines_new(int fd, size_t max, struct lines **out)
+{
+	struct lines *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	l->in = malloc(LINES_PIECE);
+	if (!l->in) {
+		free(l);
+		return -ENOMEM;
+	}
+	l->fd = fd;
+	l->max = max;
+	*out = l;
+	return 0;
+}
+
+void lines_free(struct lines *l)
+{
+	if (!l)
+		return;
+	buf_free(&l->line);
+	free(l->in);
+	free(l);
+}
+
+int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long)
+{
+	size_t n = 0; /* the line's length so far, held or not */
+	bool any = false;
+
+	l->line.len = 0;
+	*line = NULL;
+	*len = 0;
+	*too_long = false;
+	for (;;) {
+		const char *nl;
+		size_t take;
+
+		if (l->pos == l->end) {
+			ssize_t r;
+
+			if (l->eof)
+				break;
+			r = read(l->fd, l->in, LINES_PIECE);
+			if (r < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			l->pos = 0;
+			l->end = (size_t)r;
+			l->eof = r == 0;
+			continue;
+		}
+		any = true;
+		nl = memchr(l->in + l->pos, '\n', l->end - l->pos);
+		take = nl ? (size_t)(nl - (l->in + l->pos)) : l->end - l->pos;
+		if (!*too_long && take > l->max - n) {
+			/* Past the bound: count the rest of the line, keep none of it. */
+			*too_long = true;
+			l->line.len = 0;
+		}
+		if (!*too_long && buf_add(&l->line, l->in + l->pos, take) < 0)
+			return -ENOMEM;
+		n += take;
+		l->pos += take + (nl != NULL);
+		if (nl)
+			break;
+	}
+	if (!any)
+		return 0;
+	*len = n;
+	if (!*too_long && l->line.data) {
+		l->line.data[l->line.len] = '\0';
+		*line = l->line.data;
+	} else if (!*too_long) {
+		*line = "";
+	}
+	return 1;
 }

@@ -3,6 +3,7 @@
 #ifndef HALLUSCAN_UTIL_H
 #define HALLUSCAN_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -54,6 +55,19 @@ int buf_add(struct buf *b, const void *p, size_t n);
 #define BUF_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
 int buf_addc(struct buf *b, char c);
 int buf_addf(struct buf *b, const char *fmt, ...) PRINTF_LIKE(2, 3);
+int buf_vaddf(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+/*
+ * Appends s for a terminal: every control character escaped, so that bytes
+ * from file names, records or packs cannot move the cursor, retitle the
+ * window or ring the bell. C0 controls, DEL and bytes that are not UTF-8
+ * become \xNN, C1 controls (U+0080-U+009F) \u0080-\u009f; the rest,
+ * backslashes included, is copied.
+ */
+int buf_add_visible(struct buf *b, const char *s, size_t n);
+/* Appends a formatted message that way: what it formats is escaped. */
+int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+/* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
+size_t utf8_char_len(const unsigned char *p, size_t n);
 /* Appends a NUL-terminated string; a number in decimal (no printf on hot paths). */
 int buf_adds(struct buf *b, const char *s);
 int buf_add_u64(struct buf *b, uint64_t v);
@@ -63,5 +77,38 @@ void buf_free(struct buf *b);
 int read_file(const char *path, char **out, size_t *len);
 /* Reads at most max bytes of a file (ask for one more than you accept to tell a larger one). */
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
+
+/*
+ * The longest JSONL record read (--pairs and eval), newline not counted. A
+ * record is parsed whole: the line and its decoded strings take about twice
+ * its size, and its tree at most ~100 MB more (JSON_MAX_VALUES), so a 64 MiB
+ * record peaks at 132 MiB, or 208 MiB when it also holds a million values.
+ * The longest record of the labelled corpora is 11 KB, and a million-token
+ * passage is about 4 MB: nothing real comes near it.
+ */
+#define RECORD_MAX ((size_t)64 << 20)
+
+/*
+ * Lines read from a file descriptor in pieces, each returned as soon as its
+ * newline arrives (a pipe that stays open is served line by line). A line
+ * longer than the bound is not held: it is read through and reported as too
+ * long with its length.
+ *
+ * lines_new() returns a reader freed with lines_free(), which does not close
+ * the descriptor. A line returned by lines_next() is valid until the next
+ * call.
+ */
+struct lines;
+
+int lines_new(int fd, size_t max, struct lines **out);
+void lines_free(struct lines *l);
+/*
+ * The next line, without its newline (NUL-terminated, but it may hold
+ * NULs): returns 1 with *line and *len, or 1 with *too_long set, *line NULL
+ * and *len its length when it is longer than max; 0 at the end of the
+ * input; or a negative errno of read(2). A last line without a newline is
+ * a line.
+ */
+int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "eval.h"
@@ -657,6 +658,139 @@ TEST(eval_pairs)
 	run_free(&r);
 }
 
+/* A passage whose lines end without a stop (it once looped for ever), and a pair after it. */
+TEST(eval_pairs_line_breaks)
+{
+	struct run r = run_eval((struct eval_options){0},
+				"{\"claim\":\"x.\",\"passage\":\"a\\nb\",\"label\":\"does_not_support\"}\n"
+				"{\"claim\":\"Prices rose.\",\"passage\":\"# Prices\\r\\nPrices rose.\\n\","
+				"\"label\":\"supports\"}\n");
+	const struct json_value *j = r.report;
+
+	if (j) {
+		CHECK_EQ(num(j, "pairs.records"), 2);
+		CHECK_EQ(num(j, "pairs.table.does_not_support.does_not_support"), 1);
+		CHECK_EQ(num(j, "pairs.table.supports.supports"), 1);
+	}
+	run_free(&r);
+}
+
+/*
+ * Overlaps at the edges: findings url1 [2, 21), stat [30, 35), url2 [38, 57);
+ * spans [0, 3) (url1's first byte), [21, 30) (touching both neighbours:
+ * no overlap), [32, 32) (empty, inside stat: overlaps, as [a, b) and [c, c)
+ * do when a < c < b), [45, 50) (inside url2), [57, 59) (touching url2).
+ */
+TEST(eval_span_overlaps)
+{
+	struct run r = run_eval((struct eval_options){0},
+		"{\"response\":\"A https://a.example/x B\\nIt is 12.5% C\\nhttps://b.example/y D\","
+		"\"spans\":[{\"byte_start\":45,\"byte_end\":50},{\"byte_start\":0,\"byte_end\":3},"
+		"{\"byte_start\":21,\"byte_end\":30},{\"byte_start\":32,\"byte_end\":32},"
+		"{\"byte_start\":57,\"byte_end\":59}],\"has_hallucination\":true}\n");
+	const struct json_value *j = r.report;
+
+	if (j) {
+		CHECK_EQ(num(j, "overall.any.findings.total"), 3);
+		CHECK_EQ(num(j, "overall.any.findings.on_span"), 3);
+		CHECK_EQ(num(j, "overall.any.spans.labelled"), 5);
+		CHECK_EQ(num(j, "overall.any.spans.caught"), 3);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.findings.total"), 2);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.findings.on_span"), 2);
+		CHECK_EQ(num(j, "overall.signals.fabricated_url.spans.caught"), 2);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.findings.total"), 1);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.findings.on_span"), 1);
+		CHECK_EQ(num(j, "overall.signals.unsourced_statistic.spans.caught"), 1);
+		CHECK_EQ(num(j, "overall.signals.fabricated_citation.findings.total"), 0);
+		CHECK_EQ(num(j, "overall.signals.fabricated_citation.spans.caught"), 0);
+		CHECK_EQ(num(j, "overall.any.tp"), 1);
+	}
+	run_free(&r);
+}
+
+/* One record of n URLs, each followed by a labelled span that it does not overlap. */
+static void many_findings(struct buf *b, size_t n)
+{
+	size_t i;
+
+	b->len = 0;
+	BUF_LIT(b, "{\"response\":\"");
+	for (i = 0; i < n; i++)
+		buf_addf(b, "See https://x.example/%06zu now. ", i);
+	BUF_LIT(b, "\",\"spans\":[");
+	for (i = 0; i < n; i++) {
+		size_t at = i * 34 + 29; /* "now" */
+
+		buf_addf(b, "%s{\"byte_start\":%zu,\"byte_end\":%zu}", i ? "," : "", at, at + 3);
+	}
+	BUF_LIT(b, "],\"has_hallucination\":true}\n");
+}
+
+/* CPU time of evaluating the file, the least of three runs. */
+static double eval_cost(const char *path, size_t n)
+{
+	const char *files[] = {path};
+	struct eval_options o = {.files = files, .n_files = 1, .format = EVAL_JSON};
+	double best = 1e30;
+	int run;
+
+	for (run = 0; run < 3; run++) {
+		FILE *out = tmpfile();
+		struct timespec a, b;
+		struct diag d = {""};
+		size_t len;
+		char *text;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		CHECK_EQ(eval_run(&o, out, stderr, &d), 0);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		best = MIN(best, (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+		text = slurp(out, &len);
+		CHECK(strstr(text, "\"findings\":{\"total\":") != NULL);
+		/* Every URL is a finding, no finding is on a span, no span is caught. */
+		if (run == 0) {
+			char want[96];
+
+			snprintf(want, sizeof(want), "\"labelled\":%zu,\"caught\":0,", n);
+			CHECK(strstr(text, want) != NULL);
+			snprintf(want, sizeof(want), "\"findings\":{\"total\":%zu,\"on_span\":0,", n);
+			CHECK(strstr(text, want) != NULL);
+		}
+		free(text);
+		fclose(out);
+	}
+	return best;
+}
+
+/*
+ * Span-level tallies are near linear in findings and spans: doubling both
+ * must not cost more than 3x, quadrupling not more than 6x (findings x
+ * spans, as before, is 4x and 16x). Ratios against the smallest size of
+ * this run, in CPU time, the least of three runs.
+ */
+TEST(eval_cost_is_linear)
+{
+	static const size_t sizes[] = {4000, 8000, 16000};
+	struct buf b = {0};
+	char path[4096];
+	double t[3];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		many_findings(&b, sizes[i]);
+		if (!write_temp(path, sizeof(path), b.data, b.len))
+			goto out;
+		t[i] = eval_cost(path, sizes[i]);
+		unlink(path);
+	}
+	printf("  %.1f ms, %.1f ms, %.1f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
+	       t[1] / t[0], t[2] / t[0]);
+	CHECK(t[1] <= 3 * t[0]);
+	CHECK(t[2] <= 6 * t[0]);
+out:
+	buf_free(&b);
+}
+
 /* Writes the text report of o over the JSONL text; the caller frees it. */
 static char *run_text(struct eval_options o, const char *jsonl)
 {
@@ -722,4 +856,56 @@ TEST(eval_sweep_pairs_text)
 		}
 		buf_free(&only);
 	}
+}
+
+/* Whether text holds a control character other than a line break, or C1 as UTF-8. */
+static bool has_controls(const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+			return true;
+	return false;
+}
+
+/*
+ * Dataset names, malformed records' reasons and file names reach a terminal
+ * in the text report and on stderr: their control characters are escaped
+ * (ESC and BEL, U+009B CSI, a raw 0x9B byte).
+ */
+TEST(eval_text_escapes_controls)
+{
+	static const char jsonl[] =
+		"{\"dataset\":\"a\\u001b[2Jb\\u0007\",\"response\":\"x\",\"has_hallucination\":false}\n"
+		"{\"dataset\":\"c\\u009bd\xc2\x9b" "e\x9b\",\"response\":\"x\",\"has_hallucination\":false}\n"
+		"{\"claim\":\"x\",\"passage\":\"y\",\"label\":\"\\u001b]0;owned\\u0007\"}\n";
+	char path[4096];
+	const char *files[] = {path};
+	struct eval_options o = {.files = files, .n_files = 1, .format = EVAL_TEXT};
+	FILE *out = tmpfile(), *err = tmpfile();
+	struct diag d = {""};
+	char *text = NULL, *msg = NULL;
+	size_t n;
+
+	CHECK(out && err);
+	if (!out || !err || !write_temp(path, sizeof(path), jsonl, sizeof(jsonl) - 1))
+		goto out;
+	CHECK_EQ(eval_run(&o, out, err, &d), 0);
+	unlink(path);
+	text = slurp(out, &n);
+	msg = slurp(err, &n);
+	CHECK(!has_controls(text));
+	CHECK(!has_controls(msg));
+	CHECK(strstr(text, "\na\\x1b[2Jb\\x07 ") != NULL);
+	CHECK(strstr(text, "\nc\\u009bd\\u009be\\x9b ") != NULL);
+	CHECK(strstr(text, "\"label\" is \"\\x1b]0;owned\\x07\", not supports") != NULL);
+	CHECK(strstr(msg, ":3: \"label\" is \"\\x1b]0;owned\\x07\", not supports") != NULL);
+out:
+	free(text);
+	free(msg);
+	if (out)
+		fclose(out);
+	if (err)
+		fclose(err);
 }

@@ -262,6 +262,20 @@ static void nest_objects(struct buf *b, int depth)
 	CHECK_EQ(err, 0);
 }
 
+/* An array of n zeros: n + 1 values. */
+static void values(struct buf *b, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	b->len = 0;
+	err |= buf_addc(b, '[');
+	for (i = 0; i < n; i++)
+		err |= buf_add(b, ",0" + !i, 2 - !i);
+	err |= buf_addc(b, ']');
+	CHECK_EQ(err, 0);
+}
+
 TEST(json_errors)
 {
 	char deep[2 * (JSON_MAX_DEPTH + 1) + 1];
@@ -325,6 +339,15 @@ TEST(json_errors)
 	BAD("-Infinity", 0, "invalid number");
 	BAD("1e999", 0, "out of range");
 	BAD("[-1e400]", 1, "out of range");
+
+	/* Values: JSON_MAX_VALUES parse (the array and its items), one more does not. */
+	values(&objs, JSON_MAX_VALUES - 1);
+	v = parse(objs.data);
+	CHECK(v != NULL);
+	CHECK_EQ(json_array_len(v), JSON_MAX_VALUES - 1);
+	json_free(v);
+	values(&objs, JSON_MAX_VALUES);
+	BAD(objs.data, 1 + 2 * (size_t)(JSON_MAX_VALUES - 1), "more than 1000000 values");
 
 	/* Depth: JSON_MAX_DEPTH nested arrays parse, one more does not. */
 	for (i = 0; i < JSON_MAX_DEPTH; i++) {

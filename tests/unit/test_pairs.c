@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: MIT
+/* Claim/passage pairs on the built-in packs: sentences, quotes, coverage. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "db.h"
+#include "pairs.h"
+#include "test.h"
+
+struct fixture {
+	struct ruleset *rs;
+	struct db *db;
+	struct policy *pol;
+	struct pairs *pj;
+};
+
+static bool setup(struct fixture *fx)
+{
+	struct diag d = {""};
+
+	memset(fx, 0, sizeof(*fx));
+	fx->rs = ruleset_new();
+	CHECK_EQ(ruleset_add_builtin(fx->rs, &d), 0);
+	CHECK_EQ(ruleset_finish(fx->rs, &d), 0);
+	CHECK_EQ(db_compile(fx->rs, ENGINE_AUTO, &fx->db, &d), 0);
+	fx->pol = fx->db ? policy_new(fx->rs) : NULL;
+	if (!fx->pol)
+		return false;
+	CHECK_EQ(pairs_new(fx->db, fx->pol, &fx->pj), 0);
+	return fx->pj != NULL;
+}
+
+static void teardown(struct fixture *fx)
+{
+	pairs_free(fx->pj);
+	policy_free(fx->pol);
+	db_free(fx->db);
+	ruleset_free(fx->rs);
+}
+
+/* Judges claim against passage; quote receives the quoted passage text. */
+static struct pair_verdict judge(struct fixture *fx, const char *claim, const char *passage,
+				 char *quote, size_t n)
+{
+	struct pair_verdict v;
+
+	memset(&v, 0, sizeof(v));
+	CHECK_EQ(pairs_judge(fx->pj, claim, strlen(claim), passage, strlen(passage), &v), 0);
+	CHECK(v.quote_start <= v.quote_end && v.quote_end <= strlen(passage));
+	snprintf(quote, n, "%.*s", (int)(v.quote_end - v.quote_start), passage + v.quote_start);
+	return v;
+}
+
+/*
+ * A line break after a line with no stop (a heading, a list item, "a:",
+ * CRLF, a trailing break) ends a sentence; the next one is found after it.
+ * Each of these once looped for ever.
+ */
+TEST(pairs_line_breaks_end_sentences)
+{
+	static const struct {
+		const char *claim, *passage, *quote;
+		enum pair_label label;
+	} cases[] = {
+		{"x.", "a\nb", "", PAIR_DOES_NOT_SUPPORT},
+		{"x.", "a:\nb", "", PAIR_DOES_NOT_SUPPORT},
+		{"The launch is planned.", "# Launch plan\nThe launch is planned for spring.",
+		 "The launch is planned for spring.", PAIR_SUPPORTS},
+		{"Bring water and boots.", "Bring:\n- water\n- boots\n", "Bring:", PAIR_SUPPORTS},
+		{"Prices rose sharply.", "Prices rose.\r\nThen they fell sharply\r\n",
+		 "Prices rose.", PAIR_SUPPORTS},
+		{"They fell sharply.", "Prices rose.\r\nThen they fell sharply\r\n",
+		 "Then they fell sharply", PAIR_SUPPORTS},
+		{"The sky is blue.", "The sky is blue.\n", "The sky is blue.", PAIR_SUPPORTS},
+		{"Nothing here.", "\n\n\r\n", "", PAIR_DOES_NOT_SUPPORT},
+		{"Nothing here.", "", "", PAIR_DOES_NOT_SUPPORT},
+		{"Revenue was $12 million.", "Results\nRevenue: $12 million\nCosts fell",
+		 "Revenue: $12 million", PAIR_SUPPORTS},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		CHECK_STR(quote, cases[i].quote);
+		CHECK_EQ(v.label, cases[i].label);
+	}
+out:
+	teardown(&fx);
+}
+
+/* Appends n bytes of sentences of ten distinct words, starting at word w. */
+static size_t add_prose(struct buf *b, size_t n, size_t w)
+{
+	size_t end = b->len + n;
+
+	while (b->len < end) {
+		char word[16];
+		size_t k, x = w++;
+
+		for (k = 0; k < 5; k++, x /= 26)
+			word[k] = (char)('a' + x % 26);
+		word[k] = '\0';
+		buf_addf(b, "%s%s", word, w % 10 == 0 ? ". " : " ");
+	}
+	return w;
+}
+
+/* CPU time of judging the pair, the least of five runs of four judgements. */
+static double judge_cost(struct fixture *fx, const struct buf *claim, const struct buf *passage)
+{
+	double best = 1e30;
+	int run, i;
+
+	for (run = 0; run < 5; run++) {
+		struct timespec a, b;
+		struct pair_verdict v;
+
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &a);
+		for (i = 0; i < 4; i++)
+			CHECK_EQ(pairs_judge(fx->pj, claim->data, claim->len, passage->data,
+					     passage->len, &v), 0);
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &b);
+		best = MIN(best, (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec));
+	}
+	return best;
+}
+
+/*
+ * Judging is linear in the claim and the passage together: doubling both
+ * must not cost more than 3x, quadrupling not more than 6x (a cost of claim
+ * words x passage bytes, as before, is 4x and 16x). Ratios against the
+ * smallest size of this run, in CPU time, the least of five runs.
+ */
+TEST(pairs_cost_is_linear)
+{
+	static const size_t sizes[] = {16 << 10, 32 << 10, 64 << 10};
+	struct buf claim = {0}, passage = {0};
+	double t[3];
+	struct fixture fx;
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < 3; i++) {
+		claim.len = passage.len = 0;
+		/* Half the claim's words are in the passage, half are not. */
+		add_prose(&passage, sizes[i], 0);
+		add_prose(&claim, sizes[i] / 2, sizes[i] / 12);
+		add_prose(&claim, sizes[i] / 2, 1000000);
+		t[i] = judge_cost(&fx, &claim, &passage);
+	}
+	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
+	       t[1] / t[0], t[2] / t[0]);
+	CHECK(t[1] <= 3 * t[0]);
+	CHECK(t[2] <= 6 * t[0]);
+out:
+	buf_free(&claim);
+	buf_free(&passage);
+	teardown(&fx);
+}
+
+/*
+ * A claim with nothing checkable and no content word is weighed on all its
+ * words: the same sentence supports itself; a claim with no word at all
+ * is not supported by anything.
+ */
+TEST(pairs_short_words)
+{
+	static const struct {
+		const char *claim, *passage;
+		enum pair_label label;
+		double coverage;
+	} cases[] = {
+		{"It is red.", "It is red.", PAIR_SUPPORTS, 1},
+		{"it is RED", "Today it is red.", PAIR_SUPPORTS, 1},
+		{"It is red.", "It is blue.", PAIR_PARTIALLY_SUPPORTS, 2.0 / 3},
+		{"It is red.", "The sky is big.", PAIR_DOES_NOT_SUPPORT, 1.0 / 3},
+		/* One content word decides alone: short words are not counted beside it. */
+		{"It is blue.", "The sky is blue.", PAIR_SUPPORTS, 1},
+		{"It is green.", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+		{"!!", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+		{"", "It is red.", PAIR_DOES_NOT_SUPPORT, 0},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK(v.coverage > cases[i].coverage - 1e-9 && v.coverage < cases[i].coverage + 1e-9);
+		CHECK_EQ(v.items, 0);
+	}
+	judge(&fx, "It is red.", "It is red.", quote, sizeof(quote));
+	CHECK_STR(quote, "It is red.");
+out:
+	teardown(&fx);
+}

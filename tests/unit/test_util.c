@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* Shared helpers: the bounded line reader. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "test.h"
+#include "util.h"
+
+/* A file holding text, rewound, for reading (the caller closes it). */
+static int temp_fd(const char *text, size_t len)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/halluscan-util-XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(path);
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	CHECK(write(fd, text, len) == (ssize_t)len);
+	CHECK(lseek(fd, 0, SEEK_SET) == 0);
+	return fd;
+}
+
+/* Reads every line of text with bound max into "line|line|..."; too long: "!N". */
+static void read_all(const char *text, size_t len, size_t max, struct buf *out)
+{
+	struct lines *l = NULL;
+	const char *line;
+	size_t n;
+	bool too_long;
+	int fd = temp_fd(text, len), rc;
+
+	out->len = 0;
+	buf_addc(out, '\0');
+	out->len = 0;
+	if (fd < 0 || lines_new(fd, max, &l) < 0)
+		goto out;
+	while ((rc = lines_next(l, &line, &n, &too_long)) == 1) {
+		if (too_long) {
+			CHECK(line == NULL);
+			buf_addf(out, "!%zu|", n);
+		} else {
+			CHECK(n <= max);
+			CHECK(line[n] == '\0');
+			buf_add(out, line, n);
+			buf_addc(out, '|');
+		}
+	}
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(lines_next(l, &line, &n, &too_long), 0);
+out:
+	lines_free(l);
+	if (fd >= 0)
+		close(fd);
+}
+
+#define S(text) text, sizeof(text) - 1
+
+TEST(lines_split_and_bound)
+{
+	struct buf out = {0};
+
+	read_all(S("abc\n\nxyz"), 8, &out);
+	CHECK_STR(out.data, "abc||xyz|");
+	read_all(S(""), 8, &out);
+	CHECK_STR(out.data, "");
+	read_all(S("\n"), 8, &out);
+	CHECK_STR(out.data, "|");
+	read_all(S("a\r\n"), 8, &out);
+	CHECK_STR(out.data, "a\r|");
+	/* At the bound a line is held; one byte past it, only counted. */
+	read_all(S("12345678\n123456789\nok\n123456789"), 8, &out);
+	CHECK_STR(out.data, "12345678|!9|ok|!9|");
+	read_all(S("a\0b\n"), 8, &out);
+	CHECK_EQ(out.len, 4);
+	CHECK(memcmp(out.data, "a\0b|", 4) == 0);
+	buf_free(&out);
+}
+
+/* Lines that span the reader's pieces (64 KiB), held or skipped. */
+TEST(lines_span_pieces)
+{
+	const size_t big = 200000;
+	struct buf text = {0}, out = {0}, want = {0};
+	size_t i;
+
+	for (i = 0; i < big; i++)
+		buf_addc(&text, (char)('a' + i % 26));
+	buf_addc(&text, '\n');
+	for (i = 0; i < big + 1; i++)
+		buf_addc(&text, 'x');
+	BUF_LIT(&text, "\ntail\n");
+	read_all(text.data, text.len, big, &out);
+	buf_add(&want, text.data, big);
+	buf_addf(&want, "|!%zu|tail|", big + 1);
+	CHECK_EQ(out.len, want.len);
+	CHECK(out.len == want.len && memcmp(out.data, want.data, want.len) == 0);
+	buf_free(&text);
+	buf_free(&out);
+	buf_free(&want);
+}
+
+/* A line is returned when its newline arrives, with the writer still open. */
+TEST(lines_live_pipe)
+{
+	struct lines *l = NULL;
+	const char *line;
+	bool too_long;
+	size_t n;
+	int p[2];
+
+	CHECK_EQ(pipe(p), 0);
+	CHECK_EQ(lines_new(p[0], 16, &l), 0);
+	if (!l)
+		return;
+	CHECK_EQ(write(p[1], "one\ntw", 6), 6);
+	CHECK_EQ(lines_next(l, &line, &n, &too_long), 1);
+	CHECK(!too_long && n == 3 && memcmp(line, "one", 3) == 0);
+	CHECK_EQ(write(p[1], "o\n", 2), 2);
+	CHECK_EQ(lines_next(l, &line, &n, &too_long), 1);
+	CHECK(!too_long && n == 3 && memcmp(line, "two", 3) == 0);
+	close(p[1]);
+	CHECK_EQ(lines_next(l, &line, &n, &too_long), 0);
+	lines_free(l);
+	close(p[0]);
+}
+
+static const char *visible(struct buf *b, const char *s, size_t n)
+{
+	b->len = 0;
+	CHECK_EQ(buf_add_visible(b, s, n), 0);
+	buf_addc(b, '\0');
+	return b->data;
+}
+
+/* Control characters never reach a terminal raw; text, UTF-8 and backslashes do. */
+TEST(visible_escapes_controls)
+{
+	struct buf b = {0};
+
+	CHECK_STR(visible(&b, S("plain text, \\d+ and caf\xc3\xa9 \xe2\x82\xac")),
+		  "plain text, \\d+ and caf\xc3\xa9 \xe2\x82\xac");
+	/* C0: ESC, BEL, CR, LF, TAB, NUL; and DEL. */
+	CHECK_STR(visible(&b, S("a\x1b[31mred\x07\r\n\t\0z\x7f")),
+		  "a\\x1b[31mred\\x07\\x0d\\x0a\\x09\\x00z\\x7f");
+	/* C1 encoded as UTF-8 (U+009B CSI, U+0080, U+009F); U+00A0 is not C1. */
+	CHECK_STR(visible(&b, S("\xc2\x9b" "2J\xc2\x80\xc2\x9f\xc2\xa0")),
+		  "\\u009b2J\\u0080\\u009f\xc2\xa0");
+	/* Bytes that are not UTF-8: a lone C1 byte, a cut sequence, an overlong form. */
+	CHECK_STR(visible(&b, S("\x9b" "2J \xe2\x82 \xc0\xaf \xc2")),
+		  "\\x9b2J \\xe2\\x82 \\xc0\\xaf \\xc2");
+	CHECK_STR(visible(&b, S("")), "");
+	buf_free(&b);
+}
