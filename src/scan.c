@@ -192,7 +192,9 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	if (id == db->line_id)
 		return line_break(s, from);
 	if (id < db->sentence_id) {
-		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
+		size_t len;
+		const char *text = window_get(&s->win, from, to, &len);
+		enum span_change ch = spans_delimiter(&s->spans, id, text, len, from, to);
 
 		if (ch == SPAN_OPENED) {
 			uint64_t scanned = engine_stream_offset(s->es);
@@ -217,7 +219,9 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		}
 		return 0;
 	}
-	if (spans_grounded(&s->spans, from)) {
+	if (spans_markup(&s->spans, from))
+		return 0; /* inside a tool span's own delimiter: neither the tool's nor the model's */
+	if (s->spans.open) {
 		if (id == db->sentence_id)
 			return 0;
 		s->grounded++;
@@ -276,6 +280,9 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	s->win.cap = WINDOW_CAP;
 	if (!s->counts || !s->win.data)
 		goto fail;
+	err = spans_init(&s->spans, s->rs, NULL);
+	if (err < 0)
+		goto fail;
 	err = engine_stream_new(db->engine, &s->es);
 	if (err < 0)
 		goto fail;
@@ -301,6 +308,7 @@ void scan_free(struct scan *s)
 	claims_free(s->claims);
 	ground_free(s->ground);
 	ground_free(s->sources);
+	spans_fini(&s->spans);
 	buf_free(&s->key);
 	free(s->counts);
 	free(s->win.data);

@@ -108,6 +108,10 @@ TEST(scan_tool_spans)
 	/* A stray closer is text; matches after it are reported. */
 	CHECK_STR(scan(&fx, S("</tool_output> It rose 9.5%.\n"), 3, &sum), "unsourced_statistic:9.5%@23;");
 	CHECK_EQ(sum.spans, 0);
+	/* Without a nonce, a delimiter with attributes is no delimiter: text, as ever. */
+	CHECK_STR(scan(&fx, S("<tool_output id=\"1\">https://a.example/</tool_output>\n"), 1, &sum),
+		  "fabricated_url:https://a.example/@20;");
+	CHECK_EQ(sum.spans, 0);
 	teardown(&fx);
 }
 
