@@ -179,6 +179,31 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	return ground_add(g, s->key.data, s->key.len, from);
 }
 
+/* A delimiter without the run's nonce, outside any span: the model wrote it. */
+static int report_spoofed(struct scan *s, unsigned id, const char *text, size_t n,
+			  uint64_t from, uint64_t to)
+{
+	const struct span_delim *sd = &s->rs->spans[id / 2];
+	struct finding f = {
+		.signal = SIGNAL_SPOOFED, .signal_index = s->rs->n_signals + 1,
+		.rule_id = RULE_SPOOFED, .severity = SEV_BLOCK,
+		.start = from, .end = to, .line = s->line + 1, .column = column(s, from),
+		.text = text, .text_len = n,
+	};
+
+	s->msg.len = s->rec.len = 0;
+	if (buf_addf(&s->msg, "\"%.*s\" is a %s %s without this run's nonce: the model wrote "
+		     "it, so the text around it is checked as the model's", (int)n, text, sd->name,
+		     id % 2 ? "closer" : "opener") < 0 ||
+	    buf_addf(&s->rec, "do not write tool-output delimiters: say what a tool returned in "
+		     "prose and cite it, or remove the claim (a harness marks real tool output "
+		     "with its nonce)") < 0)
+		return -ENOMEM;
+	f.message = s->msg.data;
+	f.recovery = s->rec.data;
+	return report(s, &f);
+}
+
 static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 {
 	struct scan *s = ctx;
@@ -217,6 +242,11 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 			claims_tool_output(s->claims, false);
 			return err;
 		}
+		if (ch == SPAN_SPOOFED) {
+			/* Findings come in order of offset: those before it first. */
+			err = claims_break(s->claims, from);
+			return err ? err : report_spoofed(s, id, text, len, from, to);
+		}
 		return 0;
 	}
 	if (spans_markup(&s->spans, from))
@@ -248,7 +278,7 @@ static void reset(struct scan *s)
 	s->cur = s->line = s->line_start = s->col_at = s->col_cp = 0;
 	s->bytes = s->findings = s->grounded = 0;
 	s->verdict = SEV_NONE;
-	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
+	memset(s->counts, 0, (s->rs->n_signals + 2) * sizeof(*s->counts));
 	spans_reset(&s->spans);
 	claims_reset(s->claims);
 	s->pending = 0;
@@ -275,7 +305,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	s->pol = pol;
 	s->fn = fn;
 	s->ctx = ctx;
-	s->counts = calloc(s->rs->n_signals + 1, sizeof(*s->counts));
+	s->counts = calloc(s->rs->n_signals + 2, sizeof(*s->counts));
 	s->win.data = malloc(WINDOW_CAP);
 	s->win.cap = WINDOW_CAP;
 	if (!s->counts || !s->win.data)
@@ -315,6 +345,11 @@ void scan_free(struct scan *s)
 	buf_free(&s->msg);
 	buf_free(&s->rec);
 	free(s);
+}
+
+int scan_span_nonce(struct scan *s, const char *nonce)
+{
+	return spans_init(&s->spans, s->rs, nonce);
 }
 
 int scan_show_grounded(struct scan *s, bool on)
