@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Tool spans as a gate relies on them: the nonce from the environment, and
-both engines alike.
+"""Tool spans as a gate relies on them: the nonce from the environment, both
+engines alike, and spans too long to hold in memory.
 
 usage: spans_test.py HALLUSCAN SRCDIR SANITIZE MAXRSS
   SANITIZE is meson's b_sanitize; MAXRSS the helper that measures peak RSS.
@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 BIN, SRC, SANITIZE, MAXRSS = sys.argv[1:5]
 NONCE = "Kq7vT2xWm9Rb"
@@ -79,7 +80,48 @@ def engines_agree():
                                                           "" if hyperscan else " (PCRE2 build)"))
 
 
-for test in (environment, engines_agree):
+def huge_spans():
+    # 64 MiB of tool output with a URL on every line: memory stays flat
+    # whether the span closes or not.
+    size = 64 << 20
+    line = b"row https://a.example/x costs $12.50, 3.5% up.\n"
+    body = line * (size // len(line))
+    for closed in (False, True):
+        p = subprocess.Popen([MAXRSS, BIN, "--context", "user-facing"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+        def feed():
+            p.stdin.write(b"<tool_output>\n")
+            for k in range(0, len(body), 1 << 20):
+                p.stdin.write(body[k:k + (1 << 20)])
+            if closed:
+                p.stdin.write(b"</tool_output>\nBuy at https://a.example/x.\n")
+            p.stdin.close()
+
+        writer = threading.Thread(target=feed)
+        writer.start()
+        out = records(p.stdout.read())
+        writer.join()
+        err = p.stderr.read().decode()
+        rc = p.wait()
+        findings = [r for r in out if r["type"] == "finding"]
+        what = "closed" if closed else "open"
+        if closed:
+            check(rc == 0 and findings == [] and out[-1]["repeats"] == 1,
+                  "huge span, closed: nothing reported, the repeat grounded")
+        else:
+            check(rc == 1 and len(findings) == 1025 and findings[-1]["signal"] == "unterminated_span"
+                  and findings[-1]["severity"] == "block"
+                  and "past the first 1024" in findings[-1]["message"],
+                  "huge span, open: the first 1024 findings, then the span, which says so")
+        rss_mb = int(err.split("maxrss_kib ")[1]) / 1024 if "maxrss_kib " in err else 1e9
+        if SANITIZE in ("", "none"):
+            check(rss_mb < 12, "huge span, %s: peak RSS %.1f MB < 12 MB" % (what, rss_mb))
+        else:
+            print("skip huge span RSS under sanitizers (%.1f MB)" % rss_mb)
+
+
+for test in (environment, engines_agree, huge_spans):
     test()
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

@@ -125,22 +125,50 @@ TEST(scan_tool_spans)
 	teardown(&fx);
 }
 
+/*
+ * A span left open vouches for nothing: what follows its opener is the
+ * model's text, reported after what came before and before the
+ * unterminated_span finding, and it grounds nothing, not even its own repeats.
+ */
 TEST(scan_unterminated_span)
 {
 	struct fixture fx;
 	struct scan_summary sum;
 	const char *text = "Intro 1.5%.\nline two <tool_output>https://x.example/ 7.5%\nmore\n";
+	const char *twice = "<tool_result>\nSee https://a.example/x.\nAgain https://a.example/x. It grew 4.5%.\n";
 
 	if (!setup(&fx, ENGINE_AUTO))
 		return;
+	/* The URL cites a source for 7.5% in its sentence, as in any model text. */
 	CHECK_STR(scan(&fx, text, strlen(text), 0, &sum),
-		  "unsourced_statistic:1.5%@6;unterminated_span:<tool_output>@21;");
+		  "unsourced_statistic:1.5%@6;fabricated_url:https://x.example/@34;"
+		  "unterminated_span:<tool_output>@21;");
 	CHECK_EQ(sum.unterminated_spans, 1);
-	CHECK_EQ(sum.grounded, 4);
+	CHECK_EQ(sum.grounded, 0);
+	CHECK_EQ(sum.exempted, 1);
 	CHECK_EQ(sum.signal_counts[fx.rs->n_signals], 1);
 	CHECK(strstr(fx.out.data, "\"line\":2,\"column\":10") != NULL);
 	CHECK(strstr(fx.out.data, "\"end\":63") != NULL);
-	CHECK(strstr(fx.out.data, "4 match(es) inside it") != NULL);
+	CHECK(strstr(fx.out.data, "its 4 match(es) were checked as the model's text") != NULL);
+	/* No context could block: it warns. */
+	CHECK_EQ(sum.verdict, SEV_WARN);
+	CHECK_STR(scan(&fx, twice, strlen(twice), 1, &sum),
+		  "fabricated_url:https://a.example/x@18;fabricated_url:https://a.example/x@45;"
+		  "unsourced_statistic:4.5%@74;unterminated_span:<tool_result>@0;");
+	CHECK_EQ(sum.repeats, 0);
+	/* Under a context that blocks something, it blocks, and so do the matches. */
+	CHECK_EQ(policy_add_context(fx.pol, "user-facing"), 0);
+	scan(&fx, text, strlen(text), 0, &sum);
+	CHECK_EQ(sum.verdict, SEV_BLOCK);
+	CHECK(strstr(fx.out.data, "\"signal\":\"unterminated_span\",\"rule\":\"span.unterminated\","
+			 "\"severity\":\"block\"") != NULL);
+	CHECK(strstr(fx.out.data, "\"signal\":\"fabricated_url\",\"rule\":\"url.http\","
+			 "\"severity\":\"block\"") != NULL);
+	/* Once closed, the same span is tool output again. */
+	CHECK_STR(scan(&fx, S("<tool_output>https://x.example/ 7.5%</tool_output> https://x.example/\n"), 0, &sum), "");
+	CHECK_EQ(sum.grounded, 4);
+	CHECK_EQ(sum.repeats, 1);
+	CHECK_EQ(sum.exempted, 0);
 	teardown(&fx);
 }
 
@@ -188,6 +216,13 @@ TEST(scan_nonce_spans)
 	/* Inside a genuine span the model's delimiters are the tool's data. */
 	CHECK_STR(scan(&fx, S("<tool_result nonce=\"" NONCE "\"><tool_output></tool_result>"
 			      "</tool_result nonce=\"" NONCE "\">\n"), 2, &sum), "");
+	/* An unterminated nonce span is said so, without the nonce. */
+	scan(&fx, S("<tool_output nonce=\"" NONCE "\">\nhttps://a.example/\n"), 0, &sum);
+	CHECK_STR(fx.brief.data, "fabricated_url:https://a.example/@35;unterminated_span:<tool_output>@0;");
+	CHECK(strstr(fx.out.data, "(with this run's nonce)") != NULL);
+	CHECK(strstr(fx.out.data, NONCE) == NULL);
+	/* Under a nonce something always can block (a spoof): so does a span left open. */
+	CHECK_EQ(sum.verdict, SEV_BLOCK);
 	teardown(&fx);
 }
 
@@ -223,6 +258,103 @@ TEST(scan_nonce_pack_delimiters)
 		  "spoofed_span:[TOOL]@0;fabricated_url:https://a.example/@6;"
 		  "spoofed_span:BEGIN-TOOL nonce=\"x1234567\"@25;");
 	teardown(&fx);
+}
+
+/* Drops the unterminated_span finding from a JSONL output. */
+static char *without_unterminated(const char *out)
+{
+	char *copy = strdup(out), *line;
+
+	line = strstr(copy, "{\"type\":\"finding\",\"path\":\"-\",\"signal\":\"unterminated_span\"");
+	if (line)
+		memmove(line, strchr(line, '\n') + 1, strlen(strchr(line, '\n') + 1) + 1);
+	return copy;
+}
+
+/*
+ * What a span left open reports is what the same text reports as the
+ * model's: offsets, lines and columns (code points, on lines short and
+ * longer than the window), however the input is split.
+ */
+TEST(scan_unterminated_is_agent_text)
+{
+	size_t len = 900 << 10, i, k;
+	char *text = malloc(len), *open_out, *agent_out;
+	struct fixture fx;
+	static const size_t steps[] = {0, 1, 4093, 65536};
+
+	if (!text || !setup(&fx, ENGINE_AUTO)) {
+		free(text);
+		return;
+	}
+	/* A short line, then one line of 900 KiB, with matches and two-byte characters along it. */
+	k = (size_t)snprintf(text, len, "<tool_output>\n\xc3\xa9 https://a.example/ \xc3\xa9 It will definitely work.\n");
+	for (i = k; i < len - 1; i++)
+		text[i] = "caf\xc3\xa9 and more "[(i - k) % 15];
+	for (i = k + 1000; i + 100 < len; i += 70001)
+		memcpy(text + i, " https://b.example/ ", 20);
+	text[len - 1] = '\n';
+	for (k = 0; k < ARRAY_SIZE(steps); k++) {
+		memcpy(text, "<tool_output>", 13);
+		scan(&fx, text, len, steps[k], NULL);
+		open_out = without_unterminated(fx.out.data);
+		CHECK(strstr(fx.out.data, "\"column\":3,\"text\":\"https://a.example/\"") != NULL);
+		memcpy(text, "<tool_outpuX>", 13);
+		scan(&fx, text, len, steps[k], NULL);
+		agent_out = strdup(fx.out.data);
+		/* The summaries differ in their span counts only. */
+		*strstr(open_out, "{\"type\":\"summary\"") = '\0';
+		*strstr(agent_out, "{\"type\":\"summary\"") = '\0';
+		CHECK(strlen(agent_out) > 2000);
+		if (strcmp(open_out, agent_out) != 0) {
+			fprintf(stderr, "  step %zu:\n%s---\n%s", steps[k], open_out, agent_out);
+			CHECK(!"an open span reports otherwise than agent text");
+		}
+		free(open_out);
+		free(agent_out);
+	}
+	teardown(&fx);
+	free(text);
+}
+
+/* Spans longer than the window and than the events held: the same answers. */
+TEST(scan_long_spans)
+{
+	size_t len = 3 << 20, n;
+	char *text = malloc(len + 200);
+	struct scan_summary sum;
+	struct fixture fx;
+	const char *open = "<tool_output>\n";
+	const char *line = "Item https://a.example/x costs $12.50 and grew 3.5%.\n";
+	const char *close = "</tool_output>\nBuy at https://a.example/x now.\n";
+
+	if (!text || !setup(&fx, ENGINE_AUTO)) {
+		free(text);
+		return;
+	}
+	memcpy(text, open, strlen(open));
+	for (n = strlen(open); n + strlen(line) < len; n += strlen(line))
+		memcpy(text + n, line, strlen(line));
+	/* Left open: every line is the model's, listed up to the cap and counted past it. */
+	scan(&fx, text, n, 65536, &sum);
+	CHECK_EQ(sum.findings, 1024 + 1);
+	CHECK_EQ(sum.grounded, 0);
+	CHECK(strstr(fx.out.data, "finding(s) past the first 1024 in it are not listed") != NULL);
+	CHECK(strstr(fx.brief.data, "fabricated_url:https://a.example/x@19;") == fx.brief.data);
+	CHECK(strstr(fx.brief.data, ";unterminated_span:<tool_output>@0;") != NULL);
+	/* Closed: nothing in it is reported, and it grounds the repeat after it
+	 * from its first line on (decided early, then set aside). */
+	memcpy(text + n, close, strlen(close));
+	CHECK_EQ(scan_show_grounded(fx.sc, true), 0);
+	scan(&fx, text, n + strlen(close), 65536, &sum);
+	CHECK_EQ(sum.findings, 0);
+	CHECK_EQ(sum.repeats, 1);
+	CHECK_EQ(sum.exempted, 0);
+	CHECK(strstr(fx.out.data, "\"grounded\":true,\"grounded_at\":19,") != NULL);
+	CHECK(strstr(fx.brief.data, "fabricated_url:https://a.example/x@") == fx.brief.data);
+	CHECK(strchr(fx.brief.data, ';') == fx.brief.data + strlen(fx.brief.data) - 1);
+	teardown(&fx);
+	free(text);
 }
 
 /* Lines count from 1; columns count code points, not bytes. */
