@@ -604,7 +604,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (!h->dropped)
 			err = c->fn(c->ctx, &it);
 	}
-	if (err == 0 && c->claim_fn)
+	if (err == 0 && wants_claim(c))
 		err = make_claim(c, end);
 	c->n_held = 0;
 	c->text.len = 0;

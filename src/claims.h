@@ -82,7 +82,8 @@ int claims_advance(struct claims *c, uint64_t pos);
 /* Called for each sentence, after its findings, when set (--claims). */
 typedef int (*claims_claim_fn)(void *ctx, const struct claim *cl);
 void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx);
-/* Inside tool output no claim is made: sentences there are not the model's. */
+/* Inside tool output no claim is made: sentences there are not the model's
+ * (their matches are still decided, for a span that may never close). */
 void claims_tool_output(struct claims *c, bool inside);
 /* Claims per label since the last reset. */
 const uint64_t *claims_counts(const struct claims *c);

@@ -9,10 +9,18 @@
 
 #include "claims.h"
 #include "policy.h"
+#include "spans.h"
+
+/*
+ * What the database holds beyond the ruleset: a database cached by a build
+ * that compiled the delimiters otherwise (once, as bare literals) has the
+ * same ruleset digest and must not load.
+ */
+#define DB_FORMAT "spans-attr"
 
 void db_make_key(const struct ruleset *rs, char *out, size_t n)
 {
-	snprintf(out, n, "%s %s", rs->digest, engine_version());
+	snprintf(out, n, "%s %s %s", rs->digest, engine_version(), DB_FORMAT);
 }
 
 void db_free(struct db *db)
@@ -20,6 +28,9 @@ void db_free(struct db *db)
 	if (!db)
 		return;
 	engine_free(db->engine);
+	for (size_t i = 0; db->span_exprs && i < 2 * db->rs->n_spans; i++)
+		buf_free(&db->span_exprs[i]);
+	free(db->span_exprs);
 	free(db->pats);
 	free(db);
 }
@@ -48,13 +59,20 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 	db->rs = rs;
 	db->n_pats = 2 * rs->n_spans + 2 + rs->n_rules;
 	db->pats = calloc(db->n_pats, sizeof(*db->pats));
-	if (!db->pats) {
-		free(db);
+	db->span_exprs = calloc(rs->n_spans ? 2 * rs->n_spans : 1, sizeof(*db->span_exprs));
+	if (!db->pats || !db->span_exprs) {
+		db_free(db);
 		return -ENOMEM;
 	}
-	for (i = 0; i < rs->n_spans; i++) {
-		db->pats[k++] = (struct engine_pattern){rs->spans[i].open, ENGINE_LITERAL, NULL, 0};
-		db->pats[k++] = (struct engine_pattern){rs->spans[i].close, ENGINE_LITERAL, NULL, 0};
+	/* A delimiter is matched with any attributes; scan decides which form counts. */
+	for (i = 0; i < 2 * rs->n_spans; i++) {
+		struct buf *x = &db->span_exprs[i];
+
+		if (spans_pattern(i % 2 ? rs->spans[i / 2].close : rs->spans[i / 2].open, x) < 0) {
+			db_free(db);
+			return -ENOMEM;
+		}
+		db->pats[k++] = (struct engine_pattern){x->data, 0, NULL, 0};
 	}
 	db->sentence_id = k;
 	db->pats[k++] = (struct engine_pattern){ENGINE_SENTENCE_MARK_RE, ENGINE_SENTENCE_MARK,

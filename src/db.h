@@ -2,8 +2,9 @@
 /*
  * A compiled rule set: the ruleset's rules, span delimiters and the
  * internal sentence pattern as one engine. Pattern ids: span delimiters
- * first (opener 2k, closer 2k+1 of pair k), then the sentence mark, the
- * line break, then the rules in order.
+ * first (opener 2k, closer 2k+1 of pair k, each in every form that
+ * spans_pattern() finds), then the sentence mark, the line break, then the
+ * rules in order.
  *
  * db_compile() and db_load() return a db freed with db_free(); it keeps a
  * pointer to the ruleset, which must outlive it.
@@ -22,6 +23,7 @@ struct db {
 	struct engine *engine;
 	struct engine_pattern *pats;
 	size_t n_pats;
+	struct buf *span_exprs; /* the delimiters' regexes, which pats point into */
 	size_t sentence_id;   /* id of the sentence mark */
 	size_t line_id;       /* id of the line break */
 	size_t first_rule_id; /* id of rule 0 */

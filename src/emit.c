@@ -156,8 +156,9 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 	for (i = 0; i < rs->n_signals; i++)
 		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", rs->signals[i],
 				(unsigned long long)s->signal_counts[i]);
-	err |= buf_addf(b, "%s\"%s\":%llu}", rs->n_signals ? "," : "", SIGNAL_UNTERMINATED,
-			(unsigned long long)s->signal_counts[rs->n_signals]);
+	err |= buf_addf(b, "%s\"%s\":%llu,\"%s\":%llu}", rs->n_signals ? "," : "",
+			SIGNAL_UNTERMINATED, (unsigned long long)s->signal_counts[rs->n_signals],
+			SIGNAL_SPOOFED, (unsigned long long)s->signal_counts[rs->n_signals + 1]);
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"exempted\":%llu,\"grounded\":%llu,"
 			"\"repeats\":%llu,\"spans\":%llu,\"unterminated_spans\":%llu",
 			severity_name(s->verdict), (unsigned long long)s->exempted,

@@ -624,11 +624,20 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 
 int ground_copy(struct ground *dst, const struct ground *src)
 {
-	uint32_t i;
 	int err;
 
 	ground_reset(dst);
 	dst->active = src->active;
+	err = ground_merge(dst, src);
+	dst->evictions = 0;
+	return err;
+}
+
+int ground_merge(struct ground *dst, const struct ground *src)
+{
+	uint32_t i;
+	int err;
+
 	for (i = 0; i < src->count; i++) {
 		const struct entry *e = &src->e[(src->head + i) % GROUND_CAP];
 
@@ -643,7 +652,7 @@ int ground_copy(struct ground *dst, const struct ground *src)
 		if (err < 0)
 			return err;
 	}
-	dst->evictions = 0;
+	dst->evictions += src->evictions;
 	return 0;
 }
 

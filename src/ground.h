@@ -80,6 +80,8 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    double tolerance, bool *states);
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
+/* Adds what src holds to dst, oldest first, and src's evictions to dst's. */
+int ground_merge(struct ground *dst, const struct ground *src);
 
 /*
  * The key under which a match of kind k is compared (reset into out; a

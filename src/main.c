@@ -24,6 +24,7 @@
 #include "rules.h"
 #include "scan.h"
 #include "sha256.h"
+#include "spans.h"
 
 enum exit_status {
 	EXIT_PASS = 0,  /* nothing at or above --fail-on */
@@ -48,6 +49,7 @@ enum {
 	OPT_CLAIMS,
 	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
+	OPT_SPAN_NONCE,
 	OPT_VERSION,
 	OPT_HELP,
 };
@@ -67,6 +69,7 @@ static const struct option long_options[] = {
 	{"claims", no_argument, NULL, OPT_CLAIMS},
 	{"pairs", no_argument, NULL, OPT_PAIRS},
 	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
+	{"span-nonce", required_argument, NULL, OPT_SPAN_NONCE},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
@@ -76,7 +79,8 @@ static const char usage_text[] =
 	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--source FILE]... [--show-grounded] [--claims]\n"
-	"                 [--max-unsupported-ratio R] [--no-cache] [FILE]...\n"
+	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
+	"                 [FILE]...\n"
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
@@ -109,6 +113,10 @@ static const char help_text[] =
 	"                      each passage supports its claim\n"
 	"  --show-grounded     also report matches that repeat tool output, marked\n"
 	"                      \"grounded\": true\n"
+	"  --span-nonce S      accept only tool spans marked <tool_output nonce=\"S\">\n"
+	"                      ... </tool_output nonce=\"S\">; any other delimiter is\n"
+	"                      the model's, reported as spoofed_span (block); default:\n"
+	"                      $HALLUSCAN_SPAN_NONCE\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
 	"  --check-rules       compile the rules, run every example, and exit\n"
 	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
@@ -131,6 +139,8 @@ struct options {
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	bool claims, pairs;
 	double max_unsupported;
+	const char *span_nonce;   /* NULL: spans as the packs write them */
+	const char *nonce_from;   /* where span_nonce came from, for messages */
 	enum engine_backend backend;
 };
 
@@ -263,6 +273,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			}
 			break;
 		}
+		case OPT_SPAN_NONCE:
+			o->span_nonce = optarg;
+			o->nonce_from = "--span-nonce";
+			break;
 		case OPT_VERSION:
 			printf("halluscan %s (%s)\n", HALLUSCAN_VERSION, engine_version());
 			exit(EXIT_PASS);
@@ -283,6 +297,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
 		warnx_("--list-rules, --check-rules and --export-patterns take no FILE");
 		usage();
+	}
+	/* The option wins; a variable that is set but empty is an error, not
+	 * "no nonce": a harness whose nonce went missing must not pass spoofs. */
+	if (!o->span_nonce && getenv("HALLUSCAN_SPAN_NONCE")) {
+		o->span_nonce = getenv("HALLUSCAN_SPAN_NONCE");
+		o->nonce_from = "HALLUSCAN_SPAN_NONCE";
+	}
+	if (o->span_nonce && spans_check_nonce(o->span_nonce) < 0) {
+		/* The value is not echoed: it is meant to stay out of logs the model may see. */
+		warnx_("%s takes %d to %d letters, digits, '.', '_' or '-'", o->nonce_from,
+		       SPANS_NONCE_MIN, SPANS_NONCE_MAX);
+		exit(EXIT_ERROR);
 	}
 }
 
@@ -974,6 +1000,8 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	err = scan_new(db, pol, on_finding, &out, &sc);
+	if (err == 0 && o.span_nonce)
+		err = scan_span_nonce(sc, o.span_nonce);
 	if (err == 0 && o.show_grounded)
 		err = scan_show_grounded(sc, true);
 	if (err == 0 && o.claims)

@@ -59,6 +59,19 @@ enum severity policy_severity(const struct policy *p, const struct rule *r, size
 	return r->severity;
 }
 
+bool policy_can_block(const struct policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->rs->n_signals; i++)
+		if (p->escalated[i])
+			return true;
+	for (i = 0; i < p->rs->n_rules; i++)
+		if (p->rs->rules[i].severity >= SEV_BLOCK)
+			return true;
+	return false;
+}
+
 void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
 		   struct claims_verdict *out)
 {

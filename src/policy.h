@@ -24,6 +24,8 @@ int policy_add_context(struct policy *p, const char *name);
 /* The severity of a finding of rule r reported under signal (r's own, or its near signal). */
 /* The severity of rule r's finding under signal (an index in the ruleset's signals). */
 enum severity policy_severity(const struct policy *p, const struct rule *r, size_t signal);
+/* True when some finding could be block: an escalated signal, or a rule that blocks itself. */
+bool policy_can_block(const struct policy *p);
 
 /*
  * The claims verdict of an input (--claims): the share of checked claims

@@ -22,6 +22,31 @@
 /* Each drop moves KEEP bytes once per 2 * KEEP read; a larger window would
  * move less often but stays resident (peak RSS). */
 #define WINDOW_CAP (3 * KEEP)
+/* Events of an open tool span held undecided: past this many they are decided. */
+#define HOLD_CAP 4096
+/* Findings of an open span decided as the model's text, kept until the span
+ * closes or the input ends: at most this many, and this much of their text;
+ * past that they are only counted. */
+#define DEFER_CAP 1024
+#define DEFER_TEXT_CAP (256 * 1024)
+
+/*
+ * A match, sentence mark or line break (at from) of an open span, not yet
+ * decided. Most spans close and are never decided: a match's column is
+ * counted only when it is, from line_start, the start of its line (or, for
+ * a line that began before the window, counted at once: line_start is NO_LINE).
+ */
+#define NO_LINE UINT64_MAX
+struct held_event {
+	uint64_t from, to, line, line_start, column;
+	unsigned id;
+};
+
+/* A finding of an open span decided as the model's text; text and source in defer_text. */
+struct deferred {
+	struct claim_item it;
+	size_t text_off, source_off;
+};
 
 struct scan {
 	const struct db *db;
@@ -39,6 +64,25 @@ struct scan {
 	struct buf key;
 	struct spans spans;
 	struct window win;
+	/*
+	 * An open span's content is the tool's when the span closes, and the
+	 * model's when the input ends first: nothing vouched for it. Its events
+	 * wait undecided (hold). Those decided early (too many, or their bytes
+	 * leaving the window) have their findings kept aside (defer) and what
+	 * they would ground set aside (span_ground), until the span's fate is known.
+	 */
+	struct held_event *hold;
+	size_t n_hold, cap_hold;
+	struct ground *span_ground;
+	bool span_ground_used;
+	bool deferring;             /* findings go to defer, not out */
+	struct deferred *defer;
+	size_t n_defer, cap_defer;
+	struct buf defer_text;
+	uint64_t defer_over;        /* findings past the caps, only counted */
+	uint64_t span_matches;      /* rule matches in the open span */
+	uint64_t exempted_at_open, repeats_at_open; /* the claims' counts then */
+	uint64_t tool_exempted, tool_repeats; /* of those, counted in closed spans */
 	/* The cursor: lines up to offset cur, the current line starting at
 	 * line_start. Columns are counted only where a match needs one: the
 	 * line's code points in [line_start, col_at) are col_cp. */
@@ -82,14 +126,6 @@ static void advance(struct scan *s, uint64_t to)
 		s->cur = to;
 }
 
-/* A line break at offset at: the next line starts after it, and a sentence ends. */
-static int line_break(struct scan *s, uint64_t at)
-{
-	s->line++;
-	s->line_start = at + 1;
-	return claims_break(s->claims, at + 1);
-}
-
 /* Counts the current line's code points up to offset at (never backwards). */
 static void count_columns(struct scan *s, uint64_t at)
 {
@@ -126,9 +162,9 @@ static int report(struct scan *s, struct finding *f)
 	return s->fn(s->ctx, f);
 }
 
-static int on_claim(void *ctx, const struct claim_item *it)
+/* A finding of the model's text, decided by claims. */
+static int claim_finding(struct scan *s, const struct claim_item *it)
 {
-	struct scan *s = ctx;
 	const struct rule *r = &s->rs->rules[it->rule];
 	bool near = it->source != NULL;
 	size_t k = near ? r->near.signal_index : r->signal_index;
@@ -149,6 +185,63 @@ static int on_claim(void *ctx, const struct claim_item *it)
 	f.message = s->msg.data;
 	f.recovery = s->rec.data;
 	return report(s, &f);
+}
+
+/* Keeps a finding of an open span aside, copying its text. */
+static int defer(struct scan *s, const struct claim_item *it)
+{
+	size_t src = it->source ? strlen(it->source) + 1 : 0;
+	struct deferred *d;
+
+	if (s->n_defer == DEFER_CAP || s->defer_text.len + it->text_len + src > DEFER_TEXT_CAP) {
+		s->defer_over++;
+		return 0;
+	}
+	if (grow(&s->defer, &s->cap_defer, s->n_defer + 1, sizeof(*s->defer)) < 0)
+		return -ENOMEM;
+	d = &s->defer[s->n_defer];
+	d->it = *it;
+	d->text_off = s->defer_text.len;
+	if (buf_add(&s->defer_text, it->text, it->text_len) < 0)
+		return -ENOMEM;
+	d->source_off = s->defer_text.len;
+	if (buf_add(&s->defer_text, it->source, src) < 0)
+		return -ENOMEM;
+	s->n_defer++;
+	return 0;
+}
+
+static void drop_deferred(struct scan *s)
+{
+	s->n_defer = 0;
+	s->defer_text.len = 0;
+	s->defer_over = 0;
+}
+
+/* Reports the findings kept aside: the span was left open, they are the model's. */
+static int flush_deferred(struct scan *s)
+{
+	size_t i;
+	int err = 0;
+
+	s->deferring = false;
+	for (i = 0; i < s->n_defer && err == 0; i++) {
+		const struct deferred *d = &s->defer[i];
+		struct claim_item it = d->it;
+
+		it.text = s->defer_text.data ? s->defer_text.data + d->text_off : "";
+		if (it.source)
+			it.source = s->defer_text.data + d->source_off;
+		err = claim_finding(s, &it);
+	}
+	return err;
+}
+
+static int on_claim(void *ctx, const struct claim_item *it)
+{
+	struct scan *s = ctx;
+
+	return s->deferring ? defer(s, it) : claim_finding(s, it);
 }
 
 /* Tool output or a source: remember what it said, to ground repeats of it. */
@@ -179,56 +272,220 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	return ground_add(g, s->key.data, s->key.len, from);
 }
 
+/* A number check before any tool output has nothing to check against: it costs nothing. */
+static bool idle_number(const struct scan *s, unsigned id)
+{
+	return s->rs->rules[id - s->db->first_rule_id].grounding == GROUNDING_QUANTITY &&
+	       !ground_active(s->ground);
+}
+
+/* Columns of held matches, counted along their lines as they are decided, in order. */
+struct columns {
+	uint64_t line_start, at, cp;
+};
+
+/* A held event decided as the model's text. */
+static int agent_event(struct scan *s, const struct held_event *e, struct columns *c)
+{
+	const struct db *db = s->db;
+	uint64_t column = e->column;
+
+	if (e->id == db->line_id)
+		return claims_break(s->claims, e->from + 1);
+	if (e->id == db->sentence_id)
+		return claims_mark(s->claims, e->from, e->to);
+	if (idle_number(s, e->id))
+		return 0;
+	if (e->line_start != NO_LINE) {
+		const char *p;
+		size_t n;
+
+		if (e->line_start != c->line_start)
+			*c = (struct columns){e->line_start, e->line_start, 0};
+		p = window_get(&s->win, c->at, e->from, &n);
+		c->cp += count_code_points(p, n);
+		c->at = e->from;
+		column = c->cp + 1;
+	}
+	return claims_add(s->claims, e->id - db->first_rule_id, e->from, e->to, e->line, column);
+}
+
+/*
+ * Decides the held events as the model's text: while the span is still
+ * open (ground: what they say is set aside in span_ground, for the span may
+ * yet close), or when the input ended with it open.
+ */
+static int decide_held(struct scan *s, bool ground)
+{
+	unsigned first = (unsigned)s->db->first_rule_id;
+	struct columns c = {NO_LINE, 0, 0};
+	size_t i;
+	int err = 0;
+
+	if (ground && !s->span_ground) {
+		err = ground_new(&s->span_ground);
+		if (err < 0)
+			return err;
+	}
+	for (i = 0; i < s->n_hold && err == 0; i++) {
+		const struct held_event *e = &s->hold[i];
+
+		if (ground && e->id >= first) {
+			s->span_ground_used = true;
+			err = ground_match(s, s->span_ground, e->id, e->from, e->to);
+			if (err)
+				break;
+		}
+		err = agent_event(s, e, &c);
+	}
+	s->n_hold = 0;
+	/* Every event before the cursor is decided now: claims may catch up. */
+	return err ? err : claims_advance(s->claims, s->cur);
+}
+
+/* Holds an event of the open span (decided before its bytes leave the window). */
+static int hold(struct scan *s, unsigned id, uint64_t from, uint64_t to)
+{
+	struct held_event *e;
+
+	if (grow(&s->hold, &s->cap_hold, s->n_hold + 1, sizeof(*s->hold)) < 0)
+		return -ENOMEM;
+	e = &s->hold[s->n_hold++];
+	*e = (struct held_event){.id = id, .from = from, .to = to, .line = s->line + 1,
+				 .line_start = s->line_start};
+	if (id >= s->db->first_rule_id) {
+		s->span_matches++;
+		if (s->line_start < s->win.base) {
+			e->line_start = NO_LINE;
+			e->column = column(s, from);
+		}
+	}
+	return s->n_hold == HOLD_CAP ? decide_held(s, true) : 0;
+}
+
+static int open_span(struct scan *s, uint64_t from)
+{
+	uint64_t scanned = engine_stream_offset(s->es);
+	size_t n;
+	const char *line = window_get(&s->win, s->line_start, scanned, &n);
+	int err;
+
+	/* Number checks start here: the engine catches up from the line's start. */
+	err = engine_stream_wake(s->es, line, n, scanned - n, from);
+	if (err)
+		return err;
+	s->open_line = s->line + 1;
+	s->open_column = column(s, from);
+	err = claims_break(s->claims, from);
+	claims_tool_output(s->claims, true);
+	s->deferring = true;
+	s->span_matches = 0;
+	s->exempted_at_open = claims_exempted(s->claims);
+	s->repeats_at_open = claims_repeats(s->claims);
+	return err;
+}
+
+/* The open span closed at [from, to): its content was the tool's after all. */
+static int close_span(struct scan *s, uint64_t from, uint64_t to)
+{
+	unsigned first = (unsigned)s->db->first_rule_id;
+	size_t i;
+	int err;
+
+	/* What was decided of it as the model's text is dropped, and not counted. */
+	err = claims_break(s->claims, from);
+	drop_deferred(s);
+	s->deferring = false;
+	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
+	s->tool_repeats += claims_repeats(s->claims) - s->repeats_at_open;
+	/* What it said grounds the rest of the input, in the order it was said. */
+	if (!err && s->span_ground_used) {
+		err = ground_merge(s->ground, s->span_ground);
+		ground_reset(s->span_ground);
+		s->span_ground_used = false;
+	}
+	for (i = 0; i < s->n_hold && !err; i++)
+		if (s->hold[i].id >= first)
+			err = ground_match(s, s->ground, s->hold[i].id, s->hold[i].from, s->hold[i].to);
+	s->n_hold = 0;
+	s->grounded += s->span_matches;
+	ground_activate(s->ground);
+	if (!err)
+		err = claims_break(s->claims, to);
+	claims_tool_output(s->claims, false);
+	return err;
+}
+
+/* A delimiter without the run's nonce, outside any span: the model wrote it. */
+static int report_spoofed(struct scan *s, unsigned id, const char *text, size_t n,
+			  uint64_t from, uint64_t to)
+{
+	const struct span_delim *sd = &s->rs->spans[id / 2];
+	struct finding f = {
+		.signal = SIGNAL_SPOOFED, .signal_index = s->rs->n_signals + 1,
+		.rule_id = RULE_SPOOFED, .severity = SEV_BLOCK,
+		.start = from, .end = to, .line = s->line + 1, .column = column(s, from),
+		.text = text, .text_len = n,
+	};
+
+	s->msg.len = s->rec.len = 0;
+	if (buf_addf(&s->msg, "\"%.*s\" is a %s %s without this run's nonce: the model wrote "
+		     "it, so the text around it is checked as the model's", (int)n, text, sd->name,
+		     id % 2 ? "closer" : "opener") < 0 ||
+	    buf_addf(&s->rec, "do not write tool-output delimiters: say what a tool returned in "
+		     "prose and cite it, or remove the claim (a harness marks real tool output "
+		     "with its nonce)") < 0)
+		return -ENOMEM;
+	f.message = s->msg.data;
+	f.recovery = s->rec.data;
+	return report(s, &f);
+}
+
+static int on_delimiter(struct scan *s, unsigned id, uint64_t from, uint64_t to)
+{
+	size_t n;
+	const char *text = window_get(&s->win, from, to, &n);
+	int err;
+
+	switch (spans_delimiter(&s->spans, id, text, n, from, to)) {
+	case SPAN_OPENED:
+		return open_span(s, from);
+	case SPAN_CLOSED:
+		return close_span(s, from, to);
+	case SPAN_SPOOFED:
+		/* Findings come in order of offset: those before it first. */
+		err = claims_break(s->claims, from);
+		return err ? err : report_spoofed(s, id, text, n, from, to);
+	default:
+		return 0;
+	}
+}
+
 static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 {
 	struct scan *s = ctx;
 	const struct db *db = s->db;
-	int err;
 
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode)
 		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
 	advance(s, from);
-	if (id == db->line_id)
-		return line_break(s, from);
-	if (id < db->sentence_id) {
-		enum span_change ch = spans_delimiter(&s->spans, id / 2, id % 2 == 0, from, to);
-
-		if (ch == SPAN_OPENED) {
-			uint64_t scanned = engine_stream_offset(s->es);
-			size_t n;
-			const char *line = window_get(&s->win, s->line_start, scanned, &n);
-
-			/* Number checks start here: the engine catches up from the line's start. */
-			err = engine_stream_wake(s->es, line, n, scanned - n, from);
-			if (err)
-				return err;
-			ground_activate(s->ground);
-			s->open_line = s->line + 1;
-			s->open_column = column(s, from);
-			err = claims_break(s->claims, from);
-			claims_tool_output(s->claims, true);
-			return err;
-		}
-		if (ch == SPAN_CLOSED) {
-			err = claims_break(s->claims, to);
-			claims_tool_output(s->claims, false);
-			return err;
-		}
-		return 0;
+	if (id == db->line_id) {
+		s->line++;
+		s->line_start = from + 1;
+		return s->spans.open ? hold(s, id, from, from + 1) : claims_break(s->claims, from + 1);
 	}
-	if (spans_grounded(&s->spans, from)) {
-		if (id == db->sentence_id)
-			return 0;
-		s->grounded++;
-		return ground_match(s, s->ground, id, from, to);
-	}
+	if (id < db->sentence_id)
+		return on_delimiter(s, id, from, to);
+	if (spans_markup(&s->spans, from))
+		return 0; /* inside a tool span's own delimiter: neither the tool's nor the model's */
+	if (s->spans.open)
+		return hold(s, id, from, to);
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
 	/* Number checks start with the first tool output (or a source): before
 	 * it there is nothing to check against, so the match costs nothing. */
-	if (s->rs->rules[id - db->first_rule_id].grounding == GROUNDING_QUANTITY &&
-	    !ground_active(s->ground))
+	if (idle_number(s, id))
 		return 0;
 	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
 			  column(s, from));
@@ -244,8 +501,15 @@ static void reset(struct scan *s)
 	s->cur = s->line = s->line_start = s->col_at = s->col_cp = 0;
 	s->bytes = s->findings = s->grounded = 0;
 	s->verdict = SEV_NONE;
-	memset(s->counts, 0, (s->rs->n_signals + 1) * sizeof(*s->counts));
+	memset(s->counts, 0, (s->rs->n_signals + 2) * sizeof(*s->counts));
 	spans_reset(&s->spans);
+	s->n_hold = 0;
+	s->deferring = false;
+	drop_deferred(s);
+	if (s->span_ground_used)
+		ground_reset(s->span_ground);
+	s->span_ground_used = false;
+	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	claims_reset(s->claims);
 	s->pending = 0;
 	if (s->sources) {
@@ -271,10 +535,13 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	s->pol = pol;
 	s->fn = fn;
 	s->ctx = ctx;
-	s->counts = calloc(s->rs->n_signals + 1, sizeof(*s->counts));
+	s->counts = calloc(s->rs->n_signals + 2, sizeof(*s->counts));
 	s->win.data = malloc(WINDOW_CAP);
 	s->win.cap = WINDOW_CAP;
 	if (!s->counts || !s->win.data)
+		goto fail;
+	err = spans_init(&s->spans, s->rs, NULL);
+	if (err < 0)
 		goto fail;
 	err = engine_stream_new(db->engine, &s->es);
 	if (err < 0)
@@ -301,12 +568,22 @@ void scan_free(struct scan *s)
 	claims_free(s->claims);
 	ground_free(s->ground);
 	ground_free(s->sources);
+	ground_free(s->span_ground);
+	spans_fini(&s->spans);
+	free(s->hold);
+	free(s->defer);
+	buf_free(&s->defer_text);
 	buf_free(&s->key);
 	free(s->counts);
 	free(s->win.data);
 	buf_free(&s->msg);
 	buf_free(&s->rec);
 	free(s);
+}
+
+int scan_span_nonce(struct scan *s, const char *nonce)
+{
+	return spans_init(&s->spans, s->rs, nonce);
 }
 
 int scan_show_grounded(struct scan *s, bool on)
@@ -409,6 +686,13 @@ static int make_room(struct scan *s, size_t n)
 
 	if (s->win.len + n <= s->win.cap)
 		return 0;
+	/* An open span's held events are decided while their bytes are here. */
+	if (s->n_hold > 0) {
+		int err = decide_held(s, true);
+
+		if (err)
+			return err;
+	}
 	drop = s->win.len - KEEP;
 	/* The cursor and columns must be past what is dropped (the engine has
 	 * delivered everything there: its watermark is far closer). */
@@ -441,9 +725,10 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 		err = engine_stream_feed(s->es, p, n, on_match, s);
 		if (err)
 			return err;
-		/* Everything before the watermark is settled: decide up to it. */
+		/* Everything before the watermark is settled: decide up to it
+		 * (unless events held in an open span come first). */
 		advance(s, engine_stream_watermark(s->es));
-		err = claims_advance(s->claims, s->cur);
+		err = s->n_hold ? 0 : claims_advance(s->claims, s->cur);
 		if (err)
 			return err;
 		p += n;
@@ -452,22 +737,31 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The span left open. It blocks wherever anything could: its text went
+ * unvouched, and a gate that can fail must not pass a cut-off transcript
+ * (--claims can fail an input, a spoofed delimiter under a nonce always
+ * blocks, and no claim is made inside a span).
+ */
 static int report_unterminated(struct scan *s)
 {
 	const struct span_delim *sd = &s->rs->spans[s->spans.pair];
+	bool blocks = policy_can_block(s->pol) || s->claim_fn || s->spans.nonce;
 	struct finding f = {
 		.signal = SIGNAL_UNTERMINATED, .signal_index = s->rs->n_signals,
-		.rule_id = RULE_UNTERMINATED,
-		.severity = SEV_WARN,
+		.rule_id = RULE_UNTERMINATED, .severity = blocks ? SEV_BLOCK : SEV_WARN,
 		.start = s->spans.open_from, .end = s->bytes,
 		.line = s->open_line, .column = s->open_column,
 		.text = sd->open, .text_len = strlen(sd->open),
 	};
 
 	s->msg.len = s->rec.len = 0;
-	if (buf_addf(&s->msg, "tool span %s opened at line %llu is never closed; %llu match(es) "
-		     "inside it were taken as tool output", sd->open,
-		     (unsigned long long)s->open_line, (unsigned long long)s->grounded) < 0 ||
+	if (buf_addf(&s->msg, "tool span %s%s opened at line %llu is never closed: nothing vouched "
+		     "for the text after it, so its %llu match(es) were checked as the model's text",
+		     sd->open, s->spans.nonce ? " (with this run's nonce)" : "",
+		     (unsigned long long)s->open_line, (unsigned long long)s->span_matches) < 0 ||
+	    (s->defer_over && buf_addf(&s->msg, "; %llu finding(s) past the first %zu in it are not "
+				       "listed", (unsigned long long)s->defer_over, s->n_defer) < 0) ||
 	    buf_addf(&s->rec, "close the span with %s where the tool output ends, or check "
 		     "that the transcript was not cut off", sd->close) < 0)
 		return -ENOMEM;
@@ -479,6 +773,7 @@ static int report_unterminated(struct scan *s)
 int scan_end(struct scan *s, struct scan_summary *sum)
 {
 	uint64_t limit_hits;
+	bool open;
 	int err;
 
 	if (s->ended)
@@ -487,9 +782,14 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 		return s->pending;
 	err = engine_stream_end(s->es, on_match, s);
 	advance(s, s->bytes);
+	open = s->spans.open;
+	if (!err && open)
+		err = decide_held(s, false);
 	if (!err)
 		err = claims_break(s->claims, s->bytes);
-	if (!err && s->spans.open)
+	if (!err && open)
+		err = flush_deferred(s);
+	if (!err && open)
 		err = report_unterminated(s);
 	limit_hits = engine_stream_limit_hits(s->es) - s->limit_hits_before;
 	/* Matches may be missing: the input cannot pass as clean. */
@@ -497,10 +797,10 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 		s->verdict = SEV_WARN;
 	*sum = (struct scan_summary){
 		.bytes = s->bytes, .findings = s->findings, .signal_counts = s->counts,
-		.verdict = s->verdict, .exempted = claims_exempted(s->claims),
-		.grounded = s->grounded, .repeats = claims_repeats(s->claims),
+		.verdict = s->verdict, .exempted = claims_exempted(s->claims) - s->tool_exempted,
+		.grounded = s->grounded, .repeats = claims_repeats(s->claims) - s->tool_repeats,
 		.ground_evictions = ground_evictions(s->ground), .spans = s->spans.n_spans,
-		.unterminated_spans = s->spans.open ? 1 : 0,
+		.unterminated_spans = open ? 1 : 0,
 		.limit_hits = limit_hits,
 		.claims = claims_counts(s->claims),
 	};

@@ -22,11 +22,16 @@
 /* The signal and rule of the finding made for a tool span left open. */
 #define SIGNAL_UNTERMINATED "unterminated_span"
 #define RULE_UNTERMINATED "span.unterminated"
+/* ... and for a span delimiter without the run's nonce (scan_span_nonce). */
+#define SIGNAL_SPOOFED "spoofed_span"
+#define RULE_SPOOFED "span.spoofed"
 
 struct finding {
-	const struct rule *rule; /* NULL for span.unterminated */
+	const struct rule *rule; /* NULL for span.unterminated and span.spoofed */
 	const char *signal, *rule_id;
-	size_t signal_index;     /* of signal in the ruleset's signals; n_signals: unterminated_span */
+	/* Of signal in the ruleset's signals; n_signals: unterminated_span,
+	 * n_signals + 1: spoofed_span. */
+	size_t signal_index;
 	enum severity severity;
 	uint64_t start, end;     /* byte offsets, end exclusive */
 	uint64_t line, column;   /* 1-based; column in code points */
@@ -42,11 +47,11 @@ struct finding {
 
 struct scan_summary {
 	uint64_t bytes, findings;
-	/* Findings per signal: rs->signals in order, then unterminated_span. */
+	/* Findings per signal: rs->signals in order, then unterminated_span and spoofed_span. */
 	const uint64_t *signal_counts;
 	enum severity verdict;
 	uint64_t exempted;       /* dropped by a sentence exemption */
-	uint64_t grounded;       /* matches inside tool spans */
+	uint64_t grounded;       /* matches inside closed tool spans */
 	uint64_t repeats;        /* matches in agent text that repeat tool output */
 	uint64_t ground_evictions; /* items dropped from the full grounded set */
 	uint64_t spans, unterminated_spans;
@@ -69,6 +74,12 @@ void scan_free(struct scan *s);
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
 /* Forgets every source added with scan_add_source. Call between inputs. */
 void scan_clear_sources(struct scan *s);
+/*
+ * Accepts tool spans only in their nonce forms (spans.h): every other
+ * delimiter outside a span is a spoofed_span finding, at block. -EINVAL:
+ * not a valid nonce. Call before scanning.
+ */
+int scan_span_nonce(struct scan *s, const char *nonce);
 /* Reports matches that repeat tool output too, marked grounded. Call before scanning. */
 int scan_show_grounded(struct scan *s, bool on);
 /*
