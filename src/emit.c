@@ -153,12 +153,10 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 		err |= buf_addf(b, ",\"replaced\":%llu,", (unsigned long long)s->replaced);
 	}
 	err |= buf_addf(b, "\"findings\":%llu,\"signals\":{", (unsigned long long)s->findings);
-	for (i = 0; i < rs->n_signals; i++)
-		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", rs->signals[i],
+	for (i = 0; i < scan_n_signals(rs); i++)
+		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", scan_signal_name(rs, i),
 				(unsigned long long)s->signal_counts[i]);
-	err |= buf_addf(b, "%s\"%s\":%llu,\"%s\":%llu}", rs->n_signals ? "," : "",
-			SIGNAL_UNTERMINATED, (unsigned long long)s->signal_counts[rs->n_signals],
-			SIGNAL_SPOOFED, (unsigned long long)s->signal_counts[rs->n_signals + 1]);
+	err |= buf_addc(b, '}');
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"exempted\":%llu,\"grounded\":%llu,"
 			"\"repeats\":%llu,\"spans\":%llu,\"unterminated_spans\":%llu",
 			severity_name(s->verdict), (unsigned long long)s->exempted,

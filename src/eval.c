@@ -28,7 +28,7 @@
 
 /* One finding of a counted signal in the current record. */
 struct hit {
-	size_t sig;          /* index in rs->signals; rs->n_signals: unterminated_span */
+	size_t sig;          /* signal index: scan_signal_name() */
 	const char *rule_id; /* owned by the ruleset, or a literal */
 	uint64_t start, end;
 	size_t text_off, text_len; /* in detector.text */
@@ -51,7 +51,7 @@ struct detector {
 	struct policy *pol;
 	struct scan *sc; /* reused for records without a source */
 	bool *counted;   /* per signal, unterminated_span last */
-	size_t n_sig;    /* rs->n_signals + 1 */
+	size_t n_sig;    /* scan_n_signals(rs) */
 	struct hit *hits;
 	size_t n_hits, cap_hits;
 	/* The hits as intervals: all by start, and by signal then start, the
@@ -200,11 +200,6 @@ static int on_finding(void *ctx, const struct finding *f)
 	return buf_add(&dt->text, f->text, f->text_len);
 }
 
-static const char *signal_name(const struct ruleset *rs, size_t k)
-{
-	return k < rs->n_signals ? rs->signals[k] : SIGNAL_UNTERMINATED;
-}
-
 static bool in_list(const char *const *v, size_t n, const char *s)
 {
 	size_t i;
@@ -250,14 +245,14 @@ static int detector_open(struct detector *dt, const char *const *paths, size_t n
 			return err;
 	}
 	dt->pol = policy_new(dt->rs);
-	dt->n_sig = dt->rs->n_signals + 1;
+	dt->n_sig = scan_n_signals(dt->rs);
 	dt->counted = calloc(dt->n_sig, sizeof(*dt->counted));
 	dt->sig_at = calloc(dt->n_sig + 1, sizeof(*dt->sig_at));
 	if (!dt->pol || !dt->counted || !dt->sig_at)
 		return -ENOMEM;
 	for (i = 0; i < dt->n_sig; i++)
 		dt->counted[i] = n_signals == 0 || in_list(signals, n_signals,
-							   signal_name(dt->rs, i));
+							   scan_signal_name(dt->rs, i));
 	return scan_new(dt->db, dt->pol, on_finding, dt, &dt->sc);
 }
 
@@ -659,7 +654,7 @@ static int write_misjudgment(struct eval *ev, const struct record *r, const char
 	err |= buf_addf(b, ",\"context_start\":%zu,\"findings\":[", from);
 	for (i = 0; i < dt->n_hits; i++) {
 		const struct hit *h = &dt->hits[i];
-		const char *sig = signal_name(dt->rs, h->sig);
+		const char *sig = scan_signal_name(dt->rs, h->sig);
 
 		err |= buf_addf(b, "%s{\"signal\":", i ? "," : "");
 		err |= emit_json_string(b, sig, strlen(sig));
@@ -971,7 +966,7 @@ static int table_group(struct eval *ev, struct table *t, enum table_kind kind,
 	size_t k;
 
 	for (k = 0; k <= ev->main.n_sig && err == 0; k++) {
-		const char *label = k == 0 ? g->shown : signal_name(rs, k - 1);
+		const char *label = k == 0 ? g->shown : scan_signal_name(rs, k - 1);
 		int indent = k == 0 ? 0 : 2;
 
 		if (k > 0 && !shown(ev, g, k - 1))
@@ -1154,7 +1149,7 @@ static int report_text(struct eval *ev, struct buf *b)
 		t.label_w = MAX(t.label_w, (int)strlen(ev->ds[i].shown));
 	for (k = 0; k < ev->main.n_sig; k++)
 		if (ev->main.counted[k])
-			t.label_w = MAX(t.label_w, 2 + (int)strlen(signal_name(ev->main.rs, k)));
+			t.label_w = MAX(t.label_w, 2 + (int)strlen(scan_signal_name(ev->main.rs, k)));
 	most = MAX(most, ev->records);
 	most = MAX(most, ev->overall.cells[0].findings);
 	for (; most >= 100000; most /= 10)
@@ -1321,7 +1316,7 @@ static int json_group(struct eval *ev, struct buf *b, const struct group *g)
 	err |= json_cell(b, &g->cells[0]);
 	err |= BUF_LIT(b, ",\"signals\":{");
 	for (k = 0; k < ev->main.n_sig; k++) {
-		const char *name = signal_name(rs, k);
+		const char *name = scan_signal_name(rs, k);
 
 		if (!ev->main.counted[k])
 			continue;
@@ -1446,7 +1441,7 @@ static int report_json(struct eval *ev, struct buf *b)
 	err |= json_strings(b, o->rules, o->n_rules);
 	err |= buf_addf(b, ",\"ruleset\":\"%s\",\"signals\":[", rs->digest);
 	for (k = 0; k < ev->main.n_sig; k++) {
-		const char *name = signal_name(rs, k);
+		const char *name = scan_signal_name(rs, k);
 
 		if (!ev->main.counted[k])
 			continue;
@@ -1498,6 +1493,7 @@ static int check_signals(struct eval *ev)
 
 	for (i = 0; i < o->n_signals; i++) {
 		bool known = strcmp(o->signals[i], SIGNAL_UNTERMINATED) == 0 ||
+			     strcmp(o->signals[i], SIGNAL_SPOOFED) == 0 ||
 			     ruleset_signal_index(ev->main.rs, o->signals[i]) >= 0 ||
 			     (ev->compare && ruleset_signal_index(ev->cmp.rs, o->signals[i]) >= 0);
 		struct buf names = {0};
@@ -1505,7 +1501,7 @@ static int check_signals(struct eval *ev)
 		if (known)
 			continue;
 		for (k = 0; k < ev->main.n_sig; k++)
-			buf_addf(&names, "%s%s", k ? ", " : "", signal_name(ev->main.rs, k));
+			buf_addf(&names, "%s%s", k ? ", " : "", scan_signal_name(ev->main.rs, k));
 		diag_set(ev->d, -EINVAL, "unknown signal \"%s\" (the rules report: %s)",
 			 o->signals[i], names.data ? names.data : "none");
 		buf_free(&names);

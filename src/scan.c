@@ -150,6 +150,16 @@ static uint64_t column(struct scan *s, uint64_t at)
 	return s->col_cp + 1;
 }
 
+const char *scan_signal_name(const struct ruleset *rs, size_t k)
+{
+	static const char *const own[SCAN_OWN_SIGNALS] = {
+		[SCAN_SIGNAL_UNTERMINATED] = SIGNAL_UNTERMINATED,
+		[SCAN_SIGNAL_SPOOFED] = SIGNAL_SPOOFED,
+	};
+
+	return k < rs->n_signals ? rs->signals[k] : own[k - rs->n_signals];
+}
+
 static int report(struct scan *s, struct finding *f)
 {
 	/* Shown for the record (--show-grounded), not counted against the input. */
@@ -422,7 +432,7 @@ static int report_spoofed(struct scan *s, unsigned id, const char *text, size_t 
 {
 	const struct span_delim *sd = &s->rs->spans[id / 2];
 	struct finding f = {
-		.signal = SIGNAL_SPOOFED, .signal_index = s->rs->n_signals + 1,
+		.signal = SIGNAL_SPOOFED, .signal_index = s->rs->n_signals + SCAN_SIGNAL_SPOOFED,
 		.rule_id = RULE_SPOOFED, .severity = SEV_BLOCK,
 		.start = from, .end = to, .line = s->line + 1, .column = column(s, from),
 		.text = text, .text_len = n,
@@ -501,7 +511,7 @@ static void reset(struct scan *s)
 	s->cur = s->line = s->line_start = s->col_at = s->col_cp = 0;
 	s->bytes = s->findings = s->grounded = 0;
 	s->verdict = SEV_NONE;
-	memset(s->counts, 0, (s->rs->n_signals + 2) * sizeof(*s->counts));
+	memset(s->counts, 0, scan_n_signals(s->rs) * sizeof(*s->counts));
 	spans_reset(&s->spans);
 	s->n_hold = 0;
 	s->deferring = false;
@@ -535,7 +545,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	s->pol = pol;
 	s->fn = fn;
 	s->ctx = ctx;
-	s->counts = calloc(s->rs->n_signals + 2, sizeof(*s->counts));
+	s->counts = calloc(scan_n_signals(s->rs), sizeof(*s->counts));
 	s->win.data = malloc(WINDOW_CAP);
 	s->win.cap = WINDOW_CAP;
 	if (!s->counts || !s->win.data)
@@ -748,7 +758,8 @@ static int report_unterminated(struct scan *s)
 	const struct span_delim *sd = &s->rs->spans[s->spans.pair];
 	bool blocks = policy_can_block(s->pol) || s->claim_fn || s->spans.nonce;
 	struct finding f = {
-		.signal = SIGNAL_UNTERMINATED, .signal_index = s->rs->n_signals,
+		.signal = SIGNAL_UNTERMINATED,
+		.signal_index = s->rs->n_signals + SCAN_SIGNAL_UNTERMINATED,
 		.rule_id = RULE_UNTERMINATED, .severity = blocks ? SEV_BLOCK : SEV_WARN,
 		.start = s->spans.open_from, .end = s->bytes,
 		.line = s->open_line, .column = s->open_column,

@@ -26,12 +26,30 @@
 #define SIGNAL_SPOOFED "spoofed_span"
 #define RULE_SPOOFED "span.spoofed"
 
+/*
+ * The pipeline's own signals, after the ruleset's: signal index
+ * rs->n_signals + SCAN_SIGNAL_*. Counts and names run over
+ * scan_n_signals() of them.
+ */
+enum {
+	SCAN_SIGNAL_UNTERMINATED,
+	SCAN_SIGNAL_SPOOFED,
+	SCAN_OWN_SIGNALS,
+};
+
+/* How many signals a scan counts: the ruleset's, then its own. */
+static inline size_t scan_n_signals(const struct ruleset *rs)
+{
+	return rs->n_signals + SCAN_OWN_SIGNALS;
+}
+
+/* The name of signal index k < scan_n_signals(rs). */
+const char *scan_signal_name(const struct ruleset *rs, size_t k);
+
 struct finding {
 	const struct rule *rule; /* NULL for span.unterminated and span.spoofed */
 	const char *signal, *rule_id;
-	/* Of signal in the ruleset's signals; n_signals: unterminated_span,
-	 * n_signals + 1: spoofed_span. */
-	size_t signal_index;
+	size_t signal_index;     /* < scan_n_signals(): see there */
 	enum severity severity;
 	uint64_t start, end;     /* byte offsets, end exclusive */
 	uint64_t line, column;   /* 1-based; column in code points */
@@ -47,7 +65,7 @@ struct finding {
 
 struct scan_summary {
 	uint64_t bytes, findings;
-	/* Findings per signal: rs->signals in order, then unterminated_span and spoofed_span. */
+	/* Findings per signal index (scan_n_signals() of them). */
 	const uint64_t *signal_counts;
 	enum severity verdict;
 	uint64_t exempted;       /* dropped by a sentence exemption */
