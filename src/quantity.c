@@ -311,9 +311,25 @@ bool quantity_follows(int before)
 	}
 }
 
+/* A count of a noun or a bare number: the kinds that state each other by figure. */
+static bool is_plain(enum quantity_kind k)
+{
+	return k == QUANTITY_COUNT || k == QUANTITY_NUMBER;
+}
+
+/* The kinds numlex adds, compared by their own rules (below). */
+static bool is_lexed(enum quantity_kind k)
+{
+	return k > QUANTITY_BASE;
+}
+
+static bool lexed_comparable(const struct quantity *a, const struct quantity *g);
+static bool lexed_states(const struct quantity *a, const struct quantity *g);
+static double lexed_distance(const struct quantity *a, const struct quantity *g);
+
 bool quantity_is_count(const struct quantity *q)
 {
-	return q->kind != QUANTITY_BASE;
+	return is_plain(q->kind);
 }
 
 bool quantity_same_unit(const struct quantity *a, const struct quantity *g)
@@ -323,6 +339,8 @@ bool quantity_same_unit(const struct quantity *a, const struct quantity *g)
 
 bool quantity_comparable(const struct quantity *a, const struct quantity *g)
 {
+	if (is_lexed(a->kind) || is_lexed(g->kind))
+		return lexed_comparable(a, g);
 	if (quantity_same_unit(a, g))
 		return true;
 	return g->kind == QUANTITY_NUMBER && a->kind != QUANTITY_BASE;
@@ -332,7 +350,7 @@ bool quantity_comparable(const struct quantity *a, const struct quantity *g)
  * "870 human cases"), but are not near each other. */
 static bool same_count(const struct quantity *a, const struct quantity *g)
 {
-	return a->kind != QUANTITY_BASE && g->kind != QUANTITY_BASE && a->value == g->value &&
+	return is_plain(a->kind) && is_plain(g->kind) && a->value == g->value &&
 	       a->decimals == g->decimals;
 }
 
@@ -349,6 +367,8 @@ bool quantity_states(const struct quantity *a, const struct quantity *g)
 {
 	double written, rounded, unit;
 
+	if (is_lexed(a->kind) || is_lexed(g->kind))
+		return lexed_states(a, g);
 	if (same_count(a, g))
 		return true;
 	unit = quantity_step(a->decimals);
@@ -368,7 +388,223 @@ bool quantity_states(const struct quantity *a, const struct quantity *g)
 
 double quantity_distance(const struct quantity *a, const struct quantity *g)
 {
+	if (is_lexed(a->kind) || is_lexed(g->kind))
+		return lexed_distance(a, g);
 	if (g->value == 0)
 		return a->value == 0 ? 0 : INFINITY;
 	return fabs(a->value - g->value) / fabs(g->value);
+}
+
+/* ---- the kinds numlex adds ---- */
+
+/* Distances that are not relative: what counts as one tolerance unit. */
+#define YEARS_PER_UNIT 40.0   /* a tolerance of 0.25: ten years apart */
+#define DAYS_PER_UNIT 120.0   /* 0.25: a month */
+#define MINUTES_PER_UNIT 720.0 /* 0.25: three hours */
+#define DEGREES_PER_UNIT 40.0 /* 0.25: ten degrees Celsius */
+#define IDENT_NEAR 0.2        /* identifiers of one name are never further apart */
+
+double quantity_written(const struct quantity *q)
+{
+	return (q->value - q->offset) / q->scale;
+}
+
+double quantity_base(const struct quantity *q, double w)
+{
+	return w * q->scale + q->offset;
+}
+
+void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit, double value,
+		  double scale)
+{
+	memset(q, 0, sizeof(*q));
+	set_unit(q, unit);
+	q->unit_hash = quantity_unit_hash(q->unit);
+	q->kind = kind;
+	q->value = value;
+	q->scale = scale;
+}
+
+static bool is_temperature(const struct quantity *q)
+{
+	return q->kind == QUANTITY_TEMPERATURE;
+}
+
+/* "temp:deg": degrees of no written scale. */
+static bool unscaled_degrees(const struct quantity *q)
+{
+	return strcmp(q->unit, "temp:deg") == 0;
+}
+
+/* Kinds a bare number (of tool output, of a JSON field) states and is near. */
+static bool bare_number_kind(enum quantity_kind k)
+{
+	return k == QUANTITY_YEAR || k == QUANTITY_ORDINAL || k == QUANTITY_TEMPERATURE;
+}
+
+/* True when w, in the unit a was written in, rounds to a's figure at a's precision. */
+static bool rounds_to(double w, const struct quantity *a)
+{
+	double unit = quantity_step(a->decimals);
+
+	return fabs(round(w / unit) * unit - quantity_written(a)) < unit * 1e-6 + 1e-12;
+}
+
+static double fahrenheit_of(double c)
+{
+	return c * 9 / 5 + 32;
+}
+
+static double celsius_of(double f)
+{
+	return (f - 32) * 5 / 9;
+}
+
+static bool lexed_comparable(const struct quantity *a, const struct quantity *g)
+{
+	if (g->kind == QUANTITY_NUMBER)
+		return bare_number_kind(a->kind);
+	if (is_temperature(a) && is_temperature(g))
+		return true;
+	return a->kind == g->kind && quantity_same_unit(a, g);
+}
+
+static bool lexed_states(const struct quantity *a, const struct quantity *g)
+{
+	if (!lexed_comparable(a, g))
+		return false;
+	if (g->kind == QUANTITY_NUMBER)
+		return rounds_to(g->value, a);
+	if (is_temperature(a) && unscaled_degrees(a) != unscaled_degrees(g)) {
+		/* One side's scale is unknown: either reading will do. */
+		if (unscaled_degrees(a))
+			return rounds_to(g->value, a) || rounds_to(fahrenheit_of(g->value), a);
+		return rounds_to((g->value - a->offset) / a->scale, a) ||
+		       rounds_to((celsius_of(g->value) - a->offset) / a->scale, a);
+	}
+	return rounds_to((g->value - a->offset) / a->scale, a);
+}
+
+/* Day of a leap year, 1..366, of month * 100 + day. */
+static double day_of_year(double md)
+{
+	static const int before[] = {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335};
+	int m = (int)(md / 100);
+
+	if (m < 1 || m > 12)
+		return md;
+	return before[m - 1] + (md - m * 100);
+}
+
+/* Degrees Celsius apart, the unscaled side read in the scale that comes nearer. */
+static double degrees_apart(const struct quantity *a, const struct quantity *g)
+{
+	double d, e;
+
+	if (g->kind == QUANTITY_NUMBER)
+		return fabs(a->value - quantity_base(a, g->value));
+	if (unscaled_degrees(a) == unscaled_degrees(g))
+		return fabs(a->value - g->value);
+	if (unscaled_degrees(a)) {
+		d = fabs(a->value - g->value);
+		e = fabs(celsius_of(a->value) - g->value);
+	} else {
+		d = fabs(a->value - g->value);
+		e = fabs(a->value - celsius_of(g->value));
+	}
+	return MIN(d, e);
+}
+
+static double lexed_distance(const struct quantity *a, const struct quantity *g)
+{
+	double d, r;
+
+	if (!lexed_comparable(a, g))
+		return INFINITY;
+	switch (a->kind) {
+	case QUANTITY_YEAR:
+		return fabs(a->value - g->value) / YEARS_PER_UNIT;
+	case QUANTITY_DATE:
+		/* A month alone is as far from a day as their months are. */
+		if (a->scale == 100 || g->scale == 100)
+			return fabs(floor(a->value / 100) - floor(g->value / 100)) * 30 / DAYS_PER_UNIT;
+		return fabs(day_of_year(a->value) - day_of_year(g->value)) / DAYS_PER_UNIT;
+	case QUANTITY_TIME:
+		d = fmod(fabs(a->value - g->value), 1440);
+		return MIN(d, 1440 - d) / MINUTES_PER_UNIT;
+	case QUANTITY_TEMPERATURE:
+		return degrees_apart(a, g) / DEGREES_PER_UNIT;
+	case QUANTITY_IDENT:
+		if (a->value == g->value)
+			return 0;
+		r = fabs(a->value - g->value) / MAX(fabs(g->value), 1);
+		return IDENT_NEAR * r / (1 + r);
+	default:
+		if (g->value == 0)
+			return a->value == 0 ? 0 : INFINITY;
+		return fabs(a->value - g->value) / fabs(g->value);
+	}
+}
+
+/* month * 100 + day of a day of a leap year, clamped to the year. */
+static double month_day_of(double doy)
+{
+	static const int before[] = {0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335};
+	int m = 12;
+
+	if (doy < 1)
+		return 101;
+	if (doy > 366)
+		return 1231;
+	while (m > 1 && doy <= before[m - 1])
+		m--;
+	return m * 100 + (doy - before[m - 1]);
+}
+
+void quantity_near_range(const struct quantity *a, double tolerance, double *lo, double *hi)
+{
+	double v = a->value, w;
+
+	*lo = -INFINITY;
+	*hi = INFINITY;
+	switch (a->kind) {
+	case QUANTITY_YEAR:
+		*lo = v - tolerance * YEARS_PER_UNIT;
+		*hi = v + tolerance * YEARS_PER_UNIT;
+		return;
+	case QUANTITY_DATE:
+		/* From the first of the earliest month that can be near (a month
+		 * alone is filed on day 0) to the last day that can. */
+		w = tolerance * DAYS_PER_UNIT;
+		*lo = floor(month_day_of(day_of_year(v) - w - 31) / 100) * 100;
+		*hi = month_day_of(day_of_year(v) + w + 31);
+		return;
+	case QUANTITY_TIME:
+		w = tolerance * MINUTES_PER_UNIT;
+		if (v - w >= 0 && v + w < 1440) {
+			*lo = v - w;
+			*hi = v + w;
+		}
+		return;
+	case QUANTITY_TEMPERATURE:
+		if (!unscaled_degrees(a)) {
+			*lo = v - tolerance * DEGREES_PER_UNIT;
+			*hi = v + tolerance * DEGREES_PER_UNIT;
+		}
+		return;
+	case QUANTITY_IDENT:
+		return;
+	default:
+		if (tolerance >= 1)
+			return;
+		if (v == 0) {
+			*lo = *hi = 0;
+		} else if (v > 0) {
+			*lo = v / (1 + tolerance);
+			*hi = v / (1 - tolerance);
+		} else {
+			*lo = v / (1 - tolerance);
+			*hi = v / (1 + tolerance);
+		}
+	}
 }

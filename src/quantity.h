@@ -18,6 +18,26 @@ enum quantity_kind {
 	QUANTITY_COUNT,  /* of a noun: "140 employees" */
 	QUANTITY_NUMBER, /* a bare number */
 	QUANTITY_BASE,   /* money, a share, a time or a quarter: converts into a base unit */
+	/*
+	 * Kinds the number lexer (numlex.h) adds. Each has units of its own,
+	 * named with a colon so that no counted noun can share them, and is
+	 * compared only with its own kind (and a bare number, where said):
+	 */
+	QUANTITY_YEAR,        /* "date:year": the year; a bare number states it */
+	QUANTITY_DATE,        /* "date:day": month * 100 + day; a month alone ("March
+				 2024") is month * 100 with scale 100, stated by
+				 any day of that month */
+	QUANTITY_TIME,        /* "time:clock": minutes since midnight; scale 60 when
+				 only the hour is written ("5 pm"), 1/60 with seconds */
+	QUANTITY_TEMPERATURE, /* "temp:c": degrees Celsius, a written Fahrenheit
+				 figure carrying scale 5/9 and offset -160/9;
+				 "temp:deg": degrees of no written scale, stated by
+				 a Celsius figure in either scale; a bare number
+				 states either */
+	QUANTITY_ORDINAL,     /* "ordinal:n": "third", "28th"; a bare number states it */
+	QUANTITY_IDENT,       /* "ident:<stem>": the digits of a name ("SARS-CoV-2" is
+				 ident:sarscov# 2), "version:<stem>": a version,
+				 its parts packed in base 1000 ("1.16.0" is 1016000) */
 };
 
 struct quantity {
@@ -29,6 +49,7 @@ struct quantity {
 	int decimals;       /* digits written after the point: the precision claimed */
 	double scale;       /* what one written unit is worth in the base (1e9 for "billion") */
 	bool words;         /* written in words ("twenty-five") */
+	double offset;      /* value = written * scale + offset: 0 but for Fahrenheit */
 };
 
 /*
@@ -71,5 +92,26 @@ bool quantity_same_unit(const struct quantity *a, const struct quantity *g);
 
 /* 10^-decimals: the smallest step of a figure written with that many decimals. */
 double quantity_step(int decimals);
+
+/* The figure as written: (value - offset) / scale ("72 °F" is 72, "$1.2 billion" 1.2). */
+double quantity_written(const struct quantity *q);
+
+/* The value in q's base of the figure w written in q's unit: w * scale + offset. */
+double quantity_base(const struct quantity *q, double w);
+
+/*
+ * The values a grounded quantity of a's unit must lie in, [*lo, *hi], to be
+ * within tolerance of a by quantity_distance(): relative for the old kinds
+ * and ordinals, and for the new kinds whatever their distance is (years and
+ * days apart, minutes round the clock, degrees). Infinite bounds say "look
+ * at every value": an identifier of another value is always near (any other
+ * digits of the same name are a changed name), and "temp:deg" is compared
+ * with "temp:c" too, a unit apart.
+ */
+void quantity_near_range(const struct quantity *a, double tolerance, double *lo, double *hi);
+
+/* Fills q for the new kinds: unit (and its hash), kind, value, scale; decimals 0. */
+void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit, double value,
+		  double scale);
 
 #endif
