@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The number lexer: every number in a text, in one pass, as the quantity it
+ * states ("$1.2 billion", "March 26, 2024", "50-60 inches", "5 pm",
+ * "SARS-CoV-2", "twenty five", "72 °F"), with what it is when it is no claim
+ * about the world (a list marker, a count of the answer's own words, a
+ * passage reference, a fixed phrase, a version). Digits inside URLs, e-mail
+ * addresses, identifiers glued to "_" or to lowercase letters, and phone
+ * numbers give nothing.
+ *
+ * Nothing here allocates. The scan looks at most NUMLEX_LOOK bytes behind and
+ * 2 * NUMLEX_LOOK ahead of the number it reads, so it is linear in the text.
+ */
+#ifndef HALLUSCAN_NUMLEX_H
+#define HALLUSCAN_NUMLEX_H
+
+#include <stddef.h>
+
+#include "quantity.h"
+
+#define NUMLEX_LOOK 64
+
+/* Item flags. */
+enum {
+	/* One end of a range ("50-60 inches", "$15 to $25", "between 4 and 5
+	 * minutes", "11 am to 11 pm", "3-5%"): two items, each with the range's
+	 * unit, both spanning the whole range. */
+	NUMLEX_RANGE = 1u << 0,
+	/* "about", "around", "approximately", "roughly", "nearly", "almost",
+	 * "over", "under", "some", "circa", "estimated", "more/less/fewer/greater
+	 * than", "at least", "at most", "up to", "close to", "upwards of", "in
+	 * excess of", "as many/much/few/little as", "~" or "≈" before, "+" or
+	 * "-plus" after ("100+"). */
+	NUMLEX_APPROX = 1u << 1,
+	/* Written in words ("Fifteen", "twenty five", "a dozen", "third"). */
+	NUMLEX_WORDS = 1u << 2,
+	/* A part of a compound: a date's day or year, a quarter's year, a date
+	 * and time's time (from/to span the compound, part_from/part_to the part). */
+	NUMLEX_PART = 1u << 3,
+
+	/* No claims about the world; the caller decides what to do with them: */
+
+	/* A count of the text itself: of words, characters, sentences,
+	 * paragraphs, lines or bullets always ("a 68-word summary", "within 84
+	 * words"); of tips, steps, ways, reasons, ideas, examples, points,
+	 * takeaways, things or options when "here are", "these", "following"
+	 * or "top" comes right before the number ("Here are 5 tips", "the top
+	 * 10 reasons"). The noun is the first or second word after the number. */
+	NUMLEX_SELF_COUNT = 1u << 4,
+	/* A number that starts a line (after blanks and one of "-", "*", "#", ">")
+	 * and is followed by "." or ")" and a blank or the end: "7. Preheat",
+	 * "4) Stir". At most three digits. */
+	NUMLEX_LIST_MARKER = 1u << 5,
+	/* A pointer into the grounding: "Passage 2", "(Document 3)", "Source 1",
+	 * "Passages 1 and 2", "Figure 4", "Table 2", "page 7", "[2]", "[1, 3]". */
+	NUMLEX_REFERENCE = 1u << 6,
+	/* Part of an idiom from a small table: "seven days a week", "24/7", "24
+	 * hours a day", "365 days a year", "one day", "one of", "one or two",
+	 * "one another", "no one", "at one point", "one by one", "first of all"... */
+	NUMLEX_FIXED_PHRASE = 1u << 7,
+	/* A version: three or more dotted parts ("1.16.0", "192.168.0.1"), "v"
+	 * and digits ("v2", "v2.3.1"), a decimal after a product's or a
+	 * version's name ("Python 3.11", "iOS 17.2", "version 2.3"). Its
+	 * quantity is an identifier ("version:python"). */
+	NUMLEX_VERSION = 1u << 8,
+};
+
+/* The flags of items that are no claim about the world. */
+#define NUMLEX_NOT_CLAIM \
+	(NUMLEX_SELF_COUNT | NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | \
+	 NUMLEX_VERSION)
+
+/* Scan options. */
+enum {
+	NUMLEX_LINE_START = 1u << 0, /* text[0] starts a line (for list markers) */
+	NUMLEX_BYTEWISE = 1u << 1,   /* the reference pass, a byte at a time (for tests:
+					the same items, slower) */
+};
+
+struct numlex_item {
+	/* Byte offsets into the text scanned, end exclusive: the whole expression
+	 * ("$1.2 billion", "March 26, 2024", "50-60 inches", "Q3 2021"). Items of
+	 * one expression share them and come one after another. */
+	size_t from, to;
+	/* This item's own bytes: "2024" of "March 26, 2024", "50" of "50-60
+	 * inches", "March 26" of it; the same as from/to for a lone number. */
+	size_t part_from, part_to;
+	struct quantity q; /* see quantity.h for the kinds and units */
+	unsigned flags;    /* NUMLEX_* */
+};
+
+/* Called for each item; a non-zero return stops the scan and is returned. */
+typedef int (*numlex_fn)(void *ctx, const struct numlex_item *it);
+
+/*
+ * Calls fn for every item of text[0..n), in order of from (then part_from).
+ * Expressions do not overlap: one's from is at or after the previous one's
+ * to. Returns 0, or what fn returned to stop.
+ */
+int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx);
+
+/*
+ * The same, counting into *examined every byte the scan reads, lookbehind and
+ * lookahead included (for the test that the scan stays linear).
+ */
+int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
+			size_t *examined);
+
+/*
+ * For the tests: the vocabulary is sorted and its trigger list right, the
+ * byte masks of the main pass agree with the byte classes. NULL, or what is
+ * wrong (a word, or a parenthesized name).
+ */
+const char *numlex_self_check(void);
+
+#endif
