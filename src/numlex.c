@@ -38,6 +38,7 @@ enum {
 	R_ARTICLE = 1 << 18,  /* "a", "an", "the" */
 	R_CURCODE = 1 << 19,  /* a currency code before a figure: "USD 5" */
 	R_APPROX2 = 1 << 20,  /* ends a two-word approximation: "than", "least" (approx_pairs) */
+	R_YEARWORD = 1 << 21, /* makes the figure after it a year, nouns or not: "year", "FY" */
 };
 
 /* The words that start an item on their own: only these are looked up as the scan passes. */
@@ -159,7 +160,7 @@ static const struct {
 	X(L, 'c', "chrome", R_PRODUCT, 0, U_NONE) \
 	X(L, 'c', "chunk", R_REF, 0, U_NONE) \
 	X(L, 'c', "chunks", R_REF, 0, U_NONE) \
-	X(L, 'c', "circa", R_APPROX | R_DATING, 0, U_NONE) \
+	X(L, 'c', "circa", R_APPROX | R_DATING | R_YEARWORD, 0, U_NONE) \
 	X(L, 'c', "citation", R_REF, 0, U_NONE) \
 	X(L, 'c', "citations", R_REF, 0, U_NONE) \
 	X(L, 'c', "claude", R_PRODUCT, 0, U_NONE) \
@@ -244,7 +245,7 @@ static const struct {
 	X(L, 'f', "firefox", R_PRODUCT, 0, U_NONE) \
 	X(L, 'f', "firmware", R_VERWORD, 0, U_NONE) \
 	X(L, 'f', "first", R_ORD, 1, U_NONE) \
-	X(L, 'f', "fiscal", R_DATING, 0, U_NONE) \
+	X(L, 'f', "fiscal", R_DATING | R_YEARWORD, 0, U_NONE) \
 	X(L, 'f', "five", R_CARD, 5, U_NONE) \
 	X(L, 'f', "following", R_CUE, 0, U_NONE) \
 	X(L, 'f', "footnote", R_REF, 0, U_NONE) \
@@ -264,7 +265,7 @@ static const struct {
 	X(L, 'f', "fourths", R_FRACTION, 0, U_NONE) \
 	X(L, 'f', "from", R_STOP | R_WEAKDATE, 0, U_NONE) \
 	X(L, 'f', "full", R_ADJ, 0, U_NONE) \
-	X(L, 'f', "fy", R_DATING, 0, U_NONE) \
+	X(L, 'f', "fy", R_DATING | R_YEARWORD, 0, U_NONE) \
 	X(L, 'g', "galaxy", R_PRODUCT, 0, U_NONE) \
 	X(L, 'g', "games", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'g', "gbp", R_CURCODE, 0, U_GBP) \
@@ -590,7 +591,7 @@ static const struct {
 	X(L, 'w', "would", R_STOP, 0, U_NONE) \
 	X(L, 'w', "www", R_URL, 0, U_NONE) \
 	X(L, 'x', "xbox", R_PRODUCT, 0, U_NONE) \
-	X(L, 'y', "year", R_DATING, 0, U_YEAR) \
+	X(L, 'y', "year", R_DATING | R_YEARWORD, 0, U_YEAR) \
 	X(L, 'y', "years", 0, 0, U_YEAR) \
 	X(L, 'y', "yesterday", R_STOP, 0, U_NONE) \
 	X(L, 'y', "yet", R_STOP, 0, U_NONE) \
@@ -779,11 +780,15 @@ static const struct {
 	{"just", "over"}, {"just", "under"}, {"well", "over"}, {"an", "estimated"},
 };
 
-/* Units glued to digits that count something measured: "5km", "3GB", "60fps". */
+/*
+ * Units glued to digits that count something measured ("5km", "3GB",
+ * "60fps"), as they are written: the same letters in lowercase also do,
+ * other cases do not ("5G" is a name, "5g" five grams).
+ */
 static const char *const glued_units[] = {
-	"cm", "fps", "ft", "g", "gb", "ghz", "hz", "kb", "kg", "km", "kph", "kw", "kwh", "l",
-	"lb", "lbs", "m", "mah", "mb", "mg", "mhz", "mi", "ml", "mm", "mph", "mw", "nm", "oz",
-	"px", "tb", "v", "w", "yd",
+	"GB", "GHz", "Hz", "KB", "L", "MB", "MHz", "MW", "TB", "V", "W", "cm", "fps", "ft", "g",
+	"kW", "kWh", "kg", "km", "kph", "l", "lb", "lbs", "m", "mAh", "mg", "mi", "ml", "mm",
+	"mph", "nm", "oz", "px", "yd",
 };
 
 /* ---- bytes and words ---- */
@@ -1528,13 +1533,24 @@ static size_t clock_digits(struct lex *lx, struct opnd *o, size_t i)
 	return e;
 }
 
-static bool glued_unit(const char *u)
+/* u as written (len letters at u), low the same in lowercase. */
+static bool glued_unit(struct lex *lx, size_t u, size_t len, const char *low)
 {
-	size_t i;
+	size_t i, k;
+	bool lowercase = true;
 
-	for (i = 0; i < ARRAY_SIZE(glued_units); i++)
-		if (strcmp(u, glued_units[i]) == 0)
+	for (k = 0; k < len; k++)
+		lowercase &= is_lower(B(lx, u + k));
+	for (i = 0; i < ARRAY_SIZE(glued_units); i++) {
+		const char *g = glued_units[i];
+
+		if (strlen(g) != len)
+			continue;
+		for (k = 0; k < len && (lowercase ? lower(g[k]) == low[k] : g[k] == B(lx, u + k)); k++)
+			;
+		if (k == len)
 			return true;
+	}
 	return false;
 }
 
@@ -1620,7 +1636,7 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
 		o->unit = v->unit;
 		return j;
 	}
-	if (glued_unit(low)) {
+	if (glued_unit(lx, i, len, low)) {
 		o->kind = K_COUNT;
 		if (!strcmp(low, "lbs"))
 			low[2] = '\0';
@@ -1954,9 +1970,10 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 /* ---- context: what the words around an expression make of it ---- */
 
 /*
- * 2 when the word before i dates a year ("in", "since", "March") or i goes
- * on a list of years ("in 2019, 2020 and 2021"), 1 when it does so weakly
- * ("from", "of"), else 0.
+ * 3 when the word before i makes a year of what follows ("the year", "FY",
+ * "fiscal", "circa"), 2 when it dates a year ("in", "since", "March") or i
+ * goes on a list of years ("in 2019, 2020 and 2021"), 1 when it does so
+ * weakly ("from", "of"), else 0.
  */
 static int dating_before(struct lex *lx, size_t i)
 {
@@ -1975,6 +1992,8 @@ static int dating_before(struct lex *lx, size_t i)
 	}
 	if (!word_before(lx, i, false, &w))
 		return 0;
+	if (roles(&w) & R_YEARWORD)
+		return 3;
 	if ((roles(&w) & R_DATING) || ((roles(&w) & R_MONTH) && is_upper(B(lx, w.ws))))
 		return 2;
 	return roles(&w) & R_WEAKDATE ? 1 : 0;
@@ -2281,6 +2300,13 @@ static bool merge(struct opnd *a, struct opnd *b)
 	if (a->kind <= K_SKIP || b->kind <= K_SKIP || a->kind == K_IDENT || b->kind == K_IDENT ||
 	    a->kind == K_QUARTER || b->kind == K_QUARTER || a->year || (b->year && b->kind != K_DATE))
 		return false;
+	/* A range goes up: "252 - 0.02" is a difference, "from 5% to 3%" a change.
+	 * (Times go round the clock; "2019-20" is read as years later.) */
+	if (a->kind != K_TIME && b->kind != K_TIME && a->kind != K_DATE &&
+	    !(yearish(&a->x) && b->x.idigits == 2) &&
+	    b->x.v * (a->scale_written && b->scale_written ? b->scale : 1) <
+		    a->x.v * (a->scale_written && b->scale_written ? a->scale : 1))
+		return false;
 	if (a->kind == K_DATE) {
 		if (!a->day)
 			return false;
@@ -2363,9 +2389,14 @@ static bool to_year(struct opnd *o, int dating)
 	double v = o->x.v;
 	bool modern = v >= 1900 && v <= 2099;
 
+	if (o->kind == K_COUNT && dating == 3 && yearish(&o->x) && !o->scale_written) {
+		o->kind = K_NUMBER; /* "the year 2000 problem": the noun is not counted */
+		o->noun[0] = '\0';
+		o->to = o->main_to = o->x.to;
+	}
 	if (o->kind != K_NUMBER || !yearish(&o->x) || o->scale_written)
 		return false;
-	if (dating == 2 || (dating == 1 && modern) || o->yearnoun == 2 || (o->yearnoun == 1 && modern)) {
+	if (dating >= 2 || (dating == 1 && modern) || o->yearnoun == 2 || (o->yearnoun == 1 && modern)) {
 		o->kind = K_YEAR;
 		return true;
 	}
@@ -2476,6 +2507,14 @@ static size_t expression(struct lex *lx, size_t p)
 				b.kind = K_NONE;
 		} else {
 			operand(lx, j, &b, 0, j);
+		}
+		if (a.kind == K_NUMBER && yearish(&a.x) && b.kind == K_COUNT && b.x.idigits == 2 &&
+		    (b.noun_roles & R_YEARNOUN)) {
+			/* "2019-20 season": the noun dates the years, it is not counted */
+			b.kind = K_NUMBER;
+			b.noun[0] = '\0';
+			b.yearnoun = 2;
+			b.to = b.main_to = b.x.to;
 		}
 		range = merge(&a, &b);
 	}
@@ -2982,8 +3021,11 @@ static size_t at_word(struct lex *lx, size_t p)
 		/* "a third": a fraction; "a second": a moment, or another */
 		if (!(v->roles & R_CARD))
 			return e;
-		if (lower(B(lx, w.ws)) == 'a' && (v->num >= 100 || v->num == 12))
-			return expression(lx, w.ws);
+		if (w.we - w.ws == 1 && (v->num >= 100 || v->num == 12)) {
+			size_t end = expression(lx, w.ws); /* "a dozen", "a million" */
+
+			return MAX(end, e);
+		}
 	}
 	return expression(lx, p);
 }
@@ -2996,8 +3038,9 @@ static size_t at_digit(struct lex *lx, size_t p)
 	struct word w;
 
 	window(lx, p);
-	c0 = B(lx, p - 1);
-	c1 = B(lx, p - 2);
+	/* What the digits are glued to, read past the window: adjacency, not context. */
+	c0 = p > 0 ? (unsigned char)lx->t[p - 1] : -1;
+	c1 = p > 1 ? (unsigned char)lx->t[p - 2] : -1;
 	for (dend = p; is_digit(B(lx, dend)); dend++)
 		;
 	if (dend == lx->lim && dend < lx->n)
@@ -3006,7 +3049,7 @@ static size_t at_digit(struct lex *lx, size_t p)
 	if (c0 == '/' || c0 == '\\' || c0 == '#' || c0 == '@' || c0 == '=' || c0 == '&' ||
 	    c0 == '^' || c0 == '_' || ((c0 == '.' || c0 == ':') && is_alnum(c1)) ||
 	    (c0 == '-' && is_digit(c1)))
-		return MAX(run_end(lx, p), p + 1);
+		return run_end(lx, p);
 	if ((B(lx, dend) == '@' || B(lx, dend) == '.' || B(lx, dend) == '_' || B(lx, dend) == '+' ||
 	     B(lx, dend) == '-') &&
 	    (end = email_end(lx, dend)))
@@ -3236,12 +3279,16 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 	/* The main pass reads each byte once (counted as n below); the
 	 * helpers count what they read again. */
 	while (p < n && !lx.rc) {
+		size_t q;
+
 		if (n - p >= 64 && !(opts & NUMLEX_BYTEWISE)) {
 			p = block(&lx, p, &closer);
 			if (!closer)
 				continue;
 		}
-		p = step(&lx, p);
+		/* Every step goes forward, whatever a reader returns. */
+		q = step(&lx, p);
+		p = q > p ? q : p + 1;
 	}
 	if (examined)
 		*examined = lx.examined + n;
