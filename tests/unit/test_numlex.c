@@ -1,0 +1,912 @@
+// SPDX-License-Identifier: MIT
+/* The number lexer: what it reads from real-looking sentences, and how its kinds compare. */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numlex.h"
+#include "quantity.h"
+#include "test.h"
+#include "util.h"
+
+/* Flags, short. */
+#define R NUMLEX_RANGE
+#define A NUMLEX_APPROX
+#define W NUMLEX_WORDS
+#define P NUMLEX_PART
+#define S NUMLEX_SELF_COUNT
+#define L NUMLEX_LIST_MARKER
+#define F NUMLEX_REFERENCE
+#define X NUMLEX_FIXED_PHRASE
+#define V NUMLEX_VERSION
+
+/*
+ * One item expected: its part's text and its whole expression's text (NULL:
+ * the same), each found in the text at or after the previous item's; the
+ * unit, the value in the unit's base, the decimals and the flags.
+ */
+struct want {
+	const char *part, *span, *unit;
+	double value;
+	int decimals;
+	unsigned flags;
+};
+
+struct lcase {
+	const char *text;
+	struct want items[4]; /* up to the first with part NULL; none: no items */
+};
+
+#define F_TO_C(f) (((f) - 32) * 5.0 / 9)
+
+static const struct lcase cases[] = {
+	/* money */
+	{"Revenue reached $1.3 billion.", {{"$1.3 billion", NULL, "usd", 1.3e9, 1, 0}}},
+	{"It raised the dividend to $0.15 per share.", {{"$0.15", NULL, "usd", 0.15, 2, 0}}},
+	{"It costs $40 now.", {{"$40", NULL, "usd", 40, 0, 0}}},
+	{"Revenue was $1,200 million, or $1.2B.",
+	 {{"$1,200 million", NULL, "usd", 1.2e9, 0, 0}, {"$1.2B", NULL, "usd", 1.2e9, 1, 0}}},
+	{"a $300k budget", {{"$300k", NULL, "usd", 3e5, 0, 0}}},
+	{"we may lose 5 mln bucks", {{"5 mln bucks", NULL, "usd", 5e6, 0, 0}}},
+	{"They may lose 7 million dollars.", {{"7 million dollars", NULL, "usd", 7e6, 0, 0}}},
+	{"priced at \xe2\x82\xac" "3.50 each", {{"\xe2\x82\xac" "3.50", NULL, "eur", 3.5, 2, 0}}},
+	{"a \xc2\xa3" "2m fine", {{"\xc2\xa3" "2m", NULL, "gbp", 2e6, 0, 0}}},
+	{"US$5 billion in aid", {{"US$5 billion", NULL, "usd", 5e9, 0, 0}}},
+	{"a USD 5 fee", {{"USD 5", NULL, "usd", 5, 0, 0}}},
+	{"a fee of 5 USD", {{"5 USD", NULL, "usd", 5, 0, 0}}},
+	{"just 50 cents", {{"50 cents", NULL, "usd", 0.5, 0, 0}}},
+	{"a $2bn deal", {{"$2bn", NULL, "usd", 2e9, 0, 0}}},
+	{"$15 to $25", {{"$15", "$15 to $25", "usd", 15, 0, R}, {"$25", "$15 to $25", "usd", 25, 0, R}}},
+	{"$15-25 a month", {{"$15", "$15-25", "usd", 15, 0, R}, {"25", "$15-25", "usd", 25, 0, R}}},
+	{"$1.2-1.5 billion",
+	 {{"$1.2", "$1.2-1.5 billion", "usd", 1.2e9, 1, R},
+	  {"1.5 billion", "$1.2-1.5 billion", "usd", 1.5e9, 1, R}}},
+	{"between $4 and $5 million",
+	 {{"$4", "$4 and $5 million", "usd", 4e6, 0, R},
+	  {"$5 million", "$4 and $5 million", "usd", 5e6, 0, R}}},
+	{"about $5 million", {{"$5 million", NULL, "usd", 5e6, 0, A}}},
+	{"C$5 each", {{NULL}}},
+
+	/* percent */
+	{"growth of 12.6%", {{"12.6%", NULL, "percent", 12.6, 1, 0}}},
+	{"Growth was 13.9 percent.", {{"13.9 percent", NULL, "percent", 13.9, 1, 0}}},
+	{"it rose 2 percentage points", {{"2 percentage points", NULL, "percent", 2, 0, 0}}},
+	{"5 per cent of voters", {{"5 per cent", NULL, "percent", 5, 0, 0}}},
+	{"About 70% use it.", {{"70%", NULL, "percent", 70, 0, A}}},
+	{"3-5% growth", {{"3", "3-5%", "percent", 3, 0, R}, {"5%", "3-5%", "percent", 5, 0, R}}},
+	{"1-3% now", {{"1", "1-3%", "percent", 1, 0, R}, {"3%", "1-3%", "percent", 3, 0, R}}},
+	{"fell from 5% to 3%", {{"5%", NULL, "percent", 5, 0, 0}, {"3%", NULL, "percent", 3, 0, 0}}},
+	{"up to 30% off", {{"30%", NULL, "percent", 30, 0, A}}},
+	{"nearly 40 %", {{"40 %", NULL, "percent", 40, 0, A}}},
+
+	/* durations */
+	{"within 14 days", {{"14 days", NULL, "seconds", 14 * 86400, 0, 0}}},
+	{"you have two weeks", {{"two weeks", NULL, "seconds", 14 * 86400, 0, W}}},
+	{"a 6-month trial", {{"6-month", NULL, "seconds", 6 * 2592000, 0, 0}}},
+	{"a 3-month trial", {{"3-month", NULL, "seconds", 3 * 2592000, 0, 0}}},
+	{"4-5 minutes", {{"4", "4-5 minutes", "seconds", 240, 0, R}, {"5 minutes", "4-5 minutes", "seconds", 300, 0, R}}},
+	{"between 4 and 5 minutes",
+	 {{"4", "4 and 5 minutes", "seconds", 240, 0, R},
+	  {"5 minutes", "4 and 5 minutes", "seconds", 300, 0, R}}},
+	{"latency of 12.5 ms", {{"12.5 ms", NULL, "seconds", 0.0125, 1, 0}}},
+	{"after 24 hours", {{"24 hours", NULL, "seconds", 86400, 0, 0}}},
+	{"in 3 yrs", {{"3 yrs", NULL, "seconds", 3 * 31536000.0, 0, 0}}},
+	{"a 35-minute drive", {{"35-minute", NULL, "seconds", 2100, 0, 0}}},
+	{"a three-day event", {{"three-day", NULL, "seconds", 3 * 86400, 0, W}}},
+	{"wait 5min", {{"5min", NULL, "seconds", 300, 0, 0}}},
+	{"two and a half years", {{"two and a half years", NULL, "seconds", 2.5 * 31536000, 1, W}}},
+	{"at least 3 days", {{"3 days", NULL, "seconds", 3 * 86400, 0, A}}},
+	{"~50 ms", {{"50 ms", NULL, "seconds", 0.05, 0, A}}},
+	{"six-year term", {{"six-year", NULL, "seconds", 6 * 31536000.0, 0, W}}},
+
+	/* counts */
+	{"It employs 140 employees.", {{"140 employees", NULL, "employee", 140, 0, 0}}},
+	{"5,231,877 downloads", {{"5,231,877 downloads", NULL, "download", 5231877, 0, 0}}},
+	{"2,400 units", {{"2,400 units", NULL, "unit", 2400, 0, 0}}},
+	{"then 2,450 units", {{"2,450 units", NULL, "unit", 2450, 0, 0}}},
+	{"It had 9 million downloads.", {{"9 million downloads", NULL, "download", 9e6, 0, 0}}},
+	{"It has 150 staff.", {{"150 staff", NULL, "staff", 150, 0, 0}}},
+	{"50 companies", {{"50 companies", NULL, "company", 50, 0, 0}}},
+	{"3 boxes", {{"3 boxes", NULL, "box", 3, 0, 0}}},
+	{"50-60 inches", {{"50", "50-60 inches", "inch", 50, 0, R}, {"60 inches", "50-60 inches", "inch", 60, 0, R}}},
+	{"not 40 inches", {{"40 inches", NULL, "inch", 40, 0, 0}}},
+	{"3 new employees", {{"3 new employees", NULL, "employee", 3, 0, 0}}},
+	{"Fifteen passengers", {{"Fifteen passengers", NULL, "passenger", 15, 0, W}}},
+	{"five members of the crew", {{"five members", NULL, "member", 5, 0, W}}},
+	{"5 crew", {{"5 crew", NULL, "crew", 5, 0, 0}}},
+	{"twenty five people", {{"twenty five people", NULL, "people", 25, 0, W}}},
+	{"twenty-one guns", {{"twenty-one guns", NULL, "gun", 21, 0, W}}},
+	{"two hundred thousand people", {{"two hundred thousand people", NULL, "people", 2e5, 0, W}}},
+	{"a dozen eggs", {{"a dozen eggs", NULL, "egg", 12, 0, W}}},
+	{"one hundred and twenty pages", {{"one hundred and twenty pages", NULL, "page", 120, 0, W}}},
+	{"10x faster", {{"10x", NULL, "time", 10, 0, 0}}},
+	{"a 5km run", {{"5km", NULL, "km", 5, 0, 0}}},
+	{"a 3GB file", {{"3GB", NULL, "gb", 3, 0, 0}}},
+	{"3.5 stars", {{"3.5 stars", NULL, "star", 3.5, 1, 0}}},
+	{"100+ employees", {{"100+ employees", NULL, "employee", 100, 0, A}}},
+	{"50-plus years", {{"50-plus years", NULL, "seconds", 50 * 31536000.0, 0, A}}},
+	{"one and a half times", {{"one and a half times", NULL, "time", 1.5, 1, W}}},
+	{"over 100 people", {{"100 people", NULL, "people", 100, 0, A}}},
+	{"more than 50 staff", {{"50 staff", NULL, "staff", 50, 0, A}}},
+	{"3 to 4 times a week", {{"3", "3 to 4 times", "time", 3, 0, R}, {"4 times", "3 to 4 times", "time", 4, 0, R}}},
+	{"a two-story house", {{"two-story", NULL, "story", 2, 0, W}}},
+
+	/* bare numbers */
+	{"The answer is 42.", {{"42", NULL, "number", 42, 0, 0}}},
+	{"over 100 -> over 50", {{"100", NULL, "number", 100, 0, A}, {"50", NULL, "number", 50, 0, A}}},
+	{"scored 3-2", {{"3", NULL, "number", 3, 0, 0}}},
+	{"x = 252 - 0.02", {{"252", NULL, "number", 252, 0, 0}, {"0.02", NULL, "number", 0.02, 2, 0}}},
+	{"with 12 of them", {{"12", NULL, "number", 12, 0, 0}}},
+	{"two hundred thousand", {{"two hundred thousand", NULL, "number", 2e5, 0, W}}},
+	{"zero", {{"zero", NULL, "number", 0, 0, W}}},
+	{"831 Santa Barbara St", {{"831", NULL, "number", 831, 0, 0}}},
+	{"5 million to 1 billion",
+	 {{"5 million", "5 million to 1 billion", "number", 5e6, 0, R},
+	  {"1 billion", "5 million to 1 billion", "number", 1e9, 0, R}}},
+
+	/* years */
+	{"since 1997", {{"1997", NULL, "date:year", 1997, 0, 0}}},
+	{"in 2019 the firm grew", {{"2019", NULL, "date:year", 2019, 0, 0}}},
+	{"the 2020 season", {{"2020", NULL, "date:year", 2020, 0, 0}}},
+	{"the 2022 World Cup", {{"2022", NULL, "date:year", 2022, 0, 0}}},
+	{"2,019 people", {{"2,019 people", NULL, "people", 2019, 0, 0}}},
+	{"from 2015 to 2019", {{"2015", "2015 to 2019", "date:year", 2015, 0, R}, {"2019", "2015 to 2019", "date:year", 2019, 0, R}}},
+	{"the 2019-20 season", {{"2019", "2019-20", "date:year", 2019, 0, R}, {"20", "2019-20", "date:year", 2020, 0, R}}},
+	{"1990-1995", {{"1990", "1990-1995", "date:year", 1990, 0, R}, {"1995", "1990-1995", "date:year", 1995, 0, R}}},
+	{"in 2019, 2020 and 2021",
+	 {{"2019", NULL, "date:year", 2019, 0, 0}, {"2020", NULL, "date:year", 2020, 0, 0},
+	  {"2021", NULL, "date:year", 2021, 0, 0}}},
+	{"by mid-2020", {{"mid-2020", NULL, "date:year", 2020, 0, 0}}},
+	{"in the 1990s", {{NULL}}},
+	{"in the mid-1990s", {{NULL}}},
+	{"FY2021 results", {{"FY2021", NULL, "date:year", 2021, 0, 0}}},
+	{"in fiscal 2021", {{"2021", NULL, "date:year", 2021, 0, 0}}},
+	{"It has 2000 employees.", {{"2000 employees", NULL, "employee", 2000, 0, 0}}},
+	{"founded in 1850", {{"1850", NULL, "date:year", 1850, 0, 0}}},
+	{"a crowd of 1850 people", {{"1850 people", NULL, "people", 1850, 0, 0}}},
+	{"a crowd of 1850.", {{"1850", NULL, "number", 1850, 0, 0}}},
+	{"the year 2000 problem", {{"2000", NULL, "date:year", 2000, 0, 0}}},
+
+	/* dates */
+	{"on March 26, 2024",
+	 {{"March 26", "March 26, 2024", "date:day", 326, 0, P}, {"2024", "March 26, 2024", "date:year", 2024, 0, P}}},
+	{"on the 26th of March", {{"26th of March", NULL, "date:day", 326, 0, 0}}},
+	{"Jan. 18", {{"Jan. 18", NULL, "date:day", 118, 0, 0}}},
+	{"on Jan. 17 it", {{"Jan. 17", NULL, "date:day", 117, 0, 0}}},
+	{"due August 28th", {{"August 28th", NULL, "date:day", 828, 0, 0}}},
+	{"26 March 2024",
+	 {{"26 March", "26 March 2024", "date:day", 326, 0, P}, {"2024", "26 March 2024", "date:year", 2024, 0, P}}},
+	{"in March 2024",
+	 {{"March", "March 2024", "date:day", 300, 0, P}, {"2024", "March 2024", "date:year", 2024, 0, P}}},
+	{"Sept. 5th, 2019",
+	 {{"Sept. 5th", "Sept. 5th, 2019", "date:day", 905, 0, P}, {"2019", "Sept. 5th, 2019", "date:year", 2019, 0, P}}},
+	{"March 26-28", {{"March 26", "March 26-28", "date:day", 326, 0, R}, {"28", "March 26-28", "date:day", 328, 0, R}}},
+	{"March 26 vs March 20", {{"March 26", NULL, "date:day", 326, 0, 0}, {"March 20", NULL, "date:day", 320, 0, 0}}},
+	{"on 2013-09-08.",
+	 {{"2013", "2013-09-08", "date:year", 2013, 0, P}, {"09-08", "2013-09-08", "date:day", 908, 0, P}}},
+	{"\"2013-09-08 17:30:24\"",
+	 {{"2013", "2013-09-08 17:30:24", "date:year", 2013, 0, P},
+	  {"09-08", "2013-09-08 17:30:24", "date:day", 908, 0, P},
+	  {"17:30:24", "2013-09-08 17:30:24", "time:clock", 17 * 60 + 30 + 24 / 60.0, 0, P}}},
+	{"2013-12-18T01:43:07Z",
+	 {{"2013", "2013-12-18T01:43:07Z", "date:year", 2013, 0, P},
+	  {"12-18", "2013-12-18T01:43:07Z", "date:day", 1218, 0, P},
+	  {"01:43:07", "2013-12-18T01:43:07Z", "time:clock", 103 + 7 / 60.0, 0, P}}},
+	{"in May", {{NULL}}},
+	{"the 31st", {{"31st", NULL, "ordinal:n", 31, 0, 0}}},
+	{"on March third", {{"March third", NULL, "date:day", 303, 0, W}}},
+
+	/* times of day */
+	{"from 3:00 pm to 9:00 pm",
+	 {{"3:00 pm", "3:00 pm to 9:00 pm", "time:clock", 900, 0, R},
+	  {"9:00 pm", "3:00 pm to 9:00 pm", "time:clock", 1260, 0, R}}},
+	{"open 11 am to 11 pm",
+	 {{"11 am", "11 am to 11 pm", "time:clock", 660, 0, R}, {"11 pm", "11 am to 11 pm", "time:clock", 1380, 0, R}}},
+	{"\"Monday\": \"11:0-22:0\"",
+	 {{"11:0", "11:0-22:0", "time:clock", 660, 0, R}, {"22:0", "11:0-22:0", "time:clock", 1320, 0, R}}},
+	{"\"Saturday\": \"7:0-16:0\"",
+	 {{"7:0", "7:0-16:0", "time:clock", 420, 0, R}, {"16:0", "7:0-16:0", "time:clock", 960, 0, R}}},
+	{"opens at 5 pm", {{"5 pm", NULL, "time:clock", 1020, 0, 0}}},
+	{"opens at 17:00", {{"17:00", NULL, "time:clock", 1020, 0, 0}}},
+	{"at 5:30 p.m. sharp", {{"5:30 p.m.", NULL, "time:clock", 1050, 0, 0}}},
+	{"at 5:30pm", {{"5:30pm", NULL, "time:clock", 1050, 0, 0}}},
+	{"at 12 noon", {{"12 noon", NULL, "time:clock", 720, 0, 0}}},
+	{"at noon", {{"noon", NULL, "time:clock", 720, 0, W}}},
+	{"until midnight", {{"midnight", NULL, "time:clock", 0, 0, W}}},
+	{"9-11 am", {{"9", "9-11 am", "time:clock", 540, 0, R}, {"11 am", "9-11 am", "time:clock", 660, 0, R}}},
+	{"11 to 2 pm", {{"11", "11 to 2 pm", "time:clock", 660, 0, R}, {"2 pm", "11 to 2 pm", "time:clock", 840, 0, R}}},
+	{"at 12 am", {{"12 am", NULL, "time:clock", 0, 0, 0}}},
+	{"a 16:9 screen", {{NULL}}},
+
+	/* temperatures */
+	{"72\xc2\xb0" "F today", {{"72\xc2\xb0" "F", NULL, "temp:c", F_TO_C(72), 0, 0}}},
+	{"72 \xc2\xb0" "F today", {{"72 \xc2\xb0" "F", NULL, "temp:c", F_TO_C(72), 0, 0}}},
+	{"22 degrees Celsius", {{"22 degrees Celsius", NULL, "temp:c", 22, 0, 0}}},
+	{"a high of 90 degrees Fahrenheit", {{"90 degrees Fahrenheit", NULL, "temp:c", F_TO_C(90), 0, 0}}},
+	{"about 72 degrees", {{"72 degrees", NULL, "temp:deg", 72, 0, A}}},
+	{"at -5\xc2\xb0" "C", {{"-5\xc2\xb0" "C", NULL, "temp:c", -5, 0, 0}}},
+	{"21.5 \xc2\xb0" "C", {{"21.5 \xc2\xb0" "C", NULL, "temp:c", 21.5, 1, 0}}},
+	{"70-75\xc2\xb0" "F",
+	 {{"70", "70-75\xc2\xb0" "F", "temp:c", F_TO_C(70), 0, R}, {"75\xc2\xb0" "F", "70-75\xc2\xb0" "F", "temp:c", F_TO_C(75), 0, R}}},
+	{"30\xe2\x84\x83", {{"30\xe2\x84\x83", NULL, "temp:c", 30, 0, 0}}},
+
+	/* quarters */
+	{"In Q4 sales fell.", {{"Q4", NULL, "quarter", 4, 0, 0}}},
+	{"Q3 2021 results",
+	 {{"Q3", "Q3 2021", "quarter", 3, 0, P}, {"2021", "Q3 2021", "date:year", 2021, 0, P}}},
+	{"4Q results", {{"4Q", NULL, "quarter", 4, 0, 0}}},
+	{"in the third quarter", {{"third quarter", NULL, "quarter", 3, 0, W}}},
+	{"the fourth quarter of 2021",
+	 {{"fourth quarter", "fourth quarter of 2021", "quarter", 4, 0, W | P},
+	  {"2021", "fourth quarter of 2021", "date:year", 2021, 0, P}}},
+	{"3Q21 sales", {{"3Q", "3Q21", "quarter", 3, 0, P}, {"21", "3Q21", "date:year", 2021, 0, P}}},
+	{"the 2nd quarter", {{"2nd quarter", NULL, "quarter", 2, 0, 0}}},
+
+	/* ordinals */
+	{"the third", {{"third", NULL, "ordinal:n", 3, 0, W}}},
+	{"on the 28th", {{"28th", NULL, "ordinal:n", 28, 0, 0}}},
+	{"3rd place", {{"3rd", NULL, "ordinal:n", 3, 0, 0}}},
+	{"the twenty-first", {{"twenty-first", NULL, "ordinal:n", 21, 0, W}}},
+	{"a third of them", {{NULL}}},
+	{"two-thirds of them", {{NULL}}},
+	{"one third", {{NULL}}},
+	{"a second opinion", {{NULL}}},
+
+	/* identifiers */
+	{"SARS-CoV-2 spread", {{"SARS-CoV-2", NULL, "ident:sarscov#", 2, 0, 0}}},
+	{"COVID-19 cases", {{"COVID-19", NULL, "ident:covid#", 19, 0, 0}}},
+	{"covid-19 cases", {{"covid-19", NULL, "ident:covid#", 19, 0, 0}}},
+	{"3D printing", {{"3D", NULL, "ident:#d", 3, 0, 0}}},
+	{"the A320 jet", {{"A320", NULL, "ident:a#", 320, 0, 0}}},
+	{"on Windows 10", {{"Windows 10", NULL, "ident:windows#", 10, 0, 0}}},
+	{"the iPhone 15 launch", {{"iPhone 15", NULL, "ident:iphone#", 15, 0, 0}}},
+	{"H1N1 flu", {{"H1N1", NULL, "ident:h#n#", 11, 0, 0}}},
+	{"the F-35 jet", {{"F-35", NULL, "ident:f#", 35, 0, 0}}},
+	{"GPT-4 and GPT 4", {{"GPT-4", NULL, "ident:gpt#", 4, 0, 0}, {"GPT 4", NULL, "ident:gpt#", 4, 0, 0}}},
+	{"5G networks", {{"5G", NULL, "ident:#g", 5, 0, 0}}},
+
+	/* counts of the text itself */
+	{"a summary in 68 words", {{"68 words", NULL, "word", 68, 0, S}}},
+	{"within 84 words", {{"84 words", NULL, "word", 84, 0, S}}},
+	{"in 200 words or less", {{"200 words", NULL, "word", 200, 0, S}}},
+	{"a 68-word summary", {{"68-word", NULL, "word", 68, 0, S}}},
+	{"Here are 5 tips", {{"5 tips", NULL, "tip", 5, 0, S}}},
+	{"These 3 steps matter", {{"3 steps", NULL, "step", 3, 0, S}}},
+	{"the following 4 options", {{"4 options", NULL, "option", 4, 0, S}}},
+	{"Top 10 reasons", {{"10 reasons", NULL, "reason", 10, 0, S}}},
+	{"Here are five ways", {{"five ways", NULL, "way", 5, 0, S | W}}},
+	{"Here are 5 quick tips", {{"5 quick", NULL, "quick", 5, 0, S}}},
+	{"We found 5 tips in it", {{"5 tips", NULL, "tip", 5, 0, 0}}},
+	{"in 3 sentences", {{"3 sentences", NULL, "sentence", 3, 0, S}}},
+	{"250 characters", {{"250 characters", NULL, "character", 250, 0, S}}},
+
+	/* list markers */
+	{"7. Preheat the grill", {{"7", NULL, "number", 7, 0, L}}},
+	{"Mix well.\n4) Stir", {{"4", NULL, "number", 4, 0, L}}},
+	{"- 2. Add salt", {{"2", NULL, "number", 2, 0, L}}},
+	{"## 3. Results", {{"3", NULL, "number", 3, 0, L}}},
+	{"It rose 7. Then it fell.", {{"7", NULL, "number", 7, 0, 0}}},
+	{"7.5 million", {{"7.5 million", NULL, "number", 7.5e6, 1, 0}}},
+
+	/* references */
+	{"(Passage 2)", {{"Passage 2", NULL, "number", 2, 0, F}}},
+	{"Document 3 says so", {{"Document 3", NULL, "number", 3, 0, F}}},
+	{"per Source 1,", {{"Source 1", NULL, "number", 1, 0, F}}},
+	{"as noted in [2].", {{"2", NULL, "number", 2, 0, F}}},
+	{"see [1, 3]", {{"1", NULL, "number", 1, 0, F}, {"3", NULL, "number", 3, 0, F}}},
+	{"Passages 1 and 2 agree", {{"Passages 1", NULL, "number", 1, 0, F}, {"2", NULL, "number", 2, 0, F}}},
+	{"see Table 2", {{"Table 2", NULL, "number", 2, 0, F}}},
+
+	/* fixed phrases */
+	{"open seven days a week", {{"seven days", NULL, "seconds", 7 * 86400, 0, W | X}}},
+	{"24/7 support", {{"24/7", NULL, "number", 24, 0, X}}},
+	{"24 hours a day", {{"24 hours", NULL, "seconds", 86400, 0, X}}},
+	{"one of the best", {{"one", NULL, "number", 1, 0, W | X}}},
+	{"No one else came", {{"one", NULL, "number", 1, 0, W | X}}},
+	{"at one point", {{"one point", NULL, "point", 1, 0, W | X}}},
+	{"one or two", {{"one", NULL, "number", 1, 0, W | X}, {"two", NULL, "number", 2, 0, W}}},
+	{"help one another", {{"one", NULL, "number", 1, 0, W | X}}},
+	{"One day, we", {{"One day", NULL, "seconds", 86400, 0, W | X}}},
+	{"first of all", {{"first", NULL, "ordinal:n", 1, 0, W | X}}},
+
+	/* versions */
+	{"in v2.3.1 notes", {{"v2.3.1", NULL, "version:", 2003001, 0, V}}},
+	{"Python 3.11 is out", {{"Python 3.11", NULL, "version:python", 3011, 0, V}}},
+	{"bumped to 1.16.0", {{"1.16.0", NULL, "version:", 1016000, 0, V}}},
+	{"version 2 is out", {{"version 2", NULL, "version:", 2, 0, V}}},
+	{"iOS 17.2 fixed it", {{"iOS 17.2", NULL, "version:ios", 17002, 0, V}}},
+	{"host 192.168.1.1", {{"192.168.1.1", NULL, "version:", 192168001001.0, 0, V}}},
+	{"GPT-3.5 and v2", {{"GPT-3.5", NULL, "version:gpt", 3005, 0, V}, {"v2", NULL, "version:", 2, 0, V}}},
+
+	/* skipped */
+	{"see https://example.com/2019/05/report-42 now", {{NULL}}},
+	{"at www.site2.com today", {{NULL}}},
+	{"mail bob42@mail.com or Ann.Lee7@x.org", {{NULL}}},
+	{"user_42 and _9", {{NULL}}},
+	{"id a1b2c3 and 0x1F", {{NULL}}},
+	{"Call 555 0100 now", {{NULL}}},
+	{"+1 (415) 555-0100", {{NULL}}},
+	{"call 415-555-0100", {{NULL}}},
+	{"call 555-0100", {{NULL}}},
+	{"issue #42", {{NULL}}},
+	{"open file_v2.txt", {{NULL}}},
+	{"on 3/26/2024", {{NULL}}},
+	{"add 1/2 cup", {{NULL}}},
+	{"C:\\data\\run2", {{NULL}}},
+	{"key=42&x=7", {{NULL}}},
+	{"999999999999999999 ids", {{NULL}}},
+
+	/* near misses: no number here */
+	{"many people came", {{NULL}}},
+	{"someone often", {{NULL}}},
+	{"hundreds of people", {{NULL}}},
+	{"dozens of them", {{NULL}}},
+	{"a couple of days", {{NULL}}},
+	{"An thousand n", {{NULL}}},
+	{"an hundred", {{NULL}}},
+	{"Ones and tens", {{NULL}}},
+	{"the Fifth Avenue", {{"Fifth", NULL, "ordinal:n", 5, 0, W}}},
+	{"a 500-1000 range", {{"500", "500-1000 range", "range", 500, 0, R}, {"1000 range", "500-1000 range", "range", 1000, 0, R}}},
+	{"500-1000 or 867-5309", {{"500", "500-1000", "number", 500, 0, R}, {"1000", "500-1000", "number", 1000, 0, R}}},
+};
+
+struct got {
+	struct numlex_item it[16];
+	size_t n;
+};
+
+static int collect(void *ctx, const struct numlex_item *it)
+{
+	struct got *g = ctx;
+
+	if (g->n < ARRAY_SIZE(g->it))
+		g->it[g->n] = *it;
+	g->n++;
+	return 0;
+}
+
+static void report(const char *text, const struct got *g, const char *why)
+{
+	size_t i;
+
+	fprintf(stderr, "  \"%s\": %s; got %zu:\n", text, why, g->n);
+	for (i = 0; i < g->n && i < ARRAY_SIZE(g->it); i++) {
+		const struct numlex_item *it = &g->it[i];
+
+		fprintf(stderr, "    \"%.*s\" in \"%.*s\" %s %.10g dec %d flags %#x\n",
+			(int)(it->part_to - it->part_from), text + it->part_from,
+			(int)(it->to - it->from), text + it->from, it->q.unit, it->q.value, it->q.decimals,
+			it->flags);
+	}
+}
+
+static bool near_value(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * MAX(1, fabs(b));
+}
+
+TEST(numlex_cases)
+{
+	size_t c, failed = 0;
+
+	CHECK(ARRAY_SIZE(cases) >= 150);
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		const struct lcase *k = &cases[c];
+		const char *text = k->text;
+		struct got g = {.n = 0};
+		size_t i, nwant = 0, at = 0, span_at = 0;
+		const char *why = NULL;
+
+		while (nwant < ARRAY_SIZE(k->items) && k->items[nwant].part)
+			nwant++;
+		numlex_scan(text, strlen(text), NUMLEX_LINE_START, collect, &g);
+		if (g.n != nwant)
+			why = "a different number of items";
+		for (i = 0; !why && i < nwant; i++) {
+			const struct want *w = &k->items[i];
+			const struct numlex_item *it = &g.it[i];
+			const char *span = w->span ? w->span : w->part;
+			/* A part starts after the one before; a span where the one before does, or after. */
+			const char *pf = strstr(text + at + (i > 0), w->part), *sf = strstr(text + span_at, span);
+
+			if (!pf || !sf) {
+				why = "(the case names text it does not have)";
+				break;
+			}
+			if (it->part_from != (size_t)(pf - text) || it->part_to != it->part_from + strlen(w->part))
+				why = "a part elsewhere";
+			else if (it->from != (size_t)(sf - text) || it->to != it->from + strlen(span))
+				why = "a span elsewhere";
+			else if (strcmp(it->q.unit, w->unit) != 0 ||
+				 it->q.unit_hash != quantity_unit_hash(w->unit))
+				why = "another unit";
+			else if (!near_value(it->q.value, w->value))
+				why = "another value";
+			else if (it->q.decimals != w->decimals)
+				why = "other decimals";
+			else if (it->flags != w->flags)
+				why = "other flags";
+			at = (size_t)(pf - text);
+			span_at = (size_t)(sf - text);
+		}
+		if (why) {
+			report(text, &g, why);
+			failed++;
+		}
+	}
+	CHECK_EQ(failed, 0);
+}
+
+/* ---- comparisons of the new kinds ---- */
+
+static struct quantity q_of(const char *text)
+{
+	struct got g = {.n = 0};
+
+	numlex_scan(text, strlen(text), 0, collect, &g);
+	if (g.n == 0) {
+		struct quantity none;
+
+		fprintf(stderr, "  no item in \"%s\"\n", text);
+		CHECK(!"a comparison case reads no item");
+		quantity_set(&none, QUANTITY_NUMBER, "none", NAN, 1);
+		return none;
+	}
+	return g.it[0].q;
+}
+
+/* The item of text whose part reads part. */
+static struct quantity q_part(const char *text, const char *part)
+{
+	struct got g = {.n = 0};
+	size_t i;
+
+	numlex_scan(text, strlen(text), 0, collect, &g);
+	for (i = 0; i < g.n && i < ARRAY_SIZE(g.it); i++)
+		if (g.it[i].part_to - g.it[i].part_from == strlen(part) &&
+		    memcmp(text + g.it[i].part_from, part, strlen(part)) == 0)
+			return g.it[i].q;
+	fprintf(stderr, "  no part \"%s\" in \"%s\"\n", part, text);
+	CHECK(!"a comparison case names a part not read");
+	return q_of(text);
+}
+
+static const struct {
+	const char *answer, *grounded;
+	bool states, comparable;
+	double distance; /* NAN: not checked */
+} comparisons[] = {
+	/* times: "5 pm" = "17:00"; an hour is stated by a minute that rounds to it */
+	{"at 5 pm", "at 17:00", true, true, 0},
+	{"at 5 pm", "\"Friday\": \"17:0\"", true, true, 0},
+	{"at 5 pm", "at 17:05", true, true, 5 / 720.0},
+	{"at 5:30 pm", "at 17:30", true, true, 0},
+	{"at 5:30 pm", "at 5 pm", false, true, 30 / 720.0},
+	{"at 11 pm", "at 22:00", false, true, 60 / 720.0},
+	{"at 11:30 pm", "at 0:30", false, true, 60 / 720.0},
+	{"at noon", "at 12:00", true, true, 0},
+	{"at 3 pm", "on March 3", false, false, NAN},
+	/* dates: a month-day states the same month-day; a month alone is stated by any of its days */
+	{"on March 26", "on March 26, 2024", true, true, 0},
+	{"on March 26", "on 26 March", true, true, 0},
+	{"on March 26", "on March 20", false, true, 6 / 120.0},
+	{"on Jan. 18", "on Jan. 17", false, true, 1 / 120.0},
+	{"on Feb. 1", "on Jan. 31", false, true, 1 / 120.0},
+	{"in March 2024", "on March 26, 2024", true, true, 0},
+	{"on March 26", "in March 2024", false, true, 0},
+	{"in April 2024", "on March 26, 2024", false, true, 30 / 120.0},
+	{"on March 26", "326 people", false, false, NAN},
+	/* years: a year states only its year; a bare number states it */
+	{"in 2019", "since 2019", true, true, 0},
+	{"in 2019", "in 2020", false, true, 1 / 40.0},
+	{"in 2019", "\"year\": 2019", true, true, 0},
+	{"in 2019", "2,019 people", false, false, NAN},
+	{"in 2019", "for 2019 days", false, false, NAN},
+	/* temperatures: the grounded value in the answer's unit, at its precision */
+	{"72\xc2\xb0" "F", "22.2 \xc2\xb0" "C", true, true, 0.0222 / 40},
+	{"72\xc2\xb0" "F", "22 \xc2\xb0" "C", true, true, (F_TO_C(72) - 22) / 40}, /* 71.6 F */
+	{"72\xc2\xb0" "F", "21.5 \xc2\xb0" "C", false, true, (F_TO_C(72) - 21.5) / 40}, /* 70.7 F */
+	{"22 \xc2\xb0" "C", "72\xc2\xb0" "F", true, true, NAN},
+	{"72 degrees", "22.2 \xc2\xb0" "C", true, true, NAN},
+	{"72 degrees", "72 \xc2\xb0" "F", true, true, NAN},
+	{"22 degrees", "72 \xc2\xb0" "F", true, true, NAN},
+	{"75\xc2\xb0" "F", "72\xc2\xb0" "F", false, true, (F_TO_C(75) - F_TO_C(72)) / 40},
+	{"72\xc2\xb0" "F", "\"temp_f\": 72", true, true, 0},
+	{"72\xc2\xb0" "F", "72 inches", false, false, NAN},
+	/* identifiers: only the same name, and then any other digits are near */
+	{"SARS-CoV-2", "SARS-CoV-2", true, true, 0},
+	{"SARS-CoV-4", "SARS-CoV-2", false, true, NAN},
+	{"COVID-19", "covid-19", true, true, 0},
+	{"3D", "4D", false, true, NAN},
+	{"Windows 11", "Windows 10", false, true, NAN},
+	{"Windows 10", "iPhone 10", false, false, NAN},
+	{"Windows 10", "10 windows", false, false, NAN},
+	{"A320", "\"model\": 320", false, false, NAN},
+	/* ordinals */
+	{"the 31st", "the 30th", false, true, 1 / 30.0},
+	{"the third", "the 3rd", true, true, 0},
+	{"the third", "rank: 3", true, true, 0},
+	/* quarters (an existing kind), "3Q" and "Q3" alike */
+	{"3Q results", "in Q3", true, true, 0},
+	{"the third quarter", "Q3", true, true, 0},
+	{"Q4", "Q3", false, true, 1 / 3.0},
+	/* number words in the grounding */
+	{"5 crew", "five members of the crew", true, false, NAN}, /* a figure in common */
+	{"15 passengers", "Fifteen passengers", true, true, 0},
+	{"25 people", "twenty five people", true, true, 0},
+	{"12 eggs", "a dozen eggs", true, true, 0},
+	{"14 days", "two weeks", true, true, 0},
+	{"200,000 people", "two hundred thousand people", true, true, 0},
+	/* hyphenated units, ranges end by end, counts */
+	{"a 6-month trial", "a 3-month trial", false, true, 1},
+	{"a 6-month trial", "six months", true, true, 0},
+	{"a 68-word summary", "within 68 words", true, true, 0},
+	{"2,450 units", "2,400 units", false, true, 50 / 2400.0},
+	{"over 100 people", "over 50 people", false, true, 1},
+};
+
+TEST(numlex_comparisons)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(comparisons); i++) {
+		struct quantity a = q_of(comparisons[i].answer), g = q_of(comparisons[i].grounded);
+		bool states = quantity_states(&a, &g), comparable = quantity_comparable(&a, &g);
+		double d = quantity_distance(&a, &g);
+
+		if (states != comparisons[i].states || comparable != comparisons[i].comparable ||
+		    (!isnan(comparisons[i].distance) && fabs(d - comparisons[i].distance) > 1e-6)) {
+			fprintf(stderr, "  \"%s\" against \"%s\": states %d comparable %d distance %g\n",
+				comparisons[i].answer, comparisons[i].grounded, states, comparable, d);
+			CHECK(!"a comparison other than expected");
+		}
+	}
+}
+
+/* Range ends compare end by end: nothing special. */
+TEST(numlex_ranges_compare_end_by_end)
+{
+	struct quantity a1 = q_part("3-5% growth", "3"), a2 = q_part("3-5% growth", "5%");
+	struct quantity g1 = q_part("1-3% growth", "1"), g2 = q_part("1-3% growth", "3%");
+	struct quantity i50 = q_part("50-60 inches", "50"), i40 = q_of("40 inches");
+
+	CHECK(quantity_states(&a1, &g2)); /* 3 is the source's upper end */
+	CHECK(!quantity_states(&a2, &g1) && !quantity_states(&a2, &g2));
+	CHECK(quantity_comparable(&a2, &g2));
+	CHECK(fabs(quantity_distance(&a2, &g2) - 2 / 3.0) < 1e-9);
+	CHECK(!quantity_states(&i50, &i40) && quantity_comparable(&i50, &i40));
+	CHECK(fabs(quantity_distance(&i50, &i40) - 0.25) < 1e-9);
+}
+
+/* The parts of a compound compare as the same parts written alone. */
+TEST(numlex_parts_compare_alone)
+{
+	struct quantity d = q_part("on 2013-09-08 17:30:00", "09-08");
+	struct quantity y = q_part("on 2013-09-08 17:30:00", "2013");
+	struct quantity t = q_part("on 2013-09-08 17:30:00", "17:30:00");
+	struct quantity s24 = q_part("on 2013-09-08 17:30:24", "17:30:24");
+	struct quantity sept = q_of("on September 8"), year = q_of("since 2013"), half = q_of("at 5:30 pm");
+
+	CHECK(quantity_states(&sept, &d) && quantity_states(&d, &sept));
+	CHECK(quantity_states(&year, &y));
+	/* 17:30:00 and 5:30 pm state each other (":00" claims nothing more);
+	 * 17:30:24 states 5:30 pm to the minute, and is not stated by it */
+	CHECK(quantity_states(&half, &t) && quantity_states(&t, &half));
+	CHECK(quantity_states(&half, &s24) && !quantity_states(&s24, &half));
+}
+
+/* The range a search by unit must cover holds every value within tolerance. */
+TEST(numlex_near_range_covers_the_distance)
+{
+	static const char *const answers[] = {
+		"in 2019", "on March 26", "on Jan. 3", "on Dec. 30", "in March 2024", "at 5 pm",
+		"at 0:30", "at 23:50", "72\xc2\xb0" "F", "the 31st", "140 employees", "$1.2 billion",
+		"12.6%",
+	};
+	unsigned seed = 7;
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(answers); i++) {
+		struct quantity a = q_of(answers[i]);
+		double lo, hi;
+
+		quantity_near_range(&a, 0.25, &lo, &hi);
+		CHECK(lo <= a.value && a.value <= hi);
+		for (k = 0; k < 2000; k++) {
+			struct quantity g = a;
+
+			seed = seed * 1103515245u + 12345u;
+			g.value = a.value * (0.2 + (seed >> 8) % 1600 / 1000.0) + ((seed >> 4) % 7) - 3;
+			if (a.kind == QUANTITY_DATE) {
+				g.value = (double)(1 + (seed >> 8) % 12) * 100 + (seed >> 12) % 29 * (g.scale == 100 ? 0 : 1);
+				g.scale = (seed >> 20) % 4 == 0 ? 100 : 1;
+				if (g.scale == 100)
+					g.value = floor(g.value / 100) * 100;
+			}
+			if (quantity_distance(&a, &g) <= 0.25 && (g.value < lo || g.value > hi)) {
+				fprintf(stderr, "  %s: %g is near, outside [%g, %g]\n", answers[i], g.value, lo, hi);
+				CHECK(!"a near value outside the near range");
+				break;
+			}
+		}
+	}
+}
+
+/* ---- properties ---- */
+
+struct order {
+	const char *text;
+	size_t n, last_from, last_part, last_to, items;
+	bool bad;
+	const char *why;
+};
+
+static int check_order(void *ctx, const struct numlex_item *it)
+{
+	struct order *o = ctx;
+
+	o->items++;
+	if (it->from > it->to || it->part_from > it->part_to || it->to > o->n || it->part_from < it->from ||
+	    it->part_to > it->to || it->part_from == it->part_to)
+		o->why = "an item out of its bounds";
+	else if (it->from < o->last_from)
+		o->why = "items out of order";
+	else if (it->from == o->last_from && it->to == o->last_to && it->part_from < o->last_part)
+		o->why = "the parts of an expression out of order";
+	else if (it->from != o->last_from && it->from < o->last_to)
+		o->why = "expressions that overlap";
+	else if (!isfinite(it->q.value) || it->q.unit[0] == '\0' ||
+		 it->q.unit_hash != quantity_unit_hash(it->q.unit) || it->q.scale == 0)
+		o->why = "a quantity not filled in";
+	if (o->why)
+		o->bad = true;
+	o->last_from = it->from;
+	o->last_to = it->to;
+	o->last_part = it->part_from;
+	return 0;
+}
+
+static const char *const pieces[] = {
+	"$", "\xe2\x82\xac", "\xc2\xa3", "US$", "USD ", "1", "2", "7", "12", "24", "365", "2019", "1997",
+	"2,400", "1.5", "0.02", "3:00", "17:0", "12", ".", ",", "-", "\xe2\x80\x93", "/", ":", "%", "+",
+	"~", "@", "_", "#", "[", "]", "(", ")", " ", "  ", "\n", "\t", "\xc2\xa0", "\xc2\xb0", "F", "C",
+	"am", "pm", "a.m.", "p.m.", " to ", " and ", "between ", "from ", "about ", "more than ",
+	"up to ", "here are ", "these ", "top ", "the following ", "in ", "since ", "the ", "a ",
+	"March ", "Jan. ", "Sept", "26", "26th", "of ", "Q3", "3Q", "third ", "quarter", "FY", "mid-",
+	"v", "Python ", "Windows ", "iPhone", "COVID-", "SARS-CoV-", "A", "D", "x", "k", "M", "B",
+	"billion", "million", "thousand", "hundred", "dozen", "and a half", "one", "two", "twenty",
+	"five", "-five", "first", "second", "noon", "midnight", "degrees ", "Celsius", "Fahrenheit",
+	"percent", "per cent", "percentage points", "days", "weeks", "-month", "hours", "minutes",
+	"years", "words", "tips", "employees", "people", "season", "Passage ", "Document ", "Table ",
+	"seven days a week", "24/7", "one of", "no one", "http://", "https://", "www.", "a1b2",
+	"user_", "555 0100", "+1 (415) ", "2013-09-08", "T17:30:24Z", "1.16.0", "\xef\xbf\xbd",
+	"\xe2\x84\x83",
+};
+
+static unsigned next(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 8;
+}
+
+/* Items come in order, inside the text and their expressions, and never overlap; no input crashes. */
+TEST(numlex_property_random)
+{
+	static char buf[4096];
+	unsigned seed = 12345;
+	size_t round, total = 0;
+
+	for (round = 0; round < 4000; round++) {
+		size_t n = 0, len = next(&seed) % sizeof(buf), i;
+		struct order o = {.text = buf};
+		unsigned opts = next(&seed) % 2 ? NUMLEX_LINE_START : 0;
+
+		if (round % 4 == 0) {
+			for (i = 0; i < len; i++)
+				buf[i] = (char)(next(&seed) % 7 == 0 ? (int)(next(&seed) % 256)
+								     : " 0123456789$%-.,:/apmAPM\n"[next(&seed) % 26]);
+			n = len;
+		} else {
+			while (n < len) {
+				const char *pc = pieces[next(&seed) % ARRAY_SIZE(pieces)];
+				size_t k = strlen(pc);
+
+				if (n + k > len)
+					break;
+				memcpy(buf + n, pc, k);
+				n += k;
+			}
+		}
+		o.n = n;
+		/* Exactly n bytes, no terminator: the scan must not read past them. */
+		{
+			char *copy = malloc(n ? n : 1);
+
+			memcpy(copy, buf, n);
+			o.text = copy;
+			numlex_scan(copy, n, opts | (round % 3 == 0 ? NUMLEX_BYTEWISE : 0), check_order, &o);
+			free(copy);
+		}
+		total += o.items;
+		if (o.bad) {
+			fprintf(stderr, "  round %zu: %s\n", round, o.why);
+			CHECK(!"a property of the item stream broken");
+			break;
+		}
+	}
+	CHECK(total > 10000); /* the pieces make items: the test looked at some */
+}
+
+struct list {
+	struct numlex_item *it;
+	size_t n, cap;
+};
+
+static int append(void *ctx, const struct numlex_item *it)
+{
+	struct list *l = ctx;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 256;
+		l->it = realloc(l->it, l->cap * sizeof(*it));
+	}
+	l->it[l->n++] = *it;
+	return 0;
+}
+
+static bool same_items(const struct list *a, const struct list *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->it[i].from != b->it[i].from || a->it[i].to != b->it[i].to ||
+		    a->it[i].part_from != b->it[i].part_from || a->it[i].part_to != b->it[i].part_to ||
+		    a->it[i].flags != b->it[i].flags || strcmp(a->it[i].q.unit, b->it[i].q.unit) != 0 ||
+		    a->it[i].q.value != b->it[i].q.value || a->it[i].q.decimals != b->it[i].q.decimals)
+			return false;
+	return true;
+}
+
+/* The 64-byte block pass gives what the byte-at-a-time pass gives, wherever the blocks fall. */
+TEST(numlex_block_pass_is_the_bytewise_pass)
+{
+	static char buf[3000];
+	unsigned seed = 99;
+	size_t round;
+
+	for (round = 0; round < 600; round++) {
+		struct list a = {0}, b = {0};
+		size_t n = 0, len = 64 + next(&seed) % (sizeof(buf) - 64);
+
+		while (n < len) {
+			const char *pc = next(&seed) % 3 ? "word " : pieces[next(&seed) % ARRAY_SIZE(pieces)];
+			size_t k = MIN(strlen(pc), len - n);
+
+			/* Words of every length, so that they end at every place in a block. */
+			if (pc[0] == 'w')
+				k = MIN(1 + next(&seed) % 14, len - n);
+			memcpy(buf + n, pc[0] == 'w' ? "tentwentythirdfive" + next(&seed) % 4 : pc, k);
+			n += k;
+			if (n < len && next(&seed) % 2)
+				buf[n++] = ' ';
+		}
+		numlex_scan(buf, n, 0, append, &a);
+		numlex_scan(buf, n, NUMLEX_BYTEWISE, append, &b);
+		if (!same_items(&a, &b)) {
+			fprintf(stderr, "  round %zu: %zu items by blocks, %zu by bytes\n", round, a.n, b.n);
+			CHECK(!"the block pass and the bytewise pass disagree");
+			free(a.it);
+			free(b.it);
+			break;
+		}
+		free(a.it);
+		free(b.it);
+	}
+}
+
+/* On the real responses too, when the shared corpus is there. */
+TEST(numlex_block_pass_on_the_corpus)
+{
+	const char *dir = test_shared();
+	char path[4096], *text;
+	FILE *f;
+	long n;
+	struct list a = {0}, b = {0};
+
+	if (!dir) {
+		test_skip("no ../shared/corpus");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/ragtruth_dev.jsonl", dir);
+	f = fopen(path, "rb");
+	if (!f) {
+		test_skip("no ragtruth_dev.jsonl");
+		return;
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = malloc((size_t)n);
+	CHECK(fread(text, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	numlex_scan(text, (size_t)n, NUMLEX_LINE_START, append, &a);
+	numlex_scan(text, (size_t)n, NUMLEX_LINE_START | NUMLEX_BYTEWISE, append, &b);
+	CHECK(a.n > 1000);
+	CHECK(same_items(&a, &b));
+	free(a.it);
+	free(b.it);
+	free(text);
+}
+
+static int count_items(void *ctx, const struct numlex_item *it)
+{
+	(void)it;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+/*
+ * Linear time: the bytes the scan reads, lookbehind and lookahead included,
+ * stay within a constant factor of the text on the inputs that make it
+ * look around most (numbers every other byte, long words, long digit runs,
+ * unclosed brackets, dates and ranges back to back).
+ */
+TEST(numlex_linear_time)
+{
+	static const char *const units[] = {
+		"1 ", "1-", "9 9 ", "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, ",
+		"March 26-28, 2024 ", "between 4 and 5 minutes ", "$1.2-1.5 billion ", "12345678901234567890",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ",
+		"one two three four five six seven eight nine ten ", "2019, ", "Passages 1 and ",
+		"-", "a-", "A-B-C-", "COVID-19 ", "11:0-22:0 ", "2013-09-08 17:30:24 ", "Q3 2021 ",
+	};
+	size_t u;
+
+	for (u = 0; u < ARRAY_SIZE(units); u++) {
+		size_t sizes[2] = {1 << 12, 1 << 16}, per[2], s;
+
+		for (s = 0; s < 2; s++) {
+			size_t n = sizes[s], k = strlen(units[u]), i, examined = 0, items = 0;
+			char *t = malloc(n);
+
+			for (i = 0; i < n; i++)
+				t[i] = units[u][i % k];
+			numlex_scan_counted(t, n, NUMLEX_LINE_START, count_items, &items, &examined);
+			per[s] = examined / n;
+			free(t);
+			if (examined > 400 * n) {
+				fprintf(stderr, "  \"%s\" repeated: %zu bytes read for %zu\n", units[u], examined, n);
+				CHECK(!"the scan reads more than 400 bytes a byte");
+			}
+		}
+		/* Sixteen times the text, about the same reads per byte. */
+		CHECK(per[1] <= per[0] + 2);
+	}
+}
+
+TEST(numlex_vocabulary_and_masks)
+{
+	const char *bad = numlex_self_check();
+
+	if (bad)
+		fprintf(stderr, "  self check: %s\n", bad);
+	CHECK(bad == NULL);
+}
+
+static int stop_at_second(void *ctx, const struct numlex_item *it)
+{
+	(void)it;
+	return ++*(int *)ctx == 2 ? 42 : 0;
+}
+
+TEST(numlex_callback_stops_the_scan)
+{
+	const char *t = "1 apple, 2 pears, 3 plums";
+	int seen = 0;
+
+	CHECK_EQ(numlex_scan(t, strlen(t), 0, stop_at_second, &seen), 42);
+	CHECK_EQ(seen, 2);
+}
