@@ -1533,14 +1533,21 @@ static size_t clock_digits(struct lex *lx, struct opnd *o, size_t i)
 	return e;
 }
 
-/* u as written (len letters at u), low the same in lowercase. */
+/* u as written (len letters at u), low the same in lowercase (NULL: u's letters, lowercase). */
 static bool glued_unit(struct lex *lx, size_t u, size_t len, const char *low)
 {
+	char buf[8];
 	size_t i, k;
 	bool lowercase = true;
 
-	for (k = 0; k < len; k++)
+	if (len >= sizeof(buf))
+		return false;
+	for (k = 0; k < len; k++) {
 		lowercase &= is_lower(B(lx, u + k));
+		buf[k] = (char)lower(B(lx, u + k));
+	}
+	if (!low)
+		low = buf;
 	for (i = 0; i < ARRAY_SIZE(glued_units); i++) {
 		const char *g = glued_units[i];
 
@@ -1764,6 +1771,10 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 			o->unit = U_PERCENT;
 			return w.we;
 		case UC_DURATION:
+			if (u == U_SECOND && (B(lx, w.we) == '-' || blank_at(lx, w.we)) &&
+			    word_at(lx, skip_blanks(lx, w.we + (B(lx, w.we) == '-')), &w2) &&
+			    (spells(lx, w2.ws, w2.we, "quarter") || spells(lx, w2.ws, w2.we, "half")))
+				return i; /* "fiscal 2022 second-quarter": an ordinal, no unit */
 			o->kind = K_DURATION;
 			o->unit = u;
 			return w.we;
@@ -1813,8 +1824,20 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 		    !(w2.v && w2.v->unit)) {
 			w = w2;
 		}
+		if (w.we - w.ws == 2 && !hyphen && glued_unit(lx, w.ws, 2, NULL)) {
+			/* "76 cm", "5 kg": a measure of two letters */
+			o->kind = K_COUNT;
+			o->noun[0] = (char)lower(B(lx, w.ws));
+			o->noun[1] = (char)lower(B(lx, w.ws + 1));
+			o->noun[2] = '\0';
+			return w.we;
+		}
 		if (!is_lower(B(lx, w.ws)) || w.we - w.ws < 3 || w.we - w.ws > 20 ||
 		    (roles(&w) & (R_STOP | R_ADJ | R_CARD | R_ORD | R_FRACTION)))
+			return i;
+		/* "in 2021 increased", "10 respectively": a verb or an adverb, no noun */
+		if ((w.we - w.ws >= 6 && lower(B(lx, w.we - 2)) == 'e' && lower(B(lx, w.we - 1)) == 'd') ||
+		    (w.we - w.ws >= 5 && lower(B(lx, w.we - 2)) == 'l' && lower(B(lx, w.we - 1)) == 'y'))
 			return i;
 		o->kind = K_COUNT;
 		singular(lx, w.ws, w.we, o->noun);
@@ -2264,17 +2287,25 @@ static void operand_items(const struct opnd *o, unsigned flags, struct out *out)
 
 /* ---- expressions: an operand, or a range of two, with what is around them ---- */
 
-/* Where a range's second operand starts after a ("-", "–", "to", "and" after "between"), or 0. */
-static size_t range_sep(struct lex *lx, const struct opnd *a, bool between)
+/*
+ * Where a range's second operand starts after a ("-", "–", "to", "and" after
+ * "between"), or 0. *spaced: a dash with a blank before it, which in lists
+ * separates a label from a value ("Month 8 – $26,000").
+ */
+static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool *spaced)
 {
 	size_t i = a->to, j = skip_blanks(lx, i), k;
 	int c = B(lx, j);
 	struct word w;
 
-	if (c == '-' && B(lx, j + 1) != '-')
+	*spaced = false;
+	if (c == '-' && B(lx, j + 1) != '-') {
 		k = j + 1;
-	else if (c == 0xE2 && B(lx, j + 1) == 0x80 && B(lx, j + 2) == 0x93)
+		*spaced = j > i;
+	} else if (c == 0xE2 && B(lx, j + 1) == 0x80 && B(lx, j + 2) == 0x93) {
 		k = j + 3;
+		*spaced = j > i;
+	}
 	else if (j > i && lower(c) == 't' && lower(B(lx, j + 1)) == 'o' && blank_at(lx, j + 2))
 		k = j + 2;
 	else if (j > i && between && reads(lx, j, "and") && blank_at(lx, j + 3))
@@ -2447,7 +2478,7 @@ static size_t expression(struct lex *lx, size_t p)
 	struct word w;
 	size_t start = p, j, neg_from = 0;
 	int month = 0, dating, c;
-	bool range = false, between;
+	bool range = false, between, spaced;
 	unsigned f = 0;
 
 	/* Before the number: a currency sign or code, a minus, a month. */
@@ -2491,7 +2522,7 @@ static size_t expression(struct lex *lx, size_t p)
 	}
 	dating = dating_before(lx, a.from);
 	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
-	j = range_sep(lx, &a, between);
+	j = range_sep(lx, &a, between, &spaced);
 	if (j) {
 		struct word mw;
 
@@ -2516,7 +2547,9 @@ static size_t expression(struct lex *lx, size_t p)
 			b.yearnoun = 2;
 			b.to = b.main_to = b.x.to;
 		}
-		range = merge(&a, &b);
+		/* Across a spaced dash, only two figures written alike make a range. */
+		if (!spaced || (a.kind == b.kind && a.currency == b.currency))
+			range = merge(&a, &b);
 	}
 	if (range) {
 		range_years(&a, &b, dating);

@@ -131,6 +131,15 @@ static const struct lcase cases[] = {
 	{"more than 50 staff", {{"50 staff", NULL, "staff", 50, 0, A}}},
 	{"3 to 4 times a week", {{"3", "3 to 4 times", "time", 3, 0, R}, {"4 times", "3 to 4 times", "time", 4, 0, R}}},
 	{"a two-story house", {{"two-story", NULL, "story", 2, 0, W}}},
+	{"0-76 cm", {{"0", "0-76 cm", "cm", 0, 0, R}, {"76 cm", "0-76 cm", "cm", 76, 0, R}}},
+	{"a 5 kg bag", {{"5 kg", NULL, "kg", 5, 0, 0}}},
+	{"in 2021 increased 34.6%", {{"2021", NULL, "date:year", 2021, 0, 0}, {"34.6%", NULL, "percent", 34.6, 1, 0}}},
+	{"up 10 respectively", {{"10", NULL, "number", 10, 0, 0}}},
+	{"Month 8 \xe2\x80\x93 $26,000", {{"8", NULL, "number", 8, 0, 0}, {"$26,000", NULL, "usd", 26000, 0, 0}}},
+	{"$24,000 - $26,000",
+	 {{"$24,000", "$24,000 - $26,000", "usd", 24000, 0, R}, {"$26,000", "$24,000 - $26,000", "usd", 26000, 0, R}}},
+	{"fiscal 2022 second-quarter sales",
+	 {{"2022", NULL, "date:year", 2022, 0, 0}, {"second-quarter", NULL, "quarter", 2, 0, W}}},
 
 	/* bare numbers */
 	{"The answer is 42.", {{"42", NULL, "number", 42, 0, 0}}},
