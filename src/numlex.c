@@ -78,8 +78,8 @@ static const struct {
 	[U_DEGREE] = {UC_TEMP, "temp:deg", 1},
 	[U_FAHRENHEIT] = {UC_TEMP, "temp:c", 1},
 	[U_CELSIUS] = {UC_TEMP, "temp:c", 1},
-	[U_AM] = {UC_MERIDIEM, "", 0},
-	[U_PM] = {UC_MERIDIEM, "", 12},
+	[U_AM] = {UC_MERIDIEM, "", 0}, /* read by meridiem_at() */
+	[U_PM] = {UC_MERIDIEM, "", 0},
 	[U_THOUSAND] = {UC_SCALE, "", 1e3},
 	[U_MILLION] = {UC_SCALE, "", 1e6},
 	[U_BILLION] = {UC_SCALE, "", 1e9},
@@ -805,13 +805,13 @@ struct lex {
 		size_t at, low;
 		bool dot, found;
 		size_t ws, we;
-		const void *v;
+		const struct vword *v;
 	} wb[2];
 	unsigned wb_next;
 	/* The last words looked up, by where they start. */
 	struct {
 		size_t ws1, we; /* ws + 1: 0 is empty */
-		const void *v;
+		const struct vword *v;
 	} vc[4];
 	unsigned vc_next;
 	unsigned opts;
@@ -1060,7 +1060,6 @@ static bool word_at(struct lex *lx, size_t i, struct word *w)
 		return false;
 	if (w->we == lx->lim && w->we < lx->n && is_alpha((unsigned char)lx->t[w->we]))
 		return false; /* cut by the window */
-	lx->examined += w->we - w->ws;
 	w->v = lookup(lx, w->ws, w->we);
 	return true;
 }
@@ -1107,7 +1106,6 @@ static bool find_word_before(struct lex *lx, size_t i, bool dot, struct word *w)
 		return false;
 	if (is_digit(B(lx, w->ws - 1)) || B(lx, w->ws - 1) == '_')
 		return false;
-	lx->examined += w->we - w->ws;
 	w->v = lookup(lx, w->ws, w->we);
 	return true;
 }
@@ -3023,6 +3021,7 @@ static size_t at_word(struct lex *lx, size_t p)
 
 	while (e < lx->n && byte_class[(unsigned char)t[e]] == C_ALPHA)
 		e++;
+	lx->examined += e - p + 1;
 	if (e < lx->n && (is_digit((unsigned char)t[e]) || t[e] == '_'))
 		return glued(lx, p);
 	len = e - p;
@@ -3222,7 +3221,7 @@ static const char *masks_check(void)
 static size_t step(struct lex *lx, size_t p)
 {
 	const char *t = lx->t;
-	size_t n = lx->n;
+	size_t n = lx->n, s = p;
 
 	switch (byte_class[(unsigned char)t[p]]) {
 	case C_ALPHA:
@@ -3230,7 +3229,7 @@ static size_t step(struct lex *lx, size_t p)
 			/* the rest of a word already passed */
 			while (p < n && byte_class[(unsigned char)t[p]] == C_ALPHA)
 				p++;
-			return p;
+			break;
 		}
 		return at_word(lx, p);
 	case C_DIGIT:
@@ -3240,12 +3239,14 @@ static size_t step(struct lex *lx, size_t p)
 		for (p++; p < n && (is_alnum((unsigned char)t[p]) || t[p] == '_' || t[p] == '.' ||
 				    t[p] == '-'); p++)
 			;
-		return p;
+		break;
 	default:
 		for (p++; p < n && byte_class[(unsigned char)t[p]] == C_OTHER; p++)
 			;
-		return p;
+		break;
 	}
+	lx->examined += p - s + 1;
+	return p;
 }
 
 /*
@@ -3263,6 +3264,7 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	unsigned first;
 
 	block_masks(t, &L, &D, &S);
+	lx->examined += 64;
 	special = D | S;
 	first = special ? (unsigned)__builtin_ctzll(special) : 64;
 	W = L & ~((L << 1) | (uint64_t)(p > 0 && is_alpha((unsigned char)t[-1])));
@@ -3309,8 +3311,7 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 	size_t p = 0;
 	bool closer;
 
-	/* The main pass reads each byte once (counted as n below); the
-	 * helpers count what they read again. */
+	/* Every read is counted: a block's 64 bytes, a step's run, each byte a reader looks at. */
 	while (p < n && !lx.rc) {
 		size_t q;
 
@@ -3324,7 +3325,7 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 		p = q > p ? q : p + 1;
 	}
 	if (examined)
-		*examined = lx.examined + n;
+		*examined = lx.examined;
 	return lx.rc;
 }
 
