@@ -39,6 +39,7 @@ enum {
 	R_CURCODE = 1 << 19,  /* a currency code before a figure: "USD 5" */
 	R_APPROX2 = 1 << 20,  /* ends a two-word approximation: "than", "least" (approx_pairs) */
 	R_YEARWORD = 1 << 21, /* makes the figure after it a year, nouns or not: "year", "FY" */
+	R_DET = 1 << 22,      /* a determiner: "a 1997 outbreak", "its 2020 revenue" is a year */
 };
 
 /* The words that start an item on their own: only these are looked up as the scan passes. */
@@ -92,25 +93,41 @@ static const struct {
  * number, a clock word's minutes) and the unit it names.
  */
 #define VOCAB_L(X, L) \
-	X(L, 'a', "a", R_ARTICLE | R_STOP, 0, U_NONE) \
+	X(L, 'a', "a", R_ARTICLE | R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'a', "about", R_APPROX | R_STOP, 0, U_NONE) \
+	X(L, 'a', "accord", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'a', "acquisition", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'a', "across", R_STOP, 0, U_NONE) \
+	X(L, 'a', "act", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "active", R_ADJ, 0, U_NONE) \
 	X(L, 'a', "additional", R_ADJ, 0, U_NONE) \
 	X(L, 'a', "after", R_DATING | R_STOP, 0, U_NONE) \
-	X(L, 'a', "ago", R_STOP, 0, U_NONE) \
+	X(L, 'a', "again", R_STOP, 0, U_NONE) \
+	X(L, 'a', "against", R_STOP, 0, U_NONE) \
+	X(L, 'a', "ago", R_STOP | R_STOP, 0, U_NONE) \
+	X(L, 'a', "agreement", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'a', "ahead", R_STOP, 0, U_NONE) \
 	X(L, 'a', "airbus", R_PRODUCT, 0, U_NONE) \
 	X(L, 'a', "album", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "almost", R_APPROX, 0, U_NONE) \
-	X(L, 'a', "also", R_STOP, 0, U_NONE) \
+	X(L, 'a', "alone", R_STOP, 0, U_NONE) \
+	X(L, 'a', "along", R_STOP, 0, U_NONE) \
+	X(L, 'a', "already", R_STOP, 0, U_NONE) \
+	X(L, 'a', "also", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'a', "although", R_STOP, 0, U_NONE) \
+	X(L, 'a', "altogether", R_STOP, 0, U_NONE) \
 	X(L, 'a', "am", 0, 0, U_AM) \
-	X(L, 'a', "an", R_ARTICLE | R_STOP, 0, U_NONE) \
+	X(L, 'a', "amid", R_STOP, 0, U_NONE) \
+	X(L, 'a', "among", R_STOP, 0, U_NONE) \
+	X(L, 'a', "an", R_ARTICLE | R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'a', "and", R_STOP, 0, U_NONE) \
 	X(L, 'a', "android", R_PRODUCT, 0, U_NONE) \
 	X(L, 'a', "angular", R_PRODUCT, 0, U_NONE) \
+	X(L, 'a', "annual", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "another", R_STOP, 0, U_NONE) \
 	X(L, 'a', "any", R_STOP, 0, U_NONE) \
-	X(L, 'a', "apiece", R_STOP, 0, U_NONE) \
+	X(L, 'a', "apart", R_STOP, 0, U_NONE) \
+	X(L, 'a', "apiece", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'a', "apollo", R_PRODUCT, 0, U_NONE) \
 	X(L, 'a', "appendix", R_REF, 0, U_NONE) \
 	X(L, 'a', "approx", R_APPROX, 0, U_NONE) \
@@ -121,16 +138,24 @@ static const struct {
 	X(L, 'a', "around", R_APPROX, 0, U_NONE) \
 	X(L, 'a', "as", R_STOP, 0, U_NONE) \
 	X(L, 'a', "at", R_STOP, 0, U_NONE) \
+	X(L, 'a', "attack", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'a', "attacks", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "aug", R_MONTH, 8, U_NONE) \
 	X(L, 'a', "august", R_MONTH, 8, U_NONE) \
 	X(L, 'a', "autumn", R_DATING, 0, U_NONE) \
+	X(L, 'b', "back", R_STOP, 0, U_NONE) \
 	X(L, 'b', "be", R_STOP, 0, U_NONE) \
 	X(L, 'b', "because", R_STOP, 0, U_NONE) \
 	X(L, 'b', "been", R_STOP, 0, U_NONE) \
 	X(L, 'b', "before", R_DATING | R_STOP, 0, U_NONE) \
+	X(L, 'b', "behind", R_STOP, 0, U_NONE) \
 	X(L, 'b', "being", R_STOP, 0, U_NONE) \
+	X(L, 'b', "below", R_STOP, 0, U_NONE) \
+	X(L, 'b', "beside", R_STOP, 0, U_NONE) \
 	X(L, 'b', "between", R_WEAKDATE, 0, U_NONE) \
+	X(L, 'b', "beyond", R_STOP, 0, U_NONE) \
 	X(L, 'b', "big", R_ADJ, 0, U_NONE) \
+	X(L, 'b', "bill", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'b', "billion", R_CARD, 1e9, U_BILLION) \
 	X(L, 'b', "bn", 0, 0, U_BILLION) \
 	X(L, 'b', "boeing", R_PRODUCT, 0, U_NONE) \
@@ -164,6 +189,8 @@ static const struct {
 	X(L, 'c', "citation", R_REF, 0, U_NONE) \
 	X(L, 'c', "citations", R_REF, 0, U_NONE) \
 	X(L, 'c', "claude", R_PRODUCT, 0, U_NONE) \
+	X(L, 'c', "combined", R_STOP, 0, U_NONE) \
+	X(L, 'c', "compared", R_STOP, 0, U_NONE) \
 	X(L, 'c', "confirmed", R_ADJ, 0, U_NONE) \
 	X(L, 'c', "consecutive", R_ADJ, 0, U_NONE) \
 	X(L, 'c', "context", R_REF, 0, U_NONE) \
@@ -171,17 +198,22 @@ static const struct {
 	X(L, 'c', "could", R_STOP, 0, U_NONE) \
 	X(L, 'c', "covid", R_PRODUCT, 0, U_NONE) \
 	X(L, 'c', "crisis", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'c', "crop", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'c', "cup", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'c', "current", R_ADJ, 0, U_NONE) \
 	X(L, 'd', "day", 0, 0, U_DAY) \
 	X(L, 'd', "days", 0, 0, U_DAY) \
+	X(L, 'd', "deadline", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'd', "deal", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'd', "debian", R_PRODUCT, 0, U_NONE) \
+	X(L, 'd', "debut", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'd', "dec", R_MONTH, 12, U_NONE) \
 	X(L, 'd', "decade", 0, 0, U_DECADE) \
 	X(L, 'd', "decades", 0, 0, U_DECADE) \
 	X(L, 'd', "december", R_MONTH, 12, U_NONE) \
 	X(L, 'd', "degree", 0, 0, U_DEGREE) \
 	X(L, 'd', "degrees", 0, 0, U_DEGREE) \
+	X(L, 'd', "despite", R_STOP, 0, U_NONE) \
 	X(L, 'd', "did", R_STOP, 0, U_NONE) \
 	X(L, 'd', "different", R_ADJ, 0, U_NONE) \
 	X(L, 'd', "distinct", R_ADJ, 0, U_NONE) \
@@ -193,11 +225,13 @@ static const struct {
 	X(L, 'd', "does", R_STOP, 0, U_NONE) \
 	X(L, 'd', "dollar", 0, 0, U_USD) \
 	X(L, 'd', "dollars", 0, 0, U_USD) \
+	X(L, 'd', "down", R_STOP, 0, U_NONE) \
 	X(L, 'd', "dozen", R_CARD, 12, U_NONE) \
 	X(L, 'd', "during", R_DATING, 0, U_NONE) \
-	X(L, 'e', "each", R_STOP, 0, U_NONE) \
+	X(L, 'e', "each", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'e', "early", R_DATING, 0, U_NONE) \
 	X(L, 'e', "earnings", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'e', "earthquake", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'e', "edition", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'e', "eight", R_CARD, 8, U_NONE) \
 	X(L, 'e', "eighteen", R_CARD, 18, U_NONE) \
@@ -212,7 +246,9 @@ static const struct {
 	X(L, 'e', "eleven", R_CARD, 11, U_NONE) \
 	X(L, 'e', "eleventh", R_ORD, 11, U_NONE) \
 	X(L, 'e', "else", R_STOP, 0, U_NONE) \
+	X(L, 'e', "estimate", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'e', "estimated", R_APPROX | R_APPROX2, 0, U_NONE) \
+	X(L, 'e', "estimates", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'e', "eur", R_CURCODE, 0, U_EUR) \
 	X(L, 'e', "euro", 0, 0, U_EUR) \
 	X(L, 'e', "euros", 0, 0, U_EUR) \
@@ -222,6 +258,7 @@ static const struct {
 	X(L, 'e', "excel", R_PRODUCT, 0, U_NONE) \
 	X(L, 'e', "excerpt", R_REF, 0, U_NONE) \
 	X(L, 'e', "excerpts", R_REF, 0, U_NONE) \
+	X(L, 'e', "excluding", R_STOP, 0, U_NONE) \
 	X(L, 'e', "exhibit", R_REF, 0, U_NONE) \
 	X(L, 'e', "exhibits", R_REF, 0, U_NONE) \
 	X(L, 'e', "extra", R_ADJ, 0, U_NONE) \
@@ -240,17 +277,18 @@ static const struct {
 	X(L, 'f', "fifty", R_CARD, 50, U_NONE) \
 	X(L, 'f', "fig", R_REF, 0, U_NONE) \
 	X(L, 'f', "figure", R_REF, 0, U_NONE) \
-	X(L, 'f', "figures", R_REF, 0, U_NONE) \
+	X(L, 'f', "figures", R_REF | R_YEARNOUN, 0, U_NONE) \
+	X(L, 'f', "filing", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'f', "film", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'f', "firefox", R_PRODUCT, 0, U_NONE) \
 	X(L, 'f', "firmware", R_VERWORD, 0, U_NONE) \
 	X(L, 'f', "first", R_ORD, 1, U_NONE) \
-	X(L, 'f', "fiscal", R_DATING | R_YEARWORD, 0, U_NONE) \
+	X(L, 'f', "fiscal", R_DATING | R_YEARWORD | R_YEARNOUN, 0, U_NONE) \
 	X(L, 'f', "five", R_CARD, 5, U_NONE) \
 	X(L, 'f', "following", R_CUE, 0, U_NONE) \
 	X(L, 'f', "footnote", R_REF, 0, U_NONE) \
 	X(L, 'f', "footnotes", R_REF, 0, U_NONE) \
-	X(L, 'f', "for", R_STOP, 0, U_NONE) \
+	X(L, 'f', "for", R_STOP | R_WEAKDATE, 0, U_NONE) \
 	X(L, 'f', "forecast", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'f', "foreign", R_ADJ, 0, U_NONE) \
 	X(L, 'f', "former", R_ADJ, 0, U_NONE) \
@@ -272,14 +310,16 @@ static const struct {
 	X(L, 'g', "gemini", R_PRODUCT, 0, U_NONE) \
 	X(L, 'g', "gpt", R_PRODUCT, 0, U_NONE) \
 	X(L, 'g', "gtx", R_PRODUCT, 0, U_NONE) \
+	X(L, 'g', "guidance", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'h', "had", R_STOP, 0, U_NONE) \
 	X(L, 'h', "half", R_FRACTION, 0, U_NONE) \
 	X(L, 'h', "halves", R_FRACTION, 0, U_NONE) \
+	X(L, 'h', "harvest", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'h', "has", R_STOP, 0, U_NONE) \
 	X(L, 'h', "have", R_STOP, 0, U_NONE) \
-	X(L, 'h', "her", R_STOP, 0, U_NONE) \
+	X(L, 'h', "her", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'h', "here", R_CUE | R_STOP, 0, U_NONE) \
-	X(L, 'h', "his", R_STOP, 0, U_NONE) \
+	X(L, 'h', "his", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'h', "hour", 0, 0, U_HOUR) \
 	X(L, 'h', "hours", 0, 0, U_HOUR) \
 	X(L, 'h', "how", R_STOP, 0, U_NONE) \
@@ -293,15 +333,20 @@ static const struct {
 	X(L, 'i', "ideas", R_LISTNOUN, 0, U_NONE) \
 	X(L, 'i', "if", R_STOP, 0, U_NONE) \
 	X(L, 'i', "in", R_DATING | R_STOP, 0, U_NONE) \
+	X(L, 'i', "incident", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'i', "including", R_STOP, 0, U_NONE) \
+	X(L, 'i', "instead", R_STOP, 0, U_NONE) \
 	X(L, 'i', "international", R_ADJ, 0, U_NONE) \
 	X(L, 'i', "into", R_STOP, 0, U_NONE) \
+	X(L, 'i', "invasion", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'i', "ios", R_PRODUCT, 0, U_NONE) \
 	X(L, 'i', "ipad", R_PRODUCT, 0, U_NONE) \
 	X(L, 'i', "ipados", R_PRODUCT, 0, U_NONE) \
 	X(L, 'i', "iphone", R_PRODUCT, 0, U_NONE) \
+	X(L, 'i', "ipo", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'i', "is", R_STOP, 0, U_NONE) \
 	X(L, 'i', "it", R_STOP, 0, U_NONE) \
-	X(L, 'i', "its", R_STOP, 0, U_NONE) \
+	X(L, 'i', "its", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'j', "jan", R_MONTH, 1, U_NONE) \
 	X(L, 'j', "january", R_MONTH, 1, U_NONE) \
 	X(L, 'j', "java", R_PRODUCT, 0, U_NONE) \
@@ -315,11 +360,15 @@ static const struct {
 	X(L, 'k', "kotlin", R_PRODUCT, 0, U_NONE) \
 	X(L, 'l', "laravel", R_PRODUCT, 0, U_NONE) \
 	X(L, 'l', "large", R_ADJ, 0, U_NONE) \
+	X(L, 'l', "last", R_DET, 0, U_NONE) \
 	X(L, 'l', "late", R_DATING, 0, U_NONE) \
+	X(L, 'l', "launch", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'l', "law", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'l', "least", R_APPROX2, 0, U_NONE) \
 	X(L, 'l', "less", R_STOP, 0, U_NONE) \
 	X(L, 'l', "line", R_SELF, 0, U_NONE) \
 	X(L, 'l', "lines", R_SELF, 0, U_NONE) \
+	X(L, 'l', "lineup", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'l', "linux", R_PRODUCT, 0, U_NONE) \
 	X(L, 'l', "little", R_APPROX2, 0, U_NONE) \
 	X(L, 'l', "llama", R_PRODUCT, 0, U_NONE) \
@@ -332,6 +381,7 @@ static const struct {
 	X(L, 'm', "march", R_MONTH, 3, U_NONE) \
 	X(L, 'm', "matlab", R_PRODUCT, 0, U_NONE) \
 	X(L, 'm', "may", R_MONTH | R_STOP, 5, U_NONE) \
+	X(L, 'm', "merger", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'm', "mers", R_PRODUCT, 0, U_NONE) \
 	X(L, 'm', "mid", R_DATING, 0, U_NONE) \
 	X(L, 'm', "midnight", R_CLOCK, 0, U_NONE) \
@@ -342,6 +392,7 @@ static const struct {
 	X(L, 'm', "milliseconds", 0, 0, U_MS) \
 	X(L, 'm', "min", 0, 0, U_MINUTE) \
 	X(L, 'm', "mins", 0, 0, U_MINUTE) \
+	X(L, 'm', "minus", R_STOP, 0, U_NONE) \
 	X(L, 'm', "minute", 0, 0, U_MINUTE) \
 	X(L, 'm', "minutes", 0, 0, U_MINUTE) \
 	X(L, 'm', "mistral", R_PRODUCT, 0, U_NONE) \
@@ -358,11 +409,13 @@ static const struct {
 	X(L, 'm', "ms", 0, 0, U_MS) \
 	X(L, 'm', "much", R_STOP | R_APPROX2, 0, U_NONE) \
 	X(L, 'm', "must", R_STOP, 0, U_NONE) \
+	X(L, 'm', "my", R_DET, 0, U_NONE) \
 	X(L, 'm', "mysql", R_PRODUCT, 0, U_NONE) \
 	X(L, 'n', "national", R_ADJ, 0, U_NONE) \
 	X(L, 'n', "nearly", R_APPROX, 0, U_NONE) \
 	X(L, 'n', "neither", R_STOP, 0, U_NONE) \
 	X(L, 'n', "new", R_ADJ, 0, U_NONE) \
+	X(L, 'n', "next", R_DET, 0, U_NONE) \
 	X(L, 'n', "nine", R_CARD, 9, U_NONE) \
 	X(L, 'n', "nineteen", R_CARD, 19, U_NONE) \
 	X(L, 'n', "nineteenth", R_ORD, 19, U_NONE) \
@@ -383,21 +436,26 @@ static const struct {
 	X(L, 'o', "oct", R_MONTH, 10, U_NONE) \
 	X(L, 'o', "october", R_MONTH, 10, U_NONE) \
 	X(L, 'o', "of", R_STOP | R_WEAKDATE | R_APPROX2, 0, U_NONE) \
+	X(L, 'o', "off", R_STOP, 0, U_NONE) \
 	X(L, 'o', "office", R_PRODUCT, 0, U_NONE) \
 	X(L, 'o', "olympic", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'o', "olympics", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'o', "on", R_STOP, 0, U_NONE) \
 	X(L, 'o', "one", R_CARD, 1, U_NONE) \
 	X(L, 'o', "only", R_STOP, 0, U_NONE) \
+	X(L, 'o', "onward", R_STOP, 0, U_NONE) \
+	X(L, 'o', "onwards", R_STOP, 0, U_NONE) \
 	X(L, 'o', "opencv", R_PRODUCT, 0, U_NONE) \
 	X(L, 'o', "option", R_LISTNOUN, 0, U_NONE) \
 	X(L, 'o', "options", R_LISTNOUN, 0, U_NONE) \
 	X(L, 'o', "or", R_STOP, 0, U_NONE) \
 	X(L, 'o', "other", R_ADJ, 0, U_NONE) \
-	X(L, 'o', "our", R_STOP, 0, U_NONE) \
+	X(L, 'o', "our", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'o', "out", R_STOP, 0, U_NONE) \
+	X(L, 'o', "outbreak", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'o', "outlook", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'o', "over", R_APPROX | R_STOP | R_APPROX2, 0, U_NONE) \
+	X(L, 'o', "overall", R_STOP, 0, U_NONE) \
 	X(L, 'o', "own", R_STOP, 0, U_NONE) \
 	X(L, 'p', "page", R_REF, 0, U_NONE) \
 	X(L, 'p', "pages", R_REF, 0, U_NONE) \
@@ -415,8 +473,9 @@ static const struct {
 	X(L, 'p', "perl", R_PRODUCT, 0, U_NONE) \
 	X(L, 'p', "php", R_PRODUCT, 0, U_NONE) \
 	X(L, 'p', "pixel", R_PRODUCT, 0, U_NONE) \
+	X(L, 'p', "plan", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'p', "playstation", R_PRODUCT, 0, U_NONE) \
-	X(L, 'p', "plus", R_STOP, 0, U_NONE) \
+	X(L, 'p', "plus", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'p', "pm", 0, 0, U_PM) \
 	X(L, 'p', "point", R_LISTNOUN, 0, U_NONE) \
 	X(L, 'p', "points", R_LISTNOUN, 0, U_NONE) \
@@ -427,6 +486,9 @@ static const struct {
 	X(L, 'p', "pounds", 0, 0, U_GBP) \
 	X(L, 'p', "pre", R_DATING, 0, U_NONE) \
 	X(L, 'p', "previous", R_ADJ, 0, U_NONE) \
+	X(L, 'p', "profit", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'p', "profits", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'p', "protests", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'p', "python", R_PRODUCT, 0, U_NONE) \
 	X(L, 'p', "pytorch", R_PRODUCT, 0, U_NONE) \
 	X(L, 'q', "quarter", R_FRACTION, 0, U_NONE) \
@@ -437,20 +499,27 @@ static const struct {
 	X(L, 'r', "reasons", R_LISTNOUN, 0, U_NONE) \
 	X(L, 'r', "recent", R_ADJ, 0, U_NONE) \
 	X(L, 'r', "recession", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'r', "redesign", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'r', "redis", R_PRODUCT, 0, U_NONE) \
 	X(L, 'r', "ref", R_REF, 0, U_NONE) \
 	X(L, 'r', "reference", R_REF, 0, U_NONE) \
 	X(L, 'r', "references", R_REF, 0, U_NONE) \
+	X(L, 'r', "refresh", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'r', "refs", R_REF, 0, U_NONE) \
 	X(L, 'r', "registered", R_ADJ, 0, U_NONE) \
 	X(L, 'r', "release", R_VERWORD | R_YEARNOUN, 0, U_NONE) \
 	X(L, 'r', "report", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'r', "respectively", R_STOP, 0, U_NONE) \
 	X(L, 'r', "results", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'r', "revenue", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'r', "revenues", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'r', "roadmap", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'r', "roughly", R_APPROX, 0, U_NONE) \
 	X(L, 'r', "rtx", R_PRODUCT, 0, U_NONE) \
 	X(L, 'r', "ruby", R_PRODUCT, 0, U_NONE) \
 	X(L, 'r', "ryzen", R_PRODUCT, 0, U_NONE) \
 	X(L, 's', "safari", R_PRODUCT, 0, U_NONE) \
+	X(L, 's', "sales", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "same", R_STOP, 0, U_NONE) \
 	X(L, 's', "sars", R_PRODUCT, 0, U_NONE) \
 	X(L, 's', "season", R_YEARNOUN, 0, U_NONE) \
@@ -493,25 +562,29 @@ static const struct {
 	X(L, 's', "step", R_LISTNOUN, 0, U_NONE) \
 	X(L, 's', "steps", R_LISTNOUN, 0, U_NONE) \
 	X(L, 's', "straight", R_ADJ, 0, U_NONE) \
+	X(L, 's', "strategy", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "study", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "such", R_STOP, 0, U_NONE) \
 	X(L, 's', "summer", R_DATING, 0, U_NONE) \
+	X(L, 's', "summit", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "survey", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "swift", R_PRODUCT, 0, U_NONE) \
 	X(L, 't', "table", R_REF, 0, U_NONE) \
 	X(L, 't', "tables", R_REF, 0, U_NONE) \
 	X(L, 't', "takeaway", R_LISTNOUN, 0, U_NONE) \
 	X(L, 't', "takeaways", R_LISTNOUN, 0, U_NONE) \
+	X(L, 't', "target", R_YEARNOUN, 0, U_NONE) \
+	X(L, 't', "targets", R_YEARNOUN, 0, U_NONE) \
 	X(L, 't', "ten", R_CARD, 10, U_NONE) \
 	X(L, 't', "tensorflow", R_PRODUCT, 0, U_NONE) \
 	X(L, 't', "tenth", R_ORD, 10, U_NONE) \
 	X(L, 't', "tenths", R_FRACTION, 0, U_NONE) \
 	X(L, 't', "than", R_STOP | R_APPROX2, 0, U_NONE) \
-	X(L, 't', "that", R_STOP, 0, U_NONE) \
-	X(L, 't', "the", R_ARTICLE | R_STOP, 0, U_NONE) \
-	X(L, 't', "their", R_STOP, 0, U_NONE) \
+	X(L, 't', "that", R_STOP | R_DET, 0, U_NONE) \
+	X(L, 't', "the", R_ARTICLE | R_STOP | R_DET, 0, U_NONE) \
+	X(L, 't', "their", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 't', "them", R_STOP, 0, U_NONE) \
-	X(L, 't', "then", R_STOP, 0, U_NONE) \
+	X(L, 't', "then", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 't', "there", R_STOP, 0, U_NONE) \
 	X(L, 't', "these", R_CUE | R_STOP, 0, U_NONE) \
 	X(L, 't', "they", R_STOP, 0, U_NONE) \
@@ -523,13 +596,14 @@ static const struct {
 	X(L, 't', "thirteenth", R_ORD, 13, U_NONE) \
 	X(L, 't', "thirtieth", R_ORD, 30, U_NONE) \
 	X(L, 't', "thirty", R_CARD, 30, U_NONE) \
-	X(L, 't', "this", R_STOP, 0, U_NONE) \
+	X(L, 't', "this", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 't', "those", R_STOP, 0, U_NONE) \
 	X(L, 't', "though", R_STOP, 0, U_NONE) \
 	X(L, 't', "thousand", R_CARD, 1e3, U_THOUSAND) \
 	X(L, 't', "thousandth", R_ORD, 1000, U_NONE) \
 	X(L, 't', "three", R_CARD, 3, U_NONE) \
 	X(L, 't', "through", R_DATING | R_STOP, 0, U_NONE) \
+	X(L, 't', "throughout", R_STOP, 0, U_NONE) \
 	X(L, 't', "thru", R_DATING, 0, U_NONE) \
 	X(L, 't', "till", R_DATING, 0, U_NONE) \
 	X(L, 't', "tip", R_LISTNOUN, 0, U_NONE) \
@@ -538,11 +612,15 @@ static const struct {
 	X(L, 't', "to", R_STOP | R_APPROX2, 0, U_NONE) \
 	X(L, 't', "today", R_STOP, 0, U_NONE) \
 	X(L, 't', "tomorrow", R_STOP, 0, U_NONE) \
-	X(L, 't', "too", R_STOP, 0, U_NONE) \
+	X(L, 't', "too", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 't', "top", R_CUE, 0, U_NONE) \
-	X(L, 't', "total", R_ADJ, 0, U_NONE) \
+	X(L, 't', "total", R_ADJ | R_STOP, 0, U_NONE) \
 	X(L, 't', "tournament", R_YEARNOUN, 0, U_NONE) \
+	X(L, 't', "toward", R_STOP, 0, U_NONE) \
+	X(L, 't', "towards", R_STOP, 0, U_NONE) \
+	X(L, 't', "treaty", R_YEARNOUN, 0, U_NONE) \
 	X(L, 't', "trillion", R_CARD, 1e12, U_TRILLION) \
+	X(L, 't', "tsunami", R_YEARNOUN, 0, U_NONE) \
 	X(L, 't', "twelfth", R_ORD, 12, U_NONE) \
 	X(L, 't', "twelve", R_CARD, 12, U_NONE) \
 	X(L, 't', "twentieth", R_ORD, 20, U_NONE) \
@@ -555,12 +633,15 @@ static const struct {
 	X(L, 'u', "up", R_STOP, 0, U_NONE) \
 	X(L, 'u', "update", R_VERWORD, 0, U_NONE) \
 	X(L, 'u', "upon", R_STOP, 0, U_NONE) \
+	X(L, 'u', "uprising", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'u', "usd", R_CURCODE, 0, U_USD) \
 	X(L, 'v', "ver", R_VERWORD, 0, U_NONE) \
 	X(L, 'v', "version", R_VERWORD, 0, U_NONE) \
 	X(L, 'v', "versions", R_VERWORD, 0, U_NONE) \
+	X(L, 'v', "versus", R_STOP, 0, U_NONE) \
 	X(L, 'v', "via", R_STOP, 0, U_NONE) \
 	X(L, 'v', "vintage", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'v', "vs", R_STOP, 0, U_NONE) \
 	X(L, 'v', "vue", R_PRODUCT, 0, U_NONE) \
 	X(L, 'w', "war", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'w', "was", R_STOP, 0, U_NONE) \
@@ -583,7 +664,8 @@ static const struct {
 	X(L, 'w', "windows", R_PRODUCT, 0, U_NONE) \
 	X(L, 'w', "winter", R_DATING, 0, U_NONE) \
 	X(L, 'w', "with", R_STOP, 0, U_NONE) \
-	X(L, 'w', "within", R_STOP, 0, U_NONE) \
+	X(L, 'w', "within", R_STOP | R_STOP, 0, U_NONE) \
+	X(L, 'w', "without", R_STOP, 0, U_NONE) \
 	X(L, 'w', "wk", 0, 0, U_WEEK) \
 	X(L, 'w', "wks", 0, 0, U_WEEK) \
 	X(L, 'w', "word", R_SELF, 0, U_NONE) \
@@ -594,10 +676,10 @@ static const struct {
 	X(L, 'y', "year", R_DATING | R_YEARWORD, 0, U_YEAR) \
 	X(L, 'y', "years", 0, 0, U_YEAR) \
 	X(L, 'y', "yesterday", R_STOP, 0, U_NONE) \
-	X(L, 'y', "yet", R_STOP, 0, U_NONE) \
+	X(L, 'y', "yet", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'y', "you", R_STOP, 0, U_NONE) \
 	X(L, 'y', "young", R_ADJ, 0, U_NONE) \
-	X(L, 'y', "your", R_STOP, 0, U_NONE) \
+	X(L, 'y', "your", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'y', "yr", 0, 0, U_YEAR) \
 	X(L, 'y', "yrs", 0, 0, U_YEAR) \
 	X(L, 'z', "zero", R_CARD, 0, U_NONE) \
@@ -1296,12 +1378,11 @@ static bool read_words(struct lex *lx, size_t p, bool a_before, struct num *x)
 		nwords++;
 		if (k == W_DOZEN || (k == W_UNIT && w.v->num == 0))
 			break;
-		/* The next word: after "-", blanks, or "and" after a hundred or a scale. */
-		j = w.we;
+		/* The next word: after "-", blanks, " - " (transcripts write "twenty -
+		 * five"), or "and" after a hundred or a scale. */
+		j = skip_blanks(lx, w.we);
 		if (B(lx, j) == '-')
-			j++;
-		else
-			j = skip_blanks(lx, j);
+			j = skip_blanks(lx, j + 1);
 		if (j == w.we)
 			break;
 		if ((last == W_HUNDRED || last == W_SCALE) && reads(lx, j, "and") &&
@@ -1351,6 +1432,7 @@ struct opnd {
 	int year;              /* a year written with a date or a quarter, or 0 */
 	size_t year_from, year_to;
 	int yearnoun;          /* follows: 2 a dating noun ("season"), 1 a capitalized word */
+	bool measure;          /* counted in a unit of measure ("5 kg", "5km"), not a noun */
 	bool neg;              /* a minus sign before (read for temperatures only) */
 	unsigned flags;        /* NUMLEX_APPROX from "100+" */
 };
@@ -1643,6 +1725,7 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
 	}
 	if (glued_unit(lx, i, len, low)) {
 		o->kind = K_COUNT;
+		o->measure = true;
 		if (!strcmp(low, "lbs"))
 			low[2] = '\0';
 		strcpy(o->noun, low);
@@ -1667,7 +1750,8 @@ static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
 	size_t j = B(lx, i) == '-' ? i + 1 : skip_blanks(lx, i);
 	struct word w;
 
-	if (j == i || !whole(&o->x, 1, 4) || !word_at(lx, j, &w) || !spells(lx, w.ws, w.we, "quarter"))
+	/* Any ordinal: a "fifth quarter" is a changed number, and states nothing. */
+	if (j == i || !whole(&o->x, 1, 99) || !word_at(lx, j, &w) || !spells(lx, w.ws, w.we, "quarter"))
 		return i;
 	o->kind = K_QUARTER;
 	o->main_to = w.we;
@@ -1694,6 +1778,16 @@ static size_t month_after(struct lex *lx, struct opnd *o, size_t i)
 		j++; /* "26 Jan." */
 	o->main_to = j;
 	return year_after(lx, o, j, false);
+}
+
+/* A past form (-ed, not -eed), a present participle (-ing) or an adverb (-ly), by its ending. */
+static bool ends_like_verb(struct lex *lx, size_t ws, size_t we)
+{
+	size_t k = we - ws;
+	int c3 = k >= 3 ? lower(B(lx, we - 3)) : 0, c2 = lower(B(lx, we - 2)), c1 = lower(B(lx, we - 1));
+
+	return (k >= 5 && c2 == 'e' && c1 == 'd' && c3 != 'e') ||
+	       (k >= 6 && c3 == 'i' && c2 == 'n' && c1 == 'g') || (k >= 5 && c2 == 'l' && c1 == 'y');
 }
 
 /*
@@ -1825,6 +1919,7 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 		if (w.we - w.ws == 2 && !hyphen && glued_unit(lx, w.ws, 2, NULL)) {
 			/* "76 cm", "5 kg": a measure of two letters */
 			o->kind = K_COUNT;
+			o->measure = true;
 			o->noun[0] = (char)lower(B(lx, w.ws));
 			o->noun[1] = (char)lower(B(lx, w.ws + 1));
 			o->noun[2] = '\0';
@@ -1833,9 +1928,9 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 		if (!is_lower(B(lx, w.ws)) || w.we - w.ws < 3 || w.we - w.ws > 20 ||
 		    (roles(&w) & (R_STOP | R_ADJ | R_CARD | R_ORD | R_FRACTION)))
 			return i;
-		/* "in 2021 increased", "10 respectively": a verb or an adverb, no noun */
-		if ((w.we - w.ws >= 6 && lower(B(lx, w.we - 2)) == 'e' && lower(B(lx, w.we - 1)) == 'd') ||
-		    (w.we - w.ws >= 5 && lower(B(lx, w.we - 2)) == 'l' && lower(B(lx, w.we - 1)) == 'y'))
+		/* "in 2021 increased", "3-based", "2021 remaining", "10 respectively":
+		 * a verb or an adverb, no noun ("5-speed", "20 seed" are nouns) */
+		if (ends_like_verb(lx, w.ws, w.we))
 			return i;
 		o->kind = K_COUNT;
 		singular(lx, w.ws, w.we, o->noun);
@@ -1991,10 +2086,12 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 /* ---- context: what the words around an expression make of it ---- */
 
 /*
- * 3 when the word before i makes a year of what follows ("the year", "FY",
- * "fiscal", "circa"), 2 when it dates a year ("in", "since", "March") or i
- * goes on a list of years ("in 2019, 2020 and 2021"), 1 when it does so
- * weakly ("from", "of"), else 0.
+ * 4 when the word before i is a determiner ("a", "the", "its": a 1900-2099
+ * figure between it and a noun is a year, "a 1997 outbreak"), 3 when it
+ * makes a year of what follows ("the year", "FY", "fiscal", "circa"), 2
+ * when it dates a year ("in", "since", "March") or i goes on a list of
+ * years ("in 2019, 2020 and 2021"), 1 when it does so weakly ("from",
+ * "of"), else 0.
  */
 static int dating_before(struct lex *lx, size_t i)
 {
@@ -2015,6 +2112,8 @@ static int dating_before(struct lex *lx, size_t i)
 		return 0;
 	if (roles(&w) & R_YEARWORD)
 		return 3;
+	if (roles(&w) & R_DET)
+		return 4;
 	if ((roles(&w) & R_DATING) || ((roles(&w) & R_MONTH) && is_upper(B(lx, w.ws))))
 		return 2;
 	return roles(&w) & R_WEAKDATE ? 1 : 0;
@@ -2418,14 +2517,16 @@ static bool to_year(struct opnd *o, int dating)
 	double v = o->x.v;
 	bool modern = v >= 1900 && v <= 2099;
 
-	if (o->kind == K_COUNT && dating == 3 && yearish(&o->x) && !o->scale_written) {
-		o->kind = K_NUMBER; /* "the year 2000 problem": the noun is not counted */
+	if (o->kind == K_COUNT && yearish(&o->x) && !o->scale_written && !o->measure &&
+	    (dating == 3 || (dating == 4 && modern))) {
+		/* "the year 2000 problem", "a 1997 outbreak": the noun is not counted */
+		o->kind = K_NUMBER;
 		o->noun[0] = '\0';
 		o->to = o->main_to = o->x.to;
 	}
 	if (o->kind != K_NUMBER || !yearish(&o->x) || o->scale_written)
 		return false;
-	if (dating >= 2 || (dating == 1 && modern) || o->yearnoun == 2 || (o->yearnoun == 1 && modern)) {
+	if (dating == 2 || dating == 3 || ((dating == 1 || dating == 4) && modern) || o->yearnoun == 2 || (o->yearnoun == 1 && modern)) {
 		o->kind = K_YEAR;
 		return true;
 	}

@@ -117,6 +117,7 @@ static const struct lcase cases[] = {
 	{"5 crew", {{"5 crew", NULL, "crew", 5, 0, 0}}},
 	{"twenty five people", {{"twenty five people", NULL, "people", 25, 0, W}}},
 	{"twenty-one guns", {{"twenty-one guns", NULL, "gun", 21, 0, W}}},
+	{"they got twenty - five machines", {{"twenty - five machines", NULL, "machine", 25, 0, W}}},
 	{"two hundred thousand people", {{"two hundred thousand people", NULL, "people", 2e5, 0, W}}},
 	{"a dozen eggs", {{"a dozen eggs", NULL, "egg", 12, 0, W}}},
 	{"one hundred and twenty pages", {{"one hundred and twenty pages", NULL, "page", 120, 0, W}}},
@@ -135,6 +136,10 @@ static const struct lcase cases[] = {
 	{"a 5 kg bag", {{"5 kg", NULL, "kg", 5, 0, 0}}},
 	{"in 2021 increased 34.6%", {{"2021", NULL, "date:year", 2021, 0, 0}, {"34.6%", NULL, "percent", 34.6, 1, 0}}},
 	{"up 10 respectively", {{"10", NULL, "number", 10, 0, 0}}},
+	{"a decrease in 2021 despite it", {{"2021", NULL, "date:year", 2021, 0, 0}}},
+	{"for 2021 remaining", {{"2021", NULL, "date:year", 2021, 0, 0}}},
+	{"a Sims 3-based podcast", {{"3", NULL, "number", 3, 0, 0}}},
+	{"a 5-speed gearbox", {{"5-speed", NULL, "speed", 5, 0, 0}}},
 	{"Month 8 \xe2\x80\x93 $26,000", {{"8", NULL, "number", 8, 0, 0}, {"$26,000", NULL, "usd", 26000, 0, 0}}},
 	{"$24,000 - $26,000",
 	 {{"$24,000", "$24,000 - $26,000", "usd", 24000, 0, R}, {"$26,000", "$24,000 - $26,000", "usd", 26000, 0, R}}},
@@ -176,6 +181,10 @@ static const struct lcase cases[] = {
 	{"a crowd of 1850 people", {{"1850 people", NULL, "people", 1850, 0, 0}}},
 	{"a crowd of 1850.", {{"1850", NULL, "number", 1850, 0, 0}}},
 	{"the year 2000 problem", {{"2000", NULL, "date:year", 2000, 0, 0}}},
+	{"until a 1997 outbreak", {{"1997", NULL, "date:year", 1997, 0, 0}}},
+	{"expect its 2020 revenue", {{"2020", NULL, "date:year", 2020, 0, 0}}},
+	{"We now expect 2020 revenue", {{"2020", NULL, "date:year", 2020, 0, 0}}},
+	{"a 2000 km trip", {{"2000 km", NULL, "km", 2000, 0, 0}}},
 
 	/* dates */
 	{"on March 26, 2024",
@@ -251,6 +260,9 @@ static const struct lcase cases[] = {
 	  {"2021", "fourth quarter of 2021", "date:year", 2021, 0, P}}},
 	{"3Q21 sales", {{"3Q", "3Q21", "quarter", 3, 0, P}, {"21", "3Q21", "date:year", 2021, 0, P}}},
 	{"the 2nd quarter", {{"2nd quarter", NULL, "quarter", 2, 0, 0}}},
+	{"its fifth quarter of 2021",
+	 {{"fifth quarter", "fifth quarter of 2021", "quarter", 5, 0, W | P},
+	  {"2021", "fifth quarter of 2021", "date:year", 2021, 0, P}}},
 
 	/* ordinals */
 	{"the third", {{"third", NULL, "ordinal:n", 3, 0, W}}},
