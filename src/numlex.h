@@ -47,9 +47,9 @@ enum {
 	 * or "top" comes right before the number ("Here are 5 tips", "the top
 	 * 10 reasons"). The noun is the first or second word after the number. */
 	NUMLEX_SELF_COUNT = 1u << 4,
-	/* A number that starts a line (after blanks and one of "-", "*", "#", ">")
-	 * and is followed by "." or ")" and a blank or the end: "7. Preheat",
-	 * "4) Stir". At most three digits. */
+	/* A number that starts a line (after blanks and one of "-", "*", ">" or a
+	 * run of "#") and is followed by "." or ")" and a blank or the end: "7.
+	 * Preheat", "4) Stir", "## 3. Results". At most three digits. */
 	NUMLEX_LIST_MARKER = 1u << 5,
 	/* A pointer into the grounding: "Passage 2", "(Document 3)", "Source 1",
 	 * "Passages 1 and 2", "Figure 4", "Table 2", "page 7", "[2]", "[1, 3]". */
