@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,21 +136,27 @@ static int push(struct events *ev, unsigned id, uint64_t from, uint64_t to)
 	return 0;
 }
 
+static char version[128];
+
+static void make_version(void)
+{
+	char p[64];
+
+	pcre2_config(PCRE2_CONFIG_VERSION, p);
+#if HAVE_HYPERSCAN
+	snprintf(version, sizeof(version), "hyperscan %s; pcre2 %s", hs_version(), p);
+#else
+	snprintf(version, sizeof(version), "pcre2 %s", p);
+#endif
+}
+
 const char *engine_version(void)
 {
-	static char v[128];
+	/* Once: threads of a library's user may open rules (and ask) at once. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!v[0]) {
-		char p[64];
-
-		pcre2_config(PCRE2_CONFIG_VERSION, p);
-#if HAVE_HYPERSCAN
-		snprintf(v, sizeof(v), "hyperscan %s; pcre2 %s", hs_version(), p);
-#else
-		snprintf(v, sizeof(v), "pcre2 %s", p);
-#endif
-	}
-	return v;
+	pthread_once(&once, make_version);
+	return version;
 }
 
 static int compile_pcre2(const struct engine_pattern *p, pcre2_code **out, struct diag *d)
