@@ -1600,6 +1600,17 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 	return 0;
 }
 
+int engine_stream_reset(struct engine_stream *s)
+{
+#if HAVE_HYPERSCAN
+	/* Without a callback Hyperscan reports nothing. */
+	if (s->hs[0])
+		hs_close_stream(s->hs[0], s->scratch, NULL, NULL);
+	s->hs[0] = NULL;
+#endif
+	return stream_open(s);
+}
+
 int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx)
 {
 	int err = 0;
