@@ -107,6 +107,7 @@ struct engine_stream {
 	uint64_t late_base;    /* stream offset of hs[1]'s first byte */
 	uint64_t late_from;    /* hs[1]'s reports that start before this are dropped */
 	hs_scratch_t *scratch;
+	bool late_scratch;     /* scratch has room for db[1] too */
 	struct candidates *cand; /* per pattern */
 	struct events raw;     /* this piece's reports */
 	struct events merged;  /* room to merge the two streams' reports */
@@ -1526,8 +1527,12 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 	}
 	if (at + n != s->offset || from < at)
 		return -EINVAL;
-	if (hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS ||
-	    hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
+	/* Once per stream: hs_alloc_scratch() checksums the database each time
+	 * (with grounding, the stream wakes at the start of every input). */
+	if (!s->late_scratch && hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS)
+		return -ENOMEM;
+	s->late_scratch = true;
+	if (hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
 		return -ENOMEM;
 	s->woken = true;
 	s->late_base = at;
