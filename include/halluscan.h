@@ -9,6 +9,8 @@
  *	struct halluscan_scanner *sc;        one per thread
  *	halluscan_rules_open(NULL, &rules, &err);
  *	halluscan_scanner_new(rules, NULL, on_finding, ctx, &sc, &err);
+ *	per reply:
+ *	halluscan_scanner_reset(sc, 0);
  *	halluscan_scanner_add_grounding(sc, HALLUSCAN_GROUND_TOOL, tool, tool_len);
  *	if (halluscan_check(sc, reply, reply_len, &sum) != 0) hold();
  *
@@ -16,9 +18,9 @@
  * with the matching *_free (which accepts NULL); a pointer a getter
  * returns, and every pointer inside what it points to, is valid until its
  * owner is freed; a finding or claim passed to a callback is valid only
- * during the call; a summary until the scanner's next call other than a
- * getter. No function keeps a pointer to its arguments once it returns
- * (options, paths, packs and texts are copied or used up).
+ * during the call; a summary until the scanner's next call. No function
+ * keeps a pointer to its arguments once it returns (options, paths, packs
+ * and texts are copied or used up).
  *
  * Errors: every function that can fail returns 0 or a negative errno
  * value (halluscan_strerror() says it in words); where more can be said
@@ -315,7 +317,7 @@ static inline void halluscan_scanner_options_init(struct halluscan_scanner_optio
  * A scanner of rules (which must outlive it) with options (NULL: the
  * defaults). on_finding (may be NULL) gets each finding with ctx, as does
  * options->on_claim each claim. A scanner holds a Hyperscan stream and
- * scratch and a window of recent bytes (about 1 MiB); its memory does not
+ * scratch and a window of recent bytes (768 KiB); its memory does not
  * grow with its input. Returns 0, -EINVAL (a bad option or nonce), -ENOENT
  * (a context the packs do not define: err lists those they do) or -ENOMEM.
  */
