@@ -407,7 +407,8 @@ enum {
 /*
  * Drops the input in progress (after an error, or to stop early), and
  * unless flags hold HALLUSCAN_RESET_KEEP_GROUNDING every grounding added:
- * the scanner is then as new. Returns 0 or -ENOMEM.
+ * the scanner is then as new. (Kept, a grounding cut off mid-way grounds
+ * as far as it was read.) Returns 0 or -ENOMEM.
  */
 HALLUSCAN_API int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned flags);
 

@@ -349,9 +349,10 @@ class Rules:
                 "examples": r.n_examples, "negative_examples": r.n_negative_examples})
 
     def close(self):
-        if self._ptr:
+        # At interpreter exit the module's globals may be gone before us.
+        if self._ptr and _rules_free is not None:
             _rules_free(self._ptr)
-            self._ptr = None
+        self._ptr = None
 
     def __enter__(self):
         return self
@@ -512,9 +513,9 @@ class Scanner:
             **judged)
 
     def close(self):
-        if self._ptr:
+        if self._ptr and _scanner_free is not None:
             _scanner_free(self._ptr)
-            self._ptr = None
+        self._ptr = None
 
     def __enter__(self):
         return self

@@ -181,6 +181,8 @@ int halluscan_rules_open(const struct halluscan_rules_options *options,
 	bool compiled;
 	int err;
 
+	if (!out)
+		return api_error(error, -EINVAL, NULL);
 	err = rules_options(options, &o, &d);
 	if (err < 0)
 		goto out;

@@ -22,7 +22,6 @@ enum state {
 };
 
 struct halluscan_scanner {
-	const struct halluscan_rules *rules;
 	const struct ruleset *rs;
 	struct policy *pol;
 	struct scan *scan;
@@ -129,10 +128,13 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 {
 	struct halluscan_scanner_options o;
 	struct halluscan_scanner *sc = NULL;
-	const struct db *db = api_rules_db(rules);
+	const struct db *db;
 	struct diag d = {""};
 	int err;
 
+	if (!rules || !out)
+		return api_error(error, -EINVAL, NULL);
+	db = api_rules_db(rules);
 	err = scanner_options(options, &o, &d);
 	if (err < 0)
 		goto out;
@@ -142,7 +144,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 		goto out;
 	}
 	*sc = (struct halluscan_scanner){
-		.rules = rules, .rs = db->rs, .on_finding = on_finding_fn, .on_claim = o.on_claim,
+		.rs = db->rs, .on_finding = on_finding_fn, .on_claim = o.on_claim,
 		.ctx = ctx, .flags = o.flags, .fail_on = o.fail_on,
 		.max_ratio = o.max_unsupported_ratio, .state = IDLE,
 	};

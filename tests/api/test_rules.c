@@ -161,6 +161,9 @@ TEST(api_rules_errors)
 	o.n_paths = 1;
 	CHECK_EQ(halluscan_rules_open(&o, &rules, NULL), -EINVAL);
 	CHECK(rules == NULL);
+	CHECK_EQ(halluscan_rules_open(NULL, NULL, &err), -EINVAL);
+	CHECK_EQ(err.code, -EINVAL);
+	CHECK_STR(err.message, "");
 }
 
 static size_t count_entries(const char *dir)

@@ -188,6 +188,8 @@ TEST(api_scan_contexts_and_fail_on)
 	o.size = 8;
 	CHECK_EQ(halluscan_scanner_new(rules, &o, NULL, NULL, &sc, &err), -EINVAL);
 	CHECK(sc == NULL);
+	CHECK_EQ(halluscan_scanner_new(NULL, NULL, NULL, NULL, &sc, &err), -EINVAL);
+	CHECK_EQ(halluscan_scanner_new(rules, NULL, NULL, NULL, NULL, &err), -EINVAL);
 	halluscan_rules_free(rules);
 }
 
