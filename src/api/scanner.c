@@ -295,10 +295,13 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 		s->trust = cv.trust;
 		s->claims_sufficient = cv.sufficient;
 	}
-	if (sc->fail_on != HALLUSCAN_FAIL_ON_NEVER)
-		s->failed = s->verdict >= (sc->fail_on == HALLUSCAN_FAIL_ON_WARN ? HALLUSCAN_WARN
-										   : HALLUSCAN_BLOCK) ||
-			    (s->claims && !s->claims_sufficient);
+	/* As the program's exit status: "never" fails nothing, claims included. */
+	if (sc->fail_on != HALLUSCAN_FAIL_ON_NEVER) {
+		enum halluscan_severity at = sc->fail_on == HALLUSCAN_FAIL_ON_WARN ? HALLUSCAN_WARN
+										   : HALLUSCAN_BLOCK;
+
+		s->failed = s->verdict >= at || (s->claims && !s->claims_sufficient);
+	}
 	if (summary)
 		*summary = s;
 	return 0;
