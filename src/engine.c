@@ -3,6 +3,7 @@
 #include "engine.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,7 @@ struct engine_stream {
 	uint64_t late_base;    /* stream offset of hs[1]'s first byte */
 	uint64_t late_from;    /* hs[1]'s reports that start before this are dropped */
 	hs_scratch_t *scratch;
+	bool late_scratch;     /* scratch has room for db[1] too */
 	struct candidates *cand; /* per pattern */
 	struct events raw;     /* this piece's reports */
 	struct events merged;  /* room to merge the two streams' reports */
@@ -135,21 +137,27 @@ static int push(struct events *ev, unsigned id, uint64_t from, uint64_t to)
 	return 0;
 }
 
+static char version[128];
+
+static void make_version(void)
+{
+	char p[64];
+
+	pcre2_config(PCRE2_CONFIG_VERSION, p);
+#if HAVE_HYPERSCAN
+	snprintf(version, sizeof(version), "hyperscan %s; pcre2 %s", hs_version(), p);
+#else
+	snprintf(version, sizeof(version), "pcre2 %s", p);
+#endif
+}
+
 const char *engine_version(void)
 {
-	static char v[128];
+	/* Once: threads of a library's user may open rules (and ask) at once. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!v[0]) {
-		char p[64];
-
-		pcre2_config(PCRE2_CONFIG_VERSION, p);
-#if HAVE_HYPERSCAN
-		snprintf(v, sizeof(v), "hyperscan %s; pcre2 %s", hs_version(), p);
-#else
-		snprintf(v, sizeof(v), "pcre2 %s", p);
-#endif
-	}
-	return v;
+	pthread_once(&once, make_version);
+	return version;
 }
 
 static int compile_pcre2(const struct engine_pattern *p, pcre2_code **out, struct diag *d)
@@ -1519,8 +1527,12 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 	}
 	if (at + n != s->offset || from < at)
 		return -EINVAL;
-	if (hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS ||
-	    hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
+	/* Once per stream: hs_alloc_scratch() checksums the database each time
+	 * (with grounding, the stream wakes at the start of every input). */
+	if (!s->late_scratch && hs_alloc_scratch(s->e->db[1], &s->scratch) != HS_SUCCESS)
+		return -ENOMEM;
+	s->late_scratch = true;
+	if (hs_open_stream(s->e->db[1], 0, &s->hs[1]) != HS_SUCCESS)
 		return -ENOMEM;
 	s->woken = true;
 	s->late_base = at;
@@ -1591,6 +1603,17 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		len -= n;
 	}
 	return 0;
+}
+
+int engine_stream_reset(struct engine_stream *s)
+{
+#if HAVE_HYPERSCAN
+	/* Without a callback Hyperscan reports nothing. */
+	if (s->hs[0])
+		hs_close_stream(s->hs[0], s->scratch, NULL, NULL);
+	s->hs[0] = NULL;
+#endif
+	return stream_open(s);
 }
 
 int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx)

@@ -134,6 +134,9 @@ int engine_stream_wake(struct engine_stream *s, const char *bytes, size_t n, uin
 		       uint64_t from);
 /* Ends the input: delivers every remaining match. The stream can be reused. */
 int engine_stream_end(struct engine_stream *s, engine_match_fn cb, void *ctx);
+/* Drops the input in progress, delivering nothing (after an error, or to stop
+ * early): the stream is as new. -ENOMEM: it could not be reopened. */
+int engine_stream_reset(struct engine_stream *s);
 /* The bytes fed so far (inside a match callback: the bytes scanned so far). */
 uint64_t engine_stream_offset(const struct engine_stream *s);
 /* Every match starting before this offset has been delivered. */

@@ -6,6 +6,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,36 +23,41 @@ static void *symbol(void *lib, const char *name, void *fn, size_t size)
 	return p;
 }
 
+static struct hscompiler compiler;
+static const struct hscompiler *loaded;
+static char why[512];
+
+static void load(void)
+{
+	const char *name = getenv("HALLUSCAN_HS_LIBRARY");
+	const char *(*version)(void) = NULL;
+	void *lib;
+
+	if (!name || !*name)
+		name = "libhs.so.5";
+	lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	if (!lib) {
+		snprintf(why, sizeof(why), "%s", dlerror());
+	} else if (!symbol(lib, "hs_version", &version, sizeof(version)) ||
+		   !symbol(lib, "hs_compile_multi", &compiler.compile_multi,
+			   sizeof(compiler.compile_multi)) ||
+		   !symbol(lib, "hs_free_compile_error", &compiler.free_compile_error,
+			   sizeof(compiler.free_compile_error))) {
+		snprintf(why, sizeof(why), "%s has no Hyperscan compiler", name);
+	} else if (strcmp(version(), hs_version()) != 0) {
+		snprintf(why, sizeof(why), "%s is Hyperscan %s, the program's runtime %s", name,
+			 version(), hs_version());
+	} else {
+		loaded = &compiler;
+	}
+}
+
 const struct hscompiler *hscompiler_get(struct diag *d)
 {
-	static struct hscompiler c;
-	static const struct hscompiler *loaded;
-	static char why[512];
-	static int tried;
+	/* Once: the library's users may compile rules on several threads at once. */
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!tried) {
-		const char *name = getenv("HALLUSCAN_HS_LIBRARY");
-		const char *(*version)(void) = NULL;
-		void *lib;
-
-		tried = 1;
-		if (!name || !*name)
-			name = "libhs.so.5";
-		lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-		if (!lib) {
-			snprintf(why, sizeof(why), "%s", dlerror());
-		} else if (!symbol(lib, "hs_version", &version, sizeof(version)) ||
-			   !symbol(lib, "hs_compile_multi", &c.compile_multi, sizeof(c.compile_multi)) ||
-			   !symbol(lib, "hs_free_compile_error", &c.free_compile_error,
-				   sizeof(c.free_compile_error))) {
-			snprintf(why, sizeof(why), "%s has no Hyperscan compiler", name);
-		} else if (strcmp(version(), hs_version()) != 0) {
-			snprintf(why, sizeof(why), "%s is Hyperscan %s, the program's runtime %s", name,
-				 version(), hs_version());
-		} else {
-			loaded = &c;
-		}
-	}
+	pthread_once(&once, load);
 	if (!loaded)
 		diag_set(d, -ENOTSUP, "the Hyperscan compiler is unavailable: %s", why);
 	return loaded;

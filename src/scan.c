@@ -747,6 +747,17 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 	return 0;
 }
 
+int scan_reset(struct scan *s)
+{
+	int err = engine_stream_reset(s->es);
+
+	s->source_mode = false;
+	reset(s);
+	if (err)
+		s->pending = err;
+	return s->pending;
+}
+
 /*
  * The span left open. It blocks wherever anything could: its text went
  * unvouched, and a gate that can fail must not pass a cut-off transcript

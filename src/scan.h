@@ -117,6 +117,13 @@ int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next
  * scan_feed); the scan is ready for the next input. */
 int scan_end(struct scan *s, struct scan_summary *sum);
+/*
+ * Drops the input in progress, reporting nothing (after an error, or to
+ * stop early); the sources stay. The next scan_feed starts a new input.
+ * -ENOMEM: the engine's stream could not be reopened (the next call says
+ * so again).
+ */
+int scan_reset(struct scan *s);
 
 /*
  * Runs every rule's examples and negative examples through the pipeline:

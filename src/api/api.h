@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the public API (include/halluscan.h) is made of, for the parts of
+ * the program that work below it: `--pairs` judges claim/passage pairs
+ * with the rules' database and a policy, `--export-patterns` lists packs
+ * without compiling them. Hidden from the shared library's users.
+ */
+#ifndef HALLUSCAN_API_H
+#define HALLUSCAN_API_H
+
+#include <stddef.h>
+
+#include "halluscan.h"
+
+#include "db.h"
+#include "policy.h"
+#include "rules.h"
+#include "util.h"
+
+/* Loads and validates the packs options name (NULL: the built-in ones), without compiling. */
+int api_load_ruleset(const struct halluscan_rules_options *o, struct ruleset **out,
+		     struct diag *d);
+/* The compiled rules behind a halluscan_rules, valid as long as it is. */
+const struct db *api_rules_db(const struct halluscan_rules *rules);
+/*
+ * A policy with the named contexts active; -ENOENT for a context rs does
+ * not define, d then saying which and listing those it does.
+ */
+int api_policy_new(const struct ruleset *rs, const char *const *contexts, size_t n,
+		   struct policy **out, struct diag *d);
+/* Copies d into err (when not NULL) and returns code. */
+int api_error(struct halluscan_error *err, int code, const struct diag *d);
+
+/*
+ * The compiled-rules cache: a database of packs other than the built-in
+ * ones, serialized under dir by its key (db_make_key). cache_load()
+ * returns NULL for an entry that is missing, stale or damaged;
+ * cache_store() is best effort.
+ */
+struct db *cache_load(const struct ruleset *rs, const char *dir);
+void cache_store(const struct db *db, const char *dir);
+
+#endif

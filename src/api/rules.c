@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/* The public rules: packs loaded, compiled (or loaded compiled) and described. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "config.h"
+#include "scan.h"
+
+struct halluscan_rules {
+	struct ruleset *rs;
+	struct db *db;
+	struct halluscan_rules_info info;
+	struct halluscan_rule *rules; /* info.n_rules of them */
+};
+
+/* The options as this library knows them: a caller's older, smaller struct is
+ * read up to its size (none is smaller yet: this is the first). */
+static int rules_options(const struct halluscan_rules_options *in,
+			 struct halluscan_rules_options *o, struct diag *d)
+{
+	halluscan_rules_options_init(o);
+	if (!in)
+		return 0;
+	if (in->size < sizeof(*o))
+		return diag_set(d, -EINVAL, "halluscan_rules_options: size %zu, expected %zu "
+				"(set it with halluscan_rules_options_init())", in->size, sizeof(*o));
+	memcpy(o, in, sizeof(*o));
+	if ((o->n_paths && !o->paths) || (o->n_packs && !o->packs))
+		return diag_set(d, -EINVAL, "halluscan_rules_options: a count without its array");
+	return 0;
+}
+
+int api_error(struct halluscan_error *err, int code, const struct diag *d)
+{
+	if (err) {
+		err->code = code;
+		snprintf(err->message, sizeof(err->message), "%s", code && d ? d->msg : "");
+	}
+	return code;
+}
+
+int api_load_ruleset(const struct halluscan_rules_options *in, struct ruleset **out,
+		     struct diag *d)
+{
+	struct halluscan_rules_options o;
+	struct ruleset *rs = NULL;
+	size_t i;
+	int err;
+
+	err = rules_options(in, &o, d);
+	if (err < 0)
+		return err;
+	rs = ruleset_new();
+	if (!rs)
+		return -ENOMEM;
+	if ((o.n_paths == 0 && o.n_packs == 0) || (o.flags & HALLUSCAN_RULES_BUILTIN))
+		err = ruleset_add_builtin(rs, d);
+	for (i = 0; i < o.n_paths && err == 0; i++)
+		err = ruleset_add_path(rs, o.paths[i], d);
+	for (i = 0; i < o.n_packs && err == 0; i++) {
+		const struct halluscan_pack *p = &o.packs[i];
+
+		err = ruleset_add_buffer(rs, p->name ? p->name : "(pack)", p->data, p->len, d);
+	}
+	if (err == 0)
+		err = ruleset_finish(rs, d);
+	if (err < 0) {
+		ruleset_free(rs);
+		return err;
+	}
+	*out = rs;
+	return 0;
+}
+
+/*
+ * The built-in packs use the database serialized at build time, other
+ * packs a cached one. Whatever is compiled here (*compiled) has its
+ * examples run first, so that a broken pack never reaches the cache.
+ */
+static int open_db(const struct halluscan_rules_options *o, const struct ruleset *rs,
+		   struct db **out, bool *compiled, struct diag *d)
+{
+	bool builtin = o->n_paths == 0 && o->n_packs == 0, fresh = o->flags & HALLUSCAN_RULES_CHECK;
+	bool pcre2 = o->flags & HALLUSCAN_RULES_PCRE2;
+	bool use_cache = !builtin && o->cache_dir && !pcre2 && HAVE_HYPERSCAN && !fresh;
+	struct db *db = NULL;
+	int err;
+
+	*compiled = false;
+	if (!pcre2 && HAVE_HYPERSCAN && !fresh) {
+		if (builtin && builtin_db_len > 0) {
+			struct diag ignored;
+
+			if (db_load(rs, builtin_db, builtin_db_len, &db, &ignored) == 0) {
+				*out = db;
+				return 0;
+			}
+		}
+		if (use_cache && (db = cache_load(rs, o->cache_dir))) {
+			*out = db;
+			return 0;
+		}
+	}
+	err = db_compile(rs, pcre2 ? ENGINE_PCRE2 : ENGINE_AUTO, &db, d);
+	if (err < 0)
+		return err;
+	*compiled = true;
+	if (!builtin || fresh) {
+		err = scan_check_examples(db, d);
+		if (err < 0) {
+			db_free(db);
+			return err;
+		}
+	}
+	/* Slower, not wrong; but what a compiler would do better is not cached. */
+	if (use_cache) {
+		struct engine_info info;
+
+		engine_get_info(db->engine, &info);
+		if (!info.degraded)
+			cache_store(db, o->cache_dir);
+	}
+	*out = db;
+	return 0;
+}
+
+/* What the rules are, said once at open: getters then only read. */
+static int describe(struct halluscan_rules *r, bool compiled)
+{
+	const struct ruleset *rs = r->rs;
+	struct halluscan_rules_info *info = &r->info;
+	size_t i, on_pcre2 = 0;
+
+	info->digest = rs->digest;
+	info->n_rules = rs->n_rules;
+	info->n_signals = scan_n_signals(rs);
+	info->n_contexts = rs->n_contexts;
+	info->n_spans = rs->n_spans;
+	r->rules = calloc(rs->n_rules ? rs->n_rules : 1, sizeof(*r->rules));
+	if (!r->rules)
+		return -ENOMEM;
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *x = &rs->rules[i];
+		struct halluscan_rule *y = &r->rules[i];
+		bool pcre2 = engine_is_pcre2(r->db->engine, r->db->first_rule_id + i);
+
+		*y = (struct halluscan_rule){
+			.id = x->id, .signal = x->signal, .pattern = x->pattern,
+			.severity = (enum halluscan_severity)x->severity,
+			.flags = (x->caseless ? HALLUSCAN_RULE_CASELESS : 0) |
+				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0),
+			.file = x->at.file, .line = x->at.line,
+			.n_examples = x->n_examples, .n_negative_examples = x->n_negatives,
+		};
+		on_pcre2 += pcre2;
+		info->n_examples += x->n_examples;
+		info->n_negative_examples += x->n_negatives;
+	}
+	info->engine = on_pcre2 == rs->n_rules ? "pcre2" : on_pcre2 ? "hyperscan+pcre2" : "hyperscan";
+	/* Asking the engine costs a scratch allocation, which checksums the
+	 * database (a fifth of a run's start-up): only a database compiled
+	 * here can have been degraded, never one loaded. */
+	if (compiled) {
+		struct engine_info ei;
+
+		engine_get_info(r->db->engine, &ei);
+		info->degraded = ei.degraded;
+	}
+	return 0;
+}
+
+int halluscan_rules_open(const struct halluscan_rules_options *options,
+			 struct halluscan_rules **out, struct halluscan_error *error)
+{
+	struct halluscan_rules_options o;
+	struct halluscan_rules *r = NULL;
+	struct diag d = {""};
+	bool compiled;
+	int err;
+
+	if (!out)
+		return api_error(error, -EINVAL, NULL);
+	err = rules_options(options, &o, &d);
+	if (err < 0)
+		goto out;
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = api_load_ruleset(&o, &r->rs, &d);
+	if (err < 0)
+		goto out;
+	err = open_db(&o, r->rs, &r->db, &compiled, &d);
+	if (err < 0)
+		goto out;
+	err = describe(r, compiled);
+out:
+	if (err < 0) {
+		halluscan_rules_free(r);
+		return api_error(error, err, &d);
+	}
+	*out = r;
+	return api_error(error, 0, NULL);
+}
+
+void halluscan_rules_free(struct halluscan_rules *r)
+{
+	if (!r)
+		return;
+	db_free(r->db);
+	ruleset_free(r->rs);
+	free(r->rules);
+	free(r);
+}
+
+const char *halluscan_rules_digest(const struct halluscan_rules *r)
+{
+	return r->rs->digest;
+}
+
+const struct halluscan_rules_info *halluscan_rules_info(const struct halluscan_rules *r)
+{
+	return &r->info;
+}
+
+const struct halluscan_rule *halluscan_rules_rule(const struct halluscan_rules *r, size_t i)
+{
+	return i < r->info.n_rules ? &r->rules[i] : NULL;
+}
+
+const char *halluscan_rules_signal(const struct halluscan_rules *r, size_t i)
+{
+	return i < r->info.n_signals ? scan_signal_name(r->rs, i) : NULL;
+}
+
+const char *halluscan_rules_context(const struct halluscan_rules *r, size_t i)
+{
+	return i < r->rs->n_contexts ? r->rs->contexts[i].name : NULL;
+}
+
+const struct db *api_rules_db(const struct halluscan_rules *r)
+{
+	return r->db;
+}
+
+int api_policy_new(const struct ruleset *rs, const char *const *contexts, size_t n,
+		   struct policy **out, struct diag *d)
+{
+	struct policy *pol = policy_new(rs);
+	struct buf names = {0};
+	size_t i, j;
+	int err = 0;
+
+	if (!pol)
+		return -ENOMEM;
+	for (i = 0; i < n && err == 0; i++) {
+		if (policy_add_context(pol, contexts[i]) == 0)
+			continue;
+		for (j = 0; j < rs->n_contexts && err == 0; j++)
+			err = buf_addf(&names, "%s%s", j ? ", " : "", rs->contexts[j].name);
+		if (err == 0)
+			err = diag_set(d, -ENOENT, "unknown context \"%s\" (the packs define: %s)",
+				       contexts[i], names.data ? names.data : "none");
+	}
+	buf_free(&names);
+	if (err < 0) {
+		policy_free(pol);
+		return err;
+	}
+	*out = pol;
+	return 0;
+}

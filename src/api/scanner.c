@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+/* The public scanner: the pipeline (scan.c) with its callbacks, grounding and state kept honest. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "scan.h"
+#include "spans.h"
+
+/*
+ * Where a scanner is: what each call may follow. An error or a stopping
+ * callback leaves a scan that cannot go on (its stream, sentences and
+ * spans are cut where the error struck): it says so until reset.
+ */
+enum state {
+	IDLE,      /* between inputs: grounding may be added */
+	INPUT,     /* an input is being fed */
+	GROUNDING, /* grounding is being fed */
+	FAILED,    /* stopped on an error: only a reset helps */
+};
+
+struct halluscan_scanner {
+	const struct ruleset *rs;
+	struct policy *pol;
+	struct scan *scan;
+	halluscan_finding_fn on_finding;
+	halluscan_claim_fn on_claim;
+	void *ctx;
+	unsigned flags;
+	enum halluscan_fail_on fail_on;
+	double max_ratio;
+	enum state state;
+	int stop;                /* what the caller's callback returned to stop */
+	struct halluscan_summary sum;
+	/* A claim's items, converted for the caller. */
+	struct halluscan_claim_item *items;
+	const struct halluscan_claim_item **item_ptrs;
+	size_t cap_items, cap_ptrs;
+};
+
+static int scanner_options(const struct halluscan_scanner_options *in,
+			   struct halluscan_scanner_options *o, struct diag *d)
+{
+	halluscan_scanner_options_init(o);
+	if (!in)
+		return 0;
+	if (in->size < sizeof(*o))
+		return diag_set(d, -EINVAL, "halluscan_scanner_options: size %zu, expected %zu "
+				"(set it with halluscan_scanner_options_init())", in->size, sizeof(*o));
+	memcpy(o, in, sizeof(*o));
+	if (o->n_contexts && !o->contexts)
+		return diag_set(d, -EINVAL, "halluscan_scanner_options: a count without its array");
+	if ((unsigned)o->fail_on > HALLUSCAN_FAIL_ON_NEVER)
+		return diag_set(d, -EINVAL, "halluscan_scanner_options: unknown fail_on %d",
+				(int)o->fail_on);
+	if (!(o->max_unsupported_ratio >= 0 && o->max_unsupported_ratio <= 1))
+		return diag_set(d, -EINVAL, "max_unsupported_ratio must be from 0 to 1");
+	if (o->span_nonce && spans_check_nonce(o->span_nonce) < 0)
+		/* The nonce is not echoed: it is meant to stay out of logs the model may see. */
+		return diag_set(d, -EINVAL, "a span nonce takes %d to %d letters, digits, '.', '_' "
+				"or '-'", SPANS_NONCE_MIN, SPANS_NONCE_MAX);
+	return 0;
+}
+
+/*
+ * The callers' callbacks see 0 as "go on"; anything else stops the scan,
+ * and the pipeline is told -ECANCELED (it passes a negative value through
+ * unchanged) while the caller's own value is kept to be returned.
+ */
+static int stopped(struct halluscan_scanner *sc, int rc)
+{
+	if (rc == 0)
+		return 0;
+	sc->stop = rc < 0 ? rc : -ECANCELED;
+	return -ECANCELED;
+}
+
+static int on_finding(void *ctx, const struct finding *f)
+{
+	struct halluscan_scanner *sc = ctx;
+	struct halluscan_finding pub = {
+		.signal = f->signal, .signal_index = f->signal_index, .rule = f->rule_id,
+		.severity = (enum halluscan_severity)f->severity,
+		.start = f->start, .end = f->end, .line = f->line, .column = f->column,
+		.text = f->text, .text_len = f->text_len, .text_truncated = f->text_truncated,
+		.message = f->message, .recovery = f->recovery,
+		.grounded = f->grounded, .grounded_at = f->grounded_at,
+		.source = f->source, .source_at = f->source_at,
+	};
+
+	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;
+}
+
+static int on_claim(void *ctx, const struct claim *cl)
+{
+	struct halluscan_scanner *sc = ctx;
+	struct halluscan_claim pub = {
+		.start = cl->start, .end = cl->end, .text = cl->text, .text_len = cl->text_len,
+		.label = (enum halluscan_claim_label)cl->label, .n_items = cl->n_items,
+	};
+	size_t i;
+
+	if (!sc->on_claim)
+		return 0;
+	if (grow(&sc->items, &sc->cap_items, cl->n_items, sizeof(*sc->items)) < 0 ||
+	    grow(&sc->item_ptrs, &sc->cap_ptrs, cl->n_items, sizeof(*sc->item_ptrs)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < cl->n_items; i++) {
+		const struct claim_item *it = &cl->items[i];
+
+		sc->items[i] = (struct halluscan_claim_item){
+			.rule = sc->rs->rules[it->rule].id, .start = it->from, .end = it->to,
+			.text = it->text, .text_len = it->text_len,
+			.grounded = it->grounded, .grounded_at = it->grounded_at,
+		};
+		sc->item_ptrs[i] = &sc->items[i];
+	}
+	pub.items = sc->item_ptrs;
+	return stopped(sc, sc->on_claim(sc->ctx, &pub));
+}
+
+int halluscan_scanner_new(const struct halluscan_rules *rules,
+			  const struct halluscan_scanner_options *options,
+			  halluscan_finding_fn on_finding_fn, void *ctx,
+			  struct halluscan_scanner **out, struct halluscan_error *error)
+{
+	struct halluscan_scanner_options o;
+	struct halluscan_scanner *sc = NULL;
+	const struct db *db;
+	struct diag d = {""};
+	int err;
+
+	if (!rules || !out)
+		return api_error(error, -EINVAL, NULL);
+	db = api_rules_db(rules);
+	err = scanner_options(options, &o, &d);
+	if (err < 0)
+		goto out;
+	sc = calloc(1, sizeof(*sc));
+	if (!sc) {
+		err = -ENOMEM;
+		goto out;
+	}
+	*sc = (struct halluscan_scanner){
+		.rs = db->rs, .on_finding = on_finding_fn, .on_claim = o.on_claim,
+		.ctx = ctx, .flags = o.flags, .fail_on = o.fail_on,
+		.max_ratio = o.max_unsupported_ratio, .state = IDLE,
+	};
+	err = api_policy_new(db->rs, o.contexts, o.n_contexts, &sc->pol, &d);
+	if (err < 0)
+		goto out;
+	err = scan_new(db, sc->pol, on_finding, sc, &sc->scan);
+	if (err == 0 && o.span_nonce)
+		err = scan_span_nonce(sc->scan, o.span_nonce);
+	if (err == 0 && (o.flags & HALLUSCAN_SCAN_SHOW_GROUNDED))
+		err = scan_show_grounded(sc->scan, true);
+	/* Claims are made whether or not the caller wants each one: the
+	 * summary counts them and the input's verdict rests on them. */
+	if (err == 0 && (o.flags & HALLUSCAN_SCAN_CLAIMS))
+		scan_claims(sc->scan, on_claim, sc);
+out:
+	if (err < 0) {
+		halluscan_scanner_free(sc);
+		return api_error(error, err, &d);
+	}
+	*out = sc;
+	return api_error(error, 0, NULL);
+}
+
+void halluscan_scanner_free(struct halluscan_scanner *sc)
+{
+	if (!sc)
+		return;
+	scan_free(sc->scan);
+	policy_free(sc->pol);
+	free(sc->items);
+	free(sc->item_ptrs);
+	free(sc);
+}
+
+/* An error of the pipeline: the caller's own value when its callback stopped it. */
+static int fail(struct halluscan_scanner *sc, int err)
+{
+	sc->state = FAILED;
+	if (err == -ECANCELED && sc->stop)
+		err = sc->stop;
+	return err;
+}
+
+int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc, enum halluscan_grounding kind)
+{
+	int err;
+
+	if ((unsigned)kind > HALLUSCAN_GROUND_PROMPT)
+		return -EINVAL;
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != IDLE)
+		return -EBUSY;
+	/* Every kind grounds as tool output does, for now: see the header. */
+	err = scan_source_begin(sc->scan);
+	if (err < 0)
+		return fail(sc, err);
+	sc->state = GROUNDING;
+	return 0;
+}
+
+int halluscan_scanner_grounding_feed(struct halluscan_scanner *sc, const void *buf, size_t len)
+{
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != GROUNDING)
+		return -EINVAL;
+	err = scan_source_feed(sc->scan, buf, len);
+	if (err < 0) {
+		/* The part read so far stays grounding (reset says whether to keep it). */
+		scan_source_end(sc->scan);
+		return fail(sc, err);
+	}
+	return 0;
+}
+
+int halluscan_scanner_grounding_end(struct halluscan_scanner *sc)
+{
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != GROUNDING)
+		return -EINVAL;
+	err = scan_source_end(sc->scan);
+	if (err < 0)
+		return fail(sc, err);
+	sc->state = IDLE;
+	return 0;
+}
+
+int halluscan_scanner_add_grounding(struct halluscan_scanner *sc, enum halluscan_grounding kind,
+				    const void *text, size_t len)
+{
+	int err = halluscan_scanner_grounding_begin(sc, kind);
+
+	if (err == 0)
+		err = halluscan_scanner_grounding_feed(sc, text, len);
+	if (err == 0)
+		err = halluscan_scanner_grounding_end(sc);
+	return err;
+}
+
+int halluscan_scanner_feed(struct halluscan_scanner *sc, const void *buf, size_t len)
+{
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state == GROUNDING)
+		return -EBUSY;
+	sc->state = INPUT;
+	err = scan_feed(sc->scan, buf, len);
+	return err ? fail(sc, err) : 0;
+}
+
+int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_summary **summary)
+{
+	struct halluscan_summary *s = &sc->sum;
+	struct claims_verdict cv;
+	struct scan_summary sum;
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state == GROUNDING)
+		return -EBUSY;
+	err = scan_end(sc->scan, &sum);
+	if (err)
+		return fail(sc, err);
+	sc->state = IDLE;
+	*s = (struct halluscan_summary){
+		.bytes = sum.bytes, .findings = sum.findings,
+		.verdict = (enum halluscan_severity)sum.verdict,
+		.n_signals = scan_n_signals(sc->rs), .signal_counts = sum.signal_counts,
+		.exempted = sum.exempted, .grounded = sum.grounded, .repeats = sum.repeats,
+		.ground_evictions = sum.ground_evictions, .spans = sum.spans,
+		.unterminated_spans = sum.unterminated_spans, .match_limit_hits = sum.limit_hits,
+	};
+	if (sc->flags & HALLUSCAN_SCAN_CLAIMS) {
+		policy_claims(sum.claims, sc->max_ratio, &cv);
+		s->claims = sum.claims;
+		s->claims_checked = cv.checked;
+		s->unsupported_ratio = cv.unsupported_ratio;
+		s->trust = cv.trust;
+		s->claims_sufficient = cv.sufficient;
+	}
+	/* As the program's exit status: "never" fails nothing, claims included. */
+	if (sc->fail_on != HALLUSCAN_FAIL_ON_NEVER) {
+		enum halluscan_severity at = sc->fail_on == HALLUSCAN_FAIL_ON_WARN ? HALLUSCAN_WARN
+										   : HALLUSCAN_BLOCK;
+
+		s->failed = s->verdict >= at || (s->claims && !s->claims_sufficient);
+	}
+	if (summary)
+		*summary = s;
+	return 0;
+}
+
+int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned flags)
+{
+	if (!(flags & HALLUSCAN_RESET_KEEP_GROUNDING))
+		scan_clear_sources(sc->scan);
+	sc->state = IDLE;
+	sc->stop = 0;
+	return scan_reset(sc->scan);
+}
+
+int halluscan_check(struct halluscan_scanner *sc, const void *text, size_t len,
+		    const struct halluscan_summary **summary)
+{
+	const struct halluscan_summary *s;
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != IDLE)
+		return -EBUSY;
+	err = halluscan_scanner_feed(sc, text, len);
+	if (err == 0)
+		err = halluscan_scanner_end(sc, &s);
+	if (err < 0) {
+		/* A gate goes on to the next reply: its grounding stays. */
+		halluscan_scanner_reset(sc, HALLUSCAN_RESET_KEEP_GROUNDING);
+		return err;
+	}
+	if (summary)
+		*summary = s;
+	return s->failed ? 1 : 0;
+}

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: MIT
+/*
+ * halluscan: options, wiring and exit status; with pairs.c the only code
+ * that prints messages. It is a client of the library (include/halluscan.h):
+ * inputs are read by input/plain.c into a scanner, findings written by
+ * output/jsonl.c. Below the API it uses only what the API is not for:
+ * eval (eval.c, a measurement with its own loading), --pairs (pairs.c),
+ * --export-patterns (the packs listed without compiling them), and the
+ * nonce check, which must run before any rule is loaded.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "halluscan.h"
+
+#include "api/api.h"
+#include "cli.h"
+#include "config.h"
+#include "eval.h"
+#include "input/plain.h"
+#include "output/jsonl.h"
+#include "spans.h"
+
+enum {
+	OPT_CONTEXT = CHAR_MAX + 1,
+	OPT_FAIL_ON,
+	OPT_RULES,
+	OPT_LINE_BUFFERED,
+	OPT_LIST_RULES,
+	OPT_CHECK_RULES,
+	OPT_EXPORT_PATTERNS,
+	OPT_ENGINE,
+	OPT_NO_CACHE,
+	OPT_SHOW_GROUNDED,
+	OPT_SOURCE,
+	OPT_CLAIMS,
+	OPT_PAIRS,
+	OPT_MAX_UNSUPPORTED,
+	OPT_SPAN_NONCE,
+	OPT_VERSION,
+	OPT_HELP,
+};
+
+static const struct option long_options[] = {
+	{"context", required_argument, NULL, OPT_CONTEXT},
+	{"fail-on", required_argument, NULL, OPT_FAIL_ON},
+	{"rules", required_argument, NULL, OPT_RULES},
+	{"line-buffered", no_argument, NULL, OPT_LINE_BUFFERED},
+	{"list-rules", no_argument, NULL, OPT_LIST_RULES},
+	{"check-rules", no_argument, NULL, OPT_CHECK_RULES},
+	{"export-patterns", no_argument, NULL, OPT_EXPORT_PATTERNS},
+	{"engine", required_argument, NULL, OPT_ENGINE},
+	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
+	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
+	{"source", required_argument, NULL, OPT_SOURCE},
+	{"claims", no_argument, NULL, OPT_CLAIMS},
+	{"pairs", no_argument, NULL, OPT_PAIRS},
+	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
+	{"span-nonce", required_argument, NULL, OPT_SPAN_NONCE},
+	{"version", no_argument, NULL, OPT_VERSION},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+static const char usage_text[] =
+	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
+	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
+	"                 [--source FILE]... [--show-grounded] [--claims]\n"
+	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
+	"                 [FILE]...\n"
+	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
+	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
+	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
+	"                      [--misjudgments FILE] [--sweep] [--format text|json] [FILE]...\n"
+	"       halluscan --version | --help\n";
+
+static const char help_text[] =
+	"Finds the signals of hallucinated content in text written by language models:\n"
+	"fabricated URLs, unsourced statistics, fabricated citations and future certainty.\n"
+	"Text inside tool-output spans is grounded and not reported. Writes one JSON\n"
+	"object per finding and a summary per input (JSONL). With no FILE, or when FILE\n"
+	"is -, reads standard input.\n"
+	"\n"
+	"  --context NAME      escalate the signals NAME cares about to block (repeatable,\n"
+	"                      or comma-separated): medical, financial, legal, research,\n"
+	"                      user-facing, casual, internal\n"
+	"  --fail-on LEVEL     exit 1 when a finding is at or above LEVEL: warn, block\n"
+	"                      (default) or never\n"
+	"  --rules PATH        load rule packs from a YAML file or a directory of them\n"
+	"                      instead of the built-in packs (repeatable)\n"
+	"  --line-buffered     flush the output after every input line\n"
+	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
+	"                      numbers in the text are then checked against it\n"
+	"  --claims            also write each sentence as a claim: supported,\n"
+	"                      partial, unsupported or unchecked against grounding\n"
+	"  --max-unsupported-ratio R\n"
+	"                      with --claims, the share of unsupported claims above\n"
+	"                      which the input fails (default 0.30)\n"
+	"  --pairs             read JSONL {\"id\", \"claim\", \"passage\"} and judge whether\n"
+	"                      each passage supports its claim\n"
+	"  --show-grounded     also report matches that repeat tool output, marked\n"
+	"                      \"grounded\": true\n"
+	"  --span-nonce S      accept only tool spans marked <tool_output nonce=\"S\">\n"
+	"                      ... </tool_output nonce=\"S\">; any other delimiter is\n"
+	"                      the model's, reported as spoofed_span (block); default:\n"
+	"                      $HALLUSCAN_SPAN_NONCE\n"
+	"  --list-rules        print the loaded rules, one per line, and exit\n"
+	"  --check-rules       compile the rules, run every example, and exit\n"
+	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
+	"  --engine NAME       hyperscan (default where built in) or pcre2\n"
+	"  --no-cache          neither read nor write the compiled-rules cache\n"
+	"  --version           print the version and exit\n"
+	"  --help              print this help and exit\n"
+	"\n"
+	"Exit status: 0 nothing at or above --fail-on, 1 a finding at or above it,\n"
+	"2 usage, I/O or rule error. See halluscan(1).\n";
+
+struct options {
+	char **contexts;
+	size_t n_contexts;
+	char **rules;
+	size_t n_rules;
+	char **sources;
+	size_t n_sources;
+	enum halluscan_fail_on fail_on;
+	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
+	bool claims, pairs, pcre2;
+	double max_unsupported;
+	const char *span_nonce;   /* NULL: spans as the packs write them */
+	const char *nonce_from;   /* where span_nonce came from, for messages */
+};
+
+void cli_warn(const char *fmt, ...)
+{
+	struct buf line = {0};
+	va_list ap;
+	int err = BUF_LIT(&line, "halluscan: ");
+
+	va_start(ap, fmt);
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	va_end(ap);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", stderr);
+	else
+		fwrite(line.data, 1, line.len, stderr);
+	buf_free(&line);
+}
+
+static void usage(void)
+{
+	fputs(usage_text, stderr);
+	exit(EXIT_ERROR);
+}
+
+static int add_str(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(char *));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[(*n)++] = (char *)s;
+	return 0;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	o->fail_on = HALLUSCAN_FAIL_ON_BLOCK;
+	o->max_unsupported = HALLUSCAN_MAX_UNSUPPORTED_RATIO;
+	opterr = 0; /* errors are reported here, under the program's name */
+	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_CONTEXT: {
+			char *tok, *save = NULL;
+
+			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+				if (add_str(&o->contexts, &o->n_contexts, tok) < 0)
+					exit(EXIT_ERROR);
+			break;
+		}
+		case OPT_FAIL_ON:
+			if (strcmp(optarg, "never") == 0)
+				o->fail_on = HALLUSCAN_FAIL_ON_NEVER;
+			else if (strcmp(optarg, "warn") == 0)
+				o->fail_on = HALLUSCAN_FAIL_ON_WARN;
+			else if (strcmp(optarg, "block") == 0)
+				o->fail_on = HALLUSCAN_FAIL_ON_BLOCK;
+			else {
+				cli_warn("--fail-on takes warn, block or never, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		case OPT_RULES:
+			if (add_str(&o->rules, &o->n_rules, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_LINE_BUFFERED:
+			o->line_buffered = true;
+			break;
+		case OPT_LIST_RULES:
+			o->list_rules = true;
+			break;
+		case OPT_CHECK_RULES:
+			o->check_rules = true;
+			break;
+		case OPT_EXPORT_PATTERNS:
+			o->export_patterns = true;
+			break;
+		case OPT_ENGINE:
+			if (strcmp(optarg, "pcre2") == 0) {
+				o->pcre2 = true;
+			} else if (strcmp(optarg, "hyperscan") == 0) {
+				if (!HAVE_HYPERSCAN) {
+					cli_warn("this build has no Hyperscan; --engine pcre2 is the one engine");
+					exit(EXIT_ERROR);
+				}
+				o->pcre2 = false;
+			} else {
+				cli_warn("--engine takes hyperscan or pcre2, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		case OPT_NO_CACHE:
+			o->no_cache = true;
+			break;
+		case OPT_SHOW_GROUNDED:
+			o->show_grounded = true;
+			break;
+		case OPT_SOURCE:
+			if (add_str(&o->sources, &o->n_sources, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_CLAIMS:
+			o->claims = true;
+			break;
+		case OPT_PAIRS:
+			o->pairs = true;
+			break;
+		case OPT_MAX_UNSUPPORTED: {
+			char *end;
+
+			errno = 0;
+			o->max_unsupported = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->max_unsupported >= 0 && o->max_unsupported <= 1)) {
+				cli_warn("--max-unsupported-ratio takes a number from 0 to 1, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		}
+		case OPT_SPAN_NONCE:
+			o->span_nonce = optarg;
+			o->nonce_from = "--span-nonce";
+			break;
+		case OPT_VERSION:
+			printf("halluscan %s (%s)\n", halluscan_version(), halluscan_engine_version());
+			exit(EXIT_PASS);
+		case OPT_HELP:
+			fputs(usage_text, stdout);
+			fputc('\n', stdout);
+			fputs(help_text, stdout);
+			exit(EXIT_PASS);
+		case ':':
+			cli_warn("option %s needs an argument", argv[optind - 1]);
+			usage();
+			break;
+		default:
+			cli_warn("unknown option %s", argv[optind - 1]);
+			usage();
+		}
+	}
+	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
+		cli_warn("--list-rules, --check-rules and --export-patterns take no FILE");
+		usage();
+	}
+	/* The option wins; a variable that is set but empty is an error, not
+	 * "no nonce": a harness whose nonce went missing must not pass spoofs. */
+	if (!o->span_nonce && getenv("HALLUSCAN_SPAN_NONCE")) {
+		o->span_nonce = getenv("HALLUSCAN_SPAN_NONCE");
+		o->nonce_from = "HALLUSCAN_SPAN_NONCE";
+	}
+	if (o->span_nonce && spans_check_nonce(o->span_nonce) < 0) {
+		/* The value is not echoed: it is meant to stay out of logs the model may see. */
+		cli_warn("%s takes %d to %d letters, digits, '.', '_' or '-'", o->nonce_from,
+		       SPANS_NONCE_MIN, SPANS_NONCE_MAX);
+		exit(EXIT_ERROR);
+	}
+}
+
+/* Where compiled --rules packs are cached: the environment's say, or none. */
+static const char *cache_dir(char *out, size_t n)
+{
+	const char *d = getenv("HALLUSCAN_CACHE_DIR"), *x, *h;
+
+	if (d && *d)
+		return (size_t)snprintf(out, n, "%s", d) < n ? out : NULL;
+	x = getenv("XDG_CACHE_HOME");
+	if (x && *x)
+		return (size_t)snprintf(out, n, "%s/halluscan", x) < n ? out : NULL;
+	h = getenv("HOME");
+	if (h && *h)
+		return (size_t)snprintf(out, n, "%s/.cache/halluscan", h) < n ? out : NULL;
+	return NULL;
+}
+
+/* ---- output ---- */
+
+static int on_finding(void *ctx, const struct halluscan_finding *f)
+{
+	return jsonl_finding(ctx, f);
+}
+
+static int on_claim(void *ctx, const struct halluscan_claim *c)
+{
+	return jsonl_claim(ctx, c);
+}
+
+static int on_line(void *ctx)
+{
+	return jsonl_sync(ctx);
+}
+
+/* ---- scanning ---- */
+
+/* PCRE2 match limits reached over the run, said once at its end. */
+struct limit_hits {
+	uint64_t hits;
+	size_t inputs;
+	const char *name; /* the input, when only one reached one */
+};
+
+static void say_limit_hits(const struct limit_hits *lh)
+{
+	if (lh->inputs == 1)
+		cli_warn("%s: a PCRE2 match limit was reached %llu time(s); matches may be missing",
+			 lh->name, (unsigned long long)lh->hits);
+	else if (lh->inputs > 1)
+		cli_warn("a PCRE2 match limit was reached %llu time(s) in %zu inputs; matches may be "
+			 "missing", (unsigned long long)lh->hits, lh->inputs);
+}
+
+/* Input that is UTF-16 or UTF-32 without a byte-order mark: say how to convert it. */
+static void say_encoding(const char *name, enum decode_encoding guess)
+{
+	char enc[16];
+	size_t i;
+
+	snprintf(enc, sizeof(enc), "%s", decode_name(guess));
+	for (i = 0; enc[i]; i++)
+		enc[i] = (char)toupper((unsigned char)enc[i]);
+	if (strcmp(name, "-") == 0)
+		cli_warn("-: looks like %s without a byte-order mark; convert it first: "
+			 "iconv -f %s -t UTF-8 | halluscan", enc, enc);
+	else
+		cli_warn("%s: looks like %s without a byte-order mark; convert it first: "
+			 "iconv -f %s -t UTF-8 %s | halluscan", name, enc, enc, name);
+}
+
+/*
+ * Scans one input and writes its summary. Returns 0, or a negative errno
+ * for an error that ends the run (a write error); an input that could not
+ * be read, or only in part, is said here and sets *io_error. The findings
+ * found before any error are written.
+ */
+static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *name,
+		    struct jsonl *out, bool line_buffered, bool *failed, bool *io_error,
+		    struct limit_hits *lh)
+{
+	const struct halluscan_summary *sum;
+	struct jsonl_input how;
+	int err;
+
+	out->path = name;
+	err = plain_scan(in, sc, name, line_buffered ? on_line : NULL, out);
+	if (err)
+		return err; /* a write error or no memory: the run ends */
+	if (in->skipped) {
+		if (in->skipped == EILSEQ)
+			say_encoding(name, in->dec.guess);
+		else
+			cli_warn("%s: %s", name, strerror(in->skipped));
+		*io_error = true;
+		return 0;
+	}
+	err = halluscan_scanner_end(sc, &sum);
+	if (err)
+		return err;
+	if (sum->match_limit_hits) {
+		lh->hits += sum->match_limit_hits;
+		lh->inputs++;
+		lh->name = name;
+	}
+	how = (struct jsonl_input){
+		.encoding = decode_name(in->dec.enc), .replaced = in->dec.replaced,
+		.error = in->read_err ? strerror(in->read_err) : NULL,
+	};
+	err = jsonl_summary(out, sum, &how);
+	if (!err)
+		err = jsonl_sync(out);
+	if (sum->failed)
+		*failed = true;
+	if (in->read_err) {
+		cli_warn("%s: %s", name, strerror(in->read_err));
+		*io_error = true;
+	}
+	return err;
+}
+
+/* ---- the rules ---- */
+
+/* A human reads this: a pack's file name is shown with its controls escaped. */
+static int list_rules(const struct halluscan_rules *rules)
+{
+	const struct halluscan_rule *r;
+	struct buf b = {0};
+	size_t i;
+	int err = 0;
+
+	for (i = 0; (r = halluscan_rules_rule(rules, i)) && err == 0; i++) {
+		b.len = 0;
+		err |= buf_add_visible(&b, r->id, strlen(r->id));
+		err |= buf_addc(&b, '\t');
+		err |= buf_add_visible(&b, r->signal, strlen(r->signal));
+		err |= buf_addf(&b, "\t%s\t%s\t", halluscan_severity_name(r->severity),
+				r->flags & HALLUSCAN_RULE_PCRE2 ? "pcre2" : "hyperscan");
+		err |= buf_add_visible(&b, r->file, strlen(r->file));
+		err |= buf_addf(&b, ":%u\n", r->line);
+		if (!err)
+			fwrite(b.data, 1, b.len, stdout);
+	}
+	buf_free(&b);
+	return err ? -ENOMEM : 0;
+}
+
+/* For other tools (grep -P, ripgrep, Python re): id, signal, flags ("i" or
+ * "-"), then the regex, tab-separated. The packs are not compiled for it. */
+static int export_patterns(const struct ruleset *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-", r->pattern);
+	}
+	return 0;
+}
+
+static int check_rules(const struct halluscan_rules *rules)
+{
+	const struct halluscan_rules_info *info = halluscan_rules_info(rules);
+
+	printf("%zu rules, %zu spans, %zu contexts: %zu examples and %zu negative examples pass\n",
+	       info->n_rules, info->n_spans, info->n_contexts, info->n_examples,
+	       info->n_negative_examples);
+	return 0;
+}
+
+/* Ends a listing: what stdout could not take is an error. */
+static int listed(int err)
+{
+	if (err == 0 && fflush(stdout) == 0)
+		return EXIT_PASS;
+	cli_warn("write error: %s", strerror(err ? -err : errno));
+	return EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	struct halluscan_rules_options ro;
+	struct halluscan_scanner_options so;
+	struct halluscan_rules *rules = NULL;
+	struct halluscan_scanner *sc = NULL;
+	struct halluscan_error herr = {0};
+	const struct halluscan_rules_info *info;
+	static struct plain in;
+	struct options o = {0};
+	struct jsonl out = {.f = stdout};
+	struct limit_hits lh = {0};
+	struct diag d = {""};
+	char cache[PATH_MAX];
+	bool failed = false, io_error = false;
+	int status = EXIT_ERROR, err, i;
+	size_t k;
+
+	if (argc > 1 && strcmp(argv[1], "eval") == 0)
+		return eval_main(argc - 1, argv + 1);
+	/* A closed pipe is a write error with a message, not a silent death. */
+	signal(SIGPIPE, SIG_IGN);
+	parse_options(argc, argv, &o);
+
+	halluscan_rules_options_init(&ro);
+	ro.paths = (const char *const *)o.rules;
+	ro.n_paths = o.n_rules;
+	ro.flags = (o.pcre2 ? HALLUSCAN_RULES_PCRE2 : 0) | (o.check_rules ? HALLUSCAN_RULES_CHECK : 0);
+	ro.cache_dir = o.no_cache ? NULL : cache_dir(cache, sizeof(cache));
+	if (o.export_patterns) {
+		struct ruleset *rs;
+
+		err = api_load_ruleset(&ro, &rs, &d);
+		if (err < 0)
+			goto fail;
+		status = listed(export_patterns(rs));
+		ruleset_free(rs);
+		goto out;
+	}
+	err = halluscan_rules_open(&ro, &rules, &herr);
+	if (err < 0) {
+		snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
+		goto fail;
+	}
+	info = halluscan_rules_info(rules);
+	/* Slower, not wrong: say so. */
+	if (info->degraded)
+		cli_warn("%s; the rules run on PCRE2", info->degraded);
+	if (o.list_rules || o.check_rules) {
+		status = listed(o.list_rules ? list_rules(rules) : check_rules(rules));
+		goto out;
+	}
+	out.rules = rules;
+	if (o.pairs) {
+		status = cli_pairs(rules, (const char *const *)o.contexts, o.n_contexts,
+				   argv + optind, (size_t)(argc - optind),
+				   o.fail_on == HALLUSCAN_FAIL_ON_NEVER, o.line_buffered, &out);
+		goto out;
+	}
+
+	halluscan_scanner_options_init(&so);
+	so.contexts = (const char *const *)o.contexts;
+	so.n_contexts = o.n_contexts;
+	so.fail_on = o.fail_on;
+	so.span_nonce = o.span_nonce;
+	so.max_unsupported_ratio = o.max_unsupported;
+	so.flags = (o.show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
+		   (o.claims ? HALLUSCAN_SCAN_CLAIMS : 0);
+	so.on_claim = on_claim;
+	err = halluscan_scanner_new(rules, &so, on_finding, &out, &sc, &herr);
+	if (err < 0) {
+		snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
+		goto fail;
+	}
+	for (k = 0; k < o.n_sources; k++) {
+		err = plain_ground(&in, sc, HALLUSCAN_GROUND_SOURCE, o.sources[k]);
+		if (err > 0) {
+			cli_warn("%s: %s", o.sources[k], strerror(err));
+			goto out;
+		}
+		if (err < 0)
+			goto fail;
+	}
+
+	for (i = optind; i < argc || (i == optind && optind == argc); i++) {
+		const char *name = i < argc ? argv[i] : "-";
+
+		err = scan_one(sc, &in, name, &out, o.line_buffered, &failed, &io_error, &lh);
+		if (err) {
+			if (out.err)
+				cli_warn("write error: %s", strerror(out.err));
+			else
+				cli_warn("%s: %s", name, strerror(-err));
+			goto out;
+		}
+	}
+	say_limit_hits(&lh);
+	if (io_error)
+		status = EXIT_ERROR;
+	else if (failed)
+		status = EXIT_FAIL;
+	else
+		status = EXIT_PASS;
+	goto out;
+fail:
+	if (err == -ENOMEM)
+		cli_warn("out of memory");
+	else
+		cli_warn("%s", d.msg[0] ? d.msg : strerror(-err));
+out:
+	plain_fini(&in);
+	halluscan_scanner_free(sc);
+	halluscan_rules_free(rules);
+	jsonl_fini(&out);
+	free(o.contexts);
+	free(o.rules);
+	free(o.sources);
+	return status;
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+/* Files and standard input, read in pieces into a scanner. */
+#include "plain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static int open_input(const char *name)
+{
+	return strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
+}
+
+int plain_scan(struct plain *p, struct halluscan_scanner *sc, const char *name,
+	       plain_line_fn on_line, void *ctx)
+{
+	const char *text;
+	size_t len;
+	int fd, err = 0;
+
+	p->skipped = p->read_err = 0;
+	fd = open_input(name);
+	if (fd < 0) {
+		p->skipped = errno;
+		return 0;
+	}
+	decode_init(&p->dec);
+	for (;;) {
+		ssize_t n = read(fd, p->buf, sizeof(p->buf));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			p->read_err = errno;
+			break;
+		}
+		if (n == 0)
+			break;
+		err = decode_feed(&p->dec, p->buf, (size_t)n, &text, &len);
+		if (err == 0 && len > 0)
+			err = halluscan_scanner_feed(sc, text, len);
+		if (err)
+			break;
+		if (on_line && len > 0 && memchr(text, '\n', len)) {
+			err = on_line(ctx);
+			if (err)
+				break;
+		}
+	}
+	if (err == 0) {
+		err = decode_end(&p->dec, &text, &len);
+		if (err == 0 && len > 0)
+			err = halluscan_scanner_feed(sc, text, len);
+	}
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (err == -EILSEQ) {
+		/* Nothing was scanned: the decoder holds the first bytes until it knows. */
+		p->skipped = EILSEQ;
+		p->read_err = 0;
+		return 0;
+	}
+	return err;
+}
+
+int plain_ground(struct plain *p, struct halluscan_scanner *sc, enum halluscan_grounding kind,
+		 const char *path)
+{
+	int fd, err, end, read_err = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	err = halluscan_scanner_grounding_begin(sc, kind);
+	while (err == 0) {
+		ssize_t n = read(fd, p->buf, sizeof(p->buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			read_err = errno;
+		if (n <= 0)
+			break;
+		err = halluscan_scanner_grounding_feed(sc, p->buf, (size_t)n);
+	}
+	end = err ? 0 : halluscan_scanner_grounding_end(sc);
+	close(fd);
+	return err ? err : end ? end : read_err;
+}
+
+void plain_fini(struct plain *p)
+{
+	decode_free(&p->dec);
+}

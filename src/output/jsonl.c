@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* JSONL records of findings, claims and summaries. */
+#include "jsonl.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "emit.h"
+
+/* ,"key":"v" */
+static int field_str(struct buf *b, const char *key, const char *v, size_t n)
+{
+	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
+
+	return err ? -ENOMEM : emit_json_string(b, v, n);
+}
+
+/* ,"key":v */
+static int field_u64(struct buf *b, const char *key, uint64_t v)
+{
+	return BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":") | buf_add_u64(b, v);
+}
+
+/* The record's start: {"type":"T","path":"P" */
+static int head(struct buf *b, const char *type, const char *path)
+{
+	return BUF_LIT(b, "{\"type\":\"") | buf_adds(b, type) | BUF_LIT(b, "\",\"path\":") |
+	       emit_json_string(b, path, strlen(path));
+}
+
+int jsonl_flush(struct jsonl *w)
+{
+	if (w->err)
+		return -w->err;
+	if (w->b.len > 0 && fwrite(w->b.data, 1, w->b.len, w->f) != w->b.len)
+		w->err = errno ? errno : EIO;
+	w->b.len = 0;
+	return w->err ? -w->err : 0;
+}
+
+int jsonl_sync(struct jsonl *w)
+{
+	if (fflush(w->f) != 0 && !w->err)
+		w->err = errno ? errno : EIO;
+	return w->err ? -w->err : 0;
+}
+
+void jsonl_fini(struct jsonl *w)
+{
+	buf_free(&w->b);
+}
+
+int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f)
+{
+	struct buf *b = &w->b;
+	int err = 0;
+
+	err |= head(b, "finding", w->path);
+	err |= field_str(b, "signal", f->signal, strlen(f->signal));
+	err |= field_str(b, "rule", f->rule, strlen(f->rule));
+	err |= BUF_LIT(b, ",\"severity\":\"");
+	err |= buf_adds(b, halluscan_severity_name(f->severity));
+	err |= buf_addc(b, '"');
+	err |= field_u64(b, "start", f->start);
+	err |= field_u64(b, "end", f->end);
+	err |= field_u64(b, "line", f->line);
+	err |= field_u64(b, "column", f->column);
+	err |= field_str(b, "text", f->text, f->text_len);
+	if (f->text_truncated)
+		err |= BUF_LIT(b, ",\"text_truncated\":true");
+	if (f->grounded)
+		err |= BUF_LIT(b, ",\"grounded\":true") | field_u64(b, "grounded_at", f->grounded_at);
+	if (f->source)
+		err |= field_str(b, "source", f->source, strlen(f->source)) |
+		       field_u64(b, "source_at", f->source_at);
+	err |= field_str(b, "message", f->message, strlen(f->message));
+	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
+	err |= BUF_LIT(b, "}\n");
+	return err ? -ENOMEM : jsonl_flush(w);
+}
+
+int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c)
+{
+	struct buf *b = &w->b;
+	size_t i;
+	int err = 0;
+
+	err |= head(b, "claim", w->path);
+	err |= field_u64(b, "start", c->start) | field_u64(b, "end", c->end);
+	err |= BUF_LIT(b, ",\"label\":\"") | buf_adds(b, halluscan_claim_label_name(c->label)) |
+	       buf_addc(b, '"');
+	err |= field_str(b, "text", c->text, c->text_len);
+	err |= BUF_LIT(b, ",\"items\":[");
+	for (i = 0; i < c->n_items; i++) {
+		const struct halluscan_claim_item *it = c->items[i];
+
+		err |= buf_adds(b, i ? ",{\"rule\":" : "{\"rule\":");
+		err |= emit_json_string(b, it->rule, strlen(it->rule));
+		err |= field_u64(b, "start", it->start) | field_u64(b, "end", it->end);
+		err |= field_str(b, "text", it->text, it->text_len);
+		if (it->grounded)
+			err |= BUF_LIT(b, ",\"grounded\":true") |
+			       field_u64(b, "grounded_at", it->grounded_at) | buf_addc(b, '}');
+		else
+			err |= BUF_LIT(b, ",\"grounded\":false}");
+	}
+	err |= BUF_LIT(b, "]}\n");
+	return err ? -ENOMEM : jsonl_flush(w);
+}
+
+int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
+		  const struct jsonl_input *in)
+{
+	struct buf *b = &w->b;
+	size_t i;
+	int err = 0;
+
+	err |= head(b, "summary", w->path);
+	err |= field_u64(b, "bytes", s->bytes);
+	if (in && in->encoding)
+		err |= field_str(b, "encoding", in->encoding, strlen(in->encoding)) |
+		       field_u64(b, "replaced", in->replaced);
+	err |= field_u64(b, "findings", s->findings);
+	err |= BUF_LIT(b, ",\"signals\":{");
+	for (i = 0; i < s->n_signals; i++)
+		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "",
+				halluscan_rules_signal(w->rules, i),
+				(unsigned long long)s->signal_counts[i]);
+	err |= buf_addc(b, '}');
+	err |= buf_addf(b, ",\"verdict\":\"%s\"", halluscan_severity_name(s->verdict));
+	err |= field_u64(b, "exempted", s->exempted) | field_u64(b, "grounded", s->grounded) |
+	       field_u64(b, "repeats", s->repeats) | field_u64(b, "spans", s->spans) |
+	       field_u64(b, "unterminated_spans", s->unterminated_spans);
+	if (s->ground_evictions)
+		err |= field_u64(b, "ground_evictions", s->ground_evictions);
+	if (s->claims) {
+		err |= BUF_LIT(b, ",\"claims\":{");
+		for (i = 0; i < HALLUSCAN_CLAIM_LABELS; i++)
+			err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "",
+					halluscan_claim_label_name((enum halluscan_claim_label)i),
+					(unsigned long long)s->claims[i]);
+		err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,\"claims_verdict\":\"%s\"",
+				s->unsupported_ratio, s->trust,
+				s->claims_sufficient ? "sufficient" : "insufficient");
+	}
+	if (in && in->error)
+		err |= field_str(b, "error", in->error, strlen(in->error));
+	if (s->match_limit_hits)
+		err |= field_u64(b, "match_limit_hits", s->match_limit_hits);
+	err |= buf_addf(b, ",\"ruleset\":\"%.16s\",\"version\":\"%s\"}\n",
+			halluscan_rules_digest(w->rules), halluscan_version());
+	return err ? -ENOMEM : jsonl_flush(w);
+}

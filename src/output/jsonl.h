@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSONL writer: one record per finding, claim and input summary, as
+ * the manual's OUTPUT section says, from what the library reports (it
+ * sees findings, never the scanner). Records are built in w->b and
+ * written to w->f by jsonl_flush(); the first write error is kept and
+ * returned from then on, so a closed pipe ends the run with every record
+ * found before it written.
+ *
+ * The caller owns struct jsonl: zero it, set f and rules, and
+ * jsonl_fini() it at the end. No function keeps a pointer to a record.
+ */
+#ifndef HALLUSCAN_OUTPUT_JSONL_H
+#define HALLUSCAN_OUTPUT_JSONL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "halluscan.h"
+
+#include "util.h"
+
+struct jsonl {
+	FILE *f;
+	const struct halluscan_rules *rules; /* for signal names and the digest */
+	const char *path;  /* the input the records are about ("-": standard input) */
+	struct buf b;      /* records not yet written */
+	int err;           /* errno of the first write error */
+};
+
+/* How an input was read, for its summary. */
+struct jsonl_input {
+	const char *encoding; /* decoded from, or NULL: read as bytes */
+	uint64_t replaced;    /* code units that became U+FFFD */
+	const char *error;    /* why it was not read to its end, or NULL */
+};
+
+/* Each appends one record and writes it (jsonl_flush): 0 or a negative errno. */
+int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f);
+int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c);
+/* The summary, last for each input; claims fields when s->claims is set. */
+int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
+		  const struct jsonl_input *in);
+/* Writes what w->b holds to w->f's buffer; jsonl_sync() also flushes that. */
+int jsonl_flush(struct jsonl *w);
+int jsonl_sync(struct jsonl *w);
+void jsonl_fini(struct jsonl *w);
+
+#endif

@@ -1,0 +1,257 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The Python binding (bindings/python/halluscan.py) against the build's
+libhalluscan.so.0: rules, scanners, grounding, claims, errors, threads,
+the gate helper, and the same findings as the program on the same input.
+
+usage: python_binding_test.py LIBRARY SRCDIR HALLUSCAN
+"""
+import errno
+import json
+import os
+import subprocess
+import sys
+import threading
+import unittest
+
+LIBRARY, SRCDIR, PROGRAM = sys.argv[1:4]
+del sys.argv[1:4]
+os.environ["HALLUSCAN_LIBRARY"] = LIBRARY
+sys.path.insert(0, os.path.join(SRCDIR, "bindings", "python"))
+import halluscan  # noqa: E402
+
+ISSUE = "See https://docs.example.com/x. It grew 73.4%.\n"
+POLICY = "Refunds within 14 days; members save 10%.\n"
+REPLY = "You have 30 days to return it and save 12%.\n"
+TODO_PACK = """rules:
+  - id: todo.marker
+    signal: unfinished
+    severity: block
+    pattern: "\\\\bTODO\\\\b"
+    message: "unfinished text: {text}"
+    recovery: finish it
+    examples: ["a TODO here"]
+    negative_examples: ["TODOS", "todo"]
+"""
+
+
+def brief(findings):
+    return [(f.signal, f.text, f.start) for f in findings]
+
+
+class RulesTest(unittest.TestCase):
+    def test_builtin(self):
+        rules = halluscan.Rules()
+        self.assertEqual(len(rules.digest), 64)
+        self.assertIn(rules.engine, ("hyperscan", "pcre2"))
+        self.assertEqual(rules.rules[0]["id"], "url.http")
+        self.assertEqual(rules.rules[0]["file"], "patterns/urls.yaml")
+        self.assertEqual(rules.signals[-2:], ["unterminated_span", "spoofed_span"])
+        self.assertIn("user-facing", rules.contexts)
+        self.assertEqual(halluscan.version(), self.program_version())
+        rules.close()
+        rules.close()
+
+    def program_version(self):
+        out = subprocess.run([PROGRAM, "--version"], capture_output=True, text=True).stdout
+        return out.split()[1]
+
+    def test_listing_is_the_programs(self):
+        listing = subprocess.run([PROGRAM, "--list-rules"], capture_output=True,
+                                 text=True).stdout.splitlines()
+        rules = halluscan.Rules()
+        self.assertEqual(listing, ["%s\t%s\t%s\t%s\t%s:%d" % (r["id"], r["signal"], r["severity"],
+                                                            r["engine"], r["file"], r["line"])
+                                   for r in rules.rules])
+
+    def test_packs(self):
+        with halluscan.Rules(packs={"todo.yaml": TODO_PACK}) as rules:
+            self.assertEqual([r["id"] for r in rules.rules], ["todo.marker"])
+            ship, found, summary = halluscan.Scanner(rules).check("a TODO here\n")
+            self.assertFalse(ship)
+            self.assertEqual(brief(found), [("unfinished", "TODO", 2)])
+        both = halluscan.Rules(packs={"todo.yaml": TODO_PACK}, builtin=True)
+        self.assertEqual(both.rules[-1]["id"], "todo.marker")
+        self.assertGreater(len(both.rules), 10)
+        pcre2 = halluscan.Rules(pcre2=True)
+        self.assertEqual(pcre2.engine, "pcre2")
+
+    def test_errors(self):
+        with self.assertRaises(halluscan.HalluscanError) as cm:
+            halluscan.Rules(packs={"bad.yaml": "rules:\n  - id: x\n    sgnal: y\n"})
+        self.assertEqual(cm.exception.code, -errno.EINVAL)
+        self.assertTrue(str(cm.exception).startswith("[Errno %d] bad.yaml:3:5:" % errno.EINVAL))
+        with self.assertRaises(halluscan.HalluscanError) as cm:
+            halluscan.Rules(paths=["/nonexistent.yaml"])
+        self.assertIn("/nonexistent.yaml", str(cm.exception))
+        with self.assertRaises(halluscan.HalluscanError) as cm:
+            halluscan.Scanner(contexts=["nope"])
+        self.assertEqual(cm.exception.errno, errno.ENOENT)
+        self.assertIn('unknown context "nope"', cm.exception.strerror)
+        with self.assertRaises(halluscan.HalluscanError):
+            halluscan.Scanner(span_nonce="short")
+        with self.assertRaises(ValueError):
+            halluscan.Scanner(fail_on="sometimes")
+
+
+class ScannerTest(unittest.TestCase):
+    def test_check(self):
+        sc = halluscan.Scanner()
+        ship, found, summary = sc.check(ISSUE)
+        self.assertTrue(ship)
+        self.assertEqual(brief(found), [("fabricated_url", "https://docs.example.com/x", 4),
+                                        ("unsourced_statistic", "73.4%", 40)])
+        f = found[0]
+        self.assertEqual((f.rule, f.severity, f.end, f.line, f.column), ("url.http", "warn", 30, 1, 5))
+        self.assertIn("URL not verified", f.recovery)
+        self.assertEqual(f.as_dict()["signal"], "fabricated_url")
+        self.assertEqual((summary.bytes, summary.findings, summary.verdict), (len(ISSUE), 2, "warn"))
+        self.assertEqual(summary.signals["fabricated_url"], 1)
+        self.assertIsNone(summary.claims)
+
+    def test_fail_on_and_contexts(self):
+        self.assertFalse(halluscan.Scanner(contexts=["user-facing"]).check(ISSUE)[0])
+        self.assertFalse(halluscan.Scanner(fail_on="warn").check(ISSUE)[0])
+        ship, _, summary = halluscan.Scanner(contexts=["user-facing"], fail_on="never").check(ISSUE)
+        self.assertTrue(ship)
+        self.assertEqual(summary.verdict, "block")
+
+    def test_pieces_and_bytes(self):
+        sc = halluscan.Scanner()
+        data = ISSUE.encode()
+        found = []
+        for i in range(len(data)):
+            found += sc.feed(data[i:i + 1])
+        last, summary = sc.end()
+        self.assertEqual(brief(found + last), brief(sc.check(ISSUE)[1]))
+        # Bytes that are not UTF-8 come back as they were (surrogateescape).
+        _, found, _ = sc.check(b"See https://x.example/\xff\xfe ok\n")
+        self.assertEqual(found[0].text.encode("utf-8", "surrogateescape"), b"https://x.example/\xff\xfe")
+
+    def test_grounding(self):
+        sc = halluscan.Scanner()
+        self.assertEqual(sc.check(REPLY)[1], [])
+        for kind in ("tool", "source", "prompt"):
+            sc.reset()
+            sc.add_grounding(POLICY, kind)
+            _, found, _ = sc.check(REPLY)
+            self.assertEqual(brief(found), [("ungrounded_number", "30 days", 9),
+                                            ("altered_number", "12%", 39)])
+            self.assertEqual((found[1].source, found[1].source_at), ("10%", 37))
+        sc.reset(keep_grounding=True)
+        self.assertEqual(len(sc.check(REPLY)[1]), 2)
+        sc.reset()
+        self.assertEqual(sc.check(REPLY)[1], [])
+        sc.feed("half an input")
+        with self.assertRaises(halluscan.HalluscanError) as cm:
+            sc.add_grounding(POLICY)
+        self.assertEqual(cm.exception.code, -errno.EBUSY)
+
+    def test_callbacks(self):
+        seen = []
+        sc = halluscan.Scanner(on_finding=seen.append)
+        ship, found, _ = sc.check(ISSUE)
+        self.assertEqual((found, brief(seen)[0][0]), ([], "fabricated_url"))
+
+        class Enough(Exception):
+            pass
+
+        stops = [2]
+
+        def stop_twice(f):
+            if stops[0]:
+                stops[0] -= 1
+                raise Enough(f.signal)
+            seen.append(f)
+
+        seen = []
+        sc = halluscan.Scanner(on_finding=stop_twice)
+        with self.assertRaises(Enough):
+            sc.check(ISSUE)
+        with self.assertRaises(Enough):
+            sc.feed(ISSUE)
+            sc.end()
+        # The input was dropped: the scanner goes on as new.
+        self.assertTrue(sc.check(ISSUE)[0])
+        self.assertEqual(brief(seen), brief(halluscan.Scanner().check(ISSUE)[1]))
+
+    def test_claims(self):
+        sc = halluscan.Scanner(claims=True)
+        sc.add_grounding(POLICY, "source")
+        ship, found, summary = sc.check("Members save 10%. You have 30 days. Thanks for asking.\n")
+        self.assertFalse(ship)
+        claims = sc.claims()
+        self.assertEqual([c.label for c in claims], ["supported", "unsupported", "unchecked"])
+        self.assertEqual([(i.text, i.grounded) for i in claims[0].items], [("10%", True)])
+        self.assertEqual(summary.claims, {"supported": 1, "partial": 0, "unsupported": 1,
+                                          "unchecked": 1})
+        self.assertEqual((summary.unsupported_ratio, summary.trust, summary.claims_sufficient),
+                         (0.5, 0.5, False))
+
+    def test_spans(self):
+        sc = halluscan.Scanner(span_nonce="abcdefgh12")
+        ship, found, _ = sc.check("x <tool_output>https://a.example/</tool_output>\n")
+        self.assertFalse(ship)
+        self.assertEqual([f.signal for f in found], ["spoofed_span", "fabricated_url", "spoofed_span"])
+        sc = halluscan.Scanner(show_grounded=True)
+        _, found, summary = sc.check("<tool_output>https://a.example/</tool_output> https://a.example/\n")
+        self.assertEqual([(f.grounded, f.grounded_at) for f in found], [(True, 13)])
+        self.assertEqual(summary.findings, 0)
+
+    def test_same_as_program(self):
+        """The library is the program's engine: the same findings on the transcript."""
+        path = os.path.join(SRCDIR, "examples", "transcript.txt")
+        for args, opts in (([], {}), (["--context", "research"], {"contexts": ["research"]})):
+            out = subprocess.run([PROGRAM] + args + [path], capture_output=True, text=True).stdout
+            records = [json.loads(line) for line in out.splitlines()]
+            want = [(r["signal"], r["rule"], r["severity"], r["start"], r["end"], r["line"],
+                     r["column"], r["text"], r["message"], r["recovery"])
+                    for r in records if r["type"] == "finding"]
+            with open(path, "rb") as f:
+                _, found, summary = halluscan.Scanner(**opts).check(f.read())
+            got = [(f.signal, f.rule, f.severity, f.start, f.end, f.line, f.column, f.text,
+                    f.message, f.recovery) for f in found]
+            self.assertEqual(got, want)
+            self.assertEqual(summary.verdict, records[-1]["verdict"])
+            self.assertEqual(summary.signals, records[-1]["signals"])
+
+
+class GateTest(unittest.TestCase):
+    def test_gate(self):
+        gate = halluscan.Gate(contexts=["financial"])
+        v = gate.check(REPLY, sources=[POLICY])
+        self.assertFalse(v.ship)
+        self.assertEqual([(f.signal, f.severity) for f in v.findings],
+                         [("ungrounded_number", "block"), ("altered_number", "block")])
+        # Each check has its own grounding.
+        v = gate.check("Members save 10% on returns within 14 days.\n", sources=[POLICY])
+        self.assertTrue(v.ship)
+        self.assertEqual(v.findings, [])
+        self.assertTrue(gate.check(REPLY).ship)  # nothing to check numbers against
+
+    def test_threads(self):
+        """One Rules, a scanner per thread: each gets what one thread alone gets."""
+        gate = halluscan.Gate(contexts=["user-facing"])
+        texts = [ISSUE, REPLY, "Nothing here.\n", "According to Smith et al. (2023), it works.\n"]
+        want = [brief(gate.check(t, sources=[POLICY]).findings) for t in texts]
+        errors = []
+
+        def work():
+            try:
+                for _ in range(50):
+                    for t, w in zip(texts, want):
+                        if brief(gate.check(t, sources=[POLICY]).findings) != w:
+                            errors.append(t)
+            except Exception as e:  # reported below
+                errors.append(repr(e))
+
+        threads = [threading.Thread(target=work) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(errors, [])
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
