@@ -68,7 +68,7 @@ static void *arena_alloc(struct arena *a, size_t n)
 	n = (n + align - 1) & ~(align - 1);
 	if (!b || b->cap - b->used < n) {
 		cap = MAX(a->next_cap, n);
-		if (cap > SIZE_MAX - sizeof(*b))
+		if (cap > PTRDIFF_MAX - sizeof(*b))
 			return NULL;
 		b = malloc(sizeof(*b) + cap);
 		if (!b)

@@ -518,7 +518,7 @@ TEST(engine_late_patterns)
 		return;
 	CHECK(!HAVE_HYPERSCAN || !engine_is_pcre2(late, 2));
 	for (t = 0; t < ARRAY_SIZE(texts); t++) {
-		uint64_t woken_at, ignored;
+		uint64_t woken_at = UINT64_MAX, ignored;
 
 		run_late(always, texts[t], WHOLE, 0, false, &all, &ignored);
 		for (h = 0; h < ARRAY_SIZE(how); h++) {
