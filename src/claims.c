@@ -2,6 +2,7 @@
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
 #include "ground.h"
+#include "numlex.h"
 #include "quantity.h"
 
 #include <ctype.h>
@@ -23,6 +24,9 @@ struct held {
 	uint64_t grounded_at;
 	size_t source_off; /* in text: a near grounded figure, NUL-terminated; 0: none */
 	bool checkable;    /* counts towards its sentence's claim */
+	bool lexed;        /* a quantity the number lexer found (q, nl_flags) */
+	unsigned nl_flags;
+	struct quantity q;
 	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
 };
 
@@ -73,6 +77,17 @@ struct claims {
 	uint64_t counts[CLAIM_LABELS];
 	struct claim_item *items;  /* a claim's checkable items */
 	size_t cap_items;
+	/* The number checks: the rule each quantity class is reported under
+	 * (-1: none), and where their quantities are, counted by line breaks
+	 * (claims_line) and code points since the line began. */
+	int class_rule[QC_CLASSES];
+	bool lex;
+	struct held *merge;
+	size_t cap_merge;
+	/* While lexing: the pattern matches held, and how far they were passed. */
+	size_t lex_matches, lex_cur;
+	uint64_t lex_max_to;
+	uint64_t line, line_start, col_at, col_cp;
 };
 
 static const char *const label_names[CLAIM_LABELS] = {
@@ -116,6 +131,7 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
 {
 	struct claims *c = calloc(1, sizeof(*c));
+	size_t i, r;
 
 	if (!c)
 		return -ENOMEM;
@@ -134,6 +150,14 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 		claims_free(c);
 		return -ENOMEM;
 	}
+	for (i = 0; i < QC_CLASSES; i++)
+		c->class_rule[i] = -1;
+	for (r = 0; r < rs->n_rules; r++)
+		for (i = 0; i < QC_CLASSES; i++)
+			if ((rs->rules[r].quantities & (1u << i)) && c->class_rule[i] < 0) {
+				c->class_rule[i] = (int)r;
+				c->lex = true;
+			}
 	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
 	pcre2_set_match_limit(c->after_mctx, EXEMPT_MATCH_LIMIT);
 	c->gen = 1;
@@ -157,6 +181,7 @@ void claims_free(struct claims *c)
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
+	free(c->merge);
 	free(c->items);
 	buf_free(&c->text);
 	buf_free(&c->key);
@@ -177,6 +202,7 @@ void claims_reset(struct claims *c)
 	c->in_tool = false;
 	c->gen++;
 	memset(c->counts, 0, sizeof(c->counts));
+	c->line = c->line_start = c->col_at = c->col_cp = 0;
 }
 
 uint64_t claims_exempted(const struct claims *c)
@@ -195,46 +221,181 @@ enum check {
 	CHECK_SILENT,   /* a number check with nothing to check against */
 };
 
+/* True when the number lexer reads the model's sentences: there is grounding. */
+static bool lexing(const struct claims *c)
+{
+	return c->lex && c->ground && ground_active(c->ground) && !c->in_tool;
+}
+
+/* Counts the current line's code points up to offset at (never backwards). */
+static void count_columns(struct claims *c, uint64_t at)
+{
+	const char *p;
+	size_t n;
+
+	if (c->col_at < c->line_start) {
+		c->col_at = c->line_start;
+		c->col_cp = 0;
+	}
+	if (at <= c->col_at)
+		return;
+	p = window_get(c->w, c->col_at, at, &n);
+	c->col_cp += utf8_count(p, n);
+	c->col_at = at;
+}
+
 /*
- * A number check: a quantity that states a grounded one is grounded; one
- * near a grounded one of its unit is reported as the near signal naming
- * it; one that matches nothing is reported as the rule's signal.
+ * A number check: a quantity stated by a grounded one in its context, or
+ * anywhere, is grounded; one said where the grounding says another figure
+ * of its unit, or near one, is reported as the near signal naming it; one
+ * that matches nothing as the rule's signal.
  */
-static enum check check_quantity(struct claims *c, struct held *h)
+static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
 	const struct ground_quantity *gq;
 	struct ground_context ctx;
-	struct quantity q;
-	const char *prev;
-	bool states;
+	enum ground_verdict v;
+	const char *p;
 	size_t off, n;
 
-	if (!c->ground || !ground_active(c->ground))
+	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
+	 * any figure written the same way. */
+	if (h->q.kind == QUANTITY_NUMBER)
+		return ground_holds_figure(c->ground, h->q.value) ? CHECK_GROUNDED : CHECK_REPORT;
+	/* The words on both sides of it in its sentence. */
+	p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
+	ground_context_of(p + n, n, &ctx);
+	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
+	ground_context_after(p, n, &ctx);
+	gq = ground_match_quantity(c->ground, &h->q, &ctx, r->near.signal ? r->near.tolerance : 0, &v);
+	if (v == GROUND_STATED) {
+		h->grounded_at = gq->at;
+		return CHECK_GROUNDED;
+	}
+	/* A count or an ordinal in words ("two ways", "the first time") is
+	 * checked only for a repeat. */
+	if (h->q.words && (h->q.kind == QUANTITY_COUNT || h->q.kind == QUANTITY_ORDINAL))
 		return CHECK_SILENT;
-	prev = window_get(c->w, h->from ? h->from - 1 : 0, h->from, &n);
-	if (!quantity_follows(n ? (unsigned char)prev[0] : -1) ||
-	    !quantity_parse(c->text.data + h->text_off, h->text_len, &q))
+	/* A year, date, time or temperature is checked where the grounding
+	 * says one like it: "A 2023 study", "by March 2027" against tool
+	 * output that dates nothing claim nothing it could contradict. */
+	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE)
 		return CHECK_SILENT;
-	/* A bare number grounds what it counts; on its own it claims nothing. */
-	if (q.kind == QUANTITY_NUMBER)
-		return CHECK_SILENT;
-	prev = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
-	ground_context_of(prev + n, n, &ctx);
-	gq = ground_match_quantity(c->ground, &q, &ctx, r->near.signal ? r->near.tolerance : 0, &states);
-	/* A count in words ("two ways") is checked only for a repeat. */
-	if (q.words && !states && quantity_is_count(&q))
-		return CHECK_SILENT;
+	/* "about 60 days" for 66: what an approximation says. */
+	if (v == GROUND_NEAR && (h->nl_flags & NUMLEX_APPROX) &&
+	    quantity_distance(&h->q, &gq->q) <= 0.1) {
+		h->grounded_at = gq->at;
+		return CHECK_GROUNDED;
+	}
 	if (gq) {
 		h->grounded_at = gq->at;
-		if (states)
-			return CHECK_GROUNDED;
 		off = c->text.len;
 		if (buf_add(&c->text, gq->text, strlen(gq->text) + 1) < 0)
 			return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
 		h->source_off = off;
 	}
 	return CHECK_REPORT;
+}
+
+/*
+ * True when the bare number at from follows a capitalised word ("Prisma
+ * 6", "Windows 11", "Boeing 737"): the number is part of a name.
+ */
+static bool follows_name(const struct claims *c, uint64_t from)
+{
+	const char *s;
+	size_t n, k;
+
+	s = window_get(c->w, c->start, from, &n);
+	if (n < 2 || s[n - 1] != ' ')
+		return false;
+	for (k = n - 1; k > 0 && isalpha((unsigned char)s[k - 1]); k--)
+		;
+	return k < n - 1 && isupper((unsigned char)s[k]);
+}
+
+/* True when [from, to) overlaps a pattern match held (asked in order of from). */
+static bool in_match(struct claims *c, uint64_t from, uint64_t to)
+{
+	while (c->lex_cur < c->lex_matches && c->held[c->lex_cur].from < to) {
+		c->lex_max_to = MAX(c->lex_max_to, c->held[c->lex_cur].to);
+		c->lex_cur++;
+	}
+	return c->lex_max_to > from;
+}
+
+/* Holds a quantity the lexer found in the sentence being decided. */
+static int on_lexed(void *ctx, const struct numlex_item *it)
+{
+	struct claims *c = ctx;
+	const char *s;
+	struct held *h;
+	uint64_t base = c->start, from, to;
+	int rule;
+	size_t n;
+
+	if (it->flags & NUMLEX_NOT_CLAIM)
+		return 0;
+	/* A bare number in words ("one of them") claims nothing, nor one in a
+	 * name, nor one inside a match ("et al. (2024)" is the citation's). */
+	if (it->q.kind == QUANTITY_NUMBER &&
+	    (it->q.words || follows_name(c, base + it->from) || in_match(c, base + it->from, base + it->to)))
+		return 0;
+	rule = c->class_rule[it->q.kind == QUANTITY_NUMBER ? QC_COUNT : quantity_class_of(&it->q)];
+	if (rule < 0)
+		return 0;
+	/* A range is reported whole; a date's year or a quarter's, as its part. */
+	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from);
+	to = base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
+	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
+		return -ENOMEM;
+	s = window_get(c->w, from, MIN(to, from + CLAIMS_TEXT_CAP), &n);
+	h = &c->held[c->n_held];
+	count_columns(c, from);
+	*h = (struct held){
+		.rule = (size_t)rule, .from = from, .to = to, .line = c->line + 1,
+		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
+		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = it->q,
+	};
+	if (buf_add(&c->text, s, n) < 0)
+		return -ENOMEM;
+	c->n_held++;
+	return 0;
+}
+
+/*
+ * Finds the quantities of the sentence [c->start, end) and holds them with
+ * the matches, in order of offset. Only where something can ground them
+ * and the text is the model's.
+ */
+static int lex_sentence(struct claims *c, uint64_t end)
+{
+	size_t n, first = c->n_held, i, a, b;
+	const char *s;
+	int err;
+
+	if (!lexing(c) || end <= c->start)
+		return 0;
+	s = window_get(c->w, c->start, end, &n);
+	if (n < end - c->start)
+		return 0; /* (never: a sentence is decided long before it leaves the window) */
+	c->lex_matches = first;
+	c->lex_cur = 0;
+	c->lex_max_to = 0;
+	err = numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0, on_lexed, c);
+	if (err)
+		return err;
+	if (c->n_held == first || first == 0)
+		return 0;
+	/* Two runs in order of offset: merged, the patterns' first at a tie. */
+	if (grow(&c->merge, &c->cap_merge, c->n_held, sizeof(*c->merge)) < 0)
+		return -ENOMEM;
+	memcpy(c->merge, c->held, c->n_held * sizeof(*c->held));
+	for (i = 0, a = 0, b = first; i < c->n_held; i++)
+		c->held[i] = b == c->n_held || (a < first && c->merge[a].from <= c->merge[b].from)
+				     ? c->merge[a++] : c->merge[b++];
+	return 0;
 }
 
 /* True when the held match repeats an item of earlier tool output. */
@@ -540,10 +701,10 @@ static int make_claim(struct claims *c, uint64_t end)
 	return c->claim_fn(c->claim_ctx, &cl);
 }
 
-/* Whether a sentence with nothing held still needs deciding: as a claim. */
+/* Whether a sentence with nothing held still needs deciding: as a claim, or for its numbers. */
 static bool wants_claim(const struct claims *c)
 {
-	return c->claim_fn && !c->in_tool;
+	return (c->claim_fn && !c->in_tool) || lexing(c);
 }
 
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
@@ -552,6 +713,9 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	size_t i;
 	int err = 0;
 
+	err = lex_sentence(c, end);
+	if (err)
+		return err;
 	for (i = 0; i < c->rs->n_signals; i++)
 		c->last_kept[i] = SIZE_MAX;
 	for (i = 0; i < c->n_held; i++) {
@@ -559,9 +723,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		size_t sig = c->rs->rules[h->rule].signal_index;
 		size_t k = c->last_kept[sig];
 
-		enum check chk = c->rs->rules[h->rule].grounding == GROUNDING_QUANTITY
-					 ? check_quantity(c, h)
-					 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+		enum check chk = h->lexed ? check_quantity(c, h, end)
+				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 
 		if (chk == CHECK_SILENT) {
 			h->dropped = true;
@@ -604,7 +767,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (!h->dropped)
 			err = c->fn(c->ctx, &it);
 	}
-	if (err == 0 && wants_claim(c))
+	if (err == 0 && c->claim_fn && !c->in_tool)
 		err = make_claim(c, end);
 	c->n_held = 0;
 	c->text.len = 0;
@@ -612,6 +775,34 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	c->max_to = next;
 	c->gen++;
 	return err;
+}
+
+/*
+ * Where a sentence too long to hold is cut, so that no figure is split (the
+ * number lexer reads each part alone): after the last run of blanks in the
+ * cap's last 256 bytes whose word before is no figure, else before the last
+ * mark that starts none ("$" after ","), else at the cap. It depends on the
+ * text alone, not on how far an engine has read.
+ */
+static uint64_t cap_cut(const struct claims *c)
+{
+	uint64_t cap = c->start + CLAIMS_SENTENCE_CAP;
+	const char *s;
+	size_t n, i;
+
+	s = window_get(c->w, cap - 256, cap, &n);
+	if (n < 256)
+		return cap;
+	for (i = n; i > 1; i--)
+		if ((s[i - 1] == ' ' || s[i - 1] == '\t') && s[i - 2] != ' ' && s[i - 2] != '\t' &&
+		    ((!isdigit((unsigned char)s[i - 2]) && s[i - 2] != ',') ||
+		     (i < n && isdigit((unsigned char)s[i]))))
+			return cap - (n - i);
+	for (i = n - 1; i > 0; i--)
+		if (!isalnum((unsigned char)s[i - 1]) && s[i - 1] != '.' && (s[i - 1] & 0x80) == 0 &&
+		    !isalnum((unsigned char)s[i]) && s[i] != '.' && s[i] != ',' && (s[i] & 0x80) == 0)
+			return cap - (n - i);
+	return cap;
 }
 
 int claims_advance(struct claims *c, uint64_t pos)
@@ -624,7 +815,7 @@ int claims_advance(struct claims *c, uint64_t pos)
 		return 0;
 	}
 	while (pos >= c->start + CLAIMS_SENTENCE_CAP) {
-		uint64_t cut = c->start + CLAIMS_SENTENCE_CAP;
+		uint64_t cut = cap_cut(c);
 
 		/* A match that reaches over the cut keeps its sentence going. */
 		if (c->max_to > cut)
@@ -748,4 +939,22 @@ int claims_break(struct claims *c, uint64_t at)
 		return 0;
 	}
 	return decide(c, at, at);
+}
+
+int claims_line(struct claims *c, uint64_t at)
+{
+	int err = 0;
+
+	/* A line break inside a closed tool span, passed on after its text was decided. */
+	if (at > c->start || c->n_held > 0)
+		err = claims_break(c, at);
+	c->line++;
+	c->line_start = at;
+	return err;
+}
+
+void claims_keep_columns(struct claims *c, uint64_t at)
+{
+	if (at > c->line_start)
+		count_columns(c, at);
 }

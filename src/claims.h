@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Sentence assembly and the decisions that need a whole sentence: a rule's
- * unless_sentence / unless_before exemptions, and one finding per stretch of
- * text per signal. Matches (in order of offset) are held until their
+ * unless_sentence / unless_before exemptions, the number checks (the number
+ * lexer reads each sentence of the model's text once there is grounding,
+ * and its quantities are held with the matches), and one finding per
+ * stretch of text per signal. Matches (in order of offset) are held until their
  * sentence ends: at a terminator followed by a capitalised word, at a line
  * break, at a tool span, at CLAIMS_SENTENCE_CAP bytes, or at end of input.
  *
@@ -77,6 +79,15 @@ int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
 int claims_mark(struct claims *c, uint64_t from, uint64_t to);
 /* A hard break: the sentence ends at, and the next begins at, offset at. */
 int claims_break(struct claims *c, uint64_t at);
+/*
+ * A line break: the sentence ends, and the next line begins, at offset at.
+ * Every line break of the input comes here, in order (those inside a tool
+ * span too): the number checks count lines and columns by them.
+ */
+int claims_line(struct claims *c, uint64_t at);
+/* Counts the columns of the current line up to offset at, before the
+ * window drops the bytes before at. */
+void claims_keep_columns(struct claims *c, uint64_t at);
 /* Forces the breaks that CLAIMS_SENTENCE_CAP puts before offset pos. */
 int claims_advance(struct claims *c, uint64_t pos);
 /* Called for each sentence, after its findings, when set (--claims). */

@@ -35,15 +35,11 @@ void db_free(struct db *db)
 	free(db);
 }
 
-/*
- * A number check says nothing before the first tool output or source:
- * its patterns wait in the engine's late database until the scan wakes
- * them (plain prose never pays for matching every number in it).
- */
+/* A number check has no pattern: the number lexer finds its quantities (scan.c). */
 static struct engine_pattern rule_pattern(const struct rule *r)
 {
 	unsigned flags = (r->caseless ? ENGINE_CASELESS : 0u) |
-			 (r->grounding == GROUNDING_QUANTITY ? ENGINE_LATE : 0u);
+			 (r->quantities ? ENGINE_NEVER : 0u);
 
 	return (struct engine_pattern){r->pattern, flags, (const char *const *)r->alternatives,
 				       r->n_alternatives};

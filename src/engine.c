@@ -60,6 +60,7 @@ struct engine {
 	bool *pcre2;           /* per pattern: runs on PCRE2 */
 	pcre2_code **code;     /* per pattern, NULL where Hyperscan runs it */
 	size_t n_pcre2;
+	size_t n_never;        /* ENGINE_NEVER patterns: no engine runs them */
 	pcre2_match_context *mctx;
 #if HAVE_HYPERSCAN
 	/* [0]: the patterns scanned from the start; [1]: the ENGINE_LATE ones.
@@ -294,6 +295,8 @@ int engine_check_pattern(const struct engine_pattern *p, struct diag *d)
 	size_t i;
 	int err;
 
+	if (p->flags & ENGINE_NEVER)
+		return 0;
 	/* The one pattern that matches a line break: the engine's own. */
 	if (p->flags & ENGINE_LINE_BREAK)
 		return strcmp(p->expr, "\n") == 0 ? 0
@@ -359,7 +362,7 @@ static int finish_pcre2(struct engine *e, const struct engine_pattern *pats, str
 	size_t i;
 	int err;
 
-	e->n_pcre2 = 0;
+	e->n_pcre2 = e->n_never = 0;
 	for (i = 0; i < e->n; i++) {
 		if (pats[i].flags & ENGINE_SENTENCE_MARK) {
 			e->mark = i;
@@ -368,6 +371,10 @@ static int finish_pcre2(struct engine *e, const struct engine_pattern *pats, str
 		if (pats[i].flags & ENGINE_LINE_BREAK) {
 			e->lines = i;
 			e->pcre2[i] = false;
+		}
+		if (pats[i].flags & ENGINE_NEVER) {
+			e->pcre2[i] = false;
+			e->n_never++;
 		}
 		if (!e->pcre2[i])
 			continue;
@@ -428,7 +435,7 @@ static int hs_exprs_make(const struct engine_pattern *pats, size_t n, struct hs_
 	if (!x->expr || !x->owner)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (pats[i].flags & (ENGINE_SENTENCE_MARK | ENGINE_LINE_BREAK))
+		if (pats[i].flags & (ENGINE_SENTENCE_MARK | ENGINE_LINE_BREAK | ENGINE_NEVER))
 			continue;
 		for (j = 0; j < (pats[i].n_alts ? pats[i].n_alts : 1); j++) {
 			struct engine_pattern one = pats[i];
@@ -751,7 +758,8 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	memset(info, 0, sizeof(*info));
 	info->n_patterns = e->n;
 	info->n_pcre2 = e->n_pcre2;
-	info->backend = e->n_pcre2 == e->n - (e->mark != NO_MARK) - (e->lines != NO_MARK) ? "pcre2"
+	info->backend = e->n_pcre2 == e->n - e->n_never - (e->mark != NO_MARK) - (e->lines != NO_MARK)
+				? "pcre2"
 			: e->n_pcre2 ? "hyperscan+pcre2" : "hyperscan";
 #if HAVE_HYPERSCAN
 	info->degraded = e->degraded[0] ? e->degraded : NULL;

@@ -35,6 +35,7 @@ enum {
 	ENGINE_SENTENCE_MARK = 1 << 2, /* expr is ENGINE_SENTENCE_MARK_RE: see below */
 	ENGINE_LINE_BREAK = 1 << 3, /* expr is "\n": every line break, by the same byte scan */
 	ENGINE_LATE = 1 << 4,       /* scanned once engine_stream_wake() is called: see there */
+	ENGINE_NEVER = 1 << 5,      /* no pattern (expr NULL): an id that never matches */
 };
 
 /*

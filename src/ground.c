@@ -16,6 +16,10 @@
 /* A value range spanning more bins than this is searched by a walk over
  * every quantity instead of bin by bin. */
 #define MAX_BINS (8 * SUBBINS)
+/* A swapped figure is looked for among this many of the newest quantities
+ * of its unit, and must share this many context words with its place. */
+#define SWAP_WALK 256
+#define SWAP_SHARED 2
 
 struct entry {
 	uint64_t hash, at;
@@ -39,6 +43,8 @@ struct qlinks {
 	int64_t key;       /* of its bin: see bin_key() */
 	uint64_t unit_hash; /* a copy, so that a bin's walk stays in these links */
 	struct qlink bin, val; /* val.list NIL: not filed by value */
+	struct qlink unit;     /* every quantity of its unit, newest first */
+	struct qlink written;  /* by the figure as written */
 };
 
 struct ground {
@@ -46,7 +52,7 @@ struct ground {
 	uint32_t head, count;
 	/* Hash heads (items, quantity bins, quantity values), allocated with
 	 * the first item: a run with no tool output never touches them. */
-	uint32_t *heads, *bucket, *bins, *vals;
+	uint32_t *heads, *bucket, *bins, *vals, *units, *writ;
 	bool dirty;
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
@@ -115,7 +121,7 @@ void ground_reset(struct ground *g)
 	g->evictions = 0;
 	g->active = false;
 	if (g->dirty)
-		memset(g->heads, 0xff, 3 * BUCKETS * sizeof(*g->heads));
+		memset(g->heads, 0xff, 5 * BUCKETS * sizeof(*g->heads));
 	g->dirty = false;
 }
 
@@ -123,13 +129,15 @@ void ground_reset(struct ground *g)
 static int use_heads(struct ground *g)
 {
 	if (!g->heads) {
-		g->heads = malloc(3 * BUCKETS * sizeof(*g->heads));
+		g->heads = malloc(5 * BUCKETS * sizeof(*g->heads));
 		if (!g->heads)
 			return -ENOMEM;
-		memset(g->heads, 0xff, 3 * BUCKETS * sizeof(*g->heads));
+		memset(g->heads, 0xff, 5 * BUCKETS * sizeof(*g->heads));
 		g->bucket = g->heads;
 		g->bins = g->heads + BUCKETS;
 		g->vals = g->heads + 2 * BUCKETS;
+		g->units = g->heads + 3 * BUCKETS;
+		g->writ = g->heads + 4 * BUCKETS;
 	}
 	g->dirty = true;
 	return 0;
@@ -219,10 +227,13 @@ bool ground_active(const struct ground *g)
 
 static bool context_stopword(const char *w, size_t k)
 {
+	/* Function words, and the words of figures themselves (every sum says
+	 * "million", every share "percent"): they tell no two figures apart. */
 	static const char *const words[] = {
-		"about", "after", "also", "and", "are", "been", "but", "for", "from", "had", "has",
-		"have", "its", "more", "than", "that", "the", "their", "this", "was", "were",
-		"which", "while", "with",
+		"about", "after", "also", "and", "are", "been", "billion", "but", "cent",
+		"dollars", "for", "from", "had", "has", "have", "its", "million", "more",
+		"percent", "per", "than", "that", "the", "their", "thousand", "this", "trillion",
+		"was", "were", "which", "while", "with",
 	};
 	size_t i;
 
@@ -242,6 +253,8 @@ static bool is_terminator(char c)
 void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 {
 	const char *start = before - MIN(n, 160), *p = before;
+	uint32_t last[GROUND_CONTEXT_SIDE];
+	size_t seen = 0, i;
 
 	ctx->n = 0;
 	ctx->mask = 0;
@@ -249,7 +262,8 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || isspace((unsigned char)p[0]))))
 		p--;
-	while (p < before && ctx->n < GROUND_CONTEXT) {
+	/* The nearest words tell a figure from the others of its sentence. */
+	while (p < before) {
 		const char *w;
 		uint32_t h = 2166136261u;
 		size_t k;
@@ -261,11 +275,73 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 		k = (size_t)(p - w);
 		if (k < 3 || context_stopword(w, k))
 			continue;
-		for (size_t i = 0; i < k; i++)
+		for (i = 0; i < k; i++)
 			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
-		ctx->word[ctx->n++] = h;
-		ctx->mask |= 1ull << (h % 64);
+		last[seen++ % GROUND_CONTEXT_SIDE] = h;
 	}
+	for (i = seen > GROUND_CONTEXT_SIDE ? seen - GROUND_CONTEXT_SIDE : 0; i < seen; i++) {
+		ctx->word[ctx->n++] = last[i % GROUND_CONTEXT_SIDE];
+		ctx->mask |= 1ull << (last[i % GROUND_CONTEXT_SIDE] % 64);
+	}
+}
+
+/* Adds one word's hash unless held; false when ctx is full. */
+static bool context_add(struct ground_context *ctx, uint32_t h)
+{
+	size_t i;
+
+	if (ctx->n == GROUND_CONTEXT)
+		return false;
+	for (i = 0; i < ctx->n; i++)
+		if (ctx->word[i] == h)
+			return true;
+	ctx->word[ctx->n++] = h;
+	ctx->mask |= 1ull << (h % 64);
+	return true;
+}
+
+void ground_context_after(const char *after, size_t n, struct ground_context *ctx)
+{
+	const char *p = after, *end = after + MIN(n, 160);
+	size_t added = 0;
+
+	while (p < end && ctx->n < GROUND_CONTEXT && added < GROUND_CONTEXT - GROUND_CONTEXT_SIDE) {
+		const char *w;
+		uint32_t h = 2166136261u;
+		size_t k, i;
+
+		while (p < end && !isalpha((unsigned char)*p)) {
+			/* The sentence ends at a line break, or a terminator and a blank. */
+			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || isspace((unsigned char)p[1]))))
+				return;
+			p++;
+		}
+		for (w = p; p < end && isalpha((unsigned char)*p); p++)
+			;
+		k = (size_t)(p - w);
+		if (k < 3 || context_stopword(w, k))
+			continue;
+		for (i = 0; i < k; i++)
+			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+		if (!context_add(ctx, h))
+			return;
+		added++;
+	}
+}
+
+size_t ground_context_shared(const struct ground_context *a, const struct ground_context *b)
+{
+	size_t i, j, k = 0;
+
+	if ((a->mask & b->mask) == 0)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (a->word[i] == b->word[j]) {
+				k++;
+				break;
+			}
+	return k;
 }
 
 static bool share_context(const struct ground_context *a, const struct ground_context *b)
@@ -324,33 +400,37 @@ static uint32_t val_of(double v)
 	return mix(bits);
 }
 
-/* Slot i's place in the bin lists, or in the value lists. */
-static struct qlink *qlink(struct ground *g, uint32_t i, bool by_value)
+/* The lists a quantity is filed in. */
+enum { BY_BIN, BY_VALUE, BY_UNIT, BY_WRITTEN };
+
+/* Slot i's place in one kind of list. */
+static struct qlink *qlink(struct ground *g, uint32_t i, int by)
 {
-	return by_value ? &g->ql[i].val : &g->ql[i].bin;
+	return by == BY_VALUE ? &g->ql[i].val : by == BY_UNIT ? &g->ql[i].unit
+	       : by == BY_WRITTEN ? &g->ql[i].written : &g->ql[i].bin;
 }
 
-static void link_in(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
+static void link_in(struct ground *g, uint32_t *heads, uint32_t i, int by)
 {
-	struct qlink *l = qlink(g, i, by_value);
+	struct qlink *l = qlink(g, i, by);
 
 	l->prev = NIL;
 	l->next = heads[l->list];
 	if (l->next != NIL)
-		qlink(g, l->next, by_value)->prev = i;
+		qlink(g, l->next, by)->prev = i;
 	heads[l->list] = i;
 }
 
-static void link_out(struct ground *g, uint32_t *heads, uint32_t i, bool by_value)
+static void link_out(struct ground *g, uint32_t *heads, uint32_t i, int by)
 {
-	struct qlink *l = qlink(g, i, by_value);
+	struct qlink *l = qlink(g, i, by);
 
 	if (l->prev != NIL)
-		qlink(g, l->prev, by_value)->next = l->next;
+		qlink(g, l->prev, by)->next = l->next;
 	else
 		heads[l->list] = l->next;
 	if (l->next != NIL)
-		qlink(g, l->next, by_value)->prev = l->prev;
+		qlink(g, l->next, by)->prev = l->prev;
 }
 
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
@@ -363,9 +443,11 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	if (use_heads(g) < 0)
 		return -ENOMEM;
 	if (g->qcount == GROUND_CAP) {
-		link_out(g, g->bins, g->qhead, false);
+		link_out(g, g->bins, g->qhead, BY_BIN);
+		link_out(g, g->units, g->qhead, BY_UNIT);
+		link_out(g, g->writ, g->qhead, BY_WRITTEN);
 		if (g->ql[g->qhead].val.list != NIL)
-			link_out(g, g->vals, g->qhead, true);
+			link_out(g, g->vals, g->qhead, BY_VALUE);
 		g->qhead = (g->qhead + 1) % GROUND_CAP;
 		g->qcount--;
 		g->evictions++;
@@ -383,11 +465,15 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l->key = bin_key(q->value);
 	l->unit_hash = q->unit_hash;
 	l->bin.list = bin_of(q->unit_hash, l->key);
-	link_in(g, g->bins, i, false);
+	link_in(g, g->bins, i, BY_BIN);
+	l->unit.list = mix(q->unit_hash);
+	link_in(g, g->units, i, BY_UNIT);
+	l->written.list = val_of(quantity_written(q));
+	link_in(g, g->writ, i, BY_WRITTEN);
 	l->val.list = NIL;
 	if (q->kind != QUANTITY_BASE) {
 		l->val.list = val_of(q->value);
-		link_in(g, g->vals, i, true);
+		link_in(g, g->vals, i, BY_VALUE);
 	}
 	g->qcount++;
 	return 0;
@@ -586,10 +672,53 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	return true;
 }
 
+/*
+ * A figure stated elsewhere but said where the grounding says another
+ * figure of its unit: the best such candidate among the SWAP_WALK newest
+ * quantities of a's unit (and of bare numbers, for a count of a noun),
+ * sharing at least SWAP_SHARED context words; most words shared, then
+ * nearest, then youngest.
+ */
+static uint32_t find_swap(const struct ground *g, const struct quantity *a,
+			  const struct ground_context *ctx)
+{
+	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")};
+	uint32_t best = NIL;
+	size_t best_k = 0, u, walked;
+	double best_d = INFINITY;
+
+	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
+		uint32_t i = g->units[mix(units[u])];
+
+		for (walked = 0; i != NIL && walked < SWAP_WALK; i = g->ql[i].unit.next) {
+			const struct ground_quantity *gq = &g->q[i];
+			size_t k;
+			double d;
+
+			if (g->ql[i].unit_hash != units[u])
+				continue;
+			walked++;
+			if (!quantity_comparable(a, &gq->q) || quantity_states(a, &gq->q))
+				continue;
+			k = ground_context_shared(ctx, &gq->ctx);
+			if (k < SWAP_SHARED || k < best_k)
+				continue;
+			d = quantity_distance(a, &gq->q);
+			if (k > best_k || d < best_d ||
+			    (d == best_d && (best == NIL || g->ql[i].seq > g->ql[best].seq))) {
+				best = i;
+				best_k = k;
+				best_d = d;
+			}
+		}
+	}
+	return best;
+}
+
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
-						    double tolerance, bool *states)
+						    double tolerance, enum ground_verdict *v)
 {
 	struct qsearch s = {
 		.g = g, .a = a, .ctx = ctx,
@@ -597,10 +726,12 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	};
 	uint32_t i;
 
-	*states = false;
+	*v = GROUND_NONE;
 	if (g->qcount == 0)
 		return NULL;
-	if (!judge_candidates(&s, tolerance)) {
+	/* The kinds the number lexer adds compare by rules of their own (days
+	 * round the year, minutes round the clock): every quantity is judged. */
+	if (a->kind > QUANTITY_BASE || !judge_candidates(&s, tolerance)) {
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,
 			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
@@ -608,18 +739,39 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		for (i = 0; i < g->qcount; i++)
 			judge(&s, (g->qhead + i) % GROUND_CAP);
 	}
-	/* A near one only counts within tolerance (best starts there). */
-	*states = true;
+	/* Stated where the same things are said: grounded. */
+	*v = GROUND_STATED;
 	if (s.stated[1] != NIL)
 		return &g->q[s.stated[1]];
-	*states = false;
-	if (s.near[1] != NIL)
-		return &g->q[s.near[1]];
-	*states = true;
+	/* Said where the grounding says another figure: changed on the way. */
+	i = find_swap(g, a, ctx);
+	*v = GROUND_SWAPPED;
+	if (i != NIL)
+		return &g->q[i];
+	/* Stated anywhere: grounded, whatever else is near. */
+	*v = GROUND_STATED;
 	if (s.stated[0] != NIL)
 		return &g->q[s.stated[0]];
-	*states = false;
-	return s.near[0] != NIL ? &g->q[s.near[0]] : NULL;
+	/* A near one only counts within tolerance (best starts there). */
+	*v = GROUND_NEAR;
+	if (s.near[1] != NIL)
+		return &g->q[s.near[1]];
+	if (s.near[0] != NIL)
+		return &g->q[s.near[0]];
+	*v = GROUND_NONE;
+	return NULL;
+}
+
+bool ground_holds_figure(const struct ground *g, double w)
+{
+	uint32_t i;
+
+	if (g->qcount == 0)
+		return false;
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		if (quantity_written(&g->q[i].q) == w)
+			return true;
+	return false;
 }
 
 int ground_copy(struct ground *dst, const struct ground *src)

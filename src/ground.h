@@ -38,13 +38,14 @@ void ground_activate(struct ground *g);
 /* True once a tool span was seen or a source loaded: number checks apply. */
 bool ground_active(const struct ground *g);
 
-#define GROUND_CONTEXT 12
+#define GROUND_CONTEXT 16
+#define GROUND_CONTEXT_SIDE 10
 
 /*
- * The words a quantity is said with: hashes of the content words before it
- * in its sentence (at most GROUND_CONTEXT, 160 bytes back). Only what comes
- * before is used, so that the context never depends on how much of the
- * stream has arrived.
+ * The words a quantity is said with: hashes of the content words nearest
+ * to it in its sentence, at most GROUND_CONTEXT_SIDE before it (160 bytes
+ * back) and, with ground_context_after(), as many after it. Function words
+ * and the words of figures ("million", "percent") are left out.
  */
 struct ground_context {
 	uint32_t word[GROUND_CONTEXT];
@@ -52,7 +53,7 @@ struct ground_context {
 	uint64_t mask; /* bit (word % 64) of each word: no bit in common, no word */
 };
 
-/* The context of a quantity; before points just past the bytes before it. */
+/* The words before a quantity; before points just past the bytes before it. */
 void ground_context_of(const char *before, size_t n, struct ground_context *ctx);
 
 /* A quantity tool output or a source stated, with its text as written. */
@@ -66,18 +67,45 @@ struct ground_quantity {
 /* Records a quantity (bounded like the items; the oldest is evicted). */
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
 			size_t n, uint64_t at, const struct ground_context *ctx);
+
 /*
- * What the written quantity a, said with context ctx, stands against:
- * a grounded quantity it states said in a shared context (*states true);
- * else the nearest one of its unit within tolerance said in a shared
- * context (*states false: a changed figure); else one it states anywhere;
- * else the nearest anywhere; else NULL. A shared context is one content
- * word in common. The pointer is valid until the set changes.
+ * Adds to ctx the content words after a quantity, up to the end of its
+ * sentence (at most 160 bytes, until ctx holds GROUND_CONTEXT words): with
+ * ground_context_of(), the words on both sides of it. after points just
+ * past the quantity.
+ */
+void ground_context_after(const char *after, size_t n, struct ground_context *ctx);
+/* How many of a's words b holds. */
+size_t ground_context_shared(const struct ground_context *a, const struct ground_context *b);
+
+enum ground_verdict {
+	GROUND_NONE,    /* nothing of its unit near, nor said in its context */
+	GROUND_STATED,  /* a grounded quantity states it */
+	GROUND_SWAPPED, /* said where the grounding says another figure of its unit */
+	GROUND_NEAR,    /* a grounded one of its unit within tolerance, not equal */
+};
+
+/*
+ * What the written quantity a, said with context ctx, stands against, in
+ * this order:
+ *  1. a grounded quantity it states, said in a shared context (one content
+ *     word in common): GROUND_STATED;
+ *  2. a grounded quantity of its unit that it does not state, said in a
+ *     context sharing two or more words with a's (among the 256 newest of
+ *     its unit; the most words, then the nearest): GROUND_SWAPPED, a figure
+ *     moved from one place to another;
+ *  3. one it states anywhere: GROUND_STATED;
+ *  4. the nearest of its unit within tolerance, in a shared context first:
+ *     GROUND_NEAR;
+ *  5. else NULL and GROUND_NONE.
+ * The pointer is valid until the set changes.
  */
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
-						    double tolerance, bool *states);
+						    double tolerance, enum ground_verdict *v);
+/* True when a grounded quantity is written with the figure w ("$7", "7 days", 7). */
+bool ground_holds_figure(const struct ground *g, double w);
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
 /* Adds what src holds to dst, oldest first, and src's evictions to dst's. */

@@ -608,3 +608,56 @@ void quantity_near_range(const struct quantity *a, double tolerance, double *lo,
 		}
 	}
 }
+
+static const char *const class_names[QC_CLASSES] = {
+	[QC_MONEY] = "money", [QC_PERCENT] = "percent", [QC_DURATION] = "duration",
+	[QC_QUARTER] = "quarter", [QC_COUNT] = "count", [QC_NUMBER] = "number",
+	[QC_YEAR] = "year", [QC_DATE] = "date", [QC_TIME] = "time",
+	[QC_TEMPERATURE] = "temperature", [QC_ORDINAL] = "ordinal", [QC_IDENT] = "identifier",
+};
+
+const char *quantity_class_name(enum quantity_class k)
+{
+	return class_names[k];
+}
+
+int quantity_class_parse(const char *name)
+{
+	int k;
+
+	for (k = 0; k < QC_CLASSES; k++)
+		if (strcmp(name, class_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+enum quantity_class quantity_class_of(const struct quantity *q)
+{
+	switch (q->kind) {
+	case QUANTITY_COUNT:
+		return QC_COUNT;
+	case QUANTITY_NUMBER:
+		return QC_NUMBER;
+	case QUANTITY_YEAR:
+		return QC_YEAR;
+	case QUANTITY_DATE:
+		return QC_DATE;
+	case QUANTITY_TIME:
+		return QC_TIME;
+	case QUANTITY_TEMPERATURE:
+		return QC_TEMPERATURE;
+	case QUANTITY_ORDINAL:
+		return QC_ORDINAL;
+	case QUANTITY_IDENT:
+		return QC_IDENT;
+	case QUANTITY_BASE:
+		break;
+	}
+	if (strcmp(q->unit, "percent") == 0)
+		return QC_PERCENT;
+	if (strcmp(q->unit, "seconds") == 0)
+		return QC_DURATION;
+	if (strcmp(q->unit, "quarter") == 0)
+		return QC_QUARTER;
+	return QC_MONEY;
+}

@@ -53,6 +53,24 @@ struct quantity {
 };
 
 /*
+ * What a rule reports a quantity under (a rule's "quantity:" list): money,
+ * a percentage, a duration, a quarter, a count of a noun, a bare number, a
+ * year, a calendar date, a time of day, a temperature, an ordinal, an
+ * identifier's or version's digits.
+ */
+enum quantity_class {
+	QC_MONEY, QC_PERCENT, QC_DURATION, QC_QUARTER, QC_COUNT, QC_NUMBER,
+	QC_YEAR, QC_DATE, QC_TIME, QC_TEMPERATURE, QC_ORDINAL, QC_IDENT,
+	QC_CLASSES,
+};
+
+/* "money", "percent", ...: the names a pack writes. */
+const char *quantity_class_name(enum quantity_class k);
+/* The class named name, or -1. */
+int quantity_class_parse(const char *name);
+enum quantity_class quantity_class_of(const struct quantity *q);
+
+/*
  * Parses the text of a quantity match. Returns false when the text holds no
  * number this module understands (the match is then not a quantity).
  */

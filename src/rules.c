@@ -205,6 +205,42 @@ static int get_alternatives(struct pack *p, yaml_node_t *n, struct rule *r)
 	return 0;
 }
 
+/* One quantity class of a rule's "quantity" list. */
+static int get_quantity(struct pack *p, yaml_node_t *v, struct rule *r)
+{
+	int k = v->type == YAML_SCALAR_NODE ? quantity_class_parse(scalar(v)) : -1;
+
+	if (k >= 0) {
+		r->quantities |= 1u << k;
+		return 0;
+	}
+	if (v->type != YAML_SCALAR_NODE)
+		return fail(p, v, "a quantity class must be a string");
+	return failf(p, v, "a quantity class is one of money, percent, duration, quarter, count, "
+		     "number, year, date, time, temperature, ordinal or identifier, not \"%s\"",
+		     scalar(v));
+}
+
+/* "quantity: [money, percent]": the classes a number check reports. */
+static int get_quantities(struct pack *p, yaml_node_t *n, struct rule *r)
+{
+	yaml_node_item_t *it;
+	int err;
+
+	if (n->type == YAML_SCALAR_NODE)
+		return get_quantity(p, n, r);
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(p, n, "\"quantity\" must be a list of quantity classes");
+	if (n->data.sequence.items.top == n->data.sequence.items.start)
+		return fail(p, n, "\"quantity\" must not be an empty list");
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		err = get_quantity(p, node(p, *it), r);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
 static int get_examples(struct pack *p, yaml_node_t *n, const char *key,
 			struct example **out, size_t *count)
 {
@@ -379,6 +415,9 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 				goto out;
 			}
 			r->grounding = (enum grounding)g;
+		} else if (strcmp(key, "quantity") == 0) {
+			ONCE(r->quantities);
+			err = get_quantities(p, v, r);
 		} else if (strcmp(key, "near") == 0) {
 			ONCE(r->near.signal);
 			err = parse_near(p, v, &r->near);
@@ -410,7 +449,20 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		goto out;                                                          \
 	}
 	NEED(r->signal, "signal");
-	NEED(r->pattern, "pattern");
+	if (r->grounding == GROUNDING_QUANTITY) {
+		NEED(r->quantities, "quantity");
+		if (r->pattern) {
+			err = failf(p, n, "rule \"%s\": a number check has no \"pattern\": the number "
+				    "lexer finds quantities, \"quantity\" says which", r->id);
+			goto out;
+		}
+	} else {
+		NEED(r->pattern, "pattern");
+		if (r->quantities) {
+			err = failf(p, n, "rule \"%s\": \"quantity\" goes with grounding: quantity", r->id);
+			goto out;
+		}
+	}
 	NEED(r->severity, "severity");
 	NEED(r->message, "message");
 	NEED(r->recovery, "recovery");
@@ -1125,6 +1177,9 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 		digest_str(&h, r->unless_before);
 		digest_str(&h, r->unless_after);
 		digest_str(&h, grounding_name(r->grounding));
+		for (j = 0; j < QC_CLASSES; j++)
+			if (r->quantities & (1u << j))
+				digest_str(&h, quantity_class_name((enum quantity_class)j));
 		if (r->near.signal) {
 			char tol[32];
 
@@ -1226,7 +1281,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 1u
+#define RULES_BLOB_VERSION 2u
 
 struct codec {
 	bool writing;
@@ -1456,7 +1511,8 @@ static void codec_rule(struct codec *c, void *p)
 
 	codec_str(c, &r->id);
 	codec_str(c, &r->signal);
-	codec_str(c, &r->pattern);
+	codec_opt_str(c, &r->pattern);
+	CODEC_ENUM(c, r->quantities, (1u << QC_CLASSES) - 1);
 	codec_array(c, &r->alternatives, &r->n_alternatives, sizeof(char *), codec_str_v);
 	CODEC_ENUM(c, r->caseless, 1);
 	CODEC_ENUM(c, r->severity, SEV_BLOCK);

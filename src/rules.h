@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "quantity.h"
 #include "util.h"
 
 enum severity {
@@ -62,7 +63,12 @@ struct near {
 struct rule {
 	char *id;
 	char *signal;
-	char *pattern;        /* PCRE2; for a list, the alternation (?:A)|(?:B)|... */
+	char *pattern;        /* PCRE2; for a list, the alternation (?:A)|(?:B)|...;
+				 NULL for a number check (quantities set) */
+	/* A number check (grounding: quantity) has no pattern: the number lexer
+	 * (numlex.h) finds every quantity, and the rule reports those of the
+	 * classes set here, bit (1 << enum quantity_class) each. */
+	unsigned quantities;
 	char **alternatives;  /* the list as written, or NULL for one pattern */
 	size_t n_alternatives;
 	bool caseless;

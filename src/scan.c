@@ -10,7 +10,9 @@
 #include "claims.h"
 #include "engine.h"
 #include "ground.h"
+#include "numlex.h"
 #include "quantity.h"
+#include "record.h"
 #include "spans.h"
 #include "window.h"
 
@@ -81,6 +83,7 @@ struct scan {
 	struct buf defer_text;
 	uint64_t defer_over;        /* findings past the caps, only counted */
 	uint64_t span_matches;      /* rule matches in the open span */
+	uint64_t span_quantities;   /* quantities read in it */
 	uint64_t exempted_at_open, repeats_at_open; /* the claims' counts then */
 	uint64_t tool_exempted, tool_repeats; /* of those, counted in closed spans */
 	/* The cursor: lines up to offset cur, the current line starting at
@@ -95,25 +98,19 @@ struct scan {
 	int pending;                /* an error of reset(), returned by the next call */
 	enum severity verdict;
 	struct buf msg, rec;
+	/*
+	 * The quantities of a tool span's content or a source, read by the
+	 * record reader (values with their keys) and the number lexer: the
+	 * span's bytes from rec_at on are fed to it as they are about to leave
+	 * the window, and the rest when it closes. Into rec_ground: the
+	 * sources, or span_ground until the span closes.
+	 */
+	struct record *reader;
+	struct ground *rec_ground;
+	bool rec_on;
+	uint64_t rec_at, rec_base;
+	const struct record_value *rec_value;
 };
-
-/* Bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time. */
-static size_t count_code_points(const char *p, size_t n)
-{
-	size_t i = 0, cont = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		uint64_t x;
-
-		memcpy(&x, p + i, 8);
-		/* Bit 0 of each byte: a continuation byte; the multiply sums them. */
-		x = (x & ~(x << 1) & 0x8080808080808080ull) >> 7;
-		cont += (size_t)((x * 0x0101010101010101ull) >> 56);
-	}
-	for (; i < n; i++)
-		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
-	return n - cont;
-}
 
 /*
  * Moves the cursor to offset to. Lines are counted as the engine delivers
@@ -139,7 +136,7 @@ static void count_columns(struct scan *s, uint64_t at)
 	if (at <= s->col_at)
 		return;
 	p = window_get(&s->win, s->col_at, at, &n);
-	s->col_cp += count_code_points(p, n);
+	s->col_cp += utf8_count(p, n);
 	s->col_at = at;
 }
 
@@ -258,35 +255,102 @@ static int on_claim(void *ctx, const struct claim_item *it)
 static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t from, uint64_t to)
 {
 	const struct rule *r = &s->rs->rules[id - s->db->first_rule_id];
-	struct quantity q;
 	const char *text;
 	size_t n;
 
 	if (r->grounding == GROUNDING_NONE)
 		return 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
-	if (r->grounding == GROUNDING_QUANTITY) {
-		size_t k;
-		const char *prev = window_get(&s->win, from ? from - 1 : 0, from, &k);
-
-		struct ground_context ctx;
-
-		if (!quantity_follows(k ? (unsigned char)prev[0] : -1) || !quantity_parse(text, n, &q))
-			return 0;
-		prev = window_get(&s->win, from > 160 ? from - 160 : 0, from, &k);
-		ground_context_of(prev + k, k, &ctx);
-		return ground_add_quantity(g, &q, text, n, from, &ctx);
-	}
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
 	return ground_add(g, s->key.data, s->key.len, from);
 }
 
-/* A number check before any tool output has nothing to check against: it costs nothing. */
-static bool idle_number(const struct scan *s, unsigned id)
+/* Keys whose values name or locate something, and count nothing. */
+static bool names_something(const char *w)
 {
-	return s->rs->rules[id - s->db->first_rule_id].grounding == GROUNDING_QUANTITY &&
-	       !ground_active(s->ground);
+	static const char *const keys[] = {
+		"code", "doi", "ean", "fax", "guid", "hash", "id", "ids", "isbn", "issn", "key",
+		"lat", "latitude", "lng", "lon", "longitude", "phone", "postal", "postcode", "sha",
+		"sku", "tel", "telephone", "upc", "uuid", "zip", "zipcode",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++)
+		if (strcmp(w, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A quantity of a tool span or source: grounded, said with its key and sentence. */
+static int on_ground_item(void *ctx, const struct numlex_item *it)
+{
+	struct scan *s = ctx;
+	const struct record_value *v = s->rec_value;
+	struct ground_context gc;
+	size_t from, to;
+
+	/* A list's numbering, a passage's, "24/7": they state nothing. */
+	if (it->flags & NUMLEX_NOT_CLAIM)
+		return 0;
+	from = it->flags & NUMLEX_RANGE ? it->from : it->part_from;
+	to = it->flags & NUMLEX_RANGE ? it->to : it->part_to;
+	record_context(v, from, &gc);
+	ground_context_after(v->text + to, v->len - to, &gc);
+	if (s->rec_ground == s->span_ground) {
+		s->span_ground_used = true;
+		s->span_quantities++;
+	}
+	return ground_add_quantity(s->rec_ground, &it->q, v->text + from, to - from,
+				   s->rec_base + record_offset(v, from), &gc);
+}
+
+static int on_ground_value(void *ctx, const struct record_value *v)
+{
+	struct scan *s = ctx;
+
+	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
+		return 0;
+	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]))
+		return 0;
+	s->rec_value = v;
+	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, s);
+}
+
+/* Starts reading a span's content (at offset at) or a source into g. */
+static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
+{
+	record_reset(s->reader);
+	s->rec_ground = g;
+	s->rec_on = true;
+	s->rec_at = s->rec_base = at;
+}
+
+/* Feeds the reader the open span's bytes up to offset to (still in the window). */
+static int reader_catch_up(struct scan *s, uint64_t to)
+{
+	const char *p;
+	size_t n;
+	int err;
+
+	if (!s->rec_on || to <= s->rec_at)
+		return 0;
+	p = window_get(&s->win, s->rec_at, to, &n);
+	s->rec_at = to;
+	err = record_feed(s->reader, p, n, on_ground_value, s);
+	if (err)
+		s->rec_on = false;
+	return err;
+}
+
+static int reader_end(struct scan *s, uint64_t to)
+{
+	int err = reader_catch_up(s, to);
+
+	if (!err && s->rec_on)
+		err = record_end(s->reader, on_ground_value, s);
+	s->rec_on = false;
+	return err;
 }
 
 /* Columns of held matches, counted along their lines as they are decided, in order. */
@@ -301,11 +365,9 @@ static int agent_event(struct scan *s, const struct held_event *e, struct column
 	uint64_t column = e->column;
 
 	if (e->id == db->line_id)
-		return claims_break(s->claims, e->from + 1);
+		return claims_line(s->claims, e->from + 1);
 	if (e->id == db->sentence_id)
 		return claims_mark(s->claims, e->from, e->to);
-	if (idle_number(s, e->id))
-		return 0;
 	if (e->line_start != NO_LINE) {
 		const char *p;
 		size_t n;
@@ -313,7 +375,7 @@ static int agent_event(struct scan *s, const struct held_event *e, struct column
 		if (e->line_start != c->line_start)
 			*c = (struct columns){e->line_start, e->line_start, 0};
 		p = window_get(&s->win, c->at, e->from, &n);
-		c->cp += count_code_points(p, n);
+		c->cp += utf8_count(p, n);
 		c->at = e->from;
 		column = c->cp + 1;
 	}
@@ -373,7 +435,7 @@ static int hold(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 	return s->n_hold == HOLD_CAP ? decide_held(s, true) : 0;
 }
 
-static int open_span(struct scan *s, uint64_t from)
+static int open_span(struct scan *s, uint64_t from, uint64_t to)
 {
 	uint64_t scanned = engine_stream_offset(s->es);
 	size_t n;
@@ -389,9 +451,13 @@ static int open_span(struct scan *s, uint64_t from)
 	err = claims_break(s->claims, from);
 	claims_tool_output(s->claims, true);
 	s->deferring = true;
-	s->span_matches = 0;
+	s->span_matches = s->span_quantities = 0;
 	s->exempted_at_open = claims_exempted(s->claims);
 	s->repeats_at_open = claims_repeats(s->claims);
+	if (!err && !s->span_ground)
+		err = ground_new(&s->span_ground);
+	if (!err)
+		reader_begin(s, s->span_ground, to);
 	return err;
 }
 
@@ -404,6 +470,9 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 
 	/* What was decided of it as the model's text is dropped, and not counted. */
 	err = claims_break(s->claims, from);
+	/* Its quantities, with what it said of them. */
+	if (!err)
+		err = reader_end(s, from);
 	drop_deferred(s);
 	s->deferring = false;
 	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
@@ -417,8 +486,10 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	for (i = 0; i < s->n_hold && !err; i++)
 		if (s->hold[i].id >= first)
 			err = ground_match(s, s->ground, s->hold[i].id, s->hold[i].from, s->hold[i].to);
+		else if (s->hold[i].id == s->db->line_id)
+			err = claims_line(s->claims, s->hold[i].from + 1);
 	s->n_hold = 0;
-	s->grounded += s->span_matches;
+	s->grounded += s->span_matches + s->span_quantities;
 	ground_activate(s->ground);
 	if (!err)
 		err = claims_break(s->claims, to);
@@ -459,7 +530,7 @@ static int on_delimiter(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 
 	switch (spans_delimiter(&s->spans, id, text, n, from, to)) {
 	case SPAN_OPENED:
-		return open_span(s, from);
+		return open_span(s, from, to);
 	case SPAN_CLOSED:
 		return close_span(s, from, to);
 	case SPAN_SPOOFED:
@@ -483,7 +554,7 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	if (id == db->line_id) {
 		s->line++;
 		s->line_start = from + 1;
-		return s->spans.open ? hold(s, id, from, from + 1) : claims_break(s->claims, from + 1);
+		return s->spans.open ? hold(s, id, from, from + 1) : claims_line(s->claims, from + 1);
 	}
 	if (id < db->sentence_id)
 		return on_delimiter(s, id, from, to);
@@ -493,10 +564,6 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		return hold(s, id, from, to);
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
-	/* Number checks start with the first tool output (or a source): before
-	 * it there is nothing to check against, so the match costs nothing. */
-	if (idle_number(s, id))
-		return 0;
 	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
 			  column(s, from));
 }
@@ -520,6 +587,8 @@ static void reset(struct scan *s)
 		ground_reset(s->span_ground);
 	s->span_ground_used = false;
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
+	s->rec_on = false;
+	record_reset(s->reader);
 	claims_reset(s->claims);
 	s->pending = 0;
 	if (s->sources) {
@@ -559,6 +628,9 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = ground_new(&s->ground);
 	if (err < 0)
 		goto fail;
+	err = record_new(&s->reader);
+	if (err < 0)
+		goto fail;
 	err = claims_new(s->rs, &s->win, s->ground, false, on_claim, s, &s->claims);
 	if (err < 0)
 		goto fail;
@@ -575,6 +647,7 @@ void scan_free(struct scan *s)
 	if (!s)
 		return;
 	engine_stream_free(s->es);
+	record_free(s->reader);
 	claims_free(s->claims);
 	ground_free(s->ground);
 	ground_free(s->sources);
@@ -640,6 +713,7 @@ int scan_source_begin(struct scan *s)
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
+	reader_begin(s, s->sources, 0);
 	return 0;
 }
 
@@ -662,6 +736,8 @@ int scan_source_feed(struct scan *s, const void *buf, size_t len)
 		memcpy(s->win.data + s->win.len, p, n);
 		s->win.len += n;
 		err = engine_stream_feed(s->es, p, n, on_match, s);
+		if (!err && s->rec_on)
+			err = record_feed(s->reader, p, n, on_ground_value, s);
 		p += n;
 		len -= n;
 	}
@@ -672,8 +748,12 @@ int scan_source_end(struct scan *s)
 {
 	int err = 0;
 
-	if (s->source_mode)
+	if (s->source_mode) {
 		err = engine_stream_end(s->es, on_match, s);
+		if (!err && s->rec_on)
+			err = record_end(s->reader, on_ground_value, s);
+	}
+	s->rec_on = false;
 	s->source_mode = false;
 	reset(s);
 	return err;
@@ -705,9 +785,17 @@ static int make_room(struct scan *s, size_t n)
 	}
 	drop = s->win.len - KEEP;
 	/* The cursor and columns must be past what is dropped (the engine has
-	 * delivered everything there: its watermark is far closer). */
+	 * delivered everything there: its watermark is far closer), and an
+	 * open span's bytes read for their quantities. */
 	advance(s, s->win.base + drop);
 	count_columns(s, s->win.base + drop);
+	claims_keep_columns(s->claims, s->win.base + drop);
+	if (s->spans.open) {
+		int err = reader_catch_up(s, s->win.base + drop);
+
+		if (err)
+			return err;
+	}
 	memmove(s->win.data, s->win.data + drop, s->win.len - drop);
 	s->win.len -= drop;
 	s->win.base += drop;
@@ -805,6 +893,11 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 	err = engine_stream_end(s->es, on_match, s);
 	advance(s, s->bytes);
 	open = s->spans.open;
+	if (open) {
+		/* Nothing vouched for it: its text is the model's, numbers and all. */
+		s->rec_on = false;
+		claims_tool_output(s->claims, false);
+	}
 	if (!err && open)
 		err = decide_held(s, false);
 	if (!err)

@@ -69,7 +69,7 @@ struct scan_summary {
 	const uint64_t *signal_counts;
 	enum severity verdict;
 	uint64_t exempted;       /* dropped by a sentence exemption */
-	uint64_t grounded;       /* matches inside closed tool spans */
+	uint64_t grounded;       /* matches and quantities inside closed tool spans */
 	uint64_t repeats;        /* matches in agent text that repeat tool output */
 	uint64_t ground_evictions; /* items dropped from the full grounded set */
 	uint64_t spans, unterminated_spans;

@@ -348,3 +348,21 @@ int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long)
 	}
 	return 1;
 }
+
+/* Bytes that are not UTF-8 continuation bytes (10xxxxxx), eight at a time. */
+size_t utf8_count(const char *p, size_t n)
+{
+	size_t i = 0, cont = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		/* Bit 0 of each byte: a continuation byte; the multiply sums them. */
+		x = (x & ~(x << 1) & 0x8080808080808080ull) >> 7;
+		cont += (size_t)((x * 0x0101010101010101ull) >> 56);
+	}
+	for (; i < n; i++)
+		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+	return n - cont;
+}

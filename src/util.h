@@ -68,6 +68,8 @@ int buf_add_visible(struct buf *b, const char *s, size_t n);
 int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 /* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
 size_t utf8_char_len(const unsigned char *p, size_t n);
+/* The code points of n bytes of UTF-8: the bytes that are not continuation bytes. */
+size_t utf8_count(const char *p, size_t n);
 /* Appends a NUL-terminated string; a number in decimal (no printf on hot paths). */
 int buf_adds(struct buf *b, const char *s);
 int buf_add_u64(struct buf *b, uint64_t v);

@@ -132,7 +132,7 @@ static int describe(struct halluscan_rules *r, bool compiled)
 {
 	const struct ruleset *rs = r->rs;
 	struct halluscan_rules_info *info = &r->info;
-	size_t i, on_pcre2 = 0;
+	size_t i, on_pcre2 = 0, on_lexer = 0;
 
 	info->digest = rs->digest;
 	info->n_rules = rs->n_rules;
@@ -151,15 +151,19 @@ static int describe(struct halluscan_rules *r, bool compiled)
 			.id = x->id, .signal = x->signal, .pattern = x->pattern,
 			.severity = (enum halluscan_severity)x->severity,
 			.flags = (x->caseless ? HALLUSCAN_RULE_CASELESS : 0) |
-				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0),
+				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0) |
+				 (x->quantities ? HALLUSCAN_RULE_LEXER : 0),
 			.file = x->at.file, .line = x->at.line,
 			.n_examples = x->n_examples, .n_negative_examples = x->n_negatives,
 		};
 		on_pcre2 += pcre2;
+		on_lexer += x->quantities != 0;
 		info->n_examples += x->n_examples;
 		info->n_negative_examples += x->n_negatives;
 	}
-	info->engine = on_pcre2 == rs->n_rules ? "pcre2" : on_pcre2 ? "hyperscan+pcre2" : "hyperscan";
+	/* Number checks run on the lexer, whatever the engine. */
+	info->engine = on_pcre2 == rs->n_rules - on_lexer ? "pcre2"
+		       : on_pcre2 ? "hyperscan+pcre2" : "hyperscan";
 	/* Asking the engine costs a scratch allocation, which checksums the
 	 * database (a fifth of a run's start-up): only a database compiled
 	 * here can have been degraded, never one loaded. */

@@ -431,7 +431,8 @@ static int list_rules(const struct halluscan_rules *rules)
 		err |= buf_addc(&b, '\t');
 		err |= buf_add_visible(&b, r->signal, strlen(r->signal));
 		err |= buf_addf(&b, "\t%s\t%s\t", halluscan_severity_name(r->severity),
-				r->flags & HALLUSCAN_RULE_PCRE2 ? "pcre2" : "hyperscan");
+				r->flags & HALLUSCAN_RULE_LEXER ? "lexer"
+				: r->flags & HALLUSCAN_RULE_PCRE2 ? "pcre2" : "hyperscan");
 		err |= buf_add_visible(&b, r->file, strlen(r->file));
 		err |= buf_addf(&b, ":%u\n", r->line);
 		if (!err)
@@ -450,7 +451,9 @@ static int export_patterns(const struct ruleset *rs)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-", r->pattern);
+		/* A number check has no pattern to export: the lexer finds its quantities. */
+		if (r->pattern)
+			printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-", r->pattern);
 	}
 	return 0;
 }

@@ -37,7 +37,12 @@ TEST(api_rules_builtin)
 	CHECK(r->line > 0 && r->pattern && strstr(r->pattern, "http"));
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++) {
 		ex += r->n_examples;
-		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_PCRE2), !HAVE_HYPERSCAN);
+		/* A number check runs on the lexer, on neither engine. */
+		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_PCRE2),
+			 !HAVE_HYPERSCAN && !(r->flags & HALLUSCAN_RULE_LEXER));
+		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_LEXER), !r->pattern);
+		if (r->flags & HALLUSCAN_RULE_LEXER)
+			CHECK(strncmp(r->id, "number.", 7) == 0);
 	}
 	CHECK_EQ(i, info->n_rules);
 	CHECK_EQ(ex, info->n_examples);
@@ -85,7 +90,7 @@ TEST(api_rules_pcre2)
 		return;
 	CHECK_STR(halluscan_rules_info(rules)->engine, "pcre2");
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++)
-		CHECK(r->flags & HALLUSCAN_RULE_PCRE2);
+		CHECK(r->flags & (HALLUSCAN_RULE_PCRE2 | HALLUSCAN_RULE_LEXER));
 	halluscan_rules_free(rules);
 }
 

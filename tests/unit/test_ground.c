@@ -93,11 +93,64 @@ static bool ref_share(const struct ground_context *a, const struct ground_contex
 	return false;
 }
 
+static size_t ref_shared(const struct ground_context *a, const struct ground_context *b)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++)
+			if (a->word[i] == b->word[j]) {
+				k++;
+				break;
+			}
+	return k;
+}
+
+/*
+ * The swap ground.h describes: among the 256 newest quantities of a's unit
+ * (and, for a count of a noun, of bare numbers), the comparable one a does not state
+ * that shares the most context words (two at least), then the nearest,
+ * then the youngest.
+ */
+static const struct ref_item *ref_swap(const struct ref_item *v, size_t n, const struct quantity *a,
+				       const struct ground_context *ctx)
+{
+	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")};
+	const struct ref_item *best = NULL;
+	size_t best_k = 0, u, i;
+	double best_d = INFINITY;
+
+	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
+		size_t walked = 0;
+
+		for (i = n; i-- > 0 && walked < 256;) {
+			size_t k;
+			double d;
+
+			if (v[i].q.unit_hash != units[u])
+				continue;
+			walked++;
+			if (!quantity_comparable(a, &v[i].q) || quantity_states(a, &v[i].q))
+				continue;
+			k = ref_shared(ctx, &v[i].ctx);
+			if (k < 2 || k < best_k)
+				continue;
+			d = quantity_distance(a, &v[i].q);
+			if (k > best_k || d < best_d || (d == best_d && (!best || &v[i] > best))) {
+				best = &v[i];
+				best_k = k;
+				best_d = d;
+			}
+		}
+	}
+	return best;
+}
+
 /* What ground_match_quantity() promises, walked oldest first; returns the item's at or -1. */
 static long long ref_match(const struct ref_item *v, size_t n, const struct quantity *a,
-			   const struct ground_context *ctx, double tolerance, bool *states)
+			   const struct ground_context *ctx, double tolerance, enum ground_verdict *verdict)
 {
-	const struct ref_item *found[2][2] = {{NULL, NULL}, {NULL, NULL}};
+	const struct ref_item *found[2][2] = {{NULL, NULL}, {NULL, NULL}}, *swap;
 	double best[2] = {tolerance, tolerance};
 	size_t i;
 
@@ -118,14 +171,23 @@ static long long ref_match(const struct ref_item *v, size_t n, const struct quan
 			found[shared][0] = &v[i];
 		}
 	}
-	*states = found[1][1] || (!found[1][0] && found[0][1]);
+	*verdict = GROUND_STATED;
 	if (found[1][1])
 		return (long long)found[1][1]->at;
-	if (found[1][0])
-		return (long long)found[1][0]->at;
+	swap = ref_swap(v, n, a, ctx);
+	*verdict = GROUND_SWAPPED;
+	if (swap)
+		return (long long)swap->at;
+	*verdict = GROUND_STATED;
 	if (found[0][1])
 		return (long long)found[0][1]->at;
-	return found[0][0] ? (long long)found[0][0]->at : -1;
+	*verdict = GROUND_NEAR;
+	if (found[1][0])
+		return (long long)found[1][0]->at;
+	if (found[0][0])
+		return (long long)found[0][0]->at;
+	*verdict = GROUND_NONE;
+	return -1;
 }
 
 static unsigned next_rand(unsigned *seed)
@@ -200,7 +262,7 @@ TEST(ground_quantities_match_the_walk)
 			const struct ground_quantity *got;
 			struct ground_context ctx;
 			struct quantity a;
-			bool want_states, got_states;
+			enum ground_verdict want_states, got_states;
 			long long want;
 			size_t first = n > GROUND_CAP ? n - GROUND_CAP : 0;
 
@@ -333,7 +395,7 @@ static void keys_hold(struct ground *g, struct buf *b, struct buf *again, const 
 {
 	struct ground_context ctx, before_ctx;
 	struct quantity q;
-	bool states;
+	enum ground_verdict verdict;
 	size_t i, cut = n ? xorshift(seed) % (n + 1) : 0;
 	uint64_t at;
 	int k;
@@ -368,8 +430,8 @@ static void keys_hold(struct ground *g, struct buf *b, struct buf *again, const 
 	CHECK(q.scale > 0 && isfinite(q.scale));
 	CHECK(!isnan(q.value) && q.value >= 0);
 	CHECK_EQ(ground_add_quantity(g, &q, t, n, n, &ctx), 0);
-	ground_match_quantity(g, &q, &before_ctx, 0.5, &states);
-	ground_match_quantity(g, &q, &ctx, 0, &states);
+	ground_match_quantity(g, &q, &before_ctx, 0.5, &verdict);
+	ground_match_quantity(g, &q, &ctx, 0, &verdict);
 }
 
 TEST(ground_keys_on_any_bytes)

@@ -57,7 +57,8 @@ TEST(policy_contexts)
 	CHECK_EQ(policy_add_context(p, "medical"), 0);
 	for (i = 0; i < rs->n_rules; i++) {
 		bool stat = strcmp(rs->rules[i].signal, "unsourced_statistic") == 0 ||
-			    strcmp(rs->rules[i].signal, "ungrounded_number") == 0;
+			    strcmp(rs->rules[i].signal, "ungrounded_number") == 0 ||
+			    strcmp(rs->rules[i].signal, "altered_number") == 0;
 
 		CHECK_EQ(policy_severity(p, &rs->rules[i], rs->rules[i].signal_index), stat ? SEV_BLOCK : SEV_WARN);
 	}

@@ -109,7 +109,7 @@ TEST(scan_tool_spans)
 		return;
 	CHECK_STR(scan(&fx, S("<tool_output>https://a.example/x 73.4%</tool_output> ok https://b.example/\n"), 0, &sum),
 		  "fabricated_url:https://b.example/@56;");
-	CHECK_EQ(sum.grounded, 4); /* the URL, the statistic, its quantity and its number */
+	CHECK_EQ(sum.grounded, 3); /* the URL, the statistic and its quantity */
 	CHECK_EQ(sum.spans, 1);
 	/* A span split at every byte, and delimiters of another pair inside a span;
 	 * with tool output seen, 2.5% is checked against 1.5% and matches nothing. */
@@ -149,7 +149,7 @@ TEST(scan_unterminated_span)
 	CHECK_EQ(sum.signal_counts[fx.rs->n_signals], 1);
 	CHECK(strstr(fx.out.data, "\"line\":2,\"column\":10") != NULL);
 	CHECK(strstr(fx.out.data, "\"end\":63") != NULL);
-	CHECK(strstr(fx.out.data, "its 4 match(es) were checked as the model's text") != NULL);
+	CHECK(strstr(fx.out.data, "its 2 match(es) were checked as the model's text") != NULL);
 	/* No context could block: it warns. */
 	CHECK_EQ(sum.verdict, SEV_WARN);
 	CHECK_STR(scan(&fx, twice, strlen(twice), 1, &sum),
@@ -166,7 +166,7 @@ TEST(scan_unterminated_span)
 			 "\"severity\":\"block\"") != NULL);
 	/* Once closed, the same span is tool output again. */
 	CHECK_STR(scan(&fx, S("<tool_output>https://x.example/ 7.5%</tool_output> https://x.example/\n"), 0, &sum), "");
-	CHECK_EQ(sum.grounded, 4);
+	CHECK_EQ(sum.grounded, 3);
 	CHECK_EQ(sum.repeats, 1);
 	CHECK_EQ(sum.exempted, 0);
 	teardown(&fx);
