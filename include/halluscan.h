@@ -391,7 +391,8 @@ struct halluscan_summary {
 	const uint64_t *claims;  /* claims per enum halluscan_claim_label */
 	uint64_t claims_checked; /* supported, partial and unsupported */
 	double unsupported_ratio; /* unsupported over checked (0 when none is) */
-	double trust;            /* supported over checked (1 when none is) */
+	double trust;            /* supported over checked (NAN when none is:
+				    claims_checked 0 says there is no figure) */
 	bool claims_sufficient;  /* unsupported_ratio <= max_unsupported_ratio */
 };
 

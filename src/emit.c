@@ -170,9 +170,13 @@ int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
 		for (i = 0; i < CLAIM_LABELS; i++)
 			err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "", claim_label_name((enum claim_label)i),
 					(unsigned long long)s->claims[i]);
-		err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,\"claims_verdict\":\"%s\"",
-				cv->unsupported_ratio, cv->trust,
-				cv->sufficient ? "sufficient" : "insufficient");
+		if (cv->checked == 0)
+			err |= BUF_LIT(b, "},\"unsupported_ratio\":0.0000,\"trust\":null,"
+				       "\"claims_verdict\":\"unchecked\"");
+		else
+			err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,"
+					"\"claims_verdict\":\"%s\"", cv->unsupported_ratio, cv->trust,
+					cv->sufficient ? "sufficient" : "insufficient");
 	}
 	if (error) {
 		err |= BUF_LIT(b, ",\"error\":");

@@ -2,6 +2,8 @@
 /* Severity under contexts, and recoveries made specific to a match. */
 #include "policy.h"
 
+#include <math.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -77,8 +79,9 @@ void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
 {
 	out->checked = counts[CLAIM_SUPPORTED] + counts[CLAIM_PARTIAL] + counts[CLAIM_UNSUPPORTED];
 	if (out->checked == 0) {
+		/* Nothing was checked: no figure of trust, and nothing insufficient. */
 		out->unsupported_ratio = 0;
-		out->trust = 1;
+		out->trust = NAN;
 	} else {
 		out->unsupported_ratio = (double)counts[CLAIM_UNSUPPORTED] / (double)out->checked;
 		out->trust = (double)counts[CLAIM_SUPPORTED] / (double)out->checked;

@@ -30,7 +30,8 @@ bool policy_can_block(const struct policy *p);
 /*
  * The claims verdict of an input (--claims): the share of checked claims
  * that are unsupported against max_ratio (the finscope critic's 0.30), and
- * the trust score, supported claims over checked claims (1 when none).
+ * the trust score, supported claims over checked claims (NAN when none
+ * was checked: no figure, and the verdict "unchecked").
  */
 struct claims_verdict {
 	uint64_t checked;

@@ -139,9 +139,14 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 			err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "",
 					halluscan_claim_label_name((enum halluscan_claim_label)i),
 					(unsigned long long)s->claims[i]);
-		err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,\"claims_verdict\":\"%s\"",
-				s->unsupported_ratio, s->trust,
-				s->claims_sufficient ? "sufficient" : "insufficient");
+		/* Nothing checked: no trust figure, and the verdict says why. */
+		if (s->claims_checked == 0)
+			err |= BUF_LIT(b, "},\"unsupported_ratio\":0.0000,\"trust\":null,"
+				       "\"claims_verdict\":\"unchecked\"");
+		else
+			err |= buf_addf(b, "},\"unsupported_ratio\":%.4f,\"trust\":%.4f,"
+					"\"claims_verdict\":\"%s\"", s->unsupported_ratio, s->trust,
+					s->claims_sufficient ? "sufficient" : "insufficient");
 	}
 	if (in && in->error)
 		err |= field_str(b, "error", in->error, strlen(in->error));
