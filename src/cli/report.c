@@ -243,13 +243,13 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 	int err;
 
 	if (!f->grounded) {
+		if (r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) {
+			r->sup_code++;
+			return 0;
+		}
 		if (r->inline_ignore &&
 		    prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule)) {
 			r->sup_inline++;
-			return 0;
-		}
-		if (r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) {
-			r->sup_code++;
 			return 0;
 		}
 		if (r->baseline && baseline_has(r->baseline, fp)) {
