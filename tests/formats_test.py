@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-BIN, SRC = sys.argv[1], sys.argv[2]
+BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = 0
 
 
@@ -163,7 +163,31 @@ def errors():
         check(p.returncode == 2, "and the exit status is 2")
 
 
+def split_reads():
+    """A directive and a code span cut across reads still cover their line."""
+    import time
+    text = (b"One https://a.example/1 and `https://b.example/2` here. <!-- halluscan:ignore -->\n"
+            b"Two https://c.example/3.\n")
+    cuts = [10, 30, 60, 75]
+    p = subprocess.Popen([BIN, "--no-config", "--line-buffered"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE)
+    last = 0
+    for c in cuts + [len(text)]:
+        p.stdin.write(text[last:c])
+        p.stdin.flush()
+        time.sleep(0.05)
+        last = c
+    p.stdin.close()
+    recs = [json.loads(line) for line in p.stdout.read().splitlines()]
+    p.wait()
+    texts = [r["text"] for r in recs if r["type"] == "finding"]
+    check(texts == ["https://c.example/3"] and
+          recs[-1].get("suppressed") == {"inline": 1, "baseline": 0, "code": 1},
+          "a directive and a code span cut across reads (%r, %r)" % (texts, recs[-1].get("suppressed")))
+
+
 sarif()
+split_reads()
 colour()
 baseline()
 errors()

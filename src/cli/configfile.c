@@ -142,10 +142,20 @@ static int one_of(struct parser *p, const char *key, const char *const *words, c
 				*out = xstrndup(words[i], strlen(words[i]));
 				return *out ? 0 : -ENOMEM;
 			}
-	return diag_set(p->d, -EINVAL, "%s:%zu:%zu: %s takes %s%s%s%s", p->path,
-			p->ev.start_mark.line + 1, p->ev.start_mark.column + 1, key,
-			words[0], words[1] ? ", " : "", words[1] ? words[1] : "",
-			words[1] && words[2] ? ", ..." : "");
+	{
+		struct buf b = {0};
+		int err;
+
+		for (i = 0; words[i]; i++)
+			if (buf_addf(&b, "%s%s", i ? (words[i + 1] ? ", " : " or ") : "", words[i]) < 0) {
+				buf_free(&b);
+				return -ENOMEM;
+			}
+		err = diag_set(p->d, -EINVAL, "%s:%zu:%zu: %s takes %s", p->path,
+			       p->ev.start_mark.line + 1, p->ev.start_mark.column + 1, key, b.data);
+		buf_free(&b);
+		return err;
+	}
 }
 
 static int pair(struct parser *p, struct config *c, const char *key, const yaml_mark_t *km,
