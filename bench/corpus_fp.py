@@ -66,7 +66,7 @@ def halluscan_cmd(args, *extra):
     if args.no_cache:
         cmd.append("--no-cache")
     for r in args.rules or ():
-        cmd += ["--rules", r]
+        cmd += ["--no-builtin-rules", "--rules", r]
     return cmd + list(extra)
 
 

@@ -691,7 +691,7 @@ class Bench:
                 log(f"counts: {key} on {corpus.name}")
                 out = self.tmp / "out.txt"
                 _, _, rc, err, _ = self.pipeline(["cat", str(corpus)], binary + [
-                    "--no-cache", "--fail-on", "never", "--rules", self.packs[key]], out)
+                    "--no-cache", "--fail-on", "never", "--no-builtin-rules", "--rules", self.packs[key]], out)
                 got[key] = (self.summary(out) if rc == 0 else None) or {
                     "findings": "failed", "error": err}
                 if rc:
@@ -802,7 +802,7 @@ class Bench:
             rid = r["id"]
             if rid not in self.packs:
                 continue
-            t = self.halluscan_tool(rid, [self.hal], ["--no-cache", "--rules", self.packs[rid]])
+            t = self.halluscan_tool(rid, [self.hal], ["--no-cache", "--no-builtin-rules", "--rules", self.packs[rid]])
             t["count"] = self.collect_matches
             self.measure([t], self.plain, repeats)
             found = t["findings"]
@@ -819,7 +819,7 @@ class Bench:
                 out = self.tmp / "out.txt"
                 _, _, rc, err, _ = self.pipeline(["cat", str(self.plain)], [
                     self.hal, "--engine", "pcre2", "--no-cache", "--fail-on", "never",
-                    "--rules", self.packs[rid]], out)
+                    "--no-builtin-rules", "--rules", self.packs[rid]], out)
                 pc = (self.summary(out) or {}).get("findings") if rc == 0 else None
             if found is not None and pc is not None and pc != found:
                 engines_differ.append(f"{rid} (Hyperscan {found:,}, PCRE2 {pc:,}, "

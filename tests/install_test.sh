@@ -33,7 +33,7 @@ done
 pkg() { PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --define-variable=prefix="$root" "$@" halluscan; }
 [ "$(pkg --modversion)" = "$($root/bin/halluscan --version | cut -d' ' -f2)" ] || bad "pkg-config version"
 packs=$(pkg --variable=packsdir)
-"$root/bin/halluscan" --no-cache --check-rules --rules "$packs" >"$tmp/check" 2>&1 ||
+"$root/bin/halluscan" --no-cache --check-rules --no-builtin-rules --rules "$packs" >"$tmp/check" 2>&1 ||
 	{ cat "$tmp/check"; bad "installed packs do not check"; }
 
 # A user's build: the installed header and library, nothing of the source tree.

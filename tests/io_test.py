@@ -117,21 +117,21 @@ def rules_cache():
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache)
         text = b"a TODO here\n"
-        first = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        first = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack], input=text, capture_output=True, env=env)
         files = os.listdir(cache)
         # Only a Hyperscan database can be serialized; PCRE2 compiles in microseconds.
         hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
         check(first.returncode == 1 and len(files) == (1 if hyperscan else 0),
               "cache: written on first use with Hyperscan (%r)" % files)
-        second = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        second = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack], input=text, capture_output=True, env=env)
         check(second.stdout == first.stdout and second.returncode == 1, "cache: same output when loaded")
         if files:
             with open(os.path.join(cache, files[0]), "r+b") as f:
                 f.seek(100)
                 f.write(b"\xde\xad\xbe\xef" * 64)
-        third = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True, env=env)
+        third = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack], input=text, capture_output=True, env=env)
         check(third.stdout == first.stdout and third.returncode == 1, "cache: damaged entry recompiled")
-        nocache = subprocess.run([BIN, "--no-cache", "--rules", pack], input=text,
+        nocache = subprocess.run([BIN, "--no-cache", "--no-builtin-rules", "--rules", pack], input=text,
                                  capture_output=True, env=dict(env, HALLUSCAN_CACHE_DIR=cache + "/x"))
         check(nocache.stdout == first.stdout and not os.path.exists(cache + "/x"),
               "cache: --no-cache writes nothing")
@@ -148,8 +148,8 @@ def no_compiler_library():
     text = b"See https://x.example/a. It grew 73.4%. Smith et al. (2021) agree.\n"
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache)
-        good = subprocess.run([BIN, "--no-cache", "--rules", pack], input=text, capture_output=True)
-        bad = subprocess.run([BIN, "--rules", pack], input=text, capture_output=True,
+        good = subprocess.run([BIN, "--no-cache", "--no-builtin-rules", "--rules", pack], input=text, capture_output=True)
+        bad = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack], input=text, capture_output=True,
                              env=dict(env, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so"))
         check(bad.stdout == good.stdout and bad.returncode == good.returncode and
               good.stdout.count(b'"type":"finding"') == 3,
@@ -157,7 +157,7 @@ def no_compiler_library():
         check(b"Hyperscan compiler is unavailable" in bad.stderr and b"PCRE2" in bad.stderr,
               "no compiler library: says so (%r)" % bad.stderr.decode().strip())
         check(os.listdir(cache) == [], "no compiler library: nothing cached")
-        listing = subprocess.run([BIN, "--rules", pack, "--list-rules"], capture_output=True,
+        listing = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack, "--list-rules"], capture_output=True,
                                  env=dict(env, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so"))
         check(all(row.split(b"\t")[3] in (b"pcre2", b"lexer") for row in listing.stdout.splitlines()),
               "no compiler library: --list-rules shows PCRE2")

@@ -89,13 +89,13 @@ with tempfile.TemporaryDirectory() as tmp:
     for name, make, want in CASES:
         with open(os.path.join(tmp, name), "w") as f:
             f.write(make())
-        rc, out, err, rss = run(["--no-cache", "--check-rules", "--rules", name], tmp)
+        rc, out, err, rss = run(["--no-cache", "--check-rules", "--no-builtin-rules", "--rules", name], tmp)
         refused(name, rc, out, err, rss, want)
 
     # A pack on a pipe that never ends: read up to the limit, not to the end.
     # Lines of 80 bytes: byte 1 MiB is on line 13108, column 17.
     endless = subprocess.Popen(["yes", "# " + "x" * 77], stdout=subprocess.PIPE)
-    rc, out, err, rss = run(["--no-cache", "--check-rules", "--rules", "/dev/stdin"], tmp,
+    rc, out, err, rss = run(["--no-cache", "--check-rules", "--no-builtin-rules", "--rules", "/dev/stdin"], tmp,
                             stdin=endless.stdout)
     endless.stdout.close()
     endless.kill()

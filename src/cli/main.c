@@ -17,14 +17,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "halluscan.h"
 
 #include "api/api.h"
 #include "cli.h"
+#include "cli/configfile.h"
+#include "cli/report.h"
 #include "config.h"
 #include "eval.h"
 #include "input/plain.h"
+#include "input/walk.h"
 #include "output/jsonl.h"
 #include "spans.h"
 
@@ -44,8 +49,18 @@ enum {
 	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
 	OPT_SPAN_NONCE,
-	OPT_VERSION,
-	OPT_HELP,
+	OPT_SHOW_RECOVERY,
+	OPT_COLOR,
+	OPT_STDIN_NAME,
+	OPT_NO_INLINE_IGNORE,
+	OPT_BASELINE,
+	OPT_WRITE_BASELINE,
+	OPT_NO_BUILTIN_RULES,
+	OPT_SELECT,
+	OPT_IGNORE,
+	OPT_CONFIG,
+	OPT_NO_CONFIG,
+	OPT_NO_SKIP_CODE,
 };
 
 static const struct option long_options[] = {
@@ -64,37 +79,73 @@ static const struct option long_options[] = {
 	{"pairs", no_argument, NULL, OPT_PAIRS},
 	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
 	{"span-nonce", required_argument, NULL, OPT_SPAN_NONCE},
-	{"version", no_argument, NULL, OPT_VERSION},
-	{"help", no_argument, NULL, OPT_HELP},
+	{"format", required_argument, NULL, 'f'},
+	{"show-recovery", no_argument, NULL, OPT_SHOW_RECOVERY},
+	{"color", optional_argument, NULL, OPT_COLOR},
+	{"stdin-name", required_argument, NULL, OPT_STDIN_NAME},
+	{"no-inline-ignore", no_argument, NULL, OPT_NO_INLINE_IGNORE},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
+	{"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
+	{"no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN_RULES},
+	{"select", required_argument, NULL, OPT_SELECT},
+	{"ignore", required_argument, NULL, OPT_IGNORE},
+	{"config", required_argument, NULL, OPT_CONFIG},
+	{"no-config", no_argument, NULL, OPT_NO_CONFIG},
+	{"no-skip-code", no_argument, NULL, OPT_NO_SKIP_CODE},
+	{"version", no_argument, NULL, 'V'},
+	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 static const char usage_text[] =
-	"usage: halluscan [--context NAME]... [--fail-on warn|block|never]\n"
-	"                 [--rules PATH]... [--line-buffered] [--engine hyperscan|pcre2]\n"
+	"usage: halluscan [-f jsonl|text|sarif|github] [--context NAME]...\n"
+	"                 [--fail-on warn|block|never] [--rules PATH]... [--no-builtin-rules]\n"
+	"                 [--select LIST] [--ignore LIST] [--config FILE | --no-config]\n"
+	"                 [--baseline FILE] [--write-baseline FILE] [--no-inline-ignore]\n"
+	"                 [--no-skip-code] [--show-recovery] [--color[=WHEN]]\n"
+	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--source FILE]... [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
-	"                 [FILE]...\n"
+	"                 [FILE | DIR]...\n"
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
 	"                      [--misjudgments FILE] [--sweep] [--format text|json] [FILE]...\n"
-	"       halluscan --version | --help\n";
+	"       halluscan -V | --version | -h | --help\n";
 
 static const char help_text[] =
 	"Finds the signals of hallucinated content in text written by language models:\n"
 	"fabricated URLs, unsourced statistics, fabricated citations and future certainty.\n"
 	"Text inside tool-output spans is grounded and not reported. Writes one JSON\n"
-	"object per finding and a summary per input (JSONL). With no FILE, or when FILE\n"
-	"is -, reads standard input.\n"
+	"object per finding and a summary per input (JSONL), or another format. With\n"
+	"no FILE, or when FILE is -, reads standard input; a DIR is searched for\n"
+	"*.md, *.markdown, *.txt and *.rst files. Options override .halluscan.yaml.\n"
 	"\n"
+	"  -f, --format FMT    jsonl (default), text (PATH:LINE:COL: SEVERITY: MESSAGE\n"
+	"                      [SIGNAL]), sarif (SARIF 2.1.0) or github (annotations)\n"
+	"  --show-recovery     text: each finding's recovery on the next line\n"
+	"  --color[=WHEN]      text: colour auto (default: on a terminal, unless\n"
+	"                      NO_COLOR is set), always or never\n"
+	"  --stdin-name NAME   the path standard input's findings carry\n"
 	"  --context NAME      escalate the signals NAME cares about to block (repeatable,\n"
 	"                      or comma-separated): medical, financial, legal, research,\n"
 	"                      user-facing, casual, internal\n"
 	"  --fail-on LEVEL     exit 1 when a finding is at or above LEVEL: warn, block\n"
 	"                      (default) or never\n"
-	"  --rules PATH        load rule packs from a YAML file or a directory of them\n"
-	"                      instead of the built-in packs (repeatable)\n"
+	"  --rules PATH        add the rule packs of a YAML file or a directory of them\n"
+	"                      to the built-in packs (repeatable)\n"
+	"  --no-builtin-rules  use only the --rules packs\n"
+	"  --select LIST       report only these signals or rule ids (comma-separated,\n"
+	"                      repeatable)\n"
+	"  --ignore LIST       never report these signals or rule ids\n"
+	"  --baseline FILE     drop findings whose fingerprint FILE holds\n"
+	"  --write-baseline FILE\n"
+	"                      write the fingerprints of the findings reported to FILE\n"
+	"                      (and exit 0 unless an error)\n"
+	"  --no-inline-ignore  report what halluscan:ignore and halluscan:off cover\n"
+	"  --no-skip-code      report prose signals in Markdown code too\n"
+	"  --config FILE       read FILE, not $HALLUSCAN_CONFIG or .halluscan.yaml\n"
+	"  --no-config         read no configuration file\n"
 	"  --line-buffered     flush the output after every input line\n"
 	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
 	"                      numbers in the text are then checked against it\n"
@@ -116,8 +167,8 @@ static const char help_text[] =
 	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
 	"  --engine NAME       hyperscan (default where built in) or pcre2\n"
 	"  --no-cache          neither read nor write the compiled-rules cache\n"
-	"  --version           print the version and exit\n"
-	"  --help              print this help and exit\n"
+	"  -V, --version       print the version and exit\n"
+	"  -h, --help          print this help and exit\n"
 	"\n"
 	"Exit status: 0 nothing at or above --fail-on, 1 a finding at or above it,\n"
 	"2 usage, I/O or rule error. See halluscan(1).\n";
@@ -135,6 +186,14 @@ struct options {
 	double max_unsupported;
 	const char *span_nonce;   /* NULL: spans as the packs write them */
 	const char *nonce_from;   /* where span_nonce came from, for messages */
+	/* Issue 13: formats, filters, configuration. A *_set flag says the
+	 * command line gave it, which then overrides the configuration file. */
+	enum out_format format;
+	const char *stdin_name, *baseline, *write_baseline, *config;
+	int color;                /* -1 auto, 0 never, 1 always */
+	bool show_recovery, no_inline_ignore, no_builtin, no_config, no_skip_code;
+	bool format_set, fail_on_set;
+	struct strv select, ignore;
 };
 
 void cli_warn(const char *fmt, ...)
@@ -171,23 +230,102 @@ static int add_str(char ***v, size_t *n, const char *s)
 	return 0;
 }
 
+/* "", "a,", ",a" and "a,,b" are errors: an empty name is a mistake, not "none". */
+static void no_empty_item(const char *opt, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (n == 0 || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
+		cli_warn("%s takes a comma-separated list of names, not \"%s\"", opt, arg);
+		usage();
+	}
+}
+
+static void add_list(const char *opt, const char *arg, struct strv *v)
+{
+	const char *p = arg;
+
+	no_empty_item(opt, arg);
+	v->set = true;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (strv_add(v, p, n) < 0)
+			exit(EXIT_ERROR);
+		p += n + (p[n] == ',');
+	}
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
 
 	o->fail_on = HALLUSCAN_FAIL_ON_BLOCK;
 	o->max_unsupported = HALLUSCAN_MAX_UNSUPPORTED_RATIO;
+	o->color = -1;
 	opterr = 0; /* errors are reported here, under the program's name */
-	while ((c = getopt_long(argc, argv, ":", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":f:hV", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_CONTEXT: {
 			char *tok, *save = NULL;
 
+			no_empty_item("--context", optarg);
 			for (tok = strtok_r(optarg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
 				if (add_str(&o->contexts, &o->n_contexts, tok) < 0)
 					exit(EXIT_ERROR);
 			break;
 		}
+		case OPT_SELECT:
+		case OPT_IGNORE:
+			add_list(c == OPT_SELECT ? "--select" : "--ignore", optarg,
+				 c == OPT_SELECT ? &o->select : &o->ignore);
+			break;
+		case 'f':
+			if (out_format_parse(optarg, &o->format) < 0) {
+				cli_warn("--format takes jsonl, text, sarif or github, not \"%s\"", optarg);
+				usage();
+			}
+			o->format_set = true;
+			break;
+		case OPT_SHOW_RECOVERY:
+			o->show_recovery = true;
+			break;
+		case OPT_COLOR:
+			if (!optarg || strcmp(optarg, "always") == 0)
+				o->color = 1;
+			else if (strcmp(optarg, "never") == 0)
+				o->color = 0;
+			else if (strcmp(optarg, "auto") == 0)
+				o->color = -1;
+			else {
+				cli_warn("--color takes auto, always or never, not \"%s\"", optarg);
+				usage();
+			}
+			break;
+		case OPT_STDIN_NAME:
+			o->stdin_name = optarg;
+			break;
+		case OPT_NO_INLINE_IGNORE:
+			o->no_inline_ignore = true;
+			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_WRITE_BASELINE:
+			o->write_baseline = optarg;
+			break;
+		case OPT_NO_BUILTIN_RULES:
+			o->no_builtin = true;
+			break;
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_NO_CONFIG:
+			o->no_config = true;
+			break;
+		case OPT_NO_SKIP_CODE:
+			o->no_skip_code = true;
+			break;
 		case OPT_FAIL_ON:
 			if (strcmp(optarg, "never") == 0)
 				o->fail_on = HALLUSCAN_FAIL_ON_NEVER;
@@ -199,6 +337,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				cli_warn("--fail-on takes warn, block or never, not \"%s\"", optarg);
 				usage();
 			}
+			o->fail_on_set = true;
 			break;
 		case OPT_RULES:
 			if (add_str(&o->rules, &o->n_rules, optarg) < 0)
@@ -261,10 +400,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->span_nonce = optarg;
 			o->nonce_from = "--span-nonce";
 			break;
-		case OPT_VERSION:
+		case 'V':
 			printf("halluscan %s (%s)\n", halluscan_version(), halluscan_engine_version());
 			exit(EXIT_PASS);
-		case OPT_HELP:
+		case 'h':
 			fputs(usage_text, stdout);
 			fputc('\n', stdout);
 			fputs(help_text, stdout);
@@ -274,7 +413,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage();
 			break;
 		default:
-			cli_warn("unknown option %s", argv[optind - 1]);
+			if (optopt && optopt < CHAR_MAX)
+				cli_warn("unknown option -%c", optopt);
+			else
+				cli_warn("unknown option %s", argv[optind - 1]);
 			usage();
 		}
 	}
@@ -313,16 +455,6 @@ static const char *cache_dir(char *out, size_t n)
 }
 
 /* ---- output ---- */
-
-static int on_finding(void *ctx, const struct halluscan_finding *f)
-{
-	return jsonl_finding(ctx, f);
-}
-
-static int on_claim(void *ctx, const struct halluscan_claim *c)
-{
-	return jsonl_claim(ctx, c);
-}
 
 static int on_line(void *ctx)
 {
@@ -369,47 +501,62 @@ static void say_encoding(const char *name, enum decode_encoding guess)
  * Scans one input and writes its summary. Returns 0, or a negative errno
  * for an error that ends the run (a write error); an input that could not
  * be read, or only in part, is said here and sets *io_error. The findings
- * found before any error are written.
+ * found before any error are written. shown is the path its findings
+ * carry.
  */
 static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *name,
-		    struct jsonl *out, bool line_buffered, bool *failed, bool *io_error,
-		    struct limit_hits *lh)
+		    const char *shown, struct report *rep, bool line_buffered, bool *failed,
+		    bool *io_error, struct limit_hits *lh)
 {
 	const struct halluscan_summary *sum;
 	struct jsonl_input how;
+	bool fail = false;
 	int err;
 
-	out->path = name;
-	err = plain_scan(in, sc, name, line_buffered ? on_line : NULL, out);
+	report_input(rep, shown);
+	in->on_text = report_text;
+	in->text_ctx = rep;
+	err = plain_scan(in, sc, name, line_buffered ? on_line : NULL, rep->out);
 	if (err)
 		return err; /* a write error or no memory: the run ends */
 	if (in->skipped) {
-		if (in->skipped == EILSEQ)
-			say_encoding(name, in->dec.guess);
-		else
-			cli_warn("%s: %s", name, strerror(in->skipped));
+		char msg[128];
+
+		if (in->skipped == EILSEQ) {
+			say_encoding(shown, in->dec.guess);
+			snprintf(msg, sizeof(msg), "looks like %s without a byte-order mark",
+				 decode_name(in->dec.guess));
+		} else {
+			cli_warn("%s: %s", shown, strerror(in->skipped));
+			snprintf(msg, sizeof(msg), "%s", strerror(in->skipped));
+		}
 		*io_error = true;
-		return 0;
+		return report_error(rep, shown, msg);
 	}
-	err = halluscan_scanner_end(sc, &sum);
+	err = report_text_end(rep);
+	err = err ? err : halluscan_scanner_end(sc, &sum);
 	if (err)
 		return err;
+	if (in->read_err && sum->bytes == 0) {
+		/* Nothing was read (a folder given as a file, say): as one that cannot be opened. */
+		cli_warn("%s: %s", shown, strerror(in->read_err));
+		*io_error = true;
+		return report_error(rep, shown, strerror(in->read_err));
+	}
 	if (sum->match_limit_hits) {
 		lh->hits += sum->match_limit_hits;
 		lh->inputs++;
-		lh->name = name;
+		lh->name = shown;
 	}
 	how = (struct jsonl_input){
 		.encoding = decode_name(in->dec.enc), .replaced = in->dec.replaced,
 		.error = in->read_err ? strerror(in->read_err) : NULL,
 	};
-	err = jsonl_summary(out, sum, &how);
-	if (!err)
-		err = jsonl_sync(out);
-	if (sum->failed)
+	err = report_summary(rep, sum, &how, &fail);
+	if (fail)
 		*failed = true;
 	if (in->read_err) {
-		cli_warn("%s: %s", name, strerror(in->read_err));
+		cli_warn("%s: %s", shown, strerror(in->read_err));
 		*io_error = true;
 	}
 	return err;
@@ -477,6 +624,92 @@ static int listed(int err)
 	return EXIT_ERROR;
 }
 
+/* The configuration file fills what the command line left unsaid. */
+static int apply_config(struct options *o, struct config *cfg, struct diag *d)
+{
+	char *path = o->config ? xstrndup(o->config, strlen(o->config)) : config_find();
+	size_t i;
+	int err;
+
+	if (o->no_config || !path) {
+		free(path);
+		return 0;
+	}
+	err = config_load(cfg, path, d);
+	if (err > 0)
+		err = diag_set(d, -err, "%s: %s", path, strerror(err));
+	free(path);
+	if (err < 0)
+		return err;
+	if (cfg->context.set && o->n_contexts == 0)
+		for (i = 0; i < cfg->context.n; i++)
+			if (add_str(&o->contexts, &o->n_contexts, cfg->context.v[i]) < 0)
+				return -ENOMEM;
+	if (cfg->rules.set)
+		for (i = 0; i < cfg->rules.n; i++)
+			if (add_str(&o->rules, &o->n_rules, cfg->rules.v[i]) < 0)
+				return -ENOMEM;
+	if (cfg->fail_on && !o->fail_on_set)
+		o->fail_on = strcmp(cfg->fail_on, "warn") == 0	   ? HALLUSCAN_FAIL_ON_WARN
+			     : strcmp(cfg->fail_on, "never") == 0 ? HALLUSCAN_FAIL_ON_NEVER
+								    : HALLUSCAN_FAIL_ON_BLOCK;
+	if (cfg->format && !o->format_set)
+		out_format_parse(cfg->format, &o->format);
+	if (!o->select.set)
+		o->select = cfg->select, cfg->select = (struct strv){0};
+	if (!o->ignore.set)
+		o->ignore = cfg->ignore, cfg->ignore = (struct strv){0};
+	if (cfg->skip_code == 0 && !o->no_skip_code)
+		o->no_skip_code = true;
+	return 0;
+}
+
+/* The suffixes a folder is searched for. */
+static const char *const suffixes[] = {".md", ".markdown", ".txt", ".rst"};
+
+/*
+ * The inputs the arguments name: files and "-" as given, folders walked.
+ * Returns 0 or -ENOMEM; a folder that cannot be read is said and sets *io_error.
+ */
+static int list_inputs(char **args, size_t n_args, const struct config *cfg, struct strv *out,
+		       bool *io_error)
+{
+	struct walk_options wo = {
+		.suffixes = suffixes, .n_suffixes = ARRAY_SIZE(suffixes),
+		.exclude = (const char *const *)cfg->exclude.v, .n_exclude = cfg->exclude.n,
+	};
+	size_t i, k;
+	int err = 0;
+
+	if (n_args == 0)
+		return strv_add(out, "-", 1);
+	for (i = 0; i < n_args && err == 0; i++) {
+		struct stat st;
+		char **found = NULL, *bad = NULL;
+		size_t n = 0;
+
+		if (strcmp(args[i], "-") == 0 || stat(args[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+			if (strcmp(args[i], "-") == 0 || !walk_excluded(&wo, args[i]))
+				err = strv_add(out, args[i], strlen(args[i]));
+			continue;
+		}
+		err = walk_dir(args[i], &wo, &found, &n, &bad);
+		if (err > 0) {
+			cli_warn("%s: %s", bad ? bad : args[i], strerror(err));
+			*io_error = true;
+			err = 0;
+		}
+		for (k = 0; k < n; k++) {
+			if (err == 0)
+				err = strv_add(out, found[k], strlen(found[k]));
+			free(found[k]);
+		}
+		free(found);
+		free(bad);
+	}
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct halluscan_rules_options ro;
@@ -487,12 +720,16 @@ int main(int argc, char **argv)
 	const struct halluscan_rules_info *info;
 	static struct plain in;
 	struct options o = {0};
+	struct config cfg = {0};
 	struct jsonl out = {.f = stdout};
+	struct report rep = {0};
+	struct baseline base = {0}, wbase = {0};
+	struct strv inputs = {0};
 	struct limit_hits lh = {0};
 	struct diag d = {""};
 	char cache[PATH_MAX];
 	bool failed = false, io_error = false;
-	int status = EXIT_ERROR, err, i;
+	int status = EXIT_ERROR, err;
 	size_t k;
 
 	if (argc > 1 && strcmp(argv[1], "eval") == 0)
@@ -500,11 +737,23 @@ int main(int argc, char **argv)
 	/* A closed pipe is a write error with a message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	parse_options(argc, argv, &o);
+	err = apply_config(&o, &cfg, &d);
+	if (err < 0)
+		goto fail;
+	if (o.no_builtin && o.n_rules == 0) {
+		cli_warn("--no-builtin-rules needs --rules");
+		usage();
+	}
+	if (o.pairs && o.format != OUT_JSONL) {
+		cli_warn("--pairs writes JSONL only");
+		usage();
+	}
 
 	halluscan_rules_options_init(&ro);
 	ro.paths = (const char *const *)o.rules;
 	ro.n_paths = o.n_rules;
-	ro.flags = (o.pcre2 ? HALLUSCAN_RULES_PCRE2 : 0) | (o.check_rules ? HALLUSCAN_RULES_CHECK : 0);
+	ro.flags = (o.pcre2 ? HALLUSCAN_RULES_PCRE2 : 0) | (o.check_rules ? HALLUSCAN_RULES_CHECK : 0) |
+		   (o.n_rules && !o.no_builtin ? HALLUSCAN_RULES_BUILTIN : 0);
 	ro.cache_dir = o.no_cache ? NULL : cache_dir(cache, sizeof(cache));
 	if (o.export_patterns) {
 		struct ruleset *rs;
@@ -536,7 +785,30 @@ int main(int argc, char **argv)
 				   o.fail_on == HALLUSCAN_FAIL_ON_NEVER, o.line_buffered, &out);
 		goto out;
 	}
+	if (o.baseline) {
+		err = baseline_load(&base, o.baseline, &d);
+		if (err > 0) {
+			cli_warn("%s: %s", o.baseline, strerror(err));
+			goto out;
+		}
+		if (err < 0)
+			goto fail;
+	}
 
+	rep = (struct report){
+		.out = &out, .rules = rules, .format = o.format, .fail_on = o.fail_on,
+		.style = {.color = o.color == 1 || (o.color == -1 && isatty(STDOUT_FILENO) &&
+						     !(getenv("NO_COLOR") && *getenv("NO_COLOR"))),
+			  .show_recovery = o.show_recovery},
+		.inline_ignore = !o.no_inline_ignore, .skip_code = !o.no_skip_code,
+		.select = (const char *const *)o.select.v, .n_select = o.select.n,
+		.ignore = (const char *const *)o.ignore.v, .n_ignore = o.ignore.n,
+		.baseline = o.baseline ? &base : NULL, .write_baseline = o.write_baseline ? &wbase : NULL,
+		.line_buffered = o.line_buffered,
+	};
+	err = report_start(&rep, &d);
+	if (err < 0)
+		goto fail;
 	halluscan_scanner_options_init(&so);
 	so.contexts = (const char *const *)o.contexts;
 	so.n_contexts = o.n_contexts;
@@ -545,8 +817,8 @@ int main(int argc, char **argv)
 	so.max_unsupported_ratio = o.max_unsupported;
 	so.flags = (o.show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
 		   (o.claims ? HALLUSCAN_SCAN_CLAIMS : 0);
-	so.on_claim = on_claim;
-	err = halluscan_scanner_new(rules, &so, on_finding, &out, &sc, &herr);
+	so.on_claim = report_claim;
+	err = halluscan_scanner_new(rules, &so, report_finding, &rep, &sc, &herr);
 	if (err < 0) {
 		snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
 		goto fail;
@@ -561,19 +833,39 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 
-	for (i = optind; i < argc || (i == optind && optind == argc); i++) {
-		const char *name = i < argc ? argv[i] : "-";
+	err = list_inputs(argv + optind, (size_t)(argc - optind), &cfg, &inputs, &io_error);
+	if (err < 0)
+		goto fail;
+	for (k = 0; k < inputs.n; k++) {
+		const char *name = inputs.v[k];
+		const char *shown = strcmp(name, "-") == 0 && o.stdin_name ? o.stdin_name : name;
 
-		err = scan_one(sc, &in, name, &out, o.line_buffered, &failed, &io_error, &lh);
+		err = scan_one(sc, &in, name, shown, &rep, o.line_buffered, &failed, &io_error, &lh);
 		if (err) {
 			if (out.err)
 				cli_warn("write error: %s", strerror(out.err));
 			else
-				cli_warn("%s: %s", name, strerror(-err));
+				cli_warn("%s: %s", shown, strerror(-err));
 			goto out;
 		}
 	}
+	err = report_finish(&rep);
+	if (err == 0)
+		err = jsonl_sync(&out);
+	if (err) {
+		cli_warn("write error: %s", strerror(out.err ? out.err : -err));
+		goto out;
+	}
 	say_limit_hits(&lh);
+	if (o.write_baseline) {
+		err = baseline_write(&wbase, o.write_baseline);
+		if (err) {
+			cli_warn("%s: %s", o.write_baseline, strerror(err));
+			goto out;
+		}
+		/* The findings are accepted: only an error fails the run. */
+		failed = false;
+	}
 	if (io_error)
 		status = EXIT_ERROR;
 	else if (failed)
@@ -589,8 +881,15 @@ fail:
 out:
 	plain_fini(&in);
 	halluscan_scanner_free(sc);
+	report_fini(&rep);
 	halluscan_rules_free(rules);
 	jsonl_fini(&out);
+	baseline_fini(&base);
+	baseline_fini(&wbase);
+	config_free(&cfg);
+	strv_free(&inputs);
+	strv_free(&o.select);
+	strv_free(&o.ignore);
 	free(o.contexts);
 	free(o.rules);
 	free(o.sources);

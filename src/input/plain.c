@@ -7,6 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
+static int feed(struct plain *p, struct halluscan_scanner *sc, const char *text, size_t len)
+{
+	int err = p->on_text ? p->on_text(p->text_ctx, text, len) : 0;
+
+	return err ? err : halluscan_scanner_feed(sc, text, len);
+}
+
 static int open_input(const char *name)
 {
 	return strcmp(name, "-") == 0 ? STDIN_FILENO : open(name, O_RDONLY | O_CLOEXEC);
@@ -39,7 +46,7 @@ int plain_scan(struct plain *p, struct halluscan_scanner *sc, const char *name,
 			break;
 		err = decode_feed(&p->dec, p->buf, (size_t)n, &text, &len);
 		if (err == 0 && len > 0)
-			err = halluscan_scanner_feed(sc, text, len);
+			err = feed(p, sc, text, len);
 		if (err)
 			break;
 		if (on_line && len > 0 && memchr(text, '\n', len)) {
@@ -51,7 +58,7 @@ int plain_scan(struct plain *p, struct halluscan_scanner *sc, const char *name,
 	if (err == 0) {
 		err = decode_end(&p->dec, &text, &len);
 		if (err == 0 && len > 0)
-			err = halluscan_scanner_feed(sc, text, len);
+			err = feed(p, sc, text, len);
 	}
 	if (fd != STDIN_FILENO)
 		close(fd);

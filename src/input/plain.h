@@ -24,6 +24,10 @@ struct plain {
 	 * all (it cannot be opened; EILSEQ: UTF-16 or UTF-32 without a mark,
 	 * dec.guess says which), or one that ended its reading early. */
 	int skipped, read_err;
+	/* Called with each piece of (decoded) text before the scanner reads it,
+	 * when set; a non-zero return ends the input like a feed error. */
+	int (*on_text)(void *ctx, const char *text, size_t len);
+	void *text_ctx;
 	char buf[PLAIN_READ_SIZE];
 };
 

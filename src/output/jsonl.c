@@ -50,7 +50,7 @@ void jsonl_fini(struct jsonl *w)
 	buf_free(&w->b);
 }
 
-int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f)
+int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char *fingerprint)
 {
 	struct buf *b = &w->b;
 	int err = 0;
@@ -73,6 +73,8 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f)
 	if (f->source)
 		err |= field_str(b, "source", f->source, strlen(f->source)) |
 		       field_u64(b, "source_at", f->source_at);
+	if (fingerprint)
+		err |= field_str(b, "fingerprint", fingerprint, strlen(fingerprint));
 	err |= field_str(b, "message", f->message, strlen(f->message));
 	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= BUF_LIT(b, "}\n");
@@ -80,6 +82,13 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f)
 }
 
 int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c)
+{
+	int err = jsonl_claim_add(w, c);
+
+	return err ? err : jsonl_flush(w);
+}
+
+int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 {
 	struct buf *b = &w->b;
 	size_t i;
@@ -105,7 +114,7 @@ int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c)
 			err |= BUF_LIT(b, ",\"grounded\":false}");
 	}
 	err |= BUF_LIT(b, "]}\n");
-	return err ? -ENOMEM : jsonl_flush(w);
+	return err ? -ENOMEM : 0;
 }
 
 int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
@@ -133,6 +142,11 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	       field_u64(b, "unterminated_spans", s->unterminated_spans);
 	if (s->ground_evictions)
 		err |= field_u64(b, "ground_evictions", s->ground_evictions);
+	if (in && (in->suppressed_inline || in->suppressed_baseline || in->suppressed_code))
+		err |= buf_addf(b, ",\"suppressed\":{\"inline\":%llu,\"baseline\":%llu,\"code\":%llu}",
+				(unsigned long long)in->suppressed_inline,
+				(unsigned long long)in->suppressed_baseline,
+				(unsigned long long)in->suppressed_code);
 	if (s->claims) {
 		err |= BUF_LIT(b, ",\"claims\":{");
 		for (i = 0; i < HALLUSCAN_CLAIM_LABELS; i++)

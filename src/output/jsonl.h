@@ -33,11 +33,17 @@ struct jsonl_input {
 	const char *encoding; /* decoded from, or NULL: read as bytes */
 	uint64_t replaced;    /* code units that became U+FFFD */
 	const char *error;    /* why it was not read to its end, or NULL */
+	/* Findings not reported: a halluscan:ignore or :off covered them, the
+	 * baseline held them, or they were prose signals in Markdown code. */
+	uint64_t suppressed_inline, suppressed_baseline, suppressed_code;
 };
 
 /* Each appends one record and writes it (jsonl_flush): 0 or a negative errno. */
-int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f);
+/* A finding, with its fingerprint when that is not NULL. */
+int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char *fingerprint);
 int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c);
+/* The claim's record appended to w->b, not written. */
+int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c);
 /* The summary, last for each input; claims fields when s->claims is set. */
 int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 		  const struct jsonl_input *in);

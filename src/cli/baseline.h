@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Baselines: the fingerprints of findings a person has reviewed and
+ * accepted (--baseline), and the writing of a new one (--write-baseline).
+ * The file is JSONL, one finding a line, diff-friendly:
+ * {"fingerprint":"<16 hex>","path":"...","rule":"...","text":"..."};
+ * only the fingerprint is read back. A fingerprint holds no line number,
+ * so a baseline survives edits above what it accepts.
+ *
+ * The caller owns struct baseline: zero it, and baseline_fini() it.
+ */
+#ifndef HALLUSCAN_CLI_BASELINE_H
+#define HALLUSCAN_CLI_BASELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "halluscan.h"
+
+#include "util.h"
+
+#define FINGERPRINT_LEN 16
+
+struct baseline {
+	char (*fps)[FINGERPRINT_LEN + 1]; /* sorted after baseline_load() */
+	size_t n, cap;
+	struct buf records; /* what baseline_write() writes */
+};
+
+/*
+ * Reads the fingerprints of the file at path. 0; the positive errno of a
+ * file that cannot be read; or -EINVAL with d saying "FILE:LINE: ...".
+ */
+int baseline_load(struct baseline *b, const char *path, struct diag *d);
+bool baseline_has(const struct baseline *b, const char *fp);
+/* Adds a finding of path to what baseline_write() will write. */
+int baseline_add(struct baseline *b, const char *fp, const char *path,
+		 const struct halluscan_finding *f);
+/* Writes the records added, replacing the file: 0 or a positive errno. */
+int baseline_write(struct baseline *b, const char *path);
+void baseline_fini(struct baseline *b);
+
+/*
+ * The fingerprint of a finding: the first 16 hex digits of the SHA-256 of
+ * its rule, its text normalized (blanks collapsed, ASCII lowercased), its
+ * path (without "./") and index, its occurrence among findings of the same
+ * rule and normalized text in that input.
+ */
+void fingerprint(const char *rule, const char *text, size_t len, const char *path,
+		 unsigned long long index, char out[FINGERPRINT_LEN + 1]);
+/* The key that indexes count: a hash of the rule and the normalized text. */
+unsigned long long fingerprint_key(const char *rule, const char *text, size_t len);
+
+#endif

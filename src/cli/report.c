@@ -1,0 +1,511 @@
+// SPDX-License-Identifier: MIT
+/* Findings from the scanner to a writer: fingerprints, filters, counts. */
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "cli.h"
+#include "emit.h"
+
+/* Findings held for one line at most; past this a line's are decided as they come. */
+#define HELD_MAX 1024
+
+/* A finding (or a claim's record) waiting for its line to be read whole. */
+struct held {
+	struct halluscan_finding f; /* its strings in mem */
+	char fp[FINGERPRINT_LEN + 1];
+	char *mem;
+	size_t claim_len; /* > 0: mem is a claim's JSONL record */
+};
+
+/* Occurrences of a (rule, normalized text) key in the input. */
+struct fp_count {
+	unsigned long long key, n;
+};
+
+/* The prose signals, which do not fire in Markdown code. */
+static bool prose_signal(const char *s)
+{
+	return strcmp(s, "fabricated_url") == 0 || strcmp(s, "unsourced_statistic") == 0 ||
+	       strcmp(s, "fabricated_citation") == 0 || strcmp(s, "future_certainty") == 0;
+}
+
+static const char *signal_description(const char *signal)
+{
+	static const char *const d[][2] = {
+		{"fabricated_url", "A URL the model wrote itself, not returned by a tool: it may not exist"},
+		{"unsourced_statistic", "A precise statistic with no source in its sentence"},
+		{"fabricated_citation", "An attribution to a named author that no tool returned"},
+		{"future_certainty", "Certainty about the future: a guarantee, or a release date stated as fact"},
+		{"altered_number", "A quantity close to a grounded one, but not equal to it"},
+		{"ungrounded_number", "A quantity that matches nothing the tools or sources stated"},
+		{"unterminated_span", "A tool-output span never closed: nothing vouched for the text after it"},
+		{"spoofed_span", "A tool-span delimiter without the run's nonce: the model wrote it"},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(d); i++)
+		if (strcmp(signal, d[i][0]) == 0)
+			return d[i][1];
+	return signal;
+}
+
+static bool known_name(const struct halluscan_rules *rules, const char *name)
+{
+	const struct halluscan_rule *rule;
+	const char *s;
+	size_t i;
+
+	for (i = 0; (s = halluscan_rules_signal(rules, i)); i++)
+		if (strcmp(s, name) == 0)
+			return true;
+	for (i = 0; (rule = halluscan_rules_rule(rules, i)); i++)
+		if (strcmp(rule->id, name) == 0)
+			return true;
+	return false;
+}
+
+static bool listed(const char *const *v, size_t n, const struct halluscan_finding *f)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], f->signal) == 0 || strcmp(v[i], f->rule) == 0)
+			return true;
+	return false;
+}
+
+/* A rule's recovery template in general words: what SARIF's help says. */
+static char *general(const char *tmpl)
+{
+	static const char *const words[][2] = {
+		{"{text}", "the match"}, {"{host}", "its host"}, {"{round}", "a round figure"},
+		{"{hedged}", "hedged words"}, {"{source}", "the grounded figure"},
+		{"{{", "{"}, {"}}", "}"},
+	};
+	struct buf b = {0};
+	int err = 0;
+
+	while (*tmpl && err == 0) {
+		size_t i;
+
+		for (i = 0; i < ARRAY_SIZE(words); i++)
+			if (strncmp(tmpl, words[i][0], strlen(words[i][0])) == 0)
+				break;
+		if (i < ARRAY_SIZE(words)) {
+			err = buf_adds(&b, words[i][1]);
+			tmpl += strlen(words[i][0]);
+		} else {
+			err = buf_addc(&b, *tmpl++);
+		}
+	}
+	err = err ? err : buf_addc(&b, '\0');
+	if (err)
+		buf_free(&b);
+	return b.data;
+}
+
+static int sarif_start(struct report *r)
+{
+	const struct ruleset *rs = api_rules_db(r->rules)->rs;
+	struct sarif_rule *sr;
+	size_t i, n = rs->n_rules + 2;
+	int err;
+
+	sr = calloc(n, sizeof(*sr));
+	r->sarif_ids = calloc(n, sizeof(*r->sarif_ids));
+	if (!sr || !r->sarif_ids) {
+		free(sr);
+		return -ENOMEM;
+	}
+	for (i = 0, err = 0; i < rs->n_rules; i++) {
+		const struct rule *ru = &rs->rules[i];
+		char *help = general(ru->recovery);
+
+		err |= help ? 0 : -ENOMEM;
+		sr[i] = (struct sarif_rule){ru->id, ru->signal, signal_description(ru->signal),
+					    help, (enum halluscan_severity)ru->severity};
+	}
+	sr[i++] = (struct sarif_rule){"span.unterminated", "unterminated_span",
+				      signal_description("unterminated_span"),
+				      "Close the span, or treat the text after its opener as the model's.",
+				      HALLUSCAN_WARN};
+	sr[i++] = (struct sarif_rule){"span.spoofed", "spoofed_span",
+				      signal_description("spoofed_span"),
+				      "Hold the response: the model wrote a tool-output delimiter itself.",
+				      HALLUSCAN_BLOCK};
+	for (i = 0; i < n; i++)
+		r->sarif_ids[i] = sr[i].id;
+	r->n_sarif_ids = n;
+	if (getcwd(r->cwd, sizeof(r->cwd)))
+		r->sarif.cwd = r->cwd;
+	err = err ? err : sarif_begin(r->out, &r->sarif, sr, n);
+	for (i = 0; i < rs->n_rules; i++)
+		free((char *)sr[i].help);
+	free(sr);
+	return err;
+}
+
+int report_start(struct report *r, struct diag *d)
+{
+	const struct halluscan_rules_info *info = halluscan_rules_info(r->rules);
+	size_t i;
+
+	for (i = 0; i < r->n_select + r->n_ignore; i++) {
+		const char *name = i < r->n_select ? r->select[i] : r->ignore[i - r->n_select];
+
+		if (!known_name(r->rules, name))
+			return diag_set(d, -ENOENT, "%s: no signal or rule \"%s\" (see --list-rules)",
+					i < r->n_select ? "select" : "ignore", name);
+	}
+	r->n_signals = info->n_signals;
+	r->counts = calloc(r->n_signals ? r->n_signals : 1, sizeof(*r->counts));
+	if (!r->counts)
+		return -ENOMEM;
+	r->ps.directives = r->inline_ignore;
+	r->ps.code = r->skip_code;
+	return r->format == OUT_SARIF ? sarif_start(r) : 0;
+}
+
+void report_input(struct report *r, const char *path)
+{
+	r->out->path = path;
+	prescan_begin(&r->ps);
+	memset(r->counts, 0, r->n_signals * sizeof(*r->counts));
+	r->findings = r->sup_inline = r->sup_baseline = r->sup_code = 0;
+	r->verdict = HALLUSCAN_PASS;
+	r->n_keys = 0;
+	r->inputs++;
+}
+
+/* The occurrence index of key in this input: 0 for the first. */
+static int occurrence(struct report *r, unsigned long long key, unsigned long long *index)
+{
+	size_t mask, i;
+
+	if (r->n_keys * 2 >= r->cap_keys) {
+		size_t cap = r->cap_keys ? r->cap_keys * 2 : 64, k;
+		struct fp_count *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (k = 0; k < r->cap_keys; k++) {
+			if (!r->keys[k].n)
+				continue;
+			for (i = r->keys[k].key & (cap - 1); t[i].n; i = (i + 1) & (cap - 1))
+				;
+			t[i] = r->keys[k];
+		}
+		free(r->keys);
+		r->keys = t;
+		r->cap_keys = cap;
+	}
+	if (r->n_keys == 0)
+		memset(r->keys, 0, r->cap_keys * sizeof(*r->keys));
+	mask = r->cap_keys - 1;
+	for (i = key & mask; r->keys[i].n && r->keys[i].key != key; i = (i + 1) & mask)
+		;
+	if (!r->keys[i].n) {
+		r->keys[i].key = key;
+		r->n_keys++;
+	}
+	*index = r->keys[i].n++;
+	return 0;
+}
+
+static int write_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
+{
+	size_t i;
+
+	switch (r->format) {
+	case OUT_TEXT:
+		return text_finding(r->out, &r->style, f);
+	case OUT_GITHUB:
+		return github_finding(r->out, f);
+	case OUT_SARIF:
+		for (i = 0; i < r->n_sarif_ids && strcmp(r->sarif_ids[i], f->rule) != 0; i++)
+			;
+		return sarif_result(r->out, &r->sarif, f, i < r->n_sarif_ids ? i : 0, fp);
+	case OUT_JSONL:
+	default:
+		return jsonl_finding(r->out, f, fp);
+	}
+}
+
+/* A finding whose line has been read: suppressed, or counted and written. */
+static int decide(struct report *r, const struct halluscan_finding *f, const char *fp)
+{
+	int err;
+
+	if (!f->grounded) {
+		if (r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) {
+			r->sup_code++;
+			return 0;
+		}
+		if (r->inline_ignore &&
+		    prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule)) {
+			r->sup_inline++;
+			return 0;
+		}
+		if (r->baseline && baseline_has(r->baseline, fp)) {
+			r->sup_baseline++;
+			return 0;
+		}
+		r->findings++;
+		if (f->signal_index < r->n_signals)
+			r->counts[f->signal_index]++;
+		if (f->severity > r->verdict)
+			r->verdict = f->severity;
+		if (f->severity >= HALLUSCAN_BLOCK)
+			r->total_block++;
+		else
+			r->total_warn++;
+		if (r->write_baseline) {
+			err = baseline_add(r->write_baseline, fp, r->out->path, f);
+			if (err)
+				return err;
+		}
+	}
+	return write_finding(r, f, f->grounded ? NULL : fp);
+}
+
+static int release(struct report *r, bool all)
+{
+	int err = 0;
+
+	while (r->first_held < r->n_held && err == 0) {
+		struct held *h = &r->held[r->first_held];
+
+		if (!all && !h->claim_len && h->f.line > r->ps.lines_done &&
+		    r->n_held - r->first_held <= HELD_MAX)
+			break;
+		if (h->claim_len) {
+			err = buf_add(&r->out->b, h->mem, h->claim_len);
+			err = err ? -ENOMEM : jsonl_flush(r->out);
+		} else {
+			err = decide(r, &h->f, h->fp);
+		}
+		free(h->mem);
+		r->first_held++;
+	}
+	if (r->first_held == r->n_held)
+		r->first_held = r->n_held = 0;
+	return err;
+}
+
+static struct held *hold(struct report *r)
+{
+	if (grow(&r->held, &r->cap_held, r->n_held + 1, sizeof(*r->held)) < 0)
+		return NULL;
+	memset(&r->held[r->n_held], 0, sizeof(*r->held));
+	return &r->held[r->n_held++];
+}
+
+/* Copies f's strings into one block that h owns. */
+static int hold_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
+{
+	const char *strs[5] = {f->signal, f->rule, f->message, f->recovery, f->source};
+	size_t lens[5], total = f->text_len + 1, i;
+	struct held *h = hold(r);
+	char *p;
+
+	if (!h)
+		return -ENOMEM;
+	for (i = 0; i < 5; i++)
+		total += lens[i] = strs[i] ? strlen(strs[i]) + 1 : 0;
+	h->mem = p = malloc(total);
+	if (!p) {
+		r->n_held--;
+		return -ENOMEM;
+	}
+	h->f = *f;
+	memcpy(h->fp, fp, sizeof(h->fp));
+	memcpy(p, f->text, f->text_len);
+	h->f.text = p;
+	p += f->text_len + 1;
+	for (i = 0; i < 5; i++) {
+		if (!strs[i])
+			continue;
+		memcpy(p, strs[i], lens[i]);
+		strs[i] = p;
+		p += lens[i];
+	}
+	h->f.signal = strs[0];
+	h->f.rule = strs[1];
+	h->f.message = strs[2];
+	h->f.recovery = strs[3];
+	h->f.source = strs[4];
+	return 0;
+}
+
+int report_finding(void *ctx, const struct halluscan_finding *f)
+{
+	struct report *r = ctx;
+	char fp[FINGERPRINT_LEN + 1] = "";
+	int err;
+
+	if (!f->grounded) {
+		unsigned long long index;
+
+		if ((r->n_select && !listed(r->select, r->n_select, f)) ||
+		    listed(r->ignore, r->n_ignore, f))
+			return 0;
+		err = occurrence(r, fingerprint_key(f->rule, f->text, f->text_len), &index);
+		if (err)
+			return err;
+		fingerprint(f->rule, f->text, f->text_len, r->out->path, index, fp);
+	}
+	if (r->n_held == 0 && f->line <= r->ps.lines_done)
+		return decide(r, f, fp);
+	err = hold_finding(r, f, fp);
+	return err ? err : release(r, false);
+}
+
+int report_claim(void *ctx, const struct halluscan_claim *c)
+{
+	struct report *r = ctx;
+	struct held *h;
+	int err;
+
+	if (r->format != OUT_JSONL)
+		return 0;
+	if (r->n_held == 0)
+		return jsonl_claim(r->out, c);
+	err = jsonl_claim_add(r->out, c);
+	if (err)
+		return err;
+	h = hold(r);
+	if (!h || !(h->mem = malloc(r->out->b.len))) {
+		if (h)
+			r->n_held--;
+		return -ENOMEM;
+	}
+	memcpy(h->mem, r->out->b.data, r->out->b.len);
+	h->claim_len = r->out->b.len;
+	r->out->b.len = 0;
+	return 0;
+}
+
+int report_text(void *ctx, const char *text, size_t len)
+{
+	struct report *r = ctx;
+	int err = 0;
+
+	if (r->inline_ignore || r->skip_code)
+		err = prescan_feed(&r->ps, text, len);
+	else
+		r->ps.lines_done = UINT64_MAX;
+	return err ? err : release(r, false);
+}
+
+int report_text_end(struct report *r)
+{
+	int err = prescan_end(&r->ps);
+
+	return err ? err : release(r, true);
+}
+
+int report_summary(struct report *r, const struct halluscan_summary *s,
+		   const struct jsonl_input *how, bool *failed)
+{
+	struct halluscan_summary t = *s;
+	struct jsonl_input h = how ? *how : (struct jsonl_input){0};
+	enum halluscan_severity at = r->fail_on == HALLUSCAN_FAIL_ON_WARN ? HALLUSCAN_WARN
+									  : HALLUSCAN_BLOCK;
+	int err;
+
+	err = release(r, true);
+	if (err)
+		return err;
+	t.findings = r->findings;
+	t.signal_counts = r->counts;
+	t.verdict = r->verdict;
+	if (s->match_limit_hits && t.verdict < HALLUSCAN_WARN)
+		t.verdict = HALLUSCAN_WARN;
+	t.failed = r->fail_on != HALLUSCAN_FAIL_ON_NEVER &&
+		   (t.verdict >= at || (s->claims && !s->claims_sufficient));
+	*failed = t.failed;
+	r->total_findings += r->findings;
+	r->total_suppressed += r->sup_inline + r->sup_baseline + r->sup_code;
+	r->inputs_with_findings += r->findings > 0;
+	if (r->format != OUT_JSONL)
+		return 0;
+	h.suppressed_inline = r->sup_inline;
+	h.suppressed_baseline = r->sup_baseline;
+	h.suppressed_code = r->sup_code;
+	err = jsonl_summary(r->out, &t, &h);
+	return err ? err : jsonl_sync(r->out);
+}
+
+int report_error(struct report *r, const char *path, const char *message)
+{
+	struct buf *b = &r->out->b;
+	struct buf m = {0};
+	int err = 0;
+
+	r->out->path = path;
+	switch (r->format) {
+	case OUT_JSONL:
+		err |= BUF_LIT(b, "{\"type\":\"error\",\"path\":");
+		err |= emit_json_string(b, path, strlen(path));
+		err |= BUF_LIT(b, ",\"error\":") | emit_json_string(b, message, strlen(message));
+		err |= BUF_LIT(b, "}\n");
+		return err ? -ENOMEM : jsonl_flush(r->out);
+	case OUT_GITHUB:
+		return github_error(r->out, message);
+	case OUT_SARIF:
+		if (buf_addf(&m, "%s: %s", path, message) < 0 ||
+		    grow(&r->errors, &r->cap_errors, r->n_errors + 1, sizeof(*r->errors)) < 0) {
+			buf_free(&m);
+			return -ENOMEM;
+		}
+		r->errors[r->n_errors++] = m.data;
+		return 0;
+	case OUT_TEXT:
+	default:
+		return 0;
+	}
+}
+
+int report_finish(struct report *r)
+{
+	if (r->format == OUT_SARIF)
+		return sarif_end(r->out, &r->sarif, (const char *const *)r->errors, r->n_errors);
+	if (r->format == OUT_JSONL)
+		return 0;
+	if (r->total_findings == 0)
+		fprintf(stderr, "halluscan: no findings in %zu input%s", r->inputs,
+			r->inputs == 1 ? "" : "s");
+	else
+		fprintf(stderr, "halluscan: %llu finding%s (%s%.0llu%s%s%.0llu%s) in %zu of %zu input%s",
+			(unsigned long long)r->total_findings, r->total_findings == 1 ? "" : "s",
+			"", (unsigned long long)r->total_block, r->total_block ? " block" : "",
+			r->total_block && r->total_warn ? ", " : "",
+			(unsigned long long)r->total_warn, r->total_warn ? " warn" : "",
+			r->inputs_with_findings, r->inputs, r->inputs == 1 ? "" : "s");
+	if (r->total_suppressed)
+		fprintf(stderr, ", %llu suppressed", (unsigned long long)r->total_suppressed);
+	fputc('\n', stderr);
+	return 0;
+}
+
+void report_fini(struct report *r)
+{
+	size_t i;
+
+	for (i = r->first_held; i < r->n_held; i++)
+		free(r->held[i].mem);
+	free(r->held);
+	for (i = 0; i < r->n_errors; i++)
+		free(r->errors[i]);
+	free(r->errors);
+	free(r->sarif_ids);
+	free(r->keys);
+	free(r->counts);
+	prescan_fini(&r->ps);
+}

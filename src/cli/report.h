@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the program does with each finding between the scanner and a
+ * writer: gives it a fingerprint, drops what --select/--ignore leave out,
+ * holds it until its line has been read whole, then drops it when a
+ * directive on that line, Markdown code or the baseline covers it
+ * (counting it as suppressed), and writes the rest in the chosen format.
+ * Each input's summary is recounted from what was written.
+ *
+ * The caller owns struct report: zero it, set the fields above "private",
+ * report_start() it, report_input() each input, and report_fini() it.
+ */
+#ifndef HALLUSCAN_CLI_REPORT_H
+#define HALLUSCAN_CLI_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "halluscan.h"
+
+#include "cli/baseline.h"
+#include "input/prescan.h"
+#include "output/formats.h"
+#include "output/jsonl.h"
+
+struct report {
+	struct jsonl *out;
+	const struct halluscan_rules *rules;
+	enum out_format format;
+	struct text_style style;
+	enum halluscan_fail_on fail_on;
+	bool inline_ignore, skip_code;
+	/* Signals or rule ids: only these (none: all), and never these. */
+	const char *const *select, *const *ignore;
+	size_t n_select, n_ignore;
+	const struct baseline *baseline;  /* drop what it holds, or NULL */
+	struct baseline *write_baseline;  /* record what is reported, or NULL */
+	bool line_buffered;
+
+	/* private */
+	struct prescan ps;
+	struct sarif sarif;
+	const char **sarif_ids;
+	size_t n_sarif_ids;
+	char **errors;
+	size_t n_errors, cap_errors;
+	struct held *held;
+	size_t n_held, cap_held, first_held;
+	struct fp_count *keys;
+	size_t n_keys, cap_keys;
+	uint64_t *counts;
+	size_t n_signals;
+	uint64_t findings, sup_inline, sup_baseline, sup_code;
+	enum halluscan_severity verdict;
+	char cwd[4096];
+	/* over the run, for the line on stderr */
+	uint64_t total_findings, total_warn, total_block, total_suppressed;
+	size_t inputs, inputs_with_findings;
+};
+
+/* Checks --select and --ignore names, starts the output. 0, -ENOENT (d says which), -ENOMEM. */
+int report_start(struct report *r, struct diag *d);
+/* Starts an input, whose findings carry path. */
+void report_input(struct report *r, const char *path);
+/* The input's text, before the scanner reads it (plain.h's on_text). */
+int report_text(void *ctx, const char *text, size_t len);
+/* The input's text has all been read: what is held is decided. */
+int report_text_end(struct report *r);
+/* The scanner's callbacks. */
+int report_finding(void *ctx, const struct halluscan_finding *f);
+int report_claim(void *ctx, const struct halluscan_claim *c);
+/*
+ * Ends the input: its summary, recounted (in JSONL), and *failed set
+ * when it reached fail_on. 0 or a negative errno.
+ */
+int report_summary(struct report *r, const struct halluscan_summary *s,
+		   const struct jsonl_input *how, bool *failed);
+/* An input that could not be read: an error record (the program says it on stderr too). */
+int report_error(struct report *r, const char *path, const char *message);
+/* Ends the output; for text and github, the count on stderr. */
+int report_finish(struct report *r);
+void report_fini(struct report *r);
+
+#endif

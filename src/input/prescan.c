@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+/* Inline directives and Markdown code, read a line at a time. */
+#include "prescan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+#define DIRECTIVE "halluscan:"
+#define DIRECTIVE_LEN (sizeof(DIRECTIVE) - 1)
+/* The longest list of names a halluscan:ignore is read for. */
+#define NAMES_MAX 256
+
+void prescan_begin(struct prescan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_ignores; i++)
+		free(p->ignores[i].names);
+	p->off = p->lines_done = p->line_start = 0;
+	p->n_code = p->n_off = p->n_ignores = p->line_len = 0;
+	p->off_open = p->in_fence = p->in_indented = p->in_list = false;
+	p->prev_blank = true;
+}
+
+static int add_range(struct prescan *p, uint64_t start, uint64_t end)
+{
+	if (p->n_code > 0 && p->code_ranges[p->n_code - 1].end == start) {
+		p->code_ranges[p->n_code - 1].end = end;
+		return 0;
+	}
+	if (p->n_code >= PRESCAN_RANGES_MAX) {
+		/* Only a span left open reports findings this far back. */
+		size_t half = p->n_code / 2;
+
+		memmove(p->code_ranges, p->code_ranges + half,
+			(p->n_code - half) * sizeof(*p->code_ranges));
+		p->n_code -= half;
+	}
+	if (grow(&p->code_ranges, &p->cap_code, p->n_code + 1, sizeof(*p->code_ranges)) < 0)
+		return -ENOMEM;
+	p->code_ranges[p->n_code++] = (struct prescan_range){start, end};
+	return 0;
+}
+
+static bool is_name_start(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_name(char c)
+{
+	return is_name_start(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* halluscan:ignore [a[, b]...] at s[i..n), i just after "ignore". */
+static int add_ignore(struct prescan *p, const char *s, size_t i, size_t n)
+{
+	struct buf names = {0};
+	int err = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	while (i < n && is_name_start(s[i]) && names.len < NAMES_MAX) {
+		size_t j = i;
+
+		while (j < n && is_name(s[j]))
+			j++;
+		/* "-->" after a name is the comment's end, not part of it. */
+		while (j > i && s[j - 1] == '-')
+			j--;
+		err |= names.len ? buf_addc(&names, ',') : 0;
+		err |= buf_add(&names, s + i, j - i);
+		i = j;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+		if (i >= n || s[i] != ',')
+			break;
+		i++;
+		while (i < n && (s[i] == ' ' || s[i] == '\t'))
+			i++;
+	}
+	err |= names.len ? buf_addc(&names, '\0') : 0;
+	err |= grow(&p->ignores, &p->cap_ignores, p->n_ignores + 1, sizeof(*p->ignores));
+	if (err) {
+		buf_free(&names);
+		return -ENOMEM;
+	}
+	p->ignores[p->n_ignores++] = (struct prescan_ignore){p->lines_done + 1, names.data};
+	return 0;
+}
+
+static bool word_at(const char *s, size_t i, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n - i >= k && memcmp(s + i, w, k) == 0 && (i + k == n || !is_name(s[i + k]) ||
+							  s[i + k] == '-');
+}
+
+static int directives(struct prescan *p, const char *s, size_t n)
+{
+	const char *q = s;
+	int err = 0;
+
+	while (err == 0 && (q = memmem(q, n - (size_t)(q - s), DIRECTIVE, DIRECTIVE_LEN))) {
+		size_t i = (size_t)(q - s) + DIRECTIVE_LEN;
+		uint64_t at = p->line_start + (uint64_t)(q - s);
+
+		if (word_at(s, i, n, "ignore")) {
+			err = add_ignore(p, s, i + 6, n);
+		} else if (word_at(s, i, n, "off") && !p->off_open) {
+			err = grow(&p->off_ranges, &p->cap_off, p->n_off + 1, sizeof(*p->off_ranges));
+			if (err == 0) {
+				p->off_ranges[p->n_off++] = (struct prescan_range){at, UINT64_MAX};
+				p->off_open = true;
+			}
+		} else if (word_at(s, i, n, "on") && p->off_open) {
+			p->off_ranges[p->n_off - 1].end = at;
+			p->off_open = false;
+		}
+		q += DIRECTIVE_LEN;
+	}
+	return err;
+}
+
+/* Inline code spans: a run of backticks up to the next run of the same length. */
+static int code_spans(struct prescan *p, const char *s, size_t n)
+{
+	size_t i = 0, open_len = 0, open_at = 0;
+	const char *q;
+
+	while (i < n && (q = memchr(s + i, '`', n - i))) {
+		size_t j = (size_t)(q - s), r = 0;
+
+		while (j + r < n && s[j + r] == '`')
+			r++;
+		if (open_len == 0) {
+			if (j > 0 && s[j - 1] == '\\') {
+				/* An escaped backtick is a character; the run goes on after it. */
+				i = j + 1;
+				continue;
+			}
+			open_len = r;
+			open_at = j;
+		} else if (r == open_len) {
+			if (add_range(p, p->line_start + open_at, p->line_start + j + r) < 0)
+				return -ENOMEM;
+			open_len = 0;
+		}
+		i = j + r;
+	}
+	return 0;
+}
+
+/* "- ", "* ", "+ ", "1. ", "1) " */
+static bool list_marker(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && (s[1] == ' ' || s[1] == '\t'))
+		return true;
+	while (i < n && i < 9 && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i > 0 && i + 1 < n && (s[i] == '.' || s[i] == ')') && (s[i + 1] == ' ' || s[i + 1] == '\t');
+}
+
+/* The Markdown block a line is in: is it code? */
+static bool code_line(struct prescan *p, const char *s, size_t n)
+{
+	size_t i = 0, col = 0, r = 0;
+	bool blank;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t')) {
+		col = s[i] == '\t' ? (col + 4) & ~(size_t)3 : col + 1;
+		i++;
+	}
+	blank = i == n || (i + 1 == n && s[i] == '\r');
+	if (p->in_fence) {
+		while (i + r < n && s[i + r] == p->fence_char)
+			r++;
+		if (col <= 3 && r >= p->fence_len) {
+			size_t k = i + r;
+
+			while (k < n && is_blank(s[k]))
+				k++;
+			if (k == n)
+				p->in_fence = false;
+		}
+		p->prev_blank = blank;
+		return true;
+	}
+	if (!blank && col <= 3 && (s[i] == '`' || s[i] == '~')) {
+		while (i + r < n && s[i + r] == s[i])
+			r++;
+		if (r >= 3 && (s[i] == '~' || !memchr(s + i + r, '`', n - i - r))) {
+			p->in_fence = true;
+			p->fence_char = s[i];
+			p->fence_len = r;
+			p->in_indented = false;
+			p->prev_blank = false;
+			return true;
+		}
+	}
+	if (!blank && col >= 4 && (p->prev_blank || p->in_indented) && !p->in_list &&
+	    !list_marker(s + i, n - i)) {
+		p->in_indented = true;
+		p->prev_blank = false;
+		return true;
+	}
+	if (!blank) {
+		p->in_indented = false;
+		if (col < 4 && list_marker(s + i, n - i))
+			p->in_list = true;
+		else if (col == 0 && p->prev_blank)
+			p->in_list = false;
+	}
+	p->prev_blank = blank;
+	return false;
+}
+
+/* s[0, n) is the line (or its first PRESCAN_LINE_MAX bytes); it ended at p->off. */
+static int line_done(struct prescan *p, const char *s, size_t n)
+{
+	int err = 0;
+
+	if (p->directives)
+		err = directives(p, s, n);
+	if (err == 0 && p->code) {
+		if (code_line(p, s, n))
+			err = add_range(p, p->line_start, p->off);
+		else if (memchr(s, '`', n))
+			err = code_spans(p, s, n);
+	}
+	p->lines_done++;
+	p->line_start = p->off;
+	p->line_len = 0;
+	return err;
+}
+
+int prescan_feed(struct prescan *p, const char *text, size_t len)
+{
+	const char *end = text + len;
+	int err = 0;
+
+	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
+		return -ENOMEM;
+	while (text < end && err == 0) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t seg = (size_t)((nl ? nl : end) - text);
+
+		if (nl && p->line_len == 0) {
+			/* The whole line is here: read it in place. */
+			p->off += seg + 1;
+			err = line_done(p, text, seg);
+		} else {
+			size_t take = MIN(seg, PRESCAN_LINE_MAX - p->line_len);
+
+			memcpy(p->line + p->line_len, text, take);
+			p->line_len += take;
+			p->off += seg + (nl ? 1 : 0);
+			if (nl)
+				err = line_done(p, p->line, p->line_len);
+		}
+		text += seg + (nl ? 1 : 0);
+	}
+	return err;
+}
+
+int prescan_end(struct prescan *p)
+{
+	int err = 0;
+
+	if (p->line_len > 0 || p->off > p->line_start)
+		err = line_done(p, p->line ? p->line : "", p->line_len);
+	p->lines_done = UINT64_MAX;
+	return err;
+}
+
+void prescan_fini(struct prescan *p)
+{
+	prescan_begin(p);
+	free(p->code_ranges);
+	free(p->off_ranges);
+	free(p->ignores);
+	free(p->line);
+}
+
+static bool in_ranges(const struct prescan_range *r, size_t n, uint64_t offset)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].end <= offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && r[lo].start <= offset;
+}
+
+bool prescan_in_code(const struct prescan *p, uint64_t offset)
+{
+	return in_ranges(p->code_ranges, p->n_code, offset);
+}
+
+static bool names_has(const char *names, const char *name)
+{
+	size_t k = strlen(name);
+	const char *s = names;
+
+	while (s && *s) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+
+		if (n == k && memcmp(s, name, k) == 0)
+			return true;
+		s = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+bool prescan_ignored(const struct prescan *p, uint64_t offset, uint64_t line,
+		     const char *signal, const char *rule)
+{
+	size_t lo = 0, hi = p->n_ignores;
+
+	if (in_ranges(p->off_ranges, p->n_off, offset))
+		return true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->ignores[mid].line < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < p->n_ignores && p->ignores[lo].line == line; lo++) {
+		const char *names = p->ignores[lo].names;
+
+		if (!names || names_has(names, signal) || names_has(names, rule))
+			return true;
+	}
+	return false;
+}

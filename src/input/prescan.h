@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a person wrote around the findings, read from the same text the
+ * scanner reads, a line ahead of it: inline directives
+ * (halluscan:ignore [SIGNAL,...], halluscan:off ... halluscan:on, in any
+ * comment form) and Markdown code (fenced and indented blocks, inline
+ * code spans), where prose signals do not apply.
+ *
+ * A line is read whole before anything on it is decided, so a directive
+ * at the end of a line covers a finding at its start; lines_done says how
+ * many lines are complete. Of a line longer than PRESCAN_LINE_MAX only the
+ * first PRESCAN_LINE_MAX bytes are read for directives and code spans.
+ * Memory is that line buffer plus the directives and code ranges kept
+ * (at most PRESCAN_RANGES_MAX code ranges: the oldest go first).
+ *
+ * The caller owns struct prescan: zero it, set the flags, call
+ * prescan_begin() for each input, and prescan_fini() at the end.
+ */
+#ifndef HALLUSCAN_INPUT_PRESCAN_H
+#define HALLUSCAN_INPUT_PRESCAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PRESCAN_LINE_MAX (64 * 1024)
+#define PRESCAN_RANGES_MAX 65536
+
+struct prescan_range {
+	uint64_t start, end; /* byte offsets, end exclusive */
+};
+
+/* A line's halluscan:ignore: every signal, or those listed. */
+struct prescan_ignore {
+	uint64_t line;
+	char *names; /* "a,b" (signals or rule ids), or NULL: every signal */
+};
+
+struct prescan {
+	bool directives, code; /* what to look for: set before prescan_begin() */
+
+	uint64_t off;          /* bytes read */
+	uint64_t lines_done;   /* complete lines (UINT64_MAX after prescan_end) */
+
+	struct prescan_range *code_ranges; /* in order, not overlapping */
+	size_t n_code, cap_code;
+	struct prescan_range *off_ranges;  /* halluscan:off ... halluscan:on */
+	size_t n_off, cap_off;
+	bool off_open;
+	struct prescan_ignore *ignores;
+	size_t n_ignores, cap_ignores;
+
+	/* private: the line being read, and the block state of Markdown */
+	char *line;
+	size_t line_len;
+	uint64_t line_start;
+	char fence_char;
+	size_t fence_len;
+	bool in_fence, prev_blank, in_indented, in_list;
+};
+
+void prescan_begin(struct prescan *p);
+/* Reads the next bytes of the input. 0 or -ENOMEM. */
+int prescan_feed(struct prescan *p, const char *text, size_t len);
+/* Ends the input: its last line is complete. 0 or -ENOMEM. */
+int prescan_end(struct prescan *p);
+void prescan_fini(struct prescan *p);
+
+/* Is the byte at offset in Markdown code? */
+bool prescan_in_code(const struct prescan *p, uint64_t offset);
+/*
+ * Is a finding of signal and rule, at offset on line, covered by a
+ * directive (off ... on, or an ignore of its line naming it or nothing)?
+ */
+bool prescan_ignored(const struct prescan *p, uint64_t offset, uint64_t line,
+		     const char *signal, const char *rule);
+
+#endif

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SARIF 2.1.0, the log code scanning reads: one run whose driver lists
+ * every loaded rule, then a result per finding, streamed as they come,
+ * then the invocation. Locations are URIs relative to the working folder
+ * (%SRCROOT%) where the path is under it, columns in code points.
+ */
+#include "formats.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+static const char *level(enum halluscan_severity s)
+{
+	return s >= HALLUSCAN_BLOCK ? "error" : s == HALLUSCAN_WARN ? "warning" : "note";
+}
+
+static int str(struct buf *b, const char *s)
+{
+	return emit_json_string(b, s, strlen(s));
+}
+
+/* RFC 3986: unreserved characters and '/' as they are, every other byte %XX. */
+static int uri_path(struct buf *b, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	int err = 0;
+
+	for (; *s && err == 0; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("-._~/", c))
+			err = buf_addc(b, (char)c);
+		else
+			err = buf_addc(b, '%') | buf_addc(b, hex[c >> 4]) | buf_addc(b, hex[c & 15]);
+	}
+	return err;
+}
+
+/* A JSON string holding path as a URI. */
+static int uri(struct buf *b, const char *path)
+{
+	struct buf u = {0};
+	int err = uri_path(&u, path);
+
+	err = err ? err : emit_json_string(b, u.data ? u.data : "", u.len);
+	buf_free(&u);
+	return err;
+}
+
+static const char *relative(const char *path, const char *cwd)
+{
+	size_t n = cwd ? strlen(cwd) : 0;
+
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	if (n > 0 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+int sarif_begin(struct jsonl *w, struct sarif *s, const struct sarif_rule *rules,
+		size_t n_rules)
+{
+	struct buf *b = &w->b;
+	size_t i;
+	int err = 0;
+
+	err |= BUF_LIT(b, "{\"$schema\":\"" SCHEMA "\",\"version\":\"2.1.0\",\"runs\":[{");
+	err |= BUF_LIT(b, "\"tool\":{\"driver\":{\"name\":\"halluscan\",\"version\":");
+	err |= str(b, halluscan_version());
+	err |= BUF_LIT(b, ",\"semanticVersion\":");
+	err |= str(b, halluscan_version());
+	err |= BUF_LIT(b, ",\"rules\":[");
+	for (i = 0; i < n_rules; i++) {
+		const struct sarif_rule *r = &rules[i];
+
+		err |= BUF_LIT(b, "{\"id\":") | str(b, r->id);
+		err |= BUF_LIT(b, ",\"shortDescription\":{\"text\":") | str(b, r->description);
+		err |= BUF_LIT(b, "},\"help\":{\"text\":") | str(b, r->help);
+		err |= buf_addf(b, "},\"defaultConfiguration\":{\"level\":\"%s\"}", level(r->level));
+		err |= BUF_LIT(b, ",\"properties\":{\"tags\":[") | str(b, r->signal);
+		err |= BUF_LIT(b, "]}}");
+		if (i + 1 < n_rules)
+			err |= buf_addc(b, ',');
+	}
+	err |= BUF_LIT(b, "]}},\"columnKind\":\"unicodeCodePoints\"");
+	if (s->cwd && s->cwd[0] == '/') {
+		err |= BUF_LIT(b, ",\"originalUriBaseIds\":{\"%SRCROOT%\":{\"uri\":\"file://");
+		err |= uri_path(b, s->cwd);
+		err |= BUF_LIT(b, "/\"}}");
+	}
+	err |= BUF_LIT(b, ",\"results\":[");
+	return err ? -ENOMEM : jsonl_flush(w);
+}
+
+int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_finding *f,
+		 size_t rule_index, const char *fingerprint)
+{
+	struct buf *b = &w->b;
+	const char *path = relative(w->path, s->cwd);
+	size_t i, cps = 0;
+	int err = 0;
+
+	for (i = 0; i < f->text_len; i++)
+		cps += ((unsigned char)f->text[i] & 0xC0) != 0x80;
+	err |= s->results++ ? buf_addc(b, ',') : 0;
+	err |= BUF_LIT(b, "{\"ruleId\":") | str(b, f->rule);
+	err |= buf_addf(b, ",\"ruleIndex\":%zu,\"level\":\"%s\"", rule_index, level(f->severity));
+	err |= BUF_LIT(b, ",\"message\":{\"text\":") | str(b, f->message);
+	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
+	err |= uri(b, path);
+	if (path[0] != '/')
+		err |= BUF_LIT(b, ",\"uriBaseId\":\"%SRCROOT%\"");
+	err |= buf_addf(b, "},\"region\":{\"startLine\":%llu,\"startColumn\":%llu",
+			(unsigned long long)f->line, (unsigned long long)f->column);
+	if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
+		err |= buf_addf(b, ",\"endColumn\":%llu", (unsigned long long)(f->column + cps));
+	err |= BUF_LIT(b, ",\"snippet\":{\"text\":");
+	err |= emit_json_string(b, f->text, f->text_len);
+	err |= BUF_LIT(b, "}}}}]");
+	if (fingerprint)
+		err |= BUF_LIT(b, ",\"partialFingerprints\":{\"halluscan/v1\":") | str(b, fingerprint) |
+		       buf_addc(b, '}');
+	err |= BUF_LIT(b, ",\"properties\":{\"signal\":") | str(b, f->signal);
+	err |= BUF_LIT(b, ",\"recovery\":") | str(b, f->recovery);
+	err |= BUF_LIT(b, "}}");
+	return err ? -ENOMEM : jsonl_flush(w);
+}
+
+int sarif_end(struct jsonl *w, struct sarif *s, const char *const *errors, size_t n_errors)
+{
+	struct buf *b = &w->b;
+	size_t i;
+	int err = 0;
+
+	err |= buf_addf(b, "],\"invocations\":[{\"executionSuccessful\":%s",
+			n_errors ? "false" : "true");
+	if (n_errors) {
+		err |= BUF_LIT(b, ",\"toolExecutionNotifications\":[");
+		for (i = 0; i < n_errors; i++)
+			err |= (i ? BUF_LIT(b, ",") : 0) | BUF_LIT(b, "{\"level\":\"error\",\"message\":{\"text\":") |
+			       str(b, errors[i]) | BUF_LIT(b, "}}");
+		err |= buf_addc(b, ']');
+	}
+	err |= BUF_LIT(b, "}]}]}\n");
+	s->results = 0;
+	return err ? -ENOMEM : jsonl_flush(w);
+}

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The formats and the review tools of issue 13, end to end.
+
+SARIF validates against the official 2.1.0 schema (tests/sarif/); colour
+follows --color and NO_COLOR; a baseline written today still holds after
+lines are added above its findings; every input that cannot be read is
+one error record.
+    usage: formats_test.py HALLUSCAN SRCDIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        failures += 1
+
+
+def run(args, text=b"", cwd=None, env=None):
+    e = dict(os.environ)
+    e.pop("NO_COLOR", None)
+    e.update(env or {})
+    return subprocess.run([BIN, "--no-config"] + args, input=text, capture_output=True,
+                          cwd=cwd, env=e)
+
+
+DOC = (b"See https://docs.example.com/x. It grew 73.4%.\n"
+       b"According to Smith et al. (2023), it will definitely ship by March 2027.\n")
+
+
+def sarif():
+    try:
+        import jsonschema
+    except ImportError:
+        print("skip SARIF schema: python3-jsonschema is not installed")
+        return
+    with open(os.path.join(SRC, "tests", "sarif", "sarif-schema-2.1.0.json")) as f:
+        schema = json.load(f)
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(tmp, "a b.md"), "wb") as f:
+            f.write(DOC)
+        os.mkdir(os.path.join(tmp, "docs"))
+        with open(os.path.join(tmp, "docs", "c.md"), "wb") as f:
+            f.write(b"Nothing to see.\n")
+        cases = {
+            "findings": ["-f", "sarif", "--context", "research", "a b.md", "docs"],
+            "absolute path": ["-f", "sarif", os.path.join(tmp, "a b.md")],
+            "nothing": ["-f", "sarif", "docs"],
+            "a missing file": ["-f", "sarif", "a b.md", "missing.md"],
+        }
+        for name, args in cases.items():
+            p = run(args, cwd=tmp)
+            try:
+                log = json.loads(p.stdout)
+                jsonschema.validate(log, schema)
+                valid = True
+            except Exception as e:  # noqa: BLE001 - any failure is the test's
+                print(e)
+                valid = False
+            check(valid, "SARIF validates against the 2.1.0 schema: " + name)
+        log = json.loads(run(cases["findings"], cwd=tmp).stdout)
+        run0 = log["runs"][0]
+        res = run0["results"]
+        check(len(res) == 4, "SARIF: one result per finding (%d)" % len(res))
+        rules = run0["tool"]["driver"]["rules"]
+        check(all(rules[r["ruleIndex"]]["id"] == r["ruleId"] for r in res),
+              "SARIF: ruleIndex points at ruleId")
+        check(run0["columnKind"] == "unicodeCodePoints", "SARIF: columnKind said")
+        loc = res[0]["locations"][0]["physicalLocation"]
+        check(loc["artifactLocation"]["uri"] == "a%20b.md", "SARIF: uri relative and encoded")
+        check(sorted(r["level"] for r in res) == ["error", "warning", "warning", "warning"],
+              "SARIF: block is error, warn is warning")
+        check(all(len(r["partialFingerprints"]["halluscan/v1"]) == 16 for r in res),
+              "SARIF: partialFingerprints")
+        p = run(cases["a missing file"], cwd=tmp)
+        inv = json.loads(p.stdout)["runs"][0]["invocations"][0]
+        check(p.returncode == 2 and not inv["executionSuccessful"] and
+              "missing.md" in inv["toolExecutionNotifications"][0]["message"]["text"],
+              "SARIF: an unreadable input is a notification, and exit 2")
+
+
+def colour():
+    plain = run(["-f", "text"], DOC)
+    check(b"\033[" not in plain.stdout, "text: no colour off a terminal")
+    forced = run(["-f", "text", "--color=always"], DOC, env={"NO_COLOR": "1"})
+    check(b"\033[" in forced.stdout, "text: --color=always wins over NO_COLOR")
+    bare = run(["-f", "text", "--color"], DOC)
+    check(b"\033[" in bare.stdout, "text: --color alone is always")
+    try:
+        import pty
+        for env, want in (({}, True), ({"NO_COLOR": "1"}, False)):
+            pid, fd = pty.fork()
+            if pid == 0:
+                e = dict(os.environ)
+                e.pop("NO_COLOR", None)
+                e.update(env)
+                r, w = os.pipe()
+                os.write(w, DOC)
+                os.close(w)
+                os.dup2(r, 0)
+                os.execve(BIN, [BIN, "--no-config", "-f", "text"], e)
+            out = b""
+            while True:
+                try:
+                    chunk = os.read(fd, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            os.waitpid(pid, 0)
+            check((b"\033[" in out) == want, "text on a terminal: colour %s with %r" %
+                  ("on" if want else "off", env))
+    except (ImportError, OSError) as e:
+        print("skip terminal colour: %s" % e)
+
+
+def baseline():
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = os.path.join(tmp, "doc.md")
+        base = os.path.join(tmp, "base.jsonl")
+        with open(doc, "wb") as f:
+            f.write(DOC)
+        w = run(["--write-baseline", base, "--context", "research", "doc.md"], cwd=tmp)
+        check(w.returncode == 0, "--write-baseline exits 0 though a finding blocks")
+        with open(base) as f:
+            recs = [json.loads(line) for line in f]
+        check(len(recs) == 4 and all(r["path"] == "doc.md" for r in recs),
+              "the baseline holds every finding")
+        with open(doc, "wb") as f:
+            f.write(b"# A heading added\n\nAnd a paragraph with https://new.example/page.\n\n" + DOC)
+        p = run(["--baseline", base, "doc.md"], cwd=tmp)
+        found = [json.loads(line) for line in p.stdout.splitlines()]
+        texts = [r["text"] for r in found if r["type"] == "finding"]
+        check(texts == ["https://new.example/page"], "a baseline survives lines added above (%r)"
+              % texts)
+        check(found[-1].get("suppressed", {}).get("baseline") == 4, "baselined findings counted")
+        p = run(["--baseline", os.path.join(tmp, "doc.md"), "doc.md"], cwd=tmp)
+        check(p.returncode == 2 and b"doc.md:1: not a baseline record" in p.stderr,
+              "a file that is not a baseline is an error naming its line")
+
+
+def errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        os.mkdir(os.path.join(tmp, "empty"))
+        with open(os.path.join(tmp, "u16.txt"), "wb") as f:
+            f.write("hello world, this is text".encode("utf-16-le"))
+        p = run(["missing.md", "u16.txt", "/dev/null"], cwd=tmp)
+        recs = [json.loads(line) for line in p.stdout.splitlines()]
+        errs = [r for r in recs if r["type"] == "error"]
+        check([sorted(r) for r in errs] == [["error", "path", "type"]] * 2 and
+              [r["path"] for r in errs] == ["missing.md", "u16.txt"],
+              "every input that could not be read is one error record of one shape")
+        check(p.returncode == 2, "and the exit status is 2")
+
+
+def split_reads():
+    """A directive and a code span cut across reads still cover their line."""
+    import time
+    text = (b"One https://a.example/1 and `https://b.example/2` here. <!-- halluscan:ignore -->\n"
+            b"Two https://c.example/3.\n")
+    cuts = [10, 30, 60, 75]
+    p = subprocess.Popen([BIN, "--no-config", "--line-buffered"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE)
+    last = 0
+    for c in cuts + [len(text)]:
+        p.stdin.write(text[last:c])
+        p.stdin.flush()
+        time.sleep(0.05)
+        last = c
+    p.stdin.close()
+    recs = [json.loads(line) for line in p.stdout.read().splitlines()]
+    p.wait()
+    texts = [r["text"] for r in recs if r["type"] == "finding"]
+    check(texts == ["https://c.example/3"] and
+          recs[-1].get("suppressed") == {"inline": 1, "baseline": 0, "code": 1},
+          "a directive and a code span cut across reads (%r, %r)" % (texts, recs[-1].get("suppressed")))
+
+
+sarif()
+split_reads()
+colour()
+baseline()
+errors()
+sys.exit(1 if failures else 0)
