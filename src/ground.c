@@ -672,6 +672,47 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	return true;
 }
 
+/* Judges every quantity of one unit. */
+static void judge_unit(struct qsearch *s, uint64_t unit_hash)
+{
+	const struct ground *g = s->g;
+	uint32_t i;
+
+	for (i = g->units[mix(unit_hash)]; i != NIL; i = g->ql[i].unit.next)
+		if (g->ql[i].unit_hash == unit_hash)
+			judge(s, i);
+}
+
+/*
+ * Judges what can state or be near a quantity of the lexer's kinds: those
+ * of its unit (both scales for a temperature), and for a year, an ordinal
+ * or a temperature the bare numbers that state it (quantity.h).
+ */
+static void judge_lexed(struct qsearch *s)
+{
+	const struct quantity *a = s->a;
+	const struct ground *g = s->g;
+	uint64_t number = quantity_unit_hash("number");
+	uint32_t i;
+
+	if (a->kind == QUANTITY_TEMPERATURE) {
+		judge_unit(s, quantity_unit_hash("temp:c"));
+		judge_unit(s, quantity_unit_hash("temp:deg"));
+	} else {
+		judge_unit(s, a->unit_hash);
+	}
+	if (a->kind != QUANTITY_YEAR && a->kind != QUANTITY_ORDINAL && a->kind != QUANTITY_TEMPERATURE)
+		return;
+	for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)
+		if (g->ql[i].unit_hash == number)
+			judge(s, i);
+	/* A Fahrenheit figure is stated by a bare number in either scale. */
+	if (a->kind == QUANTITY_TEMPERATURE)
+		for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == number)
+				judge(s, i);
+}
+
 /*
  * A figure stated elsewhere but said where the grounding says another
  * figure of its unit: the best such candidate among the SWAP_WALK newest
@@ -730,8 +771,11 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	if (g->qcount == 0)
 		return NULL;
 	/* The kinds the number lexer adds compare by rules of their own (days
-	 * round the year, minutes round the clock): every quantity is judged. */
-	if (a->kind > QUANTITY_BASE || !judge_candidates(&s, tolerance)) {
+	 * round the year, minutes round the clock): every quantity of their
+	 * unit is judged, and the bare numbers written as they are. */
+	if (a->kind > QUANTITY_BASE) {
+		judge_lexed(&s);
+	} else if (!judge_candidates(&s, tolerance)) {
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,
 			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
