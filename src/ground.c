@@ -18,8 +18,11 @@
 #define MAX_BINS (8 * SUBBINS)
 /* A swapped figure is looked for among this many of the newest quantities
  * of its unit, and must share this many context words with its place. */
-#define SWAP_WALK 256
+#define SWAP_WALK 128
 #define SWAP_SHARED 2
+/* A year, date, time, temperature, ordinal or name's digits is judged
+ * against those of its value and the newest this many of its unit. */
+#define LEXED_WALK 32
 
 struct entry {
 	uint64_t hash, at;
@@ -112,16 +115,18 @@ void ground_free(struct ground *g)
 	free(g);
 }
 
+static void clear_heads(struct ground *g);
+
 void ground_reset(struct ground *g)
 {
+	if (g->dirty)
+		clear_heads(g);
 	free_keys(g);
 	g->head = g->count = 0;
 	g->qhead = g->qcount = 0;
 	g->qseq = 0;
 	g->evictions = 0;
 	g->active = false;
-	if (g->dirty)
-		memset(g->heads, 0xff, 5 * BUCKETS * sizeof(*g->heads));
 	g->dirty = false;
 }
 
@@ -433,6 +438,32 @@ static void link_out(struct ground *g, uint32_t *heads, uint32_t i, int by)
 		qlink(g, l->next, by)->prev = l->prev;
 }
 
+/*
+ * Empties the hash heads: the ones the items use, where they are few (a
+ * span's set is reset at every span: 160 KB of heads each time would cost
+ * more than its items), else all of them.
+ */
+static void clear_heads(struct ground *g)
+{
+	uint32_t i;
+
+	if ((size_t)(g->count + g->qcount) * 8 > BUCKETS) {
+		memset(g->heads, 0xff, 5 * BUCKETS * sizeof(*g->heads));
+		return;
+	}
+	for (i = 0; i < g->count; i++)
+		*slot_of(g, g->e[(g->head + i) % GROUND_CAP].hash) = NIL;
+	for (i = 0; i < g->qcount; i++) {
+		const struct qlinks *l = &g->ql[(g->qhead + i) % GROUND_CAP];
+
+		g->bins[l->bin.list] = NIL;
+		g->units[l->unit.list] = NIL;
+		g->writ[l->written.list] = NIL;
+		if (l->val.list != NIL)
+			g->vals[l->val.list] = NIL;
+	}
+}
+
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
 			size_t n, uint64_t at, const struct ground_context *ctx)
 {
@@ -672,15 +703,17 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	return true;
 }
 
-/* Judges every quantity of one unit. */
+/* Judges the LEXED_WALK newest quantities of one unit. */
 static void judge_unit(struct qsearch *s, uint64_t unit_hash)
 {
 	const struct ground *g = s->g;
-	uint32_t i;
+	uint32_t i, walked = 0;
 
-	for (i = g->units[mix(unit_hash)]; i != NIL; i = g->ql[i].unit.next)
-		if (g->ql[i].unit_hash == unit_hash)
+	for (i = g->units[mix(unit_hash)]; i != NIL && walked < LEXED_WALK; i = g->ql[i].unit.next)
+		if (g->ql[i].unit_hash == unit_hash) {
 			judge(s, i);
+			walked++;
+		}
 }
 
 /*
@@ -695,6 +728,11 @@ static void judge_lexed(struct qsearch *s)
 	uint64_t number = quantity_unit_hash("number");
 	uint32_t i;
 
+	/* Those of its value, however old ("2019" among years: the stating ones),
+	 * then the newest of its unit (a month stating a day, near ones). */
+	for (i = g->vals[val_of(a->value)]; i != NIL; i = g->ql[i].val.next)
+		if (g->ql[i].unit_hash == a->unit_hash)
+			judge(s, i);
 	if (a->kind == QUANTITY_TEMPERATURE) {
 		judge_unit(s, quantity_unit_hash("temp:c"));
 		judge_unit(s, quantity_unit_hash("temp:deg"));
@@ -739,10 +777,11 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (g->ql[i].unit_hash != units[u])
 				continue;
 			walked++;
-			if (!quantity_comparable(a, &gq->q) || quantity_states(a, &gq->q))
-				continue;
+			/* The context first: most share too little, and it is cheap. */
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
+				continue;
+			if (!quantity_comparable(a, &gq->q) || quantity_states(a, &gq->q))
 				continue;
 			d = quantity_distance(a, &gq->q);
 			if (k > best_k || d < best_d ||

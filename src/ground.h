@@ -91,10 +91,13 @@ enum ground_verdict {
  *  1. a grounded quantity it states, said in a shared context (one content
  *     word in common): GROUND_STATED;
  *  2. a grounded quantity of its unit that it does not state, said in a
- *     context sharing two or more words with a's (among the 256 newest of
+ *     context sharing two or more words with a's (among the 128 newest of
  *     its unit; the most words, then the nearest): GROUND_SWAPPED, a figure
  *     moved from one place to another;
  *  3. one it states anywhere: GROUND_STATED;
+ *     (a year, date, time, temperature, ordinal or name's digits is held
+ *     against those of its unit and value, the 32 newest of its unit, and
+ *     the bare numbers that state it);
  *  4. the nearest of its unit within tolerance, in a shared context first:
  *     GROUND_NEAR;
  *  5. else NULL and GROUND_NONE.

@@ -266,20 +266,22 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	return ground_add(g, s->key.data, s->key.len, from);
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /* Keys whose values name or locate something, and count nothing. */
 static bool names_something(const char *w)
 {
+	/* Sorted (bsearch: this runs for every value of every record). */
 	static const char *const keys[] = {
 		"code", "doi", "ean", "fax", "guid", "hash", "id", "ids", "isbn", "issn", "key",
 		"lat", "latitude", "lng", "lon", "longitude", "phone", "postal", "postcode", "sha",
 		"sku", "tel", "telephone", "upc", "uuid", "zip", "zipcode",
 	};
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(keys); i++)
-		if (strcmp(w, keys[i]) == 0)
-			return true;
-	return false;
+	return bsearch(&w, keys, ARRAY_SIZE(keys), sizeof(keys[0]), cmp_key) != NULL;
 }
 
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */

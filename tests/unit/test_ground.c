@@ -107,7 +107,7 @@ static size_t ref_shared(const struct ground_context *a, const struct ground_con
 }
 
 /*
- * The swap ground.h describes: among the 256 newest quantities of a's unit
+ * The swap ground.h describes: among the 128 newest quantities of a's unit
  * (and, for a count of a noun, of bare numbers), the comparable one a does not state
  * that shares the most context words (two at least), then the nearest,
  * then the youngest.
@@ -123,7 +123,7 @@ static const struct ref_item *ref_swap(const struct ref_item *v, size_t n, const
 	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
 		size_t walked = 0;
 
-		for (i = n; i-- > 0 && walked < 256;) {
+		for (i = n; i-- > 0 && walked < 128;) {
 			size_t k;
 			double d;
 
