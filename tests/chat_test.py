@@ -137,7 +137,7 @@ check(all(f["message_index"] == 4 and f["role"] == "assistant" for f in ann[0]["
       "chat records: findings without message_index and role")
 
 # Scale-out: the same bytes from one process, -j 2, and GNU parallel --pipe.
-n = 20000 if SANITIZE not in ("", "none") else 100000
+n = 10000 if SANITIZE not in ("", "none") else 100000
 recs = []
 for i in range(n):
     if i % 997 == 0:
