@@ -182,7 +182,7 @@ static int on_finding(void *ctx, const struct halluscan_finding *f)
 {
 	struct worker *w = ctx;
 
-	return w->st->o->records ? annotate_finding(w, f) : jsonl_finding(&w->out, f);
+	return w->st->o->records ? annotate_finding(w, f) : jsonl_finding(&w->out, f, NULL);
 }
 
 static int on_claim(void *ctx, const struct halluscan_claim *c)
