@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <strings.h>
 
@@ -862,15 +863,17 @@ static int cmp_word(const void *a, const void *b)
 
 static size_t longest_abbreviation(void)
 {
-	static size_t longest; /* computed on first use: the same value for every caller */
-	size_t i, m = 0;
+	/* Computed on first use: the same value for every caller. Scanners on
+	 * several threads may compute it at once; atomic, so that is no race. */
+	static atomic_size_t longest;
+	size_t i, m = atomic_load_explicit(&longest, memory_order_relaxed);
 
-	if (longest == 0) {
+	if (m == 0) {
 		for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
 			m = MAX(m, strlen(abbreviations[i]));
-		longest = m;
+		atomic_store_explicit(&longest, m, memory_order_relaxed);
 	}
-	return longest;
+	return m;
 }
 
 static bool is_abbreviation(const struct claims *c, uint64_t dot)

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "halluscan.h"
 
@@ -31,5 +32,26 @@ void cli_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	      size_t n_contexts, char *const *files, size_t n_files, bool fail_never,
 	      bool line_buffered, struct jsonl *out);
+
+/* --input chat and --records (stream.c): what to read and how. */
+struct stream_options {
+	bool chat;                 /* --input chat: agent transcripts */
+	bool records;              /* --records: each line annotated */
+	const char *field;         /* --field: the member to scan (records of text) */
+	const char *source_field;  /* --source-field, or NULL */
+	const char *prompt_field;  /* --prompt-field, or NULL */
+	size_t jobs;               /* -j: threads, at least 1 */
+	bool line_buffered;
+	const struct halluscan_rules *rules;
+	struct halluscan_scanner_options so; /* every thread's scanner's (callbacks are stream.c's) */
+	char *const *sources;      /* --source files: grounding of every conversation or record */
+	size_t n_sources;
+};
+
+/*
+ * Reads files (none: standard input) as transcripts or records and writes
+ * to f. Returns the exit status; messages are said here.
+ */
+int cli_stream(const struct stream_options *o, char *const *files, size_t n_files, FILE *f);
 
 #endif

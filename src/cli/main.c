@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -61,6 +62,11 @@ enum {
 	OPT_CONFIG,
 	OPT_NO_CONFIG,
 	OPT_NO_SKIP_CODE,
+	OPT_INPUT,
+	OPT_RECORDS,
+	OPT_FIELD,
+	OPT_SOURCE_FIELD,
+	OPT_PROMPT_FIELD,
 };
 
 static const struct option long_options[] = {
@@ -92,6 +98,12 @@ static const struct option long_options[] = {
 	{"config", required_argument, NULL, OPT_CONFIG},
 	{"no-config", no_argument, NULL, OPT_NO_CONFIG},
 	{"no-skip-code", no_argument, NULL, OPT_NO_SKIP_CODE},
+	{"input", required_argument, NULL, OPT_INPUT},
+	{"records", no_argument, NULL, OPT_RECORDS},
+	{"field", required_argument, NULL, OPT_FIELD},
+	{"source-field", required_argument, NULL, OPT_SOURCE_FIELD},
+	{"prompt-field", required_argument, NULL, OPT_PROMPT_FIELD},
+	{"jobs", required_argument, NULL, 'j'},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -107,6 +119,10 @@ static const char usage_text[] =
 	"                 [--source FILE]... [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
 	"                 [FILE | DIR]...\n"
+	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
+	"       halluscan [OPTION]... --records --field NAME [--source-field NAME]\n"
+	"                 [--prompt-field NAME] [-j N] [FILE]...\n"
+	"       halluscan [OPTION]... --input chat --records [-j N] [FILE]...\n"
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
@@ -162,6 +178,20 @@ static const char help_text[] =
 	"                      ... </tool_output nonce=\"S\">; any other delimiter is\n"
 	"                      the model's, reported as spoofed_span (block); default:\n"
 	"                      $HALLUSCAN_SPAN_NONCE\n"
+	"  --input chat        read agent transcripts (JSONL): OpenAI Chat Completions,\n"
+	"                      Anthropic Messages, OpenAI Responses items, run logs;\n"
+	"                      assistant text is scanned, tool results and user and\n"
+	"                      system text ground it; tags in assistant text are\n"
+	"                      spoofed_span (default: --input text)\n"
+	"  --records           write each JSONL line back with a \"halluscan\" member\n"
+	"                      (verdict, findings, signals): one line per line\n"
+	"  --field NAME        with --records: the string member to scan\n"
+	"  --source-field NAME with --records: a member (string or array of strings)\n"
+	"                      that grounds the record as a source\n"
+	"  --prompt-field NAME with --records: a member that grounds it as the prompt\n"
+	"  -j, --jobs N        with --records or --input chat: records (a batch at a\n"
+	"                      time) or files on N threads, output in input order\n"
+	"                      (default 1)\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
 	"  --check-rules       compile the rules, run every example, and exit\n"
 	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
@@ -182,7 +212,9 @@ struct options {
 	size_t n_sources;
 	enum halluscan_fail_on fail_on;
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
-	bool claims, pairs, pcre2;
+	bool claims, pairs, pcre2, chat, records;
+	const char *field, *source_field, *prompt_field;
+	size_t jobs;
 	double max_unsupported;
 	const char *span_nonce;   /* NULL: spans as the packs write them */
 	const char *nonce_from;   /* where span_nonce came from, for messages */
@@ -256,6 +288,27 @@ static void add_list(const char *opt, const char *arg, struct strv *v)
 	}
 }
 
+/* --input chat, --records and their fields go together as the manual says. */
+static void check_modes(const struct options *o)
+{
+	if ((o->field || o->source_field || o->prompt_field) && !o->records) {
+		cli_warn("--field, --source-field and --prompt-field go with --records");
+		usage();
+	}
+	if (o->records && !o->chat && !o->field) {
+		cli_warn("--records needs --field NAME (or --input chat)");
+		usage();
+	}
+	if (o->chat && (o->field || o->source_field || o->prompt_field)) {
+		cli_warn("--input chat finds the text in the transcript: no --field");
+		usage();
+	}
+	if (o->pairs && (o->chat || o->records)) {
+		cli_warn("--pairs reads pairs: no --input chat or --records");
+		usage();
+	}
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -264,7 +317,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->max_unsupported = HALLUSCAN_MAX_UNSUPPORTED_RATIO;
 	o->color = -1;
 	opterr = 0; /* errors are reported here, under the program's name */
-	while ((c = getopt_long(argc, argv, ":f:hV", long_options, NULL)) != -1) {
+	o->jobs = 1;
+	while ((c = getopt_long(argc, argv, ":f:hVj:", long_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_CONTEXT: {
 			char *tok, *save = NULL;
@@ -400,6 +454,38 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->span_nonce = optarg;
 			o->nonce_from = "--span-nonce";
 			break;
+		case OPT_INPUT:
+			if (strcmp(optarg, "chat") != 0 && strcmp(optarg, "text") != 0) {
+				cli_warn("--input takes text or chat, not \"%s\"", optarg);
+				usage();
+			}
+			o->chat = strcmp(optarg, "chat") == 0;
+			break;
+		case OPT_RECORDS:
+			o->records = true;
+			break;
+		case OPT_FIELD:
+			o->field = optarg;
+			break;
+		case OPT_SOURCE_FIELD:
+			o->source_field = optarg;
+			break;
+		case OPT_PROMPT_FIELD:
+			o->prompt_field = optarg;
+			break;
+		case 'j': {
+			char *end;
+			long n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > 256) {
+				cli_warn("-j takes a number of threads from 1 to 256, not \"%s\"", optarg);
+				usage();
+			}
+			o->jobs = (size_t)n;
+			break;
+		}
 		case 'V':
 			printf("halluscan %s (%s)\n", halluscan_version(), halluscan_engine_version());
 			exit(EXIT_PASS);
@@ -420,6 +506,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			usage();
 		}
 	}
+	check_modes(o);
 	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
 		cli_warn("--list-rules, --check-rules and --export-patterns take no FILE");
 		usage();
@@ -560,6 +647,67 @@ static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *
 		*io_error = true;
 	}
 	return err;
+}
+
+/* ---- transcripts and records ---- */
+
+/*
+ * A transcript's assistant text is scanned under a nonce no one has seen,
+ * unless the harness gave one: a delimiter the model wrote there opens
+ * nothing, and is reported as spoofed_span.
+ */
+static int fresh_nonce(char *out, size_t n)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char r[32];
+	size_t i;
+
+	if (n < 25 || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+		return -errno;
+	for (i = 0; i < 24; i++)
+		out[i] = alphabet[r[i] % (sizeof(alphabet) - 1)];
+	out[24] = '\0';
+	return 0;
+}
+
+/* --input chat and --records (stream.c): JSONL in, JSONL out. */
+static int run_stream(const struct options *o, const struct halluscan_rules *rules,
+		      char *const *files, size_t n_files)
+{
+	struct stream_options st = {
+		.chat = o->chat, .records = o->records, .field = o->field,
+		.source_field = o->source_field, .prompt_field = o->prompt_field,
+		.jobs = o->jobs, .line_buffered = o->line_buffered, .rules = rules,
+		.sources = o->sources, .n_sources = o->n_sources,
+	};
+	char nonce[32];
+
+	if (!o->chat && !o->records) {
+		cli_warn("-j runs --records or --input chat on threads; for text files, "
+			 "run one process per file (xargs -P)");
+		return EXIT_ERROR;
+	}
+	if (o->format != OUT_JSONL || o->baseline || o->write_baseline) {
+		cli_warn("--input chat and --records write JSONL, without baselines");
+		return EXIT_ERROR;
+	}
+	halluscan_scanner_options_init(&st.so);
+	st.so.contexts = (const char *const *)o->contexts;
+	st.so.n_contexts = o->n_contexts;
+	st.so.fail_on = o->fail_on;
+	st.so.span_nonce = o->span_nonce;
+	st.so.max_unsupported_ratio = o->max_unsupported;
+	st.so.flags = (o->show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
+		      (o->claims ? HALLUSCAN_SCAN_CLAIMS : 0);
+	if (o->chat && !o->span_nonce) {
+		if (fresh_nonce(nonce, sizeof(nonce)) < 0) {
+			cli_warn("no random nonce: %s", strerror(errno));
+			return EXIT_ERROR;
+		}
+		st.so.span_nonce = nonce;
+	}
+	return cli_stream(&st, files, n_files, stdout);
 }
 
 /* ---- the rules ---- */
@@ -783,6 +931,10 @@ int main(int argc, char **argv)
 		status = cli_pairs(rules, (const char *const *)o.contexts, o.n_contexts,
 				   argv + optind, (size_t)(argc - optind),
 				   o.fail_on == HALLUSCAN_FAIL_ON_NEVER, o.line_buffered, &out);
+		goto out;
+	}
+	if (o.chat || o.records || o.jobs > 1) {
+		status = run_stream(&o, rules, argv + optind, (size_t)(argc - optind));
 		goto out;
 	}
 	if (o.baseline) {

@@ -21,11 +21,14 @@ static int field_u64(struct buf *b, const char *key, uint64_t v)
 	return BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":") | buf_add_u64(b, v);
 }
 
-/* The record's start: {"type":"T","path":"P" */
-static int head(struct buf *b, const char *type, const char *path)
+/* The record's start: {"type":"T","path":"P" and where it is in a transcript */
+static int head(struct jsonl *w, const char *type)
 {
+	struct buf *b = &w->b;
+
 	return BUF_LIT(b, "{\"type\":\"") | buf_adds(b, type) | BUF_LIT(b, "\",\"path\":") |
-	       emit_json_string(b, path, strlen(path));
+	       emit_json_string(b, w->path, strlen(w->path)) |
+	       (w->where ? buf_add(b, w->where, w->where_len) : 0);
 }
 
 int jsonl_flush(struct jsonl *w)
@@ -55,7 +58,7 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	struct buf *b = &w->b;
 	int err = 0;
 
-	err |= head(b, "finding", w->path);
+	err |= head(w, "finding");
 	err |= field_str(b, "signal", f->signal, strlen(f->signal));
 	err |= field_str(b, "rule", f->rule, strlen(f->rule));
 	err |= BUF_LIT(b, ",\"severity\":\"");
@@ -94,7 +97,7 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 	size_t i;
 	int err = 0;
 
-	err |= head(b, "claim", w->path);
+	err |= head(w, "claim");
 	err |= field_u64(b, "start", c->start) | field_u64(b, "end", c->end);
 	err |= BUF_LIT(b, ",\"label\":\"") | buf_adds(b, halluscan_claim_label_name(c->label)) |
 	       buf_addc(b, '"');
@@ -124,7 +127,7 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	size_t i;
 	int err = 0;
 
-	err |= head(b, "summary", w->path);
+	err |= head(w, "summary");
 	err |= field_u64(b, "bytes", s->bytes);
 	if (in && in->encoding)
 		err |= field_str(b, "encoding", in->encoding, strlen(in->encoding)) |

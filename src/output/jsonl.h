@@ -24,6 +24,10 @@ struct jsonl {
 	FILE *f;
 	const struct halluscan_rules *rules; /* for signal names and the digest */
 	const char *path;  /* the input the records are about ("-": standard input) */
+	/* Members written after path in every record, or NULL: where in a
+	 * transcript the record is (",\"record\":3,..."), as JSON. */
+	const char *where;
+	size_t where_len;
 	struct buf b;      /* records not yet written */
 	int err;           /* errno of the first write error */
 };

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Records per second through --records and --input chat --records, at -j 1 and -j 2.
+
+Generates N records (a ~300-byte reply with a statistic, a URL and a
+release date, its 40-byte grounding) and N transcript lines (user, tool and
+assistant messages, ~290 bytes), runs each mode REPEATS times per -j, and
+prints the best wall time as records/s. The figure per core at -j 1 is what
+a cluster's arithmetic starts from.
+
+usage: records.py HALLUSCAN [N] [REPEATS]
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = sys.argv[1]
+N = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
+REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+
+tmp = tempfile.mkdtemp()
+text, chat = os.path.join(tmp, "text.jsonl"), os.path.join(tmp, "chat.jsonl")
+with open(text, "w") as f:
+    for i in range(N):
+        f.write(json.dumps({"id": i, "response": f"Revenue grew {i % 90}.5% last year, see "
+                            f"https://x.example/{i}. The next release will ship in March 2027, "
+                            f"and support costs fell to ${i % 900}.25 per seat according to "
+                            "the finance team's internal dashboard for the quarter.",
+                            "context": f"Revenue grew {i % 90}.5% last year."}) + "\n")
+with open(chat, "w") as f:
+    for i in range(N):
+        f.write(json.dumps({"id": i, "messages": [
+            {"role": "user", "content": f"Order {i} costs ${i}.50"},
+            {"role": "tool", "content": f"growth {i % 90}.5% per https://data.example/{i}"},
+            {"role": "assistant", "content": f"It grew {i % 90}.5% (https://data.example/{i}), "
+             f"or {i % 70}.25% by 2027. Order {i} costs ${i}.50."}]}) + "\n")
+
+modes = {
+    "--records --field response --source-field context": (text, ["--records", "--field",
+        "response", "--source-field", "context"]),
+    "--input chat --records": (chat, ["--input", "chat", "--records"]),
+}
+for name, (path, args) in modes.items():
+    size = os.path.getsize(path)
+    for j in (1, 2):
+        best = None
+        for _ in range(REPEATS):
+            with open(path, "rb") as inp:
+                t = time.perf_counter()
+                subprocess.run([BIN, "--fail-on", "never", "-j", str(j)] + args, stdin=inp,
+                               stdout=subprocess.DEVNULL, check=True)
+                dt = time.perf_counter() - t
+            best = dt if best is None else min(best, dt)
+        print(f"{name:52} -j {j}: {N / best:9,.0f} records/s ({size / best / 1e6:5.1f} MB/s, "
+              f"best of {REPEATS}: {best:.2f} s)")

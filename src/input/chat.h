@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The transcript reader: a parsed JSONL line of an agent transcript walked
+ * as messages, each part of a message said to be the model's text (to
+ * scan), tool output (grounding) or what the user or system said (prompt
+ * grounding). It reads OpenAI Chat Completions messages, Anthropic
+ * Messages, OpenAI Responses items and agent run logs that wrap one of
+ * those in {"type": ..., "message"|"payload": {...}}; it knows nothing of
+ * scanners.
+ *
+ * Structure decides what a text is, never the text: a tool result is
+ * grounding because of where it sits, and tags an assistant wrote are
+ * part of its text.
+ *
+ * Nothing here keeps a pointer past its call; the texts a callback gets
+ * point into the tree or into the caller's scratch buffer.
+ */
+#ifndef HALLUSCAN_INPUT_CHAT_H
+#define HALLUSCAN_INPUT_CHAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "json.h"
+#include "util.h"
+
+enum chat_kind {
+	CHAT_SCAN,   /* the model's text: assistant (or "model") messages */
+	CHAT_TOOL,   /* a tool's result: tool/function messages, tool_result blocks,
+	                function_call_output items */
+	CHAT_PROMPT, /* system, developer and user text */
+};
+
+struct chat_part {
+	enum chat_kind kind;
+	size_t message;    /* the message's index in its conversation, 0-based */
+	const char *role;  /* as written ("assistant"), or "tool" for a result item */
+	const char *text;  /* not NUL-terminated */
+	size_t len;
+};
+
+/* Called for each part in order; a nonzero return stops the walk and is returned. */
+typedef int (*chat_fn)(void *ctx, const struct chat_part *p);
+
+enum chat_line {
+	CHAT_CONVERSATION, /* a whole conversation: messages, input/output, choices */
+	CHAT_MESSAGE,      /* one message or item (*msg: unwrapped from a run log's wrapper) */
+	CHAT_EVENT,        /* a run log line that holds no message (metadata, summaries) */
+	CHAT_INVALID,      /* none of these: *why says so */
+};
+
+/* What the parsed line v is. */
+enum chat_line chat_classify(const struct json_value *v, const struct json_value **msg,
+			     const char **why);
+
+/*
+ * Walks a conversation line: top-level instructions or system text as
+ * prompt, then each message of "messages", "input" and "output" (in that
+ * order, indexed across them), then each choice's message. The text parts
+ * of one scanned message are joined with a line break in *scratch, and
+ * given as one part. *n_messages gets the number of messages (items
+ * included) walked. Returns 0, what fn returned, or -ENOMEM.
+ */
+int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
+		      size_t *n_messages);
+
+/* Walks one message (as chat_classify() unwrapped it) with the given index. */
+int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
+		 void *ctx);
+
+/*
+ * The conversation a message line belongs to, when it says: the raw JSON
+ * of its "conversation", "conversation_id", "session_id", "sessionId" or
+ * "thread_id" member (into *from, *to of the line's text). False when it
+ * has none. A per-message "id" is no conversation key: Responses items and
+ * Anthropic messages each carry their own.
+ */
+bool chat_conversation_key(const struct json_value *line, size_t *from, size_t *to);
+
+#endif
