@@ -46,6 +46,8 @@ struct stream_options {
 	struct halluscan_scanner_options so; /* every thread's scanner's (callbacks are stream.c's) */
 	char *const *sources;      /* --source files: grounding of every conversation or record */
 	size_t n_sources;
+	char *const *prompts;      /* --prompt files: the same, as what the user said */
+	size_t n_prompts;
 };
 
 /*

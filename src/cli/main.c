@@ -46,6 +46,7 @@ enum {
 	OPT_NO_CACHE,
 	OPT_SHOW_GROUNDED,
 	OPT_SOURCE,
+	OPT_PROMPT,
 	OPT_CLAIMS,
 	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
@@ -81,6 +82,7 @@ static const struct option long_options[] = {
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"prompt", required_argument, NULL, OPT_PROMPT},
 	{"claims", no_argument, NULL, OPT_CLAIMS},
 	{"pairs", no_argument, NULL, OPT_PAIRS},
 	{"max-unsupported-ratio", required_argument, NULL, OPT_MAX_UNSUPPORTED},
@@ -116,7 +118,7 @@ static const char usage_text[] =
 	"                 [--baseline FILE] [--write-baseline FILE] [--no-inline-ignore]\n"
 	"                 [--no-skip-code] [--show-recovery] [--color[=WHEN]]\n"
 	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--source FILE]... [--show-grounded] [--claims]\n"
+	"                 [--source FILE]... [--prompt FILE]... [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
 	"                 [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
@@ -165,6 +167,8 @@ static const char help_text[] =
 	"  --line-buffered     flush the output after every input line\n"
 	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
 	"                      numbers in the text are then checked against it\n"
+	"  --prompt FILE       take FILE as what the user said: it grounds as --source\n"
+	"                      does (a figure or URL the user gave is not invented)\n"
 	"  --claims            also write each sentence as a claim: supported,\n"
 	"                      partial, unsupported or unchecked against grounding\n"
 	"  --max-unsupported-ratio R\n"
@@ -210,6 +214,8 @@ struct options {
 	size_t n_rules;
 	char **sources;
 	size_t n_sources;
+	char **prompts;
+	size_t n_prompts;
 	enum halluscan_fail_on fail_on;
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	bool claims, pairs, pcre2, chat, records;
@@ -431,6 +437,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_SOURCE:
 			if (add_str(&o->sources, &o->n_sources, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_PROMPT:
+			if (add_str(&o->prompts, &o->n_prompts, optarg) < 0)
 				exit(EXIT_ERROR);
 			break;
 		case OPT_CLAIMS:
@@ -680,6 +690,7 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 		.source_field = o->source_field, .prompt_field = o->prompt_field,
 		.jobs = o->jobs, .line_buffered = o->line_buffered, .rules = rules,
 		.sources = o->sources, .n_sources = o->n_sources,
+		.prompts = o->prompts, .n_prompts = o->n_prompts,
 	};
 	char nonce[32];
 
@@ -975,10 +986,14 @@ int main(int argc, char **argv)
 		snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
 		goto fail;
 	}
-	for (k = 0; k < o.n_sources; k++) {
-		err = plain_ground(&in, sc, HALLUSCAN_GROUND_SOURCE, o.sources[k]);
+	for (k = 0; k < o.n_sources + o.n_prompts; k++) {
+		bool prompt = k >= o.n_sources;
+		const char *path = prompt ? o.prompts[k - o.n_sources] : o.sources[k];
+
+		err = plain_ground(&in, sc, prompt ? HALLUSCAN_GROUND_PROMPT : HALLUSCAN_GROUND_SOURCE,
+				   path);
 		if (err > 0) {
-			cli_warn("%s: %s", o.sources[k], strerror(err));
+			cli_warn("%s: %s", path, strerror(err));
 			goto out;
 		}
 		if (err < 0)
@@ -1045,5 +1060,6 @@ out:
 	free(o.contexts);
 	free(o.rules);
 	free(o.sources);
+	free(o.prompts);
 	return status;
 }

@@ -29,6 +29,7 @@
 struct source_text {
 	char *text;
 	size_t len;
+	enum halluscan_grounding kind;
 };
 
 /* Several messages' summaries as one conversation's. */
@@ -202,7 +203,7 @@ static int conversation_begin(struct worker *w)
 	int err = halluscan_scanner_reset(w->sc, 0);
 
 	for (i = 0; i < st->n_sources && !err; i++)
-		err = halluscan_scanner_add_grounding(w->sc, HALLUSCAN_GROUND_SOURCE,
+		err = halluscan_scanner_add_grounding(w->sc, st->sources[i].kind,
 						      st->sources[i].text, st->sources[i].len);
 	agg_begin(&w->agg, st->n_signals);
 	w->n_ann = 0;
@@ -681,16 +682,19 @@ static int load_sources(struct stream *st)
 	const struct stream_options *o = st->o;
 	size_t i;
 
-	st->sources = calloc(o->n_sources ? o->n_sources : 1, sizeof(*st->sources));
+	st->sources = calloc(o->n_sources + o->n_prompts + 1, sizeof(*st->sources));
 	if (!st->sources)
 		return -ENOMEM;
-	for (i = 0; i < o->n_sources; i++) {
-		int err = read_file(o->sources[i], &st->sources[i].text, &st->sources[i].len);
+	for (i = 0; i < o->n_sources + o->n_prompts; i++) {
+		bool prompt = i >= o->n_sources;
+		const char *path = prompt ? o->prompts[i - o->n_sources] : o->sources[i];
+		int err = read_file(path, &st->sources[i].text, &st->sources[i].len);
 
 		if (err < 0) {
-			cli_warn("%s: %s", o->sources[i], strerror(-err));
+			cli_warn("%s: %s", path, strerror(-err));
 			return 1;
 		}
+		st->sources[i].kind = prompt ? HALLUSCAN_GROUND_PROMPT : HALLUSCAN_GROUND_SOURCE;
 		st->n_sources++;
 	}
 	return 0;
