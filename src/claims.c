@@ -343,7 +343,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	if (it->q.kind == QUANTITY_NUMBER &&
 	    (it->q.words || follows_name(c, base + it->from) || in_match(c, base + it->from, base + it->to)))
 		return 0;
-	rule = c->class_rule[it->q.kind == QUANTITY_NUMBER ? QC_COUNT : quantity_class_of(&it->q)];
+	rule = c->class_rule[quantity_class_of(&it->q)];
 	if (rule < 0)
 		return 0;
 	/* A range is reported whole; a date's year or a quarter's, as its part. */
