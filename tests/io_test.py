@@ -111,6 +111,24 @@ def huge_line():
         print("skip huge line RSS under sanitizers (%.1f MB)" % rss_mb)
 
 
+def distinct_findings():
+    # Every finding distinct (their fingerprints counted per input), three
+    # sizes: peak RSS must not grow with the count past the table's bound.
+    rss = []
+    for n in (50000, 200000, 800000):
+        data = b"".join(b"See https://h%d.example/p. " % i for i in range(n)) + b"\n"
+        p = subprocess.run([MAXRSS, BIN, "--fail-on", "never"], input=data, capture_output=True)
+        err = p.stderr.decode()
+        out = p.stdout.rsplit(b"\n", 2)[-2]
+        check(json.loads(out).get("findings") == n, "distinct findings: %d reported" % n)
+        rss.append(int(err.split("maxrss_kib ")[1]) / 1024 if "maxrss_kib " in err else 1e9)
+    if SANITIZE in ("", "none"):
+        check(rss[2] < rss[0] + 2, "distinct findings: peak RSS %s MB stays flat" %
+              ", ".join("%.1f" % r for r in rss))
+    else:
+        print("skip distinct-findings RSS under sanitizers (%s MB)" % rss)
+
+
 def rules_cache():
     # User packs are compiled once, then loaded; a damaged cache is rebuilt.
     pack = os.path.join(SRC, "tests/cli/cases/user-rules/rules")
@@ -185,7 +203,7 @@ def nul_and_binary():
           "binary input: findings after NULs")
 
 
-for test in (closed_pipe, full_disk, line_buffered, huge_line, rules_cache,
+for test in (closed_pipe, full_disk, line_buffered, huge_line, distinct_findings, rules_cache,
              no_compiler_library, list_and_check_rules, nul_and_binary):
     test()
 print("%d failed" % len(failures))

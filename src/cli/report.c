@@ -185,12 +185,18 @@ void report_input(struct report *r, const char *path)
 	r->inputs++;
 }
 
+/*
+ * Distinct finding keys counted per input, at most: past them a new key is
+ * a first occurrence (memory stays bounded on any input).
+ */
+#define FP_KEYS_MAX (1u << 16)
+
 /* The occurrence index of key in this input: 0 for the first. */
 static int occurrence(struct report *r, unsigned long long key, unsigned long long *index)
 {
 	size_t mask, i;
 
-	if (r->n_keys * 2 >= r->cap_keys) {
+	if (r->n_keys * 2 >= r->cap_keys && r->cap_keys < FP_KEYS_MAX) {
 		size_t cap = r->cap_keys ? r->cap_keys * 2 : 64, k;
 		struct fp_count *t = calloc(cap, sizeof(*t));
 
@@ -213,6 +219,11 @@ static int occurrence(struct report *r, unsigned long long key, unsigned long lo
 	for (i = key & mask; r->keys[i].n && r->keys[i].key != key; i = (i + 1) & mask)
 		;
 	if (!r->keys[i].n) {
+		/* The table is full (half its slots): a key not seen yet is a first. */
+		if (r->n_keys * 2 >= r->cap_keys) {
+			*index = 0;
+			return 0;
+		}
 		r->keys[i].key = key;
 		r->n_keys++;
 	}
@@ -295,8 +306,16 @@ static int release(struct report *r, bool all)
 		free(h->mem);
 		r->first_held++;
 	}
-	if (r->first_held == r->n_held)
+	if (r->first_held == r->n_held) {
 		r->first_held = r->n_held = 0;
+	} else if (r->first_held > HELD_MAX) {
+		/* A long line releases one as it holds one: the array moves down
+		 * rather than growing with the line. */
+		memmove(r->held, r->held + r->first_held,
+			(r->n_held - r->first_held) * sizeof(*r->held));
+		r->n_held -= r->first_held;
+		r->first_held = 0;
+	}
 	return err;
 }
 

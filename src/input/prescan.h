@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define PRESCAN_LINE_MAX (64 * 1024)
-#define PRESCAN_RANGES_MAX 65536
+#define PRESCAN_RANGES_MAX 4096
 
 struct prescan_range {
 	uint64_t start, end; /* byte offsets, end exclusive */
