@@ -226,17 +226,23 @@ static bool code_line(struct prescan *p, const char *s, size_t n)
 	return false;
 }
 
-/* s[0, n) is the line (or its first PRESCAN_LINE_MAX bytes); it ended at p->off. */
-static int line_done(struct prescan *p, const char *s, size_t n)
+/* What a line may hold, found for a whole piece at once (not per line). */
+enum { MAY_DIRECTIVE = 1, MAY_BACKTICK = 2, MAY_ALL = 3 };
+
+/*
+ * s[0, n) is the line (or its first PRESCAN_LINE_MAX bytes); it ended at
+ * p->off. may says what the line may hold: the caller looked.
+ */
+static int line_done(struct prescan *p, const char *s, size_t n, unsigned may)
 {
 	int err = 0;
 
-	if (p->directives)
+	if (p->directives && (may & MAY_DIRECTIVE))
 		err = directives(p, s, n);
 	if (err == 0 && p->code) {
 		if (code_line(p, s, n))
 			err = add_range(p, p->line_start, p->off);
-		else if (memchr(s, '`', n))
+		else if ((may & MAY_BACKTICK) && memchr(s, '`', n))
 			err = code_spans(p, s, n);
 	}
 	p->lines_done++;
@@ -252,14 +258,28 @@ int prescan_feed(struct prescan *p, const char *text, size_t len)
 
 	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
 		return -ENOMEM;
+	/* The next directive and backtick of the piece: a line before them
+	 * holds neither (memmem and memchr per line cost more than the rest). */
+	const char *dir = text, *tick = text;
+
 	while (text < end && err == 0) {
 		const char *nl = memchr(text, '\n', (size_t)(end - text));
 		size_t seg = (size_t)((nl ? nl : end) - text);
 
 		if (nl && p->line_len == 0) {
+			unsigned may = 0;
+
+			if (dir && dir < text)
+				dir = memmem(text, (size_t)(end - text), DIRECTIVE, DIRECTIVE_LEN);
+			if (tick && tick < text)
+				tick = memchr(text, '`', (size_t)(end - text));
+			if (dir && dir < nl)
+				may |= MAY_DIRECTIVE;
+			if (tick && tick < nl)
+				may |= MAY_BACKTICK;
 			/* The whole line is here: read it in place. */
 			p->off += seg + 1;
-			err = line_done(p, text, seg);
+			err = line_done(p, text, seg, may);
 		} else {
 			size_t take = MIN(seg, PRESCAN_LINE_MAX - p->line_len);
 
@@ -267,7 +287,7 @@ int prescan_feed(struct prescan *p, const char *text, size_t len)
 			p->line_len += take;
 			p->off += seg + (nl ? 1 : 0);
 			if (nl)
-				err = line_done(p, p->line, p->line_len);
+				err = line_done(p, p->line, p->line_len, MAY_ALL);
 		}
 		text += seg + (nl ? 1 : 0);
 	}
@@ -279,7 +299,7 @@ int prescan_end(struct prescan *p)
 	int err = 0;
 
 	if (p->line_len > 0 || p->off > p->line_start)
-		err = line_done(p, p->line ? p->line : "", p->line_len);
+		err = line_done(p, p->line ? p->line : "", p->line_len, MAY_ALL);
 	p->lines_done = UINT64_MAX;
 	return err;
 }
