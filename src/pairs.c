@@ -39,6 +39,8 @@ struct pairs {
 	uint64_t first_grounded_at, altered_at;
 	bool have_grounded, have_altered;
 	char altered_text[64], altered_source[64];
+	char missing_text[64]; /* the first checkable item the passage does not hold */
+	bool have_missing;
 };
 
 static const char *const label_names[] = {
@@ -73,8 +75,14 @@ static int on_claim(void *ctx, const struct claim *cl)
 
 	for (i = 0; i < cl->n_items; i++) {
 		p->items++;
-		if (!cl->items[i].grounded)
+		if (!cl->items[i].grounded) {
+			if (!p->have_missing) {
+				p->have_missing = true;
+				snprintf(p->missing_text, sizeof(p->missing_text), "%.*s",
+					 (int)MIN(cl->items[i].text_len, 60), cl->items[i].text);
+			}
 			continue;
+		}
 		if (!p->have_grounded) {
 			p->have_grounded = true;
 			p->first_grounded_at = cl->items[i].grounded_at;
@@ -319,7 +327,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 
 	memset(v, 0, sizeof(*v));
 	p->items = p->grounded = p->altered = 0;
-	p->have_grounded = p->have_altered = false;
+	p->have_grounded = p->have_altered = p->have_missing = false;
 	scan_clear_sources(p->sc);
 	err = scan_add_source(p->sc, passage, passage_len);
 	if (!err)
@@ -346,8 +354,14 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		if (p->have_grounded)
 			sentence_around(passage, passage_len, (size_t)p->first_grounded_at,
 					&v->quote_start, &v->quote_end);
-		snprintf(v->reason, sizeof(v->reason), "%zu of the claim's %zu checkable item(s) %s in the passage",
-			 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
+		if (p->have_missing)
+			snprintf(v->reason, sizeof(v->reason),
+				 "%zu of the claim's %zu checkable item(s) %s in the passage; not \"%s\"",
+				 p->grounded, p->items, p->grounded == 1 ? "is" : "are", p->missing_text);
+		else
+			snprintf(v->reason, sizeof(v->reason),
+				 "%zu of the claim's %zu checkable item(s) %s in the passage",
+				 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
 	} else if (words == WORDS_NONE) {
 		/* Nothing to support is not support: the gate fails closed. */
 		v->label = PAIR_DOES_NOT_SUPPORT;
