@@ -157,22 +157,29 @@ static int on_claim(void *ctx, const struct claim *cl)
 	return 0;
 }
 
-/* The scanners, one per engine and context, made once: each holds 768 KiB of window. */
-static struct scan *scanner(const struct db *db, size_t context)
+/*
+ * The scanners, one per engine, context and --show-grounded, made once:
+ * each holds 768 KiB of window, and its sentence checks compile their
+ * exemption patterns on first use (a new scanner per input would spend
+ * most of the run compiling them again).
+ */
+static struct scan *scanner(const struct db *db, size_t context, bool show_grounded)
 {
-	static struct scan *cache[2][MAX_CONTEXTS + 1];
+	static struct scan *cache[2][MAX_CONTEXTS + 1][2];
 	int e = db != fuzz_builtin();
+	struct scan **sc = &cache[e][context][show_grounded];
 
-	if (!cache[e][context]) {
+	if (!*sc) {
 		struct policy *pol = policy_new(db->rs);
 
 		FUZZ_CHECK(pol != NULL);
 		if (context)
 			FUZZ_CHECK(policy_add_context(pol, db->rs->contexts[context - 1].name) == 0);
 		/* The policy lives as long as its scanner: the process. */
-		FUZZ_CHECK(scan_new(db, pol, on_finding, &current, &cache[e][context]) == 0);
+		FUZZ_CHECK(scan_new(db, pol, on_finding, &current, sc) == 0);
+		FUZZ_CHECK(scan_show_grounded(*sc, show_grounded) == 0);
 	}
-	return cache[e][context];
+	return *sc;
 }
 
 struct options {
@@ -191,7 +198,7 @@ struct options {
 static void scan_run(const struct db *db, const struct options *o, const char *text, size_t len,
 		     uint32_t max_piece, struct run *r)
 {
-	struct scan *sc = scanner(db, o->context);
+	struct scan *sc = scanner(db, o->context, o->show_grounded);
 	struct scan_summary sum;
 	struct claims_verdict cv;
 	struct fuzz_rng rng;
@@ -204,7 +211,6 @@ static void scan_run(const struct db *db, const struct options *o, const char *t
 	r->text = text;
 	r->len = len;
 	r->show_grounded = o->show_grounded;
-	FUZZ_CHECK(scan_show_grounded(sc, o->show_grounded) == 0);
 	scan_claims(sc, o->claims ? on_claim : NULL, r);
 	current = r;
 	scan_clear_sources(sc);
