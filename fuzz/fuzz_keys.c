@@ -34,19 +34,6 @@ static void key_of(enum grounding k, const char *t, size_t n, struct buf *out)
 	FUZZ_CHECK(out->len >= 1 && out->data[0] == (char)('0' + k), "the key's kind tag");
 }
 
-/*
- * KNOWN BUG, skipped until it is fixed: url_key() in src/ground.c reads
- * before its buffer when a '#' comes before the first "://" (the fragment
- * ends the text before the host begins: a negative length). Reproducer:
- * /work/fuzz-findings/keys/. Delete this guard once ground.c is fixed.
- */
-static bool url_key_known_overflow(const char *t, size_t n)
-{
-	const char *sep = memmem(t, n, "://", 3), *hash = memchr(t, '#', n);
-
-	return FUZZ_SKIP_KNOWN_BUGS && sep && hash && hash < sep;
-}
-
 static void check_keys(const char *t, size_t n)
 {
 	struct buf key = {0}, other = {0}, text = {0};
@@ -56,8 +43,6 @@ static void check_keys(const char *t, size_t n)
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
 		enum grounding k = kinds[i];
 
-		if (k == GROUNDING_URL && url_key_known_overflow(t, n))
-			continue;
 		key_of(k, t, n, &key);
 		FUZZ_CHECK(key.len <= n + 2, "a %s key of %zu bytes from %zu", grounding_name(k),
 			   key.len, n);
