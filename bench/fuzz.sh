@@ -10,8 +10,6 @@
 # saved under $FUZZ_FINDINGS/TARGET/ (default build-fuzz/findings) and its
 # log kept in build-fuzz/logs/TARGET.log. Exit status 1 when anything was
 # found. $FUZZ_TIMEOUT (default 10) is the seconds one input may take.
-# Known bugs of code being rewritten elsewhere are steered around (see
-# FUZZ_SKIP_KNOWN_BUGS in fuzz/fuzz.h and fuzz/known-leaks.supp).
 set -u
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: bench/fuzz.sh SECONDS [TARGET...]" >&2; exit 2; }
@@ -28,10 +26,8 @@ if [ $# -eq 0 ]; then
 fi
 findings=${FUZZ_FINDINGS:-$build/findings}
 mkdir -p "$build/logs"
-# Any sanitizer report is a finding: stop at once, with a stack. Leaks
-# known and being fixed elsewhere are listed in fuzz/known-leaks.supp.
+# Any sanitizer report is a finding: stop at once, with a stack.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
-export LSAN_OPTIONS=suppressions=$PWD/fuzz/known-leaks.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 status=0
 printf '%-12s %8s %12s %10s  %s\n' target seconds execs execs/s result
@@ -57,9 +53,9 @@ for t in "$@"; do
 			sed 's/^==[0-9]*==//' | cut -c1-100)
 		result="FOUND: ${why:-exit status $rc} -> ${art:-see $log}"
 	fi
-	# A leak found only at exit has no input of its own (libFuzzer names an empty one).
+	# After 1,000 inputs that leak, libFuzzer checks for leaks only at exit.
 	if grep -q 'disabled leak detection after every mutation' "$log"; then
-		result="$result (leaks checked at exit only: see fuzz/known-leaks.supp)"
+		result="$result (leaks checked at exit only)"
 	fi
 	printf '%-12s %8s %12s %10s  %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" "$result"
 done
