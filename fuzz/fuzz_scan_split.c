@@ -4,7 +4,8 @@
  * pieces. The first bytes choose:
  *   byte 0     bit 0 --claims, bit 1 --show-grounded, bit 2 a --source,
  *              bit 3 also the PCRE2-only engine (in a Hyperscan build),
- *              bits 4-7 a context (0: none, k: the packs' context k - 1)
+ *              bits 4-6 a context (0: none, k: the packs' context k - 1),
+ *              bit 7 a span nonce (only its delimiter forms make spans)
  *   bytes 1-4  the seed of the piece sizes
  *   byte 5     the largest piece, 1 + byte bytes
  *   byte 6     with a source: the share of the rest that is the source
@@ -16,6 +17,9 @@
  *    input's bytes there (or the first CLAIMS_TEXT_CAP of them), line and
  *    column count line breaks and code points before it; its signal and
  *    severity are real ones; a grounded one only with --show-grounded;
+ *  - a spoofed span only with a nonce, at block, its text the delimiter's
+ *    bytes; an unterminated span runs from its opener, in the form the run
+ *    accepts (with or without the nonce), to the end;
  *  - the summary counts the findings it was given, per signal, and its
  *    verdict is their highest severity (at least warn when a PCRE2 match
  *    limit was hit); the claims per label likewise;
@@ -25,6 +29,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,15 +38,17 @@
 #include "json.h"
 #include "policy.h"
 #include "scan.h"
+#include "spans.h"
 
-#define MAX_CONTEXTS 16
+#define MAX_CONTEXTS 7
+#define NONCE "fuzz-nonce-0123"
 
 /* What one scan of the input gave, and what it is checked against. */
 struct run {
 	const struct ruleset *rs;
 	const char *text;
 	size_t len;
-	bool show_grounded;
+	bool show_grounded, nonce;
 	struct buf out;     /* findings, claims and the summary as JSONL, plus the fields emit leaves out */
 	uint64_t findings, counts[64], claims[CLAIM_LABELS];
 	enum severity verdict;
@@ -86,6 +93,8 @@ static int on_finding(void *ctx, const struct finding *f)
 	const struct ruleset *rs = r->rs;
 	uint64_t line, col;
 	size_t before = r->out.len;
+	struct buf opener = {0};
+	char open_text[256];
 
 	FUZZ_CHECK(f->signal_index < scan_n_signals(rs) && f->signal_index < ARRAY_SIZE(r->counts));
 	FUZZ_CHECK(strcmp(f->signal, scan_signal_name(rs, f->signal_index)) == 0);
@@ -106,14 +115,28 @@ static int on_finding(void *ctx, const struct finding *f)
 			   memcmp(f->text, r->text + f->start, f->text_len) == 0,
 			   "the text is not the input's bytes [%llu, %llu)",
 			   (unsigned long long)f->start, (unsigned long long)f->end);
+	} else if (strcmp(f->rule_id, RULE_SPOOFED) == 0) {
+		/* A delimiter without the run's nonce: its text is where it is. */
+		FUZZ_CHECK(r->nonce, "a spoofed span without a nonce");
+		FUZZ_CHECK(f->signal_index == rs->n_signals + SCAN_SIGNAL_SPOOFED);
+		FUZZ_CHECK(f->severity == SEV_BLOCK, "a spoofed span below block");
+		FUZZ_CHECK(f->start < f->end && f->end <= r->len && f->text_len == f->end - f->start &&
+			   memcmp(f->text, r->text + f->start, f->text_len) == 0,
+			   "a spoofed delimiter is not the input's bytes");
 	} else {
 		/* An unterminated span runs from its opener to the end. */
 		FUZZ_CHECK(strcmp(f->rule_id, RULE_UNTERMINATED) == 0 &&
 			   f->signal_index == rs->n_signals + SCAN_SIGNAL_UNTERMINATED);
 		FUZZ_CHECK(f->start < f->end && f->end == r->len);
-		FUZZ_CHECK(f->text_len <= f->end - f->start &&
-			   memcmp(f->text, r->text + f->start, f->text_len) == 0,
+		/* The text is the pack's opener; the span opens at its accepted form. */
+		FUZZ_CHECK(f->text_len < sizeof(open_text));
+		snprintf(open_text, sizeof(open_text), "%.*s", (int)f->text_len, f->text);
+		FUZZ_CHECK((r->nonce ? spans_nonce_form(open_text, NONCE, &opener)
+				     : buf_add(&opener, f->text, f->text_len)) == 0);
+		FUZZ_CHECK(opener.len <= f->end - f->start &&
+			   memcmp(opener.data, r->text + f->start, opener.len) == 0,
 			   "the opener is not where the span opens");
+		buf_free(&opener);
 	}
 	if (!f->grounded) {
 		r->findings++;
@@ -158,16 +181,16 @@ static int on_claim(void *ctx, const struct claim *cl)
 }
 
 /*
- * The scanners, one per engine, context and --show-grounded, made once:
+ * The scanners, one per engine, context, --show-grounded and nonce, made once:
  * each holds 768 KiB of window, and its sentence checks compile their
  * exemption patterns on first use (a new scanner per input would spend
  * most of the run compiling them again).
  */
-static struct scan *scanner(const struct db *db, size_t context, bool show_grounded)
+static struct scan *scanner(const struct db *db, size_t context, bool show_grounded, bool nonce)
 {
-	static struct scan *cache[2][MAX_CONTEXTS + 1][2];
+	static struct scan *cache[2][MAX_CONTEXTS + 1][2][2];
 	int e = db != fuzz_builtin();
-	struct scan **sc = &cache[e][context][show_grounded];
+	struct scan **sc = &cache[e][context][show_grounded][nonce];
 
 	if (!*sc) {
 		struct policy *pol = policy_new(db->rs);
@@ -178,12 +201,14 @@ static struct scan *scanner(const struct db *db, size_t context, bool show_groun
 		/* The policy lives as long as its scanner: the process. */
 		FUZZ_CHECK(scan_new(db, pol, on_finding, &current, sc) == 0);
 		FUZZ_CHECK(scan_show_grounded(*sc, show_grounded) == 0);
+		if (nonce)
+			FUZZ_CHECK(scan_span_nonce(*sc, NONCE) == 0);
 	}
 	return *sc;
 }
 
 struct options {
-	bool claims, show_grounded, compare;
+	bool claims, show_grounded, compare, nonce;
 	size_t context;
 	uint32_t seed;
 	uint32_t max_piece;
@@ -198,7 +223,7 @@ struct options {
 static void scan_run(const struct db *db, const struct options *o, const char *text, size_t len,
 		     uint32_t max_piece, struct run *r)
 {
-	struct scan *sc = scanner(db, o->context, o->show_grounded);
+	struct scan *sc = scanner(db, o->context, o->show_grounded, o->nonce);
 	struct scan_summary sum;
 	struct claims_verdict cv;
 	struct fuzz_rng rng;
@@ -211,6 +236,7 @@ static void scan_run(const struct db *db, const struct options *o, const char *t
 	r->text = text;
 	r->len = len;
 	r->show_grounded = o->show_grounded;
+	r->nonce = o->nonce;
 	scan_claims(sc, o->claims ? on_claim : NULL, r);
 	current = r;
 	scan_clear_sources(sc);
@@ -302,8 +328,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.claims = flags & 1,
 		.show_grounded = flags & 2,
 		.compare = flags & 8,
-		.context = db->rs->n_contexts ? (flags >> 4) % (MIN(db->rs->n_contexts, MAX_CONTEXTS) + 1)
-					      : 0,
+		.context = (flags >> 4 & 7) % (MIN(db->rs->n_contexts, MAX_CONTEXTS) + 1),
+		.nonce = flags & 0x80,
 	};
 	struct run whole, split, other;
 	const char *text;

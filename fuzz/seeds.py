@@ -22,8 +22,9 @@ CORPUS = os.path.join(TOP, 'fuzz', 'corpus')
 CASES = os.path.join(TOP, 'tests', 'cli', 'cases')
 
 # Option bytes of scan_split: bit 0 --claims, 1 --show-grounded, 2 a source,
-# 3 PCRE2 too, bits 4-7 a context.
-CLAIMS, GROUNDED, SOURCE, PCRE2 = 1, 2, 4, 8
+# 3 PCRE2 too, bits 4-6 a context, 7 the span nonce NONCE.
+CLAIMS, GROUNDED, SOURCE, PCRE2, NONCE_FLAG = 1, 2, 4, 8, 0x80
+NONCE = 'fuzz-nonce-0123'  # as fuzz_scan_split.c has it
 
 
 def read(*path):
@@ -99,6 +100,11 @@ def seeds_scan_split():
         n += 1
     write('scan_split', 'transcript',
           scan_split_seed(GROUNDED | PCRE2 | 0x40, read('examples', 'transcript.txt'), piece=64))
+    # Spans in the nonce form, spoofed ones and one left open.
+    nonced = ('Before <tool_output nonce="%s">Revenue was $1.2 billion, see https://a.example/x'
+              '</tool_output nonce="%s"> It was $1.3 billion.\n<tool_output>Growth was 73.4%%.'
+              '</tool_output> Growth was 73.4%%.\n<tool_result nonce="%s">open\n' % (NONCE, NONCE, NONCE))
+    write('scan_split', 'nonce', scan_split_seed(NONCE_FLAG | CLAIMS | PCRE2, nonced.encode(), piece=9))
     # Every rule's examples and negative examples, one rule a seed.
     for r in rules():
         texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
