@@ -112,11 +112,23 @@ def seeds_scan_split():
               scan_split_seed(CLAIMS | PCRE2, '\n'.join(texts).encode(), piece=5))
 
 
+def pair_files():
+    """(name, bytes) of every JSONL file of the CLI cases that use --pairs."""
+    for name in sorted(os.listdir(CASES)):
+        d = os.path.join(CASES, name)
+        if b'--pairs' not in open(os.path.join(d, 'cmd'), 'rb').read():
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith('.jsonl') or f == 'stdin':
+                yield name, open(os.path.join(d, f), 'rb').read()
+
+
 def seeds_pairs():
-    for i, line in enumerate(read('tests', 'cli', 'cases', 'pairs', 'pairs.jsonl').splitlines()):
-        if line.startswith(b'{'):
-            write('pairs', 'case-%d' % i, line + b'\n')
-    write('pairs', 'all', read('tests', 'cli', 'cases', 'pairs', 'pairs.jsonl'))
+    for name, data in pair_files():
+        for i, line in enumerate(data.splitlines()):
+            if line.startswith(b'{'):
+                write('pairs', '%s-%d' % (name, i), line + b'\n')
+        write('pairs', name + '-all', data)
     # Raw pairs: the first byte splits claim from passage.
     claim = b'Members get 12% off and $1.3 billion in Q3 2024 per https://x.example/a.'
     passage = b'Members get 10% off. Revenue was $1.2 billion in the third quarter.'
@@ -124,8 +136,8 @@ def seeds_pairs():
           claim + passage)
     for name, stdin, source in case_inputs():
         if source:
-            rec = {'id': name, 'claim': stdin.decode('utf-8', 'replace').replace('\n', ' '),
-                   'passage': source.decode('utf-8', 'replace').replace('\n', ' ')}
+            rec = {'id': name, 'claim': stdin.decode('utf-8', 'replace'),
+                   'passage': source.decode('utf-8', 'replace')}
             write('pairs', 'case-' + name, json.dumps(rec).encode() + b'\n')
 
 
