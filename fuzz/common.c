@@ -150,3 +150,20 @@ bool fuzz_no_control(const char *s, size_t n)
 			return false;
 	return true;
 }
+
+bool fuzz_terminal_safe(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	if (!fuzz_valid_utf8(s, n))
+		return false;
+	for (i = 0; i < n; i++) {
+		if ((p[i] < 0x20 && p[i] != '\n') || p[i] == 0x7f)
+			return false;
+		/* U+0080..U+009F: C2 80..C2 9F (CSI is U+009B). */
+		if (p[i] == 0xc2 && i + 1 < n && p[i + 1] <= 0x9f)
+			return false;
+	}
+	return true;
+}

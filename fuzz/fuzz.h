@@ -78,4 +78,10 @@ bool fuzz_valid_utf8(const char *s, size_t n);
 /* True when s[0, n) holds no byte below 0x20: one JSONL line is one record. */
 bool fuzz_no_control(const char *s, size_t n);
 
+/*
+ * True when s[0, n) is safe to print on a terminal: valid UTF-8 with no
+ * control character but line breaks (no other C0, no DEL, no C1).
+ */
+bool fuzz_terminal_safe(const char *s, size_t n);
+
 #endif

@@ -11,6 +11,8 @@
  *    the overall ones, caught and on-span counts stay within their totals,
  *    the pair table sums to the pairs, and the malformed list holds
  *    min(malformed, EVAL_MALFORMED_LISTED) entries;
+ *  - the text report and the messages on err are safe on a terminal:
+ *    valid UTF-8, no control but line breaks (records' text is escaped);
  *  - the misjudgments file holds one valid JSON line per false positive,
  *    false negative and pair whose verdict is not its label.
  */
@@ -191,9 +193,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (o.format == EVAL_JSON) {
 		want_mis = check_report(out, out_len, lines);
 	} else {
-		/* Text is for people: dataset names go out as the records wrote them. */
 		FUZZ_CHECK(out_len > 0, "an empty text report");
+		/* Text is for a terminal: what the records wrote is escaped. */
+		FUZZ_CHECK(fuzz_terminal_safe(out, out_len), "the text report holds a control");
 	}
+	FUZZ_CHECK(fuzz_terminal_safe(err_text, err_len), "a message holds a control: %.*s",
+		   (int)MIN(err_len, 400), err_text);
 	if (mis_f) {
 		const char *p = mis, *end = mis + mis_len;
 		uint64_t n = 0;

@@ -171,6 +171,10 @@ def seeds_eval():
     write('eval', 'records-json', b'\x04' + b'\n'.join(lines) + b'\n')
     write('eval', 'records-sweep', b'\x05' + b'\n'.join(lines + malformed) + b'\n\n')
     write('eval', 'records-text', b'\x03' + b'\n'.join(lines[:3] + malformed[:1]) + b'\n')
+    # Control bytes in a dataset name and in a malformed line, for the text report and err.
+    rec = {'id': 'c', 'dataset': '\x1b]0;x\x07\u009b\x7f', 'response': 'It is 73.4%.',
+           'has_hallucination': True}
+    write('eval', 'records-controls', b'\x02' + json.dumps(rec).encode() + b'\nnot json \x1b[31m\xc2\x9b\n')
     for name, stdin, source in case_inputs():
         rec = {'id': name, 'dataset': 'cli', 'response': stdin.decode('utf-8', 'replace'),
                'has_hallucination': name.startswith('spec-')}
