@@ -257,8 +257,29 @@ contexts:
 ''')
 
 
+def seeds_decode():
+    # byte 0 a mark to put first (0 none, 1 UTF-8, 2 UTF-16LE, 3 UTF-16BE,
+    # 4 UTF-32LE, 5 UTF-32BE), bytes 1-4 the pieces' seed, byte 5 the largest.
+    def head(mark, piece=7):
+        return bytes([mark]) + struct.pack('>I', 0x2468ace) + bytes([piece - 1])
+    for name in ('encodings', 'encoding-no-bom'):
+        d = os.path.join(CASES, name)
+        for f in sorted(os.listdir(d)):
+            if f.endswith('.txt'):
+                write('decode', '%s-%s' % (name, f[:-4]), head(0) + read(d, f))
+    text = 'Revenue was $1.2 billion (\u20ac1,1 Mrd.), see https://a.example/\u00e9 \U0001f600.\n'
+    for mark, enc in ((2, 'utf-16-le'), (3, 'utf-16-be'), (4, 'utf-32-le'), (5, 'utf-32-be')):
+        raw = text.encode(enc)
+        write('decode', 'mark-' + enc, head(mark, piece=3) + raw)
+        write('decode', 'nomark-' + enc, head(0, piece=5) + raw)
+        write('decode', 'cut-' + enc, head(mark, piece=2) + raw[:-1])
+    # Unpaired surrogates both ways, a pair split by the read, and past U+10FFFF.
+    write('decode', 'surrogates-16le', head(2, piece=1) + b'\x00\xd8a\x00\x00\xdc\x3d\xd8\x00\xde\x00\xd8')
+    write('decode', 'beyond-32be', head(5, piece=3) + b'\x00\x11\x00\x00\x00\x00\xd8\x00\x00\x00\x00a')
+
+
 def main():
-    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules'):
+    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -266,6 +287,7 @@ def main():
     seeds_keys()
     seeds_json()
     seeds_rules()
+    seeds_decode()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 
