@@ -12,6 +12,7 @@ are written by the rules target itself: see fuzz_rules.c (FUZZ_WRITE_BLOBS).
 import hashlib
 import json
 import os
+import re
 import struct
 import sys
 
@@ -278,8 +279,42 @@ def seeds_decode():
     write('decode', 'beyond-32be', head(5, piece=3) + b'\x00\x11\x00\x00\x00\x00\xd8\x00\x00\x00\x00a')
 
 
+def tool_spans():
+    """(name, bytes) of the text inside every tool span of the CLI cases."""
+    for name, stdin, _ in case_inputs():
+        for i, m in enumerate(re.finditer(rb'<(tool_output|tool_result)[^>]*>(.*?)</\1[^>]*>', stdin,
+                                          re.S)):
+            yield '%s-%d' % (name, i), m.group(2)
+
+
+def seeds_record():
+    # byte 0 how often the rest repeats (1 + byte % 32), bytes 1-4 the
+    # pieces' seed, byte 5 the largest piece.
+    def head(times=1, piece=9):
+        return bytes([times - 1]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
+    for name, text in tool_spans():
+        write('record', 'span-' + name, head() + text)
+    for name, _, source in case_inputs():
+        if source:
+            write('record', 'source-' + name, head(piece=40) + source)
+    write('record', 'pairs-jsonl', head(piece=17) + read('tests', 'cli', 'cases', 'pairs', 'pairs.jsonl'))
+    rec = {'business': {'name': 'Caf\u00e9 \"Z\"', 'stars': 4.5, 'reviewCount': 1203, 'open': True,
+                        'hours': [{'day': 'Mon', 'from': '9:00'}, None], 'price_range': '$$'},
+           'ratio': -1.25e-3, 'note': 'Revenue was $1.2 billion.\nUp 12% (\ud83d\ude00).'}
+    write('record', 'json-nested', head(piece=5) + json.dumps(rec).encode())
+    write('record', 'json-escapes', head(piece=3) + b'["\\u00e9\\ud83d\\ude00\\udc80 \\n\\t\\"\\\\ \\x", 1e400, '
+          b'123456789012345678901234567890123456789012345678901234567890123456789, tru]')
+    write('record', 'jsonl-bad-line', head(piece=6) + b'{"a": 1}\n{"b": [1, 2,, 3]} then prose 14 days\n'
+          b'{"c": "resumes"}\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]\n')
+    write('record', 'text-keys', head(piece=4) + b'\xef\xbb\xbfRefund window: 14 days\r\n- Price = $40\n'
+          b'  * Support hours: 24/7\nhttps://x.example/a: no key\n10:30 is no key\nPlain prose line.')
+    # A long string and a long line, repeated past the chunk bound.
+    write('record', 'long-string', head(times=32, piece=255) + b'["' + b'Sales rose 4% to $9.1 million. ' * 17)
+    write('record', 'long-line', head(times=32, piece=200) + b'Revenue was $1.2 billion and margins ' * 14)
+
+
 def main():
-    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode'):
+    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -288,6 +323,7 @@ def main():
     seeds_json()
     seeds_rules()
     seeds_decode()
+    seeds_record()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 
