@@ -313,8 +313,32 @@ def seeds_record():
     write('record', 'long-line', head(times=32, piece=200) + b'Revenue was $1.2 billion and margins ' * 14)
 
 
+def seeds_numlex():
+    # byte 0: bit 0 the text starts a line, bits 1-5 repeats; byte 1 the item to stop at.
+    for name, stdin, source in case_inputs():
+        write('numlex', 'case-' + name, bytes([1, 0]) + stdin)
+        if source:
+            write('numlex', 'source-' + name, bytes([1, 3]) + source)
+    for r in rules():
+        if r.get('grounding') == 'quantity':
+            texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
+            write('numlex', 'rule-' + r['id'], bytes([0, 0]) + '\n'.join(texts).encode())
+    lines = [
+        '## 3. Results: revenue rose 12.5% to $1.2 billion in Q3 2021 (3Q21), up from \u20ac980 million.',
+        '7. Preheat to 350 \u00b0F (175 \u00b0C) for 25-30 minutes, between 4 and 5 pm on March 26, 2024.',
+        'About 1,200 employees, more than two dozen sites, twenty-five people; the 3rd floor; 24/7 support.',
+        'Here are 5 tips in a 68-word summary; see Passage 2, Table 4 and [1, 3].',
+        'Python 3.11.2 on iOS 17.2, v2.3.1, 192.168.0.1, SARS-CoV-2, COVID-19, user_42, a1b2c3.',
+        'Call +1 (415) 555 0100 at 11 am to 11 pm; 2013-09-08T17:30:24Z; $15 to $25; 3-5%; ~40; 100+.',
+        'One of the first, no one, one by one, seven days a week, 365 days a year, 24 hours a day.',
+    ]
+    write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
+    write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
+    write('numlex', 'digits-repeated', bytes([2 * 31, 0]) + b'1 1-9 9 12345678901234567890 ')
+
+
 def main():
-    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record'):
+    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -324,6 +348,7 @@ def main():
     seeds_rules()
     seeds_decode()
     seeds_record()
+    seeds_numlex()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 
