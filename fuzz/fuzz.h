@@ -17,16 +17,6 @@
 #include "db.h"
 #include "rules.h"
 
-/*
- * Known bugs in code that is being rewritten elsewhere: while they live,
- * the targets steer around their triggers (each guard says exactly how),
- * so that a long run looks for new bugs instead of finding these again.
- * Build with -DFUZZ_SKIP_KNOWN_BUGS=0 to run into them.
- */
-#ifndef FUZZ_SKIP_KNOWN_BUGS
-#define FUZZ_SKIP_KNOWN_BUGS 1
-#endif
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 

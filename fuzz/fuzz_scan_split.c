@@ -285,23 +285,6 @@ static void scan_run(const struct db *db, const struct options *o, const char *t
 	r->limit_hits = sum.limit_hits;
 }
 
-/*
- * KNOWN BUG, left out of the comparison of engines until it is fixed: in
- * tool output, "7.3.4" gives Hyperscan one number match and PCRE2 two, so
- * the summary's "grounded" count differs between builds. It is the shape
- * engine.h calls known ("a match starting inside the previous match ends
- * where one starting after it does"), which it says no built-in pattern
- * has; the number rules have it. The count shows in an unterminated
- * span's message too. Reproducer: /work/fuzz-findings/scan_split/. While it
- * lives, an input whose two engines count differently in tool output is
- * not compared across engines (the pieces still are, in full). Delete this
- * once engine.c or the packs are fixed.
- */
-static bool known_engine_difference(const struct run *a, const struct run *b)
-{
-	return FUZZ_SKIP_KNOWN_BUGS && a->grounded != b->grounded;
-}
-
 static void same_output(const struct run *a, const struct run *b, const char *what)
 {
 	size_t i = 0;
@@ -354,8 +337,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (o.compare && pcre2) {
 		scan_run(pcre2, &o, text, len, 0, &other);
 		/* A match limit cuts a PCRE2 line short where Hyperscan has none. */
-		if (whole.limit_hits == 0 && other.limit_hits == 0 &&
-		    !known_engine_difference(&whole, &other))
+		if (whole.limit_hits == 0 && other.limit_hits == 0)
 			same_output(&whole, &other, "PCRE2's findings");
 		buf_free(&other.out);
 	}
