@@ -7,8 +7,9 @@
  *  - quantity_parse: a finite, non-negative value in a named unit with its
  *    hash and kind, a quantity that states itself at distance 0;
  *  - ground_match_quantity, with the input's lines as grounded quantities
- *    (context TAB quantity), equals a walk over all of them in age order,
- *    which is what ground.h says it is;
+ *    (context TAB quantity), equals a walk over all of them in age order
+ *    in the order of verdicts ground.h gives (stated in context, swapped,
+ *    stated, near), verdict and quantity alike;
  *  - ground_context_of reads only the 160 bytes before, stops at the
  *    sentence start and ignores case.
  * The first byte is the tolerance of the quantity search.
@@ -193,11 +194,56 @@ struct line_q {
 	uint64_t at;
 };
 
-/* The search as ground.h defines it: a walk over every quantity, oldest first. */
-static const struct line_q *walk(const struct line_q *g, size_t n, const struct line_q *a,
-				 double tolerance, bool *states)
+/* ground.c's bounds of the swap search, as ground.h states them. */
+#define SWAP_WALK 128
+#define SWAP_SHARED 2
+
+/*
+ * A figure said where the grounding says another of its unit: among the
+ * SWAP_WALK newest of a's unit (and of bare numbers, for a count), those
+ * sharing SWAP_SHARED or more context words that a does not state; the
+ * most words shared, then the nearest, then the youngest.
+ */
+static const struct line_q *swapped(const struct line_q *g, size_t n, const struct line_q *a)
 {
-	const struct line_q *stated[2] = {NULL, NULL}, *near[2] = {NULL, NULL};
+	uint64_t units[2] = {a->q.unit_hash, quantity_unit_hash("number")};
+	const struct line_q *best = NULL;
+	size_t best_k = 0, u, i, walked;
+	double best_d = INFINITY;
+
+	for (u = 0; u < (a->q.kind == QUANTITY_COUNT ? 2u : 1u); u++) {
+		for (i = n, walked = 0; i-- > 0 && walked < SWAP_WALK;) {
+			size_t k;
+			double d;
+
+			if (g[i].q.unit_hash != units[u])
+				continue;
+			walked++;
+			k = ground_context_shared(&a->ctx, &g[i].ctx);
+			if (k < SWAP_SHARED || !quantity_comparable(&a->q, &g[i].q) ||
+			    quantity_states(&a->q, &g[i].q))
+				continue;
+			d = quantity_distance(&a->q, &g[i].q);
+			if (!best || k > best_k || (k == best_k && d < best_d) ||
+			    (k == best_k && d == best_d && &g[i] > best)) {
+				best = &g[i];
+				best_k = k;
+				best_d = d;
+			}
+		}
+	}
+	return best;
+}
+
+/*
+ * The search as ground.h defines it, over every quantity oldest first:
+ * stated in a shared context, swapped, stated anywhere, near in a shared
+ * context, near anywhere.
+ */
+static const struct line_q *walk(const struct line_q *g, size_t n, const struct line_q *a,
+				 double tolerance, enum ground_verdict *v)
+{
+	const struct line_q *stated[2] = {NULL, NULL}, *near[2] = {NULL, NULL}, *swap;
 	double best[2] = {tolerance, tolerance};
 	size_t i;
 
@@ -221,17 +267,23 @@ static const struct line_q *walk(const struct line_q *g, size_t n, const struct 
 			near[shared] = &g[i];
 		}
 	}
-	*states = true;
+	*v = GROUND_STATED;
 	if (stated[1])
 		return stated[1];
-	*states = false;
-	if (near[1])
-		return near[1];
-	*states = true;
+	*v = GROUND_SWAPPED;
+	swap = swapped(g, n, a);
+	if (swap)
+		return swap;
+	*v = GROUND_STATED;
 	if (stated[0])
 		return stated[0];
-	*states = false;
-	return near[0];
+	*v = GROUND_NEAR;
+	if (near[1])
+		return near[1];
+	if (near[0])
+		return near[0];
+	*v = GROUND_NONE;
+	return NULL;
 }
 
 /* Lines "context TAB quantity": the first that parses is asked about, the rest grounded. */
@@ -269,18 +321,18 @@ static void check_search(const char *t, size_t n, double tolerance)
 		check_pair(&a->q, &l->q);
 	}
 	{
-		bool states, want_states;
-		const struct line_q *want = walk(lines + 1, n_lines - 1, a, tolerance, &want_states);
+		enum ground_verdict v, want_v;
+		const struct line_q *want = walk(lines + 1, n_lines - 1, a, tolerance, &want_v);
 		const struct ground_quantity *got =
-			ground_match_quantity(g, &a->q, &a->ctx, tolerance, &states);
+			ground_match_quantity(g, &a->q, &a->ctx, tolerance, &v);
 
 		FUZZ_CHECK((got == NULL) == (want == NULL), "found %s, the walk %s",
 			   got ? "one" : "none", want ? "one" : "none");
+		FUZZ_CHECK(v == want_v, "verdict %d, the walk's %d", (int)v, (int)want_v);
 		if (got)
-			FUZZ_CHECK(got->at == want->at && states == want_states,
-				   "the search chose offset %llu (states %d), the walk %llu (%d)",
-				   (unsigned long long)got->at, states, (unsigned long long)want->at,
-				   want_states);
+			FUZZ_CHECK(got->at == want->at,
+				   "the search chose offset %llu (verdict %d), the walk %llu",
+				   (unsigned long long)got->at, (int)v, (unsigned long long)want->at);
 	}
 out:
 	free(lines);
