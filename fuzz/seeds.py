@@ -187,12 +187,11 @@ def seeds_eval():
 def seeds_keys():
     # byte 0 is the tolerance (percent); the rest is text, and as lines
     # "context TAB quantity" the quantity search.
-    n = 0
+    # Numbered within each rule, so that a change to one rule renames no other seed.
     for r in rules():
-        for e in r.get('examples', []):
+        for k, e in enumerate(r.get('examples', [])):
             if isinstance(e, dict) and 'match' in e:
-                write('keys', 'match-%s-%d' % (r['id'], n), bytes([25]) + e['match'].encode())
-                n += 1
+                write('keys', 'match-%s-%d' % (r['id'], k), bytes([25]) + e['match'].encode())
     lines = ['Revenue was\t$1.2 billion', 'revenue\t$1.3 billion', 'members save\t10%',
              'members\t12 percent', 'the refund window\t14 days', 'refunds\ttwo weeks',
              'headcount\t140 employees', 'employees\t120', 'in\tQ3', 'the\tthird quarter',
