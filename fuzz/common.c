@@ -95,6 +95,11 @@ const struct db *fuzz_builtin_pcre2(void)
 	return db;
 }
 
+bool fuzz_same(const void *a, const void *b, size_t n)
+{
+	return n == 0 || memcmp(a, b, n) == 0;
+}
+
 /*
  * Written from RFC 3629's table of well-formed sequences, not from the
  * writer's decoder, so that the two do not share a mistake.

@@ -62,6 +62,9 @@ uint32_t fuzz_rng_below(struct fuzz_rng *r, uint32_t n);
 const struct db *fuzz_builtin(void);
 const struct db *fuzz_builtin_pcre2(void);
 
+/* memcmp(a, b, n) == 0, where n may be 0 and a or b then NULL (an empty buffer). */
+bool fuzz_same(const void *a, const void *b, size_t n);
+
 /* True when s[0, n) is valid UTF-8 (RFC 3629: no overlong forms, no surrogates). */
 bool fuzz_valid_utf8(const char *s, size_t n);
 

@@ -131,7 +131,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		mark = 0;
 	text.len = 0;
 	FUZZ_CHECK(buf_add(&text, marks[mark].bytes, marks[mark].len) == 0 &&
-		   buf_add(&text, in.p, in.n) == 0);
+		   buf_add(&text, in.p, in.n) == 0 &&
+		   grow(&text.data, &text.cap, text.len + 1, 1) == 0); /* never NULL */
 
 	decode_run((const unsigned char *)text.data, text.len, seed, 0, &whole);
 	decode_run((const unsigned char *)text.data, text.len, seed, max_piece, &split);
@@ -145,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	FUZZ_CHECK(whole.out.len == split.out.len &&
-		   memcmp(whole.out.data, split.out.data, whole.out.len) == 0,
+		   fuzz_same(whole.out.data, split.out.data, whole.out.len),
 		   "the pieces' %zu bytes out are not the whole's %zu", split.out.len, whole.out.len);
 	FUZZ_CHECK(whole.replaced == split.replaced);
 
@@ -156,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case DECODE_BYTES:
 		FUZZ_CHECK(whole.replaced == 0);
 		FUZZ_CHECK(whole.out.len == text.len - skip &&
-			   memcmp(whole.out.data, text.data + skip, whole.out.len) == 0,
+			   fuzz_same(whole.out.data, text.data + skip, whole.out.len),
 			   "bytes did not pass through");
 		break;
 	case DECODE_UTF16LE:
@@ -171,7 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (whole.replaced == 0) {
 			encode(&whole.out, whole.enc, &back);
 			FUZZ_CHECK(back.len == text.len - skip &&
-				   memcmp(back.data, text.data + skip, back.len) == 0,
+				   fuzz_same(back.data, text.data + skip, back.len),
 				   "%s does not come back from its UTF-8", name(whole.enc));
 		}
 		break;

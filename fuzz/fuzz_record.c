@@ -45,7 +45,7 @@ static void check_value(const struct run *r, const struct record_value *v)
 	FUZZ_CHECK(v->at <= r->len);
 	FUZZ_CHECK(!v->cont || v->kind == RECORD_PROSE || v->kind == RECORD_STRING);
 	if (v->n_marks == 0)
-		FUZZ_CHECK(v->at + v->len <= r->len && memcmp(r->text + v->at, v->text, v->len) == 0,
+		FUZZ_CHECK(v->at + v->len <= r->len && fuzz_same(r->text + v->at, v->text, v->len),
 			   "a value without escapes is not the bytes at its offset %llu",
 			   (unsigned long long)v->at);
 	FUZZ_CHECK(v->n_marks <= RECORD_MARKS);
@@ -145,6 +145,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text.len = 0;
 	for (i = 0; i < times; i++)
 		FUZZ_CHECK(buf_add(&text, in.p, in.n) == 0);
+	FUZZ_CHECK(grow(&text.data, &text.cap, text.len + 1, 1) == 0); /* never NULL */
 
 	read_run(rd, text.data, text.len, seed, 0, &whole);
 	a = *record_stats(rd);
@@ -156,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		   a.too_deep == b.too_deep && a.truncated == b.truncated &&
 		   a.long_numbers == b.long_numbers && a.cuts == b.cuts,
 		   "the pieces' counters are not the whole's");
-	if (whole.out.len != split.out.len || memcmp(whole.out.data, split.out.data, whole.out.len)) {
+	if (whole.out.len != split.out.len || !fuzz_same(whole.out.data, split.out.data, whole.out.len)) {
 		size_t k = 0;
 
 		while (k < whole.out.len && k < split.out.len && whole.out.data[k] == split.out.data[k])
