@@ -209,24 +209,32 @@ static int transcode(struct decoder *d, const unsigned char *p, size_t n)
 /* Decides the encoding from the held bytes (end: no more will come); 1 while undecided. */
 static int decide(struct decoder *d, bool end)
 {
-	size_t skip;
+	size_t skip, settle;
+	const unsigned char *nl;
 	enum decode_encoding e = find_mark(d->head, d->head_len, end, &skip);
 	int err;
 
 	if (e == DECODE_PENDING)
 		return 1;
-	if (e == DECODE_BYTES && !end) {
-		/* Bytes with a NUL are judged on DECODE_SNIFF of them; without
-		 * one, four bytes or a line break settle it, so that a live
-		 * stream's first line is not held back. */
-		if (memchr(d->head, 0, d->head_len) ? d->head_len < DECODE_SNIFF
-		    : d->head_len < 4 && !memchr(d->head, '\n', d->head_len))
-			return 1;
-	}
 	if (e == DECODE_BYTES) {
-		d->guess = sniff(d->head, d->head_len);
-		if (d->guess != DECODE_BYTES)
-			return -EILSEQ;
+		/*
+		 * The first four bytes, or the first line if shorter, settle it:
+		 * without a NUL they are bytes at once, so that a live stream's
+		 * first line is not held back; with one, DECODE_SNIFF bytes (or
+		 * all there are) are judged. The bytes decide, never where a
+		 * read happened to end.
+		 */
+		nl = memchr(d->head, '\n', MIN(d->head_len, 4));
+		settle = nl ? (size_t)(nl - d->head) + 1 : 4;
+		if (d->head_len < settle && !end)
+			return 1;
+		if (memchr(d->head, 0, MIN(settle, d->head_len))) {
+			if (d->head_len < DECODE_SNIFF && !end)
+				return 1;
+			d->guess = sniff(d->head, d->head_len);
+			if (d->guess != DECODE_BYTES)
+				return -EILSEQ;
+		}
 	}
 	d->enc = e;
 	d->out.len = 0;

@@ -7,7 +7,10 @@
  * off by the end) becomes U+FFFD and is counted. Input without a mark
  * passes through as bytes, unless its first bytes have the NULs that
  * UTF-16 or UTF-32 text has in every other or three of four bytes: that is
- * refused (-EILSEQ), not scanned as bytes that nothing would match.
+ * refused (-EILSEQ), not scanned as bytes that nothing would match. Its
+ * first four bytes (or its first line, if shorter) decide which: without a
+ * NUL it is bytes at once; with one, the first DECODE_SNIFF bytes are
+ * judged. The same bytes are decided the same way however they are read.
  *
  * The caller owns struct decoder: decode_init() before the first input
  * (and between inputs), decode_free() at the end. Output pointers are

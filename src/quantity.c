@@ -3,6 +3,7 @@
 #include "quantity.h"
 
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -363,27 +364,34 @@ double quantity_step(int decimals)
 								    : pow(10.0, -decimals);
 }
 
+/*
+ * True when w, in the unit a was written in, rounds to a's figure at a's
+ * precision: equal within a millionth of a step, or within a few units in
+ * the last place of the figure. Past about 4.5e9 steps (2^52 millionths) a
+ * double cannot hold a millionth of one ("$98,765,432.10" rounded to cents
+ * comes back 1.5e-8 off), and the figure still states itself.
+ */
+static bool rounds_to(double w, const struct quantity *a)
+{
+	double unit = quantity_step(a->decimals), x = quantity_written(a);
+
+	return fabs(round(w / unit) * unit - x) < unit * 1e-6 + 1e-12 + 8 * DBL_EPSILON * fabs(x);
+}
+
 bool quantity_states(const struct quantity *a, const struct quantity *g)
 {
-	double written, rounded, unit;
-
 	if (is_lexed(a->kind) || is_lexed(g->kind))
 		return lexed_states(a, g);
 	if (same_count(a, g))
 		return true;
-	unit = quantity_step(a->decimals);
 	/* A bare number in tool output states any quantity written with that
 	 * number: {"refund_window_days": 14} grounds "14 days". */
-	if (g->kind == QUANTITY_NUMBER) {
-		rounded = round(g->value / unit) * unit;
-		return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;
-	}
+	if (g->kind == QUANTITY_NUMBER)
+		return rounds_to(g->value, a);
 	if (!quantity_comparable(a, g))
 		return false;
 	/* g in the units a was written in, rounded to a's precision. */
-	written = g->value / a->scale;
-	rounded = round(written / unit) * unit;
-	return fabs(rounded - a->value / a->scale) < unit * 1e-6 + 1e-12;
+	return rounds_to(g->value / a->scale, a);
 }
 
 double quantity_distance(const struct quantity *a, const struct quantity *g)
@@ -440,14 +448,6 @@ static bool unscaled_degrees(const struct quantity *q)
 static bool bare_number_kind(enum quantity_kind k)
 {
 	return k == QUANTITY_YEAR || k == QUANTITY_ORDINAL || k == QUANTITY_TEMPERATURE;
-}
-
-/* True when w, in the unit a was written in, rounds to a's figure at a's precision. */
-static bool rounds_to(double w, const struct quantity *a)
-{
-	double unit = quantity_step(a->decimals);
-
-	return fabs(round(w / unit) * unit - quantity_written(a)) < unit * 1e-6 + 1e-12;
 }
 
 static double fahrenheit_of(double c)

@@ -208,3 +208,26 @@ TEST(decode_refuses_markless_utf16_and_utf32)
 	buf_free(&in);
 	buf_free(&out);
 }
+
+/*
+ * Markless input is judged on its bytes, not on where reads end: the first
+ * four bytes (or the first line, if shorter) without a NUL make it bytes
+ * however much follows in one read, and NULs only later do not refuse it
+ * (found by fuzz/fuzz_decode.c: whole it was refused, in pieces passed).
+ */
+TEST(decode_decides_on_bytes_not_reads)
+{
+	struct buf in = {0};
+	size_t i;
+
+	buf_add(&in, "abcd\n", 5);
+	for (i = 0; i < 40; i++)
+		encode(&in, DECODE_UTF16LE, false, (const uint32_t[]){'x'}, 1);
+	check_decodes(in.data, in.len, in.data, in.len, DECODE_BYTES, 0);
+	in.len = 0;
+	buf_add(&in, "a\n", 2);
+	for (i = 0; i < 40; i++)
+		encode(&in, DECODE_UTF32BE, false, (const uint32_t[]){'x'}, 1);
+	check_decodes(in.data, in.len, in.data, in.len, DECODE_BYTES, 0);
+	buf_free(&in);
+}

@@ -522,3 +522,25 @@ TEST(quantity_nul_is_no_scale)
 	CHECK(quantity_parse("$5B", 3, &q));
 	CHECK(q.value == 5e9);
 }
+
+/* A figure states itself however many steps of its precision it holds
+ * (fuzz/repro/keys: cents past 2^52 steps came back 1.5e-8 off). */
+TEST(quantity_states_itself_at_any_magnitude)
+{
+	static const char *const figures[] = {
+		"$98,765,432.10", "$255555555555.55", "$2555555555555.55", "12345678.9 percent",
+		"$1,234,567.89", "0.000001", "999999999999999 employees", "$1.2 billion",
+		"123456789012345.6", "$9,999,999,999,999.99999999",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(figures); i++) {
+		struct quantity q;
+
+		CHECK(quantity_parse(figures[i], strlen(figures[i]), &q));
+		if (!quantity_states(&q, &q)) {
+			fprintf(stderr, "  %s\n", figures[i]);
+			CHECK(!"a figure does not state itself");
+		}
+	}
+}

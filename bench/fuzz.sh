@@ -1,0 +1,75 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Runs the libFuzzer targets of fuzz/, one after another (one process at a
+# time), each for SECONDS, and prints per target the executions, their rate
+# and whether anything was found.
+#   usage: bench/fuzz.sh SECONDS [TARGET...]    (no TARGET: all of them)
+# Builds build-fuzz with clang, ASan and UBSan first when needed. New inputs
+# go to build-fuzz/corpus/TARGET (the seeds in fuzz/corpus and fuzz/repro
+# are read, never written); a crash, leak, timeout or failed property is
+# saved under $FUZZ_FINDINGS/TARGET/ (default build-fuzz/findings) and its
+# log kept in build-fuzz/logs/TARGET.log. Exit status 1 when anything was
+# found. $FUZZ_TIMEOUT (default 10) is the seconds one input may take;
+# $FUZZ_MAX_LEN, the longest input, overrides each target's own (below);
+# with $FUZZ_RUNS a target stops after that many executions if sooner.
+set -u
+cd "$(dirname "$0")/.."
+[ $# -ge 1 ] || { echo "usage: bench/fuzz.sh SECONDS [TARGET...]" >&2; exit 2; }
+secs=$1
+shift
+build=build-fuzz
+if [ ! -d "$build" ]; then
+	CC=clang meson setup "$build" -Dfuzz=true -Db_sanitize=address,undefined \
+		-Db_lundef=false >/dev/null || exit 2
+fi
+meson compile -C "$build" >/dev/null || { meson compile -C "$build"; exit 2; }
+if [ $# -eq 0 ]; then
+	set -- $(cd fuzz && ls fuzz_*.c | sed 's/^fuzz_//; s/\.c$//')
+fi
+findings=${FUZZ_FINDINGS:-$build/findings}
+mkdir -p "$build/logs"
+# Any sanitizer report is a finding: stop at once, with a stack.
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+# The longest input each target is given. An input costs about its length
+# (scan_split scans it three times), and libFuzzer would otherwise take the
+# longest seed's (10 KiB); these are longer than any property needs.
+max_len() {
+	case $1 in
+	keys) echo 512 ;;
+	rules) echo 4096 ;;
+	*) echo 1024 ;;
+	esac
+}
+status=0
+printf '%-12s %8s %12s %10s  %s\n' target seconds execs execs/s result
+for t in "$@"; do
+	bin=$build/fuzz/fuzz-$t
+	[ -x "$bin" ] || { echo "$t: no such target ($bin)" >&2; status=2; continue; }
+	mkdir -p "$build/corpus/$t" "$findings/$t"
+	log=$build/logs/$t.log
+	start=$(date +%s)
+	"$bin" "$build/corpus/$t" "fuzz/corpus/$t" $( [ -d "fuzz/repro/$t" ] && echo "fuzz/repro/$t") \
+		-max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
+		-max_len="${FUZZ_MAX_LEN:-$(max_len "$t")}" -runs="${FUZZ_RUNS:--1}" \
+		-print_final_stats=1 -artifact_prefix="$findings/$t/" >"$log" 2>&1
+	rc=$?
+	took=$(($(date +%s) - start))
+	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	if [ $rc = 0 ]; then
+		result="nothing found"
+	else
+		status=1
+		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+		why=$(grep -m1 -E '^==[0-9]+==ERROR|property failed|SUMMARY|ALARM|runtime error' "$log" |
+			sed 's/^==[0-9]*==//' | cut -c1-100)
+		result="FOUND: ${why:-exit status $rc} -> ${art:-see $log}"
+	fi
+	# After 1,000 inputs that leak, libFuzzer checks for leaks only at exit.
+	if grep -q 'disabled leak detection after every mutation' "$log"; then
+		result="$result (leaks checked at exit only)"
+	fi
+	printf '%-12s %8s %12s %10s  %s\n' "$t" "$took" "${execs:-?}" "${rate:-?}" "$result"
+done
+exit $status

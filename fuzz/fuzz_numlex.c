@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The number lexer on any text. The first bytes choose:
+ *   byte 0     bit 0 NUMLEX_LINE_START; bits 1-5: the rest is repeated
+ *              1 + (byte >> 1) % 32 times (long texts from short inputs)
+ *   byte 1     stop the scan at this item (0: never)
+ * Properties:
+ *  - items come in order of from, then part_from; an item's part lies in
+ *    its expression and its expression in the text; expressions do not
+ *    overlap; only known flags are set;
+ *  - each quantity is filled in (finite, a unit and its hash, a scale) and
+ *    states itself at distance 0;
+ *  - the 64-byte block pass gives what the bytewise reference pass gives;
+ *  - linear: the bytes the scan reads stay within 128 a byte of the text;
+ *  - a callback's non-zero return stops the scan at once and is returned.
+ * numlex_scan() reads a whole text at once, so there is no reading in
+ * pieces to compare with. The text is a buffer of exactly its length, so
+ * that AddressSanitizer sees a read past it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "numlex.h"
+#include "quantity.h"
+#include "util.h"
+
+#define NUMLEX_FLAGS                                                                      \
+	(NUMLEX_RANGE | NUMLEX_APPROX | NUMLEX_WORDS | NUMLEX_PART | NUMLEX_SELF_COUNT |   \
+	 NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | NUMLEX_VERSION)
+
+struct items {
+	struct numlex_item *v;
+	size_t n, cap;
+	const char *text;
+	size_t len;
+	size_t stop_at; /* return 42 at this item (1-based; 0: never) */
+};
+
+static int on_item(void *ctx, const struct numlex_item *it)
+{
+	struct items *l = ctx;
+	const struct numlex_item *prev = l->n ? &l->v[l->n - 1] : NULL;
+
+	FUZZ_CHECK(it->from <= it->part_from && it->part_from < it->part_to &&
+		   it->part_to <= it->to && it->to <= l->len,
+		   "an item [%zu, %zu) of [%zu, %zu) in %zu bytes", it->part_from, it->part_to,
+		   it->from, it->to, l->len);
+	if (prev && it->from == prev->from && it->to == prev->to)
+		FUZZ_CHECK(it->part_from >= prev->part_from, "the parts of an expression out of order");
+	else if (prev)
+		FUZZ_CHECK(it->from >= prev->to, "[%zu, %zu) overlaps [%zu, %zu)", it->from, it->to,
+			   prev->from, prev->to);
+	FUZZ_CHECK((it->flags & ~(unsigned)NUMLEX_FLAGS) == 0, "unknown flags %#x", it->flags);
+	FUZZ_CHECK(isfinite(it->q.value) && isfinite(it->q.offset) && isfinite(it->q.scale) &&
+		   it->q.scale != 0, "a quantity not filled in");
+	FUZZ_CHECK(memchr(it->q.unit, '\0', sizeof(it->q.unit)) && it->q.unit[0] &&
+		   it->q.unit_hash == quantity_unit_hash(it->q.unit), "a unit not filled in");
+	FUZZ_CHECK(quantity_states(&it->q, &it->q), "\"%.*s\" (%g %s) does not state itself",
+		   (int)(it->part_to - it->part_from), l->text + it->part_from, it->q.value,
+		   it->q.unit);
+	FUZZ_CHECK(quantity_distance(&it->q, &it->q) == 0);
+	FUZZ_CHECK(grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) == 0);
+	l->v[l->n++] = *it;
+	return l->n == l->stop_at ? 42 : 0;
+}
+
+static bool same_item(const struct numlex_item *a, const struct numlex_item *b)
+{
+	return a->from == b->from && a->to == b->to && a->part_from == b->part_from &&
+	       a->part_to == b->part_to && a->flags == b->flags && a->q.kind == b->q.kind &&
+	       strcmp(a->q.unit, b->q.unit) == 0 && a->q.value == b->q.value &&
+	       a->q.decimals == b->q.decimals && a->q.scale == b->q.scale &&
+	       a->q.offset == b->q.offset && a->q.words == b->q.words;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct items blocks, bytes;
+	struct fuzz_in in = {data, size};
+	uint8_t opt = fuzz_u8(&in), stop = fuzz_u8(&in);
+	unsigned opts = opt & 1 ? NUMLEX_LINE_START : 0;
+	size_t times = 1 + (size_t)(opt >> 1) % 32, len = in.n * times, examined = 0, i;
+	char *text = malloc(len ? len : 1);
+	int rc;
+
+	FUZZ_CHECK(text != NULL);
+	for (i = 0; i < times; i++)
+		memcpy(text + i * in.n, in.p, in.n);
+
+	blocks = (struct items){.v = blocks.v, .cap = blocks.cap, .text = text, .len = len};
+	rc = numlex_scan_counted(text, len, opts, on_item, &blocks, &examined);
+	FUZZ_CHECK(rc == 0);
+	FUZZ_CHECK(examined <= 128 * len + 1024, "%zu bytes read for %zu", examined, len);
+
+	bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len};
+	FUZZ_CHECK(numlex_scan(text, len, opts | NUMLEX_BYTEWISE, on_item, &bytes) == 0);
+	FUZZ_CHECK(blocks.n == bytes.n, "%zu items by blocks, %zu by bytes", blocks.n, bytes.n);
+	for (i = 0; i < blocks.n; i++)
+		FUZZ_CHECK(same_item(&blocks.v[i], &bytes.v[i]),
+			   "item %zu: [%zu, %zu) %s by blocks, [%zu, %zu) %s by bytes", i,
+			   blocks.v[i].part_from, blocks.v[i].part_to, blocks.v[i].q.unit,
+			   bytes.v[i].part_from, bytes.v[i].part_to, bytes.v[i].q.unit);
+
+	/* Stopped at an item: nothing after it. */
+	if (stop > 0 && stop <= blocks.n) {
+		bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len,
+				       .stop_at = stop};
+		rc = numlex_scan(text, len, opts, on_item, &bytes);
+		FUZZ_CHECK(rc == 42 && bytes.n == stop, "stopped at item %u: %d after %zu items",
+			   (unsigned)stop, rc, bytes.n);
+	}
+	free(text);
+	return 0;
+}

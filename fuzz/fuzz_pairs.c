@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --pairs records. An input that starts with '{' is JSONL, each line taken
+ * the way the program takes it (json_parse, the "claim" and "passage"
+ * strings, pairs_judge); any other input is one raw pair, its first byte
+ * saying where the rest splits into claim and passage. For every verdict:
+ *  - the label is one of the three, and follows the rules the manual gives:
+ *    a changed number is does_not_support, else all / some / none of the
+ *    checkable items grounded, else coverage 0.80 and 0.50;
+ *  - grounded <= items, coverage within [0, 1];
+ *  - the quote lies inside the passage, and the passage figure a changed
+ *    number is compared with is the passage's own text;
+ *  - the reason is a terminated string;
+ *  - a verdict depends on its pair alone: the first pair judged again after
+ *    the others gets the same verdict.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "json.h"
+#include "pairs.h"
+#include "policy.h"
+
+/* The manual's thresholds (halluscan(1), --pairs). */
+#define COVER_SUPPORTS 0.80
+#define COVER_PARTIAL 0.50
+#define MAX_PAIRS 8
+
+#define ALTERED_SAYS " where the passage says "
+
+struct pair {
+	const char *claim, *passage;
+	size_t claim_len, passage_len;
+};
+
+static struct pairs *judge(void)
+{
+	static struct pairs *pj;
+	static struct policy *pol;
+
+	if (!pj) {
+		pol = policy_new(fuzz_builtin()->rs);
+		FUZZ_CHECK(pol != NULL);
+		FUZZ_CHECK(pairs_new(fuzz_builtin(), pol, &pj) == 0);
+	}
+	return pj;
+}
+
+static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
+{
+	size_t rlen = strnlen(v->reason, sizeof(v->reason));
+
+	FUZZ_CHECK(rlen < sizeof(v->reason), "the reason is not terminated");
+	FUZZ_CHECK(v->label == PAIR_SUPPORTS || v->label == PAIR_PARTIALLY_SUPPORTS ||
+		   v->label == PAIR_DOES_NOT_SUPPORT, "label %d", (int)v->label);
+	FUZZ_CHECK(v->quote_start <= v->quote_end && v->quote_end <= pr->passage_len,
+		   "quote [%zu, %zu) in a passage of %zu bytes", v->quote_start, v->quote_end,
+		   pr->passage_len);
+	FUZZ_CHECK(v->grounded <= v->items, "%zu of %zu items grounded", v->grounded, v->items);
+	FUZZ_CHECK(v->coverage >= 0 && v->coverage <= 1, "coverage %g", v->coverage);
+	if (v->altered > 0) {
+		const char *says = NULL, *p;
+
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a changed number, label %s",
+			   pair_label_name(v->label));
+		/* The last one: the claim's text before it may hold the phrase too. */
+		for (p = v->reason; (p = strstr(p, ALTERED_SAYS)); p++)
+			says = p + strlen(ALTERED_SAYS);
+		FUZZ_CHECK(says != NULL, "reason \"%s\"", v->reason);
+		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, strlen(says)) != NULL,
+			   "the passage does not say \"%s\"", says);
+	} else if (v->items > 0) {
+		enum pair_label want = v->grounded == v->items ? PAIR_SUPPORTS
+				       : v->grounded ? PAIR_PARTIALLY_SUPPORTS
+						     : PAIR_DOES_NOT_SUPPORT;
+
+		FUZZ_CHECK(v->label == want, "%zu of %zu grounded: %s", v->grounded, v->items,
+			   pair_label_name(v->label));
+	} else {
+		enum pair_label want = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
+				       : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS
+								      : PAIR_DOES_NOT_SUPPORT;
+
+		FUZZ_CHECK(v->label == want, "coverage %g: %s", v->coverage,
+			   pair_label_name(v->label));
+	}
+}
+
+static void judge_pair(const struct pair *pr, struct pair_verdict *v)
+{
+	int err = pairs_judge(judge(), pr->claim, pr->claim_len, pr->passage, pr->passage_len, v);
+
+	FUZZ_CHECK(err == 0, "pairs_judge: %s", strerror(-err));
+	check_verdict(pr, v);
+}
+
+static void same_verdict(const struct pair_verdict *a, const struct pair_verdict *b)
+{
+	FUZZ_CHECK(a->label == b->label && a->quote_start == b->quote_start &&
+		   a->quote_end == b->quote_end && a->items == b->items &&
+		   a->grounded == b->grounded && a->altered == b->altered &&
+		   a->coverage == b->coverage && strcmp(a->reason, b->reason) == 0,
+		   "one pair, two verdicts: \"%s\" and \"%s\"", a->reason, b->reason);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data, *p = text, *end = text + size;
+	struct json_value *recs[MAX_PAIRS] = {NULL};
+	struct pair pairs[MAX_PAIRS];
+	struct pair_verdict first, v;
+	size_t n = 0, i;
+
+	if (size == 0)
+		return 0;
+	if (text[0] != '{') {
+		size_t split = size > 1 ? (size_t)data[0] * (size - 1) / 255 : 0;
+
+		pairs[0] = (struct pair){text + 1, text + 1 + split, split, size - 1 - split};
+		n = 1;
+	}
+	/* JSONL: the lines the program would judge (blank and malformed ones are not). */
+	while (text[0] == '{' && p < end && n < MAX_PAIRS) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t len = eol ? (size_t)(eol + 1 - p) : (size_t)(end - p);
+		struct json_value *rec = NULL;
+		struct json_error jerr;
+		struct pair *pr = &pairs[n];
+		int err = json_parse(p, len, &rec, &jerr);
+
+		p += len;
+		FUZZ_CHECK(err == 0 || err == -EINVAL);
+		if (err)
+			continue;
+		pr->claim = json_string(json_get(rec, "claim"), &pr->claim_len);
+		pr->passage = json_string(json_get(rec, "passage"), &pr->passage_len);
+		if (!pr->claim || !pr->passage) {
+			json_free(rec);
+			continue;
+		}
+		recs[n++] = rec;
+	}
+	for (i = 0; i < n; i++) {
+		judge_pair(&pairs[i], i ? &v : &first);
+		if (i == 0 && n == 1) {
+			judge_pair(&pairs[0], &v);
+			same_verdict(&first, &v);
+		}
+	}
+	if (n > 1) {
+		judge_pair(&pairs[0], &v);
+		same_verdict(&first, &v);
+	}
+	for (i = 0; i < n; i++)
+		json_free(recs[i]);
+	return 0;
+}

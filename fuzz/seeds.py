@@ -1,0 +1,356 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Writes the seed corpora of fuzz/corpus/ from what the tree already holds:
+the built-in packs and their examples, the golden CLI cases' inputs and a
+few short synthetic records. Run from anywhere; it replaces the generated
+seeds (named seed-*) and leaves other files (inputs a fuzzer found and that
+were kept on purpose) alone. Serialized rulesets (the rules target's *.blob)
+are written by the rules target itself: see fuzz_rules.c (FUZZ_WRITE_BLOBS).
+
+    fuzz/seeds.py
+"""
+import hashlib
+import json
+import os
+import re
+import struct
+import sys
+
+import yaml
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(TOP, 'fuzz', 'corpus')
+CASES = os.path.join(TOP, 'tests', 'cli', 'cases')
+
+# Option bytes of scan_split: bit 0 --claims, 1 --show-grounded, 2 a source,
+# 3 PCRE2 too, bits 4-6 a context, 7 the span nonce NONCE.
+CLAIMS, GROUNDED, SOURCE, PCRE2, NONCE_FLAG = 1, 2, 4, 8, 0x80
+NONCE = 'fuzz-nonce-0123'  # as fuzz_scan_split.c has it
+
+
+def read(*path):
+    with open(os.path.join(TOP, *path), 'rb') as f:
+        return f.read()
+
+
+def packs():
+    d = os.path.join(TOP, 'patterns')
+    return sorted(os.path.join(d, n) for n in os.listdir(d) if n.endswith('.yaml'))
+
+
+def rules():
+    for p in packs():
+        with open(p, encoding='utf-8') as f:
+            for r in (yaml.safe_load(f) or {}).get('rules', []):
+                yield r
+
+
+def text_of(ex):
+    return ex['text'] if isinstance(ex, dict) else ex
+
+
+def case_inputs():
+    """(name, stdin, source) of every CLI case that feeds text."""
+    for name in sorted(os.listdir(CASES)):
+        d = os.path.join(CASES, name)
+        stdin = os.path.join(d, 'stdin')
+        if not os.path.exists(stdin) or os.path.getsize(stdin) == 0:
+            continue
+        src = os.path.join(d, 'policy.txt')
+        yield (name, open(stdin, 'rb').read(),
+               open(src, 'rb').read() if os.path.exists(src) else None)
+
+
+def write(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'seed-' + name), 'wb') as f:
+        f.write(data)
+
+
+def clean(target):
+    d = os.path.join(CORPUS, target)
+    if os.path.isdir(d):
+        for n in os.listdir(d):
+            if n.startswith('seed-'):
+                os.remove(os.path.join(d, n))
+
+
+def scan_split_seed(flags, text, source=None, seed=0x1234567, piece=7):
+    head = bytes([flags]) + struct.pack('>I', seed) + bytes([piece - 1])
+    if source is None:
+        return head + text
+    share = round(255 * len(source) / (len(source) + len(text))) if text else 255
+    # The harness cuts len(rest) * share // 255 bytes of source: make it exact.
+    rest = source + text
+    while share < 255 and len(rest) * share // 255 < len(source):
+        share += 1
+    cut = len(rest) * share // 255
+    return head + bytes([share]) + source[:cut] + (source[cut:] + text)
+
+
+def seeds_scan_split():
+    n = 0
+    for name, stdin, source in case_inputs():
+        write('scan_split', name, scan_split_seed(0, stdin))
+        write('scan_split', name + '-claims', scan_split_seed(CLAIMS | PCRE2 | 0x20, stdin,
+                                                              seed=n + 1, piece=3))
+        if source:
+            write('scan_split', name + '-source',
+                  scan_split_seed(SOURCE | CLAIMS | GROUNDED, stdin, source, piece=11))
+        n += 1
+    write('scan_split', 'transcript',
+          scan_split_seed(GROUNDED | PCRE2 | 0x40, read('examples', 'transcript.txt'), piece=64))
+    # Spans in the nonce form, spoofed ones and one left open.
+    nonced = ('Before <tool_output nonce="%s">Revenue was $1.2 billion, see https://a.example/x'
+              '</tool_output nonce="%s"> It was $1.3 billion.\n<tool_output>Growth was 73.4%%.'
+              '</tool_output> Growth was 73.4%%.\n<tool_result nonce="%s">open\n' % (NONCE, NONCE, NONCE))
+    write('scan_split', 'nonce', scan_split_seed(NONCE_FLAG | CLAIMS | PCRE2, nonced.encode(), piece=9))
+    # Every rule's examples and negative examples, one rule a seed.
+    for r in rules():
+        texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
+        write('scan_split', 'rule-' + r['id'],
+              scan_split_seed(CLAIMS | PCRE2, '\n'.join(texts).encode(), piece=5))
+
+
+def pair_files():
+    """(name, bytes) of every JSONL file of the CLI cases that use --pairs."""
+    for name in sorted(os.listdir(CASES)):
+        d = os.path.join(CASES, name)
+        if b'--pairs' not in open(os.path.join(d, 'cmd'), 'rb').read():
+            continue
+        for f in sorted(os.listdir(d)):
+            if f.endswith('.jsonl') or f == 'stdin':
+                yield name, open(os.path.join(d, f), 'rb').read()
+
+
+def seeds_pairs():
+    for name, data in pair_files():
+        for i, line in enumerate(data.splitlines()):
+            if line.startswith(b'{'):
+                write('pairs', '%s-%d' % (name, i), line + b'\n')
+        write('pairs', name + '-all', data)
+    # Raw pairs: the first byte splits claim from passage.
+    claim = b'Members get 12% off and $1.3 billion in Q3 2024 per https://x.example/a.'
+    passage = b'Members get 10% off. Revenue was $1.2 billion in the third quarter.'
+    write('pairs', 'raw', bytes([round(255 * len(claim) / (len(claim) + len(passage)))]) +
+          claim + passage)
+    for name, stdin, source in case_inputs():
+        if source:
+            rec = {'id': name, 'claim': stdin.decode('utf-8', 'replace'),
+                   'passage': source.decode('utf-8', 'replace')}
+            write('pairs', 'case-' + name, json.dumps(rec).encode() + b'\n')
+
+
+def span_of(response, needle, label=None):
+    raw = response.encode()
+    at = raw.find(needle.encode())
+    s = {'byte_start': at, 'byte_end': at + len(needle.encode()), 'text': needle}
+    if label:
+        s['label'] = label
+    return s
+
+
+def seeds_eval():
+    recs = []
+    resp = 'See https://docs.example.com/x. It grew 73.4% last year.'
+    recs.append({'id': 'r1', 'dataset': 'synthetic', 'response': resp, 'has_hallucination': True,
+                 'spans': [span_of(resp, '73.4%', 'statistic')]})
+    recs.append({'id': 2, 'dataset': 'synthetic', 'response': 'The sky is blue.',
+                 'has_hallucination': False})
+    recs.append({'dataset': 'numbers', 'response': 'You have 30 days to return it and save 12%.',
+                 'source': 'Refunds within 14 days; members save 10%.', 'has_hallucination': True})
+    recs.append({'claim': 'Revenue was $1.3 billion.', 'passage': 'Revenue was $1.2 billion.',
+                 'label': 'does_not_support'})
+    recs.append({'id': 'p2', 'claim': 'Members save 10%.', 'passage': 'Members save 10%.',
+                 'label': 'supports'})
+    lines = [json.dumps(r, ensure_ascii=False).encode() for r in recs]
+    malformed = [b'not json', b'{"response": 5, "has_hallucination": true}',
+                 b'{"response": "x", "has_hallucination": true, "spans": [{"byte_start": 0,'
+                 b' "byte_end": 9}]}', b'{"claim": "x", "passage": "y", "label": "maybe"}']
+    # byte 0: bit 0 --sweep, bit 1 text, bit 2 --misjudgments
+    write('eval', 'records-json', b'\x04' + b'\n'.join(lines) + b'\n')
+    write('eval', 'records-sweep', b'\x05' + b'\n'.join(lines + malformed) + b'\n\n')
+    write('eval', 'records-text', b'\x03' + b'\n'.join(lines[:3] + malformed[:1]) + b'\n')
+    # Control bytes in a dataset name and in a malformed line, for the text report and err.
+    rec = {'id': 'c', 'dataset': '\x1b]0;x\x07\u009b\x7f', 'response': 'It is 73.4%.',
+           'has_hallucination': True}
+    write('eval', 'records-controls', b'\x02' + json.dumps(rec).encode() + b'\nnot json \x1b[31m\xc2\x9b\n')
+    for name, stdin, source in case_inputs():
+        rec = {'id': name, 'dataset': 'cli', 'response': stdin.decode('utf-8', 'replace'),
+               'has_hallucination': name.startswith('spec-')}
+        if source:
+            rec['source'] = source.decode('utf-8', 'replace')
+        write('eval', 'case-' + name, b'\x04' + json.dumps(rec).encode() + b'\n')
+
+
+def seeds_keys():
+    # byte 0 is the tolerance (percent); the rest is text, and as lines
+    # "context TAB quantity" the quantity search.
+    # Numbered within each rule, so that a change to one rule renames no other seed.
+    for r in rules():
+        for k, e in enumerate(r.get('examples', [])):
+            if isinstance(e, dict) and 'match' in e:
+                write('keys', 'match-%s-%d' % (r['id'], k), bytes([25]) + e['match'].encode())
+    lines = ['Revenue was\t$1.2 billion', 'revenue\t$1.3 billion', 'members save\t10%',
+             'members\t12 percent', 'the refund window\t14 days', 'refunds\ttwo weeks',
+             'headcount\t140 employees', 'employees\t120', 'in\tQ3', 'the\tthird quarter',
+             'price\t€300k', 'cost\t£1,200.50', 'up\ttwenty-one', 'old\t0.13']
+    write('keys', 'search', bytes([25]) + '\n'.join(lines).encode())
+    write('keys', 'search-exact', bytes([0]) + '\n'.join(lines[4:] + lines[:4]).encode())
+    write('keys', 'url', bytes([100]) + b'HTTPS://Docs.Example.COM:443/a/b/?q=1#frag')
+    write('keys', 'citation', bytes([50]) + b'According to Dr. Williams et al. (2024)')
+    write('keys', 'number', bytes([1]) + b'18.30 %')
+
+
+def seeds_json():
+    for i, line in enumerate(read('tests', 'cli', 'cases', 'pairs', 'pairs.jsonl').splitlines()):
+        write('json', 'pairs-%d' % i, line)
+    write('json', 'escapes', b'["\\u00e9\\ud83d\\ude00\\udc80\\u0000\\"\\\\\\/\\b\\f\\n\\r\\t",'
+                             b'"\xc3\xa9\xff"]')
+    write('json', 'numbers', b'[0,-0,1e308,-1e-400,9223372036854775807,-9223372036854775808,'
+                             b'9223372036854775808,1.5E+3,true,false,null]')
+    write('json', 'nested', b'{"a":{"b":[{"c":[[[]]]},{}]},"a":1}')
+    for name, stdin, _ in case_inputs():
+        rec = {'response': stdin.decode('utf-8', 'replace'), 'has_hallucination': False}
+        write('json', 'case-' + name, json.dumps(rec).encode())
+
+
+def seeds_rules():
+    for p in packs():
+        write('rules', 'pack-' + os.path.basename(p), open(p, 'rb').read())
+    for name in ('broken-example', 'broken-rules', 'user-rules'):
+        d = os.path.join(CASES, name)
+        for root, _, files in os.walk(d):
+            for f in sorted(files):
+                if f.endswith('.yaml'):
+                    write('rules', 'case-%s-%s' % (name, f), open(os.path.join(root, f), 'rb').read())
+    write('rules', 'small.yaml', b'''rules:
+  - id: t.alt
+    signal: test_signal
+    severity: block
+    caseless: yes
+    pattern: [ 'foo\\d{1,3}', 'bar(?:baz)?' ]
+    unless_sentence: 'never'
+    unless_before: '\\bno\\b'
+    unless_after: 'ok'
+    grounding: exact
+    message: 'found {text}'
+    recovery: 'hedge {hedged}, round {round}, {{literal}}'
+    examples: [ 'a foo12 b', { text: 'x bar y', match: 'bar' } ]
+    negative_examples: [ 'nothing', 'no foo1' ]
+  - id: t.num
+    signal: ungrounded_number
+    severity: warn
+    grounding: quantity
+    pattern: '\\$\\d{1,6}'
+    near: { signal: altered_number, tolerance: 0.5, message: '{text} vs {source}', recovery: 'use {source}' }
+    message: 'm'
+    recovery: 'r'
+    examples: [ { text: '<t>$10</t> it is $12', match: '$12' } ]
+    negative_examples: [ '<t>$10</t> it is $10' ]
+spans:
+  - { name: t, open: '<t>', close: '</t>' }
+contexts:
+  - { name: strict, description: all, escalate: [ test_signal, altered_number ] }
+  - { name: none, escalate: [] }
+''')
+
+
+def seeds_decode():
+    # byte 0 a mark to put first (0 none, 1 UTF-8, 2 UTF-16LE, 3 UTF-16BE,
+    # 4 UTF-32LE, 5 UTF-32BE), bytes 1-4 the pieces' seed, byte 5 the largest.
+    def head(mark, piece=7):
+        return bytes([mark]) + struct.pack('>I', 0x2468ace) + bytes([piece - 1])
+    for name in ('encodings', 'encoding-no-bom'):
+        d = os.path.join(CASES, name)
+        for f in sorted(os.listdir(d)):
+            if f.endswith('.txt'):
+                write('decode', '%s-%s' % (name, f[:-4]), head(0) + read(d, f))
+    text = 'Revenue was $1.2 billion (\u20ac1,1 Mrd.), see https://a.example/\u00e9 \U0001f600.\n'
+    for mark, enc in ((2, 'utf-16-le'), (3, 'utf-16-be'), (4, 'utf-32-le'), (5, 'utf-32-be')):
+        raw = text.encode(enc)
+        write('decode', 'mark-' + enc, head(mark, piece=3) + raw)
+        write('decode', 'nomark-' + enc, head(0, piece=5) + raw)
+        write('decode', 'cut-' + enc, head(mark, piece=2) + raw[:-1])
+    # Unpaired surrogates both ways, a pair split by the read, and past U+10FFFF.
+    write('decode', 'surrogates-16le', head(2, piece=1) + b'\x00\xd8a\x00\x00\xdc\x3d\xd8\x00\xde\x00\xd8')
+    write('decode', 'beyond-32be', head(5, piece=3) + b'\x00\x11\x00\x00\x00\x00\xd8\x00\x00\x00\x00a')
+
+
+def tool_spans():
+    """(name, bytes) of the text inside every tool span of the CLI cases."""
+    for name, stdin, _ in case_inputs():
+        for i, m in enumerate(re.finditer(rb'<(tool_output|tool_result)[^>]*>(.*?)</\1[^>]*>', stdin,
+                                          re.S)):
+            yield '%s-%d' % (name, i), m.group(2)
+
+
+def seeds_record():
+    # byte 0 how often the rest repeats (1 + byte % 32), bytes 1-4 the
+    # pieces' seed, byte 5 the largest piece.
+    def head(times=1, piece=9):
+        return bytes([times - 1]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
+    for name, text in tool_spans():
+        write('record', 'span-' + name, head() + text)
+    for name, _, source in case_inputs():
+        if source:
+            write('record', 'source-' + name, head(piece=40) + source)
+    write('record', 'pairs-jsonl', head(piece=17) + read('tests', 'cli', 'cases', 'pairs', 'pairs.jsonl'))
+    rec = {'business': {'name': 'Caf\u00e9 \"Z\"', 'stars': 4.5, 'reviewCount': 1203, 'open': True,
+                        'hours': [{'day': 'Mon', 'from': '9:00'}, None], 'price_range': '$$'},
+           'ratio': -1.25e-3, 'note': 'Revenue was $1.2 billion.\nUp 12% (\ud83d\ude00).'}
+    write('record', 'json-nested', head(piece=5) + json.dumps(rec).encode())
+    write('record', 'json-escapes', head(piece=3) + b'["\\u00e9\\ud83d\\ude00\\udc80 \\n\\t\\"\\\\ \\x", 1e400, '
+          b'123456789012345678901234567890123456789012345678901234567890123456789, tru]')
+    write('record', 'jsonl-bad-line', head(piece=6) + b'{"a": 1}\n{"b": [1, 2,, 3]} then prose 14 days\n'
+          b'{"c": "resumes"}\n[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]\n')
+    write('record', 'text-keys', head(piece=4) + b'\xef\xbb\xbfRefund window: 14 days\r\n- Price = $40\n'
+          b'  * Support hours: 24/7\nhttps://x.example/a: no key\n10:30 is no key\nPlain prose line.')
+    # A long string and a long line, repeated past the chunk bound.
+    write('record', 'long-string', head(times=32, piece=255) + b'["' + b'Sales rose 4% to $9.1 million. ' * 17)
+    write('record', 'long-line', head(times=32, piece=200) + b'Revenue was $1.2 billion and margins ' * 14)
+
+
+def seeds_numlex():
+    # byte 0: bit 0 the text starts a line, bits 1-5 repeats; byte 1 the item to stop at.
+    for name, stdin, source in case_inputs():
+        write('numlex', 'case-' + name, bytes([1, 0]) + stdin)
+        if source:
+            write('numlex', 'source-' + name, bytes([1, 3]) + source)
+    for r in rules():
+        if r.get('grounding') == 'quantity':
+            texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
+            write('numlex', 'rule-' + r['id'], bytes([0, 0]) + '\n'.join(texts).encode())
+    lines = [
+        '## 3. Results: revenue rose 12.5% to $1.2 billion in Q3 2021 (3Q21), up from \u20ac980 million.',
+        '7. Preheat to 350 \u00b0F (175 \u00b0C) for 25-30 minutes, between 4 and 5 pm on March 26, 2024.',
+        'About 1,200 employees, more than two dozen sites, twenty-five people; the 3rd floor; 24/7 support.',
+        'Here are 5 tips in a 68-word summary; see Passage 2, Table 4 and [1, 3].',
+        'Python 3.11.2 on iOS 17.2, v2.3.1, 192.168.0.1, SARS-CoV-2, COVID-19, user_42, a1b2c3.',
+        'Call +1 (415) 555 0100 at 11 am to 11 pm; 2013-09-08T17:30:24Z; $15 to $25; 3-5%; ~40; 100+.',
+        'One of the first, no one, one by one, seven days a week, 365 days a year, 24 hours a day.',
+    ]
+    write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
+    write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
+    write('numlex', 'digits-repeated', bytes([2 * 31, 0]) + b'1 1-9 9 12345678901234567890 ')
+
+
+def main():
+    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex'):
+        clean(t)
+    seeds_scan_split()
+    seeds_pairs()
+    seeds_eval()
+    seeds_keys()
+    seeds_json()
+    seeds_rules()
+    seeds_decode()
+    seeds_record()
+    seeds_numlex()
+    total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
+    print('%d seeds in %s' % (total, CORPUS))
+
+
+if __name__ == '__main__':
+    sys.exit(main())
