@@ -249,7 +249,8 @@ def scan_grounded(binary_, response, source, tmpdir, key):
     found = []
     for line in out.splitlines():
         o = json.loads(line)
-        if o.get("type") == "finding" and o.get("signal") in NUMBER_SIGNALS:
+        # A finding counts when it leads with a number signal or carries one.
+        if o.get("type") == "finding" and ({o.get("signal")} | set(o.get("also", ()))) & set(NUMBER_SIGNALS):
             found.append(o)
     return found
 

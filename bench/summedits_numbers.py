@@ -56,7 +56,9 @@ def scan(binary, record, tmpdir):
     if p.returncode == 2:
         raise RuntimeError("halluscan failed: " + p.stderr.decode())
     out = [json.loads(line) for line in p.stdout.decode().splitlines()]
-    return [r for r in out if r["type"] == "finding" and r["signal"] in NUMBER_SIGNALS]
+    # A finding counts when it leads with a number signal or carries one.
+    return [r for r in out if r["type"] == "finding" and
+            ({r["signal"]} | set(r.get("also", ()))) & set(NUMBER_SIGNALS)]
 
 
 def main():

@@ -51,6 +51,7 @@ struct run {
 	bool show_grounded, nonce;
 	struct buf out;     /* findings, claims and the summary as JSONL, plus the fields emit leaves out */
 	uint64_t findings, counts[64], claims[CLAIM_LABELS];
+	uint64_t carried; /* signals findings carry beside their own */
 	enum severity verdict;
 	uint64_t limit_hits;
 	uint64_t grounded;  /* the summary's count of matches in tool output (not in out) */
@@ -141,6 +142,12 @@ static int on_finding(void *ctx, const struct finding *f)
 	if (!f->grounded) {
 		r->findings++;
 		r->counts[f->signal_index]++;
+		/* The signals it carries are counted too, each once, none its own. */
+		for (size_t i = 0; i < f->n_also; i++) {
+			FUZZ_CHECK(f->also_index[i] != f->signal_index);
+			r->counts[f->also_index[i]]++;
+			r->carried++;
+		}
 		if (f->severity > r->verdict)
 			r->verdict = f->severity;
 	}
@@ -262,7 +269,7 @@ static void scan_run(const struct db *db, const struct options *o, const char *t
 		FUZZ_CHECK(sum.signal_counts[k] == r->counts[k], "signal %zu", k);
 		total += sum.signal_counts[k];
 	}
-	FUZZ_CHECK(total == sum.findings);
+	FUZZ_CHECK(total == sum.findings + r->carried);
 	/* Matches may be missing past a match limit: such an input is never clean. */
 	if (sum.limit_hits > 0 && r->verdict < SEV_WARN)
 		r->verdict = SEV_WARN;

@@ -224,7 +224,16 @@ struct halluscan_finding {
 	uint64_t grounded_at;    /* the offset of what it repeats */
 	const char *source;      /* altered_number: the grounded figure it differs from, or NULL */
 	uint64_t source_at;      /* where that figure is */
+	/* Other signals found on exactly this text ("94.2%": unsourced_statistic
+	 * and ungrounded_number): one finding carries them, each counted, its
+	 * severity the highest and its recovery answering all of them. */
+	const char *const *also; /* n_also signal names (the ruleset's strings) */
+	const size_t *also_index; /* and their indexes; both arrays are valid only
+				     during the callback */
+	size_t n_also;           /* at most HALLUSCAN_ALSO_MAX */
 };
+
+#define HALLUSCAN_ALSO_MAX 3
 
 enum halluscan_claim_label {
 	HALLUSCAN_CLAIM_SUPPORTED,   /* every checkable item in it is grounded */

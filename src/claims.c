@@ -26,6 +26,8 @@ struct held {
 	size_t source_off; /* in text: a near grounded figure, NUL-terminated; 0: none */
 	bool checkable;    /* counts towards its sentence's claim */
 	bool lexed;        /* a quantity the number lexer found (q, nl_flags) */
+	size_t also[CLAIMS_ALSO_MAX]; /* kept rules of other signals on the same text */
+	size_t n_also;
 	unsigned nl_flags;
 	struct quantity q;
 	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
@@ -755,6 +757,35 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		}
 		c->last_kept[sig] = i;
 	}
+	/* One finding per stretch of text: the signals of other rules that found
+	 * exactly the same text ride on the first (a pattern's, at a tie). */
+	for (i = 0; i < c->n_held; i++) {
+		struct held *h = &c->held[i];
+		size_t j;
+
+		if (h->dropped)
+			continue;
+		for (j = i + 1; j < c->n_held && c->held[j].from == h->from; j++) {
+			struct held *o = &c->held[j];
+
+			if (o->dropped || o->to != h->to || o->grounded != h->grounded ||
+			    h->n_also == CLAIMS_ALSO_MAX ||
+			    c->rs->rules[o->rule].signal_index == c->rs->rules[h->rule].signal_index)
+				continue;
+			/* A number check that names a grounded figure leads: its finding
+			 * says what the text differs from. */
+			if (!h->source_off && o->source_off) {
+				struct held t = *h;
+
+				*h = *o;
+				*o = t;
+				memcpy(h->also, o->also, sizeof(h->also));
+				h->n_also = o->n_also;
+			}
+			h->also[h->n_also++] = o->rule;
+			o->dropped = true;
+		}
+	}
 	for (i = 0; i < c->n_held && err == 0; i++) {
 		const struct held *h = &c->held[i];
 		struct claim_item it = {
@@ -763,8 +794,10 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			.text_len = h->text_len, .truncated = h->truncated,
 			.grounded = h->grounded, .grounded_at = h->grounded_at,
 			.source = h->source_off ? c->text.data + h->source_off : NULL,
+			.n_also = h->n_also,
 		};
 
+		memcpy(it.also, h->also, sizeof(it.also));
 		if (!h->dropped)
 			err = c->fn(c->ctx, &it);
 	}

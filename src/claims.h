@@ -25,8 +25,16 @@
 /* Matched text longer than this is cut (the finding says so). */
 #define CLAIMS_TEXT_CAP 4096
 
+/* Rules of other signals whose finding on the same text a finding carries. */
+#define CLAIMS_ALSO_MAX 3
+
 struct claim_item {
 	size_t rule;
+	/* Other rules, of other signals, that found exactly this text: one
+	 * finding carries them all (with their near figure, source, when the
+	 * main rule has none). */
+	size_t also[CLAIMS_ALSO_MAX];
+	size_t n_also;
 	uint64_t from, to, line, column;
 	const char *text;
 	size_t text_len;

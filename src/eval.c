@@ -186,18 +186,26 @@ static int on_finding(void *ctx, const struct finding *f)
 	struct hit *h;
 	size_t k = f->signal_index;
 
+	size_t i;
+
 	if (f->grounded)
 		return 0;
-	if (!dt->counted[k])
-		return 0;
-	if (grow(&dt->hits, &dt->cap_hits, dt->n_hits + 1, sizeof(*dt->hits)) < 0)
-		return -ENOMEM;
-	h = &dt->hits[dt->n_hits++];
-	*h = (struct hit){
-		.sig = k, .rule_id = f->rule_id, .start = f->start, .end = f->end,
-		.text_off = dt->text.len, .text_len = f->text_len,
-	};
-	return buf_add(&dt->text, f->text, f->text_len);
+	/* A finding and each signal it carries are hits of their signals. */
+	for (i = 0; i <= f->n_also; i++) {
+		k = i ? f->also_index[i - 1] : f->signal_index;
+		if (!dt->counted[k])
+			continue;
+		if (grow(&dt->hits, &dt->cap_hits, dt->n_hits + 1, sizeof(*dt->hits)) < 0)
+			return -ENOMEM;
+		h = &dt->hits[dt->n_hits++];
+		*h = (struct hit){
+			.sig = k, .rule_id = f->rule_id, .start = f->start, .end = f->end,
+			.text_off = dt->text.len, .text_len = f->text_len,
+		};
+		if (buf_add(&dt->text, f->text, f->text_len) < 0)
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static bool in_list(const char *const *v, size_t n, const char *s)

@@ -97,7 +97,7 @@ struct scan {
 	bool ended;                 /* the last summary is still readable */
 	int pending;                /* an error of reset(), returned by the next call */
 	enum severity verdict;
-	struct buf msg, rec;
+	struct buf msg, rec, tmp;
 	/*
 	 * The quantities of a tool span's content or a source, read by the
 	 * record reader (values with their keys) and the number lexer: the
@@ -163,6 +163,8 @@ static int report(struct scan *s, struct finding *f)
 	if (f->grounded)
 		return s->fn(s->ctx, f);
 	s->counts[f->signal_index]++;
+	for (size_t i = 0; i < f->n_also; i++)
+		s->counts[f->also_index[i]]++;
 	s->findings++;
 	if (f->severity > s->verdict)
 		s->verdict = f->severity;
@@ -184,11 +186,29 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 		.source = it->source, .source_at = it->grounded_at,
 	};
 
+	size_t i;
+
 	if (policy_render(near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
 	    policy_render(near ? r->near.recovery : r->recovery, it->text, it->text_len,
 			  it->source, &s->rec) < 0)
 		return -ENOMEM;
+	/* The other signals on this text: one recovery that answers them all. */
+	for (i = 0; i < it->n_also; i++) {
+		const struct rule *o = &s->rs->rules[it->also[i]];
+		bool o_near = it->source != NULL && o->near.signal != NULL;
+		size_t ok = o_near ? o->near.signal_index : o->signal_index;
+		enum severity sev = policy_severity(s->pol, o, ok);
+
+		f.also[f.n_also] = s->rs->signals[ok];
+		f.also_index[f.n_also++] = ok;
+		if (sev > f.severity)
+			f.severity = sev;
+		if (policy_render(o_near ? o->near.recovery : o->recovery, it->text, it->text_len,
+				  it->source, &s->tmp) < 0 ||
+		    buf_addc(&s->rec, ' ') < 0 || buf_add(&s->rec, s->tmp.data, s->tmp.len) < 0)
+			return -ENOMEM;
+	}
 	f.message = s->msg.data;
 	f.recovery = s->rec.data;
 	return report(s, &f);
@@ -663,6 +683,7 @@ void scan_free(struct scan *s)
 	free(s->win.data);
 	buf_free(&s->msg);
 	buf_free(&s->rec);
+	buf_free(&s->tmp);
 	free(s);
 }
 

@@ -61,6 +61,11 @@ struct finding {
 	uint64_t grounded_at;    /* the offset of that tool output */
 	const char *source;      /* a number check: the grounded figure it differs from */
 	uint64_t source_at;      /* where that figure is */
+	/* Other signals found on exactly this text, carried by this finding
+	 * (counted each, the severity the highest, the recovery all of theirs). */
+	const char *also[CLAIMS_ALSO_MAX];
+	size_t also_index[CLAIMS_ALSO_MAX];
+	size_t n_also;
 };
 
 struct scan_summary {

@@ -83,7 +83,9 @@ class _Finding(Structure):
                 ("text", POINTER(c_char)), ("text_len", c_size_t), ("text_truncated", c_bool),
                 ("message", c_char_p), ("recovery", c_char_p),
                 ("grounded", c_bool), ("grounded_at", c_uint64),
-                ("source", c_char_p), ("source_at", c_uint64)]
+                ("source", c_char_p), ("source_at", c_uint64),
+                ("also", POINTER(c_char_p)), ("also_index", POINTER(c_size_t)),
+                ("n_also", c_size_t)]
 
 
 class _ClaimItem(Structure):
@@ -213,6 +215,7 @@ class Finding:
     grounded_at: int = None
     source: str = None   # altered_number: the grounded figure
     source_at: int = None
+    also: tuple = ()     # other signals found on exactly this text, carried here
 
     def as_dict(self):
         return dataclasses.asdict(self)
@@ -276,7 +279,8 @@ def _finding(f):
         text=_str(f.text, f.text_len), message=_cstr(f.message), recovery=_cstr(f.recovery),
         text_truncated=bool(f.text_truncated), grounded=bool(f.grounded),
         grounded_at=f.grounded_at if f.grounded else None,
-        source=_cstr(f.source), source_at=f.source_at if f.source is not None else None)
+        source=_cstr(f.source), source_at=f.source_at if f.source is not None else None,
+        also=tuple(f.also[i].decode() for i in range(f.n_also)))
 
 
 def _claim(c):

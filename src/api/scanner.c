@@ -77,6 +77,8 @@ static int stopped(struct halluscan_scanner *sc, int rc)
 	return -ECANCELED;
 }
 
+_Static_assert(CLAIMS_ALSO_MAX == HALLUSCAN_ALSO_MAX, "the API carries what claims can");
+
 static int on_finding(void *ctx, const struct finding *f)
 {
 	struct halluscan_scanner *sc = ctx;
@@ -88,6 +90,7 @@ static int on_finding(void *ctx, const struct finding *f)
 		.message = f->message, .recovery = f->recovery,
 		.grounded = f->grounded, .grounded_at = f->grounded_at,
 		.source = f->source, .source_at = f->source_at,
+		.also = f->also, .also_index = f->also_index, .n_also = f->n_also,
 	};
 
 	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;

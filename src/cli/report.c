@@ -17,7 +17,9 @@
 
 /* A finding (or a claim's record) waiting for its line to be read whole. */
 struct held {
-	struct halluscan_finding f; /* its strings in mem */
+	struct halluscan_finding f; /* its strings in mem, its signals in also */
+	const char *also[HALLUSCAN_ALSO_MAX];
+	size_t also_index[HALLUSCAN_ALSO_MAX];
 	char fp[FINGERPRINT_LEN + 1];
 	char *mem;
 	size_t claim_len; /* > 0: mem is a claim's JSONL record */
@@ -272,6 +274,9 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 		r->findings++;
 		if (f->signal_index < r->n_signals)
 			r->counts[f->signal_index]++;
+		for (size_t i = 0; i < f->n_also; i++)
+			if (f->also_index[i] < r->n_signals)
+				r->counts[f->also_index[i]]++;
 		if (f->severity > r->verdict)
 			r->verdict = f->severity;
 		if (f->severity >= HALLUSCAN_BLOCK)
@@ -301,6 +306,9 @@ static int release(struct report *r, bool all)
 			err = buf_add(&r->out->b, h->mem, h->claim_len);
 			err = err ? -ENOMEM : jsonl_flush(r->out);
 		} else {
+			/* Into the entry as it is now: the array moves as it grows. */
+			h->f.also = h->also;
+			h->f.also_index = h->also_index;
 			err = decide(r, &h->f, h->fp);
 		}
 		free(h->mem);
@@ -345,6 +353,13 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f, con
 		return -ENOMEM;
 	}
 	h->f = *f;
+	h->f.n_also = MIN(f->n_also, (size_t)HALLUSCAN_ALSO_MAX);
+	for (i = 0; i < h->f.n_also; i++) {
+		h->also[i] = f->also[i];
+		h->also_index[i] = f->also_index[i];
+	}
+	h->f.also = NULL; /* set as it is released (the array moves) */
+	h->f.also_index = NULL;
 	memcpy(h->fp, fp, sizeof(h->fp));
 	memcpy(p, f->text, f->text_len);
 	h->f.text = p;

@@ -158,6 +158,7 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 
 	err |= buf_adds(b, w->n_ann++ ? ",{\"signal\":" : "{\"signal\":");
 	err |= emit_json_string(b, f->signal, strlen(f->signal));
+	err |= jsonl_also(b, f);
 	if (w->where.len)
 		err |= buf_add(b, w->where.data, w->where.len);
 	err |= member_str(b, "rule", f->rule, strlen(f->rule));

@@ -55,6 +55,8 @@ int github_finding(struct jsonl *w, const struct halluscan_finding *f)
 				(unsigned long long)(f->column + code_points(f->text, f->text_len)));
 	err |= BUF_LIT(b, ",title=");
 	err |= escaped(b, f->signal, strlen(f->signal), true);
+	for (size_t i = 0; i < f->n_also; i++)
+		err |= BUF_LIT(b, "%2C") | escaped(b, f->also[i], strlen(f->also[i]), true);
 	err |= BUF_LIT(b, "::");
 	err |= escaped(b, f->message, strlen(f->message), false);
 	err |= buf_addc(b, '\n');

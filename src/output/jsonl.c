@@ -53,6 +53,20 @@ void jsonl_fini(struct jsonl *w)
 	buf_free(&w->b);
 }
 
+int jsonl_also(struct buf *b, const struct halluscan_finding *f)
+{
+	size_t i;
+	int err = 0;
+
+	if (f->n_also == 0)
+		return 0;
+	err |= BUF_LIT(b, ",\"also\":[");
+	for (i = 0; i < f->n_also; i++)
+		err |= (i ? buf_addc(b, ',') : 0) | emit_json_string(b, f->also[i], strlen(f->also[i]));
+	err |= buf_addc(b, ']');
+	return err ? -ENOMEM : 0;
+}
+
 int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char *fingerprint)
 {
 	struct buf *b = &w->b;
@@ -60,6 +74,7 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 
 	err |= head(w, "finding");
 	err |= field_str(b, "signal", f->signal, strlen(f->signal));
+	err |= jsonl_also(b, f);
 	err |= field_str(b, "rule", f->rule, strlen(f->rule));
 	err |= BUF_LIT(b, ",\"severity\":\"");
 	err |= buf_adds(b, halluscan_severity_name(f->severity));

@@ -45,6 +45,8 @@ struct jsonl_input {
 /* Each appends one record and writes it (jsonl_flush): 0 or a negative errno. */
 /* A finding, with its fingerprint when that is not NULL. */
 int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char *fingerprint);
+/* Appends ,"also":[...] for the signals a finding carries (nothing when none). */
+int jsonl_also(struct buf *b, const struct halluscan_finding *f);
 int jsonl_claim(struct jsonl *w, const struct halluscan_claim *c);
 /* The claim's record appended to w->b, not written. */
 int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c);

@@ -128,6 +128,12 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 		err |= BUF_LIT(b, ",\"partialFingerprints\":{\"halluscan/v1\":") | str(b, fingerprint) |
 		       buf_addc(b, '}');
 	err |= BUF_LIT(b, ",\"properties\":{\"signal\":") | str(b, f->signal);
+	if (f->n_also) {
+		err |= BUF_LIT(b, ",\"also\":[");
+		for (i = 0; i < f->n_also; i++)
+			err |= (i ? buf_addc(b, ',') : 0) | str(b, f->also[i]);
+		err |= buf_addc(b, ']');
+	}
 	err |= BUF_LIT(b, ",\"recovery\":") | str(b, f->recovery);
 	err |= BUF_LIT(b, "}}");
 	return err ? -ENOMEM : jsonl_flush(w);

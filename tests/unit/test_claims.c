@@ -31,7 +31,14 @@ static struct buf brief;
 
 static int on_finding(void *ctx, const struct finding *f)
 {
+	size_t i;
+
 	(void)ctx;
+	/* The rules of the signals a finding carries (found on the same text):
+	 * rule i has signal "s" followed by 'a' + i / 26 and 'a' + i % 26. */
+	for (i = 0; i < f->n_also; i++)
+		buf_addf(&brief, "r%d@%llu;", (f->also[i][1] - 'a') * 26 + (f->also[i][2] - 'a'),
+			 (unsigned long long)f->start);
 	return buf_addf(&brief, "%s@%llu;", f->rule_id, (unsigned long long)f->start);
 }
 

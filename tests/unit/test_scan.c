@@ -23,6 +23,8 @@ static int on_finding(void *ctx, const struct finding *f)
 {
 	struct fixture *fx = ctx;
 
+	for (size_t i = 0; i < f->n_also; i++)
+		buf_addf(&fx->brief, "%s+", f->also[i]);
 	buf_addf(&fx->brief, "%s:%.*s@%llu;", f->signal, (int)f->text_len, f->text,
 		 (unsigned long long)f->start);
 	return emit_finding(&fx->out, "-", f);
@@ -112,9 +114,13 @@ TEST(scan_tool_spans)
 	CHECK_EQ(sum.grounded, 3); /* the URL, the statistic and its quantity */
 	CHECK_EQ(sum.spans, 1);
 	/* A span split at every byte, and delimiters of another pair inside a span;
-	 * with tool output seen, 2.5% is checked against 1.5% and matches nothing. */
+	 * with tool output seen, 2.5% is checked against 1.5% and matches nothing:
+	 * one finding, carrying both signals, each counted. */
 	CHECK_STR(scan(&fx, S("a <tool_result>x </tool_output> https://in.example/ 1.5%</tool_result> 2.5%\n"), 1, &sum),
-		  "unsourced_statistic:2.5%@71;ungrounded_number:2.5%@71;");
+		  "ungrounded_number+unsourced_statistic:2.5%@71;");
+	CHECK_EQ(sum.findings, 1);
+	CHECK_EQ(sum.signal_counts[ruleset_signal_index(fx.rs, "ungrounded_number")], 1);
+	CHECK_EQ(sum.signal_counts[ruleset_signal_index(fx.rs, "unsourced_statistic")], 1);
 	/* A stray closer is text; matches after it are reported. */
 	CHECK_STR(scan(&fx, S("</tool_output> It rose 9.5%.\n"), 3, &sum), "unsourced_statistic:9.5%@23;");
 	CHECK_EQ(sum.spans, 0);
