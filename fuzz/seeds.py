@@ -313,7 +313,7 @@ def seeds_record():
 
 
 def seeds_numlex():
-    # byte 0: bit 0 the text starts a line, bits 1-5 repeats; byte 1 the item to stop at.
+    # byte 0: bit 0 the text starts a line, bits 1-7 repeats; byte 1 the item to stop at.
     for name, stdin, source in case_inputs():
         write('numlex', 'case-' + name, bytes([1, 0]) + stdin)
         if source:
@@ -333,7 +333,7 @@ def seeds_numlex():
     ]
     write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
     write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
-    write('numlex', 'digits-repeated', bytes([2 * 31, 0]) + b'1 1-9 9 12345678901234567890 ')
+    write('numlex', 'digits-repeated', bytes([2 * 3, 0]) + b'1 1-9 9 12345678901234567890 ' * 8)
 
 
 def main():
