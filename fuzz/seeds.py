@@ -287,10 +287,11 @@ def tool_spans():
 
 
 def seeds_record():
-    # byte 0 how often the rest repeats (1 + byte % 32), bytes 1-4 the
-    # pieces' seed, byte 5 the largest piece.
+    # byte 0 how often the rest repeats (1 + byte % 4; 17 + byte % 16 with the
+    # top 3 bits set), bytes 1-4 the pieces' seed, byte 5 the largest piece.
     def head(times=1, piece=9):
-        return bytes([times - 1]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
+        rep = times - 1 if times <= 4 else 0xe0 | (times - 17)
+        return bytes([rep]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
     for name, text in tool_spans():
         write('record', 'span-' + name, head() + text)
     for name, _, source in case_inputs():
