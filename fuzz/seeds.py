@@ -287,10 +287,11 @@ def tool_spans():
 
 
 def seeds_record():
-    # byte 0 how often the rest repeats (1 + byte % 32), bytes 1-4 the
-    # pieces' seed, byte 5 the largest piece.
+    # byte 0 how often the rest repeats (1 + byte % 4; 17 + byte % 16 with the
+    # top 3 bits set), bytes 1-4 the pieces' seed, byte 5 the largest piece.
     def head(times=1, piece=9):
-        return bytes([times - 1]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
+        rep = times - 1 if times <= 4 else 0xe0 | (times - 17)
+        return bytes([rep]) + struct.pack('>I', 0x1357bdf) + bytes([piece - 1])
     for name, text in tool_spans():
         write('record', 'span-' + name, head() + text)
     for name, _, source in case_inputs():
@@ -313,7 +314,7 @@ def seeds_record():
 
 
 def seeds_numlex():
-    # byte 0: bit 0 the text starts a line, bits 1-5 repeats; byte 1 the item to stop at.
+    # byte 0: bit 0 the text starts a line, bits 1-7 repeats; byte 1 the item to stop at.
     for name, stdin, source in case_inputs():
         write('numlex', 'case-' + name, bytes([1, 0]) + stdin)
         if source:
@@ -333,7 +334,7 @@ def seeds_numlex():
     ]
     write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
     write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
-    write('numlex', 'digits-repeated', bytes([2 * 31, 0]) + b'1 1-9 9 12345678901234567890 ')
+    write('numlex', 'digits-repeated', bytes([2 * 3, 0]) + b'1 1-9 9 12345678901234567890 ' * 8)
 
 
 def main():
