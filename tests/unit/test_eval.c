@@ -773,15 +773,21 @@ TEST(eval_cost_is_linear)
 	static const size_t sizes[] = {4000, 8000, 16000};
 	struct buf b = {0};
 	char path[4096];
-	double t[3];
-	size_t i;
+	double t[3] = {1e30, 1e30, 1e30};
+	size_t i, attempt;
 
-	for (i = 0; i < 3; i++) {
-		many_findings(&b, sizes[i]);
-		if (!write_temp(path, sizeof(path), b.data, b.len))
-			goto out;
-		t[i] = eval_cost(path, sizes[i]);
-		unlink(path);
+	/* A busy machine can slow one size: the series is measured again, each
+	 * size keeping its least time, before a ratio is taken as the cost's. */
+	for (attempt = 0; attempt < 3; attempt++) {
+		for (i = 0; i < 3; i++) {
+			many_findings(&b, sizes[i]);
+			if (!write_temp(path, sizeof(path), b.data, b.len))
+				goto out;
+			t[i] = MIN(t[i], eval_cost(path, sizes[i]));
+			unlink(path);
+		}
+		if (t[1] <= 3 * t[0] && t[2] <= 6 * t[0])
+			break;
 	}
 	printf("  %.1f ms, %.1f ms, %.1f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
 	       t[1] / t[0], t[2] / t[0]);

@@ -141,19 +141,25 @@ TEST(pairs_cost_is_linear)
 {
 	static const size_t sizes[] = {16 << 10, 32 << 10, 64 << 10};
 	struct buf claim = {0}, passage = {0};
-	double t[3];
+	double t[3] = {1e30, 1e30, 1e30};
 	struct fixture fx;
-	size_t i;
+	size_t i, attempt;
 
 	if (!setup(&fx))
 		goto out;
-	for (i = 0; i < 3; i++) {
-		claim.len = passage.len = 0;
-		/* Half the claim's words are in the passage, half are not. */
-		add_prose(&passage, sizes[i], 0);
-		add_prose(&claim, sizes[i] / 2, sizes[i] / 12);
-		add_prose(&claim, sizes[i] / 2, 1000000);
-		t[i] = judge_cost(&fx, &claim, &passage);
+	/* A busy machine can slow one size: the series is measured again, each
+	 * size keeping its least time, before a ratio is taken as the cost's. */
+	for (attempt = 0; attempt < 3; attempt++) {
+		for (i = 0; i < 3; i++) {
+			claim.len = passage.len = 0;
+			/* Half the claim's words are in the passage, half are not. */
+			add_prose(&passage, sizes[i], 0);
+			add_prose(&claim, sizes[i] / 2, sizes[i] / 12);
+			add_prose(&claim, sizes[i] / 2, 1000000);
+			t[i] = MIN(t[i], judge_cost(&fx, &claim, &passage));
+		}
+		if (t[1] <= 3 * t[0] && t[2] <= 6 * t[0])
+			break;
 	}
 	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
 	       t[1] / t[0], t[2] / t[0]);
