@@ -7,9 +7,10 @@ long lines), then 32 lines at three lengths up to the longest sentence
 (16 KiB, where work per sentence shows). At every size: no PCRE2 match
 limit is reached, Hyperscan and PCRE2 give the same output (where the
 build has both), and the time grows linearly (CPU seconds: doubling the
-input must not more than triple them, with a little slack for start-up;
-a ratio past that is measured again, the least of three runs at both
-sizes, so that one slow run on a loaded machine is not a failure).
+input four times must not cost more than eight times as much, with a
+little slack for start-up: linear work is 4x, quadratic 16x; a ratio past
+that is measured again, the least of three runs at both sizes, so that one
+slow run on a loaded machine is not a failure).
 
 usage: adversarial_test.py HALLUSCAN
 """
@@ -114,14 +115,16 @@ for name, (head, fill, tail) in CASES.items():
         for e in engines:
             t = times[e]
             line += "  %s %s" % (e, " ".join("%.3f" % x for x in t))
-            for k in (1, 2):
-                if t[k] > 3 * t[k - 1] + SLACK:
-                    for j in (k - 1, k):
-                        t[j] = min([t[j]] + [run(e, inputs[j])[1] for _ in range(2)])
-                check(t[k] <= 3 * t[k - 1] + SLACK,
-                      "%s %s: %.3fs for %dx%d bytes after %.3fs for %dx%d: grows faster than "
-                      "linearly" % (name, e, t[k], shape[k][1], shape[k][0], t[k - 1],
-                                    shape[k - 1][1], shape[k - 1][0]))
+            # Over the whole 4x span: linear work gives 4x, quadratic 16x. The
+            # bound sits between with room for a loaded machine (one pairwise
+            # 3x bound failed on a CI run of a linear case under ASan).
+            if t[2] > 8 * t[0] + SLACK:
+                for j in (0, 2):
+                    t[j] = min([t[j]] + [run(e, inputs[j])[1] for _ in range(2)])
+            check(t[2] <= 8 * t[0] + SLACK,
+                  "%s %s: %.3fs for %dx%d bytes after %.3fs for %dx%d: grows faster than "
+                  "linearly" % (name, e, t[2], shape[2][1], shape[2][0], t[0],
+                                shape[0][1], shape[0][0]))
     print(line, flush=True)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
