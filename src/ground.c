@@ -230,21 +230,49 @@ bool ground_active(const struct ground *g)
 	return g->active;
 }
 
-static bool context_stopword(const char *w, size_t k)
+/*
+ * Function words, and the words of figures themselves (every sum says
+ * "million", every share "percent"): they tell no two figures apart. Each
+ * with its word_hash(), which every context word has computed already:
+ * the letters are compared only where a hash is equal (a unit test reads
+ * every one through ground_context_of()).
+ */
+static const struct {
+	const char *word;
+	uint32_t hash;
+} stopwords[] = {
+	{"about", 0xb323923eu}, {"after", 0x1b6e7dc9u}, {"also", 0xcec76752u},
+	{"and", 0x0f29c2a6u}, {"are", 0x406f344du}, {"been", 0xa65b72c3u},
+	{"billion", 0x286d9aeau}, {"but", 0x60d56f8cu}, {"cent", 0x4ce280cfu},
+	{"dollars", 0x7395fea4u}, {"for", 0xacf38390u}, {"from", 0x95cd8075u},
+	{"had", 0xe2befe92u}, {"has", 0xedbf0fe3u}, {"have", 0xf5ce03fbu},
+	{"its", 0x80f867d9u}, {"million", 0x52719e77u}, {"more", 0xe85541e0u},
+	{"percent", 0x75f9fa5au}, {"per", 0x6b4b8da4u}, {"than", 0xe5185c1au},
+	{"that", 0xcb18332cu}, {"the", 0xb40eb21cu}, {"their", 0xcbfd3c67u},
+	{"thousand", 0xd18d3a0bu}, {"this", 0xda2bd281u}, {"trillion", 0xd3f12050u},
+	{"was", 0x16e2c1f2u}, {"were", 0xc7eb512cu}, {"which", 0x08d2ece2u},
+	{"while", 0x0dc628ceu}, {"with", 0x0c4afe69u},
+};
+
+/* A context word's hash: FNV-1a over its lowercase letters. */
+static uint32_t word_hash(const char *w, size_t k)
 {
-	/* Function words, and the words of figures themselves (every sum says
-	 * "million", every share "percent"): they tell no two figures apart. */
-	static const char *const words[] = {
-		"about", "after", "also", "and", "are", "been", "billion", "but", "cent",
-		"dollars", "for", "from", "had", "has", "have", "its", "million", "more",
-		"percent", "per", "than", "that", "the", "their", "thousand", "this", "trillion",
-		"was", "were", "which", "while", "with",
-	};
+	uint32_t h = 2166136261u;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (tolower((unsigned char)*w) == words[i][0] && strlen(words[i]) == k &&
-		    strncasecmp(w, words[i], k) == 0)
+	for (i = 0; i < k; i++)
+		h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+	return h;
+}
+
+/* Is the word w of k letters and hash h a stop word? */
+static bool context_stopword(uint32_t h, const char *w, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stopwords); i++)
+		if (stopwords[i].hash == h && strlen(stopwords[i].word) == k &&
+		    strncasecmp(w, stopwords[i].word, k) == 0)
 			return true;
 	return false;
 }
@@ -270,7 +298,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	/* The nearest words tell a figure from the others of its sentence. */
 	while (p < before) {
 		const char *w;
-		uint32_t h = 2166136261u;
+		uint32_t h;
 		size_t k;
 
 		while (p < before && !isalpha((unsigned char)*p))
@@ -278,10 +306,11 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 		for (w = p; p < before && isalpha((unsigned char)*p); p++)
 			;
 		k = (size_t)(p - w);
-		if (k < 3 || context_stopword(w, k))
+		if (k < 3)
 			continue;
-		for (i = 0; i < k; i++)
-			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+		h = word_hash(w, k);
+		if (context_stopword(h, w, k))
+			continue;
 		last[seen++ % GROUND_CONTEXT_SIDE] = h;
 	}
 	for (i = seen > GROUND_CONTEXT_SIDE ? seen - GROUND_CONTEXT_SIDE : 0; i < seen; i++) {
@@ -312,8 +341,8 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 
 	while (p < end && ctx->n < GROUND_CONTEXT && added < GROUND_CONTEXT - GROUND_CONTEXT_SIDE) {
 		const char *w;
-		uint32_t h = 2166136261u;
-		size_t k, i;
+		uint32_t h;
+		size_t k;
 
 		while (p < end && !isalpha((unsigned char)*p)) {
 			/* The sentence ends at a line break, or a terminator and a blank. */
@@ -324,10 +353,11 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 		for (w = p; p < end && isalpha((unsigned char)*p); p++)
 			;
 		k = (size_t)(p - w);
-		if (k < 3 || context_stopword(w, k))
+		if (k < 3)
 			continue;
-		for (i = 0; i < k; i++)
-			h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+		h = word_hash(w, k);
+		if (context_stopword(h, w, k))
+			continue;
 		if (!context_add(ctx, h))
 			return;
 		added++;
@@ -604,7 +634,17 @@ static double bin_low(int64_t k)
 	int64_t e = k >= 0 ? k / SUBBINS : -((-k + SUBBINS - 1) / SUBBINS);
 	int64_t sub = k - e * SUBBINS;
 
-	return ldexp(0.5 + (double)sub / (2.0 * SUBBINS), (int)e);
+	double m = 0.5 + (double)sub / (2.0 * SUBBINS);
+	uint64_t bits;
+	double p;
+
+	/* 2^e from its bits where it is a normal number (judge_near asks for
+	 * every bin it passes, and ldexp costs a call through libm). */
+	if (e < -1022 || e > 1023)
+		return ldexp(m, (int)e);
+	bits = (uint64_t)(e + 1023) << 52;
+	memcpy(&p, &bits, sizeof(p));
+	return m * p;
 }
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The grounded set: normalization and bounded memory. */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -543,4 +544,41 @@ TEST(quantity_states_itself_at_any_magnitude)
 			CHECK(!"a figure does not state itself");
 		}
 	}
+}
+
+TEST(context_leaves_out_every_stop_word)
+{
+	/* The list in ground.c, each in two spellings: its hash there must be
+	 * its word's, or the word would be a context word here. */
+	static const char *const words[] = {
+		"about", "after", "also", "and", "are", "been", "billion", "but", "cent",
+		"dollars", "for", "from", "had", "has", "have", "its", "million", "more",
+		"percent", "per", "than", "that", "the", "their", "thousand", "this",
+		"trillion", "was", "were", "which", "while", "with",
+	};
+	static const char one[] = "apples", two[] = "apples thee";
+	struct ground_context ctx, apples;
+	char text[64], upper[64];
+	size_t i, k;
+
+	ground_context_of(one + 6, 6, &apples);
+	CHECK_EQ(apples.n, 1);
+	for (i = 0; i < ARRAY_SIZE(words); i++) {
+		snprintf(text, sizeof(text), "apples %s", words[i]);
+		ground_context_of(text + strlen(text), strlen(text), &ctx);
+		CHECK_EQ(ctx.n, 1);
+		CHECK_EQ(ctx.word[0], apples.word[0]);
+		for (k = 0; text[k]; k++)
+			upper[k] = (char)toupper((unsigned char)text[k]);
+		upper[k] = '\0';
+		ground_context_of(upper + k, k, &ctx);
+		CHECK_EQ(ctx.n, 1);
+		ctx.n = 0;
+		ctx.mask = 0;
+		ground_context_after(text + 7, strlen(text) - 7, &ctx);
+		CHECK_EQ(ctx.n, 0);
+	}
+	/* Not a stop word: a word of the same length and first letter. */
+	ground_context_of(two + 11, 11, &ctx);
+	CHECK_EQ(ctx.n, 2);
 }
