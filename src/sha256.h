@@ -3,6 +3,7 @@
 #ifndef HALLUSCAN_SHA256_H
 #define HALLUSCAN_SHA256_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,10 @@ void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *p, size_t n);
 /* Writes the 32-byte digest. */
 void sha256_final(struct sha256 *s, unsigned char out[32]);
+/* Does this processor hash with the x86 SHA extensions (else portable C)? */
+bool sha256_accelerated(void);
+/* Set true, hashing takes the portable code (for the tests that compare the two). */
+extern bool sha256_portable_only;
 /* Writes 64 lowercase hex digits and a NUL. */
 void sha256_hex(const unsigned char d[32], char out[65]);
 

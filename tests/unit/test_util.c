@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* Shared helpers: the bounded line reader. */
+/* Shared helpers: the bounded line reader, SHA-256. */
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "sha256.h"
 #include "test.h"
 #include "util.h"
 
@@ -154,4 +155,78 @@ TEST(visible_escapes_controls)
 		  "\\x9b2J \\xe2\\x82 \\xc0\\xaf \\xc2");
 	CHECK_STR(visible(&b, S("")), "");
 	buf_free(&b);
+}
+
+static void sha256_of(const void *p, size_t n, size_t piece, char hex[65])
+{
+	struct sha256 s;
+	unsigned char d[32];
+	size_t at;
+
+	sha256_init(&s);
+	for (at = 0; at < n; at += piece)
+		sha256_update(&s, (const char *)p + at, MIN(piece, n - at));
+	sha256_final(&s, d);
+	sha256_hex(d, hex);
+}
+
+TEST(sha256_known_answers)
+{
+	/* FIPS 180-4 examples, and NIST's million a's, in both code paths. */
+	static const struct {
+		const char *in;
+		size_t repeat;
+		const char *hex;
+	} v[] = {
+		{"", 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+		{"abc", 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+		{"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 1,
+		 "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+		{"a", 1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+	};
+	char hex[65], *buf;
+	size_t i, k, n;
+	int path;
+
+	for (path = 0; path < 2; path++) {
+		sha256_portable_only = path == 1;
+		for (i = 0; i < ARRAY_SIZE(v); i++) {
+			n = strlen(v[i].in) * v[i].repeat;
+			buf = malloc(n + 1);
+			CHECK(buf != NULL);
+			if (!buf)
+				break;
+			for (k = 0; k < v[i].repeat; k++)
+				memcpy(buf + k * strlen(v[i].in), v[i].in, strlen(v[i].in));
+			sha256_of(buf, n, n ? n : 1, hex);
+			CHECK_STR(hex, v[i].hex);
+			sha256_of(buf, n, 7, hex);
+			CHECK_STR(hex, v[i].hex);
+			free(buf);
+		}
+	}
+	sha256_portable_only = false;
+}
+
+TEST(sha256_paths_agree)
+{
+	/* Every length through two blocks and past (each padding case), and
+	 * random pieces: the accelerated path (where the processor has it)
+	 * gives the portable code's digest. */
+	unsigned char data[300];
+	char a[65], b[65];
+	uint32_t x = 12345;
+	size_t n, i;
+
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)((x = x * 1103515245u + 12345u) >> 24);
+	if (!sha256_accelerated())
+		fprintf(stderr, "  (no SHA extensions here: the portable code against itself)\n");
+	for (n = 0; n <= sizeof(data); n++) {
+		sha256_portable_only = true;
+		sha256_of(data, n, 64, a);
+		sha256_portable_only = false;
+		sha256_of(data, n, 1 + n % 13, b);
+		CHECK_STR(a, b);
+	}
 }
