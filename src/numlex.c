@@ -846,6 +846,14 @@ static const struct {
 	PHRASE("in the ", "first", " place"),
 	PHRASE("no ", "one", ""),
 	PHRASE("on the ", "one", " hand"),
+	/* The size of a rating scale or a ratio's base, not a count:
+	 * "3.5 out of 5 stars", "8 out of 10 dentists" (the figure before it is
+	 * the claim, and is checked). "7 out of 19 deaths" is a count still. */
+	PHRASE("out of ", "10", ""),
+	PHRASE("out of ", "100", ""),
+	PHRASE("out of ", "5", ""),
+	PHRASE("out of ", "five", ""),
+	PHRASE("out of ", "ten", ""),
 	PHRASE("that ", "one", ""),
 	PHRASE("the ", "one", ""),
 	PHRASE("this ", "one", ""),

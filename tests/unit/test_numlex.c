@@ -330,6 +330,10 @@ static const struct lcase cases[] = {
 	{"help one another", {{"one", NULL, "number", 1, 0, W | X}}},
 	{"One day, we", {{"One day", NULL, "seconds", 86400, 0, W | X}}},
 	{"first of all", {{"first", NULL, "ordinal:n", 1, 0, W | X}}},
+	{"3.5 out of 5 stars", {{"3.5", NULL, "number", 3.5, 1, 0}, {"5 stars", NULL, "star", 5, 0, X}}},
+	{"8 out of ten dentists", {{"8", NULL, "number", 8, 0, 0}, {"ten dentists", NULL, "dentist", 10, 0, W | X}}},
+	{"7 out of 19 deaths", {{"7", NULL, "number", 7, 0, 0}, {"19 deaths", NULL, "death", 19, 0, 0}}},
+	{"out of 50 stars", {{"50 stars", NULL, "star", 50, 0, 0}}},
 
 	/* versions */
 	{"in v2.3.1 notes", {{"v2.3.1", NULL, "version:", 2003001, 0, V}}},
@@ -700,7 +704,7 @@ static const char *const pieces[] = {
 	"five", "-five", "first", "second", "noon", "midnight", "degrees ", "Celsius", "Fahrenheit",
 	"percent", "per cent", "percentage points", "days", "weeks", "-month", "hours", "minutes",
 	"years", "words", "tips", "employees", "people", "season", "Passage ", "Document ", "Table ",
-	"seven days a week", "24/7", "one of", "no one", "http://", "https://", "www.", "a1b2",
+	"seven days a week", "24/7", "one of", "no one", "out of ", "http://", "https://", "www.", "a1b2",
 	"user_", "555 0100", "+1 (415) ", "2013-09-08", "T17:30:24Z", "1.16.0", "\xef\xbf\xbd",
 	"\xe2\x84\x83",
 };
