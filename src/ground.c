@@ -291,6 +291,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 
 	ctx->n = 0;
 	ctx->mask = 0;
+	ctx->before1 = ctx->after1 = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || isspace((unsigned char)p[0]))))
@@ -313,6 +314,8 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 			continue;
 		last[seen++ % GROUND_CONTEXT_SIDE] = h;
 	}
+	if (seen)
+		ctx->before1 = last[(seen - 1) % GROUND_CONTEXT_SIDE];
 	for (i = seen > GROUND_CONTEXT_SIDE ? seen - GROUND_CONTEXT_SIDE : 0; i < seen; i++) {
 		ctx->word[ctx->n++] = last[i % GROUND_CONTEXT_SIDE];
 		ctx->mask |= 1ull << (last[i % GROUND_CONTEXT_SIDE] % 64);
@@ -358,6 +361,8 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 		h = word_hash(w, k);
 		if (context_stopword(h, w, k))
 			continue;
+		if (added == 0 && !ctx->after1)
+			ctx->after1 = h;
 		if (!context_add(ctx, h))
 			return;
 		added++;
@@ -552,6 +557,7 @@ struct qsearch {
 	const struct quantity *a;
 	const struct ground_context *ctx;
 	uint32_t stated[2], near[2]; /* [in context]: slots, or NIL */
+	int stated_close;            /* the closest a stating one is said: closeness() */
 	double best[2];
 };
 
@@ -559,6 +565,12 @@ struct qsearch {
 static bool older_than_stated(const struct qsearch *s, uint64_t seq, int k)
 {
 	return s->stated[k] == NIL || seq < s->g->ql[s->stated[k]].seq;
+}
+
+/* How closely two figures are said: their nearest words, before and after, alike. */
+static int closeness(const struct ground_context *a, const struct ground_context *b)
+{
+	return (a->before1 && a->before1 == b->before1) + (a->after1 && a->after1 == b->after1);
 }
 
 static void judge(struct qsearch *s, uint32_t i)
@@ -571,6 +583,7 @@ static void judge(struct qsearch *s, uint32_t i)
 
 	/* The context is compared only where the verdict can change with it. */
 	if (quantity_states(s->a, &gq->q)) {
+		s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
 		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
 			return;
 		shared = share_context(s->ctx, &gq->ctx);
@@ -862,10 +875,20 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		for (i = 0; i < g->qcount; i++)
 			judge(&s, (g->qhead + i) % GROUND_CAP);
 	}
-	/* Stated where the same things are said: grounded. */
+	/* Stated where the same things are said: grounded, unless another
+	 * figure (a swap, below) is said between the very words the answer
+	 * puts around this one, and no stating one is. */
 	*v = GROUND_STATED;
-	if (s.stated[1] != NIL)
+	if (s.stated[1] != NIL) {
+		if (s.stated_close < 2 && closeness(ctx, ctx) == 2) {
+			i = find_swap(g, a, ctx);
+			if (i != NIL && closeness(ctx, &g->q[i].ctx) == 2) {
+				*v = GROUND_SWAPPED;
+				return &g->q[i];
+			}
+		}
 		return &g->q[s.stated[1]];
+	}
 	/* Said where the grounding says another figure: changed on the way. */
 	i = find_swap(g, a, ctx);
 	*v = GROUND_SWAPPED;

@@ -51,6 +51,9 @@ struct ground_context {
 	uint32_t word[GROUND_CONTEXT];
 	size_t n;
 	uint64_t mask; /* bit (word % 64) of each word: no bit in common, no word */
+	/* The nearest word on each side (a value's innermost key word before
+	 * it), or 0: what a figure is most closely said of. */
+	uint32_t before1, after1;
 };
 
 /* The words before a quantity; before points just past the bytes before it. */

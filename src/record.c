@@ -1329,6 +1329,7 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 
 	ctx->n = 0;
 	ctx->mask = 0;
+	ctx->before1 = ctx->after1 = 0;
 	/* Each word alone through ground_context_of(): the same words, stop
 	 * words and hashes as prose; the innermost first, should room run out. */
 	for (i = v->n_words; i-- > 0;) {
@@ -1336,10 +1337,14 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 
 		ground_context_of(v->words[i] + k, k, &w);
 		context_merge(ctx, &w);
+		if (!ctx->before1)
+			ctx->before1 = w.before1; /* the innermost key's last word */
 	}
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && pos > 0) {
 		pos = MIN(pos, v->len);
 		ground_context_of(v->text + pos, pos, &w);
 		context_merge(ctx, &w);
+		if (w.before1)
+			ctx->before1 = w.before1; /* the value's own words are nearer */
 	}
 }
