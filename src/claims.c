@@ -247,6 +247,52 @@ static void count_columns(struct claims *c, uint64_t at)
 	c->col_at = at;
 }
 
+/* Ends the clause of a time's days at a digit, ',', ';', '.', a line break or " and ". */
+static size_t clause_after(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (isdigit((unsigned char)p[i]) || p[i] == ',' || p[i] == ';' || p[i] == '.' ||
+		    p[i] == '\n')
+			return i;
+		if (i + 5 <= n && (memcmp(p + i, " and ", 5) == 0 || memcmp(p + i, " but ", 5) == 0))
+			return i;
+	}
+	return n;
+}
+
+/*
+ * The days of the week a time is said of: named right after it in its
+ * clause ("9am to 5pm on weekdays"), else before it since the last figure
+ * or comma ("Monday through Friday from 9am"; "7 days a week" kept whole).
+ * Days the rest of the sentence names are its exceptions ("5 pm to 9 pm
+ * daily, with extended hours until 10 pm on Fridays"), left out.
+ */
+static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
+{
+	const char *p, *a;
+	size_t n, na, i, k;
+	unsigned days, rest;
+
+	a = window_get(c->w, h->to, MIN(end, h->to + 160), &na);
+	k = clause_after(a, na);
+	days = ground_days(a, k);
+	rest = ground_days(a + k, na - k);
+	if (!days) {
+		p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
+		for (i = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n'; i--)
+			if (isdigit((unsigned char)p[i - 1])) {
+				/* "7 days a week from 9am": the digit is the days' */
+				if (!(n - i >= 12 && memcmp(p + i, " days a week", 12) == 0))
+					break;
+			}
+		days = ground_days(p + i, n - i);
+		rest = ground_days(a, na);
+	}
+	return days & ~rest ? days & ~rest : days;
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -256,7 +302,7 @@ static void count_columns(struct claims *c, uint64_t at)
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
-	const struct ground_quantity *gq;
+	const struct ground_quantity *gq, *by_day = NULL;
 	struct ground_context ctx;
 	enum ground_verdict v;
 	const char *p;
@@ -272,6 +318,15 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 	ground_context_after(p, n, &ctx);
 	gq = ground_match_quantity(c->ground, &h->q, &ctx, r->near.signal ? r->near.tolerance : 0, &v);
+	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
+	 * against each of those days' hours where the grounding gives them. */
+	if (h->q.kind == QUANTITY_TIME) {
+		by_day = ground_check_days(c->ground, &h->q, days_said(c, h, end));
+		if (by_day) {
+			gq = by_day;
+			v = GROUND_SWAPPED;
+		}
+	}
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
@@ -292,9 +347,14 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		return CHECK_GROUNDED;
 	}
 	if (gq) {
+		/* A day's hours name their day: "the grounded 7:0-21:0 on Monday". */
+		const char *day = gq == by_day ? ground_day_name(gq->days) : NULL;
+
 		h->grounded_at = gq->at;
 		off = c->text.len;
-		if (buf_add(&c->text, gq->text, strlen(gq->text) + 1) < 0)
+		if (buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
+		    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
+		    buf_addc(&c->text, '\0') < 0)
 			return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
 		h->source_off = off;
 	}

@@ -23,6 +23,9 @@
 /* A year, date, time, temperature, ordinal or name's digits is judged
  * against those of its value and the newest this many of its unit. */
 #define LEXED_WALK 32
+/* A time said of days is held against the times of those days among this
+ * many newest of its unit (a week's opening hours are 14). */
+#define DAYS_WALK 256
 
 struct entry {
 	uint64_t hash, at;
@@ -398,6 +401,53 @@ static bool share_context(const struct ground_context *a, const struct ground_co
 	return false;
 }
 
+/*
+ * The day of the week a grounded figure is said of: its nearest word
+ * before it (a value's innermost key: {"Monday": "7:0-21:0"}), else after
+ * it, when that names a day. The names' word_hash() values (a unit test
+ * reads each through a grounded time).
+ */
+static unsigned day_of_context(const struct ground_context *ctx)
+{
+	static const struct {
+		uint32_t hash;
+		int day;
+	} names[] = {
+		{0x4cfa1739u, 0}, /* monday */
+		{0x77b2a97eu, 0}, /* mondays */
+		{0xe99e8241u, 0}, /* mon */
+		{0x26285d10u, 1}, /* tuesday */
+		{0x748b02d9u, 1}, /* tuesdays */
+		{0x9828c985u, 1}, /* tue */
+		{0x7e35ee42u, 1}, /* tues */
+		{0xc39645d7u, 2}, /* wednesday */
+		{0x898fa12cu, 2}, /* wednesdays */
+		{0x11d9bfb7u, 2}, /* wed */
+		{0x121ee9b7u, 3}, /* thursday */
+		{0x4aa9ff8cu, 3}, /* thursdays */
+		{0xa40e98ecu, 3}, /* thu */
+		{0xe0fa40bau, 3}, /* thur */
+		{0xf2f3fc6bu, 3}, /* thurs */
+		{0x49b74432u, 4}, /* friday */
+		{0x4c807253u, 4}, /* fridays */
+		{0xc3d7d148u, 4}, /* fri */
+		{0x121cf816u, 5}, /* saturday */
+		{0xe89b06ffu, 5}, /* saturdays */
+		{0xd61c92d7u, 5}, /* sat */
+		{0xa429a0d9u, 6}, /* sunday */
+		{0x1787eb9eu, 6}, /* sundays */
+		{0xe04e3f61u, 6}, /* sun */
+	};
+	uint32_t w[2] = {ctx->before1, ctx->after1};
+	size_t i, j;
+
+	for (j = 0; j < 2; j++)
+		for (i = 0; w[j] && i < ARRAY_SIZE(names); i++)
+			if (names[i].hash == w[j])
+				return GROUND_DAY(names[i].day);
+	return 0;
+}
+
 /* ---- quantities, filed by unit and order of magnitude ---- */
 
 static uint32_t mix(uint64_t h)
@@ -523,6 +573,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->q = *q;
 	gq->at = at;
 	gq->ctx = *ctx;
+	gq->days = day_of_context(ctx);
 	n = MIN(n, sizeof(gq->text) - 1);
 	memcpy(gq->text, text, n);
 	gq->text[n] = '\0';
@@ -906,6 +957,193 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		return &g->q[s.near[0]];
 	*v = GROUND_NONE;
 	return NULL;
+}
+
+/* ---- days of the week ---- */
+
+/* The day a word names (0 Monday .. 6 Sunday), or -1. */
+static int day_word(const char *w, size_t k)
+{
+	static const char *const names[7] = {
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	};
+	char low[12];
+	size_t i;
+	int d;
+
+	if (k < 3 || k > 10)
+		return -1;
+	for (i = 0; i < k; i++)
+		low[i] = (char)tolower((unsigned char)w[i]);
+	if (low[k - 1] == 's' && k > 6)
+		k--; /* "Mondays" */
+	for (d = 0; d < 7; d++) {
+		size_t full = strlen(names[d]);
+
+		/* The name, or its first three or four letters ("Mon", "Tues", "Thur"). */
+		if (k == full ? memcmp(low, names[d], k) == 0
+			      : (k == 3 || (k == 4 && d != 0 && d != 4 && d != 6)) &&
+				    memcmp(low, names[d], k) == 0)
+			return d;
+	}
+	return -1;
+}
+
+static bool is_word(const char *w, size_t k, const char *lit)
+{
+	return strlen(lit) == k && strncasecmp(w, lit, k) == 0;
+}
+
+/* The next word of [p, end) at or after p: its start and length; false at the end. */
+static bool next_word(const char **p, const char *end, const char **w, size_t *k)
+{
+	const char *q = *p;
+
+	while (q < end && !isalpha((unsigned char)*q))
+		q++;
+	if (q == end)
+		return false;
+	*w = q;
+	while (q < end && isalpha((unsigned char)*q))
+		q++;
+	*k = (size_t)(q - *w);
+	*p = q;
+	return true;
+}
+
+/* A '-', en or em dash at p, after blanks: "Mon-Fri", "Friday – Sunday". */
+static bool dash_at(const char *p, const char *end)
+{
+	while (p < end && *p == ' ')
+		p++;
+	return p < end && (*p == '-' || (end - p >= 3 && (unsigned char)p[0] == 0xE2 &&
+					 (unsigned char)p[1] == 0x80 &&
+					 ((unsigned char)p[2] == 0x93 || (unsigned char)p[2] == 0x94)));
+}
+
+/* Is "7 " or "seven " just before w (within text)? For "7 days a week". */
+static bool seven_before(const char *text, const char *w)
+{
+	const char *q = w;
+
+	while (q > text && q[-1] == ' ')
+		q--;
+	if (q > text && q[-1] == '7')
+		return q - 1 == text || !isdigit((unsigned char)q[-2]);
+	return q - text >= 5 && strncasecmp(q - 5, "seven", 5) == 0 &&
+	       (q - 5 == text || !isalpha((unsigned char)q[-6]));
+}
+
+unsigned ground_days(const char *text, size_t n)
+{
+	const char *p = text, *end = text + n, *w, *prev = NULL, *prev2 = NULL;
+	unsigned days = 0;
+	size_t k, prev_k = 0, prev2_k = 0;
+	int from = -1; /* a day before "through", "to", "-": a range's first */
+
+	while (next_word(&p, end, &w, &k)) {
+		int d = day_word(w, k);
+
+		if (d >= 0) {
+			if (from >= 0) {
+				int i;
+
+				for (i = from; i != d; i = (i + 1) % 7)
+					days |= GROUND_DAY(i);
+			}
+			days |= GROUND_DAY(d);
+			/* A range goes on: "Monday through Friday", "Mon-Fri". */
+			from = -1;
+			if (dash_at(p, end))
+				from = d;
+			else {
+				const char *q = p, *w2;
+				size_t k2;
+
+				if (next_word(&q, end, &w2, &k2) &&
+				    (is_word(w2, k2, "through") || is_word(w2, k2, "thru") ||
+				     is_word(w2, k2, "to") || is_word(w2, k2, "until") ||
+				     is_word(w2, k2, "till"))) {
+					from = d;
+					p = q;
+				}
+			}
+		} else {
+			from = -1;
+			if (is_word(w, k, "weekdays") || is_word(w, k, "weekday"))
+				days |= 0x1fu;
+			else if (is_word(w, k, "weekends") || is_word(w, k, "weekend"))
+				days |= GROUND_DAY(5) | GROUND_DAY(6);
+			else if (is_word(w, k, "daily") || is_word(w, k, "everyday") ||
+				 (is_word(w, k, "day") && prev && is_word(prev, prev_k, "every")) ||
+				 (is_word(w, k, "week") && prev && is_word(prev, prev_k, "a") &&
+				  prev2 && is_word(prev2, prev2_k, "days") && seven_before(text, prev2)))
+				days |= GROUND_DAYS_ALL;
+		}
+		prev2 = prev;
+		prev2_k = prev_k;
+		prev = w;
+		prev_k = k;
+	}
+	return days;
+}
+
+const char *ground_day_name(unsigned days)
+{
+	static const char *const names[7] = {
+		"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+	};
+	int d;
+
+	for (d = 0; d < 7; d++)
+		if (days == GROUND_DAY(d))
+			return names[d];
+	return NULL;
+}
+
+const struct ground_quantity *ground_check_days(const struct ground *g,
+						const struct quantity *a, unsigned days)
+{
+	const struct ground_quantity *worst = NULL;
+	double worst_d = -1;
+	int d;
+
+	if (g->qcount == 0)
+		return NULL;
+	for (d = 0; d < 7; d++) {
+		const struct ground_quantity *nearest = NULL;
+		double best = INFINITY;
+		bool any = false, stated = false;
+		uint32_t i, walked = 0;
+
+		if (!(days & GROUND_DAY(d)))
+			continue;
+		for (i = g->units[mix(a->unit_hash)]; i != NIL && walked < DAYS_WALK;
+		     i = g->ql[i].unit.next) {
+			const struct ground_quantity *gq = &g->q[i];
+
+			if (g->ql[i].unit_hash != a->unit_hash)
+				continue;
+			walked++;
+			if (gq->days != GROUND_DAY(d))
+				continue;
+			any = true;
+			if (quantity_states(a, &gq->q)) {
+				stated = true;
+				break;
+			}
+			if (quantity_distance(a, &gq->q) < best) {
+				best = quantity_distance(a, &gq->q);
+				nearest = gq;
+			}
+		}
+		/* The day said furthest from the answer is the one named. */
+		if (any && !stated && best > worst_d) {
+			worst = nearest;
+			worst_d = best;
+		}
+	}
+	return worst;
 }
 
 bool ground_holds_figure(const struct ground *g, double w)

@@ -64,8 +64,31 @@ struct ground_quantity {
 	struct quantity q;
 	uint64_t at;
 	struct ground_context ctx;
+	unsigned days; /* the one day of the week it is said of (GROUND_DAY), or 0 */
 	char text[48];
 };
+
+/* Days of the week as bits: Monday is bit 0, Sunday bit 6. */
+#define GROUND_DAY(d) (1u << (d))
+#define GROUND_DAYS_ALL 0x7fu
+
+/*
+ * The days of the week that text names: "Monday", "Mon", "Mondays",
+ * "Monday through Friday" (also "to", "until", "-", wrapping round the
+ * week), "weekdays", "weekends", "daily", "every day", "days a week".
+ */
+unsigned ground_days(const char *text, size_t n);
+/* "Monday" for GROUND_DAY(0) ...; NULL unless days is one day. */
+const char *ground_day_name(unsigned days);
+
+/*
+ * A time of day said of days (ground_days()): for each of them that the
+ * grounding gives times of (an opening-hours record: {"Monday": "7:0-21:0"},
+ * "Monday: 9am-5pm"), one of that day's times must state it. Returns that
+ * day's nearest time where none does, else NULL (nothing to contradict).
+ */
+const struct ground_quantity *ground_check_days(const struct ground *g,
+						const struct quantity *a, unsigned days);
 
 /* Records a quantity (bounded like the items; the oldest is evicted). */
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,

@@ -582,3 +582,86 @@ TEST(context_leaves_out_every_stop_word)
 	ground_context_of(two + 11, 11, &ctx);
 	CHECK_EQ(ctx.n, 2);
 }
+
+TEST(ground_days_read_from_text)
+{
+	static const struct {
+		const char *text;
+		unsigned days;
+	} cases[] = {
+		{"on Monday", 0x01},
+		{"Mondays", 0x01},
+		{"Mon", 0x01},
+		{"Tues and Thur", 0x02 | 0x08},
+		{"Monday through Friday", 0x1f},
+		{"Monday to Sunday", 0x7f},
+		{"Mon-Fri", 0x1f},
+		{"Friday \xe2\x80\x93 Sunday", 0x70},
+		{"Saturday until Tuesday", 0x20 | 0x40 | 0x01 | 0x02},
+		{"on weekdays", 0x1f},
+		{"on weekends", 0x60},
+		{"daily", 0x7f},
+		{"every day", 0x7f},
+		{"open 7 days a week from", 0x7f},
+		{"seven days a week", 0x7f},
+		{"five days a week", 0},
+		{"17 days a week", 0},
+		{"one day", 0},
+		{"monsoon season", 0},
+		{"to Friday", 0x10},
+		{"", 0},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		unsigned got = ground_days(cases[i].text, strlen(cases[i].text));
+
+		if (got != cases[i].days)
+			fprintf(stderr, "  \"%s\": days 0x%x, not 0x%x\n", cases[i].text, got,
+				cases[i].days);
+		CHECK_EQ(got, cases[i].days);
+	}
+	CHECK_STR(ground_day_name(GROUND_DAY(2)), "Wednesday");
+	CHECK(ground_day_name(0x03) == NULL);
+}
+
+TEST(ground_times_of_days)
+{
+	/* Every name a day's hours are filed under, as a JSON key would give it. */
+	static const struct {
+		const char *key;
+		int day;
+	} keys[] = {
+		{"Monday", 0}, {"mondays", 0}, {"Mon", 0}, {"Tuesday", 1}, {"Tuesdays", 1},
+		{"Tue", 1}, {"Tues", 1}, {"Wednesday", 2}, {"Wednesdays", 2}, {"Wed", 2},
+		{"Thursday", 3}, {"Thursdays", 3}, {"Thu", 3}, {"Thur", 3}, {"Thurs", 3},
+		{"Friday", 4}, {"Fridays", 4}, {"Fri", 4}, {"Saturday", 5}, {"Saturdays", 5},
+		{"Sat", 5}, {"Sunday", 6}, {"Sundays", 6}, {"Sun", 6},
+	};
+	struct ground *g = NULL;
+	struct ground_context ctx;
+	struct quantity open, close, said;
+	size_t i;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	quantity_set(&open, QUANTITY_TIME, "time:clock", 9 * 60, 60);
+	quantity_set(&close, QUANTITY_TIME, "time:clock", 17 * 60, 60);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		const struct ground_quantity *d;
+
+		ground_reset(g);
+		ground_context_of(keys[i].key + strlen(keys[i].key), strlen(keys[i].key), &ctx);
+		CHECK_EQ(ground_add_quantity(g, &open, "9:0", 3, 0, &ctx), 0);
+		CHECK_EQ(ground_add_quantity(g, &close, "17:0", 4, 4, &ctx), 0);
+		/* 5 pm that day is said; 6 pm is not, and names the day's nearest time. */
+		CHECK(ground_check_days(g, &close, GROUND_DAY(keys[i].day)) == NULL);
+		quantity_set(&said, QUANTITY_TIME, "time:clock", 18 * 60, 60);
+		d = ground_check_days(g, &said, GROUND_DAY(keys[i].day));
+		CHECK(d != NULL && d->days == GROUND_DAY(keys[i].day) && d->q.value == 17 * 60);
+		/* Another day's hours are not known: nothing to contradict. */
+		CHECK(ground_check_days(g, &said, GROUND_DAY((keys[i].day + 1) % 7)) == NULL);
+	}
+	ground_free(g);
+}
