@@ -1037,12 +1037,22 @@ static bool seven_before(const char *text, const char *w)
 unsigned ground_days(const char *text, size_t n)
 {
 	const char *p = text, *end = text + n, *w, *prev = NULL, *prev2 = NULL;
-	unsigned days = 0;
+	unsigned days = 0, said = 0;
+	bool excepting = false;
 	size_t k, prev_k = 0, prev2_k = 0;
 	int from = -1; /* a day before "through", "to", "-": a range's first */
 
 	while (next_word(&p, end, &w, &k)) {
 		int d = day_word(w, k);
+
+		/* "daily except Mondays": the days after it are left out */
+		if (is_word(w, k, "except") || is_word(w, k, "excluding")) {
+			said |= days;
+			days = 0;
+			from = -1;
+			excepting = true;
+			continue;
+		}
 
 		if (d >= 0) {
 			if (from >= 0) {
@@ -1085,7 +1095,7 @@ unsigned ground_days(const char *text, size_t n)
 		prev = w;
 		prev_k = k;
 	}
-	return days;
+	return excepting ? said & ~days : days;
 }
 
 const char *ground_day_name(unsigned days)

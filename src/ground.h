@@ -75,7 +75,8 @@ struct ground_quantity {
 /*
  * The days of the week that text names: "Monday", "Mon", "Mondays",
  * "Monday through Friday" (also "to", "until", "-", wrapping round the
- * week), "weekdays", "weekends", "daily", "every day", "days a week".
+ * week), "weekdays", "weekends", "daily", "every day", "7 days a week";
+ * those after "except" or "excluding" are left out ("daily except Monday").
  */
 unsigned ground_days(const char *text, size_t n);
 /* "Monday" for GROUND_DAY(0) ...; NULL unless days is one day. */

@@ -609,6 +609,9 @@ TEST(ground_days_read_from_text)
 		{"one day", 0},
 		{"monsoon season", 0},
 		{"to Friday", 0x10},
+		{"daily except Mondays", 0x7e},
+		{"every day excluding Saturday and Sunday", 0x1f},
+		{"except Monday", 0},
 		{"", 0},
 	};
 	size_t i;
