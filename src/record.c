@@ -1017,6 +1017,10 @@ static size_t keyed(struct record *r, const char *s, size_t n)
 
 		if (!is_alpha(c) && !is_digit(c) && c != ' ' && c != '_' && c != '-' && c != '.')
 			break;
+		/* A figure of its own is a sentence's, not a key's: "Refunds within
+		 * 14 days: https://..." says 14 days ("Q3", "COVID-19" stay keys). */
+		if (is_digit(c) && s[i - 1] == ' ')
+			return 0;
 	}
 	if (i == n || i - k0 > RECORD_TEXT_KEY_MAX)
 		return 0;

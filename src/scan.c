@@ -188,6 +188,17 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 
 	size_t i;
 
+	/* A repeat shown for the record says so: the rule's words are for a miss. */
+	if (it->grounded) {
+		if (policy_render("{text} repeats what the tools or sources said", it->text,
+				  it->text_len, NULL, &s->msg) < 0 ||
+		    policy_render("Nothing to do: it is grounded.", it->text, it->text_len, NULL,
+				  &s->rec) < 0)
+			return -ENOMEM;
+		f.message = s->msg.data;
+		f.recovery = s->rec.data;
+		return report(s, &f);
+	}
 	if (policy_render(near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
 	    policy_render(near ? r->near.recovery : r->recovery, it->text, it->text_len,

@@ -48,6 +48,9 @@ def sarif():
     with tempfile.TemporaryDirectory() as tmp:
         with open(os.path.join(tmp, "a b.md"), "wb") as f:
             f.write(DOC)
+        with open(os.path.join(tmp, "grounded.md"), "wb") as f:
+            f.write(b"<tool_output>See https://help.example.com/refunds</tool_output>\n"
+                    b"See https://help.example.com/refunds.\n")
         os.mkdir(os.path.join(tmp, "docs"))
         with open(os.path.join(tmp, "docs", "c.md"), "wb") as f:
             f.write(b"Nothing to see.\n")
@@ -56,6 +59,7 @@ def sarif():
             "absolute path": ["-f", "sarif", os.path.join(tmp, "a b.md")],
             "nothing": ["-f", "sarif", "docs"],
             "a missing file": ["-f", "sarif", "a b.md", "missing.md"],
+            "grounded repeats": ["-f", "sarif", "--show-grounded", "grounded.md"],
         }
         for name, args in cases.items():
             p = run(args, cwd=tmp)

@@ -46,7 +46,8 @@ int github_finding(struct jsonl *w, const struct halluscan_finding *f)
 	struct buf *b = &w->b;
 	int err = 0;
 
-	err |= buf_adds(b, f->severity >= HALLUSCAN_BLOCK ? "::error file=" : "::warning file=");
+	err |= buf_adds(b, f->grounded ? "::notice file="
+			 : f->severity >= HALLUSCAN_BLOCK ? "::error file=" : "::warning file=");
 	err |= escaped(b, w->path, strlen(w->path), true);
 	err |= buf_addf(b, ",line=%llu,col=%llu", (unsigned long long)f->line,
 			(unsigned long long)f->column);

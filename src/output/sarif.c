@@ -111,7 +111,13 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 		cps += ((unsigned char)f->text[i] & 0xC0) != 0x80;
 	err |= s->results++ ? buf_addc(b, ',') : 0;
 	err |= BUF_LIT(b, "{\"ruleId\":") | str(b, f->rule);
-	err |= buf_addf(b, ",\"ruleIndex\":%zu,\"level\":\"%s\"", rule_index, level(f->severity));
+	/* A repeat of tool output (--show-grounded) is a passed check, not a problem. */
+	if (f->grounded)
+		err |= buf_addf(b, ",\"ruleIndex\":%zu,\"kind\":\"pass\",\"level\":\"none\"",
+				rule_index);
+	else
+		err |= buf_addf(b, ",\"ruleIndex\":%zu,\"level\":\"%s\"", rule_index,
+				level(f->severity));
 	err |= BUF_LIT(b, ",\"message\":{\"text\":") | str(b, f->message);
 	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
 	err |= uri(b, path);

@@ -41,8 +41,8 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 			(unsigned long long)f->column);
 	err |= st->color ? BUF_LIT(b, RESET) : 0;
 	err |= buf_addc(b, ' ');
-	err |= st->color ? buf_adds(b, block ? RED : YELLOW) : 0;
-	err |= buf_adds(b, halluscan_severity_name(f->severity));
+	err |= st->color ? buf_adds(b, f->grounded ? DIM : block ? RED : YELLOW) : 0;
+	err |= buf_adds(b, f->grounded ? "grounded" : halluscan_severity_name(f->severity));
 	err |= st->color ? BUF_LIT(b, RESET) : 0;
 	err |= BUF_LIT(b, ": ");
 	err |= buf_add_visible(b, f->message, strlen(f->message));
