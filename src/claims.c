@@ -315,6 +315,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* The words on both sides of it in its sentence. */
 	p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
 	ground_context_of(p + n, n, &ctx);
+	p = window_get(c->w, h->from, h->to, &n);
+	ground_context_words(p, n, &ctx);
 	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 	ground_context_after(p, n, &ctx);
 	gq = ground_match_quantity(c->ground, &h->q, &ctx, r->near.signal ? r->near.tolerance : 0, &v);

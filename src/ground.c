@@ -325,6 +325,8 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	}
 }
 
+static bool next_word(const char **p, const char *end, const char **w, size_t *k);
+
 /* Adds one word's hash unless held; false when ctx is full. */
 static bool context_add(struct ground_context *ctx, uint32_t h)
 {
@@ -369,6 +371,22 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 		if (!context_add(ctx, h))
 			return;
 		added++;
+	}
+}
+
+void ground_context_words(const char *text, size_t n, struct ground_context *ctx)
+{
+	const char *p = text, *end = text + n, *w;
+	size_t k;
+
+	while (next_word(&p, end, &w, &k)) {
+		uint32_t h;
+
+		if (k < 3)
+			continue;
+		h = word_hash(w, k);
+		if (!context_stopword(h, w, k) && !context_add(ctx, h))
+			return;
 	}
 }
 

@@ -58,6 +58,12 @@ struct ground_context {
 
 /* The words before a quantity; before points just past the bytes before it. */
 void ground_context_of(const char *before, size_t n, struct ground_context *ctx);
+/*
+ * Adds the content words of a quantity's own text ("stars" of "4.0 stars",
+ * which a key such as "business_stars" says too), leaving its nearest
+ * words (before1, after1) as they are.
+ */
+void ground_context_words(const char *text, size_t n, struct ground_context *ctx);
 
 /* A quantity tool output or a source stated, with its text as written. */
 struct ground_quantity {

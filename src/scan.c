@@ -329,6 +329,7 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	from = it->flags & NUMLEX_RANGE ? it->from : it->part_from;
 	to = it->flags & NUMLEX_RANGE ? it->to : it->part_to;
 	record_context(v, from, &gc);
+	ground_context_words(v->text + from, to - from, &gc);
 	ground_context_after(v->text + to, v->len - to, &gc);
 	if (s->rec_ground == s->span_ground) {
 		s->span_ground_used = true;
