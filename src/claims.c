@@ -262,6 +262,32 @@ static size_t clause_after(const char *p, size_t n)
 	return n;
 }
 
+/* Does [p, p + n) only join two times ("am to", " - ", "pm until")? */
+static bool joins_times(const char *p, size_t n)
+{
+	static const char *const words[] = {"am", "pm", "a", "m", "p", "to", "until", "till",
+					    "through", "and", "or"};
+	size_t i = 0, k, j;
+
+	while (i < n) {
+		if (!isalpha((unsigned char)p[i])) {
+			if (p[i] != ' ' && p[i] != '.' && p[i] != '-' && (unsigned char)p[i] < 0x80)
+				return false;
+			i++;
+			continue;
+		}
+		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+			;
+		for (j = 0; j < ARRAY_SIZE(words); j++)
+			if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
+				break;
+		if (j == ARRAY_SIZE(words))
+			return false;
+		i = k;
+	}
+	return true;
+}
+
 /*
  * The days of the week a time is said of: named right after it in its
  * clause ("9am to 5pm on weekdays"), else before it since the last figure
@@ -272,7 +298,7 @@ static size_t clause_after(const char *p, size_t n)
 static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 {
 	const char *p, *a;
-	size_t n, na, i, k;
+	size_t n, na, i, j, k;
 	unsigned days, rest;
 
 	a = window_get(c->w, h->to, MIN(end, h->to + 160), &na);
@@ -281,12 +307,20 @@ static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 	rest = ground_days(a + k, na - k);
 	if (!days) {
 		p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
-		for (i = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n'; i--)
-			if (isdigit((unsigned char)p[i - 1])) {
-				/* "7 days a week from 9am": the digit is the days' */
-				if (!(n - i >= 12 && memcmp(p + i, " days a week", 12) == 0))
-					break;
-			}
+		for (i = n, j = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n'; i--) {
+			if (!isdigit((unsigned char)p[i - 1]))
+				continue;
+			/* "7 days a week from 9am": the digit is the days' */
+			if (n - i >= 12 && memcmp(p + i, " days a week", 12) == 0)
+				continue;
+			/* "from 10:30 am to midnight": past the range's other end */
+			if (!joins_times(p + i, j - i))
+				break;
+			while (i > 1 && (isdigit((unsigned char)p[i - 2]) || p[i - 2] == ':' ||
+					 p[i - 2] == '.'))
+				i--;
+			j = i - 1;
+		}
 		days = ground_days(p + i, n - i);
 		rest = ground_days(a, na);
 	}
