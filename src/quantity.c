@@ -371,11 +371,29 @@ double quantity_step(int decimals)
  * double cannot hold a millionth of one ("$98,765,432.10" rounded to cents
  * comes back 1.5e-8 off), and the figure still states itself.
  */
+/*
+ * How far rounding may move a figure, relative to it: "$383 billion" for
+ * $383.3 billion and "70%" for 69.8% are rounding; "$2 billion" for $1.8
+ * billion (one digit, 11% off) says another figure. "About $2 billion" is
+ * an approximation, and judged as one.
+ */
+#define ROUNDING_REL 0.05
+
 static bool rounds_to(double w, const struct quantity *a)
 {
 	double unit = quantity_step(a->decimals), x = quantity_written(a);
 
 	return fabs(round(w / unit) * unit - x) < unit * 1e-6 + 1e-12 + 8 * DBL_EPSILON * fabs(x);
+}
+
+/* A figure rounded to a's precision and not moved past ROUNDING_REL (not
+ * for dates and times: "March" is any day of March, "5 pm" any minute of
+ * the hour). */
+static bool rounds_close(double w, const struct quantity *a)
+{
+	double x = quantity_written(a);
+
+	return fabs(w - x) <= ROUNDING_REL * fabs(x) + 1e-12 && rounds_to(w, a);
 }
 
 bool quantity_states(const struct quantity *a, const struct quantity *g)
@@ -387,11 +405,11 @@ bool quantity_states(const struct quantity *a, const struct quantity *g)
 	/* A bare number in tool output states any quantity written with that
 	 * number: {"refund_window_days": 14} grounds "14 days". */
 	if (g->kind == QUANTITY_NUMBER)
-		return rounds_to(g->value, a);
+		return rounds_close(g->value, a);
 	if (!quantity_comparable(a, g))
 		return false;
 	/* g in the units a was written in, rounded to a's precision. */
-	return rounds_to(g->value / a->scale, a);
+	return rounds_close(g->value / a->scale, a);
 }
 
 double quantity_distance(const struct quantity *a, const struct quantity *g)

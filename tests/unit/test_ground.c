@@ -668,3 +668,29 @@ TEST(ground_times_of_days)
 	}
 	ground_free(g);
 }
+
+TEST(quantity_rounding_stays_near)
+{
+	/* Rounding to the written precision states a figure only within 5%. */
+	static const struct {
+		const char *said, *source;
+		bool states;
+	} cases[] = {
+		{"$383 billion", "$383.3 billion", true},
+		{"70%", "69.8%", true},
+		{"$1.2 billion", "$1,160 million", true},
+		{"$2 billion", "$1.8 billion", false},
+		{"5%", "4.6%", false},
+		{"20%", "19.5%", true},
+	};
+	struct quantity a, g;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		CHECK(quantity_parse(cases[i].said, strlen(cases[i].said), &a));
+		CHECK(quantity_parse(cases[i].source, strlen(cases[i].source), &g));
+		if (quantity_states(&a, &g) != cases[i].states)
+			fprintf(stderr, "  %s for %s\n", cases[i].said, cases[i].source);
+		CHECK(quantity_states(&a, &g) == cases[i].states);
+	}
+}
