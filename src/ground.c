@@ -405,12 +405,15 @@ size_t ground_context_shared(const struct ground_context *a, const struct ground
 
 	if ((a->mask & b->mask) == 0)
 		return 0;
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->n; i++) {
+		if (!(b->mask >> (a->word[i] % 64) & 1))
+			continue; /* its bit is not in b: nor is it */
 		for (j = 0; j < b->n; j++)
 			if (a->word[i] == b->word[j]) {
 				k++;
 				break;
 			}
+	}
 	return k;
 }
 
@@ -421,10 +424,13 @@ static bool share_context(const struct ground_context *a, const struct ground_co
 	/* A word in common sets a bit in common: no bit, no word. */
 	if ((a->mask & b->mask) == 0)
 		return false;
-	for (i = 0; i < a->n; i++)
+	for (i = 0; i < a->n; i++) {
+		if (!(b->mask >> (a->word[i] % 64) & 1))
+			continue;
 		for (j = 0; j < b->n; j++)
 			if (a->word[i] == b->word[j])
 				return true;
+	}
 	return false;
 }
 
@@ -653,7 +659,10 @@ static void judge(struct qsearch *s, uint32_t i)
 
 	/* The context is compared only where the verdict can change with it. */
 	if (quantity_states(s->a, &gq->q)) {
-		s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
+		/* (only where the answer's figure has both nearest words, and until
+		 * one stating figure has them too: all the swap rule asks) */
+		if (s->stated_close < 2 && s->ctx->before1 && s->ctx->after1)
+			s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
 		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
 			return;
 		shared = share_context(s->ctx, &gq->ctx);
