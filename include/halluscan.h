@@ -231,6 +231,9 @@ struct halluscan_finding {
 	const size_t *also_index; /* and their indexes; both arrays are valid only
 				     during the callback */
 	size_t n_also;           /* at most HALLUSCAN_ALSO_MAX */
+	/* The trigger request in the prompt that raised severity one step
+	 * (a "triggers" entry of the packs: "exact-statistics"), or NULL. */
+	const char *trigger;
 };
 
 #define HALLUSCAN_ALSO_MAX 3
@@ -285,6 +288,13 @@ enum {
 	 * claims is above max_unsupported_ratio. A span left open then blocks.
 	 */
 	HALLUSCAN_SCAN_CLAIMS = 1 << 1,
+	/*
+	 * Detect more aggressively, as when the agent's context is in the
+	 * compact zone or beyond (the spec's context-health): the rules a pack
+	 * marks "pressure: only" report, and those marked "pressure: strict"
+	 * lose their exemptions (see the manual, CHAIN INTEGRATION).
+	 */
+	HALLUSCAN_SCAN_PRESSURE = 1 << 2,
 };
 
 /* When an input fails (summary->failed, halluscan_check() returning 1). */
