@@ -169,7 +169,8 @@ struct halluscan_rules_info {
 	size_t n_signals;         /* the rules' signals, then unterminated_span and spoofed_span */
 	size_t n_contexts;
 	size_t n_spans;           /* kinds of tool-output span: <tool_output>, <tool_result> */
-	size_t n_examples, n_negative_examples;
+	size_t n_examples, n_negative_examples; /* the rules' and the triggers' */
+	size_t n_triggers;        /* trigger requests looked for in the prompt */
 };
 
 HALLUSCAN_API const struct halluscan_rules_info *
@@ -362,7 +363,12 @@ HALLUSCAN_API void halluscan_scanner_free(struct halluscan_scanner *sc);
 enum halluscan_grounding {
 	HALLUSCAN_GROUND_TOOL,   /* what a tool returned, kept apart from the reply */
 	HALLUSCAN_GROUND_SOURCE, /* a document the reply must keep to (--source) */
-	HALLUSCAN_GROUND_PROMPT, /* what the user wrote; for now as SOURCE */
+	HALLUSCAN_GROUND_PROMPT, /* what the user wrote; for now as SOURCE, and a
+				    trigger request in it ("give me the exact
+				    statistics on") raises the signals it names
+				    one severity step for the inputs scanned
+				    after it, until a prompt after an input
+				    (the next turn) or a reset */
 };
 
 /*

@@ -133,7 +133,8 @@ static const char usage_text[] =
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
-	"                      [--misjudgments FILE] [--sweep] [--format text|json] [FILE]...\n"
+	"                      [--misjudgments FILE] [--sweep] [--pressure]\n"
+	"                      [--format text|json] [FILE]...\n"
 	"       halluscan -V | --version | -h | --help\n";
 
 static const char help_text[] =
@@ -822,9 +823,9 @@ static int check_rules(const struct halluscan_rules *rules)
 {
 	const struct halluscan_rules_info *info = halluscan_rules_info(rules);
 
-	printf("%zu rules, %zu spans, %zu contexts: %zu examples and %zu negative examples pass\n",
-	       info->n_rules, info->n_spans, info->n_contexts, info->n_examples,
-	       info->n_negative_examples);
+	printf("%zu rules, %zu spans, %zu contexts, %zu triggers: %zu examples and %zu negative "
+	       "examples pass\n", info->n_rules, info->n_spans, info->n_contexts, info->n_triggers,
+	       info->n_examples, info->n_negative_examples);
 	return 0;
 }
 

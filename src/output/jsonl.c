@@ -79,6 +79,8 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	err |= BUF_LIT(b, ",\"severity\":\"");
 	err |= buf_adds(b, halluscan_severity_name(f->severity));
 	err |= buf_addc(b, '"');
+	if (f->trigger)
+		err |= field_str(b, "trigger", f->trigger, strlen(f->trigger));
 	err |= field_u64(b, "start", f->start);
 	err |= field_u64(b, "end", f->end);
 	err |= field_u64(b, "line", f->line);

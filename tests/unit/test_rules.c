@@ -699,9 +699,10 @@ static const struct {
 	{"contexts: x\n", "p.yaml:1:11: \"contexts\" must be a list"},
 	{"", "p.yaml: empty rule pack"},
 	{"# nothing\n", "p.yaml: empty rule pack"},
-	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans or contexts"},
+	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans, contexts or triggers"},
 	{"[k]: v\n", "p.yaml:1:1: keys must be strings"},
-	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans and contexts)"},
+	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans, contexts and "
+	 "triggers)"},
 	/* ruleset_add_buffer: the YAML itself */
 	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
 	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},
