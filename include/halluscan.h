@@ -419,6 +419,7 @@ struct halluscan_summary {
 	double trust;            /* supported over checked (NAN when none is:
 				    claims_checked 0 says there is no figure) */
 	bool claims_sufficient;  /* unsupported_ratio <= max_unsupported_ratio */
+	bool pressure;           /* scanned under context pressure (HALLUSCAN_SCAN_PRESSURE) */
 };
 
 /*

@@ -724,6 +724,11 @@ void scan_pressure(struct scan *s, bool on)
 	claims_pressure(s->claims, on);
 }
 
+bool scan_pressured(const struct scan *s)
+{
+	return s->pressure;
+}
+
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
 {
 	s->claim_fn = fn;

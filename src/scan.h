@@ -96,6 +96,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 void scan_free(struct scan *s);
 /* Scans under context pressure (claims_pressure()). Call before scanning. */
 void scan_pressure(struct scan *s, bool on);
+bool scan_pressured(const struct scan *s);
 /* Reports each sentence of agent text as a claim to fn (--claims). Call before scanning. */
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
 /* Forgets every source added with scan_add_source. Call between inputs. */

@@ -34,24 +34,26 @@ enum scratchpad_health scratchpad_zone(const char *zone, size_t len)
 	return HEALTH_UNKNOWN;
 }
 
-/* context_health: a zone's name, or an object whose "zone" (or "status") is one. */
-static void read_health(struct scratchpad *sp)
+enum scratchpad_health scratchpad_health_value(const struct json_value *h, const char **zone)
 {
-	const struct json_value *h = json_get(sp->root, "context_health");
 	const char *z;
 	size_t n;
 
-	if (!h) {
-		sp->health = HEALTH_ABSENT;
-		return;
-	}
+	*zone = NULL;
+	if (!h)
+		return HEALTH_ABSENT;
 	z = json_string(h, &n);
 	if (!z)
 		z = json_string(json_get(h, "zone"), &n);
 	if (!z)
 		z = json_string(json_get(h, "status"), &n);
-	sp->zone = z;
-	sp->health = z ? scratchpad_zone(z, n) : HEALTH_UNKNOWN;
+	*zone = z;
+	return z ? scratchpad_zone(z, n) : HEALTH_UNKNOWN;
+}
+
+static void read_health(struct scratchpad *sp)
+{
+	sp->health = scratchpad_health_value(json_get(sp->root, "context_health"), &sp->zone);
 }
 
 static void read_result(struct scratchpad *sp)

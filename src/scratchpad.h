@@ -68,7 +68,12 @@ int scratchpad_splice(const struct scratchpad *sp, const char *value, size_t val
 		      struct buf *out);
 void scratchpad_fini(struct scratchpad *sp);
 
-/* "calm", "pressure", ...: how a context_health zone is taken. */
+/* How a context_health zone's name is taken. */
 enum scratchpad_health scratchpad_zone(const char *zone, size_t len);
+/*
+ * A context_health value (NULL: absent): a zone's name, or an object whose
+ * "zone" (or "status") is one. *zone is set to the name, or NULL.
+ */
+enum scratchpad_health scratchpad_health_value(const struct json_value *h, const char **zone);
 
 #endif

@@ -238,4 +238,150 @@ check(rc == 2 and "locked by another writer" in err and time.monotonic() - t0 < 
 check(open(pad).read() == held, "a held lock: the file changed")
 os.close(holder)
 
+
+# ---- trigger requests ("Common Hallucination Triggers") ----
+# Each row: the spec's request, completed; an answer with the signal its
+# "why" names; the signal; the trigger's name.
+TRIGGERS = [
+    ("Give me the exact statistics on remote work adoption.",
+     "Remote work grew 37.2% in 2023.", "unsourced_statistic", "exact-statistics"),
+    ("Find me 10 sources for the claim that sleep improves memory.",
+     "See Walker et al. (2017) on sleep and memory.", "fabricated_citation", "find-sources"),
+    ("What's the current data on EV adoption in Norway?",
+     "EV adoption in Norway is 82.4% of new sales.", "unsourced_statistic", "current-data"),
+    ("List the top 10 tools for log analysis.",
+     "1. LogLens (https://loglens.example.com) leads.", "fabricated_url", "top-list"),
+    ("According to research, what is the best way to learn a language?",
+     "As shown by Krashen, input matters most.", "fabricated_citation", "according-to-research"),
+    ("What will happen when the Fed cuts rates again?",
+     "Stocks will definitely rise.", "future_certainty", "future-outcome"),
+    ("Give me a comprehensive list of vector databases.",
+     "Milvus (https://milvus.example.org) is one.", "fabricated_url", "comprehensive-list"),
+    ("What\u2019s the URL for the Kubernetes API reference?",
+     "It is https://kubernetes.example/docs/api.", "fabricated_url", "url-request"),
+    ("Cite your sources.",
+     "According to Dr. Lee, the effect is real.", "fabricated_citation", "cite-sources"),
+]
+
+
+def findings(out):
+    return [json.loads(l) for l in out.splitlines() if l.startswith('{"type":"finding"')]
+
+
+prompt = os.path.join(tmp, "prompt.txt")
+for request, answer, signal, name in TRIGGERS:
+    with open(prompt, "w") as f:
+        f.write(request + "\n")
+    rc, out, err = run(["--prompt", prompt], stdin=answer.encode() + b"\n")
+    got = [(f["signal"], f["severity"], f.get("trigger")) for f in findings(out)]
+    check((signal, "block", name) in got and rc == 1,
+          f"trigger {name}: {request!r} -> {answer!r}: exit {rc}, {got}")
+    rc, out, err = run([], stdin=answer.encode() + b"\n")
+    got = [(f["signal"], f["severity"], f.get("trigger")) for f in findings(out)]
+    check((signal, "warn", None) in got and rc == 0, f"without the prompt, {name}: {got}")
+
+# A trigger raises only its own signals, and a prompt with none raises nothing.
+for request in ["What's the URL for the pricing page?", "Summarize this thread for me."]:
+    with open(prompt, "w") as f:
+        f.write(request)
+    rc, out, err = run(["--prompt", prompt], stdin=b"Churn fell to 3.7% last quarter.\n")
+    got = [(f["signal"], f["severity"], f.get("trigger")) for f in findings(out)]
+    check(got == [("unsourced_statistic", "warn", None)], f"{request!r} raised {got}")
+
+# A trigger cut across the prompt's 64 KiB window is still found.
+with open(prompt, "w") as f:
+    f.write("x" * (65536 - 12) + " give me the exact statistics on churn\n")
+rc, out, err = run(["--prompt", prompt], stdin=b"Churn is 3.7%.\n")
+check([f.get("trigger") for f in findings(out)] == ["exact-statistics"],
+      f"a trigger across the window: {findings(out)}")
+
+# In a transcript, the user's message is the prompt, for that turn's answer only.
+turns = {"messages": [
+    {"role": "user", "content": "Give me the exact statistics on churn."},
+    {"role": "assistant", "content": "Churn is 3.7%."},
+    {"role": "user", "content": "Thanks. And retention?"},
+    {"role": "assistant", "content": "Retention is 91.2%."}]}
+rc, out, err = run(["--input", "chat"], stdin=json.dumps(turns).encode() + b"\n")
+got = [(f["message_index"], f["severity"], f.get("trigger")) for f in findings(out)]
+check(got == [(1, "block", "exact-statistics"), (3, "warn", None)], f"transcript turns: {got}")
+
+# --records with --prompt-field, and the scratchpad's lists, say it too.
+rec = {"q": "Cite your sources.", "a": "According to Dr. Lee, it works."}
+rc, out, err = run(["--records", "--field", "a", "--prompt-field", "q"],
+                   stdin=json.dumps(rec).encode() + b"\n")
+ann = json.loads(out)["halluscan"]
+check(ann["verdict"] == "block" and ann["findings"][0].get("trigger") == "cite-sources",
+      f"--prompt-field: {ann}")
+with open(pad, "w") as f:
+    f.write('{"execution": {"result": "See https://kubernetes.example/docs/api."}}')
+with open(prompt, "w") as f:
+    f.write("What's the URL for the Kubernetes API reference?")
+rc, out, err = run(["--scratchpad", pad, "--prompt", prompt])
+hd = json.loads(open(pad).read())["hallucination_detector"]
+check([(x["severity"], x.get("trigger")) for x in hd["fabricated_urls"]] == [("block", "url-request")]
+      and hd["verdict"] == "block" and rc == 1, f"scratchpad trigger: {hd}")
+
+# Trigger packs are checked like rule packs: file:line:col, examples run.
+BASE = ("rules:\n  - {id: a, signal: s, severity: warn, pattern: 'zz', message: m, recovery: r,"
+        " examples: [zz], negative_examples: [y]}\n")
+for body, want in [
+        ("  - {name: t, pattern: 'exact', escalate: [nope], examples: [exact], negative_examples: [x]}",
+         "escalates unknown signal \"nope\""),
+        ("  - {name: t, pattern: 'exact', escalate: [s], examples: [inexact?, nothing], negative_examples: [x]}",
+         "example does not match: \"nothing\""),
+        ("  - {name: t, pattern: 'exact', escalate: [s], examples: [exact], negative_examples: [exactly]}",
+         "negative example matches"),
+        ("  - {name: t, pattern: 'ex(act', escalate: [s], examples: [exact], negative_examples: [x]}",
+         "trigger \"t\": pattern:"),
+        ("  - {name: t, pattern: 'exact', escalate: [s]}", "needs pattern, escalate, examples")]:
+    pack = os.path.join(tmp, "t.yaml")
+    with open(pack, "w") as f:
+        f.write(BASE + "triggers:\n" + body + "\n")
+    rc, out, err = run(["--no-builtin-rules", "--rules", pack, "--check-rules", "--no-cache"])
+    check(rc == 2 and want in err and "t.yaml:" in err, f"trigger pack {body!r}: {rc} {err!r}")
+
+# ---- context pressure (context-health's "compact zone or beyond") ----
+PRESSED = ("70% of teams deploy daily. Builds are 3x faster. If approved, it will ship in "
+           "May 2027. Demand will double by 2030. About 60% agree. Adoption grew 41.5%.\n")
+rc, out, err = run([], stdin=PRESSED.encode())
+calm = [(f["rule"], f["text"]) for f in findings(out)]
+check(calm == [("stat.decimal_percent", "41.5%")], f"without pressure: {calm}")
+rc, out, err = run(["--pressure"], stdin=PRESSED.encode())
+got = [(f["rule"], f["text"]) for f in findings(out)]
+check(got == [("stat.round_percent", "70%"), ("stat.round_multiplier", "3x"),
+              ("future.dated_release", "will ship in May 2027"),
+              ("future.will_dated", "will double by 2030"), ("stat.decimal_percent", "41.5%")],
+      f"--pressure: {got}")
+check('"pressure":true' in out.splitlines()[-1], "the summary says pressure")
+
+# Pressure only adds: the bundled transcript's findings stay, and only the
+# rules marked for pressure add to them.
+example = os.path.join(SRC, "examples", "transcript.txt")
+_, out0, _ = run([example])
+_, out1, _ = run(["--pressure", example])
+f0 = {(f["rule"], f["start"]) for f in findings(out0)}
+f1 = {(f["rule"], f["start"]) for f in findings(out1)}
+check(f0 <= f1 and all(r.startswith(("stat.round", "future.will_dated", "future.dated_release"))
+                       for r, _ in f1 - f0), f"pressure on the example: {sorted(f1 - f0)}")
+
+# The scratchpad's context_health and a transcript's metadata say it too.
+for health, want in [('"compact"', 4), ('"healthy"', 0)]:
+    with open(pad, "w") as f:
+        f.write('{"context_health": %s, "execution": {"result": %s}}' % (health, json.dumps(PRESSED)))
+    run(["--scratchpad", pad])
+    hd = json.loads(open(pad).read())["hallucination_detector"]
+    n = len(hd["unsourced_stats"]) + len(hd["suspect_claims"]) - 1
+    check(n == want, f"context_health {health}: {n} findings past the one without pressure")
+convs = [{"context_health": "compact", "messages": [{"role": "assistant", "content": PRESSED}]},
+         {"messages": [{"role": "assistant", "content": PRESSED}]},
+         {"metadata": {"context_health": {"zone": "critical"}},
+          "messages": [{"role": "assistant", "content": PRESSED}]}]
+rc, out, err = run(["--input", "chat"], stdin=b"".join(json.dumps(c).encode() + b"\n" for c in convs))
+per = {}
+for f in findings(out):
+    per[f["record"]] = per.get(f["record"], 0) + 1
+sums = [json.loads(l) for l in out.splitlines() if '"type":"summary"' in l]
+check(per == {1: 5, 2: 1, 3: 5} and [s.get("pressure", False) for s in sums] == [True, False, True],
+      f"transcript context_health: {per}, {[s.get('pressure') for s in sums]}")
+
 sys.exit(1 if failures else 0)

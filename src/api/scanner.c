@@ -327,6 +327,7 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 		.exempted = sum.exempted, .grounded = sum.grounded, .repeats = sum.repeats,
 		.ground_evictions = sum.ground_evictions, .spans = sum.spans,
 		.unterminated_spans = sum.unterminated_spans, .match_limit_hits = sum.limit_hits,
+		.pressure = scan_pressured(sc->scan),
 	};
 	if (sc->flags & HALLUSCAN_SCAN_CLAIMS) {
 		policy_claims(sum.claims, sc->max_ratio, &cv);
@@ -345,6 +346,14 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 	}
 	if (summary)
 		*summary = s;
+	return 0;
+}
+
+int api_scanner_pressure(struct halluscan_scanner *sc, bool on)
+{
+	if (sc->state != IDLE)
+		return -EBUSY;
+	scan_pressure(sc->scan, on);
 	return 0;
 }
 

@@ -162,6 +162,8 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	       field_u64(b, "unterminated_spans", s->unterminated_spans);
 	if (s->ground_evictions)
 		err |= field_u64(b, "ground_evictions", s->ground_evictions);
+	if (s->pressure)
+		err |= BUF_LIT(b, ",\"pressure\":true");
 	if (in && (in->suppressed_inline || in->suppressed_baseline || in->suppressed_code))
 		err |= buf_addf(b, ",\"suppressed\":{\"inline\":%llu,\"baseline\":%llu,\"code\":%llu}",
 				(unsigned long long)in->suppressed_inline,
