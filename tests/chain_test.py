@@ -129,6 +129,18 @@ hd = json.loads(open(pad).read())["hallucination_detector"]
 check(rc == 1 and hd["verdict"] == "block" and hd["error"] is None,
       f"user-facing: exit {rc}, {hd['verdict']}")
 
+# A scratchpad reached through a symbolic link: the file is replaced, the link stays.
+real = os.path.join(tmp, "real.json")
+link = os.path.join(tmp, "link.json")
+with open(real, "w") as f:
+    f.write('{"execution": {"result": "It is 12.5%."}}')
+os.symlink("real.json", link)
+rc, out, err = run(["--scratchpad", link])
+check(os.path.islink(link) and json.loads(open(real).read())["hallucination_detector"]["findings"] == 1,
+      f"through a symbolic link: {rc} {err!r}")
+os.unlink(link)
+os.unlink(real)
+
 # 2. A malformed scratchpad: an error, and the file as it was, byte for byte.
 for bad in ['{"execution": {"result": "x"}', '[1, 2]', '{"a": 1} {"b": 2}', '',
             '{"a": tru}', '\ufeff{"a": 1}']:

@@ -111,8 +111,10 @@ int chain_open(struct chain *c, const char *path, struct diag *d)
 	struct json_error je = {0};
 	int err;
 
-	c->path = path;
 	c->fd = -1;
+	c->path = realpath(path, NULL);
+	if (!c->path)
+		return errno;
 	err = lock_path(c);
 	if (err == 0)
 		err = read_all(c);
@@ -286,6 +288,8 @@ void chain_close(struct chain *c)
 		close(c->fd); /* and with it the lock */
 	c->fd = -1;
 	scratchpad_fini(&c->sp);
+	free(c->path);
+	c->path = NULL;
 	free(c->text);
 	c->text = NULL;
 	for (i = 0; i < CHAIN_LISTS; i++)

@@ -40,7 +40,8 @@ enum chain_list {
 };
 
 struct chain {
-	const char *path;
+	char *path;             /* the scratchpad's real path: a symbolic link is followed,
+				   so that renaming replaces the file, not the link */
 	int fd;                 /* the scratchpad, locked; -1 when not open */
 	struct stat st;
 	char *text;
@@ -54,7 +55,8 @@ struct chain {
 };
 
 /*
- * Opens, locks and reads the scratchpad at path. Returns 0; a positive
+ * Opens, locks and reads the scratchpad at path (following symbolic
+ * links to the file). Returns 0; a positive
  * errno for a file that cannot be opened, locked (ETIMEDOUT: another
  * writer held it past CHAIN_LOCK_WAIT_MS) or read; -EINVAL for one that is
  * not a JSON object (d says where; the file is left as it is, and

@@ -912,7 +912,7 @@ static bool commit_scratchpad(struct chain *c, const char *error)
 	int err = chain_commit(c, error);
 
 	if (err)
-		cli_warn("%s: not updated: %s", c->path, strerror(err));
+		cli_warn("%s: not updated: %s", c->path ? c->path : "scratchpad", strerror(err));
 	return err != 0;
 }
 
