@@ -169,8 +169,9 @@ struct halluscan_rules_info {
 	size_t n_signals;         /* the rules' signals, then unterminated_span and spoofed_span */
 	size_t n_contexts;
 	size_t n_spans;           /* kinds of tool-output span: <tool_output>, <tool_result> */
-	size_t n_examples, n_negative_examples; /* the rules' and the triggers' */
+	size_t n_examples, n_negative_examples; /* the rules' */
 	size_t n_triggers;        /* trigger requests looked for in the prompt */
+	size_t n_trigger_examples, n_trigger_negative_examples;
 };
 
 HALLUSCAN_API const struct halluscan_rules_info *

@@ -67,7 +67,8 @@ class _RulesInfo(Structure):
     _fields_ = [("digest", c_char_p), ("engine", c_char_p), ("degraded", c_char_p),
                 ("n_rules", c_size_t), ("n_signals", c_size_t), ("n_contexts", c_size_t),
                 ("n_spans", c_size_t), ("n_examples", c_size_t),
-                ("n_negative_examples", c_size_t), ("n_triggers", c_size_t)]
+                ("n_negative_examples", c_size_t), ("n_triggers", c_size_t),
+                ("n_trigger_examples", c_size_t), ("n_trigger_negative_examples", c_size_t)]
 
 
 class _Rule(Structure):

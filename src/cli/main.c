@@ -825,7 +825,8 @@ static int check_rules(const struct halluscan_rules *rules)
 
 	printf("%zu rules, %zu spans, %zu contexts, %zu triggers: %zu examples and %zu negative "
 	       "examples pass\n", info->n_rules, info->n_spans, info->n_contexts, info->n_triggers,
-	       info->n_examples, info->n_negative_examples);
+	       info->n_examples + info->n_trigger_examples,
+	       info->n_negative_examples + info->n_trigger_negative_examples);
 	return 0;
 }
 
