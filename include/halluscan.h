@@ -169,7 +169,9 @@ struct halluscan_rules_info {
 	size_t n_signals;         /* the rules' signals, then unterminated_span and spoofed_span */
 	size_t n_contexts;
 	size_t n_spans;           /* kinds of tool-output span: <tool_output>, <tool_result> */
-	size_t n_examples, n_negative_examples;
+	size_t n_examples, n_negative_examples; /* the rules' */
+	size_t n_triggers;        /* trigger requests looked for in the prompt */
+	size_t n_trigger_examples, n_trigger_negative_examples;
 };
 
 HALLUSCAN_API const struct halluscan_rules_info *
@@ -231,6 +233,9 @@ struct halluscan_finding {
 	const size_t *also_index; /* and their indexes; both arrays are valid only
 				     during the callback */
 	size_t n_also;           /* at most HALLUSCAN_ALSO_MAX */
+	/* The trigger request in the prompt that raised severity one step
+	 * (a "triggers" entry of the packs: "exact-statistics"), or NULL. */
+	const char *trigger;
 };
 
 #define HALLUSCAN_ALSO_MAX 3
@@ -285,6 +290,13 @@ enum {
 	 * claims is above max_unsupported_ratio. A span left open then blocks.
 	 */
 	HALLUSCAN_SCAN_CLAIMS = 1 << 1,
+	/*
+	 * Detect more aggressively, as when the agent's context is in the
+	 * compact zone or beyond (the spec's context-health): the rules a pack
+	 * marks "pressure: only" report, and those marked "pressure: strict"
+	 * lose their exemptions (see the manual, CHAIN INTEGRATION).
+	 */
+	HALLUSCAN_SCAN_PRESSURE = 1 << 2,
 };
 
 /* When an input fails (summary->failed, halluscan_check() returning 1). */
@@ -352,7 +364,12 @@ HALLUSCAN_API void halluscan_scanner_free(struct halluscan_scanner *sc);
 enum halluscan_grounding {
 	HALLUSCAN_GROUND_TOOL,   /* what a tool returned, kept apart from the reply */
 	HALLUSCAN_GROUND_SOURCE, /* a document the reply must keep to (--source) */
-	HALLUSCAN_GROUND_PROMPT, /* what the user wrote; for now as SOURCE */
+	HALLUSCAN_GROUND_PROMPT, /* what the user wrote; for now as SOURCE, and a
+				    trigger request in it ("give me the exact
+				    statistics on") raises the signals it names
+				    one severity step for the inputs scanned
+				    after it, until a prompt after an input
+				    (the next turn) or a reset */
 };
 
 /*
@@ -403,6 +420,7 @@ struct halluscan_summary {
 	double trust;            /* supported over checked (NAN when none is:
 				    claims_checked 0 says there is no figure) */
 	bool claims_sufficient;  /* unsupported_ratio <= max_unsupported_ratio */
+	bool pressure;           /* scanned under context pressure (HALLUSCAN_SCAN_PRESSURE) */
 };
 
 /*

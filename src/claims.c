@@ -77,6 +77,7 @@ struct claims {
 	claims_claim_fn claim_fn;
 	void *claim_ctx;
 	bool in_tool;
+	bool pressure;       /* HALLUSCAN_SCAN_PRESSURE: see enum pressure */
 	uint64_t counts[CLAIM_LABELS];
 	struct claim_item *items;  /* a claim's checkable items */
 	size_t cap_items;
@@ -206,6 +207,11 @@ void claims_reset(struct claims *c)
 	c->gen++;
 	memset(c->counts, 0, sizeof(c->counts));
 	c->line = c->line_start = c->col_at = c->col_cp = 0;
+}
+
+void claims_pressure(struct claims *c, bool on)
+{
+	c->pressure = on;
 }
 
 uint64_t claims_exempted(const struct claims *c)
@@ -727,6 +733,8 @@ static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 	size_t n, i;
 
 	if (!r->unless_before && !r->unless_after && !r->n_unless_sentence)
+		return false;
+	if (c->pressure && r->pressure == PRESSURE_STRICT)
 		return false;
 	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
 		return false; /* claims_check_rules() refused such packs */

@@ -104,6 +104,10 @@ void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx);
 /* Inside tool output no claim is made: sentences there are not the model's
  * (their matches are still decided, for a span that may never close). */
 void claims_tool_output(struct claims *c, bool inside);
+/* Under context pressure (enum pressure) the rules marked "strict" have no
+ * exemptions (scan.c drops the matches of those marked "only" without it).
+ * Off until set. */
+void claims_pressure(struct claims *c, bool on);
 /* Claims per label since the last reset. */
 const uint64_t *claims_counts(const struct claims *c);
 

@@ -1535,10 +1535,14 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 	/* Claims add reports; the findings stay the same. */
 	if (err == 0 && o->sweep)
 		scan_claims(ev.main.sc, on_claim, NULL);
+	if (err == 0)
+		scan_pressure(ev.main.sc, o->pressure);
 	if (err == 0 && o->n_compare_rules > 0) {
 		ev.compare = true;
 		err = detector_open(&ev.cmp, o->compare_rules, o->n_compare_rules, o->signals,
 				    o->n_signals, d);
+		if (err == 0)
+			scan_pressure(ev.cmp.sc, o->pressure);
 	}
 	if (err == 0)
 		err = check_signals(&ev);
@@ -1601,6 +1605,7 @@ enum {
 	OPT_MISJUDGMENTS,
 	OPT_FORMAT,
 	OPT_SWEEP,
+	OPT_PRESSURE,
 	OPT_HELP,
 };
 
@@ -1611,6 +1616,7 @@ static const struct option eval_long_options[] = {
 	{"misjudgments", required_argument, NULL, OPT_MISJUDGMENTS},
 	{"format", required_argument, NULL, OPT_FORMAT},
 	{"sweep", no_argument, NULL, OPT_SWEEP},
+	{"pressure", no_argument, NULL, OPT_PRESSURE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -1618,7 +1624,7 @@ static const struct option eval_long_options[] = {
 static const char eval_usage[] =
 	"usage: halluscan eval [--rules PATH]... [--signals NAME[,NAME]...]\n"
 	"                      [--misjudgments FILE] [--compare-rules PATH]...\n"
-	"                      [--sweep] [--format text|json] [FILE]...\n";
+	"                      [--sweep] [--pressure] [--format text|json] [FILE]...\n";
 
 static const char eval_help[] =
 	"Measures the detector against labelled JSONL records (id, dataset, response,\n"
@@ -1644,6 +1650,7 @@ static const char eval_help[] =
 	"                        ratio is unsupported / checked claims, predicted\n"
 	"                        positive when ratio > t, for t = 0, 0.05, ..., 1;\n"
 	"                        overall only, with the best kappa\n"
+	"  --pressure            scan as under context pressure (halluscan --pressure)\n"
 	"  --format FORMAT       text (aligned tables, the default) or json\n"
 	"  --help                print this help and exit\n"
 	"\n"
@@ -1694,6 +1701,9 @@ int eval_main(int argc, char **argv)
 			break;
 		case OPT_SWEEP:
 			o.sweep = true;
+			break;
+		case OPT_PRESSURE:
+			o.pressure = true;
 			break;
 		case OPT_FORMAT:
 			if (strcmp(optarg, "json") == 0) {

@@ -53,6 +53,9 @@ struct eval_options {
 	 * main rule set and every rule whatever the signals.
 	 */
 	bool sweep;
+	/* Scans under context pressure (--pressure, HALLUSCAN_SCAN_PRESSURE),
+	 * both rule sets. */
+	bool pressure;
 };
 
 /*

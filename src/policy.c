@@ -13,6 +13,7 @@
 struct policy {
 	const struct ruleset *rs;
 	bool *escalated; /* per signal index */
+	const struct trigger **raised; /* per signal index: the first trigger that raises it */
 };
 
 struct policy *policy_new(const struct ruleset *rs)
@@ -23,8 +24,9 @@ struct policy *policy_new(const struct ruleset *rs)
 		return NULL;
 	p->rs = rs;
 	p->escalated = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(bool));
-	if (!p->escalated) {
-		free(p);
+	p->raised = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(*p->raised));
+	if (!p->escalated || !p->raised) {
+		policy_free(p);
 		return NULL;
 	}
 	return p;
@@ -35,6 +37,7 @@ void policy_free(struct policy *p)
 	if (!p)
 		return;
 	free(p->escalated);
+	free(p->raised);
 	free(p);
 }
 
@@ -61,12 +64,42 @@ enum severity policy_severity(const struct policy *p, const struct rule *r, size
 	return r->severity;
 }
 
+void policy_raise(struct policy *p, const struct trigger *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_escalate; i++) {
+		int k = ruleset_signal_index(p->rs, t->escalate[i]);
+
+		if (k >= 0 && !p->raised[k])
+			p->raised[k] = t;
+	}
+}
+
+void policy_lower(struct policy *p)
+{
+	memset(p->raised, 0, (p->rs->n_signals ? p->rs->n_signals : 1) * sizeof(*p->raised));
+}
+
+enum severity policy_severity_why(const struct policy *p, const struct rule *r, size_t signal,
+				  const char **trigger)
+{
+	enum severity sev = policy_severity(p, r, signal);
+
+	/* One step: warn becomes block; what blocks already has no step left. */
+	if (sev < SEV_BLOCK && signal < p->rs->n_signals && p->raised[signal]) {
+		*trigger = p->raised[signal]->name;
+		return sev + 1;
+	}
+	return sev;
+}
+
 bool policy_can_block(const struct policy *p)
 {
 	size_t i;
 
 	for (i = 0; i < p->rs->n_signals; i++)
-		if (p->escalated[i])
+		if (p->escalated[i] || p->raised[i])
 			return true;
 	for (i = 0; i < p->rs->n_rules; i++)
 		if (p->rs->rules[i].severity >= SEV_BLOCK)

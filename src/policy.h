@@ -24,6 +24,16 @@ int policy_add_context(struct policy *p, const char *name);
 /* The severity of a finding of rule r reported under signal (r's own, or its near signal). */
 /* The severity of rule r's finding under signal (an index in the ruleset's signals). */
 enum severity policy_severity(const struct policy *p, const struct rule *r, size_t signal);
+/*
+ * Trigger requests: policy_raise() makes t's signals one step more severe
+ * (until policy_lower()); policy_severity_why() is policy_severity() with
+ * that step, and sets *trigger to the name of the trigger that took it
+ * (else leaves it alone).
+ */
+void policy_raise(struct policy *p, const struct trigger *t);
+void policy_lower(struct policy *p);
+enum severity policy_severity_why(const struct policy *p, const struct rule *r, size_t signal,
+				  const char **trigger);
 /* True when some finding could be block: an escalated signal, or a rule that blocks itself. */
 bool policy_can_block(const struct policy *p);
 

@@ -62,6 +62,11 @@ const char *grounding_name(enum grounding g)
 	return grounding_names[g];
 }
 
+const char *pressure_name(enum pressure p)
+{
+	return p == PRESSURE_ONLY ? "only" : p == PRESSURE_STRICT ? "strict" : "always";
+}
+
 static struct where where_of(const struct pack *p, const yaml_node_t *n)
 {
 	return (struct where){
@@ -429,6 +434,15 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 			ONCE(have_neg);
 			have_neg = true;
 			err = get_examples(p, v, key, &r->negatives, &r->n_negatives);
+		} else if (strcmp(key, "pressure") == 0) {
+			ONCE(r->pressure);
+			if (v->type == YAML_SCALAR_NODE && strcmp(scalar(v), "strict") == 0)
+				r->pressure = PRESSURE_STRICT;
+			else if (v->type == YAML_SCALAR_NODE && strcmp(scalar(v), "only") == 0)
+				r->pressure = PRESSURE_ONLY;
+			else
+				err = fail(p, v, "pressure must be strict (no exemptions under pressure) "
+					   "or only (reported only under pressure)");
 		} else if (strcmp(key, "description") == 0) {
 			if (v->type != YAML_SCALAR_NODE)
 				err = fail(p, v, "\"description\" must be a string");
@@ -471,6 +485,10 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 #undef NEED
 	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
 		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
+	if (r->pressure == PRESSURE_STRICT && !r->unless_before && !r->unless_after &&
+	    !r->n_unless_sentence)
+		err = failf(p, n, "rule \"%s\": pressure: strict turns exemptions off, and it has none",
+			    r->id);
 out:
 	free(sev);
 	return err;
@@ -546,6 +564,89 @@ static int parse_context(struct pack *p, yaml_node_t *n, struct context *c)
 	return 0;
 }
 
+/* A pattern or a list of them, as their alternation. */
+static int get_pattern(struct pack *p, yaml_node_t *n, char **out)
+{
+	struct buf b = {0};
+	char **alt = NULL;
+	size_t n_alt = 0, i;
+	int err;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return get_nonempty(p, n, "pattern", out);
+	err = get_string_list(p, n, "pattern", &alt, &n_alt);
+	if (err == 0 && n_alt == 0)
+		err = fail(p, n, "\"pattern\" must not be an empty list");
+	for (i = 0; i < n_alt && err == 0; i++)
+		err = buf_addf(&b, "%s(?:%s)", i ? "|" : "", alt[i]);
+	if (err == 0 && buf_addc(&b, '\0') < 0)
+		err = -ENOMEM;
+	for (i = 0; i < n_alt; i++)
+		free(alt[i]);
+	free(alt);
+	if (err < 0) {
+		buf_free(&b);
+		return err;
+	}
+	*out = b.data;
+	return 0;
+}
+
+static int parse_trigger(struct pack *p, yaml_node_t *n, struct trigger *t)
+{
+	yaml_node_pair_t *pr;
+	bool have_neg = false, have_ex = false;
+	int err = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->at = where_of(p, n);
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "a trigger must be a mapping of name, pattern, escalate and examples");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+		const char *key;
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		key = scalar(k);
+		if (strcmp(key, "name") == 0 && !t->name) {
+			err = get_nonempty(p, v, key, &t->name);
+			if (err == 0 && strspn(t->name, "abcdefghijklmnopqrstuvwxyz0123456789_-") !=
+						strlen(t->name))
+				err = failf(p, v, "trigger name \"%s\" may hold only a-z, 0-9, '_' and '-'",
+					    t->name);
+		} else if (strcmp(key, "description") == 0 && !t->description) {
+			err = get_string(p, v, key, &t->description);
+		} else if (strcmp(key, "pattern") == 0 && !t->pattern) {
+			t->pattern_at = where_of(p, v);
+			err = get_pattern(p, v, &t->pattern);
+		} else if (strcmp(key, "escalate") == 0 && !t->escalate) {
+			err = get_string_list(p, v, key, &t->escalate, &t->n_escalate);
+		} else if (strcmp(key, "examples") == 0 && !have_ex) {
+			have_ex = true;
+			err = get_examples(p, v, key, &t->examples, &t->n_examples);
+		} else if (strcmp(key, "negative_examples") == 0 && !have_neg) {
+			have_neg = true;
+			err = get_examples(p, v, key, &t->negatives, &t->n_negatives);
+		} else {
+			return failf(p, k, "unknown or repeated key \"%s\" in a trigger", key);
+		}
+	}
+	if (err < 0)
+		return err;
+	if (!t->name)
+		return fail(p, n, "a trigger needs \"name\"");
+	if (!t->pattern || !t->n_escalate || !t->n_examples || !have_neg)
+		return failf(p, n, "trigger \"%s\" needs pattern, escalate, examples and "
+			     "negative_examples", t->name);
+	return 0;
+}
+
+static int parse_trigger_v(struct pack *p, yaml_node_t *n, void *out)
+{
+	return parse_trigger(p, n, out);
+}
+
 /* Applies parse to every item of a top-level list, appending to *arr. */
 static int parse_list(struct pack *p, yaml_node_t *n, const char *key, void *arr,
 		      size_t *count, size_t *cap, size_t elem,
@@ -593,7 +694,7 @@ static int parse_pack(struct pack *p)
 	if (!root)
 		return diag_set(p->d, -EINVAL, "%s: empty rule pack", p->file);
 	if (root->type != YAML_MAPPING_NODE)
-		return fail(p, root, "a rule pack must be a mapping with rules, spans or contexts");
+		return fail(p, root, "a rule pack must be a mapping with rules, spans, contexts or triggers");
 	for (pr = root->data.mapping.pairs.start; pr < root->data.mapping.pairs.top && err == 0; pr++) {
 		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
 
@@ -608,8 +709,12 @@ static int parse_pack(struct pack *p)
 		else if (strcmp(scalar(k), "contexts") == 0)
 			err = parse_list(p, v, "contexts", &rs->contexts, &rs->n_contexts,
 					 &rs->cap_contexts, sizeof(struct context), parse_context_v);
+		else if (strcmp(scalar(k), "triggers") == 0)
+			err = parse_list(p, v, "triggers", &rs->triggers, &rs->n_triggers,
+					 &rs->cap_triggers, sizeof(struct trigger), parse_trigger_v);
 		else if (strcmp(scalar(k), "description") != 0)
-			err = failf(p, k, "unknown key \"%s\" (a pack holds rules, spans and contexts)", scalar(k));
+			err = failf(p, k, "unknown key \"%s\" (a pack holds rules, spans, contexts and "
+				    "triggers)", scalar(k));
 	}
 	return err;
 }
@@ -673,9 +778,20 @@ void ruleset_free(struct ruleset *rs)
 		free(rs->contexts[i].description);
 		free_strings(rs->contexts[i].escalate, rs->contexts[i].n_escalate);
 	}
+	for (i = 0; i < rs->n_triggers; i++) {
+		struct trigger *t = &rs->triggers[i];
+
+		free(t->name);
+		free(t->description);
+		free(t->pattern);
+		free_strings(t->escalate, t->n_escalate);
+		free_examples(t->examples, t->n_examples);
+		free_examples(t->negatives, t->n_negatives);
+	}
 	free(rs->rules);
 	free(rs->spans);
 	free(rs->contexts);
+	free(rs->triggers);
 	free(rs->signals); /* the strings belong to the rules */
 	free_strings(rs->files, rs->n_files);
 	free(rs);
@@ -1191,6 +1307,8 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 		}
 		for (j = 0; j < r->n_unless_sentence; j++)
 			digest_str(&h, r->unless_sentence[j]);
+		if (r->pressure)
+			digest_str(&h, pressure_name(r->pressure));
 		digest_str(&h, "examples");
 		digest_examples(&h, r->examples, r->n_examples);
 		digest_str(&h, "negatives");
@@ -1205,6 +1323,18 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 		digest_str(&h, rs->contexts[i].name);
 		for (j = 0; j < rs->contexts[i].n_escalate; j++)
 			digest_str(&h, rs->contexts[i].escalate[j]);
+	}
+	for (i = 0; i < rs->n_triggers; i++) {
+		const struct trigger *t = &rs->triggers[i];
+
+		digest_str(&h, "trigger");
+		digest_str(&h, t->name);
+		digest_str(&h, t->pattern);
+		for (j = 0; j < t->n_escalate; j++)
+			digest_str(&h, t->escalate[j]);
+		digest_examples(&h, t->examples, t->n_examples);
+		digest_str(&h, "negatives");
+		digest_examples(&h, t->negatives, t->n_negatives);
 	}
 	sha256_final(&h, out);
 	sha256_hex(out, out_hex);
@@ -1263,6 +1393,18 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" escalates unknown signal \"%s\"",
 						c->at.file, c->at.line, c->at.col, c->name, c->escalate[j]);
 	}
+	for (i = 0; i < rs->n_triggers; i++) {
+		const struct trigger *t = &rs->triggers[i];
+
+		for (j = 0; j < i; j++)
+			if (strcmp(rs->triggers[j].name, t->name) == 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\" is already defined",
+						t->at.file, t->at.line, t->at.col, t->name);
+		for (j = 0; j < t->n_escalate; j++)
+			if (ruleset_signal_index(rs, t->escalate[j]) < 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\" escalates unknown signal \"%s\"",
+						t->at.file, t->at.line, t->at.col, t->name, t->escalate[j]);
+	}
 	/* A start-up cost worth skipping: the build hashed the same content. */
 	if (!rs->digest_loaded)
 		compute_digest(rs, rs->digest);
@@ -1281,7 +1423,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 2u
+#define RULES_BLOB_VERSION 3u
 
 struct codec {
 	bool writing;
@@ -1523,6 +1665,7 @@ static void codec_rule(struct codec *c, void *p)
 	codec_opt_str(c, &r->unless_after);
 	CODEC_ENUM(c, r->grounding, ARRAY_SIZE(grounding_names) - 1);
 	codec_near(c, &r->near);
+	CODEC_ENUM(c, r->pressure, PRESSURE_ONLY);
 	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
 	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
 	codec_where(c, &r->at);
@@ -1547,6 +1690,20 @@ static void codec_context(struct codec *c, void *p)
 	codec_opt_str(c, &x->description);
 	codec_array(c, &x->escalate, &x->n_escalate, sizeof(char *), codec_str_v);
 	codec_where(c, &x->at);
+}
+
+static void codec_trigger(struct codec *c, void *p)
+{
+	struct trigger *t = p;
+
+	codec_str(c, &t->name);
+	codec_opt_str(c, &t->description);
+	codec_str(c, &t->pattern);
+	codec_array(c, &t->escalate, &t->n_escalate, sizeof(char *), codec_str_v);
+	codec_array(c, &t->examples, &t->n_examples, sizeof(struct example), codec_example);
+	codec_array(c, &t->negatives, &t->n_negatives, sizeof(struct example), codec_example);
+	codec_where(c, &t->at);
+	codec_where(c, &t->pattern_at);
 }
 
 static void codec_digest(struct codec *c, char digest[65])
@@ -1581,6 +1738,7 @@ static void codec_ruleset(struct codec *c, struct ruleset *rs)
 	codec_array(c, &rs->rules, &rs->n_rules, sizeof(struct rule), codec_rule);
 	codec_array(c, &rs->spans, &rs->n_spans, sizeof(struct span_delim), codec_span);
 	codec_array(c, &rs->contexts, &rs->n_contexts, sizeof(struct context), codec_context);
+	codec_array(c, &rs->triggers, &rs->n_triggers, sizeof(struct trigger), codec_trigger);
 	codec_digest(c, rs->digest);
 }
 
@@ -1615,20 +1773,24 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 	    grow(&rs->rules, &rs->cap_rules, rs->n_rules + src->n_rules, sizeof(struct rule)) < 0 ||
 	    grow(&rs->spans, &rs->cap_spans, rs->n_spans + src->n_spans, sizeof(struct span_delim)) < 0 ||
 	    grow(&rs->contexts, &rs->cap_contexts, rs->n_contexts + src->n_contexts,
-		 sizeof(struct context)) < 0)
+		 sizeof(struct context)) < 0 ||
+	    grow(&rs->triggers, &rs->cap_triggers, rs->n_triggers + src->n_triggers,
+		 sizeof(struct trigger)) < 0)
 		return -ENOMEM;
 	move_items(rs->files, &rs->n_files, src->files, &src->n_files, sizeof(char *));
 	move_items(rs->rules, &rs->n_rules, src->rules, &src->n_rules, sizeof(struct rule));
 	move_items(rs->spans, &rs->n_spans, src->spans, &src->n_spans, sizeof(struct span_delim));
 	move_items(rs->contexts, &rs->n_contexts, src->contexts, &src->n_contexts,
 		   sizeof(struct context));
+	move_items(rs->triggers, &rs->n_triggers, src->triggers, &src->n_triggers,
+		   sizeof(struct trigger));
 	return 0;
 }
 
 int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
 {
 	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
-		     rs->n_contexts == 0;
+		     rs->n_contexts == 0 && rs->n_triggers == 0;
 	struct ruleset *tmp = ruleset_new();
 	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp};
 	int err;

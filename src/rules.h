@@ -60,6 +60,18 @@ struct near {
 	double tolerance;
 };
 
+/*
+ * When a rule applies: always, or differently under context pressure
+ * (HALLUSCAN_SCAN_PRESSURE: the compact zone or beyond).
+ */
+enum pressure {
+	PRESSURE_ALWAYS = 0, /* the same under pressure */
+	PRESSURE_STRICT,     /* under pressure its exemptions (unless_*) are off */
+	PRESSURE_ONLY,       /* reported only under pressure */
+};
+
+const char *pressure_name(enum pressure p);
+
 struct rule {
 	char *id;
 	char *signal;
@@ -84,6 +96,7 @@ struct rule {
 	char *unless_after;
 	enum grounding grounding;
 	struct near near; /* signal NULL: none */
+	enum pressure pressure;
 	struct example *examples, *negatives;
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;
@@ -104,6 +117,22 @@ struct context {
 	struct where at;
 };
 
+/*
+ * A trigger request: a phrase in the prompt ("give me the exact statistics
+ * on") that makes the answer likely to fabricate, raising the signals it
+ * escalates one severity step for that answer.
+ */
+struct trigger {
+	char *name;
+	char *description;
+	char *pattern;    /* PCRE2, matched caseless; a list as its alternation */
+	char **escalate;  /* signals raised one step */
+	size_t n_escalate;
+	struct example *examples, *negatives; /* prompts that must match, or must not */
+	size_t n_examples, n_negatives;
+	struct where at, pattern_at;
+};
+
 struct ruleset {
 	struct rule *rules;
 	size_t n_rules;
@@ -111,12 +140,14 @@ struct ruleset {
 	size_t n_spans;
 	struct context *contexts;
 	size_t n_contexts;
+	struct trigger *triggers;
+	size_t n_triggers;
 	char **signals; /* distinct signals, in order of first appearance */
 	size_t n_signals;
 	char digest[65]; /* hex SHA-256 of the canonical content, after ruleset_finish() */
 	/* private */
 	char **files;
-	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals;
+	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals, cap_triggers;
 	bool digest_loaded; /* all came from one serialized ruleset, digest included */
 };
 
@@ -127,8 +158,8 @@ void ruleset_free(struct ruleset *rs);
  * What one pack may hold, checked event by event as its YAML is read, so
  * that a pack past a limit is refused before it costs more (see rules.c).
  * An alias counts as the node it names, every time it is used, towards
- * the nodes and the text. The built-in packs are at most 7.5 KB, 5 levels,
- * 2 anchors, 3 aliases, 207 nodes and 5.4 KB of text each.
+ * the nodes and the text. The built-in packs are at most 14 KB, 5 levels,
+ * 4 anchors, 4 aliases, about 500 nodes and 11 KB of text each.
  */
 #define PACK_MAX_BYTES (1u << 20)   /* the file */
 #define PACK_MAX_DEPTH 64u          /* collections within collections */

@@ -14,6 +14,7 @@
 #include "quantity.h"
 #include "record.h"
 #include "spans.h"
+#include "triggers.h"
 #include "window.h"
 
 /* Reads are fed to the engine in pieces of at most this size. */
@@ -61,6 +62,7 @@ struct scan {
 	struct ground *ground;
 	struct ground *sources;     /* --source grounding, seeding ground per input */
 	bool source_mode;           /* scanning a source: every match grounds */
+	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
 	struct buf key;
@@ -177,9 +179,11 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 	const struct rule *r = &s->rs->rules[it->rule];
 	bool near = it->source != NULL;
 	size_t k = near ? r->near.signal_index : r->signal_index;
+	const char *trigger = NULL;
+	enum severity sev = policy_severity_why(s->pol, r, k, &trigger);
 	struct finding f = {
 		.rule = r, .signal = s->rs->signals[k], .signal_index = k, .rule_id = r->id,
-		.severity = policy_severity(s->pol, r, k),
+		.severity = sev, .trigger = trigger,
 		.start = it->from, .end = it->to, .line = it->line, .column = it->column,
 		.text = it->text, .text_len = it->text_len, .text_truncated = it->truncated,
 		.grounded = it->grounded, .grounded_at = it->grounded_at,
@@ -209,12 +213,15 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 		const struct rule *o = &s->rs->rules[it->also[i]];
 		bool o_near = it->source != NULL && o->near.signal != NULL;
 		size_t ok = o_near ? o->near.signal_index : o->signal_index;
-		enum severity sev = policy_severity(s->pol, o, ok);
+		const char *o_trigger = NULL;
+		enum severity o_sev = policy_severity_why(s->pol, o, ok, &o_trigger);
 
 		f.also[f.n_also] = s->rs->signals[ok];
 		f.also_index[f.n_also++] = ok;
-		if (sev > f.severity)
-			f.severity = sev;
+		if (o_sev > f.severity) {
+			f.severity = o_sev;
+			f.trigger = o_trigger;
+		}
 		if (policy_render(o_near ? o->near.recovery : o->recovery, it->text, it->text_len,
 				  it->source, &s->tmp) < 0 ||
 		    buf_addc(&s->rec, ' ') < 0 || buf_add(&s->rec, s->tmp.data, s->tmp.len) < 0)
@@ -581,6 +588,10 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	struct scan *s = ctx;
 	const struct db *db = s->db;
 
+	/* A rule for context pressure is not there without it: not even grounded. */
+	if (id >= db->first_rule_id && !s->pressure &&
+	    s->rs->rules[id - db->first_rule_id].pressure == PRESSURE_ONLY)
+		return 0;
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode)
 		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
@@ -713,9 +724,21 @@ int scan_show_grounded(struct scan *s, bool on)
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
+	claims_pressure(c, s->pressure);
 	claims_free(s->claims);
 	s->claims = c;
 	return 0;
+}
+
+void scan_pressure(struct scan *s, bool on)
+{
+	s->pressure = on;
+	claims_pressure(s->claims, on);
+}
+
+bool scan_pressured(const struct scan *s)
+{
+	return s->pressure;
 }
 
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
@@ -1020,6 +1043,8 @@ int scan_check_examples(const struct db *db, struct diag *d)
 	for (i = 0; i < rs->n_rules && err == 0; i++) {
 		const struct rule *r = &rs->rules[i];
 
+		/* A rule for pressure shows what it finds under pressure. */
+		scan_pressure(sc, r->pressure == PRESSURE_ONLY);
 		p.rule = r;
 		for (j = 0; j < r->n_examples && err == 0; j++)
 			err = check_one(sc, &p, &r->examples[j], true, d);
@@ -1028,5 +1053,5 @@ int scan_check_examples(const struct db *db, struct diag *d)
 	}
 	scan_free(sc);
 	policy_free(pol);
-	return err;
+	return err ? err : triggers_check(rs, d);
 }

@@ -66,6 +66,7 @@ struct finding {
 	const char *also[CLAIMS_ALSO_MAX];
 	size_t also_index[CLAIMS_ALSO_MAX];
 	size_t n_also;
+	const char *trigger;     /* the trigger request that raised severity a step, or NULL */
 };
 
 struct scan_summary {
@@ -93,6 +94,9 @@ struct scan;
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
 	     struct scan **out);
 void scan_free(struct scan *s);
+/* Scans under context pressure (claims_pressure()). Call before scanning. */
+void scan_pressure(struct scan *s, bool on);
+bool scan_pressured(const struct scan *s);
 /* Reports each sentence of agent text as a claim to fn (--claims). Call before scanning. */
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
 /* Forgets every source added with scan_add_source. Call between inputs. */

@@ -12,12 +12,18 @@ little slack for start-up: linear work is 4x, quadratic 16x; a ratio past
 that is measured again, the least of three runs at both sizes, so that one
 slow run on a loaded machine is not a failure).
 
+The rules for context pressure run under --pressure (a case's fourth
+item: extra arguments); the trigger requests run over hostile prompts of
+three sizes (--prompt), which must cost linear time too.
+
 usage: adversarial_test.py HALLUSCAN
 """
 import json
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 
 BIN = sys.argv[1]
 # (line length, lines) at three sizes: one long line, then sentence-sized lines.
@@ -66,6 +72,15 @@ CASES = {
     "num-thousand": (TOOL, "1 thousand ", ""),
     "num-quarter": (TOOL, "first quarter ", ""),
     "num-percent": (TOOL, "12.5% ", ""),
+    # under context pressure: stat.round_*, future.will_dated, and
+    # future.dated_release without its hedge exemption
+    "press-round": ("", "70% of ", "ok.", ["--pressure"]),
+    "press-hedged": ("", "about 70% ", "ok.", ["--pressure"]),
+    "press-mult": ("", "3x ", "ok.", ["--pressure"]),
+    "press-algebra": ("x", " - 2x", " = 1.", ["--pressure"]),
+    "press-will": ("It will ", "go ", "by 2030.", ["--pressure"]),
+    "press-dated": ("", "will run out by 2030 and ", "ok.", ["--pressure"]),
+    "press-hedged-rel": ("If approved, ", "it will ship in May 2027 and ", "ok.", ["--pressure"]),
 }
 
 failures = []
@@ -77,9 +92,9 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(engine, data):
+def run(engine, data, args=()):
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run([BIN, "--engine", engine, "--fail-on", "never"], input=data,
+    p = subprocess.run([BIN, "--engine", engine, "--fail-on", "never"] + list(args), input=data,
                        capture_output=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -88,7 +103,8 @@ def run(engine, data):
 
 has_hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
 engines = ("hyperscan", "pcre2") if has_hyperscan else ("pcre2",)
-for name, (head, fill, tail) in CASES.items():
+for name, (head, fill, tail, *more) in CASES.items():
+    args = more[0] if more else []
     line = name
     for shape in SHAPES:
         times = {e: [] for e in engines}
@@ -100,7 +116,7 @@ for name, (head, fill, tail) in CASES.items():
             what = "%s %dx%d" % (name, lines, size)
             outs = {}
             for e in engines:
-                p, cpu = run(e, data)
+                p, cpu = run(e, data, args)
                 times[e].append(cpu)
                 outs[e] = p.stdout
                 summary = json.loads(p.stdout.decode().splitlines()[-1]) if p.stdout else {}
@@ -120,11 +136,39 @@ for name, (head, fill, tail) in CASES.items():
             # 3x bound failed on a CI run of a linear case under ASan).
             if t[2] > 8 * t[0] + SLACK:
                 for j in (0, 2):
-                    t[j] = min([t[j]] + [run(e, inputs[j])[1] for _ in range(2)])
+                    t[j] = min([t[j]] + [run(e, inputs[j], args)[1] for _ in range(2)])
             check(t[2] <= 8 * t[0] + SLACK,
                   "%s %s: %.3fs for %dx%d bytes after %.3fs for %dx%d: grows faster than "
                   "linearly" % (name, e, t[2], shape[2][1], shape[2][0], t[0],
                                 shape[0][1], shape[0][0]))
     print(line, flush=True)
+# Trigger requests: hostile prompts of 1, 2 and 4 MiB, each filler what a
+# trigger pattern repeats or backtracks over, then a short answer.
+PROMPTS = {
+    "trig-exact": "give me the exact ",
+    "trig-sources": "find me 10 peer-reviewed ",
+    "trig-top": "list the top ",
+    "trig-will": "what will ",
+    "trig-url": "what's the ",
+    "trig-cite": "cite your ",
+    "trig-words": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ",
+}
+tmp = tempfile.mkdtemp(prefix="halluscan-adv-")
+for name, fill in PROMPTS.items():
+    times = []
+    for size in (1 << 20, 2 << 20, 4 << 20):
+        path = os.path.join(tmp, "prompt")
+        with open(path, "w") as f:
+            f.write(fill * (size // len(fill)) + "\n")
+        p, cpu = run(engines[0], b"It grew 73.4%.\n", ["--prompt", path])
+        times.append(cpu)
+        check(p.returncode == 0, "%s %d: exit %d" % (name, size, p.returncode))
+    if times[2] > 8 * times[0] + SLACK:
+        times = [min(times[j], *(run(engines[0], b"x\n", ["--prompt", path])[1]
+                                 for _ in range(2))) if j == 2 else times[j] for j in range(3)]
+    check(times[2] <= 8 * times[0] + SLACK,
+          "%s: %.3fs for a 4 MiB prompt after %.3fs for 1 MiB: grows faster than linearly"
+          % (name, times[2], times[0]))
+    print("%s  %s" % (name, " ".join("%.3f" % x for x in times)), flush=True)
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

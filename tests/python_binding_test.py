@@ -252,6 +252,24 @@ class GateTest(unittest.TestCase):
             t.join()
         self.assertEqual(errors, [])
 
+    def test_trigger_and_pressure(self):
+        """The spec's "Cite your sources" raises citations a step, and says so;
+        pressure reports a round figure and says so in the summary."""
+        with halluscan.Scanner() as sc:
+            sc.add_grounding("Cite your sources.", "prompt")
+            _, fs, s = sc.check("According to Dr. Lee, it works.\n")
+            self.assertEqual([(f.signal, f.severity, f.trigger) for f in fs],
+                             [("fabricated_citation", "block", "cite-sources")])
+            self.assertFalse(s.pressure)
+        with halluscan.Scanner(pressure=True) as sc:
+            _, fs, s = sc.check("70% of teams deploy daily.\n")
+            self.assertEqual([(f.rule, f.text, f.trigger) for f in fs],
+                             [("stat.round_percent", "70%", None)])
+            self.assertTrue(s.pressure)
+        with halluscan.Scanner() as sc:
+            _, fs, s = sc.check("70% of teams deploy daily.\n")
+            self.assertEqual(fs, [])
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

@@ -67,7 +67,8 @@ class _RulesInfo(Structure):
     _fields_ = [("digest", c_char_p), ("engine", c_char_p), ("degraded", c_char_p),
                 ("n_rules", c_size_t), ("n_signals", c_size_t), ("n_contexts", c_size_t),
                 ("n_spans", c_size_t), ("n_examples", c_size_t),
-                ("n_negative_examples", c_size_t)]
+                ("n_negative_examples", c_size_t), ("n_triggers", c_size_t),
+                ("n_trigger_examples", c_size_t), ("n_trigger_negative_examples", c_size_t)]
 
 
 class _Rule(Structure):
@@ -85,7 +86,7 @@ class _Finding(Structure):
                 ("grounded", c_bool), ("grounded_at", c_uint64),
                 ("source", c_char_p), ("source_at", c_uint64),
                 ("also", POINTER(c_char_p)), ("also_index", POINTER(c_size_t)),
-                ("n_also", c_size_t)]
+                ("n_also", c_size_t), ("trigger", c_char_p)]
 
 
 class _ClaimItem(Structure):
@@ -120,7 +121,7 @@ class _Summary(Structure):
                 ("unterminated_spans", c_uint64), ("match_limit_hits", c_uint64),
                 ("claims", POINTER(c_uint64)), ("claims_checked", c_uint64),
                 ("unsupported_ratio", c_double), ("trust", c_double),
-                ("claims_sufficient", c_bool)]
+                ("claims_sufficient", c_bool), ("pressure", c_bool)]
 
 
 def _fn(name, restype, *argtypes):
@@ -153,7 +154,7 @@ _check = _fn("halluscan_check", c_int, c_void_p, c_char_p, c_size_t, POINTER(POI
 
 _RULES_BUILTIN, _RULES_PCRE2, _RULES_CHECK = 1, 2, 4
 _RULE_CASELESS, _RULE_PCRE2, _RULE_LEXER = 1, 2, 4
-_SCAN_SHOW_GROUNDED, _SCAN_CLAIMS = 1, 2
+_SCAN_SHOW_GROUNDED, _SCAN_CLAIMS, _SCAN_PRESSURE = 1, 2, 4
 _RESET_KEEP_GROUNDING = 1
 _FAIL_ON = {"block": 0, "warn": 1, "never": 2}
 _GROUNDING = {"tool": 0, "source": 1, "prompt": 2}
@@ -216,6 +217,7 @@ class Finding:
     source: str = None   # altered_number: the grounded figure
     source_at: int = None
     also: tuple = ()     # other signals found on exactly this text, carried here
+    trigger: str = None  # the prompt's trigger request that raised severity a step
 
     def as_dict(self):
         return dataclasses.asdict(self)
@@ -260,6 +262,7 @@ class Summary:
     unsupported_ratio: float = None
     trust: float = None
     claims_sufficient: bool = None
+    pressure: bool = False  # scanned under context pressure
 
 
 @dataclasses.dataclass(frozen=True)
@@ -280,7 +283,7 @@ def _finding(f):
         text_truncated=bool(f.text_truncated), grounded=bool(f.grounded),
         grounded_at=f.grounded_at if f.grounded else None,
         source=_cstr(f.source), source_at=f.source_at if f.source is not None else None,
-        also=tuple(f.also[i].decode() for i in range(f.n_also)))
+        also=tuple(f.also[i].decode() for i in range(f.n_also)), trigger=_cstr(f.trigger))
 
 
 def _claim(c):
@@ -389,7 +392,9 @@ class Scanner:
     contexts escalate signals to block ("medical", "user-facing", ...);
     fail_on is "block", "warn" or "never"; span_nonce marks the harness's
     own tool spans; claims judges each sentence against the grounding;
-    show_grounded reports repeats of grounding too, marked. on_finding and
+    show_grounded reports repeats of grounding too, marked; pressure
+    detects more aggressively (the compact zone of context health or beyond,
+    as halluscan --pressure). on_finding and
     on_claim, when given, are called with each Finding and Claim as it is
     decided; else they are collected and returned by feed() and end().
     An exception a callback raises stops the scan and is raised again by
@@ -398,7 +403,7 @@ class Scanner:
 
     def __init__(self, rules=None, contexts=(), fail_on="block", span_nonce=None, claims=False,
                  show_grounded=False, max_unsupported_ratio=_MAX_UNSUPPORTED_RATIO,
-                 on_finding=None, on_claim=None):
+                 on_finding=None, on_claim=None, pressure=False):
         self._ptr = None
         self.rules = rules if rules is not None else _builtin_rules()
         if fail_on not in _FAIL_ON:
@@ -411,7 +416,8 @@ class Scanner:
         self._finding_fn = _FINDING_FN(lambda ctx, f: me()._finding_cb(f) if me() else 0)
         self._claim_fn = _CLAIM_FN(lambda ctx, c: me()._claim_cb(c) if me() else 0)
         o = _ScannerOptions(size=ctypes.sizeof(_ScannerOptions))
-        o.flags = (_SCAN_CLAIMS if claims else 0) | (_SCAN_SHOW_GROUNDED if show_grounded else 0)
+        o.flags = ((_SCAN_CLAIMS if claims else 0) | (_SCAN_SHOW_GROUNDED if show_grounded else 0) |
+                   (_SCAN_PRESSURE if pressure else 0))
         ctx = [c.encode() for c in contexts]
         arr = (c_char_p * max(len(ctx), 1))(*ctx)
         o.contexts, o.n_contexts = ctypes.cast(arr, POINTER(c_char_p)), len(ctx)
@@ -515,7 +521,7 @@ class Scanner:
             exempted=s.exempted, grounded=s.grounded, repeats=s.repeats,
             ground_evictions=s.ground_evictions, spans=s.spans,
             unterminated_spans=s.unterminated_spans, match_limit_hits=s.match_limit_hits,
-            **judged)
+            pressure=bool(s.pressure), **judged)
 
     def close(self):
         if self._ptr and _scanner_free is not None:

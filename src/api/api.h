@@ -8,6 +8,7 @@
 #ifndef HALLUSCAN_API_H
 #define HALLUSCAN_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "halluscan.h"
@@ -28,6 +29,12 @@ const struct db *api_rules_db(const struct halluscan_rules *rules);
  */
 int api_policy_new(const struct ruleset *rs, const char *const *contexts, size_t n,
 		   struct policy **out, struct diag *d);
+/*
+ * Scans sc's next inputs under context pressure or not (as
+ * HALLUSCAN_SCAN_PRESSURE): a transcript's context_health may change it
+ * between messages. -EBUSY during an input or grounding.
+ */
+int api_scanner_pressure(struct halluscan_scanner *sc, bool on);
 /* Copies d into err (when not NULL) and returns code. */
 int api_error(struct halluscan_error *err, int code, const struct diag *d);
 

@@ -161,6 +161,11 @@ static int describe(struct halluscan_rules *r, bool compiled)
 		info->n_examples += x->n_examples;
 		info->n_negative_examples += x->n_negatives;
 	}
+	for (i = 0; i < rs->n_triggers; i++) {
+		info->n_trigger_examples += rs->triggers[i].n_examples;
+		info->n_trigger_negative_examples += rs->triggers[i].n_negatives;
+	}
+	info->n_triggers = rs->n_triggers;
 	/* Number checks run on the lexer, whatever the engine. */
 	info->engine = on_pcre2 == rs->n_rules - on_lexer ? "pcre2"
 		       : on_pcre2 ? "hyperscan+pcre2" : "hyperscan";

@@ -8,6 +8,7 @@
 #include "api.h"
 #include "scan.h"
 #include "spans.h"
+#include "triggers.h"
 
 /*
  * Where a scanner is: what each call may follow. An error or a stopping
@@ -25,6 +26,9 @@ struct halluscan_scanner {
 	const struct ruleset *rs;
 	struct policy *pol;
 	struct scan *scan;
+	struct triggers *triggers;
+	bool prompting;          /* the grounding being fed is a prompt */
+	bool answered;           /* an input was scanned since the last prompt */
 	halluscan_finding_fn on_finding;
 	halluscan_claim_fn on_claim;
 	void *ctx;
@@ -91,6 +95,7 @@ static int on_finding(void *ctx, const struct finding *f)
 		.grounded = f->grounded, .grounded_at = f->grounded_at,
 		.source = f->source, .source_at = f->source_at,
 		.also = f->also, .also_index = f->also_index, .n_also = f->n_also,
+		.trigger = f->trigger,
 	};
 
 	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;
@@ -155,6 +160,10 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 	if (err < 0)
 		goto out;
 	err = scan_new(db, sc->pol, on_finding, sc, &sc->scan);
+	if (err == 0)
+		err = triggers_new(db->rs, &sc->triggers, &d);
+	if (err == 0 && (o.flags & HALLUSCAN_SCAN_PRESSURE))
+		scan_pressure(sc->scan, true);
 	if (err == 0 && o.span_nonce)
 		err = scan_span_nonce(sc->scan, o.span_nonce);
 	if (err == 0 && (o.flags & HALLUSCAN_SCAN_SHOW_GROUNDED))
@@ -177,6 +186,7 @@ void halluscan_scanner_free(struct halluscan_scanner *sc)
 	if (!sc)
 		return;
 	scan_free(sc->scan);
+	triggers_free(sc->triggers);
 	policy_free(sc->pol);
 	free(sc->items);
 	free(sc->item_ptrs);
@@ -189,6 +199,19 @@ static int fail(struct halluscan_scanner *sc, int err)
 	sc->state = FAILED;
 	if (err == -ECANCELED && sc->stop)
 		err = sc->stop;
+	return err;
+}
+
+/* The triggers the prompt held raise their signals for the answers after it. */
+static int raise_triggered(struct halluscan_scanner *sc)
+{
+	size_t i;
+	int err = triggers_end(sc->triggers);
+
+	for (i = 0; i < sc->rs->n_triggers && err == 0; i++)
+		if (triggers_hit(sc->triggers, i))
+			policy_raise(sc->pol, &sc->rs->triggers[i]);
+	sc->prompting = false;
 	return err;
 }
 
@@ -207,6 +230,16 @@ int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc, enum hallusc
 	if (err < 0)
 		return fail(sc, err);
 	sc->state = GROUNDING;
+	sc->prompting = kind == HALLUSCAN_GROUND_PROMPT;
+	if (sc->prompting) {
+		/* A prompt after an answer is the next turn: its own triggers. */
+		if (sc->answered) {
+			triggers_clear(sc->triggers);
+			policy_lower(sc->pol);
+			sc->answered = false;
+		}
+		triggers_begin(sc->triggers);
+	}
 	return 0;
 }
 
@@ -219,6 +252,8 @@ int halluscan_scanner_grounding_feed(struct halluscan_scanner *sc, const void *b
 	if (sc->state != GROUNDING)
 		return -EINVAL;
 	err = scan_source_feed(sc->scan, buf, len);
+	if (err == 0 && sc->prompting)
+		err = triggers_feed(sc->triggers, buf, len);
 	if (err < 0) {
 		/* The part read so far stays grounding (reset says whether to keep it). */
 		scan_source_end(sc->scan);
@@ -236,6 +271,8 @@ int halluscan_scanner_grounding_end(struct halluscan_scanner *sc)
 	if (sc->state != GROUNDING)
 		return -EINVAL;
 	err = scan_source_end(sc->scan);
+	if (err == 0 && sc->prompting)
+		err = raise_triggered(sc);
 	if (err < 0)
 		return fail(sc, err);
 	sc->state = IDLE;
@@ -282,6 +319,7 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 	if (err)
 		return fail(sc, err);
 	sc->state = IDLE;
+	sc->answered = true;
 	*s = (struct halluscan_summary){
 		.bytes = sum.bytes, .findings = sum.findings,
 		.verdict = (enum halluscan_severity)sum.verdict,
@@ -289,6 +327,7 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 		.exempted = sum.exempted, .grounded = sum.grounded, .repeats = sum.repeats,
 		.ground_evictions = sum.ground_evictions, .spans = sum.spans,
 		.unterminated_spans = sum.unterminated_spans, .match_limit_hits = sum.limit_hits,
+		.pressure = scan_pressured(sc->scan),
 	};
 	if (sc->flags & HALLUSCAN_SCAN_CLAIMS) {
 		policy_claims(sum.claims, sc->max_ratio, &cv);
@@ -310,10 +349,23 @@ int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_s
 	return 0;
 }
 
+int api_scanner_pressure(struct halluscan_scanner *sc, bool on)
+{
+	if (sc->state != IDLE)
+		return -EBUSY;
+	scan_pressure(sc->scan, on);
+	return 0;
+}
+
 int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned flags)
 {
-	if (!(flags & HALLUSCAN_RESET_KEEP_GROUNDING))
+	if (!(flags & HALLUSCAN_RESET_KEEP_GROUNDING)) {
 		scan_clear_sources(sc->scan);
+		triggers_clear(sc->triggers);
+		policy_lower(sc->pol);
+		sc->answered = false;
+	}
+	sc->prompting = false;
 	sc->state = IDLE;
 	sc->stop = 0;
 	return scan_reset(sc->scan);

@@ -25,6 +25,7 @@
 
 #include "api/api.h"
 #include "cli.h"
+#include "cli/chain.h"
 #include "cli/configfile.h"
 #include "cli/report.h"
 #include "config.h"
@@ -68,6 +69,8 @@ enum {
 	OPT_FIELD,
 	OPT_SOURCE_FIELD,
 	OPT_PROMPT_FIELD,
+	OPT_SCRATCHPAD,
+	OPT_PRESSURE,
 };
 
 static const struct option long_options[] = {
@@ -105,6 +108,8 @@ static const struct option long_options[] = {
 	{"field", required_argument, NULL, OPT_FIELD},
 	{"source-field", required_argument, NULL, OPT_SOURCE_FIELD},
 	{"prompt-field", required_argument, NULL, OPT_PROMPT_FIELD},
+	{"scratchpad", required_argument, NULL, OPT_SCRATCHPAD},
+	{"pressure", no_argument, NULL, OPT_PRESSURE},
 	{"jobs", required_argument, NULL, 'j'},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
@@ -120,7 +125,7 @@ static const char usage_text[] =
 	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--source FILE]... [--prompt FILE]... [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
-	"                 [FILE | DIR]...\n"
+	"                 [--pressure] [--scratchpad FILE] [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
 	"       halluscan [OPTION]... --records --field NAME [--source-field NAME]\n"
 	"                 [--prompt-field NAME] [-j N] [FILE]...\n"
@@ -128,7 +133,8 @@ static const char usage_text[] =
 	"       halluscan [--rules PATH]... [--fail-on LEVEL] --pairs [FILE]...\n"
 	"       halluscan [--rules PATH]... --list-rules | --check-rules | --export-patterns\n"
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
-	"                      [--misjudgments FILE] [--sweep] [--format text|json] [FILE]...\n"
+	"                      [--misjudgments FILE] [--sweep] [--pressure]\n"
+	"                      [--format text|json] [FILE]...\n"
 	"       halluscan -V | --version | -h | --help\n";
 
 static const char help_text[] =
@@ -168,7 +174,13 @@ static const char help_text[] =
 	"  --source FILE       take FILE as grounding, like tool output (repeatable);\n"
 	"                      numbers in the text are then checked against it\n"
 	"  --prompt FILE       take FILE as what the user said: it grounds as --source\n"
-	"                      does (a figure or URL the user gave is not invented)\n"
+	"                      does (a figure or URL the user gave is not invented),\n"
+	"                      and a trigger request in it raises its signals a step\n"
+	"  --pressure          detect more aggressively, as when the context is in the\n"
+	"                      compact zone or beyond (the rules marked for pressure)\n"
+	"  --scratchpad FILE   a skill chain's shared JSON file: with no FILE, scan its\n"
+	"                      execution.result; write the findings into its\n"
+	"                      hallucination_detector member only (locked, atomic)\n"
 	"  --claims            also write each sentence as a claim: supported,\n"
 	"                      partial, unsupported or unchecked against grounding\n"
 	"  --max-unsupported-ratio R\n"
@@ -232,6 +244,9 @@ struct options {
 	bool show_recovery, no_inline_ignore, no_builtin, no_config, no_skip_code;
 	bool format_set, fail_on_set;
 	struct strv select, ignore;
+	/* Issue 15: the chain's scratchpad, and detection under context pressure. */
+	const char *scratchpad;
+	bool pressure;
 };
 
 void cli_warn(const char *fmt, ...)
@@ -311,6 +326,12 @@ static void check_modes(const struct options *o)
 	}
 	if (o->pairs && (o->chat || o->records)) {
 		cli_warn("--pairs reads pairs: no --input chat or --records");
+		usage();
+	}
+	if (o->scratchpad && (o->chat || o->records || o->pairs || o->jobs > 1 ||
+			      o->list_rules || o->check_rules || o->export_patterns)) {
+		cli_warn("--scratchpad goes with text inputs: no --input chat, --records, --pairs, "
+			 "-j or rule listings");
 		usage();
 	}
 }
@@ -482,6 +503,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PROMPT_FIELD:
 			o->prompt_field = optarg;
+			break;
+		case OPT_SCRATCHPAD:
+			o->scratchpad = optarg;
+			break;
+		case OPT_PRESSURE:
+			o->pressure = true;
 			break;
 		case 'j': {
 			char *end;
@@ -659,6 +686,33 @@ static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *
 	return err;
 }
 
+/*
+ * Scans text held in memory (a scratchpad's execution.result) as one
+ * input, as scan_one() scans a file. Returns 0 or a negative errno.
+ */
+static int scan_text(struct halluscan_scanner *sc, const char *text, size_t len,
+		     const char *shown, struct report *rep, bool *failed)
+{
+	const struct halluscan_summary *sum;
+	struct jsonl_input how = {0};
+	size_t at, n;
+	bool fail = false;
+	int err = 0;
+
+	report_input(rep, shown);
+	for (at = 0; at < len && err == 0; at += n) {
+		n = MIN(len - at, (size_t)PLAIN_READ_SIZE);
+		err = report_text(rep, text + at, n);
+		err = err ? err : halluscan_scanner_feed(sc, text + at, n);
+	}
+	err = err ? err : report_text_end(rep);
+	err = err ? err : halluscan_scanner_end(sc, &sum);
+	err = err ? err : report_summary(rep, sum, &how, &fail);
+	if (fail)
+		*failed = true;
+	return err;
+}
+
 /* ---- transcripts and records ---- */
 
 /*
@@ -710,7 +764,8 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 	st.so.span_nonce = o->span_nonce;
 	st.so.max_unsupported_ratio = o->max_unsupported;
 	st.so.flags = (o->show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
-		      (o->claims ? HALLUSCAN_SCAN_CLAIMS : 0);
+		      (o->claims ? HALLUSCAN_SCAN_CLAIMS : 0) |
+		      (o->pressure ? HALLUSCAN_SCAN_PRESSURE : 0);
 	if (o->chat && !o->span_nonce) {
 		if (fresh_nonce(nonce, sizeof(nonce)) < 0) {
 			cli_warn("no random nonce: %s", strerror(errno));
@@ -768,9 +823,10 @@ static int check_rules(const struct halluscan_rules *rules)
 {
 	const struct halluscan_rules_info *info = halluscan_rules_info(rules);
 
-	printf("%zu rules, %zu spans, %zu contexts: %zu examples and %zu negative examples pass\n",
-	       info->n_rules, info->n_spans, info->n_contexts, info->n_examples,
-	       info->n_negative_examples);
+	printf("%zu rules, %zu spans, %zu contexts, %zu triggers: %zu examples and %zu negative "
+	       "examples pass\n", info->n_rules, info->n_spans, info->n_contexts, info->n_triggers,
+	       info->n_examples + info->n_trigger_examples,
+	       info->n_negative_examples + info->n_trigger_negative_examples);
 	return 0;
 }
 
@@ -821,6 +877,44 @@ static int apply_config(struct options *o, struct config *cfg, struct diag *d)
 	if (cfg->skip_code == 0 && !o->no_skip_code)
 		o->no_skip_code = true;
 	return 0;
+}
+
+/* ---- the chain's scratchpad ---- */
+
+/*
+ * Locks and reads --scratchpad; its context_health may put the run under
+ * pressure. Returns 0, a positive errno (said here), or a negative one with
+ * d set: a file that is not a scratchpad is left as it is.
+ */
+static int open_scratchpad(struct chain *c, struct options *o, struct diag *d)
+{
+	int err = chain_open(c, o->scratchpad, d);
+
+	if (err > 0) {
+		cli_warn("%s: %s", o->scratchpad,
+			 err == ETIMEDOUT ? "locked by another writer for too long" : strerror(err));
+		return err;
+	}
+	if (err < 0)
+		return err;
+	if (c->sp.health == HEALTH_UNKNOWN)
+		cli_warn("%s: context_health %s%s%s is no zone halluscan knows: taken as the compact "
+			 "zone (--pressure)", o->scratchpad, c->sp.zone ? "\"" : "",
+			 c->sp.zone ? c->sp.zone : "(not a string)", c->sp.zone ? "\"" : "");
+	if (c->sp.health == HEALTH_PRESSURE || c->sp.health == HEALTH_UNKNOWN)
+		o->pressure = true;
+	c->pressure = o->pressure;
+	return 0;
+}
+
+/* Writes the run's member, or why it failed. Returns true when it could not. */
+static bool commit_scratchpad(struct chain *c, const char *error)
+{
+	int err = chain_commit(c, error);
+
+	if (err)
+		cli_warn("%s: not updated: %s", c->path ? c->path : "scratchpad", strerror(err));
+	return err != 0;
 }
 
 /* The suffixes a folder is searched for. */
@@ -886,6 +980,8 @@ int main(int argc, char **argv)
 	struct strv inputs = {0};
 	struct limit_hits lh = {0};
 	struct diag d = {""};
+	struct chain chain = {.fd = -1};
+	const char *chain_error = NULL;
 	char cache[PATH_MAX];
 	bool failed = false, io_error = false;
 	int status = EXIT_ERROR, err;
@@ -906,6 +1002,13 @@ int main(int argc, char **argv)
 	if (o.pairs && o.format != OUT_JSONL) {
 		cli_warn("--pairs writes JSONL only");
 		usage();
+	}
+	if (o.scratchpad) {
+		err = open_scratchpad(&chain, &o, &d);
+		if (err > 0)
+			goto out;
+		if (err < 0)
+			goto fail;
 	}
 
 	halluscan_rules_options_init(&ro);
@@ -968,6 +1071,7 @@ int main(int argc, char **argv)
 		.ignore = (const char *const *)o.ignore.v, .n_ignore = o.ignore.n,
 		.baseline = o.baseline ? &base : NULL, .write_baseline = o.write_baseline ? &wbase : NULL,
 		.line_buffered = o.line_buffered,
+		.tap = o.scratchpad ? chain_finding : NULL, .tap_ctx = &chain,
 	};
 	err = report_start(&rep, &d);
 	if (err < 0)
@@ -979,7 +1083,8 @@ int main(int argc, char **argv)
 	so.span_nonce = o.span_nonce;
 	so.max_unsupported_ratio = o.max_unsupported;
 	so.flags = (o.show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
-		   (o.claims ? HALLUSCAN_SCAN_CLAIMS : 0);
+		   (o.claims ? HALLUSCAN_SCAN_CLAIMS : 0) |
+		   (o.pressure ? HALLUSCAN_SCAN_PRESSURE : 0);
 	so.on_claim = report_claim;
 	err = halluscan_scanner_new(rules, &so, report_finding, &rep, &sc, &herr);
 	if (err < 0) {
@@ -993,14 +1098,32 @@ int main(int argc, char **argv)
 		err = plain_ground(&in, sc, prompt ? HALLUSCAN_GROUND_PROMPT : HALLUSCAN_GROUND_SOURCE,
 				   path);
 		if (err > 0) {
-			cli_warn("%s: %s", path, strerror(err));
-			goto out;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", path, strerror(err));
+			err = -err;
+			goto fail;
 		}
 		if (err < 0)
 			goto fail;
 	}
 
-	err = list_inputs(argv + optind, (size_t)(argc - optind), &cfg, &inputs, &io_error);
+	if (o.scratchpad && optind == argc) {
+		/* The chain's step: what the agent produced, not standard input. */
+		if (!chain.sp.result) {
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.scratchpad, chain.sp.result_problem);
+			err = -EINVAL;
+			goto fail;
+		}
+		err = scan_text(sc, chain.sp.result, chain.sp.result_len, "execution.result", &rep,
+				&failed);
+		if (err) {
+			cli_warn("%s", out.err ? strerror(out.err) : strerror(-err));
+			chain_error = out.err ? "write error" : strerror(-err);
+			goto out;
+		}
+	}
+	err = o.scratchpad && optind == argc
+		      ? 0
+		      : list_inputs(argv + optind, (size_t)(argc - optind), &cfg, &inputs, &io_error);
 	if (err < 0)
 		goto fail;
 	for (k = 0; k < inputs.n; k++) {
@@ -1034,6 +1157,8 @@ int main(int argc, char **argv)
 		failed = false;
 	}
 	if (io_error)
+		chain_error = "an input could not be read (see the summaries)";
+	if (io_error)
 		status = EXIT_ERROR;
 	else if (failed)
 		status = EXIT_FAIL;
@@ -1045,7 +1170,10 @@ fail:
 		cli_warn("out of memory");
 	else
 		cli_warn("%s", d.msg[0] ? d.msg : strerror(-err));
+	chain_error = err == -ENOMEM ? "out of memory" : d.msg[0] ? d.msg : strerror(-err);
 out:
+	if (chain.parsed && commit_scratchpad(&chain, status == EXIT_ERROR ? chain_error : NULL))
+		status = EXIT_ERROR;
 	plain_fini(&in);
 	halluscan_scanner_free(sc);
 	report_fini(&rep);
@@ -1061,5 +1189,6 @@ out:
 	free(o.rules);
 	free(o.sources);
 	free(o.prompts);
+	chain_close(&chain);
 	return status;
 }

@@ -288,6 +288,11 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 			if (err)
 				return err;
 		}
+		if (r->tap) {
+			err = r->tap(r->tap_ctx, r->out->path, f);
+			if (err)
+				return err;
+		}
 	}
 	return write_finding(r, f, f->grounded ? NULL : fp);
 }
@@ -338,14 +343,14 @@ static struct held *hold(struct report *r)
 /* Copies f's strings into one block that h owns. */
 static int hold_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
 {
-	const char *strs[5] = {f->signal, f->rule, f->message, f->recovery, f->source};
-	size_t lens[5], total = f->text_len + 1, i;
+	const char *strs[6] = {f->signal, f->rule, f->message, f->recovery, f->source, f->trigger};
+	size_t lens[6], total = f->text_len + 1, i;
 	struct held *h = hold(r);
 	char *p;
 
 	if (!h)
 		return -ENOMEM;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		total += lens[i] = strs[i] ? strlen(strs[i]) + 1 : 0;
 	h->mem = p = malloc(total);
 	if (!p) {
@@ -364,7 +369,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f, con
 	memcpy(p, f->text, f->text_len);
 	h->f.text = p;
 	p += f->text_len + 1;
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < 6; i++) {
 		if (!strs[i])
 			continue;
 		memcpy(p, strs[i], lens[i]);
@@ -376,6 +381,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f, con
 	h->f.message = strs[2];
 	h->f.recovery = strs[3];
 	h->f.source = strs[4];
+	h->f.trigger = strs[5];
 	return 0;
 }
 

@@ -16,11 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/api.h"
 #include "cli.h"
 #include "emit.h"
 #include "input/chat.h"
 #include "jobs.h"
 #include "json.h"
+#include "scratchpad.h"
 
 /* A batch of records for -j N: enough to keep the threads busy, small enough to hold. */
 #define BATCH_LINES 2048
@@ -106,6 +108,7 @@ static void agg_add(struct agg *a, const struct halluscan_summary *s)
 	a->s.spans += s->spans;
 	a->s.unterminated_spans += s->unterminated_spans;
 	a->s.match_limit_hits += s->match_limit_hits;
+	a->s.pressure |= s->pressure;
 	if (s->claims) {
 		for (i = 0; i < HALLUSCAN_CLAIM_LABELS; i++)
 			a->claims[i] += s->claims[i];
@@ -164,6 +167,8 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 	err |= member_str(b, "rule", f->rule, strlen(f->rule));
 	err |= BUF_LIT(b, ",\"severity\":\"") | buf_adds(b, halluscan_severity_name(f->severity)) |
 	       buf_addc(b, '"');
+	if (f->trigger)
+		err |= member_str(b, "trigger", f->trigger, strlen(f->trigger));
 	err |= member_u64(b, "start", f->start) | member_u64(b, "end", f->end);
 	err |= member_u64(b, "line", f->line) | member_u64(b, "column", f->column);
 	err |= member_str(b, "text", f->text, f->text_len);
@@ -196,6 +201,32 @@ static int on_claim(void *ctx, const struct halluscan_claim *c)
 
 /* ---- conversations ---- */
 
+/* Whether --pressure was given: a conversation starts as it says. */
+static bool pressed(const struct worker *w)
+{
+	return (w->st->o->so.flags & HALLUSCAN_SCAN_PRESSURE) != 0;
+}
+
+/*
+ * A line's context_health (its own member, or its metadata's): the compact
+ * zone or beyond puts the rest of the conversation under pressure, a zone
+ * before it takes it off again (unless --pressure), a value that is no
+ * zone halluscan knows puts it on.
+ */
+static int health(struct worker *w, const struct json_value *v)
+{
+	const struct json_value *h = json_get(v, "context_health");
+	enum scratchpad_health k;
+	const char *zone;
+
+	if (!h)
+		h = json_get(json_get(v, "metadata"), "context_health");
+	k = scratchpad_health_value(h, &zone);
+	if (k == HEALTH_ABSENT)
+		return 0;
+	return api_scanner_pressure(w->sc, pressed(w) || k != HEALTH_CALM);
+}
+
 /* A new conversation: no grounding but --source files. */
 static int conversation_begin(struct worker *w)
 {
@@ -203,6 +234,8 @@ static int conversation_begin(struct worker *w)
 	size_t i;
 	int err = halluscan_scanner_reset(w->sc, 0);
 
+	if (!err)
+		err = api_scanner_pressure(w->sc, pressed(w));
 	for (i = 0; i < st->n_sources && !err; i++)
 		err = halluscan_scanner_add_grounding(w->sc, st->sources[i].kind,
 						      st->sources[i].text, st->sources[i].len);
@@ -352,6 +385,8 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 		if (!err)
 			err = conversation_begin(w);
 		if (!err)
+			err = health(w, v);
+		if (!err)
 			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages);
 		if (!err)
 			err = conversation_end(w, w->record);
@@ -372,9 +407,14 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 			c->first = w->record;
 		}
 		if (!err)
+			err = health(w, v);
+		if (!err)
 			err = chat_message(msg, w->agg.messages++, &w->scratch, on_part, w);
 		break;
 	case CHAT_EVENT:
+		/* A line of no message may still say how the context is. */
+		if (c->open)
+			err = health(w, v);
 		break;
 	case CHAT_INVALID:
 		err = transcript_error(w, why);
@@ -508,6 +548,9 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 	size_t n;
 	int err;
 
+	err = health(w, v);
+	if (err)
+		return err;
 	if (o->chat) {
 		switch (chat_classify(v, &msg, why)) {
 		case CHAT_CONVERSATION:

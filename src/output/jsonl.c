@@ -79,6 +79,8 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	err |= BUF_LIT(b, ",\"severity\":\"");
 	err |= buf_adds(b, halluscan_severity_name(f->severity));
 	err |= buf_addc(b, '"');
+	if (f->trigger)
+		err |= field_str(b, "trigger", f->trigger, strlen(f->trigger));
 	err |= field_u64(b, "start", f->start);
 	err |= field_u64(b, "end", f->end);
 	err |= field_u64(b, "line", f->line);
@@ -160,6 +162,8 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	       field_u64(b, "unterminated_spans", s->unterminated_spans);
 	if (s->ground_evictions)
 		err |= field_u64(b, "ground_evictions", s->ground_evictions);
+	if (s->pressure)
+		err |= BUF_LIT(b, ",\"pressure\":true");
 	if (in && (in->suppressed_inline || in->suppressed_baseline || in->suppressed_code))
 		err |= buf_addf(b, ",\"suppressed\":{\"inline\":%llu,\"baseline\":%llu,\"code\":%llu}",
 				(unsigned long long)in->suppressed_inline,

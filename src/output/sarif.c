@@ -140,6 +140,8 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 			err |= (i ? buf_addc(b, ',') : 0) | str(b, f->also[i]);
 		err |= buf_addc(b, ']');
 	}
+	if (f->trigger)
+		err |= BUF_LIT(b, ",\"trigger\":") | str(b, f->trigger);
 	err |= BUF_LIT(b, ",\"recovery\":") | str(b, f->recovery);
 	err |= BUF_LIT(b, "}}");
 	return err ? -ENOMEM : jsonl_flush(w);

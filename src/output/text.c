@@ -50,6 +50,8 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 	err |= buf_add_visible(b, f->signal, strlen(f->signal));
 	for (size_t i = 0; i < f->n_also; i++)
 		err |= buf_addc(b, ',') | buf_add_visible(b, f->also[i], strlen(f->also[i]));
+	if (f->trigger)
+		err |= BUF_LIT(b, "; trigger: ") | buf_add_visible(b, f->trigger, strlen(f->trigger));
 	err |= st->color ? BUF_LIT(b, "]" RESET "\n") : BUF_LIT(b, "]\n");
 	if (st->show_recovery) {
 		err |= BUF_LIT(b, "    ");

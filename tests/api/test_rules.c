@@ -47,6 +47,9 @@ TEST(api_rules_builtin)
 	CHECK_EQ(i, info->n_rules);
 	CHECK_EQ(ex, info->n_examples);
 	CHECK(info->n_negative_examples > 0);
+	/* The spec's nine trigger requests, each with examples both ways. */
+	CHECK_EQ(info->n_triggers, 9);
+	CHECK(info->n_trigger_examples >= 9 && info->n_trigger_negative_examples >= 9);
 	/* The signals: the packs', then the scanner's own two. */
 	CHECK_STR(halluscan_rules_signal(rules, 0), "fabricated_url");
 	CHECK_STR(halluscan_rules_signal(rules, info->n_signals - 2), "unterminated_span");

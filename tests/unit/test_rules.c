@@ -606,6 +606,8 @@ TEST(rules_serialize_needs_finish)
 #define QRULE RULE "    grounding: quantity\n" /* near goes on line 11 */
 #define SPAN(s) RULE "spans:\n  - " s "\n"       /* the span on line 11 */
 #define CONTEXT(s) RULE "contexts:\n  - " s "\n" /* the context on line 11 */
+#define TRIGGER(s) RULE "triggers:\n  - " s "\n" /* the trigger on line 11 */
+#define TRIGGER_OK "{name: t, pattern: p, escalate: [s], examples: [p], negative_examples: [q]}"
 
 static const struct {
 	const char *yaml;
@@ -699,9 +701,10 @@ static const struct {
 	{"contexts: x\n", "p.yaml:1:11: \"contexts\" must be a list"},
 	{"", "p.yaml: empty rule pack"},
 	{"# nothing\n", "p.yaml: empty rule pack"},
-	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans or contexts"},
+	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans, contexts or triggers"},
 	{"[k]: v\n", "p.yaml:1:1: keys must be strings"},
-	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans and contexts)"},
+	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans, contexts and "
+	 "triggers)"},
 	/* ruleset_add_buffer: the YAML itself */
 	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
 	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},
@@ -719,6 +722,21 @@ static const struct {
 	 "p.yaml:12:5: span opener \"<t>\" is already defined"},
 	{CONTEXT("{name: c, escalate: [s]}\n  - {name: c}"), "p.yaml:12:5: context \"c\" is already defined"},
 	{CONTEXT("{name: c, escalate: [t]}"), "p.yaml:11:5: context \"c\" escalates unknown signal \"t\""},
+	/* parse_trigger, and its checks in ruleset_finish */
+	{TRIGGER("x"), "p.yaml:11:5: a trigger must be a mapping of name, pattern, escalate and examples"},
+	{TRIGGER("{name: T}"), "p.yaml:11:12: trigger name \"T\" may hold only a-z, 0-9, '_' and '-'"},
+	{TRIGGER("{name: t, pat: p}"), "p.yaml:11:15: unknown or repeated key \"pat\" in a trigger"},
+	{TRIGGER("{pattern: p}"), "p.yaml:11:5: a trigger needs \"name\""},
+	{TRIGGER("{name: t, pattern: p, escalate: [s], examples: [p]}"),
+	 "p.yaml:11:5: trigger \"t\" needs pattern, escalate, examples and negative_examples"},
+	{TRIGGER("{name: t, pattern: [], escalate: [s]}"), "p.yaml:11:24: \"pattern\" must not be an empty list"},
+	{TRIGGER(TRIGGER_OK "\n  - " TRIGGER_OK), "p.yaml:12:5: trigger \"t\" is already defined"},
+	{TRIGGER("{name: t, pattern: p, escalate: [z], examples: [p], negative_examples: [q]}"),
+	 "p.yaml:11:5: trigger \"t\" escalates unknown signal \"z\""},
+	/* a rule's pressure */
+	{RULE "    pressure: maybe\n", "p.yaml:10:15: pressure must be strict (no exemptions under pressure) or only"},
+	{RULE "    pressure: strict\n", "p.yaml:2:5: rule \"a\": pressure: strict turns exemptions off, and it has none"},
+	{RULE "    pressure: only\n    pressure: only\n", "p.yaml:11:5: key \"pressure\" given twice"},
 };
 
 /*

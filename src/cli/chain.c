@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: MIT
+/* --scratchpad: lock, read, and atomically replace a chain's shared JSON file. */
+#include "cli/chain.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emit.h"
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * An exclusive lock on the file the path names now. A writer that renamed
+ * a new file over the path while we waited leaves us holding the lock of
+ * a file nobody reads: then start over on the new one. Waits at most
+ * CHAIN_LOCK_WAIT_MS in all (a hung writer must not hang the chain).
+ */
+static int lock_path(struct chain *c)
+{
+	long waited = 0, step = 1;
+
+	for (;;) {
+		struct stat now;
+		int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return errno;
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int e = errno;
+
+			if (e != EWOULDBLOCK && e != EINTR) {
+				close(fd);
+				return e;
+			}
+			if (waited >= CHAIN_LOCK_WAIT_MS) {
+				close(fd);
+				return ETIMEDOUT;
+			}
+			nap_ms(step);
+			waited += step;
+			step = step < 64 ? step * 2 : 64;
+		}
+		if (fstat(fd, &c->st) < 0 || stat(c->path, &now) < 0) {
+			int e = errno;
+
+			close(fd);
+			if (e == ENOENT && waited < CHAIN_LOCK_WAIT_MS)
+				continue; /* between a writer's unlink and rename: look again */
+			return e;
+		}
+		if (now.st_dev == c->st.st_dev && now.st_ino == c->st.st_ino) {
+			c->fd = fd;
+			return 0;
+		}
+		close(fd);
+	}
+}
+
+/* The whole file, at most SCRATCHPAD_MAX_BYTES of it. */
+static int read_all(struct chain *c)
+{
+	size_t cap = 0;
+
+	if (!S_ISREG(c->st.st_mode))
+		return EINVAL;
+	if (c->st.st_size > (off_t)SCRATCHPAD_MAX_BYTES)
+		return EFBIG;
+	for (;;) {
+		ssize_t n;
+
+		if (c->len + 1 >= cap) {
+			char *p;
+
+			if (cap > SCRATCHPAD_MAX_BYTES)
+				return EFBIG;
+			cap = cap ? cap * 2 : (size_t)c->st.st_size + 4096;
+			p = realloc(c->text, cap);
+			if (!p)
+				return ENOMEM;
+			c->text = p;
+		}
+		n = read(c->fd, c->text + c->len, cap - c->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			break;
+		c->len += (size_t)n;
+	}
+	c->text[c->len] = '\0';
+	return 0;
+}
+
+int chain_open(struct chain *c, const char *path, struct diag *d)
+{
+	struct json_error je = {0};
+	int err;
+
+	c->fd = -1;
+	c->path = realpath(path, NULL);
+	if (!c->path)
+		return errno;
+	err = lock_path(c);
+	if (err == 0)
+		err = read_all(c);
+	if (err)
+		return err;
+	err = scratchpad_parse(&c->sp, c->text, c->len, &je);
+	if (err == -EINVAL)
+		return diag_set(d, err, "%s: not a scratchpad (left as it is): %s at byte %zu", path,
+				je.msg, je.offset);
+	if (err < 0)
+		return err;
+	c->parsed = true;
+	return 0;
+}
+
+static enum chain_list list_of(const char *signal)
+{
+	if (strcmp(signal, "fabricated_url") == 0)
+		return CHAIN_URLS;
+	if (strcmp(signal, "unsourced_statistic") == 0 || strcmp(signal, "ungrounded_number") == 0 ||
+	    strcmp(signal, "altered_number") == 0)
+		return CHAIN_STATS;
+	return CHAIN_CLAIMS;
+}
+
+static int add_str(struct buf *b, const char *key, const char *s, size_t n)
+{
+	int err = buf_addf(b, ",\"%s\":", key);
+
+	return err ? err : emit_json_string(b, s, n);
+}
+
+int chain_finding(void *ctx, const char *path, const struct halluscan_finding *f)
+{
+	struct chain *c = ctx;
+	struct buf *b = &c->list[list_of(f->signal)];
+	size_t i;
+	int err = 0;
+
+	if (f->grounded)
+		return 0;
+	c->findings++;
+	if (f->severity > c->verdict)
+		c->verdict = f->severity;
+	err |= buf_adds(b, b->len ? ",{\"text\":" : "{\"text\":");
+	err |= emit_json_string(b, f->text, f->text_len);
+	err |= add_str(b, "signal", f->signal, strlen(f->signal));
+	if (f->n_also) {
+		err |= BUF_LIT(b, ",\"also\":[");
+		for (i = 0; i < f->n_also; i++)
+			err |= (i ? buf_addc(b, ',') : 0) |
+			       emit_json_string(b, f->also[i], strlen(f->also[i]));
+		err |= buf_addc(b, ']');
+	}
+	err |= add_str(b, "rule", f->rule, strlen(f->rule));
+	err |= buf_addf(b, ",\"severity\":\"%s\"", halluscan_severity_name(f->severity));
+	if (f->trigger)
+		err |= add_str(b, "trigger", f->trigger, strlen(f->trigger));
+	err |= add_str(b, "path", path, strlen(path));
+	err |= buf_addf(b, ",\"start\":%llu,\"end\":%llu,\"line\":%llu,\"column\":%llu}",
+			(unsigned long long)f->start, (unsigned long long)f->end,
+			(unsigned long long)f->line, (unsigned long long)f->column);
+	return err ? -ENOMEM : 0;
+}
+
+/* The member's value: one line of JSON. */
+static int member(const struct chain *c, const char *error, struct buf *b)
+{
+	static const char *const names[CHAIN_LISTS] = {
+		[CHAIN_URLS] = "fabricated_urls",
+		[CHAIN_STATS] = "unsourced_stats",
+		[CHAIN_CLAIMS] = "suspect_claims",
+	};
+	size_t i;
+	int err = 0;
+
+	err |= BUF_LIT(b, "{");
+	for (i = 0; i < CHAIN_LISTS; i++) {
+		err |= buf_addf(b, "%s\"%s\":[", i ? "," : "", names[i]);
+		err |= buf_add(b, c->list[i].data, c->list[i].len);
+		err |= buf_addc(b, ']');
+	}
+	err |= buf_addf(b, ",\"findings\":%llu,\"verdict\":\"%s\",\"pressure\":%s",
+			(unsigned long long)c->findings, halluscan_severity_name(c->verdict),
+			c->pressure ? "true" : "false");
+	err |= BUF_LIT(b, ",\"error\":");
+	err |= error ? emit_json_string(b, error, strlen(error)) : BUF_LIT(b, "null");
+	err |= buf_addf(b, ",\"version\":\"%s\"}", halluscan_version());
+	return err ? ENOMEM : 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Replaces the file at c->path with data: beside it, synced, renamed, the folder synced. */
+static int replace(struct chain *c, const char *data, size_t len)
+{
+	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
+	int fd, dfd, err;
+
+	if (snprintf(dir, sizeof(dir), "%s", c->path) >= (int)sizeof(dir) ||
+	    snprintf(base, sizeof(base), "%s", c->path) >= (int)sizeof(base))
+		return ENAMETOOLONG;
+	if (snprintf(tmp, sizeof(tmp), "%s/.%s.halluscan-XXXXXX", dirname(dir), basename(base)) >=
+	    (int)sizeof(tmp))
+		return ENAMETOOLONG;
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return errno;
+	err = write_all(fd, data, len);
+	/* The file's mode stays; its owner too where we may set it. */
+	if (err == 0 && fchmod(fd, c->st.st_mode & 07777) < 0)
+		err = errno;
+	if (err == 0 && (c->st.st_uid != geteuid() || c->st.st_gid != getegid()) &&
+	    fchown(fd, c->st.st_uid, c->st.st_gid) < 0)
+		err = 0; /* not ours to give away: it becomes the writer's, as any rename would */
+	if (err == 0 && fsync(fd) < 0)
+		err = errno;
+	if (close(fd) < 0 && err == 0)
+		err = errno;
+	if (err == 0 && rename(tmp, c->path) < 0)
+		err = errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	snprintf(dir, sizeof(dir), "%s", c->path);
+	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		if (fsync(dfd) < 0)
+			err = errno;
+		close(dfd);
+	}
+	return err;
+}
+
+int chain_commit(struct chain *c, const char *error)
+{
+	struct buf value = {0}, out = {0};
+	int err;
+
+	if (!c->parsed)
+		return EINVAL;
+	err = member(c, error, &value);
+	if (err == 0 && scratchpad_splice(&c->sp, value.data ? value.data : "", value.len, &out) < 0)
+		err = ENOMEM;
+	if (err == 0)
+		err = replace(c, out.data, out.len);
+	buf_free(&value);
+	buf_free(&out);
+	return err;
+}
+
+void chain_close(struct chain *c)
+{
+	size_t i;
+
+	if (c->fd >= 0)
+		close(c->fd); /* and with it the lock */
+	c->fd = -1;
+	scratchpad_fini(&c->sp);
+	free(c->path);
+	c->path = NULL;
+	free(c->text);
+	c->text = NULL;
+	for (i = 0; i < CHAIN_LISTS; i++)
+		buf_free(&c->list[i]);
+}
