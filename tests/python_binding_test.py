@@ -135,7 +135,7 @@ class ScannerTest(unittest.TestCase):
             sc.reset()
             sc.add_grounding(POLICY, kind)
             _, found, _ = sc.check(REPLY)
-            self.assertEqual(brief(found), [("ungrounded_number", "30 days", 9),
+            self.assertEqual(brief(found), [("altered_number", "30 days", 9),
                                             ("altered_number", "12%", 39)])
             self.assertEqual((found[1].source, found[1].source_at), ("10%", 37))
         sc.reset(keep_grounding=True)
@@ -222,7 +222,7 @@ class GateTest(unittest.TestCase):
         v = gate.check(REPLY, sources=[POLICY])
         self.assertFalse(v.ship)
         self.assertEqual([(f.signal, f.severity) for f in v.findings],
-                         [("ungrounded_number", "block"), ("altered_number", "block")])
+                         [("altered_number", "block"), ("altered_number", "block")])
         # Each check has its own grounding.
         v = gate.check("Members save 10% on returns within 14 days.\n", sources=[POLICY])
         self.assertTrue(v.ship)
