@@ -207,6 +207,39 @@ HALLUSCAN_API const char *halluscan_rules_context(const struct halluscan_rules *
 
 struct halluscan_scanner;
 
+/*
+ * A bibliography entry (signal fabricated_reference): the fields the
+ * recognizer read, each a slice of the finding's text (pointer and length,
+ * not NUL-terminated; NULL and 0 when absent).
+ */
+struct halluscan_reference {
+	const char *style;       /* "author-date", "quoted-title", "vancouver", "bibtex",
+				    "web", "title-list", or "id" (a DOI or arXiv id in prose) */
+	const char *title;
+	size_t title_len;
+	const char *authors;     /* as written */
+	size_t authors_len;
+	const char *venue;       /* journal, proceedings, publisher */
+	size_t venue_len;
+	const char *doi;
+	size_t doi_len;
+	const char *arxiv;
+	size_t arxiv_len;
+	const char *isbn;        /* from "ISBN" to its last digit */
+	size_t isbn_len;
+	const char *url;
+	size_t url_len;
+	unsigned year;           /* 0: none */
+	/* Offline plausibility problems, bit (1 << i) for each name
+	 * halluscan_reference_problem(i) gives; any of them makes the finding block. */
+	unsigned problems;
+};
+
+/* The name of plausibility problem i ("arxiv_month", "arxiv_future",
+ * "arxiv_width", "doi_prefix", "isbn_checksum", "year_future",
+ * "placeholder_host"), or NULL past the last. */
+HALLUSCAN_API const char *halluscan_reference_problem(unsigned i);
+
 struct halluscan_finding {
 	const char *signal;      /* "fabricated_url", ..., "unterminated_span", "spoofed_span" */
 	size_t signal_index;     /* see halluscan_rules_signal() */
@@ -231,6 +264,9 @@ struct halluscan_finding {
 	const size_t *also_index; /* and their indexes; both arrays are valid only
 				     during the callback */
 	size_t n_also;           /* at most HALLUSCAN_ALSO_MAX */
+	/* fabricated_reference: the entry's fields, valid only during the
+	 * callback; NULL for every other signal. */
+	const struct halluscan_reference *reference;
 };
 
 #define HALLUSCAN_ALSO_MAX 3

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "refs.h"
 #include "rules.h"
 #include "window.h"
 
@@ -42,6 +43,9 @@ struct claim_item {
 	bool grounded;        /* repeats tool output */
 	uint64_t grounded_at; /* where that tool output is (or the near figure) */
 	const char *source;   /* a number check's near grounded figure, or NULL */
+	/* A bibliography entry (a rule with grounding: reference): its fields,
+	 * relative to text, when ref.style is not REF_STYLE_NONE. */
+	struct ref_entry ref;
 };
 
 enum claim_label {

@@ -66,6 +66,8 @@ struct finding {
 	const char *also[CLAIMS_ALSO_MAX];
 	size_t also_index[CLAIMS_ALSO_MAX];
 	size_t n_also;
+	/* A bibliography entry's fields (spans of text), or NULL. */
+	const struct ref_entry *ref;
 };
 
 struct scan_summary {

@@ -79,9 +79,37 @@ static int stopped(struct halluscan_scanner *sc, int rc)
 
 _Static_assert(CLAIMS_ALSO_MAX == HALLUSCAN_ALSO_MAX, "the API carries what claims can");
 
+const char *halluscan_reference_problem(unsigned i)
+{
+	return i < REF_PROBLEMS ? ref_problem_name((enum ref_problem)i) : NULL;
+}
+
+/* A field of the entry as a slice of the finding's text. */
+static void ref_field(const struct finding *f, const struct ref_span *sp, const char **p, size_t *n)
+{
+	*p = sp->len ? f->text + sp->off : NULL;
+	*n = sp->len;
+}
+
+static void ref_public(const struct finding *f, struct halluscan_reference *r)
+{
+	const struct ref_entry *e = f->ref;
+
+	*r = (struct halluscan_reference){.style = ref_style_name(e->style), .year = e->year,
+					  .problems = e->problems};
+	ref_field(f, &e->title, &r->title, &r->title_len);
+	ref_field(f, &e->authors, &r->authors, &r->authors_len);
+	ref_field(f, &e->venue, &r->venue, &r->venue_len);
+	ref_field(f, &e->doi, &r->doi, &r->doi_len);
+	ref_field(f, &e->arxiv, &r->arxiv, &r->arxiv_len);
+	ref_field(f, &e->isbn, &r->isbn, &r->isbn_len);
+	ref_field(f, &e->url, &r->url, &r->url_len);
+}
+
 static int on_finding(void *ctx, const struct finding *f)
 {
 	struct halluscan_scanner *sc = ctx;
+	struct halluscan_reference ref;
 	struct halluscan_finding pub = {
 		.signal = f->signal, .signal_index = f->signal_index, .rule = f->rule_id,
 		.severity = (enum halluscan_severity)f->severity,
@@ -92,6 +120,11 @@ static int on_finding(void *ctx, const struct finding *f)
 		.source = f->source, .source_at = f->source_at,
 		.also = f->also, .also_index = f->also_index, .n_also = f->n_also,
 	};
+
+	if (f->ref) {
+		ref_public(f, &ref);
+		pub.reference = &ref;
+	}
 
 	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;
 }
