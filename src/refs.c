@@ -564,8 +564,9 @@ static bool author_like(const struct refs *r, const char *s, size_t b, size_t e)
 
 		while (w < e && is_alpha(s[w]))
 			w++;
-		if (in_words(&r->not_titles, s + b, w - b))
-			return false; /* Press "Ctrl+S", Select "Save" */
+		/* Press "Ctrl+S", Select "Save"; but "He, K." is a name. */
+		if ((w == e || s[w] != ',') && in_words(&r->not_titles, s + b, w - b))
+			return false;
 	}
 	while (i < e) {
 		size_t j;
@@ -612,6 +613,16 @@ static size_t segment_end(const char *s, size_t b, size_t e)
 			continue;
 		if (s[i] == '.' && i >= b + 1 && is_upper(s[i - 1]) && (i == b + 1 || !is_alpha(s[i - 2])))
 			continue; /* "J. " inside a name */
+		if (s[i] == '.' && i + 2 < e && is_lower(s[i + 2]))
+			continue; /* "e.g. this", "et al. and" */
+		if (s[i] == '.' && i + 2 < e && is_digit(s[i + 2])) {
+			size_t w = i;
+
+			while (w > b && is_lower(s[w - 1]))
+				w--;
+			if (i - w >= 1 && i - w <= 3 && (w == b || !is_alpha(s[w - 1])))
+				continue; /* "pp. 770", "vol. 12", "no. 3" */
+		}
 		return s[i] == '.' ? i : i + 1;
 	}
 	return e;
@@ -1023,8 +1034,16 @@ static bool title_from(const char *s, size_t b, size_t e, struct ref_entry *en, 
 	while (tb < e && (is_space(s[tb]) || s[tb] == '.' || s[tb] == ',' || s[tb] == ':'))
 		tb++;
 	te = segment_end(s, tb, e);
+	/* An id or link after the title is not part of it, whatever its case. */
+	for (k = tb; k < te; k++)
+		if ((k == tb || s[k - 1] == ' ') &&
+		    (at_ci(s, k, te, "doi") || at_ci(s, k, te, "http") || at_ci(s, k, te, "arxiv") ||
+		     at_ci(s, k, te, "retrieved") || at_ci(s, k, te, "available at"))) {
+			te = k;
+			break;
+		}
 	*end = te;
-	trim(s, &tb, &te, "*_\"");
+	trim(s, &tb, &te, "*_\".,;");
 	for (k = tb; k < te; k++)
 		words += s[k] == ' ';
 	if (te < tb + 4 || words < 2)
@@ -1283,9 +1302,11 @@ int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *ou
 				a = 0;
 		} else {
 			/* Other letters stay as they are; general punctuation (U+2000-206F) separates. */
-			len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-			if (i + len > n)
-				len = n - i;
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+			/* A lead byte takes only the continuation bytes that follow it. */
+			for (len = 1; len < want && i + len < n && ((unsigned char)t[i + len] & 0xC0) == 0x80; len++)
+				;
 			if (!(c == 0xE2 && i + 1 < n && ((unsigned char)t[i + 1] & 0xFC) == 0x80)) {
 				err = buf_add(out, t + i, len);
 				i += len;

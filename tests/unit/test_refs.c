@@ -91,7 +91,7 @@ TEST(refs_styles)
 	CHECK_STR(ref_style_name(one.style), "author-date");
 	CHECK_STR(field(one.authors), "Brown, A. and Green, T");
 	CHECK_STR(field(one.title), "Urban heat islands revisited");
-	CHECK_STR(field(one.venue), "Climate Research, 40(2), pp");
+	CHECK_STR(field(one.venue), "Climate Research, 40(2), pp. 100-115");
 	/* Vancouver */
 	CHECK_EQ(parse("Halpern SD, Ubel PA, Caplan AL. Solid-organ transplantation in HIV-infected patients. "
 		       "N Engl J Med. 2002;347(4):284-7."), 1);
