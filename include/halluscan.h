@@ -408,6 +408,21 @@ HALLUSCAN_API int halluscan_scanner_grounding_feed(struct halluscan_scanner *sc,
 HALLUSCAN_API int halluscan_scanner_grounding_end(struct halluscan_scanner *sc);
 
 /*
+ * Adds the user's bibliography, between inputs (-EBUSY during one): a
+ * BibTeX or CSL-JSON file held in memory (name is used in messages). An
+ * entry the model writes that it holds (the title, normalized, within the
+ * rule's near tolerance; then year and first author) is grounded; one whose
+ * title it holds with another year or first author, or whose DOI or arXiv
+ * id it holds on another title, is an altered_reference finding naming the
+ * bibliography's entry in source. Returns 0, -ENOMEM, or -EINVAL with err
+ * saying "name:line:col: why" (nothing of that file is kept). It stays
+ * until halluscan_scanner_reset() without HALLUSCAN_RESET_KEEP_GROUNDING.
+ */
+HALLUSCAN_API int halluscan_scanner_add_bibliography(struct halluscan_scanner *sc, const char *name,
+						     const void *data, size_t len,
+						     struct halluscan_error *err);
+
+/*
  * Scans the next bytes of the input (the first call starts one), split
  * anywhere: the findings are the same however the input is cut. They are
  * reported from inside this call as they are decided. Feed whole reads or

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
+#include "bib.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
@@ -106,6 +107,8 @@ struct claims {
 	bool list_heading;
 	uint64_t list_line;
 	struct buf list_text;
+	const struct bib *bib;
+	struct buf bib_source; /* the bibliography entry an altered one differs from */
 };
 
 /* A list of titles longer than this is judged when it reaches it. */
@@ -216,6 +219,7 @@ void claims_free(struct claims *c)
 	refs_free(c->refs);
 	free(c->list);
 	buf_free(&c->list_text);
+	buf_free(&c->bib_source);
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
@@ -990,12 +994,56 @@ static bool refs_in_list(struct claims *c)
 	return false;
 }
 
+void claims_set_bib(struct claims *c, const struct bib *b)
+{
+	c->bib = b;
+}
+
+/* The bibliography's verdict on an entry: grounded (true), or altered (it->source set). */
+static int refs_bib(struct claims *c, struct claim_item *it, bool *held)
+{
+	const struct rule *r = &c->rs->rules[it->rule];
+	const struct bib_entry *x;
+	const char *why;
+	/* A title within the near tolerance (in words) is the bibliography's;
+	 * a rule without near matches titles exactly. */
+	double min = r->near.signal ? 1.0 - r->near.tolerance : 1.0;
+
+	*held = false;
+	switch (bib_match(c->bib, &it->ref, it->text, min, &x, &why)) {
+	case BIB_MATCH:
+		*held = true;
+		return 0;
+	case BIB_ALTERED:
+		if (!r->near.signal)
+			return 0; /* the pack has no signal for it: reported as unverified */
+		c->bib_source.len = 0;
+		if (buf_addf(&c->bib_source, "%s%s\"%s\"", x->key, *x->key ? ": " : "", x->title) < 0 ||
+		    (x->year && buf_addf(&c->bib_source, " (%u)", x->year) < 0) ||
+		    buf_addf(&c->bib_source, ", with %s", why) < 0)
+			return -ENOMEM;
+		it->source = c->bib_source.data;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 /* Reports an entry that nothing grounds (or, with show_grounded, marked grounded). */
 static int refs_report(struct claims *c, struct claim_item *it)
 {
 	struct ref_ground rg = {c->ground, 0};
+	bool held = false;
+	int err;
 
 	if (c->ground && refs_keys(c->refs, &it->ref, it->text, ref_key_held, &rg) > 0) {
+		held = true;
+	} else if (bib_count(c->bib)) {
+		err = refs_bib(c, it, &held);
+		if (err)
+			return err;
+	}
+	if (held) {
 		c->repeats++;
 		if (!c->show_grounded)
 			return 0;

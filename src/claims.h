@@ -111,6 +111,16 @@ void claims_tool_output(struct claims *c, bool inside);
 /* Claims per label since the last reset. */
 const uint64_t *claims_counts(const struct claims *c);
 
+struct bib;
+/*
+ * The user's bibliography (--bib), NULL for none: an entry it holds is
+ * grounded; one whose title it holds with other authors or another year,
+ * or whose id it holds on another title, is reported under the rule's near
+ * signal (altered_reference) naming the bibliography's entry. b must
+ * outlive c.
+ */
+void claims_set_bib(struct claims *c, const struct bib *b);
+
 /* Matches dropped by a sentence exemption since the last reset. */
 uint64_t claims_exempted(const struct claims *c);
 /* Matches that repeat tool output, since the last reset. */

@@ -564,8 +564,8 @@ static bool author_like(const struct refs *r, const char *s, size_t b, size_t e)
 
 		while (w < e && is_alpha(s[w]))
 			w++;
-		/* Press "Ctrl+S", Select "Save"; but "He, K." is a name. */
-		if ((w == e || s[w] != ',') && in_words(&r->not_titles, s + b, w - b))
+		/* Press "Ctrl+S", Select "Save"; but "He, K." and "I. Wilmut" are names. */
+		if (w - b >= 2 && (w == e || s[w] != ',') && in_words(&r->not_titles, s + b, w - b))
 			return false;
 	}
 	while (i < e) {
@@ -1319,13 +1319,13 @@ int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *ou
 			continue;
 		}
 		/* A word ended: a stop word is taken back out. */
-		if (out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+		if (r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
 			out->len = word;
 		if (out->len > word)
 			err = buf_addc(out, ' ');
 		word = out->len;
 	}
-	if (err == 0 && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+	if (err == 0 && r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
 		out->len = word;
 	while (out->len > 0 && out->data[out->len - 1] == ' ')
 		out->len--;

@@ -116,6 +116,7 @@ int refs_segment_keys(const struct refs *r, const char *line, size_t n,
 /*
  * The normalized form of a title: lowercase ASCII letters and digits, the
  * accents of Latin letters dropped, stop words out, one space between words.
+ * Appends to out. With r NULL no word is a stop word (a name is folded so).
  */
 int refs_title_key(const struct refs *r, const char *title, size_t n, struct buf *out);
 

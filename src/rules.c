@@ -471,8 +471,8 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(r->n_examples, "examples");
 	NEED(have_neg, "negative_examples");
 #undef NEED
-	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
-		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
+	if (r->near.signal && r->grounding != GROUNDING_QUANTITY && r->grounding != GROUNDING_REFERENCE)
+		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity or reference", r->id);
 out:
 	free(sev);
 	return err;

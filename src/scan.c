@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bib.h"
 #include "claims.h"
 #include "engine.h"
 #include "ground.h"
@@ -110,6 +111,7 @@ struct scan {
 	/* Bibliography entries in tool output and sources (NULL: no reference
 	 * rules), and the line last read for them, not to read it twice. */
 	struct refs *refs;
+	struct bib *bib;            /* --bib, or NULL */
 	uint64_t ref_line_start;
 	struct ground *ref_ground;
 	struct ground *rec_ground;
@@ -195,8 +197,11 @@ static int ref_finding(struct scan *s, const struct claim_item *it, struct findi
 	if (buf_addc(&s->tmp, '"') < 0 || buf_add(&s->tmp, t, MIN(n, 200)) < 0 ||
 	    buf_adds(&s->tmp, n > 200 ? "...\"" : "\"") < 0)
 		return -ENOMEM;
-	if (policy_render(r->message, s->tmp.data, s->tmp.len, NULL, &s->msg) < 0 ||
-	    policy_render(r->recovery, s->tmp.data, s->tmp.len, NULL, &s->rec) < 0)
+	/* altered_reference: the near templates, {source} the bibliography's entry. */
+	if (policy_render(it->source ? r->near.message : r->message, s->tmp.data, s->tmp.len,
+			  it->source, &s->msg) < 0 ||
+	    policy_render(it->source ? r->near.recovery : r->recovery, s->tmp.data, s->tmp.len,
+			  it->source, &s->rec) < 0)
 		return -ENOMEM;
 	for (k = 0; k < REF_PROBLEMS && err == 0; k++)
 		if (e->problems & (1u << k))
@@ -765,6 +770,7 @@ void scan_free(struct scan *s)
 		return;
 	engine_stream_free(s->es);
 	record_free(s->reader);
+	bib_free(s->bib);
 	refs_free(s->refs);
 	claims_free(s->claims);
 	ground_free(s->ground);
@@ -797,9 +803,24 @@ int scan_show_grounded(struct scan *s, bool on)
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
+	claims_set_bib(c, s->bib);
 	claims_free(s->claims);
 	s->claims = c;
 	return 0;
+}
+
+int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len, struct diag *d)
+{
+	int err;
+
+	/* Titles are normalized with the packs' stop words, as entries are. */
+	if (!s->refs && (err = refs_new(s->rs, &s->refs, d)) < 0)
+		return err;
+	if (!s->bib && (err = bib_new(s->refs, &s->bib)) < 0)
+		return err;
+	err = bib_add(s->bib, name, data, len, d);
+	claims_set_bib(s->claims, s->bib);
+	return err;
 }
 
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
@@ -813,6 +834,9 @@ void scan_clear_sources(struct scan *s)
 {
 	ground_free(s->sources);
 	s->sources = NULL;
+	bib_free(s->bib);
+	s->bib = NULL;
+	claims_set_bib(s->claims, NULL);
 	reset(s);
 }
 

@@ -287,6 +287,24 @@ int halluscan_scanner_add_grounding(struct halluscan_scanner *sc, enum halluscan
 	return err;
 }
 
+int halluscan_scanner_add_bibliography(struct halluscan_scanner *sc, const char *name,
+				       const void *data, size_t len, struct halluscan_error *error)
+{
+	struct diag d = {""};
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != IDLE)
+		return -EBUSY;
+	err = scan_add_bib(sc->scan, name ? name : "bibliography", data, len, &d);
+	if (err && error) {
+		error->code = err;
+		snprintf(error->message, sizeof(error->message), "%s", d.msg);
+	}
+	return err == -EINVAL ? err : err ? fail(sc, err) : 0;
+}
+
 int halluscan_scanner_feed(struct halluscan_scanner *sc, const void *buf, size_t len)
 {
 	int err;

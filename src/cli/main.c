@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "cli/configfile.h"
 #include "cli/report.h"
+#include "bib.h"
 #include "config.h"
 #include "eval.h"
 #include "input/plain.h"
@@ -47,6 +48,7 @@ enum {
 	OPT_SHOW_GROUNDED,
 	OPT_SOURCE,
 	OPT_PROMPT,
+	OPT_BIB,
 	OPT_CLAIMS,
 	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
@@ -82,6 +84,7 @@ static const struct option long_options[] = {
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"bib", required_argument, NULL, OPT_BIB},
 	{"prompt", required_argument, NULL, OPT_PROMPT},
 	{"claims", no_argument, NULL, OPT_CLAIMS},
 	{"pairs", no_argument, NULL, OPT_PAIRS},
@@ -118,7 +121,8 @@ static const char usage_text[] =
 	"                 [--baseline FILE] [--write-baseline FILE] [--no-inline-ignore]\n"
 	"                 [--no-skip-code] [--show-recovery] [--color[=WHEN]]\n"
 	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--source FILE]... [--prompt FILE]... [--show-grounded] [--claims]\n"
+	"                 [--source FILE]... [--prompt FILE]... [--bib FILE]...\n"
+	"                 [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
 	"                 [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
@@ -169,6 +173,9 @@ static const char help_text[] =
 	"                      numbers in the text are then checked against it\n"
 	"  --prompt FILE       take FILE as what the user said: it grounds as --source\n"
 	"                      does (a figure or URL the user gave is not invented)\n"
+	"  --bib FILE          the user's bibliography, BibTeX or CSL-JSON (repeatable):\n"
+	"                      a reference it holds is grounded, one it holds altered\n"
+	"                      is altered_reference\n"
 	"  --claims            also write each sentence as a claim: supported,\n"
 	"                      partial, unsupported or unchecked against grounding\n"
 	"  --max-unsupported-ratio R\n"
@@ -216,6 +223,8 @@ struct options {
 	size_t n_sources;
 	char **prompts;
 	size_t n_prompts;
+	char **bibs;
+	size_t n_bibs;
 	enum halluscan_fail_on fail_on;
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	bool claims, pairs, pcre2, chat, records;
@@ -311,6 +320,10 @@ static void check_modes(const struct options *o)
 	}
 	if (o->pairs && (o->chat || o->records)) {
 		cli_warn("--pairs reads pairs: no --input chat or --records");
+		usage();
+	}
+	if (o->n_bibs && (o->pairs || o->chat || o->records || o->jobs > 1)) {
+		cli_warn("--bib goes with text input: not yet with --pairs, --input chat, --records or -j");
 		usage();
 	}
 }
@@ -441,6 +454,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PROMPT:
 			if (add_str(&o->prompts, &o->n_prompts, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_BIB:
+			if (add_str(&o->bibs, &o->n_bibs, optarg) < 0)
 				exit(EXIT_ERROR);
 			break;
 		case OPT_CLAIMS:
@@ -1000,6 +1017,26 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 
+	for (k = 0; k < o.n_bibs; k++) {
+		char *data = NULL;
+		size_t len = 0;
+
+		err = read_file_max(o.bibs[k], BIB_MAX_BYTES + 1, &data, &len);
+		if (err < 0 && err != -ENOMEM) {
+			cli_warn("%s: %s", o.bibs[k], strerror(-err));
+			goto out;
+		}
+		if (err == 0)
+			err = halluscan_scanner_add_bibliography(sc, o.bibs[k], data, len, &herr);
+		free(data);
+		if (err == -EINVAL) {
+			snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
+			goto fail;
+		}
+		if (err < 0)
+			goto fail;
+	}
+
 	err = list_inputs(argv + optind, (size_t)(argc - optind), &cfg, &inputs, &io_error);
 	if (err < 0)
 		goto fail;
@@ -1061,5 +1098,6 @@ out:
 	free(o.rules);
 	free(o.sources);
 	free(o.prompts);
+	free(o.bibs);
 	return status;
 }
