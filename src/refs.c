@@ -710,8 +710,9 @@ static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, st
 			z--;
 		if (j > i && s[j - 1] == ':')
 			t->colon = true;
-		/* "vs. Python" is no sentence end; "systems. The" is. */
-		if (j - i > 3 && s[j - 1] == '.' && j < e)
+		/* "vs. Python" is no sentence end; "systems. The" is, and so are
+		 * "going? I'm" and "Hey! Nice". */
+		if ((j - i > 3 && s[j - 1] == '.' && j < e) || ((s[j - 1] == '?' || s[j - 1] == '!') && j < e))
 			t->sentence = true;
 		if (z > a) {
 			bool cap = is_upper(s[a]) || is_digit(s[a]) || (unsigned char)s[a] >= 0x80;
@@ -973,7 +974,17 @@ static bool parse_quoted(const struct refs *r, const char *s, size_t b, size_t e
 		} else if (ve <= vb || en->year) {
 			/* 1. "Title" alone: a list of them is judged as a whole. */
 			int kind = title_item(r, s, en->title.off, en->title.off + en->title.len, true);
+			size_t after = en->title.off + en->title.len;
 
+			/* "Happiness is a warm blanket." quoted is a saying: a title
+			 * ends in no full stop unless it is in title case. */
+			if (kind && after < e && (s[after] == '.' || s[after] == '!')) {
+				struct title_shape q;
+
+				shape_of(r, s, en->title.off, after, &q);
+				if (q.capitalised < q.significant)
+					kind = 0;
+			}
 			if (!kind)
 				return false;
 			en->strong = kind == 2;
@@ -1034,6 +1045,14 @@ static bool title_from(const char *s, size_t b, size_t e, struct ref_entry *en, 
 	while (tb < e && (is_space(s[tb]) || s[tb] == '.' || s[tb] == ',' || s[tb] == ':'))
 		tb++;
 	te = segment_end(s, tb, e);
+	/* "Drivers of disruption? Estimating the Uber effect. Journal.": a
+	 * question with a subtitle, when a segment (the venue) still follows. */
+	if (te > tb && te < e && (s[te - 1] == '?' || s[te - 1] == '!')) {
+		size_t next = segment_end(s, te, e);
+
+		if (next < e && s[next] == '.')
+			te = next;
+	}
 	/* An id or link after the title is not part of it, whatever its case. */
 	for (k = tb; k < te; k++)
 		if ((k == tb || s[k - 1] == ' ') &&

@@ -115,6 +115,14 @@ TEST(refs_styles)
 	CHECK_STR(ref_style_name(one.style), "web");
 	CHECK_STR(field(one.url), "https://www.who.int/news-room/fact-sheets/detail/obesity");
 	CHECK_STR(field(one.title), "Obesity and overweight");
+	/* a question with a subtitle is one title; a question before the venue ends it */
+	CHECK_EQ(parse("T. Berger and C. Chen (2018). Drivers of disruption? Estimating the Uber effect. "
+		       "European Economic Review."), 1);
+	CHECK_STR(field(one.title), "Drivers of disruption? Estimating the Uber effect");
+	CHECK_STR(field(one.venue), "European Economic Review");
+	CHECK_EQ(parse("M. Parker Pearson (2009). Who was buried at Stonehenge?. Antiquity."), 1);
+	CHECK_STR(field(one.title), "Who was buried at Stonehenge?");
+	CHECK_STR(field(one.venue), "Antiquity");
 	/* a list item that is a title, and one with its author */
 	CHECK_EQ(parse("1. Distributed Systems: Concepts and Design"), 1);
 	CHECK_STR(ref_style_name(one.style), "title-list");
