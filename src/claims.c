@@ -97,6 +97,7 @@ struct claims {
 	 * heading (lines + 1: none yet), and today, for the plausibility checks. */
 	struct refs *refs;
 	size_t ref_rule;
+	size_t item_rule[2]; /* ref.numbered and ref.bullet: list items found at a line's start */
 	uint64_t ref_line;
 	unsigned today;
 	/* A list of items that are only titles, held until it ends to judge it
@@ -197,6 +198,15 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	}
 	c->ref_rule = SIZE_MAX;
 	c->ref_line = UINT64_MAX;
+	c->item_rule[0] = c->item_rule[1] = SIZE_MAX;
+	for (r = 0; c->refs && r < rs->n_rules; r++) {
+		if (rs->rules[r].grounding != GROUNDING_REFERENCE)
+			continue;
+		if (strcmp(rs->rules[r].id, "ref.numbered") == 0)
+			c->item_rule[0] = r;
+		else if (strcmp(rs->rules[r].id, "ref.bullet") == 0)
+			c->item_rule[1] = r;
+	}
 	c->today = refs_today();
 	c->gen = 1;
 	*out = c;
@@ -1092,7 +1102,11 @@ static int refs_list_add(struct claims *c, struct claim_item *it)
 	return c->n_list == REFS_LIST_MAX ? refs_list_end(c) : 0;
 }
 
-/* True when [from, to) holds something other than blanks. */
+/*
+ * True when [from, to) holds something other than blanks, and is not an
+ * item of a list (which the triggers may pass by: "5. E-learning and
+ * blended ..." opens with one capital word, and stays in its list).
+ */
 static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 {
 	const char *s;
@@ -1101,8 +1115,12 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 	s = window_get(c->w, from, to, &n);
 	for (i = 0; i < n; i++)
 		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-			return true;
-	return n < to - from; /* a line too long to hold is text */
+			break;
+	if (i == n)
+		return n < to - from; /* a line too long to hold is text */
+	if (strchr("-*+[", s[i]) || (s[i] >= '0' && s[i] <= '9'))
+		return false;
+	return !(i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2);
 }
 
 /*
@@ -1122,6 +1140,26 @@ static int refs_line(struct claims *c, uint64_t end)
 		c->n_list = c->list_strong = 0;
 		c->list_text.len = 0;
 		return 0;
+	}
+	if (rule == SIZE_MAX && end > c->line_start && (c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX)) {
+		/* A list item no pattern marked: its first bytes tell. */
+		int kind = 0;
+
+		s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
+		if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '-' || s[0] == '*' || s[0] == '+' ||
+			      (s[0] >= '0' && s[0] <= '9') || s[0] == (char)0xE2))
+			kind = refs_item_start(s, n);
+		if (kind) {
+			s = window_get(c->w, c->line_start, end, &n);
+			if (n != end - c->line_start || !refs_item_maybe(c->refs, s, n))
+				kind = 0;
+		}
+		if (kind) {
+			/* its own rule, or the other when a pack has only one */
+			rule = c->item_rule[kind - 1];
+			if (rule == SIZE_MAX)
+				rule = c->item_rule[kind == 1 ? 1 : 0];
+		}
 	}
 	if (rule == SIZE_MAX || end <= c->line_start || end - c->line_start > REFS_LINE_MAX)
 		return c->n_list && has_text(c, c->line_start, end) ? refs_list_end(c) : 0;

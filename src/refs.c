@@ -3,17 +3,28 @@
 #include "refs.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
 
-/* A list of words from the packs; an absent list is empty. */
+/* A list of words from the packs, lowercased, with their lengths (this
+ * is asked of every word of every candidate line); absent: empty. */
 struct words {
-	char *const *w;
+	char **w;
+	size_t *len;
 	size_t n;
+	size_t at[34]; /* sorted by length: the words of length k are [at[k], at[k + 1]) */
 };
+
+static int cmp_len(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x < y ? -1 : x > y;
+}
 
 struct refs {
 	struct words stop, particles, headings, not_titles, hosts;
@@ -61,11 +72,52 @@ const char *ref_problem_reason(enum ref_problem p)
 	return problems[p].reason;
 }
 
-static struct words words_of(const struct ruleset *rs, const char *name)
+static void words_free(struct words *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->w[i]);
+	free(w->w);
+	free(w->len);
+	*w = (struct words){0};
+}
+
+static int words_of(const struct ruleset *rs, const char *name, struct words *out)
 {
 	const struct wordlist *l = ruleset_list(rs, name);
+	size_t i, k;
 
-	return l ? (struct words){l->words, l->n_words} : (struct words){NULL, 0};
+	*out = (struct words){0};
+	if (!l || l->n_words == 0)
+		return 0;
+	out->w = calloc(l->n_words, sizeof(*out->w));
+	out->len = calloc(l->n_words, sizeof(*out->len));
+	if (!out->w || !out->len) {
+		words_free(out);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->n_words; i++) {
+		out->len[i] = strlen(l->words[i]);
+		out->w[i] = strdup(l->words[i]);
+		out->n = i + 1;
+		if (!out->w[i]) {
+			words_free(out);
+			return -ENOMEM;
+		}
+		for (k = 0; k < out->len[i]; k++)
+			if (out->w[i][k] >= 'A' && out->w[i][k] <= 'Z')
+				out->w[i][k] = (char)(out->w[i][k] - 'A' + 'a');
+	}
+	qsort(out->w, out->n, sizeof(*out->w), cmp_len);
+	for (i = 0; i < out->n; i++)
+		out->len[i] = strlen(out->w[i]);
+	for (k = 0, i = 0; k < 34; k++) {
+		while (i < out->n && out->len[i] < k)
+			i++;
+		out->at[k] = i;
+	}
+	return 0;
 }
 
 /* Reads "key=YYMM" from ref.arxiv into *v; a word that is no such pair is an error. */
@@ -106,14 +158,19 @@ int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d)
 
 	if (!r)
 		return -ENOMEM;
-	r->stop = words_of(rs, "ref.stop_words");
-	r->particles = words_of(rs, "ref.name_particles");
-	r->headings = words_of(rs, "ref.headings");
-	r->not_titles = words_of(rs, "ref.not_titles");
-	r->hosts = words_of(rs, "ref.placeholder_hosts");
-	err = arxiv_bounds(rs, r, d);
+	err = words_of(rs, "ref.stop_words", &r->stop);
+	if (!err)
+		err = words_of(rs, "ref.name_particles", &r->particles);
+	if (!err)
+		err = words_of(rs, "ref.headings", &r->headings);
+	if (!err)
+		err = words_of(rs, "ref.not_titles", &r->not_titles);
+	if (!err)
+		err = words_of(rs, "ref.placeholder_hosts", &r->hosts);
+	if (!err)
+		err = arxiv_bounds(rs, r, d);
 	if (err) {
-		free(r);
+		refs_free(r);
 		return err;
 	}
 	*out = r;
@@ -122,6 +179,13 @@ int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d)
 
 void refs_free(struct refs *r)
 {
+	if (!r)
+		return;
+	words_free(&r->stop);
+	words_free(&r->particles);
+	words_free(&r->headings);
+	words_free(&r->not_titles);
+	words_free(&r->hosts);
 	free(r);
 }
 
@@ -202,10 +266,15 @@ static size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
 
 static bool in_words(const struct words *l, const char *w, size_t n)
 {
+	char low[32];
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		if (strlen(l->w[i]) == n && strncasecmp(l->w[i], w, n) == 0)
+	if (n == 0 || n > sizeof(low) || l->n == 0 || l->at[n] == l->at[n + 1])
+		return false;
+	for (i = 0; i < n; i++)
+		low[i] = lower(w[i]);
+	for (i = l->at[n]; i < l->at[n + 1]; i++)
+		if (l->w[i][0] == low[0] && memcmp(l->w[i], low, n) == 0)
 			return true;
 	return false;
 }
@@ -507,7 +576,7 @@ static unsigned find_year(const char *s, size_t b, size_t e, const struct ref_sp
 
 	*paren = e;
 	for (i = b; i + 4 <= e; i++) {
-		if (!outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
+		if (!is_digit(s[i]) || !outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
 			continue;
 		if (i > b && s[i - 1] == '(' && i + 4 < e &&
 		    (s[i + 4] == ')' || s[i + 4] == ',' || (is_lower(s[i + 4]) && i + 5 < e && s[i + 5] == ')'))) {
@@ -1126,16 +1195,32 @@ static bool parse_author_date(const struct refs *r, const char *s, size_t b, siz
 			after++;
 		if (after < e)
 			after++;
+		/* "Nguyen et al. (2020) concluded that ..." is prose: an entry has
+		 * a mark after the year, or a capitalised title and then more. */
+		if (after < e && s[after] != '.' && s[after] != ',' && s[after] != ':') {
+			size_t k = after;
+
+			while (k < e && s[k] == ' ')
+				k++;
+			if (k == e || !(is_upper(s[k]) || s[k] == '"' || s[k] == '*' || (unsigned char)s[k] >= 0x80) ||
+			    segment_end(s, k, e) == e)
+				return false;
+		}
 	} else {
 		/* Author. 2020. Title. Venue. (Harvard, Chicago author-date) */
 		size_t ab = b, ae = year_at_;
 
 		if (year_at_ <= b)
 			return false;
+		trim(s, &ab, &ae, " ");
+		/* "Brown, A. and Green, T. 2015. Title.": the names end in a mark
+		 * and the year in a full stop; "In 2021, Cassandra added" is prose. */
+		if (ae <= ab || (s[ae - 1] != '.' && s[ae - 1] != ','))
+			return false;
 		trim(s, &ab, &ae, ".,");
 		if (ae <= ab || !author_like(r, s, ab, ae))
 			return false;
-		if (year_at_ + 4 >= e || (s[year_at_ + 4] != '.' && s[year_at_ + 4] != ','))
+		if (year_at_ + 4 >= e || s[year_at_ + 4] != '.')
 			return false;
 		en->authors = span(ab, ae);
 		after = year_at_ + 5;
@@ -1164,19 +1249,52 @@ static bool parse_vancouver(const struct refs *r, const char *s, size_t b, size_
 }
 
 /* Fills the ids of the entry's text [b, e) and their problems. */
+/* Which ids [b, e) may hold, in one pass: most lines hold none, and each finder is a pass. */
+enum { MAY_DOI = 1, MAY_ARXIV = 2, MAY_ISBN = 4, MAY_URL = 8 };
+
+static unsigned may_hold(const char *s, size_t b, size_t e)
+{
+	unsigned m = 0;
+	size_t i;
+
+	for (i = b; i + 2 < e; i++) {
+		switch (s[i]) {
+		case '1':
+			m |= s[i + 1] == '0' && s[i + 2] == '.' ? MAY_DOI : 0;
+			break;
+		case 'd': case 'D':
+			m |= lower(s[i + 1]) == 'o' && lower(s[i + 2]) == 'i' ? MAY_DOI : 0;
+			break;
+		case 'a': case 'A':
+			m |= lower(s[i + 1]) == 'r' && lower(s[i + 2]) == 'x' ? MAY_ARXIV : 0;
+			break;
+		case 'i': case 'I':
+			m |= lower(s[i + 1]) == 's' && lower(s[i + 2]) == 'b' ? MAY_ISBN : 0;
+			break;
+		case 'h': case 'H':
+			m |= lower(s[i + 1]) == 't' && lower(s[i + 2]) == 't' ? MAY_URL : 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return m;
+}
+
 static void find_ids(const struct refs *r, const char *s, size_t b, size_t e, unsigned today,
-		     struct ref_entry *en)
+		     unsigned may, struct ref_entry *en)
 {
 	bool bad = false;
 
-	if (find_doi(s, b, e, &en->doi, &bad) && bad)
+	if ((may & MAY_DOI) && find_doi(s, b, e, &en->doi, &bad) && bad)
 		en->problems |= 1u << REF_DOI_PREFIX;
-	find_arxiv(r, s, b, e, today, &en->arxiv, &en->problems);
+	if (may & MAY_ARXIV)
+		find_arxiv(r, s, b, e, today, &en->arxiv, &en->problems);
 	bad = false;
-	if (find_isbn(s, b, e, &en->isbn, &bad) && bad)
+	if ((may & MAY_ISBN) && find_isbn(s, b, e, &en->isbn, &bad) && bad)
 		en->problems |= 1u << REF_ISBN_CHECKSUM;
 	bad = false;
-	if (find_url(r, s, b, e, &en->url, &bad) && bad)
+	if ((may & MAY_URL) && find_url(r, s, b, e, &en->url, &bad) && bad)
 		en->problems |= 1u << REF_PLACEHOLDER_HOST;
 }
 
@@ -1195,13 +1313,37 @@ static void relative(struct ref_entry *en, size_t b)
 }
 
 static bool parse_entry(const struct refs *r, const char *s, size_t b, size_t e, bool item,
-			unsigned today, struct ref_entry *en)
+			unsigned today, unsigned *may, struct ref_entry *en)
 {
 	struct ref_span skip[4];
 	size_t yat = e, paren = e;
 
 	memset(en, 0, sizeof(*en));
-	find_ids(r, s, b, e, today, en);
+	/* A list item with no parenthesis, semicolon, quote, emphasis or
+	 * digit-bearing id can only be a bare title: no pass for ids and years
+	 * (most list items of assistant text come this way). */
+	if (item && !memchr(s + b, '(', e - b) && !memchr(s + b, ';', e - b) && !memchr(s + b, '"', e - b) &&
+	    !memchr(s + b, '*', e - b) && !memchr(s + b, '_', e - b) && !memchr(s + b, 0xE2, e - b) &&
+	    !memchr(s + b, '/', e - b) && !memchr(s + b, '@', e - b)) {
+		int kind = title_item(r, s, b, e, false);
+
+		if (!kind)
+			return false;
+		en->strong = kind == 2;
+		en->style = REF_STYLE_TITLE_LIST;
+		{
+			size_t tb = b, te = e;
+
+			trim(s, &tb, &te, ".");
+			en->title = span(tb, te);
+		}
+		en->from = (uint32_t)b;
+		en->to = (uint32_t)e;
+		relative(en, b);
+		return true;
+	}
+	*may = may_hold(s, b, e);
+	find_ids(r, s, b, e, today, *may, en);
 	skip[0] = en->doi, skip[1] = en->arxiv, skip[2] = en->isbn, skip[3] = en->url;
 	en->year = find_year(s, b, e, skip, ARRAY_SIZE(skip), &yat, &paren);
 	if (s[b] == '@') {
@@ -1274,6 +1416,7 @@ size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned tod
 		  struct ref_entry *out, size_t max)
 {
 	size_t b = 0, e = n;
+	unsigned may = ~0u; /* not known yet */
 	bool item;
 
 	if (max == 0 || n > REFS_LINE_MAX)
@@ -1282,9 +1425,93 @@ size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned tod
 	if (b == e)
 		return 0;
 	item = skip_marker(line, &b, e);
-	if (b < e && parse_entry(r, line, b, e, item, today, &out[0]))
+	if (b < e && parse_entry(r, line, b, e, item, today, &may, &out[0]))
 		return 1;
-	return prose_ids(r, line, n, today, out, max);
+	if (may == ~0u)
+		may = may_hold(line, 0, n);
+	return may & (MAY_DOI | MAY_ARXIV) ? prose_ids(r, line, n, today, out, max) : 0;
+}
+
+/* "Word" or "Word-Word": a capital, then up to 20 letters, apostrophes and hyphens; its end, or 0. */
+static size_t cap_word(const char *s, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i >= n || !is_upper(s[i]))
+		return 0;
+	for (k = i + 1; k < n && k - i <= 21 && (is_upper(s[k]) || is_lower(s[k]) || s[k] == '\'' || s[k] == '-'); k++)
+		;
+	return k;
+}
+
+int refs_item_start(const char *s, size_t n)
+{
+	size_t i = 0, d = 0, k;
+	int kind;
+
+	n = MIN(n, 64);
+	while (i < n && i < 8 && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && is_digit(s[i])) {
+		for (; i < n && is_digit(s[i]) && d < 4; i++)
+			d++;
+		if (d > 3 || i >= n || (s[i] != '.' && s[i] != ')'))
+			return 0;
+		i++;
+		kind = 1;
+	} else if (i < n && (s[i] == '-' || s[i] == '*' || s[i] == '+')) {
+		i++;
+		kind = 2;
+	} else if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2) {
+		i += 3;
+		kind = 2;
+	} else {
+		return 0;
+	}
+	for (k = 0; i < n && (s[i] == ' ' || s[i] == '\t') && k < 4; i++)
+		k++;
+	if (k == 0 || i >= n)
+		return 0;
+	if (s[i] == '"' || (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C))
+		return kind;
+	if (s[i] == '*' || s[i] == '_')
+		i += i + 1 < n && s[i + 1] == '*' ? 2 : 1;
+	/* Word Word, Word of Word */
+	if (!(k = cap_word(s, i, n)) || k >= n || s[k] != ' ')
+		return 0;
+	i = k + 1;
+	if (i < n && is_lower(s[i])) {
+		for (k = i; k < n && is_lower(s[k]) && k - i < 5; k++)
+			;
+		if (k - i > 4 || k >= n || s[k] != ' ')
+			return 0;
+		i = k + 1;
+	}
+	return cap_word(s, i, n) ? kind : 0;
+}
+
+bool refs_item_maybe(const struct refs *r, const char *s, size_t n)
+{
+	size_t b = 0, e = n;
+	const char *p;
+
+	if (n > REFS_LINE_MAX)
+		return false;
+	trim(s, &b, &e, "");
+	if (!skip_marker(s, &b, e) || b >= e)
+		return false;
+	/* A quoted title, or an entry with "(2020)" or "2002;12" (Vancouver):
+	 * refs_parse decides. (Ids are found by their own trigger.) */
+	if (s[b] == '"' || s[b] == (char)0xE2)
+		return true;
+	for (p = memchr(s + b, '(', e - b); p; p = memchr(p + 1, '(', (size_t)(s + e - p - 1)))
+		if (s + e - p > 5 && is_digit(p[1]) &&
+		    year_at(s, (size_t)(p + 1 - s), b, e))
+			return true;
+	for (p = memchr(s + b, ';', e - b); p; p = memchr(p + 1, ';', (size_t)(s + e - p - 1)))
+		if (p - s >= (ptrdiff_t)b + 4 && year_at(s, (size_t)(p - 4 - s), b, e))
+			return true;
+	return title_item(r, s, b, e, false) != 0;
 }
 
 bool refs_heading(const struct refs *r, const char *line, size_t n)

@@ -91,6 +91,21 @@ void refs_free(struct refs *r);
 size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned today,
 		  struct ref_entry *out, size_t max);
 
+/*
+ * Whether a line opens as an item of a list of titles, from its first
+ * bytes alone: a marker at its start ("1.", "2)", "-", "*", "+", "•"), then
+ * a quote, or two capitalised words (a short lowercase word may stand
+ * between). 0: no; 1: a numbered item; 2: a bulleted one. This runs on
+ * every line, so it reads at most 64 bytes.
+ */
+int refs_item_start(const char *line, size_t n);
+/*
+ * For a line refs_item_start() chose: false when it surely holds no entry
+ * (a sentence, an instruction, a glossary line), at the cost of one pass;
+ * refs_parse() reads the rest.
+ */
+bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
+
 /* True when the line heads a list of references: "References", "## Further
  * reading", "Here are some books on topology:". */
 bool refs_heading(const struct refs *r, const char *line, size_t n);
