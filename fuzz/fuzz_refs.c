@@ -67,6 +67,10 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 	}
 	FUZZ_CHECK(refs_segment_keys(r, s, n, check_key, NULL) == 0);
 	(void)refs_heading(r, s, n);
+	/* A line that opens as an item in general does so inside a list too. */
+	k = (size_t)refs_item_start(s, n, false);
+	FUZZ_CHECK(k <= 2 && (k == 0 || (size_t)refs_item_start(s, n, true) == k));
+	(void)refs_item_maybe(r, s, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1148,7 +1148,8 @@ static int refs_line(struct claims *c, uint64_t end)
 		s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
 		if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '-' || s[0] == '*' || s[0] == '+' ||
 			      (s[0] >= '0' && s[0] <= '9') || s[0] == (char)0xE2))
-			kind = refs_item_start(s, n);
+			kind = refs_item_start(s, n, c->n_list > 0 ||
+						       (c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line));
 		if (kind) {
 			s = window_get(c->w, c->line_start, end, &n);
 			if (n != end - c->line_start || !refs_item_maybe(c->refs, s, n))

@@ -1444,7 +1444,7 @@ static size_t cap_word(const char *s, size_t i, size_t n)
 	return k;
 }
 
-int refs_item_start(const char *s, size_t n)
+int refs_item_start(const char *s, size_t n, bool in_list)
 {
 	size_t i = 0, d = 0, k;
 	int kind;
@@ -1476,6 +1476,8 @@ int refs_item_start(const char *s, size_t n)
 		return kind;
 	if (s[i] == '*' || s[i] == '_')
 		i += i + 1 < n && s[i + 1] == '*' ? 2 : 1;
+	if (in_list)
+		return i < n && is_upper(s[i]) ? kind : 0;
 	/* Word Word, Word of Word */
 	if (!(k = cap_word(s, i, n)) || k >= n || s[k] != ' ')
 		return 0;

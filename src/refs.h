@@ -95,10 +95,11 @@ size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned tod
  * Whether a line opens as an item of a list of titles, from its first
  * bytes alone: a marker at its start ("1.", "2)", "-", "*", "+", "•"), then
  * a quote, or two capitalised words (a short lowercase word may stand
- * between). 0: no; 1: a numbered item; 2: a bulleted one. This runs on
- * every line, so it reads at most 64 bytes.
+ * between; in_list: inside a list of titles, one capital will do). 0: no;
+ * 1: a numbered item; 2: a bulleted one. This runs on every line, so it
+ * reads at most 64 bytes.
  */
-int refs_item_start(const char *line, size_t n);
+int refs_item_start(const char *line, size_t n, bool in_list);
 /*
  * For a line refs_item_start() chose: false when it surely holds no entry
  * (a sentence, an instruction, a glossary line), at the cost of one pass;

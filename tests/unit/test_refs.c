@@ -148,6 +148,28 @@ TEST(refs_not_entries)
 	CHECK_EQ(parse("   "), 0);
 }
 
+TEST(refs_item_starts)
+{
+	setup();
+	CHECK_EQ(refs_item_start("1. Introduction to Topology", 27, false), 1);
+	CHECK_EQ(refs_item_start("  12) Distributed Systems", 25, false), 1);
+	CHECK_EQ(refs_item_start("- \"Random graphs\"", 18, false), 2);
+	CHECK_EQ(refs_item_start("\xe2\x80\xa2 Graph Theory", 16, false), 2);
+	CHECK_EQ(refs_item_start("* **Graph Theory** by Bondy", 27, false), 2);
+	CHECK_EQ(refs_item_start("1. Install the dependencies", 27, false), 0);
+	CHECK_EQ(refs_item_start("1. Install the dependencies", 27, true), 1);
+	CHECK_EQ(refs_item_start("1.Introduction to Topology", 26, false), 0);
+	CHECK_EQ(refs_item_start("1234. Introduction to Topology", 30, false), 0);
+	CHECK_EQ(refs_item_start("Introduction to Topology", 24, false), 0);
+	CHECK_EQ(refs_item_start("- **Cons:** If Oura", 19, false), 0);
+	CHECK_EQ(refs_item_start("", 0, true), 0);
+	CHECK(refs_item_maybe(refs, "1. Distributed Systems: Concepts and Design", 43));
+	CHECK(refs_item_maybe(refs, "1. Lee, K. (2021). Some title. Venue.", 37));
+	CHECK(refs_item_maybe(refs, "2. Halpern SD. Title. N Engl J Med. 2002;347(4):284-7.", 54));
+	CHECK(!refs_item_maybe(refs, "1. Phoenix and Spring Boot take different approaches here, and neither is better.", 82));
+	CHECK(!refs_item_maybe(refs, "1. **Speed**: the cache makes reads faster.", 43));
+}
+
 TEST(refs_ids_in_prose)
 {
 	struct ref_entry out[REFS_PER_LINE];
