@@ -244,7 +244,11 @@ TEST(refs_keys_normalize)
 	buf_addc(&k, '\0');
 	CHECK_STR(k.data, "t:design resume parsers survey|d:10.1000/abc.1|a:2001.01234|");
 	k.len = 0;
-	CHECK_EQ(refs_title_key(refs, "\xe2\x80\x9cTHE design, of RESUME parsers\xe2\x80\x9d: a survey!", 48, &k), 0);
+	{
+		const char *t = "\xe2\x80\x9cTHE design, of RESUME parsers\xe2\x80\x9d: a survey!";
+
+		CHECK_EQ(refs_title_key(refs, t, strlen(t), &k), 0);
+	}
 	buf_addc(&k, '\0');
 	CHECK_STR(k.data, "design resume parsers survey");
 	buf_free(&k);
