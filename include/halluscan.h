@@ -209,6 +209,39 @@ HALLUSCAN_API const char *halluscan_rules_context(const struct halluscan_rules *
 
 struct halluscan_scanner;
 
+/*
+ * A bibliography entry (signal fabricated_reference): the fields the
+ * recognizer read, each a slice of the finding's text (pointer and length,
+ * not NUL-terminated; NULL and 0 when absent).
+ */
+struct halluscan_reference {
+	const char *style;       /* "author-date", "quoted-title", "vancouver", "bibtex",
+				    "web", "title-list", or "id" (a DOI or arXiv id in prose) */
+	const char *title;
+	size_t title_len;
+	const char *authors;     /* as written */
+	size_t authors_len;
+	const char *venue;       /* journal, proceedings, publisher */
+	size_t venue_len;
+	const char *doi;
+	size_t doi_len;
+	const char *arxiv;
+	size_t arxiv_len;
+	const char *isbn;        /* from "ISBN" to its last digit */
+	size_t isbn_len;
+	const char *url;
+	size_t url_len;
+	unsigned year;           /* 0: none */
+	/* Offline plausibility problems, bit (1 << i) for each name
+	 * halluscan_reference_problem(i) gives; any of them makes the finding block. */
+	unsigned problems;
+};
+
+/* The name of plausibility problem i ("arxiv_month", "arxiv_future",
+ * "arxiv_width", "doi_prefix", "isbn_checksum", "year_future",
+ * "placeholder_host"), or NULL past the last. */
+HALLUSCAN_API const char *halluscan_reference_problem(unsigned i);
+
 struct halluscan_finding {
 	const char *signal;      /* "fabricated_url", ..., "unterminated_span", "spoofed_span" */
 	size_t signal_index;     /* see halluscan_rules_signal() */
@@ -236,6 +269,9 @@ struct halluscan_finding {
 	/* The trigger request in the prompt that raised severity one step
 	 * (a "triggers" entry of the packs: "exact-statistics"), or NULL. */
 	const char *trigger;
+	/* fabricated_reference: the entry's fields, valid only during the
+	 * callback; NULL for every other signal. */
+	const struct halluscan_reference *reference;
 };
 
 #define HALLUSCAN_ALSO_MAX 3
@@ -387,6 +423,21 @@ HALLUSCAN_API int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc
 HALLUSCAN_API int halluscan_scanner_grounding_feed(struct halluscan_scanner *sc,
 						   const void *buf, size_t len);
 HALLUSCAN_API int halluscan_scanner_grounding_end(struct halluscan_scanner *sc);
+
+/*
+ * Adds the user's bibliography, between inputs (-EBUSY during one): a
+ * BibTeX or CSL-JSON file held in memory (name is used in messages). An
+ * entry the model writes that it holds (the title, normalized, within the
+ * rule's near tolerance; then year and first author) is grounded; one whose
+ * title it holds with another year or first author, or whose DOI or arXiv
+ * id it holds on another title, is an altered_reference finding naming the
+ * bibliography's entry in source. Returns 0, -ENOMEM, or -EINVAL with err
+ * saying "name:line:col: why" (nothing of that file is kept). It stays
+ * until halluscan_scanner_reset() without HALLUSCAN_RESET_KEEP_GROUNDING.
+ */
+HALLUSCAN_API int halluscan_scanner_add_bibliography(struct halluscan_scanner *sc, const char *name,
+						     const void *data, size_t len,
+						     struct halluscan_error *err);
 
 /*
  * Scans the next bytes of the input (the first call starts one), split

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
+#include "bib.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
@@ -92,7 +93,28 @@ struct claims {
 	size_t lex_matches, lex_cur;
 	uint64_t lex_max_to;
 	uint64_t line, line_start, col_at, col_cp;
+	/* Bibliography entries: the rule of the first trigger on the current
+	 * line (SIZE_MAX: none), the line of the last entry or references
+	 * heading (lines + 1: none yet), and today, for the plausibility checks. */
+	struct refs *refs;
+	size_t ref_rule;
+	size_t item_rule[2]; /* ref.numbered and ref.bullet: list items found at a line's start */
+	uint64_t ref_line;
+	unsigned today;
+	/* A list of items that are only titles, held until it ends to judge it
+	 * whole: under a references heading (or after an entry), or with two
+	 * sure titles, it is a list of references; else names, dishes, quotes. */
+	struct claim_item *list;
+	size_t n_list, cap_list, list_strong;
+	bool list_heading;
+	uint64_t list_line;
+	struct buf list_text;
+	const struct bib *bib;
+	struct buf bib_source; /* the bibliography entry an altered one differs from */
 };
+
+/* A list of titles longer than this is judged when it reaches it. */
+#define REFS_LIST_MAX 64
 
 static const char *const label_names[CLAIM_LABELS] = {
 	[CLAIM_SUPPORTED] = "supported",
@@ -164,6 +186,29 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 			}
 	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
 	pcre2_set_match_limit(c->after_mctx, EXEMPT_MATCH_LIMIT);
+	for (r = 0; r < rs->n_rules && rs->rules[r].grounding != GROUNDING_REFERENCE; r++)
+		;
+	if (r < rs->n_rules) {
+		struct diag d;
+		int err = refs_new(rs, &c->refs, &d);
+
+		if (err < 0) {
+			claims_free(c);
+			return err; /* claims_check_rules() said why when the packs were loaded */
+		}
+	}
+	c->ref_rule = SIZE_MAX;
+	c->ref_line = UINT64_MAX;
+	c->item_rule[0] = c->item_rule[1] = SIZE_MAX;
+	for (r = 0; c->refs && r < rs->n_rules; r++) {
+		if (rs->rules[r].grounding != GROUNDING_REFERENCE)
+			continue;
+		if (strcmp(rs->rules[r].id, "ref.numbered") == 0)
+			c->item_rule[0] = r;
+		else if (strcmp(rs->rules[r].id, "ref.bullet") == 0)
+			c->item_rule[1] = r;
+	}
+	c->today = refs_today();
 	c->gen = 1;
 	*out = c;
 	return 0;
@@ -182,6 +227,10 @@ void claims_free(struct claims *c)
 			pcre2_code_free(c->ex[i].sentence[j]);
 		free(c->ex[i].sentence);
 	}
+	refs_free(c->refs);
+	free(c->list);
+	buf_free(&c->list_text);
+	buf_free(&c->bib_source);
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
@@ -207,6 +256,10 @@ void claims_reset(struct claims *c)
 	c->gen++;
 	memset(c->counts, 0, sizeof(c->counts));
 	c->line = c->line_start = c->col_at = c->col_cp = 0;
+	c->ref_rule = SIZE_MAX;
+	c->ref_line = UINT64_MAX;
+	c->n_list = c->list_strong = 0;
+	c->list_text.len = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -579,7 +632,14 @@ static int compile_exemptions(struct claims *c, size_t r)
 
 int claims_check_rules(const struct ruleset *rs, struct diag *d)
 {
+	struct refs *refs;
 	size_t i, j;
+	int err;
+
+	err = refs_new(rs, &refs, d);
+	if (err < 0)
+		return err;
+	refs_free(refs);
 
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
@@ -973,6 +1033,13 @@ int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
 	size_t n;
 	int err;
 
+	/* A trigger: its line is read for entries when it ends (refs_line). */
+	if (c->rs->rules[rule].grounding == GROUNDING_REFERENCE) {
+		if (c->ref_rule == SIZE_MAX)
+			c->ref_rule = rule;
+		return 0;
+	}
+
 	err = claims_advance(c, from);
 	if (err)
 		return err;
@@ -991,6 +1058,245 @@ int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
 	if (to > c->max_to)
 		c->max_to = to;
 	return 0;
+}
+
+/* Called for each key of an entry: stops at the first that tool output holds. */
+struct ref_ground {
+	const struct ground *g;
+	uint64_t at;
+};
+
+static int ref_key_held(void *ctx, const char *key, size_t len)
+{
+	struct ref_ground *rg = ctx;
+
+	return ground_find(rg->g, key, len, &rg->at) ? 1 : 0;
+}
+
+/*
+ * True when the line before the current one (or the one before that, past
+ * a blank line) was an entry or heads a list of references.
+ */
+static bool refs_in_list(struct claims *c)
+{
+	uint64_t end = c->line_start; /* just after the previous line's break */
+	size_t k;
+
+	for (k = 1; k <= 2 && end > 0; k++) {
+		uint64_t from = end - 1 > REFS_LINE_MAX ? end - 1 - REFS_LINE_MAX : 0;
+		const char *s;
+		size_t n, i, j;
+
+		if (c->ref_line != UINT64_MAX && c->ref_line + k == c->line)
+			return true;
+		/* That line is [from + i, end - 1). */
+		s = window_get(c->w, from, end - 1, &n);
+		if (n != end - 1 - from)
+			return false;
+		for (i = n; i > 0 && s[i - 1] != '\n'; i--)
+			;
+		if (i == 0 && from > 0)
+			return false; /* too long to be a heading */
+		if (refs_heading(c->refs, s + i, n - i))
+			return true;
+		for (j = i; j < n && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r'); j++)
+			;
+		if (j < n)
+			return false; /* text that is neither an entry nor a heading */
+		end = from + i;
+	}
+	return false;
+}
+
+void claims_set_bib(struct claims *c, const struct bib *b)
+{
+	c->bib = b;
+}
+
+/* The bibliography's verdict on an entry: grounded (true), or altered (it->source set). */
+static int refs_bib(struct claims *c, struct claim_item *it, bool *held)
+{
+	const struct rule *r = &c->rs->rules[it->rule];
+	const struct bib_entry *x;
+	const char *why;
+	/* A title within the near tolerance (in words) is the bibliography's;
+	 * a rule without near matches titles exactly. */
+	double min = r->near.signal ? 1.0 - r->near.tolerance : 1.0;
+
+	*held = false;
+	switch (bib_match(c->bib, &it->ref, it->text, min, &x, &why)) {
+	case BIB_MATCH:
+		*held = true;
+		return 0;
+	case BIB_ALTERED:
+		if (!r->near.signal)
+			return 0; /* the pack has no signal for it: reported as unverified */
+		c->bib_source.len = 0;
+		if (buf_addf(&c->bib_source, "%s%s\"%s\"", x->key, *x->key ? ": " : "", x->title) < 0 ||
+		    (x->year && buf_addf(&c->bib_source, " (%u)", x->year) < 0) ||
+		    buf_addf(&c->bib_source, ", with %s", why) < 0)
+			return -ENOMEM;
+		it->source = c->bib_source.data;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Reports an entry that nothing grounds (or, with show_grounded, marked grounded). */
+static int refs_report(struct claims *c, struct claim_item *it)
+{
+	struct ref_ground rg = {c->ground, 0};
+	bool held = false;
+	int err;
+
+	if (c->ground && refs_keys(c->refs, &it->ref, it->text, ref_key_held, &rg) > 0) {
+		held = true;
+	} else if (bib_count(c->bib)) {
+		err = refs_bib(c, it, &held);
+		if (err)
+			return err;
+	}
+	if (held) {
+		c->repeats++;
+		if (!c->show_grounded)
+			return 0;
+		it->grounded = true;
+		it->grounded_at = rg.at;
+	}
+	return c->fn(c->ctx, it);
+}
+
+/* The list of titles ended: reports its items when it is a list of references. */
+static int refs_list_end(struct claims *c)
+{
+	size_t i, n = c->n_list;
+	int err = 0;
+
+	c->n_list = 0;
+	if (n == 0 || !(c->list_heading || c->list_strong >= 2))
+		goto out;
+	c->ref_line = c->list_line;
+	for (i = 0; i < n && err == 0; i++) {
+		struct claim_item it = c->list[i];
+
+		it.text = c->list_text.data + (size_t)(uintptr_t)it.text;
+		err = refs_report(c, &it);
+	}
+out:
+	c->list_strong = 0;
+	c->list_text.len = 0;
+	return err;
+}
+
+/* Holds a title item of a list (its text copied; its offset in list_text stands in it.text). */
+static int refs_list_add(struct claims *c, struct claim_item *it)
+{
+	size_t off = c->list_text.len;
+
+	if (c->n_list == 0)
+		c->list_heading = refs_in_list(c);
+	if (grow(&c->list, &c->cap_list, c->n_list + 1, sizeof(*c->list)) < 0 ||
+	    buf_add(&c->list_text, it->text, it->text_len) < 0)
+		return -ENOMEM;
+	it->text = (const char *)(uintptr_t)off;
+	c->list[c->n_list++] = *it;
+	c->list_strong += it->ref.strong;
+	c->list_line = c->line;
+	return c->n_list == REFS_LIST_MAX ? refs_list_end(c) : 0;
+}
+
+/*
+ * True when [from, to) holds something other than blanks, and is not an
+ * item of a list (which the triggers may pass by: "5. E-learning and
+ * blended ..." opens with one capital word, and stays in its list).
+ */
+static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
+{
+	const char *s;
+	size_t n, i;
+
+	s = window_get(c->w, from, to, &n);
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			break;
+	if (i == n)
+		return n < to - from; /* a line too long to hold is text */
+	if (strchr("-*+[", s[i]) || (s[i] >= '0' && s[i] <= '9'))
+		return false;
+	return !(i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2);
+}
+
+/*
+ * The current line ends at offset end: when a trigger was on it, read it
+ * for entries and report those that nothing grounds. Items that are only
+ * titles wait for the end of their list.
+ */
+static int refs_line(struct claims *c, uint64_t end)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	size_t rule = c->ref_rule, n, k, i;
+	const char *s;
+	int err = 0;
+
+	c->ref_rule = SIZE_MAX;
+	if (!c->refs || c->in_tool) {
+		c->n_list = c->list_strong = 0;
+		c->list_text.len = 0;
+		return 0;
+	}
+	if (rule == SIZE_MAX && end > c->line_start && (c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX)) {
+		/* A list item no pattern marked: its first bytes tell. */
+		int kind = 0;
+
+		s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
+		if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '-' || s[0] == '*' || s[0] == '+' ||
+			      (s[0] >= '0' && s[0] <= '9') || s[0] == (char)0xE2))
+			kind = refs_item_start(s, n, c->n_list > 0 ||
+						       (c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line));
+		if (kind) {
+			s = window_get(c->w, c->line_start, end, &n);
+			if (n != end - c->line_start || !refs_item_maybe(c->refs, s, n))
+				kind = 0;
+		}
+		if (kind) {
+			/* its own rule, or the other when a pack has only one */
+			rule = c->item_rule[kind - 1];
+			if (rule == SIZE_MAX)
+				rule = c->item_rule[kind == 1 ? 1 : 0];
+		}
+	}
+	if (rule == SIZE_MAX || end <= c->line_start || end - c->line_start > REFS_LINE_MAX)
+		return c->n_list && has_text(c, c->line_start, end) ? refs_list_end(c) : 0;
+	s = window_get(c->w, c->line_start, end, &n);
+	if (n != end - c->line_start)
+		return refs_list_end(c);
+	k = refs_parse(c->refs, s, n, c->today, out, ARRAY_SIZE(out));
+	if (k == 1 && out[0].style == REF_STYLE_TITLE_LIST) {
+		struct claim_item it = {
+			.rule = rule, .from = c->line_start + out[0].from,
+			.to = c->line_start + out[0].to, .line = c->line + 1,
+			.column = utf8_count(s, out[0].from) + 1, .text = s + out[0].from,
+			.text_len = out[0].to - out[0].from, .ref = out[0],
+		};
+
+		return refs_list_add(c, &it);
+	}
+	if (c->n_list && (k > 0 || has_text(c, c->line_start, end)))
+		err = refs_list_end(c);
+	if (k == 1 && out[0].style != REF_STYLE_ID)
+		c->ref_line = c->line;
+	for (i = 0; i < k && err == 0; i++) {
+		const struct ref_entry *e = &out[i];
+		struct claim_item it = {
+			.rule = rule, .from = c->line_start + e->from, .to = c->line_start + e->to,
+			.line = c->line + 1, .column = utf8_count(s, e->from) + 1,
+			.text = s + e->from, .text_len = e->to - e->from, .ref = *e,
+		};
+
+		err = refs_report(c, &it);
+	}
+	return err;
 }
 
 static int cmp_word(const void *a, const void *b)
@@ -1069,7 +1375,8 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 	return decide(c, to - 1, to - 1);
 }
 
-int claims_break(struct claims *c, uint64_t at)
+/* Ends the sentence at offset at. */
+static int break_sentence(struct claims *c, uint64_t at)
 {
 	if (at < c->max_to)
 		at = c->max_to;
@@ -1081,13 +1388,24 @@ int claims_break(struct claims *c, uint64_t at)
 	return decide(c, at, at);
 }
 
+int claims_break(struct claims *c, uint64_t at)
+{
+	/* A tool span or the end of input ends the line, and any list of titles. */
+	int err = refs_line(c, at);
+
+	if (err == 0)
+		err = refs_list_end(c);
+	return err ? err : break_sentence(c, at);
+}
+
 int claims_line(struct claims *c, uint64_t at)
 {
 	int err = 0;
 
+	err = refs_line(c, at - 1);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
-	if (at > c->start || c->n_held > 0)
-		err = claims_break(c, at);
+	if (err == 0 && (at > c->start || c->n_held > 0))
+		err = break_sentence(c, at);
 	c->line++;
 	c->line_start = at;
 	return err;

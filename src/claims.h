@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "refs.h"
 #include "rules.h"
 #include "window.h"
 
@@ -42,6 +43,9 @@ struct claim_item {
 	bool grounded;        /* repeats tool output */
 	uint64_t grounded_at; /* where that tool output is (or the near figure) */
 	const char *source;   /* a number check's near grounded figure, or NULL */
+	/* A bibliography entry (a rule with grounding: reference): its fields,
+	 * relative to text, when ref.style is not REF_STYLE_NONE. */
+	struct ref_entry ref;
 };
 
 enum claim_label {
@@ -110,6 +114,16 @@ void claims_tool_output(struct claims *c, bool inside);
 void claims_pressure(struct claims *c, bool on);
 /* Claims per label since the last reset. */
 const uint64_t *claims_counts(const struct claims *c);
+
+struct bib;
+/*
+ * The user's bibliography (--bib), NULL for none: an entry it holds is
+ * grounded; one whose title it holds with other authors or another year,
+ * or whose id it holds on another title, is reported under the rule's near
+ * signal (altered_reference) naming the bibliography's entry. b must
+ * outlive c.
+ */
+void claims_set_bib(struct claims *c, const struct bib *b);
 
 /* Matches dropped by a sentence exemption since the last reset. */
 uint64_t claims_exempted(const struct claims *c);

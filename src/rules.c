@@ -55,6 +55,7 @@ static const char *const grounding_names[] = {
 	[GROUNDING_CITATION] = "citation",
 	[GROUNDING_NONE] = "none",
 	[GROUNDING_QUANTITY] = "quantity",
+	[GROUNDING_REFERENCE] = "reference",
 };
 
 const char *grounding_name(enum grounding g)
@@ -408,14 +409,15 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 			size_t g;
 
 			if (v->type != YAML_SCALAR_NODE) {
-				err = fail(p, v, "grounding must be exact, url, number, citation, quantity or none");
+				err = fail(p, v, "grounding must be exact, url, number, citation, quantity, reference or none");
 				goto out;
 			}
 			for (g = 0; g < ARRAY_SIZE(grounding_names); g++)
 				if (strcmp(scalar(v), grounding_names[g]) == 0)
 					break;
 			if (g == ARRAY_SIZE(grounding_names)) {
-				err = failf(p, v, "grounding must be exact, url, number, citation, quantity or none, not \"%s\"",
+				err = failf(p, v, "grounding must be exact, url, number, citation, quantity, reference or "
+					    "none, not \"%s\"",
 					    scalar(v));
 				goto out;
 			}
@@ -483,8 +485,8 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(r->n_examples, "examples");
 	NEED(have_neg, "negative_examples");
 #undef NEED
-	if (r->near.signal && r->grounding != GROUNDING_QUANTITY)
-		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity", r->id);
+	if (r->near.signal && r->grounding != GROUNDING_QUANTITY && r->grounding != GROUNDING_REFERENCE)
+		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity or reference", r->id);
 	if (r->pressure == PRESSURE_STRICT && !r->unless_before && !r->unless_after &&
 	    !r->n_unless_sentence)
 		err = failf(p, n, "rule \"%s\": pressure: strict turns exemptions off, and it has none",
@@ -529,6 +531,37 @@ static int parse_span(struct pack *p, yaml_node_t *n, struct span_delim *s)
 		return err;
 	if (!s->name || !s->open || !s->close)
 		return fail(p, n, "a span needs name, open and close");
+	return 0;
+}
+
+/* A named list of words: data a decision in C reads (refs.h names them). */
+static int parse_wordlist(struct pack *p, yaml_node_t *n, struct wordlist *l)
+{
+	yaml_node_pair_t *pr;
+	int err = 0;
+
+	memset(l, 0, sizeof(*l));
+	l->at = where_of(p, n);
+	if (n->type != YAML_MAPPING_NODE)
+		return fail(p, n, "a list must be a mapping of name and words");
+	for (pr = n->data.mapping.pairs.start; pr < n->data.mapping.pairs.top && err == 0; pr++) {
+		yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(p, k, "keys must be strings");
+		if (strcmp(scalar(k), "name") == 0 && !l->name)
+			err = get_nonempty(p, v, "name", &l->name);
+		else if (strcmp(scalar(k), "words") == 0 && !l->words)
+			err = get_string_list(p, v, "words", &l->words, &l->n_words);
+		else if (strcmp(scalar(k), "description") != 0)
+			return failf(p, k, "unknown or repeated key \"%s\" in a list", scalar(k));
+	}
+	if (err < 0)
+		return err;
+	if (!l->name)
+		return fail(p, n, "a list needs \"name\"");
+	if (!l->words)
+		return failf(p, n, "list \"%s\" needs \"words\"", l->name);
 	return 0;
 }
 
@@ -684,6 +717,11 @@ static int parse_context_v(struct pack *p, yaml_node_t *n, void *out)
 	return parse_context(p, n, out);
 }
 
+static int parse_wordlist_v(struct pack *p, yaml_node_t *n, void *out)
+{
+	return parse_wordlist(p, n, out);
+}
+
 static int parse_pack(struct pack *p)
 {
 	struct ruleset *rs = p->rs;
@@ -712,9 +750,12 @@ static int parse_pack(struct pack *p)
 		else if (strcmp(scalar(k), "triggers") == 0)
 			err = parse_list(p, v, "triggers", &rs->triggers, &rs->n_triggers,
 					 &rs->cap_triggers, sizeof(struct trigger), parse_trigger_v);
+		else if (strcmp(scalar(k), "lists") == 0)
+			err = parse_list(p, v, "lists", &rs->lists, &rs->n_lists, &rs->cap_lists,
+					 sizeof(struct wordlist), parse_wordlist_v);
 		else if (strcmp(scalar(k), "description") != 0)
-			err = failf(p, k, "unknown key \"%s\" (a pack holds rules, spans, contexts and "
-				    "triggers)", scalar(k));
+			err = failf(p, k, "unknown key \"%s\" (a pack holds rules, spans, contexts, "
+				    "triggers and lists)", scalar(k));
 	}
 	return err;
 }
@@ -788,10 +829,15 @@ void ruleset_free(struct ruleset *rs)
 		free_examples(t->examples, t->n_examples);
 		free_examples(t->negatives, t->n_negatives);
 	}
+	for (i = 0; i < rs->n_lists; i++) {
+		free(rs->lists[i].name);
+		free_strings(rs->lists[i].words, rs->lists[i].n_words);
+	}
 	free(rs->rules);
 	free(rs->spans);
 	free(rs->contexts);
 	free(rs->triggers);
+	free(rs->lists);
 	free(rs->signals); /* the strings belong to the rules */
 	free_strings(rs->files, rs->n_files);
 	free(rs);
@@ -1229,6 +1275,16 @@ int ruleset_add_builtin_yaml(struct ruleset *rs, struct diag *d)
 	return 0;
 }
 
+const struct wordlist *ruleset_list(const struct ruleset *rs, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rs->n_lists; i++)
+		if (strcmp(rs->lists[i].name, name) == 0)
+			return &rs->lists[i];
+	return NULL;
+}
+
 const struct context *ruleset_context(const struct ruleset *rs, const char *name)
 {
 	size_t i;
@@ -1336,6 +1392,13 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 		digest_str(&h, "negatives");
 		digest_examples(&h, t->negatives, t->n_negatives);
 	}
+	/* Absent from a ruleset without lists: its digest is the one it had before lists. */
+	for (i = 0; i < rs->n_lists; i++) {
+		digest_str(&h, "list");
+		digest_str(&h, rs->lists[i].name);
+		for (j = 0; j < rs->lists[i].n_words; j++)
+			digest_str(&h, rs->lists[i].words[j]);
+	}
 	sha256_final(&h, out);
 	sha256_hex(out, out_hex);
 }
@@ -1405,6 +1468,13 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 				return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\" escalates unknown signal \"%s\"",
 						t->at.file, t->at.line, t->at.col, t->name, t->escalate[j]);
 	}
+	for (i = 0; i < rs->n_lists; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(rs->lists[j].name, rs->lists[i].name) == 0)
+				return diag_set(d, -EINVAL, "%s:%u:%u: list \"%s\" is already defined at %s:%u:%u",
+						rs->lists[i].at.file, rs->lists[i].at.line,
+						rs->lists[i].at.col, rs->lists[i].name, rs->lists[j].at.file,
+						rs->lists[j].at.line, rs->lists[j].at.col);
 	/* A start-up cost worth skipping: the build hashed the same content. */
 	if (!rs->digest_loaded)
 		compute_digest(rs, rs->digest);
@@ -1423,7 +1493,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 3u
+#define RULES_BLOB_VERSION 4u
 
 struct codec {
 	bool writing;
@@ -1706,6 +1776,15 @@ static void codec_trigger(struct codec *c, void *p)
 	codec_where(c, &t->pattern_at);
 }
 
+static void codec_wordlist(struct codec *c, void *p)
+{
+	struct wordlist *l = p;
+
+	codec_str(c, &l->name);
+	codec_array(c, &l->words, &l->n_words, sizeof(char *), codec_str_v);
+	codec_where(c, &l->at);
+}
+
 static void codec_digest(struct codec *c, char digest[65])
 {
 	const unsigned char *p;
@@ -1739,6 +1818,7 @@ static void codec_ruleset(struct codec *c, struct ruleset *rs)
 	codec_array(c, &rs->spans, &rs->n_spans, sizeof(struct span_delim), codec_span);
 	codec_array(c, &rs->contexts, &rs->n_contexts, sizeof(struct context), codec_context);
 	codec_array(c, &rs->triggers, &rs->n_triggers, sizeof(struct trigger), codec_trigger);
+	codec_array(c, &rs->lists, &rs->n_lists, sizeof(struct wordlist), codec_wordlist);
 	codec_digest(c, rs->digest);
 }
 
@@ -1775,7 +1855,8 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 	    grow(&rs->contexts, &rs->cap_contexts, rs->n_contexts + src->n_contexts,
 		 sizeof(struct context)) < 0 ||
 	    grow(&rs->triggers, &rs->cap_triggers, rs->n_triggers + src->n_triggers,
-		 sizeof(struct trigger)) < 0)
+		 sizeof(struct trigger)) < 0 ||
+	    grow(&rs->lists, &rs->cap_lists, rs->n_lists + src->n_lists, sizeof(struct wordlist)) < 0)
 		return -ENOMEM;
 	move_items(rs->files, &rs->n_files, src->files, &src->n_files, sizeof(char *));
 	move_items(rs->rules, &rs->n_rules, src->rules, &src->n_rules, sizeof(struct rule));
@@ -1784,13 +1865,14 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 		   sizeof(struct context));
 	move_items(rs->triggers, &rs->n_triggers, src->triggers, &src->n_triggers,
 		   sizeof(struct trigger));
+	move_items(rs->lists, &rs->n_lists, src->lists, &src->n_lists, sizeof(struct wordlist));
 	return 0;
 }
 
 int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
 {
 	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
-		     rs->n_contexts == 0 && rs->n_triggers == 0;
+		     rs->n_contexts == 0 && rs->n_triggers == 0 && rs->n_lists == 0;
 	struct ruleset *tmp = ruleset_new();
 	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp};
 	int err;

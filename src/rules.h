@@ -32,6 +32,7 @@ enum grounding {
 	GROUNDING_CITATION,
 	GROUNDING_NONE, /* never grounded by a repeat */
 	GROUNDING_QUANTITY, /* a number check: see struct near */
+	GROUNDING_REFERENCE, /* a bibliography entry's trigger: refs.h decides its line */
 };
 
 const char *grounding_name(enum grounding g);
@@ -133,6 +134,14 @@ struct trigger {
 	struct where at, pattern_at;
 };
 
+/* A named list of words that code reads as data (stop words, bounds: refs.h). */
+struct wordlist {
+	char *name;
+	char **words;
+	size_t n_words;
+	struct where at;
+};
+
 struct ruleset {
 	struct rule *rules;
 	size_t n_rules;
@@ -142,12 +151,15 @@ struct ruleset {
 	size_t n_contexts;
 	struct trigger *triggers;
 	size_t n_triggers;
+	struct wordlist *lists;
+	size_t n_lists;
 	char **signals; /* distinct signals, in order of first appearance */
 	size_t n_signals;
 	char digest[65]; /* hex SHA-256 of the canonical content, after ruleset_finish() */
 	/* private */
 	char **files;
-	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals, cap_triggers;
+	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals, cap_triggers,
+	       cap_lists;
 	bool digest_loaded; /* all came from one serialized ruleset, digest included */
 };
 
@@ -202,6 +214,8 @@ int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, str
 /* Recomputes the digest: 0 when it is the one held, -EBADMSG when not. */
 int ruleset_check_digest(const struct ruleset *rs);
 
+/* The list called name, or NULL. */
+const struct wordlist *ruleset_list(const struct ruleset *rs, const char *name);
 const struct context *ruleset_context(const struct ruleset *rs, const char *name);
 /* Index of signal in rs->signals, or -1. */
 int ruleset_signal_index(const struct ruleset *rs, const char *signal);

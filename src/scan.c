@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bib.h"
 #include "claims.h"
 #include "engine.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
 #include "record.h"
+#include "refs.h"
 #include "spans.h"
 #include "triggers.h"
 #include "window.h"
@@ -108,6 +110,12 @@ struct scan {
 	 * sources, or span_ground until the span closes.
 	 */
 	struct record *reader;
+	/* Bibliography entries in tool output and sources (NULL: no reference
+	 * rules), and the line last read for them, not to read it twice. */
+	struct refs *refs;
+	struct bib *bib;            /* --bib, or NULL */
+	uint64_t ref_line_start;
+	struct ground *ref_ground;
 	struct ground *rec_ground;
 	bool rec_on;
 	uint64_t rec_at, rec_base;
@@ -173,6 +181,43 @@ static int report(struct scan *s, struct finding *f)
 	return s->fn(s->ctx, f);
 }
 
+/*
+ * A bibliography entry: its message names the title (or the id), and a
+ * plausibility problem raises it to block, with the reasons said.
+ */
+static int ref_finding(struct scan *s, const struct claim_item *it, struct finding *f)
+{
+	const struct ref_entry *e = &it->ref;
+	const struct rule *r = f->rule;
+	const struct ref_span *name = e->title.len ? &e->title : e->doi.len ? &e->doi
+				      : e->arxiv.len ? &e->arxiv : NULL;
+	const char *t = name ? it->text + name->off : it->text;
+	size_t n = name ? name->len : it->text_len, k;
+	int err = 0;
+
+	s->tmp.len = 0;
+	if (buf_addc(&s->tmp, '"') < 0 || buf_add(&s->tmp, t, MIN(n, 200)) < 0 ||
+	    buf_adds(&s->tmp, n > 200 ? "...\"" : "\"") < 0)
+		return -ENOMEM;
+	/* altered_reference: the near templates, {source} the bibliography's entry. */
+	if (policy_render(it->source ? r->near.message : r->message, s->tmp.data, s->tmp.len,
+			  it->source, &s->msg) < 0 ||
+	    policy_render(it->source ? r->near.recovery : r->recovery, s->tmp.data, s->tmp.len,
+			  it->source, &s->rec) < 0)
+		return -ENOMEM;
+	for (k = 0; k < REF_PROBLEMS && err == 0; k++)
+		if (e->problems & (1u << k))
+			err = buf_addf(&s->msg, "; %s", ref_problem_reason((enum ref_problem)k));
+	if (err < 0)
+		return -ENOMEM;
+	if (e->problems)
+		f->severity = SEV_BLOCK;
+	f->message = s->msg.data;
+	f->recovery = s->rec.data;
+	f->ref = e;
+	return report(s, f);
+}
+
 /* A finding of the model's text, decided by claims. */
 static int claim_finding(struct scan *s, const struct claim_item *it)
 {
@@ -201,8 +246,12 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 			return -ENOMEM;
 		f.message = s->msg.data;
 		f.recovery = s->rec.data;
+		if (it->ref.style != REF_STYLE_NONE)
+			f.ref = &it->ref; /* a reference a tool returned: its fields still */
 		return report(s, &f);
 	}
+	if (it->ref.style != REF_STYLE_NONE)
+		return ref_finding(s, it, &f);
 	if (policy_render(near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
 	    policy_render(near ? r->near.recovery : r->recovery, it->text, it->text_len,
@@ -289,6 +338,44 @@ static int on_claim(void *ctx, const struct claim_item *it)
 	return s->deferring ? defer(s, it) : claim_finding(s, it);
 }
 
+static int ground_ref_key(void *ctx, const char *key, size_t len)
+{
+	struct scan *s = ctx;
+
+	return ground_add(s->ref_ground, key, len, s->ref_line_start);
+}
+
+/*
+ * A reference trigger in tool output or a source: the entries of its line
+ * (read as if in a list of references) ground their titles, DOIs and arXiv
+ * ids. The line is what the window holds of it, up to REFS_LINE_MAX bytes
+ * on either side of the trigger.
+ */
+static int ground_reference(struct scan *s, struct ground *g, uint64_t from)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start, end;
+	const char *p, *nl;
+	size_t n, i, k;
+	int err = 0;
+
+	p = window_get(&s->win, lo, from, &n);
+	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
+		;
+	start = from - (n - i);
+	if (start == s->ref_line_start && s->ref_ground == g)
+		return 0;
+	p = window_get(&s->win, start, start + REFS_LINE_MAX, &n);
+	nl = memchr(p, '\n', n);
+	end = nl ? start + (uint64_t)(nl - p) : start + n;
+	s->ref_line_start = start;
+	s->ref_ground = g;
+	k = refs_parse(s->refs, p, (size_t)(end - start), refs_today(), out, ARRAY_SIZE(out));
+	for (i = 0; i < k && err == 0; i++)
+		err = refs_keys(s->refs, &out[i], p + out[i].from, ground_ref_key, s);
+	return err ? err : refs_segment_keys(s->refs, p, (size_t)(end - start), ground_ref_key, s);
+}
+
 /* Tool output or a source: remember what it said, to ground repeats of it. */
 static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t from, uint64_t to)
 {
@@ -298,6 +385,8 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 
 	if (r->grounding == GROUNDING_NONE)
 		return 0;
+	if (r->grounding == GROUNDING_REFERENCE)
+		return s->refs ? ground_reference(s, g, from) : 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
@@ -466,7 +555,9 @@ static int hold(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 	e = &s->hold[s->n_hold++];
 	*e = (struct held_event){.id = id, .from = from, .to = to, .line = s->line + 1,
 				 .line_start = s->line_start};
-	if (id >= s->db->first_rule_id) {
+	/* A reference trigger says nothing by itself: the entries of its line are counted as keys. */
+	if (id >= s->db->first_rule_id &&
+	    s->rs->rules[id - s->db->first_rule_id].grounding != GROUNDING_REFERENCE) {
 		s->span_matches++;
 		if (s->line_start < s->win.base) {
 			e->line_start = NO_LINE;
@@ -634,6 +725,8 @@ static void reset(struct scan *s)
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	s->rec_on = false;
 	record_reset(s->reader);
+	s->ref_line_start = UINT64_MAX;
+	s->ref_ground = NULL;
 	claims_reset(s->claims);
 	s->pending = 0;
 	if (s->sources) {
@@ -679,6 +772,15 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = claims_new(s->rs, &s->win, s->ground, false, on_claim, s, &s->claims);
 	if (err < 0)
 		goto fail;
+	for (size_t r = 0; r < s->rs->n_rules; r++)
+		if (s->rs->rules[r].grounding == GROUNDING_REFERENCE) {
+			struct diag d;
+
+			err = refs_new(s->rs, &s->refs, &d);
+			if (err < 0)
+				goto fail;
+			break;
+		}
 	reset(s);
 	*out = s;
 	return 0;
@@ -693,6 +795,8 @@ void scan_free(struct scan *s)
 		return;
 	engine_stream_free(s->es);
 	record_free(s->reader);
+	bib_free(s->bib);
+	refs_free(s->refs);
 	claims_free(s->claims);
 	ground_free(s->ground);
 	ground_free(s->sources);
@@ -725,6 +829,7 @@ int scan_show_grounded(struct scan *s, bool on)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
 	claims_pressure(c, s->pressure);
+	claims_set_bib(c, s->bib);
 	claims_free(s->claims);
 	s->claims = c;
 	return 0;
@@ -741,6 +846,20 @@ bool scan_pressured(const struct scan *s)
 	return s->pressure;
 }
 
+int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len, struct diag *d)
+{
+	int err;
+
+	/* Titles are normalized with the packs' stop words, as entries are. */
+	if (!s->refs && (err = refs_new(s->rs, &s->refs, d)) < 0)
+		return err;
+	if (!s->bib && (err = bib_new(s->refs, &s->bib)) < 0)
+		return err;
+	err = bib_add(s->bib, name, data, len, d);
+	claims_set_bib(s->claims, s->bib);
+	return err;
+}
+
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
 {
 	s->claim_fn = fn;
@@ -752,6 +871,9 @@ void scan_clear_sources(struct scan *s)
 {
 	ground_free(s->sources);
 	s->sources = NULL;
+	bib_free(s->bib);
+	s->bib = NULL;
+	claims_set_bib(s->claims, NULL);
 	reset(s);
 }
 
@@ -771,6 +893,7 @@ int scan_source_begin(struct scan *s)
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
+	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
 	reader_begin(s, s->sources, 0);
 	return 0;
 }

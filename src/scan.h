@@ -67,6 +67,8 @@ struct finding {
 	size_t also_index[CLAIMS_ALSO_MAX];
 	size_t n_also;
 	const char *trigger;     /* the trigger request that raised severity a step, or NULL */
+	/* A bibliography entry's fields (spans of text), or NULL. */
+	const struct ref_entry *ref;
 };
 
 struct scan_summary {
@@ -99,7 +101,7 @@ void scan_pressure(struct scan *s, bool on);
 bool scan_pressured(const struct scan *s);
 /* Reports each sentence of agent text as a claim to fn (--claims). Call before scanning. */
 void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
-/* Forgets every source added with scan_add_source. Call between inputs. */
+/* Forgets every source added with scan_add_source, and the bibliography. Call between inputs. */
 void scan_clear_sources(struct scan *s);
 /*
  * Accepts tool spans only in their nonce forms (spans.h): every other
@@ -121,6 +123,12 @@ int scan_source_feed(struct scan *s, const void *buf, size_t len);
 int scan_source_end(struct scan *s);
 /* The same for a whole text at once. */
 int scan_add_source(struct scan *s, const void *buf, size_t len);
+/*
+ * Adds a bibliography file held in memory (BibTeX or CSL-JSON, bib.h) whose
+ * entries ground the references of every input scanned after it. -EINVAL
+ * with d saying where the file is malformed. Call between inputs.
+ */
+int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len, struct diag *d);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next

@@ -83,9 +83,37 @@ static int stopped(struct halluscan_scanner *sc, int rc)
 
 _Static_assert(CLAIMS_ALSO_MAX == HALLUSCAN_ALSO_MAX, "the API carries what claims can");
 
+const char *halluscan_reference_problem(unsigned i)
+{
+	return i < REF_PROBLEMS ? ref_problem_name((enum ref_problem)i) : NULL;
+}
+
+/* A field of the entry as a slice of the finding's text. */
+static void ref_field(const struct finding *f, const struct ref_span *sp, const char **p, size_t *n)
+{
+	*p = sp->len ? f->text + sp->off : NULL;
+	*n = sp->len;
+}
+
+static void ref_public(const struct finding *f, struct halluscan_reference *r)
+{
+	const struct ref_entry *e = f->ref;
+
+	*r = (struct halluscan_reference){.style = ref_style_name(e->style), .year = e->year,
+					  .problems = e->problems};
+	ref_field(f, &e->title, &r->title, &r->title_len);
+	ref_field(f, &e->authors, &r->authors, &r->authors_len);
+	ref_field(f, &e->venue, &r->venue, &r->venue_len);
+	ref_field(f, &e->doi, &r->doi, &r->doi_len);
+	ref_field(f, &e->arxiv, &r->arxiv, &r->arxiv_len);
+	ref_field(f, &e->isbn, &r->isbn, &r->isbn_len);
+	ref_field(f, &e->url, &r->url, &r->url_len);
+}
+
 static int on_finding(void *ctx, const struct finding *f)
 {
 	struct halluscan_scanner *sc = ctx;
+	struct halluscan_reference ref;
 	struct halluscan_finding pub = {
 		.signal = f->signal, .signal_index = f->signal_index, .rule = f->rule_id,
 		.severity = (enum halluscan_severity)f->severity,
@@ -97,6 +125,11 @@ static int on_finding(void *ctx, const struct finding *f)
 		.also = f->also, .also_index = f->also_index, .n_also = f->n_also,
 		.trigger = f->trigger,
 	};
+
+	if (f->ref) {
+		ref_public(f, &ref);
+		pub.reference = &ref;
+	}
 
 	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;
 }
@@ -289,6 +322,24 @@ int halluscan_scanner_add_grounding(struct halluscan_scanner *sc, enum halluscan
 	if (err == 0)
 		err = halluscan_scanner_grounding_end(sc);
 	return err;
+}
+
+int halluscan_scanner_add_bibliography(struct halluscan_scanner *sc, const char *name,
+				       const void *data, size_t len, struct halluscan_error *error)
+{
+	struct diag d = {""};
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != IDLE)
+		return -EBUSY;
+	err = scan_add_bib(sc->scan, name ? name : "bibliography", data, len, &d);
+	if (err && error) {
+		error->code = err;
+		snprintf(error->message, sizeof(error->message), "%s", d.msg);
+	}
+	return err == -EINVAL ? err : err ? fail(sc, err) : 0;
 }
 
 int halluscan_scanner_feed(struct halluscan_scanner *sc, const void *buf, size_t len)

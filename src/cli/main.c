@@ -28,6 +28,7 @@
 #include "cli/chain.h"
 #include "cli/configfile.h"
 #include "cli/report.h"
+#include "bib.h"
 #include "config.h"
 #include "eval.h"
 #include "input/plain.h"
@@ -48,6 +49,7 @@ enum {
 	OPT_SHOW_GROUNDED,
 	OPT_SOURCE,
 	OPT_PROMPT,
+	OPT_BIB,
 	OPT_CLAIMS,
 	OPT_PAIRS,
 	OPT_MAX_UNSUPPORTED,
@@ -85,6 +87,7 @@ static const struct option long_options[] = {
 	{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 	{"show-grounded", no_argument, NULL, OPT_SHOW_GROUNDED},
 	{"source", required_argument, NULL, OPT_SOURCE},
+	{"bib", required_argument, NULL, OPT_BIB},
 	{"prompt", required_argument, NULL, OPT_PROMPT},
 	{"claims", no_argument, NULL, OPT_CLAIMS},
 	{"pairs", no_argument, NULL, OPT_PAIRS},
@@ -123,7 +126,8 @@ static const char usage_text[] =
 	"                 [--baseline FILE] [--write-baseline FILE] [--no-inline-ignore]\n"
 	"                 [--no-skip-code] [--show-recovery] [--color[=WHEN]]\n"
 	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
-	"                 [--source FILE]... [--prompt FILE]... [--show-grounded] [--claims]\n"
+	"                 [--source FILE]... [--prompt FILE]... [--bib FILE]...\n"
+	"                 [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
 	"                 [--pressure] [--scratchpad FILE] [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
@@ -181,6 +185,9 @@ static const char help_text[] =
 	"  --scratchpad FILE   a skill chain's shared JSON file: with no FILE, scan its\n"
 	"                      execution.result; write the findings into its\n"
 	"                      hallucination_detector member only (locked, atomic)\n"
+	"  --bib FILE          the user's bibliography, BibTeX or CSL-JSON (repeatable):\n"
+	"                      a reference it holds is grounded, one it holds altered\n"
+	"                      is altered_reference\n"
 	"  --claims            also write each sentence as a claim: supported,\n"
 	"                      partial, unsupported or unchecked against grounding\n"
 	"  --max-unsupported-ratio R\n"
@@ -228,6 +235,8 @@ struct options {
 	size_t n_sources;
 	char **prompts;
 	size_t n_prompts;
+	char **bibs;
+	size_t n_bibs;
 	enum halluscan_fail_on fail_on;
 	bool line_buffered, list_rules, check_rules, export_patterns, no_cache, show_grounded;
 	bool claims, pairs, pcre2, chat, records;
@@ -332,6 +341,10 @@ static void check_modes(const struct options *o)
 			      o->list_rules || o->check_rules || o->export_patterns)) {
 		cli_warn("--scratchpad goes with text inputs: no --input chat, --records, --pairs, "
 			 "-j or rule listings");
+		usage();
+	}
+	if (o->n_bibs && (o->pairs || o->chat || o->records || o->jobs > 1)) {
+		cli_warn("--bib goes with text input: not yet with --pairs, --input chat, --records or -j");
 		usage();
 	}
 }
@@ -462,6 +475,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_PROMPT:
 			if (add_str(&o->prompts, &o->n_prompts, optarg) < 0)
+				exit(EXIT_ERROR);
+			break;
+		case OPT_BIB:
+			if (add_str(&o->bibs, &o->n_bibs, optarg) < 0)
 				exit(EXIT_ERROR);
 			break;
 		case OPT_CLAIMS:
@@ -1106,6 +1123,25 @@ int main(int argc, char **argv)
 			goto fail;
 	}
 
+	for (k = 0; k < o.n_bibs; k++) {
+		char *data = NULL;
+		size_t len = 0;
+
+		err = read_file_max(o.bibs[k], BIB_MAX_BYTES + 1, &data, &len);
+		if (err < 0 && err != -ENOMEM) {
+			cli_warn("%s: %s", o.bibs[k], strerror(-err));
+			goto out;
+		}
+		if (err == 0)
+			err = halluscan_scanner_add_bibliography(sc, o.bibs[k], data, len, &herr);
+		free(data);
+		if (err == -EINVAL) {
+			snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
+			goto fail;
+		}
+		if (err < 0)
+			goto fail;
+	}
 	if (o.scratchpad && optind == argc) {
 		/* The chain's step: what the agent produced, not standard input. */
 		if (!chain.sp.result) {
@@ -1190,5 +1226,6 @@ out:
 	free(o.sources);
 	free(o.prompts);
 	chain_close(&chain);
+	free(o.bibs);
 	return status;
 }

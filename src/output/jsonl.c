@@ -67,6 +67,39 @@ int jsonl_also(struct buf *b, const struct halluscan_finding *f)
 	return err ? -ENOMEM : 0;
 }
 
+/* ,"reference":{...}: a bibliography entry's fields, those it has. */
+static int reference(struct buf *b, const struct halluscan_reference *r)
+{
+	const struct {
+		const char *key, *v;
+		size_t n;
+	} f[] = {
+		{"title", r->title, r->title_len},   {"authors", r->authors, r->authors_len},
+		{"venue", r->venue, r->venue_len},   {"doi", r->doi, r->doi_len},
+		{"arxiv", r->arxiv, r->arxiv_len},   {"isbn", r->isbn, r->isbn_len},
+		{"url", r->url, r->url_len},
+	};
+	const char *p;
+	size_t i, k = 0;
+	int err = 0;
+
+	err |= BUF_LIT(b, ",\"reference\":{\"style\":") | emit_json_string(b, r->style, strlen(r->style));
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i].v)
+			err |= field_str(b, f[i].key, f[i].v, f[i].n);
+	if (r->year)
+		err |= field_u64(b, "year", r->year);
+	if (r->problems) {
+		err |= BUF_LIT(b, ",\"problems\":[");
+		for (i = 0; (p = halluscan_reference_problem((unsigned)i)); i++)
+			if (r->problems & (1u << i))
+				err |= (k++ ? buf_addc(b, ',') : 0) | emit_json_string(b, p, strlen(p));
+		err |= buf_addc(b, ']');
+	}
+	err |= buf_addc(b, '}');
+	return err ? -ENOMEM : 0;
+}
+
 int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char *fingerprint)
 {
 	struct buf *b = &w->b;
@@ -93,6 +126,8 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	if (f->source)
 		err |= field_str(b, "source", f->source, strlen(f->source)) |
 		       field_u64(b, "source_at", f->source_at);
+	if (f->reference)
+		err |= reference(b, f->reference);
 	if (fingerprint)
 		err |= field_str(b, "fingerprint", fingerprint, strlen(fingerprint));
 	err |= field_str(b, "message", f->message, strlen(f->message));

@@ -248,7 +248,7 @@ TEST(rules_builtin_packs)
 
 	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
 	CHECK_EQ(ruleset_finish(rs, &d), 0);
-	CHECK_EQ(rs->n_signals, 6); /* the four, ungrounded_number, altered_number */
+	CHECK_EQ(rs->n_signals, 8); /* the four, ungrounded_number, altered_number, fabricated_reference, altered_reference */
 	CHECK(ruleset_context(rs, "medical") != NULL);
 	CHECK(ruleset_context(rs, "user-facing") != NULL);
 	CHECK_EQ(db_compile(rs, ENGINE_PCRE2, &db, &d), 0);
@@ -662,9 +662,9 @@ static const struct {
 	{"rules:\n  - id: A\n", "p.yaml:2:9: rule id \"A\" may hold only a-z, 0-9, '.', '_' and '-'"},
 	{RULE_ID "    signal: S\n", "p.yaml:3:13: signal \"S\" may hold only a-z and '_'"},
 	{RULE_ID "    severity: high\n", "p.yaml:3:15: severity must be warn or block, not \"high\""},
-	{RULE "    grounding: [url]\n", "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none"},
+	{RULE "    grounding: [url]\n", "p.yaml:10:16: grounding must be exact, url, number, citation, quantity, reference or none"},
 	{RULE "    grounding: fuzzy\n",
-	 "p.yaml:10:16: grounding must be exact, url, number, citation, quantity or none, not \"fuzzy\""},
+	 "p.yaml:10:16: grounding must be exact, url, number, citation, quantity, reference or none, not \"fuzzy\""},
 	{RULE "    description: [x]\n", "p.yaml:10:18: \"description\" must be a string"},
 	{RULE "    sevrity: warn\n", "p.yaml:10:5: unknown key \"sevrity\" in a rule"},
 	{"rules:\n  - signal: s\n", "p.yaml:2:5: a rule needs \"id\""},
@@ -703,8 +703,8 @@ static const struct {
 	{"# nothing\n", "p.yaml: empty rule pack"},
 	{"[rules]\n", "p.yaml:1:1: a rule pack must be a mapping with rules, spans, contexts or triggers"},
 	{"[k]: v\n", "p.yaml:1:1: keys must be strings"},
-	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans, contexts and "
-	 "triggers)"},
+	{"rule: []\n", "p.yaml:1:1: unknown key \"rule\" (a pack holds rules, spans, contexts, "
+	 "triggers and lists)"},
 	/* ruleset_add_buffer: the YAML itself */
 	{"rules: [\n", "p.yaml:2:1: did not find expected node content while parsing a flow node"},
 	{RULE "    message: *m\n", "p.yaml:10:14: found undefined alias"},

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bibliography recognizer (src/refs.c) on any bytes, each line of the
+ * input read as a line of model text:
+ *  - at most max entries, each inside the line, in order, not overlapping;
+ *    every field inside its entry; a year, when found, in 1450-2099;
+ *  - only the problem bits that exist, and an entry of style "id" holds a
+ *    DOI or an arXiv id and nothing else;
+ *  - the keys are those of refs_keys(), each with its kind tag, and a
+ *    title's key has no double, leading or trailing space;
+ *  - refs_segment_keys() and refs_heading() read any bytes without fault.
+ * The first byte is how many entries a line may give (1-8).
+ */
+#include <string.h>
+
+#include "fuzz.h"
+#include "refs.h"
+#include "util.h"
+
+static int check_key(void *ctx, const char *key, size_t n)
+{
+	(void)ctx;
+	FUZZ_CHECK(n >= 6 && memcmp(key, "ref\x1f", 4) == 0 && strchr("tda", key[4]) && key[5] == ':',
+		   "a key without its tag");
+	if (key[4] == 't') {
+		FUZZ_CHECK(n > 6, "an empty title key");
+		FUZZ_CHECK(key[6] != ' ' && key[n - 1] != ' ' && !memmem(key, n, "  ", 2),
+			   "a title key with stray blanks: \"%.*s\"", (int)n, key);
+	}
+	return 0;
+}
+
+static void check_span(const struct ref_entry *e, struct ref_span sp, const char *what)
+{
+	FUZZ_CHECK(sp.len == 0 || (uint64_t)sp.off + sp.len <= (uint64_t)(e->to - e->from),
+		   "the %s [%u, +%u) outside its entry of %u bytes", what, sp.off, sp.len,
+		   e->to - e->from);
+}
+
+static void check_line(const struct refs *r, const char *s, size_t n, size_t max)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	size_t k = refs_parse(r, s, n, 202612, out, max), i;
+	uint32_t last = 0;
+
+	FUZZ_CHECK(k <= max);
+	for (i = 0; i < k; i++) {
+		const struct ref_entry *e = &out[i];
+
+		FUZZ_CHECK(e->style > REF_STYLE_NONE && e->style < REF_STYLES);
+		FUZZ_CHECK(e->from < e->to && e->to <= n && e->from >= last, "entry %zu at [%u, %u) of %zu",
+			   i, e->from, e->to, n);
+		last = e->to;
+		check_span(e, e->title, "title");
+		check_span(e, e->authors, "authors");
+		check_span(e, e->venue, "venue");
+		check_span(e, e->doi, "doi");
+		check_span(e, e->arxiv, "arxiv");
+		check_span(e, e->isbn, "isbn");
+		check_span(e, e->url, "url");
+		FUZZ_CHECK(e->year == 0 || (e->year >= 1450 && e->year <= 2099), "year %u", e->year);
+		FUZZ_CHECK(e->problems < (1u << REF_PROBLEMS));
+		if (e->style == REF_STYLE_ID)
+			FUZZ_CHECK((e->doi.len > 0) != (e->arxiv.len > 0) && !e->title.len && !e->authors.len,
+				   "an id entry holds one id");
+		FUZZ_CHECK(refs_keys(r, e, s + e->from, check_key, NULL) == 0);
+	}
+	FUZZ_CHECK(refs_segment_keys(r, s, n, check_key, NULL) == 0);
+	(void)refs_heading(r, s, n);
+	/* A line that opens as an item in general does so inside a list too. */
+	k = (size_t)refs_item_start(s, n, false);
+	FUZZ_CHECK(k <= 2 && (k == 0 || (size_t)refs_item_start(s, n, true) == k));
+	(void)refs_item_maybe(r, s, n);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct refs *r;
+	struct fuzz_in in = {data, size};
+	size_t max = fuzz_u8(&in) % REFS_PER_LINE + 1;
+	const char *s = (const char *)in.p, *end = s + in.n;
+
+	if (!r) {
+		struct diag d;
+
+		FUZZ_CHECK(refs_new(fuzz_builtin()->rs, &r, &d) == 0);
+	}
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		check_line(r, s, n, max);
+		s += n + 1;
+	}
+	return 0;
+}

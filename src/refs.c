@@ -1,0 +1,1664 @@
+// SPDX-License-Identifier: MIT
+/* Bibliography entries: one line in, its entries and their fields out. */
+#include "refs.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* A list of words from the packs, lowercased, with their lengths (this
+ * is asked of every word of every candidate line); absent: empty. */
+struct words {
+	char **w;
+	size_t *len;
+	size_t n;
+	size_t at[34]; /* sorted by length: the words of length k are [at[k], at[k + 1]) */
+};
+
+static int cmp_len(const void *a, const void *b)
+{
+	size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+
+	return x < y ? -1 : x > y;
+}
+
+struct refs {
+	struct words stop, particles, headings, not_titles, hosts;
+	/* The arXiv eras: new-style ids start at first (YYMM); their number
+	 * has 5 digits from width5 on, 4 before; old-style ids (archive/YYMMNNN)
+	 * run from old_first to old_last. */
+	unsigned first, width5, old_first, old_last;
+};
+
+static const char *const style_names[REF_STYLES] = {
+	[REF_STYLE_NONE] = "none",
+	[REF_STYLE_AUTHOR_DATE] = "author-date",
+	[REF_STYLE_QUOTED_TITLE] = "quoted-title",
+	[REF_STYLE_VANCOUVER] = "vancouver",
+	[REF_STYLE_BIBTEX] = "bibtex",
+	[REF_STYLE_WEB] = "web",
+	[REF_STYLE_TITLE_LIST] = "title-list",
+	[REF_STYLE_ID] = "id",
+};
+
+static const struct {
+	const char *name, *reason;
+} problems[REF_PROBLEMS] = {
+	[REF_ARXIV_MONTH] = {"arxiv_month", "its arXiv id names no month arXiv has numbered"},
+	[REF_ARXIV_FUTURE] = {"arxiv_future", "its arXiv id is dated after today"},
+	[REF_ARXIV_WIDTH] = {"arxiv_width", "its arXiv id has the wrong number of digits for its month"},
+	[REF_DOI_PREFIX] = {"doi_prefix", "its DOI prefix is not 10. and a 4-9 digit registrant"},
+	[REF_ISBN_CHECKSUM] = {"isbn_checksum", "its ISBN fails its check digit"},
+	[REF_YEAR_FUTURE] = {"year_future", "its publication year is in the future"},
+	[REF_PLACEHOLDER_HOST] = {"placeholder_host", "its URL is on a placeholder host"},
+};
+
+const char *ref_style_name(enum ref_style s)
+{
+	return style_names[s];
+}
+
+const char *ref_problem_name(enum ref_problem p)
+{
+	return problems[p].name;
+}
+
+const char *ref_problem_reason(enum ref_problem p)
+{
+	return problems[p].reason;
+}
+
+static void words_free(struct words *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->w[i]);
+	free(w->w);
+	free(w->len);
+	*w = (struct words){0};
+}
+
+static int words_of(const struct ruleset *rs, const char *name, struct words *out)
+{
+	const struct wordlist *l = ruleset_list(rs, name);
+	size_t i, k;
+
+	*out = (struct words){0};
+	if (!l || l->n_words == 0)
+		return 0;
+	out->w = calloc(l->n_words, sizeof(*out->w));
+	out->len = calloc(l->n_words, sizeof(*out->len));
+	if (!out->w || !out->len) {
+		words_free(out);
+		return -ENOMEM;
+	}
+	for (i = 0; i < l->n_words; i++) {
+		out->len[i] = strlen(l->words[i]);
+		out->w[i] = strdup(l->words[i]);
+		out->n = i + 1;
+		if (!out->w[i]) {
+			words_free(out);
+			return -ENOMEM;
+		}
+		for (k = 0; k < out->len[i]; k++)
+			if (out->w[i][k] >= 'A' && out->w[i][k] <= 'Z')
+				out->w[i][k] = (char)(out->w[i][k] - 'A' + 'a');
+	}
+	qsort(out->w, out->n, sizeof(*out->w), cmp_len);
+	for (i = 0; i < out->n; i++)
+		out->len[i] = strlen(out->w[i]);
+	for (k = 0, i = 0; k < 34; k++) {
+		while (i < out->n && out->len[i] < k)
+			i++;
+		out->at[k] = i;
+	}
+	return 0;
+}
+
+/* Reads "key=YYMM" from ref.arxiv into *v; a word that is no such pair is an error. */
+static int arxiv_bounds(const struct ruleset *rs, struct refs *r, struct diag *d)
+{
+	const struct wordlist *l = ruleset_list(rs, "ref.arxiv");
+	size_t i;
+
+	r->first = 704, r->width5 = 1501, r->old_first = 9108, r->old_last = 703;
+	for (i = 0; l && i < l->n_words; i++) {
+		const char *w = l->words[i], *eq = strchr(w, '=');
+		unsigned *v = NULL;
+		char *end;
+		long x;
+
+		if (eq && (size_t)(eq - w) == 5 && strncmp(w, "first", 5) == 0)
+			v = &r->first;
+		else if (eq && (size_t)(eq - w) == 6 && strncmp(w, "width5", 6) == 0)
+			v = &r->width5;
+		else if (eq && (size_t)(eq - w) == 9 && strncmp(w, "old_first", 9) == 0)
+			v = &r->old_first;
+		else if (eq && (size_t)(eq - w) == 8 && strncmp(w, "old_last", 8) == 0)
+			v = &r->old_last;
+		x = eq ? strtol(eq + 1, &end, 10) : -1;
+		if (!v || strlen(eq + 1) != 4 || *end || x < 0 || x % 100 < 1 || x % 100 > 12)
+			return diag_set(d, -EINVAL, "%s:%u:%u: list \"ref.arxiv\": \"%s\" is not "
+					"first, width5, old_first or old_last = YYMM", l->at.file,
+					l->at.line, l->at.col, w);
+		*v = (unsigned)x;
+	}
+	return 0;
+}
+
+int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d)
+{
+	struct refs *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	err = words_of(rs, "ref.stop_words", &r->stop);
+	if (!err)
+		err = words_of(rs, "ref.name_particles", &r->particles);
+	if (!err)
+		err = words_of(rs, "ref.headings", &r->headings);
+	if (!err)
+		err = words_of(rs, "ref.not_titles", &r->not_titles);
+	if (!err)
+		err = words_of(rs, "ref.placeholder_hosts", &r->hosts);
+	if (!err)
+		err = arxiv_bounds(rs, r, d);
+	if (err) {
+		refs_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+void refs_free(struct refs *r)
+{
+	if (!r)
+		return;
+	words_free(&r->stop);
+	words_free(&r->particles);
+	words_free(&r->headings);
+	words_free(&r->not_titles);
+	words_free(&r->hosts);
+	free(r);
+}
+
+unsigned refs_today(void)
+{
+	const char *env = getenv("HALLUSCAN_TODAY");
+	struct tm tm;
+	time_t now;
+
+	if (env && strlen(env) == 6 && strspn(env, "0123456789") == 6)
+		return (unsigned)atoi(env);
+	now = time(NULL);
+	if (!gmtime_r(&now, &tm))
+		return 209912;
+	return (unsigned)(tm.tm_year + 1900) * 100 + (unsigned)(tm.tm_mon + 1);
+}
+
+static unsigned refs_year(unsigned today)
+{
+	return today / 100;
+}
+
+/* ---- characters ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_alpha(char c)
+{
+	return is_upper(c) || is_lower(c) || (unsigned char)c >= 0x80;
+}
+
+static bool is_alnum(char c)
+{
+	return is_alpha(c) || is_digit(c);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static char lower(char c)
+{
+	return is_upper(c) ? (char)(c - 'A' + 'a') : c;
+}
+
+/* True when s[at..] starts with lit, ignoring ASCII case, before end. */
+static bool at_ci(const char *s, size_t at, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return end >= at + k && strncasecmp(s + at, lit, k) == 0;
+}
+
+/* The first offset in [from, end) where lit starts (ASCII case ignored), or end. */
+static size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	for (; from + k <= end; from++)
+		if (lower(s[from]) == lower(lit[0]) && strncasecmp(s + from, lit, k) == 0)
+			return from;
+	return end;
+}
+
+static bool in_words(const struct words *l, const char *w, size_t n)
+{
+	char low[32];
+	size_t i;
+
+	if (n == 0 || n > sizeof(low) || l->n == 0 || l->at[n] == l->at[n + 1])
+		return false;
+	for (i = 0; i < n; i++)
+		low[i] = lower(w[i]);
+	for (i = l->at[n]; i < l->at[n + 1]; i++)
+		if (l->w[i][0] == low[0] && memcmp(l->w[i], low, n) == 0)
+			return true;
+	return false;
+}
+
+/* Trims blanks and the marks in set from both ends of [*b, *e). */
+static void trim(const char *s, size_t *b, size_t *e, const char *set)
+{
+	while (*b < *e && (is_space(s[*b]) || strchr(set, s[*b])))
+		(*b)++;
+	while (*e > *b && (is_space(s[*e - 1]) || strchr(set, s[*e - 1])))
+		(*e)--;
+}
+
+static struct ref_span span(size_t from, size_t to)
+{
+	return (struct ref_span){(uint32_t)from, (uint32_t)(to - from)};
+}
+
+/* ---- ids: DOI, arXiv, ISBN, URL ---- */
+
+/* The end of an id or URL that starts at i: up to a blank or a mark that ends prose. */
+static size_t token_end(const char *s, size_t i, size_t end)
+{
+	size_t j = i, open = 0;
+
+	while (j < end && !is_space(s[j]) && s[j] != '"' && s[j] != '<' && s[j] != '>' &&
+	       !(s[j] == (char)0xE2 && j + 1 < end && s[j + 1] == (char)0x80)) {
+		if (s[j] == '(')
+			open++;
+		else if (s[j] == ')' && open == 0)
+			break;
+		else if (s[j] == ')')
+			open--;
+		j++;
+	}
+	while (j > i && strchr(".,;:]}*_'", s[j - 1]))
+		j--;
+	return j;
+}
+
+/* True when "doi" (as in "doi:", "DOI ", "doi.org/") comes just before offset i. */
+static bool after_doi_word(const char *s, size_t b, size_t i)
+{
+	size_t k = i;
+
+	while (k > b && (is_space(s[k - 1]) || s[k - 1] == ':' || s[k - 1] == '/'))
+		k--;
+	if (k >= b + 7 && strncasecmp(s + k - 7, "doi.org", 7) == 0)
+		return true;
+	return k >= b + 3 && strncasecmp(s + k - 3, "doi", 3) == 0 && (k == b + 3 || !is_alnum(s[k - 4]));
+}
+
+/*
+ * A DOI: "10." at a word start, digits, "/" and a suffix; or "doi:" before
+ * something that is not one (a malformed prefix). *bad: the prefix is not
+ * 10. and 4-9 digits.
+ */
+static bool find_doi(const char *s, size_t b, size_t e, struct ref_span *out, bool *bad)
+{
+	size_t i, j, digits;
+
+	for (i = b; i + 4 < e; i++) {
+		if (s[i] != '1' || s[i + 1] != '0' || s[i + 2] != '.' || (i > b && is_alnum(s[i - 1])) ||
+		    (i > b && s[i - 1] == '.'))
+			continue;
+		for (j = i + 3, digits = 0; j < e && is_digit(s[j]); j++)
+			digits++;
+		while (j + 1 < e && s[j] == '.' && is_digit(s[j + 1])) /* a sub-prefix: 10.1000.10 */
+			for (j++; j < e && is_digit(s[j]); j++)
+				;
+		if (digits == 0 || j + 1 >= e || s[j] != '/' || is_space(s[j + 1]))
+			continue;
+		/* "10.5/2" is arithmetic unless a "doi" says it is meant as a DOI. */
+		if ((digits < 4 || digits > 9) && !after_doi_word(s, b, i))
+			continue;
+		*out = span(i, token_end(s, i, e));
+		*bad = digits < 4 || digits > 9;
+		return true;
+	}
+	/* "doi:" or "DOI " before something else: a prefix that is no DOI's. */
+	i = find_ci(s, b, e, "doi:");
+	if (i < e && (i == b || !is_alnum(s[i - 1]))) {
+		for (j = i + 4; j < e && is_space(s[j]); j++)
+			;
+		if (j < e && !is_space(s[j])) {
+			*out = span(j, token_end(s, j, e));
+			*bad = out->len > 0;
+			return out->len > 0;
+		}
+	}
+	return false;
+}
+
+/* YYMM of arXiv's old ids, as a comparable number (9108 -> 199108). */
+static unsigned old_yymm(unsigned yymm)
+{
+	return (yymm / 100 >= 91 ? 190000 : 200000) + yymm;
+}
+
+/*
+ * An arXiv id after "arXiv:", "arXiv " or "arxiv.org/abs/" (or /pdf/):
+ * YYMM.NNNN(N) or archive/YYMMNNN, with an optional version. Its date and
+ * width are checked against the eras and today.
+ */
+static bool find_arxiv(const struct refs *r, const char *s, size_t b, size_t e, unsigned today,
+		       struct ref_span *out, unsigned *problems_out)
+{
+	size_t i = b, j, k, digits;
+
+	for (;;) {
+		i = find_ci(s, i, e, "arxiv");
+		if (i == e)
+			return false;
+		j = i + 5;
+		if (at_ci(s, j, e, ".org/abs/") || at_ci(s, j, e, ".org/pdf/"))
+			j += 9;
+		else if (j < e && (s[j] == ':' || s[j] == ' '))
+			j++;
+		else {
+			i = j;
+			continue;
+		}
+		while (j < e && s[j] == ' ')
+			j++;
+		/* "arXiv preprint arXiv:2101.00001": the id is after the second. */
+		if (at_ci(s, j, e, "arxiv")) {
+			i = j;
+			continue;
+		}
+		k = j;
+		for (digits = 0; k < e && is_digit(s[k]); k++)
+			digits++;
+		if (digits == 4 && k < e && s[k] == '.') {
+			unsigned yymm = (unsigned)atoi((char[5]){s[j], s[j + 1], s[j + 2], s[j + 3], 0});
+			size_t width = 0;
+
+			for (k++; k < e && is_digit(s[k]); k++)
+				width++;
+			if (width < 1)
+				return false;
+			if (yymm % 100 < 1 || yymm % 100 > 12 || yymm < r->first)
+				*problems_out |= 1u << REF_ARXIV_MONTH;
+			else if (200000 + yymm > today)
+				*problems_out |= 1u << REF_ARXIV_FUTURE;
+			else if (width != (yymm >= r->width5 ? 5u : 4u))
+				*problems_out |= 1u << REF_ARXIV_WIDTH;
+		} else if (digits == 0 && k < e && is_lower(s[k])) {
+			/* archive(.XX)/YYMMNNN */
+			while (k < e && (is_lower(s[k]) || s[k] == '-' || s[k] == '.' || is_upper(s[k])))
+				k++;
+			if (k >= e || s[k] != '/')
+				return false;
+			for (k++, digits = 0; k < e && is_digit(s[k]); k++)
+				digits++;
+			if (digits != 7)
+				return false;
+			{
+				const char *d = s + k - 7;
+				unsigned yymm = (unsigned)atoi((char[5]){d[0], d[1], d[2], d[3], 0});
+
+				if (yymm % 100 < 1 || yymm % 100 > 12 ||
+				    old_yymm(yymm) < old_yymm(r->old_first) ||
+				    old_yymm(yymm) > old_yymm(r->old_last))
+					*problems_out |= 1u << REF_ARXIV_MONTH;
+			}
+		} else {
+			i = j;
+			continue;
+		}
+		if (k + 1 < e && s[k] == 'v' && is_digit(s[k + 1]))
+			for (k++; k < e && is_digit(s[k]); k++)
+				;
+		*out = span(j, k);
+		return true;
+	}
+}
+
+/* "ISBN", "ISBN-13:", ... and 10 or 13 digits (the last may be X) with hyphens or blanks. */
+static bool find_isbn(const char *s, size_t b, size_t e, struct ref_span *out, bool *bad)
+{
+	size_t i = find_ci(s, b, e, "isbn"), j, last, n = 0;
+	int d[13];
+
+	if (i == e || (i > b && is_alnum(s[i - 1])))
+		return false;
+	j = i + 4;
+	if (at_ci(s, j, e, "-10") || at_ci(s, j, e, "-13"))
+		j += 3;
+	while (j < e && (s[j] == ':' || is_space(s[j])))
+		j++;
+	if (j == e || !is_digit(s[j]))
+		return false;
+	for (last = j; j < e && (is_digit(s[j]) || s[j] == '-' || s[j] == ' ' ||
+				 ((s[j] == 'X' || s[j] == 'x') && n == 9)); j++) {
+		if (s[j] == '-' || s[j] == ' ')
+			continue;
+		if (n == 13) {
+			n++;
+			break;
+		}
+		d[n++] = is_digit(s[j]) ? s[j] - '0' : 10;
+		last = j + 1;
+	}
+	*out = span(i, last);
+	if (n == 10) {
+		int sum = 0, k;
+
+		for (k = 0; k < 10; k++)
+			sum += (10 - k) * d[k];
+		*bad = sum % 11 != 0;
+	} else if (n == 13) {
+		int sum = 0, k;
+
+		for (k = 0; k < 13; k++)
+			sum += d[k] * (k % 2 ? 3 : 1);
+		*bad = d[12] == 10 || sum % 10 != 0;
+	} else {
+		*bad = true;
+	}
+	return true;
+}
+
+/* True when host (n bytes) is a placeholder: listed, under a listed one, or in a listed TLD (".test"). */
+static bool placeholder_host(const struct refs *r, const char *host, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < r->hosts.n; i++) {
+		const char *h = r->hosts.w[i];
+		size_t k = strlen(h);
+
+		if (h[0] == '.') {
+			if (n > k && strncasecmp(host + n - k, h, k) == 0)
+				return true;
+		} else if ((n == k || (n > k && host[n - k - 1] == '.')) &&
+			   strncasecmp(host + n - k, h, k) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool find_url(const struct refs *r, const char *s, size_t b, size_t e, struct ref_span *out,
+		     bool *placeholder)
+{
+	size_t i = find_ci(s, b, e, "http"), h, he;
+
+	for (; i < e; i = find_ci(s, i + 4, e, "http")) {
+		if (at_ci(s, i, e, "http://"))
+			h = i + 7;
+		else if (at_ci(s, i, e, "https://"))
+			h = i + 8;
+		else
+			continue;
+		*out = span(i, token_end(s, i, e));
+		for (he = h; he < i + out->len && !strchr("/:?#", s[he]); he++)
+			;
+		*placeholder = he > h && placeholder_host(r, s + h, he - h);
+		return true;
+	}
+	return false;
+}
+
+/* ---- years, names, titles ---- */
+
+/* A year 1450-2099 at i, not part of a longer number. */
+static unsigned year_at(const char *s, size_t i, size_t b, size_t e)
+{
+	unsigned y;
+
+	if (i + 4 > e || (i > b && (is_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '/')) ||
+	    (i + 4 < e && (is_digit(s[i + 4]) || (s[i + 4] == '.' && i + 5 < e && is_digit(s[i + 5])))))
+		return 0;
+	if (!is_digit(s[i]) || !is_digit(s[i + 1]) || !is_digit(s[i + 2]) || !is_digit(s[i + 3]))
+		return 0;
+	y = (unsigned)((s[i] - '0') * 1000 + (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + s[i + 3] - '0');
+	return y >= 1450 && y <= 2099 ? y : 0;
+}
+
+static bool outside(const struct ref_span *skip, size_t n, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (skip[k].len && i >= skip[k].off && i < skip[k].off + skip[k].len)
+			return false;
+	return true;
+}
+
+/*
+ * The publication year: the first in parentheses ("(2020)", "(2020, May
+ * 3)", "(2020a)"), else the last one, outside the ids; *paren its "(".
+ */
+static unsigned find_year(const char *s, size_t b, size_t e, const struct ref_span *skip,
+			  size_t n_skip, size_t *at, size_t *paren)
+{
+	unsigned y, last = 0;
+	size_t i;
+
+	*paren = e;
+	for (i = b; i + 4 <= e; i++) {
+		if (!is_digit(s[i]) || !outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
+			continue;
+		if (i > b && s[i - 1] == '(' && i + 4 < e &&
+		    (s[i + 4] == ')' || s[i + 4] == ',' || (is_lower(s[i + 4]) && i + 5 < e && s[i + 5] == ')'))) {
+			*at = i;
+			*paren = i - 1;
+			return y;
+		}
+		last = y;
+		*at = i;
+	}
+	return last;
+}
+
+/* A word of a name list: an initial ("J.", "J.-P.", "AB"), a capitalised word, or a particle. */
+static bool name_word(const struct refs *r, const char *w, size_t n)
+{
+	size_t i, caps = 0;
+
+	if (n == 0)
+		return true;
+	if (in_words(&r->particles, w, n) || (n == 1 && w[0] == '&'))
+		return true;
+	if (!(is_upper(w[0]) || ((unsigned char)w[0] >= 0xC3 && (unsigned char)w[0] <= 0xC5)))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (is_digit(w[i]))
+			return false;
+		caps += is_upper(w[i]);
+	}
+	(void)caps;
+	return true;
+}
+
+/*
+ * True when [b, e) reads as a list of names: "Smith, J., & Lee, K.", "M.
+ * Jockers and D. Witten", "Smith J, Doe AB, et al", "World Health
+ * Organization". Every word is a name word; at least one is a capitalised
+ * word of two letters or more.
+ */
+static bool author_like(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	size_t i = b, words = 0;
+	bool named = false;
+
+	trim(s, &b, &e, " ");
+	/* "Quote: ..." and "Drama: ..." label what follows; names end in "." or ",". */
+	if (e > b && s[e - 1] == ':')
+		return false;
+	trim(s, &b, &e, ".,;:*_");
+	if (e <= b || e - b > 600)
+		return false;
+	{
+		size_t w = b;
+
+		while (w < e && is_alpha(s[w]))
+			w++;
+		/* Press "Ctrl+S", Select "Save"; but "He, K." and "I. Wilmut" are names. */
+		if (w - b >= 2 && (w == e || s[w] != ',') && in_words(&r->not_titles, s + b, w - b))
+			return false;
+	}
+	while (i < e) {
+		size_t j;
+
+		while (i < e && (is_space(s[i]) || s[i] == ',' || s[i] == ';'))
+			i++;
+		for (j = i; j < e && !is_space(s[j]) && s[j] != ',' && s[j] != ';'; j++)
+			;
+		if (j > i) {
+			size_t a = i, z = j;
+
+			while (z > a && strchr(".:*_)", s[z - 1]))
+				z--;
+			while (a < z && strchr("(*_", s[a]))
+				a++;
+			if (!name_word(r, s + a, z - a))
+				return false;
+			if (z - a >= 2 && (is_upper(s[a]) || (unsigned char)s[a] >= 0xC3)) {
+				size_t q;
+
+				/* A name has a lowercase letter: "Smith", "O'Shea", not "AB". */
+				for (q = a + 1; q < z && !is_lower(s[q]) && (unsigned char)s[q] < 0x80; q++)
+					;
+				named |= q < z;
+			}
+			if (++words > 80)
+				return false;
+		}
+		i = j;
+	}
+	return named;
+}
+
+/*
+ * The end of a sentence-like segment from b: the first ". ", "? " or "! "
+ * (or the same before a quote) whose word before is not a lone initial, or e.
+ */
+static size_t segment_end(const char *s, size_t b, size_t e)
+{
+	size_t i;
+
+	for (i = b; i < e; i++) {
+		if ((s[i] != '.' && s[i] != '?' && s[i] != '!') || (i + 1 < e && !is_space(s[i + 1])))
+			continue;
+		if (s[i] == '.' && i >= b + 1 && is_upper(s[i - 1]) && (i == b + 1 || !is_alpha(s[i - 2])))
+			continue; /* "J. " inside a name */
+		if (s[i] == '.' && i + 2 < e && is_lower(s[i + 2]))
+			continue; /* "e.g. this", "et al. and" */
+		if (s[i] == '.' && i + 2 < e && is_digit(s[i + 2])) {
+			size_t w = i;
+
+			while (w > b && is_lower(s[w - 1]))
+				w--;
+			if (i - w >= 1 && i - w <= 3 && (w == b || !is_alpha(s[w - 1])))
+				continue; /* "pp. 770", "vol. 12", "no. 3" */
+		}
+		return s[i] == '.' ? i : i + 1;
+	}
+	return e;
+}
+
+/*
+ * A title quoted ("...", “...”) or in emphasis (*...*, _..._): two words or
+ * more. Sets the title and where the quote opens and closes.
+ */
+static bool find_quoted(const char *s, size_t b, size_t e, struct ref_span *title, size_t *open,
+			size_t *close)
+{
+	size_t i, j;
+
+	for (i = b; i < e; i++) {
+		size_t inner, olen, clen = 1;
+		char c = s[i];
+
+		if (c == '"') {
+			olen = 1;
+		} else if (c == (char)0xE2 && i + 2 < e && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C) {
+			olen = 3;
+		} else if ((c == '*' || c == '_') && i + 1 < e && s[i + 1] != c && !is_space(s[i + 1]) &&
+			   (i == b || !is_alnum(s[i - 1]))) {
+			olen = 1;
+		} else {
+			continue;
+		}
+		inner = i + olen;
+		for (j = inner; j < e; j++) {
+			if (c == '"' && s[j] == '"')
+				break;
+			if (olen == 3 && j + 2 < e && s[j] == (char)0xE2 && s[j + 1] == (char)0x80 &&
+			    (s[j + 2] == (char)0x9D || s[j + 2] == (char)0x9C)) {
+				clen = 3;
+				break;
+			}
+			if ((c == '*' || c == '_') && s[j] == c && (j + 1 == e || !is_alnum(s[j + 1])))
+				break;
+		}
+		if (j >= e)
+			return false;
+		{
+			size_t tb = inner, te = j, k, words = 1;
+
+			trim(s, &tb, &te, ",.");
+			for (k = tb; k < te; k++)
+				words += s[k] == ' ';
+			if (te > tb + 3 && words >= 2 && words <= 60) {
+				*title = span(tb, te);
+				*open = i;
+				*close = j + clen;
+				return true;
+			}
+		}
+		i = j + clen - 1;
+	}
+	return false;
+}
+
+/* Words of a title candidate, with what a title needs. */
+struct title_shape {
+	size_t words, significant, capitalised;
+	bool first_capital, imperative, sentence, colon;
+};
+
+static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, struct title_shape *t)
+{
+	size_t i = b;
+
+	memset(t, 0, sizeof(*t));
+	while (i < e) {
+		size_t j, a, z;
+
+		while (i < e && is_space(s[i]))
+			i++;
+		for (j = i; j < e && !is_space(s[j]); j++)
+			;
+		if (j == i)
+			break;
+		a = i, z = j;
+		while (a < z && strchr("\"'(*_[", s[a]))
+			a++;
+		while (z > a && strchr("\"'),.;:!?*_]", s[z - 1]))
+			z--;
+		if (j > i && s[j - 1] == ':')
+			t->colon = true;
+		/* "vs. Python" is no sentence end; "systems. The" is, and so are
+		 * "going? I'm" and "Hey! Nice". */
+		if ((j - i > 3 && s[j - 1] == '.' && j < e) || ((s[j - 1] == '?' || s[j - 1] == '!') && j < e))
+			t->sentence = true;
+		if (z > a) {
+			bool cap = is_upper(s[a]) || is_digit(s[a]) || (unsigned char)s[a] >= 0x80;
+
+			if (t->words == 0) {
+				size_t q;
+
+				t->first_capital = cap;
+				/* "Use ..." and "It ..." open no title; "IT Architecture" may. */
+				for (q = a; q < z && !is_lower(s[q]); q++)
+					;
+				t->imperative = q < z && in_words(&r->not_titles, s + a, z - a);
+			}
+			t->words++;
+			if (!in_words(&r->stop, s + a, z - a) || t->words == 1) {
+				t->significant++;
+				t->capitalised += cap;
+			}
+		}
+		i = j;
+	}
+}
+
+/*
+ * Whether the list item [b, e) is a title: 0 no, 1 maybe, 2 surely. A title
+ * is a capitalised phrase of two words or more that is no sentence, no
+ * instruction and no glossary line ("**Term**: explanation"). It is sure
+ * when it has a subtitle (a title-case head before ": ", two words after
+ * it, the first capitalised), is four words in title case with a stop word
+ * among them ("Introduction to Modern Astrophysics") or five without, or a
+ * quotation of four words or more that is no sentence; and has no
+ * parenthesis at its end ("Massachusetts Institute of Technology (MIT)").
+ * Names of people, places and products are "maybe": a list of them is
+ * taken for titles only under a references heading, or with two sure ones.
+ */
+static int title_item(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
+{
+	struct title_shape t, head;
+	size_t i, colon = e;
+
+	trim(s, &b, &e, "*_");
+	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
+		return 0;
+	/* "**Term**: explanation" and "Term: explanation." are glossaries, not titles. */
+	for (i = b; i + 2 < e; i++)
+		if ((s[i] == '*' && s[i + 1] == '*' && s[i + 2] == ':') ||
+		    (s[i] == ':' && s[i + 1] == '*' && s[i + 2] == '*'))
+			return 0;
+	if (find_ci(s, b, e, "http") < e)
+		return 0;
+	shape_of(r, s, b, e, &t);
+	if (!t.first_capital || t.imperative || t.sentence || t.words < 2 || t.words > 25)
+		return 0;
+	/* A sentence ends in a period; a title seldom does. */
+	if ((s[e - 1] == '.' || s[e - 1] == '!' || s[e - 1] == '?') && t.capitalised < t.significant)
+		return 0;
+	if (s[e - 1] == ')')
+		return 1;
+	if (quoted && t.words >= 4)
+		return 2; /* a quotation that is no sentence: "Design of on-chip networks" */
+	for (i = b; i + 1 < e; i++)
+		if (s[i] == ':' && s[i + 1] == ' ') {
+			colon = i;
+			break;
+		}
+	if (colon < e) {
+		size_t tb = colon + 1;
+
+		/* "Squats: 3 sets", "Yes: Go to Question 2", "Product: Name of the product" are forms. */
+		shape_of(r, s, b, colon, &head);
+		shape_of(r, s, tb, e, &t);
+		while (tb < e && (is_space(s[tb]) || s[tb] == '"' || s[tb] == '*'))
+			tb++;
+		if (tb == e || !is_upper(s[tb]) || t.imperative || head.capitalised < head.significant)
+			return 1;
+		if (head.words == 1 && (t.words < 3 || t.capitalised < t.significant))
+			return 1;
+		return t.words >= 2 ? 2 : 1;
+	}
+	return t.capitalised == t.significant && (t.words >= 5 || (t.words >= 4 && t.significant < t.words))
+		       ? 2 : 1;
+}
+
+/* ---- entries ---- */
+
+/* Skips a list marker ("1.", "1)", "[1]", "(1)", "-", "*", "+", "•") and blanks. */
+static bool skip_marker(const char *s, size_t *b, size_t e)
+{
+	size_t i = *b, d = 0;
+
+	if (i < e && s[i] == '[') {
+		for (i++; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d == 0 || d > 3 || i >= e || s[i] != ']')
+			return false;
+		i++;
+	} else if (i < e && s[i] == '(' && i + 1 < e && is_digit(s[i + 1])) {
+		for (i++; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d > 3 || i >= e || s[i] != ')')
+			return false;
+		i++;
+	} else if (i < e && is_digit(s[i])) {
+		for (; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d > 3 || i >= e || (s[i] != '.' && s[i] != ')'))
+			return false;
+		i++;
+	} else if (i < e && (s[i] == '-' || s[i] == '*' || s[i] == '+')) {
+		i++;
+	} else if (i + 2 < e && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2) {
+		i += 3;
+	} else {
+		return false;
+	}
+	if (i >= e || !is_space(s[i]))
+		return false;
+	while (i < e && is_space(s[i]))
+		i++;
+	*b = i;
+	return true;
+}
+
+/* A heading or an introduction of a list of references: "References", "## Further reading", "Here are some books:". */
+static bool heading(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	bool colon;
+	size_t i;
+
+	trim(s, &b, &e, "#*_");
+	colon = e > b && s[e - 1] == ':';
+	trim(s, &b, &e, "#*_:");
+	if (e <= b || e - b > 200)
+		return false;
+	if (in_words(&r->headings, s + b, e - b))
+		return true;
+	if (!colon)
+		return false;
+	for (i = 0; i < r->headings.n; i++) {
+		size_t k = strlen(r->headings.w[i]), at = b;
+
+		while ((at = find_ci(s, at, e, r->headings.w[i])) < e) {
+			if ((at == b || !is_alpha(s[at - 1])) && (at + k == e || !is_alpha(s[at + k])))
+				return true;
+			at++;
+		}
+	}
+	return false;
+}
+
+/* The value of a BibTeX field "name = {v}" / "name = \"v\"" / "name = v" in [b, e). */
+static bool bib_field(const char *s, size_t b, size_t e, const char *name, struct ref_span *out)
+{
+	size_t i = b, k = strlen(name);
+
+	while ((i = find_ci(s, i, e, name)) < e) {
+		size_t j = i + k;
+
+		if (i > b && is_alnum(s[i - 1])) {
+			i++;
+			continue;
+		}
+		while (j < e && is_space(s[j]))
+			j++;
+		if (j >= e || s[j] != '=') {
+			i++;
+			continue;
+		}
+		for (j++; j < e && is_space(s[j]); j++)
+			;
+		if (j < e && (s[j] == '{' || s[j] == '"')) {
+			char close = s[j] == '{' ? '}' : '"';
+			size_t depth = 0, a = j + 1, z;
+
+			for (z = a; z < e; z++) {
+				if (s[z] == '{')
+					depth++;
+				else if (s[z] == close && depth == 0)
+					break;
+				else if (s[z] == '}')
+					depth--;
+			}
+			trim(s, &a, &z, "{}");
+			*out = span(a, z);
+		} else {
+			size_t z = j;
+
+			while (z < e && s[z] != ',' && s[z] != '}')
+				z++;
+			*out = span(j, z);
+			trim(s, &j, &z, "");
+			*out = span(j, z);
+		}
+		return out->len > 0;
+	}
+	return false;
+}
+
+static bool parse_bibtex(const char *s, size_t b, size_t e, struct ref_entry *en)
+{
+	struct ref_span y;
+	size_t i = b + 1;
+
+	while (i < e && is_alpha(s[i]))
+		i++;
+	if (i - b < 4 || i - b > 16)
+		return false;
+	while (i < e && is_space(s[i]))
+		i++;
+	if (i >= e || s[i] != '{')
+		return false;
+	if (!bib_field(s, i, e, "title", &en->title))
+		return false;
+	bib_field(s, i, e, "author", &en->authors);
+	if (!bib_field(s, i, e, "journal", &en->venue) && !bib_field(s, i, e, "booktitle", &en->venue))
+		bib_field(s, i, e, "publisher", &en->venue);
+	if (bib_field(s, i, e, "year", &y) && y.len == 4)
+		en->year = year_at(s, y.off, y.off, y.off + 4);
+	en->style = REF_STYLE_BIBTEX;
+	return true;
+}
+
+/* Author, "Title," Venue, 2020. (MLA, Chicago notes, IEEE; *Title* for a book). */
+static bool parse_quoted(const struct refs *r, const char *s, size_t b, size_t e, bool item,
+			 struct ref_entry *en)
+{
+	size_t open, close, vb, ve;
+	bool names;
+
+	if (!find_quoted(s, b, e, &en->title, &open, &close))
+		return false;
+	names = open > b && author_like(r, s, b, open);
+	vb = close, ve = e;
+	trim(s, &vb, &ve, ".,;:");
+	if (at_ci(s, vb, ve, "in "))
+		vb += 3;
+	if (names) {
+		size_t ab = b, ae = open;
+
+		trim(s, &ab, &ae, ",;");
+		en->authors = span(ab, ae);
+	}
+	if (names && (en->year || ve > vb)) {
+		en->style = REF_STYLE_QUOTED_TITLE;
+	} else if (item && open == b) {
+		/* 1. "Title" by Someone (2020): a work and who made it. */
+		size_t ab = vb, ae = ve;
+
+		if (at_ci(s, ab, ae, "by ")) {
+			ab += 3;
+			for (ae = ab; ae < ve && s[ae] != '(' && s[ae] != ',' && !(s[ae] == ' ' && ae + 1 < ve &&
+				     (s[ae + 1] == '-' || s[ae + 1] == '|')); ae++)
+				;
+			trim(s, &ab, &ae, ".,");
+		}
+		if (ab > vb && ae > ab && author_like(r, s, ab, ae)) {
+			en->authors = span(ab, ae);
+			en->style = REF_STYLE_QUOTED_TITLE;
+		} else if (ve <= vb || en->year) {
+			/* 1. "Title" alone: a list of them is judged as a whole. */
+			int kind = title_item(r, s, en->title.off, en->title.off + en->title.len, true);
+			size_t after = en->title.off + en->title.len;
+
+			/* "Happiness is a warm blanket." quoted is a saying: a title
+			 * ends in no full stop unless it is in title case. */
+			if (kind && after < e && (s[after] == '.' || s[after] == '!')) {
+				struct title_shape q;
+
+				shape_of(r, s, en->title.off, after, &q);
+				if (q.capitalised < q.significant)
+					kind = 0;
+			}
+			if (!kind)
+				return false;
+			en->strong = kind == 2;
+			en->style = en->year ? REF_STYLE_QUOTED_TITLE : REF_STYLE_TITLE_LIST;
+		} else {
+			return false;
+		}
+		if (en->style == REF_STYLE_QUOTED_TITLE && !en->authors.len && !en->year)
+			return false;
+		return true;
+	} else {
+		return false;
+	}
+	if (ve > vb) {
+		size_t z = vb;
+
+		/* The venue runs to the year, a DOI or URL. */
+		while (z < ve && !(en->year && year_at(s, z, b, e) == en->year) &&
+		       !at_ci(s, z, ve, "doi") && !at_ci(s, z, ve, "http") && !at_ci(s, z, ve, "arxiv"))
+			z++;
+		trim(s, &vb, &z, ".,;:()");
+		if (z > vb)
+			en->venue = span(vb, z);
+	}
+	return true;
+}
+
+/* Venue: the segment after the title, up to the next sentence end, a DOI, URL or "Retrieved". */
+static void venue_after(const char *s, size_t from, size_t e, struct ref_entry *en)
+{
+	size_t vb = from, z;
+
+	while (vb < e && (is_space(s[vb]) || s[vb] == '.' || s[vb] == ','))
+		vb++;
+	if (at_ci(s, vb, e, "in "))
+		vb += 3;
+	z = segment_end(s, vb, e);
+	{
+		size_t k;
+
+		for (k = vb; k < z; k++)
+			if (at_ci(s, k, z, "doi") || at_ci(s, k, z, "http") || at_ci(s, k, z, "retrieved") ||
+			    at_ci(s, k, z, "available") || at_ci(s, k, z, "arxiv"))
+				break;
+		z = k;
+	}
+	trim(s, &vb, &z, ".,;:()");
+	if (z > vb)
+		en->venue = span(vb, z);
+}
+
+/* The title from b: up to its sentence end; two words or more. */
+static bool title_from(const char *s, size_t b, size_t e, struct ref_entry *en, size_t *end)
+{
+	size_t tb = b, te;
+	size_t k, words = 1;
+
+	while (tb < e && (is_space(s[tb]) || s[tb] == '.' || s[tb] == ',' || s[tb] == ':'))
+		tb++;
+	te = segment_end(s, tb, e);
+	/* "Drivers of disruption? Estimating the Uber effect. Journal.": a
+	 * question with a subtitle, when a segment (the venue) still follows. */
+	if (te > tb && te < e && (s[te - 1] == '?' || s[te - 1] == '!')) {
+		size_t next = segment_end(s, te, e);
+
+		if (next < e && s[next] == '.')
+			te = next;
+	}
+	/* An id or link after the title is not part of it, whatever its case. */
+	for (k = tb; k < te; k++)
+		if ((k == tb || s[k - 1] == ' ') &&
+		    (at_ci(s, k, te, "doi") || at_ci(s, k, te, "http") || at_ci(s, k, te, "arxiv") ||
+		     at_ci(s, k, te, "retrieved") || at_ci(s, k, te, "available at"))) {
+			te = k;
+			break;
+		}
+	*end = te;
+	trim(s, &tb, &te, "*_\".,;");
+	for (k = tb; k < te; k++)
+		words += s[k] == ' ';
+	if (te < tb + 4 || words < 2)
+		return false;
+	en->title = span(tb, te);
+	return true;
+}
+
+/* Smith J, Doe AB, et al. -- the names of a Vancouver entry; returns the end of the list or 0. */
+static size_t vancouver_names(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	size_t i = b, names = 0;
+
+	for (;;) {
+		size_t w = i, init = 0;
+
+		while (i < e && (is_alpha(s[i]) || s[i] == '-' || s[i] == '\''))
+			i++;
+		if (i == w)
+			return 0;
+		if (in_words(&r->particles, s + w, i - w) && i < e && s[i] == ' ') {
+			i++;
+			continue;
+		}
+		if (!(is_upper(s[w]) || (unsigned char)s[w] >= 0xC3))
+			return 0;
+		if (i - w == 2 && strncmp(s + w, "et", 2) == 0 && at_ci(s, i, e, " al")) {
+			i += 3;
+			return names && i < e && s[i] == '.' ? i : 0;
+		}
+		if (i >= e || s[i] != ' ')
+			return 0;
+		for (i++; i < e && is_upper(s[i]); i++)
+			init++;
+		if (init == 0 || init > 3)
+			return 0;
+		names++;
+		if (i < e && s[i] == '.')
+			return i;
+		if (i + 1 >= e || s[i] != ',' || s[i + 1] != ' ')
+			return 0;
+		i += 2;
+	}
+}
+
+static bool parse_author_date(const struct refs *r, const char *s, size_t b, size_t e,
+			      size_t year_at_, size_t paren, struct ref_entry *en)
+{
+	size_t after, end;
+
+	if (paren < e) {
+		/* Author (2020). Title. Venue. */
+		size_t ae = paren;
+
+		if (paren <= b || !author_like(r, s, b, paren))
+			return false;
+		trim(s, &b, &ae, ",;");
+		en->authors = span(b, ae);
+		after = year_at_ + 4;
+		while (after < e && s[after] != ')')
+			after++;
+		if (after < e)
+			after++;
+		/* "Nguyen et al. (2020) concluded that ..." is prose: an entry has
+		 * a mark after the year, or a capitalised title and then more. */
+		if (after < e && s[after] != '.' && s[after] != ',' && s[after] != ':') {
+			size_t k = after;
+
+			while (k < e && s[k] == ' ')
+				k++;
+			if (k == e || !(is_upper(s[k]) || s[k] == '"' || s[k] == '*' || (unsigned char)s[k] >= 0x80) ||
+			    segment_end(s, k, e) == e)
+				return false;
+		}
+	} else {
+		/* Author. 2020. Title. Venue. (Harvard, Chicago author-date) */
+		size_t ab = b, ae = year_at_;
+
+		if (year_at_ <= b)
+			return false;
+		trim(s, &ab, &ae, " ");
+		/* "Brown, A. and Green, T. 2015. Title.": the names end in a mark
+		 * and the year in a full stop; "In 2021, Cassandra added" is prose. */
+		if (ae <= ab || (s[ae - 1] != '.' && s[ae - 1] != ','))
+			return false;
+		trim(s, &ab, &ae, ".,");
+		if (ae <= ab || !author_like(r, s, ab, ae))
+			return false;
+		if (year_at_ + 4 >= e || s[year_at_ + 4] != '.')
+			return false;
+		en->authors = span(ab, ae);
+		after = year_at_ + 5;
+	}
+	if (!title_from(s, after, e, en, &end))
+		return false;
+	venue_after(s, end, e, en);
+	en->style = REF_STYLE_AUTHOR_DATE;
+	return true;
+}
+
+static bool parse_vancouver(const struct refs *r, const char *s, size_t b, size_t e,
+			    size_t year_at_, struct ref_entry *en)
+{
+	size_t names = vancouver_names(r, s, b, e), end;
+
+	if (!names || !en->year || year_at_ < names)
+		return false;
+	en->authors = span(b, names);
+	/* The year is the venue's, after the title: "Phillips (1997)" is no title. */
+	if (!title_from(s, names + 1, e, en, &end) || year_at_ < end)
+		return false;
+	venue_after(s, end, e, en);
+	en->style = REF_STYLE_VANCOUVER;
+	return true;
+}
+
+/* Fills the ids of the entry's text [b, e) and their problems. */
+/* Which ids [b, e) may hold, in one pass: most lines hold none, and each finder is a pass. */
+enum { MAY_DOI = 1, MAY_ARXIV = 2, MAY_ISBN = 4, MAY_URL = 8 };
+
+static unsigned may_hold(const char *s, size_t b, size_t e)
+{
+	unsigned m = 0;
+	size_t i;
+
+	for (i = b; i + 2 < e; i++) {
+		switch (s[i]) {
+		case '1':
+			m |= s[i + 1] == '0' && s[i + 2] == '.' ? MAY_DOI : 0;
+			break;
+		case 'd': case 'D':
+			m |= lower(s[i + 1]) == 'o' && lower(s[i + 2]) == 'i' ? MAY_DOI : 0;
+			break;
+		case 'a': case 'A':
+			m |= lower(s[i + 1]) == 'r' && lower(s[i + 2]) == 'x' ? MAY_ARXIV : 0;
+			break;
+		case 'i': case 'I':
+			m |= lower(s[i + 1]) == 's' && lower(s[i + 2]) == 'b' ? MAY_ISBN : 0;
+			break;
+		case 'h': case 'H':
+			m |= lower(s[i + 1]) == 't' && lower(s[i + 2]) == 't' ? MAY_URL : 0;
+			break;
+		default:
+			break;
+		}
+	}
+	return m;
+}
+
+static void find_ids(const struct refs *r, const char *s, size_t b, size_t e, unsigned today,
+		     unsigned may, struct ref_entry *en)
+{
+	bool bad = false;
+
+	if ((may & MAY_DOI) && find_doi(s, b, e, &en->doi, &bad) && bad)
+		en->problems |= 1u << REF_DOI_PREFIX;
+	if (may & MAY_ARXIV)
+		find_arxiv(r, s, b, e, today, &en->arxiv, &en->problems);
+	bad = false;
+	if ((may & MAY_ISBN) && find_isbn(s, b, e, &en->isbn, &bad) && bad)
+		en->problems |= 1u << REF_ISBN_CHECKSUM;
+	bad = false;
+	if ((may & MAY_URL) && find_url(r, s, b, e, &en->url, &bad) && bad)
+		en->problems |= 1u << REF_PLACEHOLDER_HOST;
+}
+
+/* Makes the entry's spans relative to its start b. */
+static void relative(struct ref_entry *en, size_t b)
+{
+	struct ref_span *f[] = {&en->title, &en->authors, &en->venue, &en->doi,
+				&en->arxiv, &en->isbn, &en->url};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i]->len)
+			f[i]->off -= (uint32_t)b;
+		else
+			f[i]->off = 0;
+}
+
+static bool parse_entry(const struct refs *r, const char *s, size_t b, size_t e, bool item,
+			unsigned today, unsigned *may, struct ref_entry *en)
+{
+	struct ref_span skip[4];
+	size_t yat = e, paren = e;
+
+	memset(en, 0, sizeof(*en));
+	/* A list item with no parenthesis, semicolon, quote, emphasis or
+	 * digit-bearing id can only be a bare title: no pass for ids and years
+	 * (most list items of assistant text come this way). */
+	if (item && !memchr(s + b, '(', e - b) && !memchr(s + b, ';', e - b) && !memchr(s + b, '"', e - b) &&
+	    !memchr(s + b, '*', e - b) && !memchr(s + b, '_', e - b) && !memchr(s + b, 0xE2, e - b) &&
+	    !memchr(s + b, '/', e - b) && !memchr(s + b, '@', e - b)) {
+		int kind = title_item(r, s, b, e, false);
+
+		if (!kind)
+			return false;
+		en->strong = kind == 2;
+		en->style = REF_STYLE_TITLE_LIST;
+		{
+			size_t tb = b, te = e;
+
+			trim(s, &tb, &te, ".");
+			en->title = span(tb, te);
+		}
+		en->from = (uint32_t)b;
+		en->to = (uint32_t)e;
+		relative(en, b);
+		return true;
+	}
+	*may = may_hold(s, b, e);
+	find_ids(r, s, b, e, today, *may, en);
+	skip[0] = en->doi, skip[1] = en->arxiv, skip[2] = en->isbn, skip[3] = en->url;
+	en->year = find_year(s, b, e, skip, ARRAY_SIZE(skip), &yat, &paren);
+	if (s[b] == '@') {
+		if (!parse_bibtex(s, b, e, en))
+			return false;
+	} else if (!(paren < e && parse_author_date(r, s, b, e, yat, paren, en)) &&
+		   !parse_quoted(r, s, b, e, item, en) &&
+		   !parse_vancouver(r, s, b, e, yat, en) &&
+		   !(en->year && paren == e && parse_author_date(r, s, b, e, yat, paren, en))) {
+		int kind = item ? title_item(r, s, b, e, false) : 0;
+
+		if (!kind)
+			return false;
+		{
+			size_t tb = b, te = e;
+
+			en->strong = kind == 2;
+			trim(s, &tb, &te, "*_\".");
+			en->title = span(tb, te);
+			en->style = REF_STYLE_TITLE_LIST;
+		}
+	}
+	if (en->style == REF_STYLE_AUTHOR_DATE && en->url.len &&
+	    (find_ci(s, b, e, "retrieved") < e || find_ci(s, b, e, "available at") < e ||
+	     find_ci(s, b, e, "available from") < e))
+		en->style = REF_STYLE_WEB;
+	if (en->year && en->year > refs_year(today))
+		en->problems |= 1u << REF_YEAR_FUTURE;
+	en->from = (uint32_t)b;
+	en->to = (uint32_t)e;
+	relative(en, b);
+	return true;
+}
+
+/* DOIs and arXiv ids in prose: one entry each. */
+static size_t prose_ids(const struct refs *r, const char *s, size_t n, unsigned today,
+			struct ref_entry *out, size_t max)
+{
+	size_t got = 0, i = 0;
+
+	while (got < max && i < n) {
+		struct ref_entry en = {.style = REF_STYLE_ID};
+		struct ref_span d = {0}, a = {0};
+		bool bad = false, has_d, has_a;
+		unsigned prob = 0;
+
+		has_d = find_doi(s, i, n, &d, &bad);
+		has_a = find_arxiv(r, s, i, n, today, &a, &prob);
+		if (!has_d && !has_a)
+			break;
+		if (has_d && (!has_a || d.off < a.off)) {
+			en.doi = (struct ref_span){0, d.len};
+			en.from = d.off;
+			en.to = d.off + d.len;
+			if (bad)
+				en.problems |= 1u << REF_DOI_PREFIX;
+		} else {
+			en.arxiv = (struct ref_span){0, a.len};
+			en.from = a.off;
+			en.to = a.off + a.len;
+			en.problems = prob;
+		}
+		out[got++] = en;
+		i = en.to > i ? en.to : i + 1;
+	}
+	return got;
+}
+
+size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned today,
+		  struct ref_entry *out, size_t max)
+{
+	size_t b = 0, e = n;
+	unsigned may = ~0u; /* not known yet */
+	bool item;
+
+	if (max == 0 || n > REFS_LINE_MAX)
+		return 0;
+	trim(line, &b, &e, "");
+	if (b == e)
+		return 0;
+	item = skip_marker(line, &b, e);
+	if (b < e && parse_entry(r, line, b, e, item, today, &may, &out[0]))
+		return 1;
+	if (may == ~0u)
+		may = may_hold(line, 0, n);
+	return may & (MAY_DOI | MAY_ARXIV) ? prose_ids(r, line, n, today, out, max) : 0;
+}
+
+/* "Word" or "Word-Word": a capital, then up to 20 letters, apostrophes and hyphens; its end, or 0. */
+static size_t cap_word(const char *s, size_t i, size_t n)
+{
+	size_t k;
+
+	if (i >= n || !is_upper(s[i]))
+		return 0;
+	for (k = i + 1; k < n && k - i <= 21 && (is_upper(s[k]) || is_lower(s[k]) || s[k] == '\'' || s[k] == '-'); k++)
+		;
+	return k;
+}
+
+int refs_item_start(const char *s, size_t n, bool in_list)
+{
+	size_t i = 0, d = 0, k;
+	int kind;
+
+	n = MIN(n, 64);
+	while (i < n && i < 8 && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i < n && is_digit(s[i])) {
+		for (; i < n && is_digit(s[i]) && d < 4; i++)
+			d++;
+		if (d > 3 || i >= n || (s[i] != '.' && s[i] != ')'))
+			return 0;
+		i++;
+		kind = 1;
+	} else if (i < n && (s[i] == '-' || s[i] == '*' || s[i] == '+')) {
+		i++;
+		kind = 2;
+	} else if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2) {
+		i += 3;
+		kind = 2;
+	} else {
+		return 0;
+	}
+	for (k = 0; i < n && (s[i] == ' ' || s[i] == '\t') && k < 4; i++)
+		k++;
+	if (k == 0 || i >= n)
+		return 0;
+	if (s[i] == '"' || (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C))
+		return kind;
+	if (s[i] == '*' || s[i] == '_')
+		i += i + 1 < n && s[i + 1] == '*' ? 2 : 1;
+	if (in_list)
+		return i < n && is_upper(s[i]) ? kind : 0;
+	/* Word Word, Word of Word */
+	if (!(k = cap_word(s, i, n)) || k >= n || s[k] != ' ')
+		return 0;
+	i = k + 1;
+	if (i < n && is_lower(s[i])) {
+		for (k = i; k < n && is_lower(s[k]) && k - i < 5; k++)
+			;
+		if (k - i > 4 || k >= n || s[k] != ' ')
+			return 0;
+		i = k + 1;
+	}
+	return cap_word(s, i, n) ? kind : 0;
+}
+
+bool refs_item_maybe(const struct refs *r, const char *s, size_t n)
+{
+	size_t b = 0, e = n;
+	const char *p;
+
+	if (n > REFS_LINE_MAX)
+		return false;
+	trim(s, &b, &e, "");
+	if (!skip_marker(s, &b, e) || b >= e)
+		return false;
+	/* A quoted title, or an entry with "(2020)" or "2002;12" (Vancouver):
+	 * refs_parse decides. (Ids are found by their own trigger.) */
+	if (s[b] == '"' || s[b] == (char)0xE2)
+		return true;
+	for (p = memchr(s + b, '(', e - b); p; p = memchr(p + 1, '(', (size_t)(s + e - p - 1)))
+		if (s + e - p > 5 && is_digit(p[1]) &&
+		    year_at(s, (size_t)(p + 1 - s), b, e))
+			return true;
+	for (p = memchr(s + b, ';', e - b); p; p = memchr(p + 1, ';', (size_t)(s + e - p - 1)))
+		if (p - s >= (ptrdiff_t)b + 4 && year_at(s, (size_t)(p - 4 - s), b, e))
+			return true;
+	return title_item(r, s, b, e, false) != 0;
+}
+
+bool refs_heading(const struct refs *r, const char *line, size_t n)
+{
+	return n <= REFS_LINE_MAX && heading(r, line, 0, n);
+}
+
+/* ---- keys ---- */
+
+/* ASCII for the Latin-1 and Latin Extended-A letters (U+00C0-U+017F), by code point - 0xC0. */
+static const char fold[] = "AAAAAAACEEEEIIIIDNOOOOO OUUUUYTsaaaaaaaceeeeiiiidnooooo ouuuuyty"
+			   "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiJjJjKkkLlLlLlL"
+			   "lLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *out)
+{
+	size_t i = 0, word = out->len;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		unsigned char c = (unsigned char)t[i];
+		char a = 0;
+		size_t len = 1;
+
+		if (c < 0x80) {
+			a = is_alnum((char)c) ? lower((char)c) : 0;
+		} else if ((c == 0xC3 || c == 0xC4 || c == 0xC5) && i + 1 < n &&
+			   ((unsigned char)t[i + 1] & 0xC0) == 0x80) {
+			unsigned cp = ((c & 0x1Fu) << 6) | ((unsigned char)t[i + 1] & 0x3Fu);
+
+			len = 2;
+			a = cp >= 0xC0 && cp - 0xC0 < sizeof(fold) - 1 ? lower(fold[cp - 0xC0]) : 0;
+			if (a == ' ')
+				a = 0;
+		} else {
+			/* Other letters stay as they are; general punctuation (U+2000-206F) separates. */
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+			/* A lead byte takes only the continuation bytes that follow it. */
+			for (len = 1; len < want && i + len < n && ((unsigned char)t[i + len] & 0xC0) == 0x80; len++)
+				;
+			if (!(c == 0xE2 && i + 1 < n && ((unsigned char)t[i + 1] & 0xFC) == 0x80)) {
+				err = buf_add(out, t + i, len);
+				i += len;
+				continue;
+			}
+		}
+		i += len;
+		if (a) {
+			err = buf_addc(out, a);
+			continue;
+		}
+		/* A word ended: a stop word is taken back out. */
+		if (r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+			out->len = word;
+		if (out->len > word)
+			err = buf_addc(out, ' ');
+		word = out->len;
+	}
+	if (err == 0 && r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+		out->len = word;
+	while (out->len > 0 && out->data[out->len - 1] == ' ')
+		out->len--;
+	return err;
+}
+
+int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
+	      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	struct buf k = {0};
+	int err = 0;
+	size_t i, base;
+
+	if (e->title.len) {
+		err = buf_add(&k, "ref\x1ft:", 6);
+		base = k.len;
+		if (!err)
+			err = refs_title_key(r, text + e->title.off, e->title.len, &k);
+		if (!err && k.len > base)
+			err = fn(ctx, k.data, k.len);
+	}
+	if (!err && e->doi.len) {
+		k.len = 0;
+		err = buf_add(&k, "ref\x1f" "d:", 6);
+		for (i = 0; !err && i < e->doi.len; i++)
+			err = buf_addc(&k, lower(text[e->doi.off + i]));
+		if (!err)
+			err = fn(ctx, k.data, k.len);
+	}
+	if (!err && e->arxiv.len) {
+		size_t n = e->arxiv.len;
+
+		/* Any version of a paper is the paper: "2101.00001v2" is "2101.00001". */
+		for (i = n; i > 0 && is_digit(text[e->arxiv.off + i - 1]); i--)
+			;
+		if (i > 1 && i < n && text[e->arxiv.off + i - 1] == 'v')
+			n = i - 1;
+		k.len = 0;
+		err = buf_add(&k, "ref\x1f" "a:", 6);
+		for (i = 0; !err && i < n; i++)
+			err = buf_addc(&k, lower(text[e->arxiv.off + i]));
+		if (!err)
+			err = fn(ctx, k.data, k.len);
+	}
+	buf_free(&k);
+	return err;
+}
+
+/* True at a mark that ends a part of a line of tool output: ". ", quotes, " - ", " | ", tabs. */
+static size_t part_break(const char *s, size_t i, size_t n)
+{
+	if (s[i] == '"' || s[i] == '\t' || s[i] == '|' || s[i] == '[' || s[i] == ']')
+		return 1;
+	if ((s[i] == '.' || s[i] == '?' || s[i] == '!') && (i + 1 == n || s[i + 1] == ' '))
+		return 1;
+	if (s[i] == ' ' && i + 2 < n && (s[i + 1] == '-' || s[i + 1] == '|') && s[i + 2] == ' ')
+		return 3;
+	if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 &&
+	    ((unsigned char)s[i + 2] >= 0x93 && (unsigned char)s[i + 2] <= 0x9D))
+		return 3; /* dashes and curly quotes */
+	return 0;
+}
+
+int refs_segment_keys(const struct refs *r, const char *line, size_t n,
+		      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	struct buf k = {0};
+	size_t i = 0, from = 0, len = 0;
+	int err = 0;
+
+	if (n > REFS_LINE_MAX)
+		return 0;
+	while (err == 0 && from < n) {
+		for (i = from; i < n && !(len = part_break(line, i, n)); i++)
+			;
+		if (i == n)
+			len = 0;
+		k.len = 0;
+		err = buf_add(&k, "ref\x1ft:", 6);
+		if (!err)
+			err = refs_title_key(r, line + from, i - from, &k);
+		if (!err && memchr(k.data + 6, ' ', k.len - 6))
+			err = fn(ctx, k.data, k.len);
+		from = i + (len ? len : 1);
+	}
+	buf_free(&k);
+	return err;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bibliography entries: the recognizer that reads one line of text and
+ * says which entries it holds (a reference in one of the common styles, or
+ * a DOI or arXiv id in prose), with each entry's fields, the offline
+ * plausibility checks of its ids and year, and the keys under which tool
+ * output or a bibliography grounds it.
+ *
+ * What the recognizer needs to know that is not structure (stop words,
+ * name particles, the words of a references heading, imperative verbs that
+ * open a list item that is no title, placeholder hosts, the arXiv eras) is
+ * data: the lists "ref.*" of the rule packs (patterns/references.yaml).
+ * refs_new() reads them; it returns an object freed with refs_free(),
+ * which keeps pointers into the ruleset (it must outlive it).
+ */
+#ifndef HALLUSCAN_REFS_H
+#define HALLUSCAN_REFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "util.h"
+
+/* A line longer than this holds no entry that is looked for. */
+#define REFS_LINE_MAX 4096
+/* At most this many entries (ids in prose) are taken from one line. */
+#define REFS_PER_LINE 8
+
+enum ref_style {
+	REF_STYLE_NONE,
+	REF_STYLE_AUTHOR_DATE,  /* APA, Harvard, Chicago author-date: Author (2020). Title. */
+	REF_STYLE_QUOTED_TITLE, /* MLA, Chicago notes, IEEE: Author, "Title," Venue, 2020. */
+	REF_STYLE_VANCOUVER,    /* Author AB, Author C. Title. Journal. 2020;12(3):4-5. */
+	REF_STYLE_BIBTEX,       /* @article{key, title={...}, ...} on one line */
+	REF_STYLE_WEB,          /* ... Retrieved from / Available at URL */
+	REF_STYLE_TITLE_LIST,   /* a list item that is a title: 1. Title: Subtitle */
+	REF_STYLE_ID,           /* a DOI or arXiv id in prose */
+	REF_STYLES,
+};
+
+/* "author-date", "quoted-title", ... */
+const char *ref_style_name(enum ref_style s);
+
+/* Offline plausibility problems, bit (1 << enum ref_problem) each. */
+enum ref_problem {
+	REF_ARXIV_MONTH,     /* an arXiv id whose YYMM is no month, or before arXiv's ids */
+	REF_ARXIV_FUTURE,    /* an arXiv id dated after today */
+	REF_ARXIV_WIDTH,     /* its number has the wrong width for its month */
+	REF_DOI_PREFIX,      /* a DOI whose prefix is not 10.NNNN */
+	REF_ISBN_CHECKSUM,   /* an ISBN whose check digit is wrong (or of no ISBN length) */
+	REF_YEAR_FUTURE,     /* a publication year after this one */
+	REF_PLACEHOLDER_HOST, /* a URL on a placeholder host (example.com, ...) */
+	REF_PROBLEMS,
+};
+
+/* "arxiv_month", ...: the names the JSONL record uses. */
+const char *ref_problem_name(enum ref_problem p);
+/* Why the problem makes the entry implausible, for a message. */
+const char *ref_problem_reason(enum ref_problem p);
+
+/* A field: bytes [off, off + len) of the entry's text; len 0: absent. */
+struct ref_span {
+	uint32_t off, len;
+};
+
+struct ref_entry {
+	enum ref_style style;
+	uint32_t from, to; /* the entry within the line given to refs_parse() */
+	struct ref_span title, authors, venue, doi, arxiv, isbn, url;
+	unsigned year;     /* 0: none */
+	unsigned problems; /* bits of enum ref_problem */
+	bool strong;       /* REF_STYLE_TITLE_LIST: surely a title, not maybe */
+};
+
+struct refs;
+
+/* -ENOMEM, or -EINVAL with d saying which list "ref.*" is malformed. */
+int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d);
+void refs_free(struct refs *r);
+
+/*
+ * Reads one line (without its line break) for entries: at most max of them
+ * go to out, in order; returns how many. A list item that is only a title
+ * (REF_STYLE_TITLE_LIST) is returned with strong set when it surely is one;
+ * whether a list of such items is a list of references is the caller's to
+ * judge, from the whole list (claims.c). today is the date the
+ * plausibility checks compare with, as YYYYMM (202612).
+ */
+size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned today,
+		  struct ref_entry *out, size_t max);
+
+/*
+ * Whether a line opens as an item of a list of titles, from its first
+ * bytes alone: a marker at its start ("1.", "2)", "-", "*", "+", "•"), then
+ * a quote, or two capitalised words (a short lowercase word may stand
+ * between; in_list: inside a list of titles, one capital will do). 0: no;
+ * 1: a numbered item; 2: a bulleted one. This runs on every line, so it
+ * reads at most 64 bytes.
+ */
+int refs_item_start(const char *line, size_t n, bool in_list);
+/*
+ * For a line refs_item_start() chose: false when it surely holds no entry
+ * (a sentence, an instruction, a glossary line), at the cost of one pass;
+ * refs_parse() reads the rest.
+ */
+bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
+
+/* True when the line heads a list of references: "References", "## Further
+ * reading", "Here are some books on topology:". */
+bool refs_heading(const struct refs *r, const char *line, size_t n);
+
+/*
+ * The grounding keys of an entry whose text is e (its from..to of the line):
+ * its normalized title (refs_title_key), DOI and arXiv id, each passed to fn
+ * (a key is a string of key_len bytes, not NUL-terminated). Stops at fn's
+ * first non-zero return, which it returns.
+ */
+int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
+	      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx);
+
+/*
+ * Title keys for each part of a line of tool output, as refs_keys() makes
+ * them: the parts between ". ", quotes, " - ", " | " and the like, of two
+ * words or more. Tool output writes titles in more ways than a
+ * bibliography does (a search result, a page heading); any of them grounds.
+ */
+int refs_segment_keys(const struct refs *r, const char *line, size_t n,
+		      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx);
+
+/*
+ * The normalized form of a title: lowercase ASCII letters and digits, the
+ * accents of Latin letters dropped, stop words out, one space between words.
+ * Appends to out. With r NULL no word is a stop word (a name is folded so).
+ */
+int refs_title_key(const struct refs *r, const char *title, size_t n, struct buf *out);
+
+/* Today as YYYYMM, in UTC (HALLUSCAN_TODAY=YYYYMM overrides it, for tests). */
+unsigned refs_today(void);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/* Bibliography entries: the recognizer's fields, the plausibility checks, the keys. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "refs.h"
+#include "rules.h"
+#include "test.h"
+
+static struct ruleset *rs;
+static struct refs *refs;
+
+static void setup(void)
+{
+	struct diag d = {""};
+
+	if (refs)
+		return;
+	rs = ruleset_new();
+	CHECK_EQ(ruleset_add_builtin_yaml(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK_EQ(refs_new(rs, &refs, &d), 0);
+}
+
+/* Parses line with today = December 2026; the first entry's field f as a string. */
+static struct ref_entry one;
+static char field_buf[512];
+static const char *line_text;
+
+static size_t parse(const char *line)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	size_t k;
+
+	setup();
+	line_text = line;
+	k = refs_parse(refs, line, strlen(line), 202612, out, REFS_PER_LINE);
+	memset(&one, 0, sizeof(one));
+	if (k)
+		one = out[0];
+	return k;
+}
+
+static const char *field(struct ref_span sp)
+{
+	snprintf(field_buf, sizeof(field_buf), "%.*s", (int)sp.len, line_text + one.from + sp.off);
+	return field_buf;
+}
+
+static const char *entry(void)
+{
+	snprintf(field_buf, sizeof(field_buf), "%.*s", (int)(one.to - one.from), line_text + one.from);
+	return field_buf;
+}
+
+TEST(refs_styles)
+{
+	/* APA */
+	CHECK_EQ(parse("Smith, J. A., & Lee, K. (2019). Deep learning for feline health. "
+		       "Journal of Veterinary Informatics, 12(3), 45-67. https://doi.org/10.1234/jvi.2019.045"), 1);
+	CHECK_STR(ref_style_name(one.style), "author-date");
+	CHECK_STR(field(one.authors), "Smith, J. A., & Lee, K.");
+	CHECK_STR(field(one.title), "Deep learning for feline health");
+	CHECK_STR(field(one.venue), "Journal of Veterinary Informatics, 12(3), 45-67");
+	CHECK_STR(field(one.doi), "10.1234/jvi.2019.045");
+	CHECK_EQ(one.year, 2019);
+	CHECK_EQ(one.problems, 0);
+	/* MLA */
+	CHECK_EQ(parse("Smith, John. \"The Ethics of Data Mining.\" Journal of Applied Ethics, vol. 12, "
+		       "no. 3, 2018, pp. 45-67."), 1);
+	CHECK_STR(ref_style_name(one.style), "quoted-title");
+	CHECK_STR(field(one.authors), "Smith, John.");
+	CHECK_STR(field(one.title), "The Ethics of Data Mining");
+	CHECK_STR(field(one.venue), "Journal of Applied Ethics, vol. 12, no. 3");
+	CHECK_EQ(one.year, 2018);
+	/* IEEE, numbered: the marker is not part of the entry */
+	CHECK_EQ(parse("[4] A. Vaswani and N. Shazeer, \xe2\x80\x9c" "Attention is all you need,\xe2\x80\x9d "
+		       "in Proc. NeurIPS, 2017, pp. 5998-6008."), 1);
+	CHECK_STR(ref_style_name(one.style), "quoted-title");
+	CHECK_STR(field(one.title), "Attention is all you need");
+	CHECK_STR(field(one.authors), "A. Vaswani and N. Shazeer");
+	CHECK_STR(field(one.venue), "Proc. NeurIPS");
+	CHECK_EQ(one.year, 2017);
+	CHECK(strncmp(entry(), "A. Vaswani", 10) == 0);
+	/* Chicago, a book in emphasis */
+	CHECK_EQ(parse("Kahneman, Daniel. *Thinking, Fast and Slow*. New York: Farrar, Straus and Giroux, 2011."), 1);
+	CHECK_STR(field(one.title), "Thinking, Fast and Slow");
+	CHECK_EQ(one.year, 2011);
+	/* Harvard */
+	CHECK_EQ(parse("Brown, A. and Green, T. 2015. Urban heat islands revisited. Climate Research, 40(2), pp. 100-115."), 1);
+	CHECK_STR(ref_style_name(one.style), "author-date");
+	CHECK_STR(field(one.authors), "Brown, A. and Green, T");
+	CHECK_STR(field(one.title), "Urban heat islands revisited");
+	CHECK_STR(field(one.venue), "Climate Research, 40(2), pp. 100-115");
+	/* Vancouver */
+	CHECK_EQ(parse("Halpern SD, Ubel PA, Caplan AL. Solid-organ transplantation in HIV-infected patients. "
+		       "N Engl J Med. 2002;347(4):284-7."), 1);
+	CHECK_STR(ref_style_name(one.style), "vancouver");
+	CHECK_STR(field(one.authors), "Halpern SD, Ubel PA, Caplan AL");
+	CHECK_STR(field(one.title), "Solid-organ transplantation in HIV-infected patients");
+	CHECK_STR(field(one.venue), "N Engl J Med");
+	CHECK_EQ(one.year, 2002);
+	/* BibTeX on one line */
+	CHECK_EQ(parse("@inproceedings{he2016, title={Deep Residual Learning for Image Recognition}, "
+		       "author={He, Kaiming and Zhang, Xiangyu}, booktitle={CVPR}, year={2016}, eprint={1512.03385}, "
+		       "archivePrefix={arXiv}}"), 1);
+	CHECK_STR(ref_style_name(one.style), "bibtex");
+	CHECK_STR(field(one.title), "Deep Residual Learning for Image Recognition");
+	CHECK_STR(field(one.authors), "He, Kaiming and Zhang, Xiangyu");
+	CHECK_STR(field(one.venue), "CVPR");
+	CHECK_EQ(one.year, 2016);
+	/* Retrieved from */
+	CHECK_EQ(parse("World Health Organization. (2021). Obesity and overweight. Retrieved from "
+		       "https://www.who.int/news-room/fact-sheets/detail/obesity"), 1);
+	CHECK_STR(ref_style_name(one.style), "web");
+	CHECK_STR(field(one.url), "https://www.who.int/news-room/fact-sheets/detail/obesity");
+	CHECK_STR(field(one.title), "Obesity and overweight");
+	/* a question with a subtitle is one title; a question before the venue ends it */
+	CHECK_EQ(parse("T. Berger and C. Chen (2018). Drivers of disruption? Estimating the Uber effect. "
+		       "European Economic Review."), 1);
+	CHECK_STR(field(one.title), "Drivers of disruption? Estimating the Uber effect");
+	CHECK_STR(field(one.venue), "European Economic Review");
+	CHECK_EQ(parse("M. Parker Pearson (2009). Who was buried at Stonehenge?. Antiquity."), 1);
+	CHECK_STR(field(one.title), "Who was buried at Stonehenge?");
+	CHECK_STR(field(one.venue), "Antiquity");
+	/* a list item that is a title, and one with its author */
+	CHECK_EQ(parse("1. Distributed Systems: Concepts and Design"), 1);
+	CHECK_STR(ref_style_name(one.style), "title-list");
+	CHECK(one.strong);
+	CHECK_EQ(parse("2. Galactic Dynamics"), 1);
+	CHECK(!one.strong); /* maybe a title, maybe a name: the list decides */
+	CHECK_EQ(parse("3. \"The Alchemist\" by Paulo Coelho"), 1);
+	CHECK_STR(ref_style_name(one.style), "quoted-title");
+	CHECK_STR(field(one.authors), "Paulo Coelho");
+}
+
+TEST(refs_not_entries)
+{
+	CHECK_EQ(parse("1. Install the dependencies with npm install."), 0);
+	CHECK_EQ(parse("1. **Speed**: the cache makes reads faster."), 0);
+	CHECK_EQ(parse("Sales grew in the year (2020) by a wide margin, the report says."), 0);
+	CHECK_EQ(parse("1. The server restarts. Then it reads the configuration again."), 0);
+	CHECK_EQ(parse("- Squats: 3 sets of 12 repetitions"), 1);
+	CHECK(!one.strong);
+	CHECK_EQ(parse("Press \"Shift + Alt + F\" on Windows, 2021."), 0);
+	CHECK_EQ(parse("Version 10.2 of the tool fixed it, and 10.5/2 is a ratio."), 0);
+	CHECK_EQ(parse(""), 0);
+	CHECK_EQ(parse("   "), 0);
+}
+
+TEST(refs_item_starts)
+{
+	setup();
+	CHECK_EQ(refs_item_start("1. Introduction to Topology", 27, false), 1);
+	CHECK_EQ(refs_item_start("  12) Distributed Systems", 25, false), 1);
+	CHECK_EQ(refs_item_start("- \"Random graphs\"", 18, false), 2);
+	CHECK_EQ(refs_item_start("\xe2\x80\xa2 Graph Theory", 16, false), 2);
+	CHECK_EQ(refs_item_start("* **Graph Theory** by Bondy", 27, false), 2);
+	CHECK_EQ(refs_item_start("1. Install the dependencies", 27, false), 0);
+	CHECK_EQ(refs_item_start("1. Install the dependencies", 27, true), 1);
+	CHECK_EQ(refs_item_start("1.Introduction to Topology", 26, false), 0);
+	CHECK_EQ(refs_item_start("1234. Introduction to Topology", 30, false), 0);
+	CHECK_EQ(refs_item_start("Introduction to Topology", 24, false), 0);
+	CHECK_EQ(refs_item_start("- **Cons:** If Oura", 19, false), 0);
+	CHECK_EQ(refs_item_start("", 0, true), 0);
+	CHECK(refs_item_maybe(refs, "1. Distributed Systems: Concepts and Design", 43));
+	CHECK(refs_item_maybe(refs, "1. Lee, K. (2021). Some title. Venue.", 37));
+	CHECK(refs_item_maybe(refs, "2. Halpern SD. Title. N Engl J Med. 2002;347(4):284-7.", 54));
+	CHECK(!refs_item_maybe(refs, "1. Phoenix and Spring Boot take different approaches here, and neither is better.", 82));
+	CHECK(!refs_item_maybe(refs, "1. **Speed**: the cache makes reads faster.", 43));
+}
+
+TEST(refs_ids_in_prose)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	const char *s = "See arXiv:1706.03762v5, doi:10.1145/3290605.3300300 and arXiv:hep-th/9901001.";
+
+	setup();
+	CHECK_EQ(refs_parse(refs, s, strlen(s), 202612, out, REFS_PER_LINE), 3);
+	CHECK_STR(ref_style_name(out[0].style), "id");
+	CHECK_EQ(out[0].to - out[0].from, strlen("1706.03762v5"));
+	CHECK_EQ(out[0].arxiv.len, strlen("1706.03762v5"));
+	CHECK_EQ(out[1].doi.len, strlen("10.1145/3290605.3300300"));
+	CHECK_EQ(out[2].arxiv.len, strlen("hep-th/9901001"));
+	CHECK_EQ(out[0].problems | out[1].problems | out[2].problems, 0);
+	/* at most max */
+	CHECK_EQ(refs_parse(refs, s, strlen(s), 202612, out, 1), 1);
+}
+
+static unsigned problems_of(const char *line)
+{
+	CHECK(parse(line) >= 1);
+	return one.problems;
+}
+
+TEST(refs_plausibility)
+{
+	/* arXiv: month 13, before April 2007, after today, 4 digits after 2015, 5 before */
+	CHECK_EQ(problems_of("arXiv:2113.01234"), 1u << REF_ARXIV_MONTH);
+	CHECK_EQ(problems_of("arXiv:0612.1234"), 1u << REF_ARXIV_MONTH);
+	CHECK_EQ(problems_of("arXiv:2701.01234"), 1u << REF_ARXIV_FUTURE);
+	CHECK_EQ(problems_of("arXiv:2612.01234"), 0);
+	CHECK_EQ(problems_of("arXiv:1706.0376"), 1u << REF_ARXIV_WIDTH);
+	CHECK_EQ(problems_of("arXiv:1412.12345"), 1u << REF_ARXIV_WIDTH);
+	CHECK_EQ(problems_of("arXiv:1412.1234"), 0);
+	CHECK_EQ(problems_of("arXiv:hep-th/0801001"), 1u << REF_ARXIV_MONTH); /* old ids ended in 2007 */
+	CHECK_EQ(problems_of("arXiv:hep-th/9113001"), 1u << REF_ARXIV_MONTH);
+	/* DOI: a prefix of 10. and 4-9 digits, when "doi" says it is one */
+	CHECK_EQ(problems_of("doi: 10.123/abc"), 1u << REF_DOI_PREFIX);
+	CHECK_EQ(problems_of("doi:11.1234/abc"), 1u << REF_DOI_PREFIX);
+	CHECK_EQ(problems_of("https://doi.org/10.1038/nature14539"), 0);
+	/* ISBN check digits: 10 (mod 11, X) and 13 (mod 10) */
+	CHECK_EQ(problems_of("Knuth, D. (1997). The art of computer programming. Addison-Wesley. ISBN 0-201-89683-4."), 0);
+	CHECK_EQ(problems_of("Knuth, D. (1997). The art of computer programming. Addison-Wesley. ISBN 0-201-89683-5."),
+		 1u << REF_ISBN_CHECKSUM);
+	CHECK_EQ(problems_of("Hunt, A. (1999). The pragmatic programmer. Addison-Wesley. ISBN-13: 978-0-201-61622-4."), 0);
+	CHECK_EQ(problems_of("Hunt, A. (1999). The pragmatic programmer. Addison-Wesley. ISBN-13: 978-0-201-61622-3."),
+		 1u << REF_ISBN_CHECKSUM);
+	CHECK_EQ(problems_of("Hunt, A. (1999). The pragmatic programmer. Addison-Wesley. ISBN 0-8044-2957-X."), 0);
+	/* a year after this one; a placeholder host */
+	CHECK_EQ(problems_of("Lee, K. (2031). Quantum advantage in logistics. Nature, 12, 1-9."), 1u << REF_YEAR_FUTURE);
+	CHECK_EQ(problems_of("Lee, K. (2021). Quantum advantage in logistics. Retrieved from https://www.example.com/q"),
+		 1u << REF_PLACEHOLDER_HOST);
+	CHECK_EQ(problems_of("Lee, K. (2021). Quantum advantage in logistics. Retrieved from https://docs.site.test/q"),
+		 1u << REF_PLACEHOLDER_HOST);
+	CHECK_EQ(problems_of("Lee, K. (2021). Quantum advantage in logistics. Retrieved from https://notexample.com/q"), 0);
+}
+
+static int collect(void *ctx, const char *key, size_t n)
+{
+	struct buf *b = ctx;
+
+	buf_add(b, key + 4, n - 4); /* past "ref\x1f" */
+	buf_addc(b, '|');
+	return 0;
+}
+
+TEST(refs_keys_normalize)
+{
+	struct buf k = {0};
+
+	CHECK_EQ(parse("Müller, J. (2020). The Design of Résumé Parsers: A Survey. doi:10.1000/ABC.1 arXiv:2001.01234v3"), 1);
+	CHECK_EQ(refs_keys(refs, &one, line_text + one.from, collect, &k), 0);
+	buf_addc(&k, '\0');
+	CHECK_STR(k.data, "t:design resume parsers survey|d:10.1000/abc.1|a:2001.01234|");
+	k.len = 0;
+	{
+		const char *t = "\xe2\x80\x9cTHE design, of RESUME parsers\xe2\x80\x9d: a survey!";
+
+		CHECK_EQ(refs_title_key(refs, t, strlen(t), &k), 0);
+	}
+	buf_addc(&k, '\0');
+	CHECK_STR(k.data, "design resume parsers survey");
+	buf_free(&k);
+}
+
+TEST(refs_packs_data)
+{
+	struct ruleset *bad = ruleset_new();
+	struct refs *r = NULL;
+	struct diag d = {""};
+	const char *yaml = "lists:\n  - name: ref.arxiv\n    words: [first=0799]\n";
+
+	CHECK_EQ(ruleset_add_buffer(bad, "p.yaml", yaml, strlen(yaml), &d), 0);
+	CHECK_EQ(refs_new(bad, &r, &d), -EINVAL);
+	CHECK(strstr(d.msg, "p.yaml:2:5: list \"ref.arxiv\": \"first=0799\"") != NULL);
+	ruleset_free(bad);
+	refs_free(r);
+}
