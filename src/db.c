@@ -35,11 +35,18 @@ void db_free(struct db *db)
 	free(db);
 }
 
-/* A number check has no pattern: the number lexer finds its quantities (scan.c). */
+/*
+ * A number check has no pattern: the number lexer finds its quantities
+ * (scan.c). A rule for context pressure alone is in the late database,
+ * scanned only once woken (scan.c wakes it under pressure): without
+ * pressure its patterns cost nothing, where scanning them along to drop
+ * their matches took plain text from 1,100 to 720 MB/s in Hyperscan.
+ */
 static struct engine_pattern rule_pattern(const struct rule *r)
 {
 	unsigned flags = (r->caseless ? ENGINE_CASELESS : 0u) |
-			 (r->quantities ? ENGINE_NEVER : 0u);
+			 (r->quantities ? ENGINE_NEVER : 0u) |
+			 (r->pressure == PRESSURE_ONLY ? ENGINE_LATE : 0u);
 
 	return (struct engine_pattern){r->pattern, flags, (const char *const *)r->alternatives,
 				       r->n_alternatives};

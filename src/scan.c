@@ -737,6 +737,9 @@ static void reset(struct scan *s)
 	} else {
 		ground_reset(s->ground);
 	}
+	/* Under pressure its rules (in the late database) run from the start. */
+	if (s->pressure && !s->pending)
+		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
@@ -839,6 +842,11 @@ void scan_pressure(struct scan *s, bool on)
 {
 	s->pressure = on;
 	claims_pressure(s->claims, on);
+	/* The pressure rules are in the late database (db.c): scanned from the
+	 * input's start (this is called between inputs; reset() wakes it again
+	 * for the next). */
+	if (on && !s->pending)
+		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
 }
 
 bool scan_pressured(const struct scan *s)
