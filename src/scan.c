@@ -569,15 +569,8 @@ static int hold(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 
 static int open_span(struct scan *s, uint64_t from, uint64_t to)
 {
-	uint64_t scanned = engine_stream_offset(s->es);
-	size_t n;
-	const char *line = window_get(&s->win, s->line_start, scanned, &n);
 	int err;
 
-	/* Number checks start here: the engine catches up from the line's start. */
-	err = engine_stream_wake(s->es, line, n, scanned - n, from);
-	if (err)
-		return err;
 	s->open_line = s->line + 1;
 	s->open_column = column(s, from);
 	err = claims_break(s->claims, from);
@@ -732,8 +725,6 @@ static void reset(struct scan *s)
 	if (s->sources) {
 		/* Sources ground the whole input: number checks run from its start. */
 		s->pending = ground_copy(s->ground, s->sources);
-		if (!s->pending)
-			s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
 	} else {
 		ground_reset(s->ground);
 	}
@@ -895,9 +886,6 @@ int scan_source_begin(struct scan *s)
 			return err;
 	}
 	ground_activate(s->sources);
-	err = engine_stream_wake(s->es, NULL, 0, 0, 0);
-	if (err < 0)
-		return err;
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
