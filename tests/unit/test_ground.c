@@ -233,6 +233,7 @@ static void random_context(unsigned *seed, struct ground_context *ctx)
 		ctx->word[i] = next_rand(seed) % 6 * 64 + next_rand(seed) % 2;
 		ctx->mask |= 1ull << (ctx->word[i] % 64);
 	}
+	ctx->before1 = ctx->after1 = 0; /* no nearest words: no swap by closeness */
 }
 
 TEST(ground_quantities_match_the_walk)
@@ -573,8 +574,7 @@ TEST(context_leaves_out_every_stop_word)
 		upper[k] = '\0';
 		ground_context_of(upper + k, k, &ctx);
 		CHECK_EQ(ctx.n, 1);
-		ctx.n = 0;
-		ctx.mask = 0;
+		ctx = (struct ground_context){0};
 		ground_context_after(text + 7, strlen(text) - 7, &ctx);
 		CHECK_EQ(ctx.n, 0);
 	}
