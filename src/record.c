@@ -617,10 +617,12 @@ static int unicode_run(struct record *r, const char **qp, const char *end)
 			return 0;
 		}
 		/* A lone high surrogate; the byte is read again (as content, or
-		 * as the escape after the backslash). */
+		 * as the escape after the backslash). Its U+FFFD ends before that
+		 * backslash, which belongs to the next escape: an escape of one
+		 * raw byte written as three would map past the text. */
 		r->high = 0;
 		r->st = bs ? S_STRING : S_ESC;
-		return string_cp(r, 0xFFFD, off(r, q));
+		return string_cp(r, 0xFFFD, off(r, q) - (bs ? 0 : 1));
 	}
 	for (; q < end && r->nhex < 4; q++, r->nhex++) {
 		int h = hexval((unsigned char)*q);
