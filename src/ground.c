@@ -1142,45 +1142,45 @@ const char *ground_day_name(unsigned days)
 const struct ground_quantity *ground_check_days(const struct ground *g,
 						const struct quantity *a, unsigned days)
 {
-	const struct ground_quantity *worst = NULL;
-	double worst_d = -1;
+	const struct ground_quantity *nearest[7] = {NULL}, *worst = NULL;
+	double best[7], worst_d = -1;
+	unsigned known = 0, stated = 0; /* days with times, and those stating a */
+	uint32_t i, walked = 0;
 	int d;
 
 	if (g->qcount == 0)
 		return NULL;
-	for (d = 0; d < 7; d++) {
-		const struct ground_quantity *nearest = NULL;
-		double best = INFINITY;
-		bool any = false, stated = false;
-		uint32_t i, walked = 0;
+	for (d = 0; d < 7; d++)
+		best[d] = INFINITY;
+	/* One walk for all the days asked: each of its times is a day's. */
+	for (i = g->units[mix(a->unit_hash)]; i != NIL && walked < DAYS_WALK && stated != days;
+	     i = g->ql[i].unit.next) {
+		const struct ground_quantity *gq = &g->q[i];
+		double dist;
 
-		if (!(days & GROUND_DAY(d)))
+		if (g->ql[i].unit_hash != a->unit_hash)
 			continue;
-		for (i = g->units[mix(a->unit_hash)]; i != NIL && walked < DAYS_WALK;
-		     i = g->ql[i].unit.next) {
-			const struct ground_quantity *gq = &g->q[i];
-
-			if (g->ql[i].unit_hash != a->unit_hash)
-				continue;
-			walked++;
-			if (gq->days != GROUND_DAY(d))
-				continue;
-			any = true;
-			if (quantity_states(a, &gq->q)) {
-				stated = true;
-				break;
-			}
-			if (quantity_distance(a, &gq->q) < best) {
-				best = quantity_distance(a, &gq->q);
-				nearest = gq;
-			}
+		walked++;
+		if (!(gq->days & days) || (gq->days & stated))
+			continue;
+		d = __builtin_ctz(gq->days);
+		known |= gq->days;
+		if (quantity_states(a, &gq->q)) {
+			stated |= gq->days;
+			continue;
 		}
-		/* The day said furthest from the answer is the one named. */
-		if (any && !stated && best > worst_d) {
-			worst = nearest;
-			worst_d = best;
+		dist = quantity_distance(a, &gq->q);
+		if (dist < best[d]) {
+			best[d] = dist;
+			nearest[d] = gq;
 		}
 	}
+	/* The day said furthest from the answer is the one named. */
+	for (d = 0; d < 7; d++)
+		if ((known & ~stated & GROUND_DAY(d)) && best[d] > worst_d) {
+			worst = nearest[d];
+			worst_d = best[d];
+		}
 	return worst;
 }
 
