@@ -63,6 +63,7 @@ struct scan {
 	struct claims *claims;
 	struct ground *ground;
 	struct ground *sources;     /* --source grounding, seeding ground per input */
+	bool have_sources;          /* sources holds some: kept allocated when cleared */
 	bool source_mode;           /* scanning a source: every match grounds */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	claims_claim_fn claim_fn;   /* --claims */
@@ -722,7 +723,7 @@ static void reset(struct scan *s)
 	s->ref_ground = NULL;
 	claims_reset(s->claims);
 	s->pending = 0;
-	if (s->sources) {
+	if (s->have_sources) {
 		/* Sources ground the whole input: number checks run from its start. */
 		s->pending = ground_copy(s->ground, s->sources);
 	} else {
@@ -868,8 +869,11 @@ void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
 
 void scan_clear_sources(struct scan *s)
 {
-	ground_free(s->sources);
-	s->sources = NULL;
+	/* Kept for the next sources: a caller that sets them per message
+	 * would otherwise allocate and fault in a megabyte each time. */
+	if (s->sources)
+		ground_reset(s->sources);
+	s->have_sources = false;
 	bib_free(s->bib);
 	s->bib = NULL;
 	claims_set_bib(s->claims, NULL);
@@ -886,6 +890,7 @@ int scan_source_begin(struct scan *s)
 			return err;
 	}
 	ground_activate(s->sources);
+	s->have_sources = true;
 	s->source_mode = true;
 	s->win.len = 0;
 	s->win.base = 0;
