@@ -11,8 +11,14 @@
 
 #define BUCKETS 8192 /* a power of two, twice GROUND_CAP */
 #define NIL UINT32_MAX
-/* Bins split each binary order of magnitude in this many (a power of two). */
-#define SUBBINS 64
+/*
+ * Bins split each binary order of magnitude in this many (a power of two).
+ * A lookup probes every bin of a tolerance's range (0.25: about an octave)
+ * until something near is found, so fewer, fuller bins cost less: 16
+ * judged the same candidates as 64 in 3.5% fewer instructions with tool
+ * spans in 1% of the text (8: fuller lists cost more than they saved).
+ */
+#define SUBBINS 16
 /* A value range spanning more bins than this is searched by a walk over
  * every quantity instead of bin by bin. */
 #define MAX_BINS (8 * SUBBINS)
