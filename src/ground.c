@@ -264,6 +264,33 @@ static const struct {
 };
 
 /*
+ * The top byte of each stop word's hash, as bits: most words are ruled
+ * out by one test (ground_self_check() recomputes it from the list).
+ */
+static const uint64_t stopword_top[4] = {
+	0x000001000840b100ull, 0x0020080100041001ull, 0x0018104000200001ull, 0x00282124040a4880ull,
+};
+
+/*
+ * Letters of the words of a context are ASCII, whatever locale a program
+ * that links the library has set (<ctype.h> would follow it).
+ */
+static inline bool ascii_alpha(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+static inline unsigned char ascii_lower(unsigned char c)
+{
+	return (unsigned char)(c - 'A') < 26 ? c | 0x20 : c;
+}
+
+static inline bool ascii_space(unsigned char c)
+{
+	return c == ' ' || (unsigned char)(c - '\t') < 5; /* \t \n \v \f \r */
+}
+
+/*
  * A context word's hash: FNV-1a over its lowercase letters, a plural's
  * final "s" left off ("stars" is "star": a key says "business_stars", an
  * answer "a 3.5-star rating"). Only past four letters, and not "-ss",
@@ -274,12 +301,12 @@ static uint32_t word_hash(const char *w, size_t k)
 	uint32_t h = 2166136261u;
 	size_t i;
 
-	if (k > 4 && tolower((unsigned char)w[k - 1]) == 's' &&
-	    !strchr("sui", tolower((unsigned char)w[k - 2])))
+	if (k > 4 && ascii_lower((unsigned char)w[k - 1]) == 's' &&
+	    !strchr("sui", ascii_lower((unsigned char)w[k - 2])))
 		k--;
 
 	for (i = 0; i < k; i++)
-		h = (h ^ (uint32_t)tolower((unsigned char)w[i])) * 16777619u;
+		h = (h ^ ascii_lower((unsigned char)w[i])) * 16777619u;
 	return h;
 }
 
@@ -288,6 +315,8 @@ static bool context_stopword(uint32_t h, const char *w, size_t k)
 {
 	size_t i;
 
+	if (!(stopword_top[h >> 30] >> (h >> 24 & 63) & 1))
+		return false;
 	for (i = 0; i < ARRAY_SIZE(stopwords); i++)
 		if (stopwords[i].hash == h && strlen(stopwords[i].word) == k &&
 		    strncasecmp(w, stopwords[i].word, k) == 0)
@@ -312,7 +341,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->before1 = ctx->after1 = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
-	       !(is_terminator(p[-1]) && (p == before || isspace((unsigned char)p[0]))))
+	       !(is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
 		p--;
 	/* The nearest words tell a figure from the others of its sentence. */
 	while (p < before) {
@@ -320,9 +349,9 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 		uint32_t h;
 		size_t k;
 
-		while (p < before && !isalpha((unsigned char)*p))
+		while (p < before && !ascii_alpha((unsigned char)*p))
 			p++;
-		for (w = p; p < before && isalpha((unsigned char)*p); p++)
+		for (w = p; p < before && ascii_alpha((unsigned char)*p); p++)
 			;
 		k = (size_t)(p - w);
 		if (k < 3)
@@ -367,13 +396,13 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 		uint32_t h;
 		size_t k;
 
-		while (p < end && !isalpha((unsigned char)*p)) {
+		while (p < end && !ascii_alpha((unsigned char)*p)) {
 			/* The sentence ends at a line break, or a terminator and a blank. */
-			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || isspace((unsigned char)p[1]))))
+			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1]))))
 				return;
 			p++;
 		}
-		for (w = p; p < end && isalpha((unsigned char)*p); p++)
+		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
 			;
 		k = (size_t)(p - w);
 		if (k < 3)
@@ -403,6 +432,22 @@ void ground_context_words(const char *text, size_t n, struct ground_context *ctx
 		if (!context_stopword(h, w, k) && !context_add(ctx, h))
 			return;
 	}
+}
+
+const char *ground_self_check(void)
+{
+	uint64_t top[4] = {0};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stopwords); i++) {
+		const char *w = stopwords[i].word;
+		uint32_t h = word_hash(w, strlen(w));
+
+		if (h != stopwords[i].hash)
+			return w;
+		top[h >> 30] |= 1ull << (h >> 24 & 63);
+	}
+	return memcmp(top, stopword_top, sizeof(top)) == 0 ? NULL : "stopword_top";
 }
 
 size_t ground_context_shared(const struct ground_context *a, const struct ground_context *b)
@@ -1033,12 +1078,12 @@ static bool next_word(const char **p, const char *end, const char **w, size_t *k
 {
 	const char *q = *p;
 
-	while (q < end && !isalpha((unsigned char)*q))
+	while (q < end && !ascii_alpha((unsigned char)*q))
 		q++;
 	if (q == end)
 		return false;
 	*w = q;
-	while (q < end && isalpha((unsigned char)*q))
+	while (q < end && ascii_alpha((unsigned char)*q))
 		q++;
 	*k = (size_t)(q - *w);
 	*p = q;

@@ -16,6 +16,16 @@ static const char *key(enum grounding k, const char *text)
 	return b.data + 1; /* past the kind */
 }
 
+/* The stop words' precomputed hashes, and the filter made of them, agree with word_hash(). */
+TEST(ground_stopword_hashes)
+{
+	const char *bad = ground_self_check();
+
+	if (bad)
+		fprintf(stderr, "  self check: %s\n", bad);
+	CHECK(bad == NULL);
+}
+
 TEST(ground_keys)
 {
 	CHECK_STR(key(GROUNDING_URL, "HTTPS://React.DEV:443/Blog/x/#frag"), "https://react.dev/Blog/x");
