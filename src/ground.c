@@ -40,24 +40,31 @@ struct entry {
 	char *key;     /* malloc'ed, len bytes: most keys are far shorter than the cap */
 };
 
-/* A place in one doubly linked hash list: its head's index, and the slots around. */
+/* A place in one doubly linked hash list: the slots around (its head's
+ * index is recomputed from the quantity: see lists_of()). */
 struct qlink {
-	uint32_t list, prev, next;
+	uint32_t prev, next;
 };
 
 /*
  * Where a quantity is filed: its bin (unit and binary order of magnitude)
  * and, for a count or a bare number, its exact value. Lists are doubly
- * linked through ring slots; seq orders the quantities by age.
+ * linked through ring slots; seq orders the quantities by age. One cache
+ * line a slot (the array is aligned to 64 bytes): a walk over a unit's
+ * newest reads its links, its unit and its context's mask here, and most
+ * of it goes no further (find_swap()).
  */
 struct qlinks {
 	uint64_t seq;
 	int64_t key;       /* of its bin: see bin_key() */
 	uint64_t unit_hash; /* a copy, so that a bin's walk stays in these links */
-	struct qlink bin, val; /* val.list NIL: not filed by value */
+	uint64_t mask;     /* a copy of its context's mask */
+	struct qlink bin, val; /* val: only for a count or a bare number */
 	struct qlink unit;     /* every quantity of its unit, newest first */
 	struct qlink written;  /* by the figure as written */
 };
+
+_Static_assert(sizeof(struct qlinks) == 64, "a quantity's links are one cache line");
 
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
@@ -101,7 +108,7 @@ int ground_new(struct ground **out)
 		return -ENOMEM;
 	g->e = malloc(GROUND_CAP * sizeof(*g->e));
 	g->q = malloc(GROUND_CAP * sizeof(*g->q));
-	g->ql = malloc(GROUND_CAP * sizeof(*g->ql));
+	g->ql = aligned_alloc(64, GROUND_CAP * sizeof(*g->ql));
 	if (!g->e || !g->q || !g->ql) {
 		ground_free(g);
 		return -ENOMEM;
@@ -576,27 +583,46 @@ static struct qlink *qlink(struct ground *g, uint32_t i, int by)
 	       : by == BY_WRITTEN ? &g->ql[i].written : &g->ql[i].bin;
 }
 
-static void link_in(struct ground *g, uint32_t *heads, uint32_t i, int by)
+/* Files slot i at the head of list (a hash head's index) of one kind. */
+static void link_in(struct ground *g, uint32_t *heads, uint32_t list, uint32_t i, int by)
 {
 	struct qlink *l = qlink(g, i, by);
 
 	l->prev = NIL;
-	l->next = heads[l->list];
+	l->next = heads[list];
 	if (l->next != NIL)
 		qlink(g, l->next, by)->prev = i;
-	heads[l->list] = i;
+	heads[list] = i;
 }
 
-static void link_out(struct ground *g, uint32_t *heads, uint32_t i, int by)
+static void link_out(struct ground *g, uint32_t *heads, uint32_t list, uint32_t i, int by)
 {
 	struct qlink *l = qlink(g, i, by);
 
 	if (l->prev != NIL)
 		qlink(g, l->prev, by)->next = l->next;
 	else
-		heads[l->list] = l->next;
+		heads[list] = l->next;
 	if (l->next != NIL)
 		qlink(g, l->next, by)->prev = l->prev;
+}
+
+/* The hash heads slot i is filed under; val is NIL when it is not filed by value. */
+struct lists {
+	uint32_t bin, unit, written, val;
+};
+
+static struct lists lists_of(const struct ground *g, uint32_t i)
+{
+	const struct quantity *q = &g->q[i].q;
+	const struct qlinks *l = &g->ql[i];
+
+	return (struct lists){
+		.bin = bin_of(l->unit_hash, l->key),
+		.unit = mix(l->unit_hash),
+		.written = val_of(quantity_written(q)),
+		.val = q->kind != QUANTITY_BASE ? val_of(q->value) : NIL,
+	};
 }
 
 /*
@@ -615,13 +641,13 @@ static void clear_heads(struct ground *g)
 	for (i = 0; i < g->count; i++)
 		*slot_of(g, g->e[(g->head + i) % GROUND_CAP].hash) = NIL;
 	for (i = 0; i < g->qcount; i++) {
-		const struct qlinks *l = &g->ql[(g->qhead + i) % GROUND_CAP];
+		struct lists l = lists_of(g, (g->qhead + i) % GROUND_CAP);
 
-		g->bins[l->bin.list] = NIL;
-		g->units[l->unit.list] = NIL;
-		g->writ[l->written.list] = NIL;
-		if (l->val.list != NIL)
-			g->vals[l->val.list] = NIL;
+		g->bins[l.bin] = NIL;
+		g->units[l.unit] = NIL;
+		g->writ[l.written] = NIL;
+		if (l.val != NIL)
+			g->vals[l.val] = NIL;
 	}
 }
 
@@ -635,11 +661,13 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	if (use_heads(g) < 0)
 		return -ENOMEM;
 	if (g->qcount == GROUND_CAP) {
-		link_out(g, g->bins, g->qhead, BY_BIN);
-		link_out(g, g->units, g->qhead, BY_UNIT);
-		link_out(g, g->writ, g->qhead, BY_WRITTEN);
-		if (g->ql[g->qhead].val.list != NIL)
-			link_out(g, g->vals, g->qhead, BY_VALUE);
+		struct lists old = lists_of(g, g->qhead);
+
+		link_out(g, g->bins, old.bin, g->qhead, BY_BIN);
+		link_out(g, g->units, old.unit, g->qhead, BY_UNIT);
+		link_out(g, g->writ, old.written, g->qhead, BY_WRITTEN);
+		if (old.val != NIL)
+			link_out(g, g->vals, old.val, g->qhead, BY_VALUE);
 		g->qhead = (g->qhead + 1) % GROUND_CAP;
 		g->qcount--;
 		g->evictions++;
@@ -657,17 +685,12 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l->seq = g->qseq++;
 	l->key = bin_key(q->value);
 	l->unit_hash = q->unit_hash;
-	l->bin.list = bin_of(q->unit_hash, l->key);
-	link_in(g, g->bins, i, BY_BIN);
-	l->unit.list = mix(q->unit_hash);
-	link_in(g, g->units, i, BY_UNIT);
-	l->written.list = val_of(quantity_written(q));
-	link_in(g, g->writ, i, BY_WRITTEN);
-	l->val.list = NIL;
-	if (q->kind != QUANTITY_BASE) {
-		l->val.list = val_of(q->value);
-		link_in(g, g->vals, i, BY_VALUE);
-	}
+	l->mask = ctx->mask;
+	link_in(g, g->bins, bin_of(q->unit_hash, l->key), i, BY_BIN);
+	link_in(g, g->units, mix(q->unit_hash), i, BY_UNIT);
+	link_in(g, g->writ, val_of(quantity_written(q)), i, BY_WRITTEN);
+	if (q->kind != QUANTITY_BASE)
+		link_in(g, g->vals, val_of(q->value), i, BY_VALUE);
 	g->qcount++;
 	return 0;
 }
@@ -944,23 +967,39 @@ static void judge_lexed(struct qsearch *s)
 static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			  const struct ground_context *ctx)
 {
-	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")};
+	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")}, dup = 0;
 	uint32_t best = NIL;
-	size_t best_k = 0, u, walked;
+	size_t best_k = 0, u, walked, j;
 	double best_d = INFINITY;
+	uint8_t per_bit[64] = {0};
 
+	/* How many of ctx's words fall on each bit of its mask: a slot's mask
+	 * then bounds the words it can share (below) from its links alone. */
+	for (j = 0; j < ctx->n; j++)
+		if (per_bit[ctx->word[j] % 64]++)
+			dup |= 1ull << (ctx->word[j] % 64);
 	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
 		uint32_t i = g->units[mix(units[u])];
 
 		for (walked = 0; i != NIL && walked < SWAP_WALK; i = g->ql[i].unit.next) {
-			const struct ground_quantity *gq = &g->q[i];
+			const struct ground_quantity *gq;
+			uint64_t common = ctx->mask & g->ql[i].mask, d2;
 			size_t k;
 			double d;
 
 			if (g->ql[i].unit_hash != units[u])
 				continue;
 			walked++;
-			/* The context first: most share too little, and it is cheap. */
+			/* The context first: most share too little. A word in common
+			 * is a bit in common, so these bits (each as many times as
+			 * ctx has words on it) bound the words shared; most slots
+			 * are ruled out here, without reading their quantity. */
+			k = (size_t)__builtin_popcountll(common);
+			for (d2 = dup & common; d2; d2 &= d2 - 1)
+				k += per_bit[__builtin_ctzll(d2)] - 1u;
+			if (k < SWAP_SHARED || k < best_k)
+				continue;
+			gq = &g->q[i];
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
