@@ -12,7 +12,8 @@
  *  - the pieces give what the whole gives: every value with its kind,
  *    offset, words, continuation and text, the mode and the counters;
  *  - values come in order of offset; one without escapes is the text's
- *    bytes at its offset, and an escaped one's bytes map into the text;
+ *    bytes at its offset, and an escaped one's bytes map into the value
+ *    as written ([at, end), which lies in the text);
  *  - a value is at most RECORD_CHUNK_MAX bytes, a number at most
  *    RECORD_NUMBER_MAX, a literal is what it says; a line has no line
  *    break; only strings and lines continue;
@@ -57,9 +58,15 @@ static void check_value(const struct run *r, const struct record_value *v)
 		FUZZ_CHECK(i == 0 || (v->marks[i].pos >= v->marks[i - 1].pos &&
 				      v->marks[i].at > v->marks[i - 1].at));
 	}
-	if (v->len > 0)
-		FUZZ_CHECK(record_offset(v, 0) >= v->at && record_offset(v, v->len - 1) <= r->len,
-			   "a byte maps outside the text");
+	/* The value as written lies in the text; without escapes it is as long as it reads. */
+	FUZZ_CHECK(v->end <= r->len && v->end >= v->at + (v->len > 0),
+		   "a value written at [%llu, %llu) of %zu bytes", (unsigned long long)v->at,
+		   (unsigned long long)v->end, r->len);
+	if (v->n_marks == 0 && v->kind != RECORD_STRING)
+		FUZZ_CHECK(v->end == v->at + v->len);
+	for (i = 0; i < v->len; i++)
+		FUZZ_CHECK(record_offset(v, i) >= v->at && record_offset(v, i) < v->end,
+			   "byte %zu maps outside the value as written", i);
 	switch (v->kind) {
 	case RECORD_NUMBER:
 		FUZZ_CHECK(v->len > 0 && v->len <= RECORD_NUMBER_MAX);

@@ -145,18 +145,28 @@ static inline uint64_t off(const struct record *r, const char *q)
 
 /* ---- delivery ---- */
 
+/* A value of n bytes at stream offset at, written as they are (no escapes). */
+static int emit_plain(struct record *r, enum record_kind k, const char *s, size_t n,
+		      uint64_t at, bool cont);
+
 static int emit(struct record *r, enum record_kind k, const char *s, size_t n, uint64_t at,
-		bool cont, size_t n_marks)
+		uint64_t end, bool cont, size_t n_marks)
 {
 	size_t nw = MIN(r->wtop, RECORD_WORDS);
 	struct record_value v = {
-		.kind = k, .text = s, .len = n, .at = at,
+		.kind = k, .text = s, .len = n, .at = at, .end = end,
 		.words = r->wptr + r->wtop - nw, .n_words = nw,
 		.cont = cont, .marks = r->marks, .n_marks = n_marks,
 	};
 
 	r->stats.values++;
 	return r->fn(r->ctx, &v);
+}
+
+static int emit_plain(struct record *r, enum record_kind k, const char *s, size_t n,
+		      uint64_t at, bool cont)
+{
+	return emit(r, k, s, n, at, at + n, cont, 0);
 }
 
 /*
@@ -244,9 +254,9 @@ static uint64_t walk_escapes(const struct record *r, size_t n, struct record_mar
 static int string_emit(struct record *r, size_t n)
 {
 	size_t marks;
+	uint64_t end = walk_escapes(r, n, r->marks, RECORD_MARKS, &marks);
 
-	walk_escapes(r, n, r->marks, RECORD_MARKS, &marks);
-	return emit(r, RECORD_STRING, r->buf, n, r->bat, r->cont, marks);
+	return emit(r, RECORD_STRING, r->buf, n, r->bat, end, r->cont, marks);
 }
 
 /* The carried string is full and goes on: its head goes out as a chunk. */
@@ -527,7 +537,7 @@ static int string_open(struct record *r, const char **qp, const char *end, bool 
 		}
 		if ((size_t)(e - s) <= CAP) {
 			*qp = e + 1;
-			err = emit(r, RECORD_STRING, s, (size_t)(e - s), off(r, s), false, 0);
+			err = emit_plain(r, RECORD_STRING, s, (size_t)(e - s), off(r, s), false);
 			value_done(r);
 			return err;
 		}
@@ -691,7 +701,7 @@ static int number_done(struct record *r, const char *s, const char *q)
 	if (r->nlong)
 		r->stats.long_numbers++;
 	else
-		err = emit(r, RECORD_NUMBER, text, n, r->nat, false, 0);
+		err = emit_plain(r, RECORD_NUMBER, text, n, r->nat, false);
 	r->nlen = 0;
 	r->nlong = false;
 	value_done(r);
@@ -984,8 +994,8 @@ static int json_run(struct record *r, const char **qp, const char *end)
 		case S_LIT:
 			literal_run(r, qp, end);
 			if (!r->bad && r->lpos == r->lit_len) {
-				err = emit(r, r->lit[0] == 'n' ? RECORD_NULL : RECORD_BOOL, r->lit,
-					   r->lit_len, r->lat, false, 0);
+				err = emit_plain(r, r->lit[0] == 'n' ? RECORD_NULL : RECORD_BOOL,
+						 r->lit, r->lit_len, r->lat, false);
 				value_done(r);
 			}
 			break;
@@ -1066,7 +1076,7 @@ static int line_out(struct record *r, const char *s, size_t n, uint64_t at, bool
 	/* A blank line (or blank start of one) says nothing. */
 	go = r->cont ? n > i : j < n;
 	if (go)
-		err = emit(r, r->lkind, s + i, n - i, at + i, r->cont, 0);
+		err = emit_plain(r, r->lkind, s + i, n - i, at + i, r->cont);
 	r->lmid = !eol;
 	r->cont = !eol && (r->cont || go);
 	return err;
@@ -1310,7 +1320,10 @@ uint64_t record_offset(const struct record_value *v, size_t i)
 		at = v->marks[k].at;
 		base = v->marks[k].pos;
 	}
-	return at + (i - base);
+	at += i - base;
+	/* Past the marks, unmarked escapes that lengthened the text would
+	 * carry it past the value's end. */
+	return at < v->end || v->end <= v->at ? at : v->end - 1;
 }
 
 /* Adds the words of w that ctx lacks, while there is room. */

@@ -96,6 +96,9 @@ struct record_value {
 	 * last record_end().
 	 */
 	uint64_t at;
+	/* The stream offset just past the value's last byte as written (its
+	 * escapes whole): at + len where nothing was escaped. */
+	uint64_t end;
 	/* The key path's words: ASCII case-folded, split at every byte that is
 	 * not a letter, digit or non-ASCII byte and at camelCase humps, a word
 	 * repeated from the path's last words left out, innermost last. */
@@ -155,7 +158,10 @@ const struct record_stats *record_stats(const struct record *r);
  * The stream offset of v->text[i]. Exact for a byte written as it is
  * (not decoded from an escape) before the chunk's RECORD_MARKS-th escape;
  * a byte an escape gave maps into (or just after) that escape; past the
- * last mark of a chunk with more escapes than marks it may fall short.
+ * last mark of a chunk with more escapes than marks it is off by what the
+ * unmarked escapes changed, and never at or past v->end (an escape is
+ * mostly longer than what it decodes to, but a bad byte or a bad "\u"
+ * decodes to U+FFFD, three bytes for one or two).
  */
 uint64_t record_offset(const struct record_value *v, size_t i);
 
