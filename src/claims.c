@@ -948,7 +948,7 @@ static int release(struct claims *c, size_t k)
 		const char *t = c->pend_text.data ? c->pend_text.data + p->off : "";
 
 		if (p->is_claim) {
-			struct claim_item *items = c->pend_items + p->items_off;
+			struct claim_item *items = p->cl.n_items ? c->pend_items + p->items_off : NULL;
 			size_t at = p->cl.text_len;
 
 			for (j = 0; j < p->cl.n_items; j++) {
@@ -980,10 +980,13 @@ static int release(struct claims *c, size_t k)
 	memmove(c->pend, c->pend + head, (c->n_pend - head) * sizeof(*c->pend));
 	c->n_pend -= head;
 	c->pend_head = 0;
-	memmove(c->pend_text.data, c->pend_text.data + shift, c->pend_text.len - shift);
+	/* (A buffer never grown is NULL: not even an empty move of it.) */
+	if (c->pend_text.len)
+		memmove(c->pend_text.data, c->pend_text.data + shift, c->pend_text.len - shift);
 	c->pend_text.len -= shift;
-	memmove(c->pend_items, c->pend_items + ishift,
-		(c->n_pend_items - ishift) * sizeof(*c->pend_items));
+	if (c->n_pend_items)
+		memmove(c->pend_items, c->pend_items + ishift,
+			(c->n_pend_items - ishift) * sizeof(*c->pend_items));
 	c->n_pend_items -= ishift;
 	for (i = 0; i < c->n_pend; i++) {
 		c->pend[i].off -= shift;
@@ -1033,7 +1036,8 @@ static int hold(struct claims *c, const struct claim_item *it, const struct clai
 		for (i = 0; i < n_items; i++)
 			if (buf_add(&c->pend_text, cl->items[i].text, cl->items[i].text_len) < 0)
 				goto undo;
-		memcpy(c->pend_items + c->n_pend_items, cl->items, n_items * sizeof(*cl->items));
+		if (n_items)
+			memcpy(c->pend_items + c->n_pend_items, cl->items, n_items * sizeof(*cl->items));
 		c->n_pend_items += n_items;
 	} else {
 		p->it = *it;
