@@ -127,6 +127,7 @@ struct claims {
 	uint64_t judged_from, judged_to, dec_end;
 	struct {
 		uint64_t from, to;
+		uint64_t title_from, title_to; /* its title, if it has one */
 	} ent[REFS_PER_LINE];
 	size_t n_ent;
 };
@@ -859,7 +860,21 @@ static bool number_rule(const struct claims *c, size_t r)
 	return c->rs->rules[r].grounding == GROUNDING_QUANTITY;
 }
 
-/* True when a number check found the finding's text, alone or with other rules. */
+/*
+ * True when rule r checks figures an entry is made of: its year, date,
+ * volume, issue, pages, edition and ids (bare numbers, years, dates,
+ * ordinals, identifiers).
+ */
+static bool entry_figure_rule(const struct claims *c, size_t r)
+{
+	const unsigned entry = 1u << QC_NUMBER | 1u << QC_YEAR | 1u << QC_DATE |
+			       1u << QC_ORDINAL | 1u << QC_IDENT;
+	const struct rule *rule = &c->rs->rules[r];
+
+	return number_rule(c, r) && rule->quantities != 0 && !(rule->quantities & ~entry);
+}
+
+/* True when such a number check found the finding's text, alone or with other rules. */
 static bool number_found(const struct claims *c, const struct claim_item *it)
 {
 	size_t i;
@@ -891,6 +906,7 @@ static bool awaits_line(const struct claims *c, const struct claim_item *it)
 static bool off_entries(const struct claims *c, struct claim_item *it)
 {
 	size_t keep[CLAIMS_ALSO_MAX], n = 0, i;
+	bool in_title;
 
 	if (it->from < c->judged_from || it->to > c->judged_to)
 		return true;
@@ -899,15 +915,27 @@ static bool off_entries(const struct claims *c, struct claim_item *it)
 			break;
 	if (i == c->n_ent)
 		return true;
+	/*
+	 * In its title every figure is the entry's ("Training ImageNet in 1
+	 * hour"). Elsewhere only those an entry is made of: a sum, a
+	 * percentage, a count or a duration is a figure about the world, and
+	 * the recognizer may take a whole line for an entry ("Garcia, M.
+	 * (2021). Forecasting demand. It says 13.1% growth."), where an
+	 * altered figure must still stop a gate that blocks it.
+	 */
+	in_title = it->from >= c->ent[i].title_from && it->to <= c->ent[i].title_to;
 	for (i = 0; i < it->n_also; i++)
-		if (!number_rule(c, it->also[i]))
+		if (!number_rule(c, it->also[i]) ||
+		    (!in_title && !entry_figure_rule(c, it->also[i])))
 			keep[n++] = it->also[i];
-	if (number_rule(c, it->rule)) {
+	if (number_rule(c, it->rule) && (in_title || entry_figure_rule(c, it->rule))) {
 		if (n == 0)
 			return false;
-		/* A near figure is a number check's: the rule that leads now has none. */
+		/* A near figure is a number check's: unless the rule that leads now
+		 * is one too, it has none. */
 		it->rule = keep[0];
-		it->source = NULL;
+		if (!number_rule(c, it->rule))
+			it->source = NULL;
 		memmove(keep, keep + 1, --n * sizeof(*keep));
 	}
 	memcpy(it->also, keep, n * sizeof(*keep));
@@ -1462,12 +1490,15 @@ out:
 	return err;
 }
 
-/* [from, to) of the line being read is an entry. */
-static void refs_entry(struct claims *c, uint64_t from, uint64_t to)
+/* [from, to) of the line being read is an entry, its title [title_from, title_to). */
+static void refs_entry(struct claims *c, uint64_t from, uint64_t to, uint64_t title_from,
+		       uint64_t title_to)
 {
 	if (c->n_ent < ARRAY_SIZE(c->ent)) {
 		c->ent[c->n_ent].from = from;
-		c->ent[c->n_ent++].to = to;
+		c->ent[c->n_ent].to = to;
+		c->ent[c->n_ent].title_from = title_from;
+		c->ent[c->n_ent++].title_to = title_to;
 	}
 }
 
@@ -1493,7 +1524,7 @@ static int refs_list_add(struct claims *c, struct claim_item *it)
 	 * line's findings when it ends): its figures are checked.
 	 */
 	if (c->list_heading || c->list_strong >= 2)
-		refs_entry(c, it->from, it->to);
+		refs_entry(c, it->from, it->to, it->from, it->to); /* a title and nothing else */
 	return c->n_list == REFS_LIST_MAX ? refs_list_end(c) : 0;
 }
 
@@ -1579,8 +1610,13 @@ static int refs_read_line(struct claims *c, uint64_t end)
 		c->ref_line = c->line;
 	/* An id in prose is no entry of the line: the numbers around it are the prose's. */
 	for (i = 0; i < k; i++)
-		if (out[i].style != REF_STYLE_ID)
-			refs_entry(c, c->line_start + out[i].from, c->line_start + out[i].to);
+		if (out[i].style != REF_STYLE_ID) {
+			uint64_t from = c->line_start + out[i].from;
+			uint64_t title = from + out[i].title.off;
+
+			refs_entry(c, from, c->line_start + out[i].to, title,
+				   out[i].title.len ? title + out[i].title.len : title);
+		}
 	for (i = 0; i < k && err == 0; i++) {
 		const struct ref_entry *e = &out[i];
 		struct claim_item it = {
