@@ -111,6 +111,37 @@ struct claims {
 	struct buf list_text;
 	const struct bib *bib;
 	struct buf bib_source; /* the bibliography entry an altered one differs from */
+	/*
+	 * A number check's finding on a line not yet read for entries waits
+	 * for refs_line(): a figure of an entry (its year, volume, pages) is
+	 * the entry's to judge. What comes out after it waits behind it
+	 * (findings, claims), so the order is kept. The line last read is
+	 * [judged_from, judged_to), its entries ent; dec_end is where the
+	 * sentence being decided ends.
+	 */
+	struct pending *pend;
+	size_t pend_head, n_pend, cap_pend; /* those before pend_head went out */
+	struct claim_item *pend_items; /* the items of claims held */
+	size_t n_pend_items, cap_pend_items;
+	struct buf pend_text;
+	uint64_t judged_from, judged_to, dec_end;
+	struct {
+		uint64_t from, to;
+		uint64_t title_from, title_to; /* its title, if it has one */
+	} ent[REFS_PER_LINE];
+	size_t n_ent;
+};
+
+/*
+ * A finding or a claim held: its bytes in pend_text, from off on, are its
+ * text, then a finding's source (NUL-terminated) or a claim's items' texts;
+ * a claim's items are pend_items[items_off, items_off + cl.n_items).
+ */
+struct pending {
+	bool is_claim;
+	struct claim_item it;
+	struct claim cl;
+	size_t off, items_off;
 };
 
 /* A list of titles longer than this is judged when it reaches it. */
@@ -231,6 +262,9 @@ void claims_free(struct claims *c)
 	free(c->list);
 	buf_free(&c->list_text);
 	buf_free(&c->bib_source);
+	free(c->pend);
+	free(c->pend_items);
+	buf_free(&c->pend_text);
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
@@ -260,6 +294,10 @@ void claims_reset(struct claims *c)
 	c->ref_line = UINT64_MAX;
 	c->n_list = c->list_strong = 0;
 	c->list_text.len = 0;
+	c->pend_head = c->n_pend = c->n_pend_items = 0;
+	c->pend_text.len = 0;
+	c->judged_from = c->judged_to = c->dec_end = 0;
+	c->n_ent = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -816,6 +854,262 @@ static bool exempt(struct claims *c, const struct held *h, uint64_t end)
 	return ex->in_sentence;
 }
 
+/* True when rule r is a number check (grounding: quantity). */
+static bool number_rule(const struct claims *c, size_t r)
+{
+	return c->rs->rules[r].grounding == GROUNDING_QUANTITY;
+}
+
+/*
+ * True when rule r checks figures an entry is made of: its year, date,
+ * volume, issue, pages, edition and ids (bare numbers, years, dates,
+ * ordinals, identifiers).
+ */
+static bool entry_figure_rule(const struct claims *c, size_t r)
+{
+	const unsigned entry = 1u << QC_NUMBER | 1u << QC_YEAR | 1u << QC_DATE |
+			       1u << QC_ORDINAL | 1u << QC_IDENT;
+	const struct rule *rule = &c->rs->rules[r];
+
+	return number_rule(c, r) && rule->quantities != 0 && !(rule->quantities & ~entry);
+}
+
+/* True when such a number check found the finding's text, alone or with other rules. */
+static bool number_found(const struct claims *c, const struct claim_item *it)
+{
+	size_t i;
+
+	if (number_rule(c, it->rule))
+		return true;
+	for (i = 0; i < it->n_also; i++)
+		if (number_rule(c, it->also[i]))
+			return true;
+	return false;
+}
+
+/*
+ * True when a number check's finding is on the current line, not read for
+ * entries yet, and the line may still be one (REFS_LINE_MAX bytes at most).
+ */
+static bool awaits_line(const struct claims *c, const struct claim_item *it)
+{
+	return c->refs && it->from >= c->line_start && it->from >= c->judged_to &&
+	       c->dec_end <= c->line_start + REFS_LINE_MAX;
+}
+
+/*
+ * Takes the number checks off a finding inside an entry of the line read
+ * last: its figures are the entry's (its year, volume, pages), which the
+ * entry's own checks judge. False when no other rule found the text (it
+ * is dropped); else the finding is what the other rules alone make of it.
+ */
+static bool off_entries(const struct claims *c, struct claim_item *it)
+{
+	size_t keep[CLAIMS_ALSO_MAX], n = 0, i;
+	bool in_title;
+
+	if (it->from < c->judged_from || it->to > c->judged_to)
+		return true;
+	for (i = 0; i < c->n_ent; i++)
+		if (it->from >= c->ent[i].from && it->to <= c->ent[i].to)
+			break;
+	if (i == c->n_ent)
+		return true;
+	/*
+	 * In its title every figure is the entry's ("Training ImageNet in 1
+	 * hour"). Elsewhere only those an entry is made of: a sum, a
+	 * percentage, a count or a duration is a figure about the world, and
+	 * the recognizer may take a whole line for an entry ("Garcia, M.
+	 * (2021). Forecasting demand. It says 13.1% growth."), where an
+	 * altered figure must still stop a gate that blocks it.
+	 */
+	in_title = it->from >= c->ent[i].title_from && it->to <= c->ent[i].title_to;
+	for (i = 0; i < it->n_also; i++)
+		if (!number_rule(c, it->also[i]) ||
+		    (!in_title && !entry_figure_rule(c, it->also[i])))
+			keep[n++] = it->also[i];
+	if (number_rule(c, it->rule) && (in_title || entry_figure_rule(c, it->rule))) {
+		if (n == 0)
+			return false;
+		/* A near figure is a number check's: unless the rule that leads now
+		 * is one too, it has none. */
+		it->rule = keep[0];
+		if (!number_rule(c, it->rule))
+			it->source = NULL;
+		memmove(keep, keep + 1, --n * sizeof(*keep));
+	}
+	memcpy(it->also, keep, n * sizeof(*keep));
+	it->n_also = n;
+	return true;
+}
+
+/* The findings and claims held: pend[pend_head, n_pend). */
+static size_t waiting(const struct claims *c)
+{
+	return c->n_pend - c->pend_head;
+}
+
+/* The bytes they hold: their texts, and claims' items. */
+static size_t waiting_bytes(const struct claims *c)
+{
+	const struct pending *p = &c->pend[c->pend_head];
+
+	if (!waiting(c))
+		return 0;
+	return c->pend_text.len - p->off + (c->n_pend_items - p->items_off) * sizeof(*c->pend_items);
+}
+
+/*
+ * Passes on the k oldest findings and claims held, in order (a number
+ * check's finding inside an entry of the line read last taken off it).
+ * Those passed on are moved out once they are as many as those left, so
+ * each is moved at most once on average. After an error the rest are
+ * dropped, as claims_reset() would.
+ */
+static int release(struct claims *c, size_t k)
+{
+	size_t i, j, head, shift, ishift;
+	int err = 0;
+
+	for (i = c->pend_head; i < c->pend_head + k && err == 0; i++) {
+		struct pending *p = &c->pend[i];
+		const char *t = c->pend_text.data ? c->pend_text.data + p->off : "";
+
+		if (p->is_claim) {
+			struct claim_item *items = p->cl.n_items ? c->pend_items + p->items_off : NULL;
+			size_t at = p->cl.text_len;
+
+			for (j = 0; j < p->cl.n_items; j++) {
+				items[j].text = t + at;
+				at += items[j].text_len;
+			}
+			p->cl.text = t;
+			p->cl.items = items;
+			err = c->claim_fn(c->claim_ctx, &p->cl);
+			continue;
+		}
+		p->it.text = t;
+		if (p->it.source)
+			p->it.source = t + p->it.text_len;
+		if (!number_found(c, &p->it) || off_entries(c, &p->it))
+			err = c->fn(c->ctx, &p->it);
+	}
+	c->pend_head += k;
+	if (err || c->pend_head == c->n_pend) {
+		c->n_pend = c->pend_head = c->n_pend_items = 0;
+		c->pend_text.len = 0;
+		return err;
+	}
+	if (c->pend_head < waiting(c))
+		return 0;
+	head = c->pend_head;
+	shift = c->pend[head].off;
+	ishift = c->pend[head].items_off;
+	memmove(c->pend, c->pend + head, (c->n_pend - head) * sizeof(*c->pend));
+	c->n_pend -= head;
+	c->pend_head = 0;
+	/* (A buffer never grown is NULL: not even an empty move of it.) */
+	if (c->pend_text.len)
+		memmove(c->pend_text.data, c->pend_text.data + shift, c->pend_text.len - shift);
+	c->pend_text.len -= shift;
+	if (c->n_pend_items)
+		memmove(c->pend_items, c->pend_items + ishift,
+			(c->n_pend_items - ishift) * sizeof(*c->pend_items));
+	c->n_pend_items -= ishift;
+	for (i = 0; i < c->n_pend; i++) {
+		c->pend[i].off -= shift;
+		c->pend[i].items_off -= ishift;
+	}
+	return 0;
+}
+
+/*
+ * Holds a finding (cl NULL) or a claim behind those held, copying its
+ * text. At the caps the oldest go out first; one that cannot be held
+ * (too large, or no memory) goes out now, after all those held: nothing
+ * is lost, and the order is kept.
+ */
+static int hold(struct claims *c, const struct claim_item *it, const struct claim *cl)
+{
+	size_t n_items = cl ? cl->n_items : 0, len, cost, off, i;
+	struct pending *p;
+	int err;
+
+	if (cl) {
+		len = cl->text_len;
+		for (i = 0; i < n_items; i++)
+			len += cl->items[i].text_len;
+	} else {
+		len = it->text_len + (it->source ? strlen(it->source) + 1 : 0);
+	}
+	cost = len + n_items * sizeof(*c->pend_items);
+	while (waiting(c) &&
+	       (waiting(c) == CLAIMS_HOLD_MAX || waiting_bytes(c) + cost > CLAIMS_HOLD_BYTES)) {
+		err = release(c, 1);
+		if (err)
+			return err;
+	}
+	off = c->pend_text.len;
+	if (cost > CLAIMS_HOLD_BYTES ||
+	    grow(&c->pend, &c->cap_pend, c->n_pend + 1, sizeof(*c->pend)) < 0 ||
+	    grow(&c->pend_items, &c->cap_pend_items, c->n_pend_items + n_items,
+		 sizeof(*c->pend_items)) < 0)
+		goto now;
+	p = &c->pend[c->n_pend];
+	*p = (struct pending){.is_claim = cl != NULL, .off = off, .items_off = c->n_pend_items};
+	if (cl) {
+		p->cl = *cl;
+		if (buf_add(&c->pend_text, cl->text, cl->text_len) < 0)
+			goto undo;
+		for (i = 0; i < n_items; i++)
+			if (buf_add(&c->pend_text, cl->items[i].text, cl->items[i].text_len) < 0)
+				goto undo;
+		if (n_items)
+			memcpy(c->pend_items + c->n_pend_items, cl->items, n_items * sizeof(*cl->items));
+		c->n_pend_items += n_items;
+	} else {
+		p->it = *it;
+		if (buf_add(&c->pend_text, it->text, it->text_len) < 0 ||
+		    (it->source && buf_add(&c->pend_text, it->source, strlen(it->source) + 1) < 0))
+			goto undo;
+	}
+	c->n_pend++;
+	return 0;
+undo:
+	c->pend_text.len = off;
+now:
+	err = release(c, waiting(c));
+	if (err)
+		return err;
+	return cl ? c->claim_fn(c->claim_ctx, cl) : c->fn(c->ctx, it);
+}
+
+/*
+ * Passes a finding on: a number check's waits while its line may yet be
+ * an entry (and everything after it waits behind it); one inside an entry
+ * of the line read last loses the number checks.
+ */
+static int put(struct claims *c, const struct claim_item *it)
+{
+	struct claim_item t;
+
+	if (c->refs && number_found(c, it)) {
+		if (awaits_line(c, it))
+			return hold(c, it, NULL);
+		t = *it;
+		if (!off_entries(c, &t))
+			return 0;
+		it = &t;
+	}
+	return waiting(c) ? hold(c, it, NULL) : c->fn(c->ctx, it);
+}
+
+/* Passes a claim on, behind the findings held before it. */
+static int put_claim(struct claims *c, const struct claim *cl)
+{
+	return waiting(c) ? hold(c, NULL, cl) : c->claim_fn(c->claim_ctx, cl);
+}
+
 /* The claim of the sentence [c->start, end), from the held items' verdicts. */
 static int make_claim(struct claims *c, uint64_t end)
 {
@@ -865,7 +1159,7 @@ static int make_claim(struct claims *c, uint64_t end)
 		   : grounded == n ? CLAIM_SUPPORTED
 		   : grounded ? CLAIM_PARTIAL : CLAIM_UNSUPPORTED;
 	c->counts[cl.label]++;
-	return c->claim_fn(c->claim_ctx, &cl);
+	return put_claim(c, &cl);
 }
 
 /* Whether a sentence with nothing held still needs deciding: as a claim, or for its numbers. */
@@ -880,6 +1174,13 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	size_t i;
 	int err = 0;
 
+	c->dec_end = end;
+	/* A line longer than an entry can be holds none: what waits for it goes out. */
+	if (waiting(c) && end > c->line_start + REFS_LINE_MAX) {
+		err = release(c, waiting(c));
+		if (err)
+			return err;
+	}
 	err = lex_sentence(c, end);
 	if (err)
 		return err;
@@ -963,7 +1264,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 
 		memcpy(it.also, h->also, sizeof(it.also));
 		if (!h->dropped)
-			err = c->fn(c->ctx, &it);
+			err = put(c, &it);
 	}
 	if (err == 0 && c->claim_fn && !c->in_tool)
 		err = make_claim(c, end);
@@ -1164,7 +1465,7 @@ static int refs_report(struct claims *c, struct claim_item *it)
 		it->grounded = true;
 		it->grounded_at = rg.at;
 	}
-	return c->fn(c->ctx, it);
+	return put(c, it);
 }
 
 /* The list of titles ended: reports its items when it is a list of references. */
@@ -1189,6 +1490,18 @@ out:
 	return err;
 }
 
+/* [from, to) of the line being read is an entry, its title [title_from, title_to). */
+static void refs_entry(struct claims *c, uint64_t from, uint64_t to, uint64_t title_from,
+		       uint64_t title_to)
+{
+	if (c->n_ent < ARRAY_SIZE(c->ent)) {
+		c->ent[c->n_ent].from = from;
+		c->ent[c->n_ent].to = to;
+		c->ent[c->n_ent].title_from = title_from;
+		c->ent[c->n_ent++].title_to = title_to;
+	}
+}
+
 /* Holds a title item of a list (its text copied; its offset in list_text stands in it.text). */
 static int refs_list_add(struct claims *c, struct claim_item *it)
 {
@@ -1203,6 +1516,15 @@ static int refs_list_add(struct claims *c, struct claim_item *it)
 	c->list[c->n_list++] = *it;
 	c->list_strong += it->ref.strong;
 	c->list_line = c->line;
+	/*
+	 * A list already known to be references (under a heading, or with two
+	 * sure titles) has this title as an entry: its figures are dropped with
+	 * the others'. An item before that is not known to be one when its line
+	 * ends, and numbers are not held across lines (--line-buffered writes a
+	 * line's findings when it ends): its figures are checked.
+	 */
+	if (c->list_heading || c->list_strong >= 2)
+		refs_entry(c, it->from, it->to, it->from, it->to); /* a title and nothing else */
 	return c->n_list == REFS_LIST_MAX ? refs_list_end(c) : 0;
 }
 
@@ -1232,7 +1554,7 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
  * for entries and report those that nothing grounds. Items that are only
  * titles wait for the end of their list.
  */
-static int refs_line(struct claims *c, uint64_t end)
+static int refs_read_line(struct claims *c, uint64_t end)
 {
 	struct ref_entry out[REFS_PER_LINE];
 	size_t rule = c->ref_rule, n, k, i;
@@ -1286,6 +1608,15 @@ static int refs_line(struct claims *c, uint64_t end)
 		err = refs_list_end(c);
 	if (k == 1 && out[0].style != REF_STYLE_ID)
 		c->ref_line = c->line;
+	/* An id in prose is no entry of the line: the numbers around it are the prose's. */
+	for (i = 0; i < k; i++)
+		if (out[i].style != REF_STYLE_ID) {
+			uint64_t from = c->line_start + out[i].from;
+			uint64_t title = from + out[i].title.off;
+
+			refs_entry(c, from, c->line_start + out[i].to, title,
+				   out[i].title.len ? title + out[i].title.len : title);
+		}
 	for (i = 0; i < k && err == 0; i++) {
 		const struct ref_entry *e = &out[i];
 		struct claim_item it = {
@@ -1297,6 +1628,23 @@ static int refs_line(struct claims *c, uint64_t end)
 		err = refs_report(c, &it);
 	}
 	return err;
+}
+
+/*
+ * Reads the line [line_start, end) for entries, then passes on what waited
+ * for it: a number check's finding inside an entry loses the number checks
+ * (off_entries), the rest go out as they came.
+ */
+static int refs_line(struct claims *c, uint64_t end)
+{
+	int err, rerr;
+
+	c->n_ent = 0;
+	c->judged_from = c->line_start;
+	c->judged_to = end;
+	err = refs_read_line(c, end);
+	rerr = release(c, waiting(c));
+	return err ? err : rerr;
 }
 
 static int cmp_word(const void *a, const void *b)

@@ -26,6 +26,17 @@
 /* Matched text longer than this is cut (the finding says so). */
 #define CLAIMS_TEXT_CAP 4096
 
+/*
+ * A number check's finding waits for its line to be read for bibliography
+ * entries (a year, volume or page range of an entry is the entry's to
+ * judge), and what comes out after it waits behind it. At most this many
+ * findings and claims, of this many bytes, are held: past that the oldest
+ * go out as they are (a line longer than REFS_LINE_MAX holds no entry, so
+ * no more is ever held).
+ */
+#define CLAIMS_HOLD_MAX 256
+#define CLAIMS_HOLD_BYTES (256 * 1024)
+
 /* Rules of other signals whose finding on the same text a finding carries. */
 #define CLAIMS_ALSO_MAX 3
 

@@ -76,6 +76,50 @@ def line_buffered():
           "line-buffered: summary at the end")
 
 
+def line_buffered_references():
+    # With grounding, a bibliography entry's figures wait for its line to
+    # end (it is then known to be an entry, and they are dropped), and
+    # every finding of a line is still out when its newline arrives.
+    with tempfile.NamedTemporaryFile(suffix=".txt") as src:
+        src.write(b"Results: the model hit 94.2% accuracy.\n")
+        src.flush()
+        p = subprocess.Popen([BIN, "--no-config", "--line-buffered", "--source", src.name],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+        def send(data):
+            p.stdin.write(data)
+            p.stdin.flush()
+
+        def next_record(timeout):
+            ready, _, _ = select.select([p.stdout], [], [], timeout)
+            return json.loads(p.stdout.readline()) if ready else None
+
+        send(b"The model reached 91.3% accuracy.\n")
+        r = next_record(10)
+        check(r is not None and r["signal"] == "altered_number" and r["text"] == "91.3%",
+              "line-buffered references: a prose line's number at its newline")
+        send(b"References:\n")
+        for token in [b"1. Smith, J. A., & Lee, K. (2019). ", b"Deep learning for feline health. ",
+                      b"Journal of Veterinary Informatics, 12(3), 45-67."]:
+            send(token)
+            time.sleep(0.05)
+        check(next_record(0.5) is None,
+              "line-buffered references: an entry's year waits for its line to end")
+        send(b"\n")
+        r = next_record(10)
+        check(r is not None and r["signal"] == "fabricated_reference" and r["line"] == 3,
+              "line-buffered references: the entry at its newline, its figures dropped")
+        send(b"It scored 93.1% later.\n")
+        r = next_record(10)
+        check(r is not None and r["signal"] == "altered_number" and r["text"] == "93.1%",
+              "line-buffered references: the next prose line's number at its newline")
+        p.stdin.close()
+        rest = records(p.stdout.read())
+        p.wait()
+    check(len(rest) == 1 and rest[0]["type"] == "summary" and rest[0]["findings"] == 3,
+          "line-buffered references: summary at the end, nothing else held")
+
+
 def huge_line():
     # 256 MiB without a line break, a finding at each end: memory stays flat.
     size = 256 << 20
@@ -203,7 +247,7 @@ def nul_and_binary():
           "binary input: findings after NULs")
 
 
-for test in (closed_pipe, full_disk, line_buffered, huge_line, distinct_findings, rules_cache,
+for test in (closed_pipe, full_disk, line_buffered, line_buffered_references, huge_line, distinct_findings, rules_cache,
              no_compiler_library, list_and_check_rules, nul_and_binary):
     test()
 print("%d failed" % len(failures))

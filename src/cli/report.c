@@ -392,12 +392,13 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	char fp[FINGERPRINT_LEN + 1] = "";
 	int err;
 
+	/* A repeat shown for the record (--show-grounded) is of a signal and a
+	 * rule too: it is chosen as a finding is. */
+	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
+		return 0;
 	if (!f->grounded) {
 		unsigned long long index;
 
-		if ((r->n_select && !listed(r->select, r->n_select, f)) ||
-		    listed(r->ignore, r->n_ignore, f))
-			return 0;
 		err = occurrence(r, fingerprint_key(f->rule, f->text, f->text_len), &index);
 		if (err)
 			return err;

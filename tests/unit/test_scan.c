@@ -533,3 +533,56 @@ TEST(scan_long_line)
 	teardown(&fx);
 	free(text);
 }
+
+/*
+ * An entry's figures wait for its line to end and are then dropped; past
+ * CLAIMS_HOLD_MAX the oldest go out as they are, in order, whatever the
+ * pieces the input comes in. 701 figures on one entry line: the oldest
+ * 445 go out (more than stay held, so the queue is compacted too), then
+ * the entry, then the next line's number.
+ */
+TEST(scan_entry_numbers_held)
+{
+	static const size_t steps[] = {0, 1, 7, 4096};
+	enum { FIGURES = 700 };
+	size_t out_n = FIGURES + 1 - CLAIMS_HOLD_MAX, i, step;
+	struct buf text = {0}, want = {0};
+	struct scan_summary sum;
+	struct fixture fx;
+	size_t at;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	buf_adds(&text, "<tool_output>Accuracy was 94.2% in 2023.</tool_output>\nReferences\n"
+			"1. Smith, J. (2019). Counts of ");
+	for (i = 0; i < FIGURES; i++) {
+		at = text.len;
+		buf_addf(&text, "%s%zu", i ? ", " : "", 100 + i);
+		if (i)
+			at += 2;
+		/* the first out is the year, then the figures in order */
+		if (i + 1 < out_n)
+			buf_addf(&want, "ungrounded_number:%zu@%zu;", 100 + i, at);
+	}
+	buf_adds(&text, " in practice. Journal of Counting, 12(3), 45-67.\nIt reached 91.3%.\n");
+	CHECK(text.len < 4096 + 80);
+	for (step = 0; step < ARRAY_SIZE(steps); step++) {
+		const char *b = scan(&fx, text.data, text.len, steps[step], &sum), *p;
+		size_t n = 0;
+
+		/* The year first, then the figures, then the entry and the next line. */
+		p = strstr(b, ":2019@");
+		CHECK(p != NULL && strchr(b, ';') > p);
+		p = p ? strchr(p, ';') + 1 : b;
+		CHECK(strncmp(p, want.data, want.len) == 0);
+		CHECK(strncmp(p + want.len, "fabricated_reference:", 21) == 0);
+		CHECK(strstr(p + want.len, "altered_number:91.3%@") != NULL);
+		for (p = b; (p = strstr(p, "_number:")) != NULL; p++)
+			n++;
+		CHECK_EQ(n, out_n + 1);
+		CHECK_EQ(sum.findings, out_n + 2);
+	}
+	buf_free(&text);
+	buf_free(&want);
+	teardown(&fx);
+}
