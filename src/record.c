@@ -145,10 +145,6 @@ static inline uint64_t off(const struct record *r, const char *q)
 
 /* ---- delivery ---- */
 
-/* A value of n bytes at stream offset at, written as they are (no escapes). */
-static int emit_plain(struct record *r, enum record_kind k, const char *s, size_t n,
-		      uint64_t at, bool cont);
-
 static int emit(struct record *r, enum record_kind k, const char *s, size_t n, uint64_t at,
 		uint64_t end, bool cont, size_t n_marks)
 {
@@ -163,6 +159,7 @@ static int emit(struct record *r, enum record_kind k, const char *s, size_t n, u
 	return r->fn(r->ctx, &v);
 }
 
+/* A value of n bytes at stream offset at, written as they are (no escapes). */
 static int emit_plain(struct record *r, enum record_kind k, const char *s, size_t n,
 		      uint64_t at, bool cont)
 {
