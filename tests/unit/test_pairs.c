@@ -158,13 +158,17 @@ TEST(pairs_cost_is_linear)
 			add_prose(&claim, sizes[i] / 2, 1000000);
 			t[i] = MIN(t[i], judge_cost(&fx, &claim, &passage));
 		}
-		if (t[1] <= 3 * t[0] && t[2] <= 6 * t[0])
+		if (t[1] <= 3 * t[0] && t[2] <= 8 * t[0])
 			break;
 	}
 	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
 	       t[1] / t[0], t[2] / t[0]);
+	/* Each bound halfway, geometrically, between linear and quadratic
+	 * (2x size: 2 or 4 times; 4x: 4 or 16 times, as tests/adversarial_test.py
+	 * bounds growth): 6 for 4x left no room on a loaded machine (5.4-5.6
+	 * measured, one failure seen). */
 	CHECK(t[1] <= 3 * t[0]);
-	CHECK(t[2] <= 6 * t[0]);
+	CHECK(t[2] <= 8 * t[0]);
 out:
 	buf_free(&claim);
 	buf_free(&passage);
