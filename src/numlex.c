@@ -2846,7 +2846,11 @@ static size_t iso_date(struct lex *lx, size_t p)
 				e++;
 			else if ((B(lx, e) == '+' || B(lx, e) == '-') && is_digit(B(lx, e + 1)) &&
 				 is_digit(B(lx, e + 2)))
-				e = B(lx, e + 3) == ':' && is_digit(B(lx, e + 4)) ? e + 6 : e + 3;
+				/* "+05:30" or "+05"; a "+05:3" leaves ":3" outside. */
+				e += B(lx, e + 3) == ':' && is_digit(B(lx, e + 4)) &&
+						     is_digit(B(lx, e + 5))
+					     ? 6
+					     : 3;
 		}
 	}
 	flush(lx, &out, p, e);
