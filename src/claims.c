@@ -1549,6 +1549,32 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 	return !(i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2);
 }
 
+/* Whether a line that starts with c may be a list item (blanks: an indented one). */
+static bool may_open_item(char c)
+{
+	return c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9') ||
+	       c == (char)0xE2;
+}
+
+/*
+ * Whether refs_read_line() has nothing to do at the end of the current
+ * line: no trigger on it, no list waiting, and no list item it could open.
+ * Most lines are so; this spares them the call.
+ */
+static bool refs_idle(const struct claims *c, uint64_t end)
+{
+	const char *s;
+	size_t n;
+
+	if (c->ref_rule != SIZE_MAX || c->n_list > 0)
+		return false;
+	if (!c->refs || c->in_tool || end <= c->line_start ||
+	    (c->item_rule[0] == SIZE_MAX && c->item_rule[1] == SIZE_MAX))
+		return true;
+	s = window_get(c->w, c->line_start, c->line_start + 1, &n);
+	return n == 1 && !may_open_item(s[0]);
+}
+
 /*
  * The current line ends at offset end: when a trigger was on it, read it
  * for entries and report those that nothing grounds. Items that are only
@@ -1572,8 +1598,7 @@ static int refs_read_line(struct claims *c, uint64_t end)
 		int kind = 0;
 
 		s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
-		if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[0] == '-' || s[0] == '*' || s[0] == '+' ||
-			      (s[0] >= '0' && s[0] <= '9') || s[0] == (char)0xE2))
+		if (n > 0 && may_open_item(s[0]))
 			kind = refs_item_start(s, n, c->n_list > 0 ||
 						       (c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line));
 		if (kind) {
@@ -1642,7 +1667,7 @@ static int refs_line(struct claims *c, uint64_t end)
 	c->n_ent = 0;
 	c->judged_from = c->line_start;
 	c->judged_to = end;
-	err = refs_read_line(c, end);
+	err = refs_idle(c, end) ? 0 : refs_read_line(c, end);
 	rerr = release(c, waiting(c));
 	return err ? err : rerr;
 }

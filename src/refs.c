@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* A list of words from the packs, lowercased, with their lengths (this
  * is asked of every word of every candidate line); absent: empty. */
@@ -253,13 +256,38 @@ static bool at_ci(const char *s, size_t at, size_t end, const char *lit)
 	return end >= at + k && strncasecmp(s + at, lit, k) == 0;
 }
 
-/* The first offset in [from, end) where lit starts (ASCII case ignored), or end. */
+/*
+ * The first offset in [from, end) where lit starts (ASCII case ignored), or
+ * end. Lines are read whole for several words, so the first letter is
+ * looked for 16 bytes at a time.
+ */
 static size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
 {
 	size_t k = strlen(lit);
+	char lo = lower(lit[0]), up = is_lower(lo) ? (char)(lo - 'a' + 'A') : lo;
 
+	if (k == 0 || from + k > end)
+		return k == 0 ? from : end;
+#if defined(__SSE2__)
+	{
+		const __m128i vl = _mm_set1_epi8(lo), vu = _mm_set1_epi8(up);
+
+		for (; from + 16 <= end - k + 1; from += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + from));
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_or_si128(_mm_cmpeq_epi8(v, vl), _mm_cmpeq_epi8(v, vu)));
+
+			for (; m; m &= m - 1) {
+				size_t at = from + (size_t)__builtin_ctz(m);
+
+				if (strncasecmp(s + at, lit, k) == 0)
+					return at;
+			}
+		}
+	}
+#endif
 	for (; from + k <= end; from++)
-		if (lower(s[from]) == lower(lit[0]) && strncasecmp(s + from, lit, k) == 0)
+		if ((s[from] == lo || s[from] == up) && strncasecmp(s + from, lit, k) == 0)
 			return from;
 	return end;
 }
@@ -758,7 +786,34 @@ struct title_shape {
 	bool first_capital, imperative, sentence, colon;
 };
 
-static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, struct title_shape *t)
+/* The marks a word may open with ("(Title"), and close with ("Title),"); NUL too, as strchr had it. */
+static bool opens_word(char c)
+{
+	return c == '"' || c == '\'' || c == '(' || c == '*' || c == '_' || c == '[' || c == '\0';
+}
+
+static bool closes_word(char c)
+{
+	switch (c) {
+	case '"': case '\'': case ')': case ',': case '.': case ';': case ':': case '!': case '?':
+	case '*': case '_': case ']': case '\0':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* When shape_of() may stop: once the words are no title (a sentence, an
+ * instruction, more than 25 words), or once a significant word is in lower
+ * case (a line that ends as a sentence does is then no title either). */
+enum { SHAPE_WHOLE = 0, SHAPE_NO_TITLE = 1, SHAPE_LOWER = 2 };
+
+/*
+ * The shape of the words of [b, e). It stops where stop says: what it has
+ * filled in then is all a caller may read.
+ */
+static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, unsigned stop,
+		     struct title_shape *t)
 {
 	size_t i = b;
 
@@ -773,9 +828,9 @@ static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, st
 		if (j == i)
 			break;
 		a = i, z = j;
-		while (a < z && strchr("\"'(*_[", s[a]))
+		while (a < z && opens_word(s[a]))
 			a++;
-		while (z > a && strchr("\"'),.;:!?*_]", s[z - 1]))
+		while (z > a && closes_word(s[z - 1]))
 			z--;
 		if (j > i && s[j - 1] == ':')
 			t->colon = true;
@@ -801,6 +856,10 @@ static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, st
 				t->capitalised += cap;
 			}
 		}
+		if ((stop & SHAPE_NO_TITLE) && (t->sentence || t->imperative || t->words > 25))
+			return;
+		if ((stop & SHAPE_LOWER) && t->capitalised < t->significant)
+			return;
 		i = j;
 	}
 }
@@ -821,22 +880,27 @@ static int title_item(const struct refs *r, const char *s, size_t b, size_t e, b
 {
 	struct title_shape t, head;
 	size_t i, colon = e;
+	const char *p;
+	bool period;
 
 	trim(s, &b, &e, "*_");
 	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
 		return 0;
 	/* "**Term**: explanation" and "Term: explanation." are glossaries, not titles. */
-	for (i = b; i + 2 < e; i++)
-		if ((s[i] == '*' && s[i + 1] == '*' && s[i + 2] == ':') ||
-		    (s[i] == ':' && s[i + 1] == '*' && s[i + 2] == '*'))
+	for (p = memchr(s + b, ':', e - b); p; p = memchr(p + 1, ':', (size_t)(s + e - p - 1))) {
+		i = (size_t)(p - s);
+		if ((i >= b + 2 && s[i - 2] == '*' && s[i - 1] == '*') ||
+		    (i + 2 < e && s[i + 1] == '*' && s[i + 2] == '*'))
 			return 0;
+	}
 	if (find_ci(s, b, e, "http") < e)
 		return 0;
-	shape_of(r, s, b, e, &t);
+	/* A sentence ends in a period; a title seldom does. */
+	period = s[e - 1] == '.' || s[e - 1] == '!' || s[e - 1] == '?';
+	shape_of(r, s, b, e, SHAPE_NO_TITLE | (period ? SHAPE_LOWER : 0), &t);
 	if (!t.first_capital || t.imperative || t.sentence || t.words < 2 || t.words > 25)
 		return 0;
-	/* A sentence ends in a period; a title seldom does. */
-	if ((s[e - 1] == '.' || s[e - 1] == '!' || s[e - 1] == '?') && t.capitalised < t.significant)
+	if (period && t.capitalised < t.significant)
 		return 0;
 	if (s[e - 1] == ')')
 		return 1;
@@ -851,8 +915,8 @@ static int title_item(const struct refs *r, const char *s, size_t b, size_t e, b
 		size_t tb = colon + 1;
 
 		/* "Squats: 3 sets", "Yes: Go to Question 2", "Product: Name of the product" are forms. */
-		shape_of(r, s, b, colon, &head);
-		shape_of(r, s, tb, e, &t);
+		shape_of(r, s, b, colon, SHAPE_WHOLE, &head);
+		shape_of(r, s, tb, e, SHAPE_WHOLE, &t);
 		while (tb < e && (is_space(s[tb]) || s[tb] == '"' || s[tb] == '*'))
 			tb++;
 		if (tb == e || !is_upper(s[tb]) || t.imperative || head.capitalised < head.significant)
@@ -1050,7 +1114,7 @@ static bool parse_quoted(const struct refs *r, const char *s, size_t b, size_t e
 			if (kind && after < e && (s[after] == '.' || s[after] == '!')) {
 				struct title_shape q;
 
-				shape_of(r, s, en->title.off, after, &q);
+				shape_of(r, s, en->title.off, after, SHAPE_WHOLE, &q);
 				if (q.capitalised < q.significant)
 					kind = 0;
 			}
