@@ -7,6 +7,44 @@
 
 #include "config.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Whether c is copied as it is: printable ASCII other than '"' and '\\'. */
+static bool json_plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+}
+
+/*
+ * The end of the run of plain bytes that starts at p[i]. A finding's
+ * message, recovery and text are mostly such runs, read 16 bytes at a
+ * time: a byte is plain when, signed, it lies in (0x1F, 0x7F) and is no
+ * quote or backslash.
+ */
+static size_t json_plain_run(const unsigned char *p, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+	const __m128i lo = _mm_set1_epi8(0x1F), hi = _mm_set1_epi8(0x7F);
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+		__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
+		unsigned m = (~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu) |
+			     (unsigned)_mm_movemask_epi8(bad);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < n && json_plain(p[i]))
+		i++;
+	return i;
+}
+
 int emit_json_string(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -19,10 +57,10 @@ int emit_json_string(struct buf *b, const char *s, size_t n)
 		size_t k;
 		char esc[7];
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x7F) {
+		if (json_plain(c)) {
 			/* Copy plain ASCII in runs. */
-			for (run = i; i < n && p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\'; i++)
-				;
+			run = i;
+			i = json_plain_run(p, i, n);
 			err = buf_add(b, s + run, i - run);
 			continue;
 		}

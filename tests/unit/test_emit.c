@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* JSON strings: always valid UTF-8, nothing dropped. */
+#include <stdio.h>
+#include <string.h>
+
 #include "emit.h"
 #include "test.h"
 
@@ -33,6 +36,35 @@ TEST(emit_json_utf8)
 	CHECK_STR(json("\xed\xa0\x80", 3), "\"\\udced\\udca0\\udc80\""); /* a surrogate */
 	CHECK_STR(json("\xf4\x90\x80\x80", 4), "\"\\udcf4\\udc90\\udc80\\udc80\""); /* > U+10FFFF */
 	CHECK_STR(json("\xe2\x80", 2), "\"\\udce2\\udc80\"");
+}
+
+/*
+ * Plain runs are read 16 bytes at a time: every byte value, at every offset
+ * of a 40-byte run of plain text, is written as it is alone (its own
+ * escape or itself) between the run's two halves.
+ */
+TEST(emit_json_every_byte_at_every_offset)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz0123456789 ~!@";
+	char in[64], want[128], alone[16];
+	unsigned c;
+	size_t k;
+
+	for (c = 0; c < 256; c++) {
+		char one = (char)c;
+
+		snprintf(alone, sizeof(alone), "%s", json(&one, 1));
+		/* alone is "X" with its quotes: the middle is what c becomes */
+		alone[strlen(alone) - 1] = '\0';
+		for (k = 0; k <= 40; k++) {
+			memcpy(in, plain, k);
+			in[k] = one;
+			memcpy(in + k + 1, plain + k, 40 - k);
+			snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)k, plain, alone + 1,
+				 (int)(40 - k), plain + k);
+			CHECK_STR(json(in, 41), want);
+		}
+	}
 }
 
 /* Numbers are written without printf: the edges, and a sweep against it. */
