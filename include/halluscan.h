@@ -182,13 +182,17 @@ enum {
 	HALLUSCAN_RULE_PCRE2 = 1 << 1,    /* runs on PCRE2 (Hyperscan refused it, or none) */
 	HALLUSCAN_RULE_LEXER = 1 << 2,    /* a number check: no pattern, the number lexer
 					     finds its quantities (pattern is NULL) */
+	HALLUSCAN_RULE_RECOGNIZER = 1 << 3, /* ref.numbered, ref.bullet: no pattern, the
+					       reference recognizer finds list items at a
+					       line's start (pattern is NULL) */
 };
 
 struct halluscan_rule {
 	const char *id;          /* "url.http" */
 	const char *signal;      /* "fabricated_url" */
 	const char *pattern;     /* PCRE2 syntax; a list of patterns as their alternation;
-				    NULL for a number check (HALLUSCAN_RULE_LEXER) */
+				    NULL for a number check (HALLUSCAN_RULE_LEXER) and
+				    for list items (HALLUSCAN_RULE_RECOGNIZER) */
 	enum halluscan_severity severity; /* before contexts escalate it */
 	unsigned flags;          /* HALLUSCAN_RULE_* */
 	const char *file;        /* the pack that defines it ("patterns/urls.yaml") */

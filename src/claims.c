@@ -99,6 +99,10 @@ struct claims {
 	struct refs *refs;
 	size_t ref_rule;
 	size_t item_rule[2]; /* ref.numbered and ref.bullet: list items found at a line's start */
+	/* ref.year: a line a sentence end marked as maybe holding an entry's
+	 * part (". 2015.", '." ', "*. "), read at its end if refs_line_cue() agrees */
+	size_t cue_rule;
+	bool ref_cue;
 	uint64_t ref_line;
 	unsigned today;
 	/* A list of items that are only titles, held until it ends to judge it
@@ -230,7 +234,7 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	}
 	c->ref_rule = SIZE_MAX;
 	c->ref_line = UINT64_MAX;
-	c->item_rule[0] = c->item_rule[1] = SIZE_MAX;
+	c->item_rule[0] = c->item_rule[1] = c->cue_rule = SIZE_MAX;
 	for (r = 0; c->refs && r < rs->n_rules; r++) {
 		if (rs->rules[r].grounding != GROUNDING_REFERENCE)
 			continue;
@@ -238,6 +242,8 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 			c->item_rule[0] = r;
 		else if (strcmp(rs->rules[r].id, "ref.bullet") == 0)
 			c->item_rule[1] = r;
+		else if (strcmp(rs->rules[r].id, "ref.year") == 0)
+			c->cue_rule = r;
 	}
 	c->today = refs_today();
 	c->gen = 1;
@@ -291,6 +297,7 @@ void claims_reset(struct claims *c)
 	memset(c->counts, 0, sizeof(c->counts));
 	c->line = c->line_start = c->col_at = c->col_cp = 0;
 	c->ref_rule = SIZE_MAX;
+	c->ref_cue = false;
 	c->ref_line = UINT64_MAX;
 	c->n_list = c->list_strong = 0;
 	c->list_text.len = 0;
@@ -682,6 +689,13 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
+		/* Without a pattern, only the list items at a line's start report under it. */
+		if (r->grounding == GROUNDING_REFERENCE && !r->pattern &&
+		    strcmp(r->id, "ref.numbered") != 0 && strcmp(r->id, "ref.bullet") != 0)
+			return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\" needs \"pattern\": of the "
+					"reference rules only ref.numbered and ref.bullet (list items, "
+					"read at a line's start) do without one", r->at.file, r->at.line,
+					r->at.col, r->id);
 		for (j = 0; j < r->n_unless_sentence + 2; j++) {
 			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j]
 					  : j == r->n_unless_sentence ? r->unless_before
@@ -1553,7 +1567,7 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 static bool may_open_item(char c)
 {
 	return c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9') ||
-	       c == (char)0xE2;
+	       c == (char)0xE2 || c == '[';
 }
 
 /*
@@ -1566,7 +1580,7 @@ static bool refs_idle(const struct claims *c, uint64_t end)
 	const char *s;
 	size_t n;
 
-	if (c->ref_rule != SIZE_MAX || c->n_list > 0)
+	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue)
 		return false;
 	if (!c->refs || c->in_tool || end <= c->line_start ||
 	    (c->item_rule[0] == SIZE_MAX && c->item_rule[1] == SIZE_MAX))
@@ -1585,13 +1599,23 @@ static int refs_read_line(struct claims *c, uint64_t end)
 	struct ref_entry out[REFS_PER_LINE];
 	size_t rule = c->ref_rule, n, k, i;
 	const char *s;
+	bool cue;
 	int err = 0;
 
+	cue = c->ref_cue;
 	c->ref_rule = SIZE_MAX;
+	c->ref_cue = false;
 	if (!c->refs || c->in_tool) {
 		c->n_list = c->list_strong = 0;
 		c->list_text.len = 0;
 		return 0;
+	}
+	/* A sentence end's cue, as a trigger would have been. */
+	if (rule == SIZE_MAX && cue && c->cue_rule != SIZE_MAX && end > c->line_start &&
+	    end - c->line_start <= REFS_LINE_MAX) {
+		s = window_get(c->w, c->line_start, end, &n);
+		if (n == end - c->line_start && refs_line_cue(s, n))
+			rule = c->cue_rule;
 	}
 	if (rule == SIZE_MAX && end > c->line_start && (c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX)) {
 		/* A list item no pattern marked: its first bytes tell. */
@@ -1722,12 +1746,35 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 		       sizeof(abbreviations[0]), cmp_word) != NULL;
 }
 
+/*
+ * A sentence end [from, to) that may close a part of an entry: ". 2015"
+ * (a year after a full stop), '." ' (a quoted title) or "*. " (a book's
+ * emphasis). Its line is then asked refs_line_cue() when it ends: the
+ * engine stops at every sentence end anyway, so these forms cost plain
+ * text nothing where Hyperscan patterns for them cost every byte.
+ */
+static void refs_mark_cue(struct claims *c, uint64_t from, uint64_t to)
+{
+	const char *s;
+	size_t n;
+
+	if (c->ref_cue || c->cue_rule == SIZE_MAX || c->in_tool || from == 0)
+		return;
+	s = window_get(c->w, from - 1, to, &n);
+	if (n < 4 || s[1] != '.')
+		return;
+	if ((s[2] == '"' && (s[3] == ' ' || s[3] == '\t')) || s[0] == '*' ||
+	    s[n - 1] == '1' || s[n - 1] == '2')
+		c->ref_cue = true;
+}
+
 int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 {
 	const char *s;
 	size_t n;
 	int err;
 
+	refs_mark_cue(c, from, to);
 	err = claims_advance(c, from);
 	if (err)
 		return err;

@@ -37,7 +37,8 @@ void db_free(struct db *db)
 
 /*
  * A number check has no pattern: the number lexer finds its quantities
- * (scan.c). A rule for context pressure alone is in the late database,
+ * (scan.c); nor may ref.numbered and ref.bullet: the reference recognizer
+ * finds their list items at a line's start (claims.c). A rule for context pressure alone is in the late database,
  * scanned only once woken (scan.c wakes it under pressure, and only then:
  * it is all the late database holds): without pressure its patterns cost
  * nothing, where scanning them along to drop
@@ -46,7 +47,7 @@ void db_free(struct db *db)
 static struct engine_pattern rule_pattern(const struct rule *r)
 {
 	unsigned flags = (r->caseless ? ENGINE_CASELESS : 0u) |
-			 (r->quantities ? ENGINE_NEVER : 0u) |
+			 (r->quantities || !r->pattern ? ENGINE_NEVER : 0u) |
 			 (r->pressure == PRESSURE_ONLY ? ENGINE_LATE : 0u);
 
 	return (struct engine_pattern){r->pattern, flags, (const char *const *)r->alternatives,

@@ -1508,6 +1508,88 @@ static size_t cap_word(const char *s, size_t i, size_t n)
 	return k;
 }
 
+/* "[1] " at s[i]: IEEE's numbering, with up to three digits. */
+static bool bracket_number(const char *s, size_t i, size_t n)
+{
+	size_t d = 0;
+
+	if (i >= n || s[i] != '[')
+		return false;
+	for (i++; i < n && is_digit(s[i]) && d < 4; i++)
+		d++;
+	return d >= 1 && d <= 3 && i + 1 < n && s[i] == ']' && (s[i + 1] == ' ' || s[i + 1] == '\t');
+}
+
+/* A bullet ("-", "*", "+", "•") at s[i], up to four blanks, and a quote ('"', “). */
+static bool bullet_quote(const char *s, size_t i, size_t n)
+{
+	size_t k = 0;
+
+	if (i < n && (s[i] == '-' || s[i] == '*' || s[i] == '+'))
+		i++;
+	else if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2)
+		i += 3;
+	else
+		return false;
+	for (; i < n && (s[i] == ' ' || s[i] == '\t') && k < 4; i++)
+		k++;
+	return k > 0 && i < n &&
+	       (s[i] == '"' || (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C));
+}
+
+/* After the '.' or ',' at s[i], a closing quote ('"', ”) and a blank: '." ', ',” '. */
+static bool quote_closes(const char *s, size_t i, size_t n)
+{
+	if (i + 2 < n && s[i + 1] == '"')
+		return s[i + 2] == ' ' || s[i + 2] == '\t';
+	return i + 4 < n && s[i + 1] == (char)0xE2 && s[i + 2] == (char)0x80 && s[i + 3] == (char)0x9D &&
+	       (s[i + 4] == ' ' || s[i + 4] == '\t');
+}
+
+bool refs_line_cue(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '[':
+			if (bracket_number(s, i, n))
+				return true;
+			break;
+		case '-': case '+':
+			if (bullet_quote(s, i, n))
+				return true;
+			break;
+		case '*':
+			if (bullet_quote(s, i, n) ||
+			    (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == ' ' || s[i + 2] == '\t')))
+				return true;
+			break;
+		case '.':
+			/* ". 2015." and ". 2002;": 1500-2099 */
+			if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') &&
+			    ((s[i + 2] == '1' && s[i + 3] >= '5' && s[i + 3] <= '9') ||
+			     (s[i + 2] == '2' && s[i + 3] == '0')) &&
+			    is_digit(s[i + 4]) && is_digit(s[i + 5]) && (s[i + 6] == '.' || s[i + 6] == ';'))
+				return true;
+			if (quote_closes(s, i, n))
+				return true;
+			break;
+		case ',':
+			if (quote_closes(s, i, n))
+				return true;
+			break;
+		case (char)0xE2:
+			if (bullet_quote(s, i, n))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 int refs_item_start(const char *s, size_t n, bool in_list)
 {
 	size_t i = 0, d = 0, k;
@@ -1516,6 +1598,8 @@ int refs_item_start(const char *s, size_t n, bool in_list)
 	n = MIN(n, 64);
 	while (i < n && i < 8 && (s[i] == ' ' || s[i] == '\t'))
 		i++;
+	if (bracket_number(s, i, n))
+		return 1;
 	if (i < n && is_digit(s[i])) {
 		for (; i < n && is_digit(s[i]) && d < 4; i++)
 			d++;
@@ -1564,6 +1648,9 @@ bool refs_item_maybe(const struct refs *r, const char *s, size_t n)
 	if (n > REFS_LINE_MAX)
 		return false;
 	trim(s, &b, &e, "");
+	/* "[1] " numbers entries and nothing else: refs_parse decides. */
+	if (bracket_number(s, b, e))
+		return true;
 	if (!skip_marker(s, &b, e) || b >= e)
 		return false;
 	/* A quoted title, or an entry with "(2020)" or "2002;12" (Vancouver):

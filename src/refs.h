@@ -95,9 +95,9 @@ size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned tod
  * Whether a line opens as an item of a list of titles, from its first
  * bytes alone: a marker at its start ("1.", "2)", "-", "*", "+", "•"), then
  * a quote, or two capitalised words (a short lowercase word may stand
- * between; in_list: inside a list of titles, one capital will do). 0: no;
- * 1: a numbered item; 2: a bulleted one. This runs on every line, so it
- * reads at most 64 bytes.
+ * between; in_list: inside a list of titles, one capital will do); or
+ * "[1] " and anything after it (IEEE). 0: no; 1: a numbered item; 2: a
+ * bulleted one. This runs on every line, so it reads at most 64 bytes.
  */
 int refs_item_start(const char *line, size_t n, bool in_list);
 /*
@@ -106,6 +106,19 @@ int refs_item_start(const char *line, size_t n, bool in_list);
  * refs_parse() reads the rest.
  */
 bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
+
+/*
+ * Whether the line holds a form that parts of an entry take and prose
+ * seldom does: "[1] " (IEEE), a bullet before a quote ("- \"", "• “"), a year
+ * between a full stop and a full stop or semicolon (". 2015." after Harvard
+ * names, ". 2002;" after a Vancouver journal), a quoted title's close
+ * ('." ', '," ', '.” ', ',” ') or a book's emphasis closed before a full
+ * stop ("*. "). Hyperscan does not look for these: their literals would
+ * move its literal matcher off Teddy for every input (README, "How fast").
+ * The scanner asks this of lines that a sentence end marked, and of each
+ * line of tool output and sources; the line is then read by refs_parse().
+ */
+bool refs_line_cue(const char *line, size_t n);
 
 /* True when the line heads a list of references: "References", "## Further
  * reading", "Here are some books on topology:". */

@@ -65,6 +65,7 @@ struct scan {
 	struct ground *sources;     /* --source grounding, seeding ground per input */
 	bool have_sources;          /* sources holds some: kept allocated when cleared */
 	bool source_mode;           /* scanning a source: every match grounds */
+	uint64_t ground_lo, ground_hi; /* what a reference line read as grounding may span */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
@@ -350,9 +351,11 @@ static int ground_ref_key(void *ctx, const char *key, size_t len)
  * A reference trigger in tool output or a source: the entries of its line
  * (read as if in a list of references) ground their titles, DOIs and arXiv
  * ids. The line is what the window holds of it, up to REFS_LINE_MAX bytes
- * on either side of the trigger.
+ * on either side of the trigger. With cued, from is a line's end, and the
+ * line is read only when it holds a form the triggers leave to
+ * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like).
  */
-static int ground_reference(struct scan *s, struct ground *g, uint64_t from)
+static int ground_reference(struct scan *s, struct ground *g, uint64_t from, bool cued)
 {
 	struct ref_entry out[REFS_PER_LINE];
 	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start, end;
@@ -363,12 +366,15 @@ static int ground_reference(struct scan *s, struct ground *g, uint64_t from)
 	p = window_get(&s->win, lo, from, &n);
 	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
 		;
-	start = from - (n - i);
+	start = MAX(from - (n - i), s->ground_lo);
 	if (start == s->ref_line_start && s->ref_ground == g)
 		return 0;
 	p = window_get(&s->win, start, start + REFS_LINE_MAX, &n);
 	nl = memchr(p, '\n', n);
 	end = nl ? start + (uint64_t)(nl - p) : start + n;
+	end = MIN(end, s->ground_hi);
+	if (end <= start || (cued && !refs_line_cue(p, (size_t)(end - start))))
+		return 0;
 	s->ref_line_start = start;
 	s->ref_ground = g;
 	k = refs_parse(s->refs, p, (size_t)(end - start), refs_today(), out, ARRAY_SIZE(out));
@@ -387,7 +393,7 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	if (r->grounding == GROUNDING_NONE)
 		return 0;
 	if (r->grounding == GROUNDING_REFERENCE)
-		return s->refs ? ground_reference(s, g, from) : 0;
+		return s->refs ? ground_reference(s, g, from, false) : 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
@@ -609,11 +615,22 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 		ground_reset(s->span_ground);
 		s->span_ground_used = false;
 	}
+	/* A line of it is read for entries up to the span's ends, never the model's text beside them. */
+	s->ground_lo = s->spans.open_to;
+	s->ground_hi = from;
 	for (i = 0; i < s->n_hold && !err; i++)
 		if (s->hold[i].id >= first)
 			err = ground_match(s, s->ground, s->hold[i].id, s->hold[i].from, s->hold[i].to);
-		else if (s->hold[i].id == s->db->line_id)
-			err = claims_line(s->claims, s->hold[i].from + 1);
+		else if (s->hold[i].id == s->db->line_id) {
+			err = s->refs ? ground_reference(s, s->ground, s->hold[i].from, true) : 0;
+			if (!err)
+				err = claims_line(s->claims, s->hold[i].from + 1);
+		}
+	/* The line the span closes on, up to the closer. */
+	if (!err && s->refs)
+		err = ground_reference(s, s->ground, from, true);
+	s->ground_lo = 0;
+	s->ground_hi = UINT64_MAX;
 	s->n_hold = 0;
 	s->grounded += s->span_matches + s->span_quantities;
 	ground_activate(s->ground);
@@ -678,8 +695,11 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 	    s->rs->rules[id - db->first_rule_id].pressure == PRESSURE_ONLY)
 		return 0;
 	/* A source is grounding only: no line, sentence or claim of it counts. */
-	if (s->source_mode)
+	if (s->source_mode) {
+		if (id == db->line_id)
+			return s->refs ? ground_reference(s, s->sources, from, true) : 0;
 		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
+	}
 	advance(s, from);
 	if (id == db->line_id) {
 		s->line++;
@@ -712,6 +732,8 @@ static void reset(struct scan *s)
 	spans_reset(&s->spans);
 	s->n_hold = 0;
 	s->deferring = false;
+	s->ground_lo = 0;
+	s->ground_hi = UINT64_MAX;
 	drop_deferred(s);
 	if (s->span_ground_used)
 		ground_reset(s->span_ground);
@@ -934,6 +956,9 @@ int scan_source_end(struct scan *s)
 		err = engine_stream_end(s->es, on_match, s);
 		if (!err && s->rec_on)
 			err = record_end(s->reader, on_ground_value, s);
+		/* The last line, when no line break ends it. */
+		if (!err && s->refs)
+			err = ground_reference(s, s->sources, s->win.base + s->win.len, true);
 	}
 	s->rec_on = false;
 	s->source_mode = false;

@@ -152,12 +152,13 @@ static int describe(struct halluscan_rules *r, bool compiled)
 			.severity = (enum halluscan_severity)x->severity,
 			.flags = (x->caseless ? HALLUSCAN_RULE_CASELESS : 0) |
 				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0) |
-				 (x->quantities ? HALLUSCAN_RULE_LEXER : 0),
+				 (x->quantities ? HALLUSCAN_RULE_LEXER : 0) |
+				 (!x->pattern && !x->quantities ? HALLUSCAN_RULE_RECOGNIZER : 0),
 			.file = x->at.file, .line = x->at.line,
 			.n_examples = x->n_examples, .n_negative_examples = x->n_negatives,
 		};
 		on_pcre2 += pcre2;
-		on_lexer += x->quantities != 0;
+		on_lexer += !x->pattern; /* the lexer's, or the recognizer's: on neither engine */
 		info->n_examples += x->n_examples;
 		info->n_negative_examples += x->n_negatives;
 	}

@@ -37,12 +37,17 @@ TEST(api_rules_builtin)
 	CHECK(r->line > 0 && r->pattern && strstr(r->pattern, "http"));
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++) {
 		ex += r->n_examples;
-		/* A number check runs on the lexer, on neither engine. */
-		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_PCRE2),
-			 !HAVE_HYPERSCAN && !(r->flags & HALLUSCAN_RULE_LEXER));
-		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_LEXER), !r->pattern);
+		/* A number check runs on the lexer, list items on the
+		 * reference recognizer: on neither engine. */
+		unsigned neither = HALLUSCAN_RULE_LEXER | HALLUSCAN_RULE_RECOGNIZER;
+
+		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_PCRE2), !HAVE_HYPERSCAN && !(r->flags & neither));
+		CHECK_EQ(!!(r->flags & neither), !r->pattern);
+		CHECK((r->flags & neither) != neither);
 		if (r->flags & HALLUSCAN_RULE_LEXER)
 			CHECK(strncmp(r->id, "number.", 7) == 0);
+		if (r->flags & HALLUSCAN_RULE_RECOGNIZER)
+			CHECK(strcmp(r->id, "ref.numbered") == 0 || strcmp(r->id, "ref.bullet") == 0);
 	}
 	CHECK_EQ(i, info->n_rules);
 	CHECK_EQ(ex, info->n_examples);
@@ -93,7 +98,7 @@ TEST(api_rules_pcre2)
 		return;
 	CHECK_STR(halluscan_rules_info(rules)->engine, "pcre2");
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++)
-		CHECK(r->flags & (HALLUSCAN_RULE_PCRE2 | HALLUSCAN_RULE_LEXER));
+		CHECK(r->flags & (HALLUSCAN_RULE_PCRE2 | HALLUSCAN_RULE_LEXER | HALLUSCAN_RULE_RECOGNIZER));
 	halluscan_rules_free(rules);
 }
 

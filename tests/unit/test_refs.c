@@ -168,6 +168,55 @@ TEST(refs_item_starts)
 	CHECK(refs_item_maybe(refs, "2. Halpern SD. Title. N Engl J Med. 2002;347(4):284-7.", 54));
 	CHECK(!refs_item_maybe(refs, "1. Phoenix and Spring Boot take different approaches here, and neither is better.", 82));
 	CHECK(!refs_item_maybe(refs, "1. **Speed**: the cache makes reads faster.", 43));
+	/* "[1] " is a reference's number whatever follows it (IEEE: "A. Name, ..."). */
+	CHECK_EQ(refs_item_start("[1] A. Vaswani, \"Attention\"", 27, false), 1);
+	CHECK_EQ(refs_item_start("   [12]\tK. He", 14, false), 1);
+	CHECK_EQ(refs_item_start("[1234] K. He", 12, false), 0);
+	CHECK_EQ(refs_item_start("[] K. He", 8, false), 0);
+	CHECK_EQ(refs_item_start("[1]K. He", 8, false), 0);
+	CHECK_EQ(refs_item_start("[1]", 3, false), 0);
+	{
+		const char *ieee = "[3] A. Vaswani, N. Shazeer, \"Attention is all you need,\" in Proc. NeurIPS, 2017.";
+
+		CHECK(refs_item_maybe(refs, ieee, strlen(ieee)));
+	}
+}
+
+/* The forms Hyperscan leaves to the recognizer, exactly as the regexes they replace. */
+TEST(refs_line_cues)
+{
+	static const struct {
+		const char *line;
+		bool cue;
+	} cases[] = {
+		/* \[\d{1,3}\][ \t] anywhere */
+		{"See [1] A. Vaswani", true}, {"[123]\tx", true}, {"[1234] x", false}, {"[1]x", false},
+		{"a [] b", false}, {"ends in [1]", false},
+		/* (?:[-*+]|•)[ \t]{1,4}(?:"|“) */
+		{"- \"Random graphs\"", true}, {"x *\t\"T\"", true}, {"+    \"T\"", true},
+		{"-     \"five blanks\"", false}, {"\xe2\x80\xa2 \xe2\x80\x9cGraph\xe2\x80\x9d", true},
+		{"- Random", false}, {"-\"no blank\"", false},
+		/* \.[ \t](?:1[5-9]|20)\d\d[.;] */
+		{"Green, T. 2015. Urban", true}, {"Med. 2002;347", true}, {"In 1499. No", false},
+		{"x. 1500.", true}, {"x. 2099;", true}, {"x. 2100.", false}, {"x. 2015", false},
+		{"x. 2015,", false}, {"x.  2015.", false},
+		/* [.,](?:"|”)[ \t] */
+		{"Mining.\" Journal", true}, {"need,\" in Proc", true}, {"need,\"in", false},
+		{"Title.\xe2\x80\x9d Journal", true}, {"Title,\xe2\x80\x9d\tin", true},
+		{"Title.\xe2\x80\x9c Journal", false}, {"say \"hi\" now", false},
+		/* \*\.[ \t] */
+		{"*Thinking, Fast and Slow*. New York", true}, {"*.x", false},
+		{"", false}, {"plain prose, with a period. And another.", false},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (refs_line_cue(cases[i].line, strlen(cases[i].line)) != cases[i].cue) {
+			char m[160];
+
+			snprintf(m, sizeof(m), "refs_line_cue(\"%s\") is not %d", cases[i].line, cases[i].cue);
+			test_fail(__FILE__, __LINE__, m);
+		}
 }
 
 TEST(refs_ids_in_prose)
