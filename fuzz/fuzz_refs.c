@@ -8,14 +8,44 @@
  *    DOI or an arXiv id and nothing else;
  *  - the keys are those of refs_keys(), each with its kind tag, and a
  *    title's key has no double, leading or trailing space;
- *  - refs_segment_keys() and refs_heading() read any bytes without fault.
+ *  - refs_segment_keys() and refs_heading() read any bytes without fault;
+ *  - refs_line_cue() says what the trigger patterns it replaced say: the
+ *    same alternation, matched by PCRE2.
  * The first byte is how many entries a line may give (1-8).
  */
 #include <string.h>
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
 #include "fuzz.h"
 #include "refs.h"
 #include "util.h"
+
+/* The forms patterns/references.yaml had as patterns before refs_line_cue(). */
+static const char cue_re[] =
+	"\\[\\d{1,3}\\][ \\t]|(?:[-*+]|\\xE2\\x80\\xA2)[ \\t]{1,4}(?:\"|\\xE2\\x80\\x9C)|"
+	"\\.[ \\t](?:1[5-9]|20)\\d\\d[.;]|[.,](?:\"|\\xE2\\x80\\x9D)[ \\t]|\\*\\.[ \\t]";
+
+static bool cue_by_regex(const char *s, size_t n)
+{
+	static pcre2_code *re;
+	static pcre2_match_data *md;
+	int rc;
+
+	if (!re) {
+		int err;
+		PCRE2_SIZE off;
+
+		re = pcre2_compile((PCRE2_SPTR)cue_re, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+		FUZZ_CHECK(re != NULL, "the cue regex does not compile (at %zu)", (size_t)off);
+		md = pcre2_match_data_create_from_pattern(re, NULL);
+		FUZZ_CHECK(md != NULL);
+	}
+	rc = pcre2_match(re, (PCRE2_SPTR)s, n, 0, 0, md, NULL);
+	FUZZ_CHECK(rc >= 0 || rc == PCRE2_ERROR_NOMATCH, "pcre2_match: %d", rc);
+	return rc >= 0;
+}
 
 static int check_key(void *ctx, const char *key, size_t n)
 {
@@ -71,6 +101,8 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 	k = (size_t)refs_item_start(s, n, false);
 	FUZZ_CHECK(k <= 2 && (k == 0 || (size_t)refs_item_start(s, n, true) == k));
 	(void)refs_item_maybe(r, s, n);
+	FUZZ_CHECK(refs_line_cue(s, n) == cue_by_regex(s, n), "refs_line_cue(\"%.*s\") is %d",
+		   (int)MIN(n, 200), s, refs_line_cue(s, n));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
