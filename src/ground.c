@@ -26,6 +26,23 @@
  * of its unit, and must share this many context words with its place. */
 #define SWAP_WALK 128
 #define SWAP_SHARED 2
+
+/*
+ * Bits set in x. The generic x86-64 target has no POPCNT instruction, and
+ * there __builtin_popcountll is a call into libgcc (21 instructions and the
+ * call, per slot of the swap walk); this is 12, inline.
+ */
+static inline size_t popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+	return (size_t)__builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & 0x5555555555555555ull);
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (size_t)((x * 0x0101010101010101ull) >> 56);
+#endif
+}
 /* A year, date, time, temperature, ordinal or name's digits is judged
  * against those of its value and the newest this many of its unit. */
 #define LEXED_WALK 32
@@ -454,7 +471,19 @@ const char *ground_self_check(void)
 			return w;
 		top[h >> 30] |= 1ull << (h >> 24 & 63);
 	}
-	return memcmp(top, stopword_top, sizeof(top)) == 0 ? NULL : "stopword_top";
+	if (memcmp(top, stopword_top, sizeof(top)) != 0)
+		return "stopword_top";
+	/* popcount64 against counting, on every single bit and on mixed words */
+	for (i = 0; i < 64 * 64; i++) {
+		uint64_t x = (1ull << (i % 64)) | (i < 64 ? 0 : ~0ull << (i / 64) ^ (uint64_t)i * 0x9e3779b97f4a7c15ull);
+		size_t bits = 0, b;
+
+		for (b = 0; b < 64; b++)
+			bits += x >> b & 1;
+		if (popcount64(x) != bits || popcount64(~x) != 64 - bits)
+			return "popcount64";
+	}
+	return popcount64(0) == 0 && popcount64(~0ull) == 64 ? NULL : "popcount64";
 }
 
 size_t ground_context_shared(const struct ground_context *a, const struct ground_context *b)
@@ -994,7 +1023,9 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			 * is a bit in common, so these bits (each as many times as
 			 * ctx has words on it) bound the words shared; most slots
 			 * are ruled out here, without reading their quantity. */
-			k = (size_t)__builtin_popcountll(common);
+			if (!common)
+				continue; /* no word in common: k would be 0 */
+			k = popcount64(common);
 			for (d2 = dup & common; d2; d2 &= d2 - 1)
 				k += per_bit[__builtin_ctzll(d2)] - 1u;
 			if (k < SWAP_SHARED || k < best_k)
