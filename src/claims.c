@@ -957,6 +957,36 @@ static bool off_entries(const struct claims *c, struct claim_item *it)
 	return true;
 }
 
+/*
+ * Takes off a claim's items the figures of an entry of the line read last
+ * (as off_entries() takes them off findings), and labels it again from the
+ * items left: a bibliography entry's year and pages claim nothing about
+ * the world, and must not count against the answer's trust.
+ */
+static void claim_off_entries(struct claims *c, struct claim *cl, struct claim_item *items)
+{
+	size_t j, n = 0, grounded = 0;
+	enum claim_label was = cl->label;
+
+	for (j = 0; j < cl->n_items; j++) {
+		struct claim_item t = items[j];
+
+		if (number_found(c, &t) && !off_entries(c, &t))
+			continue;
+		items[n++] = items[j];
+		grounded += items[j].grounded;
+	}
+	if (n == cl->n_items)
+		return;
+	cl->n_items = n;
+	cl->items = n ? items : NULL;
+	cl->label = n == 0 ? CLAIM_UNCHECKED
+		    : grounded == n ? CLAIM_SUPPORTED
+		    : grounded ? CLAIM_PARTIAL : CLAIM_UNSUPPORTED;
+	c->counts[was]--;
+	c->counts[cl->label]++;
+}
+
 /* The findings and claims held: pend[pend_head, n_pend). */
 static size_t waiting(const struct claims *c)
 {
@@ -999,6 +1029,7 @@ static int release(struct claims *c, size_t k)
 			}
 			p->cl.text = t;
 			p->cl.items = items;
+			claim_off_entries(c, &p->cl, items);
 			err = c->claim_fn(c->claim_ctx, &p->cl);
 			continue;
 		}
@@ -1118,10 +1149,23 @@ static int put(struct claims *c, const struct claim_item *it)
 	return waiting(c) ? hold(c, it, NULL) : c->fn(c->ctx, it);
 }
 
-/* Passes a claim on, behind the findings held before it. */
-static int put_claim(struct claims *c, const struct claim *cl)
+/*
+ * Passes a claim on, behind the findings held before it; one with a figure
+ * on a line that may yet be an entry waits for the line too, and one on
+ * the line read last loses its entries' figures. items are cl's, c->items.
+ */
+static int put_claim(struct claims *c, struct claim *cl, struct claim_item *items)
 {
-	return waiting(c) ? hold(c, NULL, cl) : c->claim_fn(c->claim_ctx, cl);
+	size_t i;
+
+	if (waiting(c))
+		return hold(c, NULL, cl);
+	for (i = 0; c->refs && i < cl->n_items; i++)
+		if (number_found(c, &items[i]) && awaits_line(c, &items[i]))
+			return hold(c, NULL, cl);
+	if (c->refs)
+		claim_off_entries(c, cl, items);
+	return c->claim_fn(c->claim_ctx, cl);
 }
 
 /* The claim of the sentence [c->start, end), from the held items' verdicts. */
@@ -1173,7 +1217,7 @@ static int make_claim(struct claims *c, uint64_t end)
 		   : grounded == n ? CLAIM_SUPPORTED
 		   : grounded ? CLAIM_PARTIAL : CLAIM_UNSUPPORTED;
 	c->counts[cl.label]++;
-	return put_claim(c, &cl);
+	return put_claim(c, &cl, c->items);
 }
 
 /* Whether a sentence with nothing held still needs deciding: as a claim, or for its numbers. */
