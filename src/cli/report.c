@@ -258,6 +258,12 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 {
 	int err;
 
+	/* A repeat shown for the record (--show-grounded) is not shown where a
+	 * finding would not be: in code, or under an inline directive. It is
+	 * no finding, so nothing is counted as suppressed. */
+	if (f->grounded && ((r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) ||
+			    (r->inline_ignore && prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule))))
+		return 0;
 	if (!f->grounded) {
 		if (r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) {
 			r->sup_code++;
