@@ -1590,6 +1590,20 @@ bool refs_line_cue(const char *s, size_t n)
 	return false;
 }
 
+/* "7" or "4-Hour": a number a title may hold after its first word ("The 4-Hour Workweek"); its end, or 0. */
+static size_t number_word(const char *s, size_t i, size_t n)
+{
+	size_t k = i;
+
+	while (k < n && k - i < 4 && is_digit(s[k]))
+		k++;
+	if (k == i || k - i > 3)
+		return 0;
+	if (k < n && s[k] == '-')
+		return cap_word(s, k + 1, n);
+	return k < n && s[k] == ' ' ? k : 0;
+}
+
 int refs_item_start(const char *s, size_t n, bool in_list)
 {
 	size_t i = 0, d = 0, k;
@@ -1637,7 +1651,7 @@ int refs_item_start(const char *s, size_t n, bool in_list)
 			return 0;
 		i = k + 1;
 	}
-	return cap_word(s, i, n) ? kind : 0;
+	return cap_word(s, i, n) || number_word(s, i, n) ? kind : 0;
 }
 
 bool refs_item_maybe(const struct refs *r, const char *s, size_t n)

@@ -175,6 +175,12 @@ TEST(refs_item_starts)
 	CHECK_EQ(refs_item_start("[] K. He", 8, false), 0);
 	CHECK_EQ(refs_item_start("[1]K. He", 8, false), 0);
 	CHECK_EQ(refs_item_start("[1]", 3, false), 0);
+	/* A number may stand second in a title: "The 4-Hour Workweek", "The 7 Habits". */
+	CHECK_EQ(refs_item_start("1. The 4-Hour Workweek", 22, false), 1);
+	CHECK_EQ(refs_item_start("2. The 7 Habits of Highly Effective People", 42, false), 1);
+	CHECK_EQ(refs_item_start("1. The 1234 rules", 17, false), 0);
+	CHECK_EQ(refs_item_start("1. The 4-hour rule", 18, false), 0);
+	CHECK_EQ(refs_item_start("1. The 4", 8, false), 0);
 	{
 		const char *ieee = "[3] A. Vaswani, N. Shazeer, \"Attention is all you need,\" in Proc. NeurIPS, 2017.";
 
