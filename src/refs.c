@@ -1546,47 +1546,62 @@ static bool quote_closes(const char *s, size_t i, size_t n)
 	       (s[i + 4] == ' ' || s[i + 4] == '\t');
 }
 
+/* Whether one of refs_line_cue()'s forms starts at s[i]. */
+static bool cue_at(const char *s, size_t i, size_t n)
+{
+	switch (s[i]) {
+	case '[':
+		return bracket_number(s, i, n);
+	case '-': case '+': case (char)0xE2:
+		return bullet_quote(s, i, n);
+	case '*':
+		return bullet_quote(s, i, n) ||
+		       (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == ' ' || s[i + 2] == '\t'));
+	case '.':
+		/* ". 2015." and ". 2002;": 1500-2099 */
+		if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') &&
+		    ((s[i + 2] == '1' && s[i + 3] >= '5' && s[i + 3] <= '9') ||
+		     (s[i + 2] == '2' && s[i + 3] == '0')) &&
+		    is_digit(s[i + 4]) && is_digit(s[i + 5]) && (s[i + 6] == '.' || s[i + 6] == ';'))
+			return true;
+		return quote_closes(s, i, n);
+	case ',':
+		return quote_closes(s, i, n);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Every line of tool output is asked, so the bytes a form can start with
+ * ('[', '-', '+', '*', '.', ',' and the lead byte of "•") are found 16 at a
+ * time, and only those are looked at.
+ */
 bool refs_line_cue(const char *s, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		switch (s[i]) {
-		case '[':
-			if (bracket_number(s, i, n))
+#if defined(__SSE2__)
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('*')))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8(','))),
+				     _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2))));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+
+		for (; bits; bits &= bits - 1)
+			if (cue_at(s, i + (size_t)__builtin_ctz(bits), n))
 				return true;
-			break;
-		case '-': case '+':
-			if (bullet_quote(s, i, n))
-				return true;
-			break;
-		case '*':
-			if (bullet_quote(s, i, n) ||
-			    (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == ' ' || s[i + 2] == '\t')))
-				return true;
-			break;
-		case '.':
-			/* ". 2015." and ". 2002;": 1500-2099 */
-			if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') &&
-			    ((s[i + 2] == '1' && s[i + 3] >= '5' && s[i + 3] <= '9') ||
-			     (s[i + 2] == '2' && s[i + 3] == '0')) &&
-			    is_digit(s[i + 4]) && is_digit(s[i + 5]) && (s[i + 6] == '.' || s[i + 6] == ';'))
-				return true;
-			if (quote_closes(s, i, n))
-				return true;
-			break;
-		case ',':
-			if (quote_closes(s, i, n))
-				return true;
-			break;
-		case (char)0xE2:
-			if (bullet_quote(s, i, n))
-				return true;
-			break;
-		default:
-			break;
-		}
 	}
+#endif
+	for (; i < n; i++)
+		if (cue_at(s, i, n))
+			return true;
 	return false;
 }
 

@@ -66,6 +66,7 @@ struct scan {
 	bool have_sources;          /* sources holds some: kept allocated when cleared */
 	bool source_mode;           /* scanning a source: every match grounds */
 	uint64_t ground_lo, ground_hi; /* what a reference line read as grounding may span */
+	uint64_t source_line;          /* where the source's current line starts */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
@@ -348,39 +349,51 @@ static int ground_ref_key(void *ctx, const char *key, size_t len)
 }
 
 /*
- * A reference trigger in tool output or a source: the entries of its line
- * (read as if in a list of references) ground their titles, DOIs and arXiv
- * ids. The line is what the window holds of it, up to REFS_LINE_MAX bytes
- * on either side of the trigger. With cued, from is a line's end, and the
+ * The line [start, end) of tool output or a source, read as if in a list of
+ * references: its entries ground their titles, DOIs and arXiv ids, and its
+ * parts their titles (refs_segment_keys). At most REFS_LINE_MAX bytes are
+ * read, and never past the span being decided (ground_lo, ground_hi): the
+ * model's text beside a span on its line grounds nothing. With cued, the
  * line is read only when it holds a form the triggers leave to
  * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like).
  */
-static int ground_reference(struct scan *s, struct ground *g, uint64_t from, bool cued)
+static int ground_line(struct scan *s, struct ground *g, uint64_t start, uint64_t end, bool cued)
 {
 	struct ref_entry out[REFS_PER_LINE];
-	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start, end;
-	const char *p, *nl;
+	const char *p;
 	size_t n, i, k;
 	int err = 0;
+
+	start = MAX(start, s->ground_lo);
+	end = MIN(end, s->ground_hi);
+	/* (a line begun before the window holds is far longer than an entry) */
+	if (end <= start || start < s->win.base || (start == s->ref_line_start && s->ref_ground == g))
+		return 0;
+	p = window_get(&s->win, start, MIN(end, start + REFS_LINE_MAX), &n);
+	if (n == 0 || (cued && !refs_line_cue(p, n)))
+		return 0;
+	s->ref_line_start = start;
+	s->ref_ground = g;
+	k = refs_parse(s->refs, p, n, refs_today(), out, ARRAY_SIZE(out));
+	for (i = 0; i < k && err == 0; i++)
+		err = refs_keys(s->refs, &out[i], p + out[i].from, ground_ref_key, s);
+	return err ? err : refs_segment_keys(s->refs, p, n, ground_ref_key, s);
+}
+
+/* A reference trigger at from in tool output or a source: its line is read. */
+static int ground_reference(struct scan *s, struct ground *g, uint64_t from)
+{
+	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start;
+	const char *p, *nl;
+	size_t n, i;
 
 	p = window_get(&s->win, lo, from, &n);
 	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
 		;
-	start = MAX(from - (n - i), s->ground_lo);
-	if (start == s->ref_line_start && s->ref_ground == g)
-		return 0;
+	start = from - (n - i);
 	p = window_get(&s->win, start, start + REFS_LINE_MAX, &n);
 	nl = memchr(p, '\n', n);
-	end = nl ? start + (uint64_t)(nl - p) : start + n;
-	end = MIN(end, s->ground_hi);
-	if (end <= start || (cued && !refs_line_cue(p, (size_t)(end - start))))
-		return 0;
-	s->ref_line_start = start;
-	s->ref_ground = g;
-	k = refs_parse(s->refs, p, (size_t)(end - start), refs_today(), out, ARRAY_SIZE(out));
-	for (i = 0; i < k && err == 0; i++)
-		err = refs_keys(s->refs, &out[i], p + out[i].from, ground_ref_key, s);
-	return err ? err : refs_segment_keys(s->refs, p, (size_t)(end - start), ground_ref_key, s);
+	return ground_line(s, g, start, nl ? start + (uint64_t)(nl - p) : start + n, false);
 }
 
 /* Tool output or a source: remember what it said, to ground repeats of it. */
@@ -393,7 +406,7 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	if (r->grounding == GROUNDING_NONE)
 		return 0;
 	if (r->grounding == GROUNDING_REFERENCE)
-		return s->refs ? ground_reference(s, g, from, false) : 0;
+		return s->refs ? ground_reference(s, g, from) : 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
@@ -597,6 +610,7 @@ static int open_span(struct scan *s, uint64_t from, uint64_t to)
 static int close_span(struct scan *s, uint64_t from, uint64_t to)
 {
 	unsigned first = (unsigned)s->db->first_rule_id;
+	uint64_t line_from;
 	size_t i;
 	int err;
 
@@ -616,19 +630,20 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 		s->span_ground_used = false;
 	}
 	/* A line of it is read for entries up to the span's ends, never the model's text beside them. */
-	s->ground_lo = s->spans.open_to;
+	s->ground_lo = line_from = s->spans.open_to;
 	s->ground_hi = from;
 	for (i = 0; i < s->n_hold && !err; i++)
-		if (s->hold[i].id >= first)
+		if (s->hold[i].id >= first) {
 			err = ground_match(s, s->ground, s->hold[i].id, s->hold[i].from, s->hold[i].to);
-		else if (s->hold[i].id == s->db->line_id) {
-			err = s->refs ? ground_reference(s, s->ground, s->hold[i].from, true) : 0;
+		} else if (s->hold[i].id == s->db->line_id) {
+			err = s->refs ? ground_line(s, s->ground, line_from, s->hold[i].from, true) : 0;
+			line_from = s->hold[i].from + 1;
 			if (!err)
 				err = claims_line(s->claims, s->hold[i].from + 1);
 		}
 	/* The line the span closes on, up to the closer. */
 	if (!err && s->refs)
-		err = ground_reference(s, s->ground, from, true);
+		err = ground_line(s, s->ground, line_from, from, true);
 	s->ground_lo = 0;
 	s->ground_hi = UINT64_MAX;
 	s->n_hold = 0;
@@ -696,8 +711,12 @@ static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
 		return 0;
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode) {
-		if (id == db->line_id)
-			return s->refs ? ground_reference(s, s->sources, from, true) : 0;
+		if (id == db->line_id) {
+			uint64_t line_from = s->source_line;
+
+			s->source_line = from + 1;
+			return s->refs ? ground_line(s, s->sources, line_from, from, true) : 0;
+		}
 		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
 	}
 	advance(s, from);
@@ -917,6 +936,7 @@ int scan_source_begin(struct scan *s)
 	s->win.len = 0;
 	s->win.base = 0;
 	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
+	s->source_line = 0;
 	reader_begin(s, s->sources, 0);
 	return 0;
 }
@@ -958,7 +978,7 @@ int scan_source_end(struct scan *s)
 			err = record_end(s->reader, on_ground_value, s);
 		/* The last line, when no line break ends it. */
 		if (!err && s->refs)
-			err = ground_reference(s, s->sources, s->win.base + s->win.len, true);
+			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
 	}
 	s->rec_on = false;
 	s->source_mode = false;
