@@ -26,6 +26,12 @@
  * of its unit, and must share this many context words with its place. */
 #define SWAP_WALK 128
 #define SWAP_SHARED 2
+/* A year, date, time, temperature, ordinal or name's digits is judged
+ * against those of its value and the newest this many of its unit. */
+#define LEXED_WALK 32
+/* A time said of days is held against the times of those days among this
+ * many newest of its unit (a week's opening hours are 14). */
+#define DAYS_WALK 256
 
 /*
  * Bits set in x. The generic x86-64 target has no POPCNT instruction, and
@@ -43,12 +49,6 @@ static inline size_t popcount64(uint64_t x)
 	return (size_t)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
-/* A year, date, time, temperature, ordinal or name's digits is judged
- * against those of its value and the newest this many of its unit. */
-#define LEXED_WALK 32
-/* A time said of days is held against the times of those days among this
- * many newest of its unit (a week's opening hours are 14). */
-#define DAYS_WALK 256
 
 struct entry {
 	uint64_t hash, at;

@@ -475,8 +475,9 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	} else {
 		/* A reference rule may have none: the recognizer reads list items
 		 * at a line's start itself (claims_check_rules says which may). */
-		if (r->grounding != GROUNDING_REFERENCE)
+		if (r->grounding != GROUNDING_REFERENCE) {
 			NEED(r->pattern, "pattern");
+		}
 		if (r->quantities) {
 			err = failf(p, n, "rule \"%s\": \"quantity\" goes with grounding: quantity", r->id);
 			goto out;

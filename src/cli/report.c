@@ -256,24 +256,22 @@ static int write_finding(struct report *r, const struct halluscan_finding *f, co
 /* A finding whose line has been read: suppressed, or counted and written. */
 static int decide(struct report *r, const struct halluscan_finding *f, const char *fp)
 {
+	bool in_code = r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start);
+	bool ignored = !in_code && r->inline_ignore &&
+		       prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule);
 	int err;
 
 	/* A repeat shown for the record (--show-grounded) is not shown where a
-	 * finding would not be: in code, or under an inline directive. It is
-	 * no finding, so nothing is counted as suppressed. */
-	if (f->grounded && ((r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) ||
-			    (r->inline_ignore && prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule))))
+	 * finding would not be; it is no finding, so nothing is counted as
+	 * suppressed. */
+	if (in_code || ignored) {
+		if (!f->grounded) {
+			r->sup_code += in_code;
+			r->sup_inline += ignored;
+		}
 		return 0;
+	}
 	if (!f->grounded) {
-		if (r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start)) {
-			r->sup_code++;
-			return 0;
-		}
-		if (r->inline_ignore &&
-		    prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule)) {
-			r->sup_inline++;
-			return 0;
-		}
 		if (r->baseline && baseline_has(r->baseline, fp)) {
 			r->sup_baseline++;
 			return 0;
