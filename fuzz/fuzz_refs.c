@@ -25,7 +25,8 @@
 /* The forms patterns/references.yaml had as patterns before refs_line_cue(). */
 static const char cue_re[] =
 	"\\[\\d{1,3}\\][ \\t]|(?:[-*+]|\\xE2\\x80\\xA2)[ \\t]{1,4}(?:\"|\\xE2\\x80\\x9C)|"
-	"\\.[ \\t](?:1[5-9]|20)\\d\\d[.;]|[.,](?:\"|\\xE2\\x80\\x9D)[ \\t]|\\*\\.[ \\t]";
+	"\\.[ \\t](?:1[5-9]|20)\\d\\d[.;]|[.,](?:\"|\\xE2\\x80\\x9D)[ \\t]|\\*\\.[ \\t]|"
+	"\\((?:1[5-9]|20)\\d\\d[a-z]?[),]";
 
 static bool cue_by_regex(const char *s, size_t n)
 {

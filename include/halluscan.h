@@ -182,9 +182,9 @@ enum {
 	HALLUSCAN_RULE_PCRE2 = 1 << 1,    /* runs on PCRE2 (Hyperscan refused it, or none) */
 	HALLUSCAN_RULE_LEXER = 1 << 2,    /* a number check: no pattern, the number lexer
 					     finds its quantities (pattern is NULL) */
-	HALLUSCAN_RULE_RECOGNIZER = 1 << 3, /* ref.numbered, ref.bullet: no pattern, the
-					       reference recognizer finds list items at a
-					       line's start (pattern is NULL) */
+	HALLUSCAN_RULE_RECOGNIZER = 1 << 3, /* ref.numbered, ref.bullet, ref.year: no
+					       pattern, the reference recognizer finds list
+					       items and years itself (pattern is NULL) */
 };
 
 struct halluscan_rule {

@@ -100,9 +100,11 @@ struct claims {
 	size_t ref_rule;
 	size_t item_rule[2]; /* ref.numbered and ref.bullet: list items found at a line's start */
 	/* ref.year: a line a sentence end marked as maybe holding an entry's
-	 * part (". 2015.", '." ', "*. "), read at its end if refs_line_cue() agrees */
+	 * part (". 2015.", '." ', "*. ", "(2019). ", "J. (2019)"), read at its
+	 * end if refs_line_cue() agrees */
 	size_t cue_rule;
 	bool ref_cue;
+	bool find_items; /* refs and ref.numbered or ref.bullet: list items are looked for */
 	uint64_t ref_line;
 	unsigned today;
 	/* A list of items that are only titles, held until it ends to judge it
@@ -150,6 +152,8 @@ struct pending {
 
 /* A list of titles longer than this is judged when it reaches it. */
 #define REFS_LIST_MAX 64
+/* A year in parentheses after an entry's authors starts this near the line's start. */
+#define REFS_YEAR_WITHIN 128
 
 static const char *const label_names[CLAIM_LABELS] = {
 	[CLAIM_SUPPORTED] = "supported",
@@ -245,6 +249,7 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 		else if (strcmp(rs->rules[r].id, "ref.year") == 0)
 			c->cue_rule = r;
 	}
+	c->find_items = c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX;
 	c->today = refs_today();
 	c->gen = 1;
 	*out = c;
@@ -689,13 +694,15 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		/* Without a pattern, only the list items at a line's start report under it. */
+		/* Without a pattern, only what the recognizer finds itself reports under it. */
 		if (r->grounding == GROUNDING_REFERENCE && !r->pattern &&
-		    strcmp(r->id, "ref.numbered") != 0 && strcmp(r->id, "ref.bullet") != 0)
+		    strcmp(r->id, "ref.numbered") != 0 && strcmp(r->id, "ref.bullet") != 0 &&
+		    strcmp(r->id, "ref.year") != 0)
 			return diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\" needs \"pattern\": of the "
 					"reference rules only ref.numbered and ref.bullet (list items, "
-					"read at a line's start) do without one", r->at.file, r->at.line,
-					r->at.col, r->id);
+					"read at a line's start) and ref.year (years the recognizer "
+					"finds where sentences end) do without one", r->at.file,
+					r->at.line, r->at.col, r->id);
 		for (j = 0; j < r->n_unless_sentence + 2; j++) {
 			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j]
 					  : j == r->n_unless_sentence ? r->unless_before
@@ -1614,23 +1621,60 @@ static bool may_open_item(char c)
 	       c == (char)0xE2 || c == '[';
 }
 
+/* What the end of a line asks of the recognizer. */
+enum refs_work {
+	REFS_IDLE, /* nothing: no trigger, no list waiting, no list item it could open */
+	REFS_ITEM, /* only whether a list item opens the line */
+	REFS_YEAR, /* only whether authors and a year open the line */
+	REFS_READ, /* refs_read_line() */
+};
+
 /*
- * Whether refs_read_line() has nothing to do at the end of the current
- * line: no trigger on it, no list waiting, and no list item it could open.
- * Most lines are so; this spares them the call.
+ * Most lines are REFS_IDLE, and most of the rest open with a blank, a
+ * bullet or a digit and are still no item of a list of titles ("- **Setup:**
+ * ...", indented code), or with a capital and are prose: refs_item_start()
+ * and refs_paren_year() tell, without refs_read_line().
  */
-static bool refs_idle(const struct claims *c, uint64_t end)
+static enum refs_work refs_work(const struct claims *c, uint64_t end)
 {
 	const char *s;
 	size_t n;
 
 	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue)
-		return false;
-	if (!c->refs || c->in_tool || end <= c->line_start ||
-	    (c->item_rule[0] == SIZE_MAX && c->item_rule[1] == SIZE_MAX))
-		return true;
+		return REFS_READ;
+	if (!c->refs || c->in_tool || end <= c->line_start)
+		return REFS_IDLE;
 	s = window_get(c->w, c->line_start, c->line_start + 1, &n);
-	return n == 1 && !may_open_item(s[0]);
+	if (n == 0)
+		return REFS_IDLE;
+	if (c->find_items && may_open_item(s[0]))
+		return REFS_ITEM;
+	return c->cue_rule != SIZE_MAX && s[0] >= 'A' && s[0] <= 'Z' ? REFS_YEAR : REFS_IDLE;
+}
+
+/*
+ * "Smith J (2020) Title. Journal": authors and a year in parentheses at
+ * the line's start, with no sentence end beside the year to cue it.
+ */
+static bool refs_year_start(const struct claims *c, uint64_t end)
+{
+	const char *s;
+	size_t n;
+
+	s = window_get(c->w, c->line_start, MIN(end, c->line_start + REFS_YEAR_WITHIN), &n);
+	return refs_paren_year(s, n);
+}
+
+/* Whether the line [line_start, end) opens as a list item. */
+static int refs_item_kind(const struct claims *c, uint64_t end)
+{
+	const char *s;
+	size_t n;
+
+	s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
+	if (n == 0 || !may_open_item(s[0]))
+		return 0;
+	return refs_item_start(s, n, c->n_list > 0 || (c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line));
 }
 
 /*
@@ -1641,7 +1685,7 @@ static bool refs_idle(const struct claims *c, uint64_t end)
 static int refs_read_line(struct claims *c, uint64_t end)
 {
 	struct ref_entry out[REFS_PER_LINE];
-	size_t rule = c->ref_rule, n, k, i;
+	size_t rule = c->ref_rule, trigger = c->ref_rule, n, k, i;
 	const char *s;
 	bool cue;
 	int err = 0;
@@ -1654,8 +1698,13 @@ static int refs_read_line(struct claims *c, uint64_t end)
 		c->list_text.len = 0;
 		return 0;
 	}
-	/* A sentence end's cue, as a trigger would have been. */
-	if (rule == SIZE_MAX && cue && c->cue_rule != SIZE_MAX && end > c->line_start &&
+	/*
+	 * A sentence end's cue, as a trigger would have been; it outranks an
+	 * id's trigger: "Lee, K. (2019). Title. https://doi.org/10.1/x" is an
+	 * author-date entry (ref.year), as when its year was a pattern that
+	 * fired first. An id in prose stays the trigger's (below).
+	 */
+	if (rule != c->cue_rule && cue && c->cue_rule != SIZE_MAX && end > c->line_start &&
 	    end - c->line_start <= REFS_LINE_MAX) {
 		s = window_get(c->w, c->line_start, end, &n);
 		if (n == end - c->line_start && refs_line_cue(s, n))
@@ -1663,12 +1712,8 @@ static int refs_read_line(struct claims *c, uint64_t end)
 	}
 	if (rule == SIZE_MAX && end > c->line_start && (c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX)) {
 		/* A list item no pattern marked: its first bytes tell. */
-		int kind = 0;
+		int kind = refs_item_kind(c, end);
 
-		s = window_get(c->w, c->line_start, MIN(end, c->line_start + 64), &n);
-		if (n > 0 && may_open_item(s[0]))
-			kind = refs_item_start(s, n, c->n_list > 0 ||
-						       (c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line));
 		if (kind) {
 			s = window_get(c->w, c->line_start, end, &n);
 			if (n != end - c->line_start || !refs_item_maybe(c->refs, s, n))
@@ -1713,7 +1758,8 @@ static int refs_read_line(struct claims *c, uint64_t end)
 	for (i = 0; i < k && err == 0; i++) {
 		const struct ref_entry *e = &out[i];
 		struct claim_item it = {
-			.rule = rule, .from = c->line_start + e->from, .to = c->line_start + e->to,
+			.rule = e->style == REF_STYLE_ID && trigger != SIZE_MAX ? trigger : rule,
+			.from = c->line_start + e->from, .to = c->line_start + e->to,
 			.line = c->line + 1, .column = utf8_count(s, e->from) + 1,
 			.text = s + e->from, .text_len = e->to - e->from, .ref = *e,
 		};
@@ -1730,12 +1776,28 @@ static int refs_read_line(struct claims *c, uint64_t end)
  */
 static int refs_line(struct claims *c, uint64_t end)
 {
-	int err, rerr;
+	int err = 0, rerr;
 
 	c->n_ent = 0;
 	c->judged_from = c->line_start;
 	c->judged_to = end;
-	err = refs_idle(c, end) ? 0 : refs_read_line(c, end);
+	switch (refs_work(c, end)) {
+	case REFS_ITEM:
+		if (!refs_item_kind(c, end))
+			break;
+		err = refs_read_line(c, end);
+		break;
+	case REFS_YEAR:
+		if (!refs_year_start(c, end))
+			break;
+		c->ref_cue = true;
+		/* fall through */
+	case REFS_READ:
+		err = refs_read_line(c, end);
+		break;
+	case REFS_IDLE:
+		break;
+	}
 	rerr = release(c, waiting(c));
 	return err ? err : rerr;
 }
@@ -1791,24 +1853,21 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 }
 
 /*
- * A sentence end [from, to) that may close a part of an entry: ". 2015"
- * (a year after a full stop), '." ' (a quoted title) or "*. " (a book's
- * emphasis). Its line is then asked refs_line_cue() when it ends: the
+ * A sentence end (s: the byte before it, then the mark) that may close a
+ * part of an entry: ". 2015" (a year after a full stop), '." ' (a quoted
+ * title), "*. " (a book's emphasis), "). " (an author-date year: "(2019).
+ * Title") or ". (" (the year after the authors' initials: "Smith, J.
+ * (2019) Title"). Its line is then asked refs_line_cue() when it ends: the
  * engine stops at every sentence end anyway, so these forms cost plain
  * text nothing where Hyperscan patterns for them cost every byte.
  */
-static void refs_mark_cue(struct claims *c, uint64_t from, uint64_t to)
+static void refs_mark_cue(struct claims *c, const char *s, size_t n)
 {
-	const char *s;
-	size_t n;
-
-	if (c->ref_cue || c->cue_rule == SIZE_MAX || c->in_tool || from == 0)
-		return;
-	s = window_get(c->w, from - 1, to, &n);
+	/* s[0] is the byte before the mark, s[1] its first */
 	if (n < 4 || s[1] != '.')
 		return;
-	if ((s[2] == '"' && (s[3] == ' ' || s[3] == '\t')) || s[0] == '*' ||
-	    s[n - 1] == '1' || s[n - 1] == '2')
+	if ((s[2] == '"' && (s[3] == ' ' || s[3] == '\t')) || s[0] == '*' || s[0] == ')' ||
+	    s[n - 1] == '1' || s[n - 1] == '2' || s[n - 1] == '(')
 		c->ref_cue = true;
 }
 
@@ -1816,15 +1875,21 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 {
 	const char *s;
 	size_t n;
+	bool before;
 	int err;
 
-	refs_mark_cue(c, from, to);
+	/* The mark and the byte before it, read once for both uses. */
+	s = window_get(c->w, from > 0 ? from - 1 : 0, to, &n);
+	before = from > 0 && n == to - from + 1;
+	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool)
+		refs_mark_cue(c, s, n);
+	s += before;
+	n -= before;
 	err = claims_advance(c, from);
 	if (err)
 		return err;
 	if (from < c->max_to || from < c->start)
 		return 0; /* inside a match: "Smith et al. (2024)" */
-	s = window_get(c->w, from, to, &n);
 	if (n == 0)
 		return 0;
 	/* The next sentence starts with a capital, digit or mark, not a lowercase word. */

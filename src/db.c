@@ -37,9 +37,9 @@ void db_free(struct db *db)
 
 /*
  * A number check has no pattern: the number lexer finds its quantities
- * (scan.c); ref.numbered and ref.bullet may have none either: the
- * reference recognizer finds their list items at a line's start
- * (claims.c). A rule for context pressure alone is in the late database,
+ * (scan.c); ref.numbered, ref.bullet and ref.year may have none either:
+ * the reference recognizer finds their list items at a line's start and
+ * their years where sentences end (claims.c). A rule for context pressure alone is in the late database,
  * scanned only once woken (scan.c wakes it under pressure, and only then:
  * it is all the late database holds): without pressure its patterns cost
  * nothing, where scanning them along to drop

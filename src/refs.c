@@ -256,38 +256,115 @@ static bool at_ci(const char *s, size_t at, size_t end, const char *lit)
 	return end >= at + k && strncasecmp(s + at, lit, k) == 0;
 }
 
+/* Whether s[i, i + k) is lit (k bytes), ASCII case ignored. */
+static bool same_ci(const char *s, size_t i, const char *lit, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (lower(s[i + j]) != lower(lit[j]))
+			return false;
+	return true;
+}
+
+#if defined(__SSE2__)
 /*
- * The first offset in [from, end) where lit starts (ASCII case ignored), or
- * end. Lines are read whole for several words, so the first letter is
- * looked for 16 bytes at a time.
+ * Of the 16 offsets from s + i, a bit for each where a, b start with bit
+ * 0x20 set on both sides: every place the pair starts in either case, and
+ * some others (the caller confirms). Reads s[i, i + 17).
  */
+static unsigned pair_bits(const char *s, size_t i, char a, char b)
+{
+	const __m128i low = _mm_set1_epi8(0x20);
+	__m128i v0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), low);
+	__m128i v1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)), low);
+
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v0, _mm_set1_epi8((char)(a | 0x20))),
+							 _mm_cmpeq_epi8(v1, _mm_set1_epi8((char)(b | 0x20)))));
+}
+#endif
+
+/*
+ * The first offset p in [i, e - 1) where s[p], s[p + 1] may be a, b (as
+ * pair_bits: a superset, for the caller to confirm), or e. Lines are read
+ * whole for several words and ids, 16 bytes at a time.
+ */
+static size_t next_pair(const char *s, size_t i, size_t e, char a, char b)
+{
+#if defined(__SSE2__)
+	for (; i + 17 <= e; i += 16) {
+		unsigned m = pair_bits(s, i, a, b);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i + 1 < e; i++)
+		if ((s[i] | 0x20) == (a | 0x20) && (s[i + 1] | 0x20) == (b | 0x20))
+			return i;
+	return e;
+}
+
+/* The first offset in [i, e) of a digit, or e: a line's years are looked for 16 bytes at a time. */
+static size_t next_digit(const char *s, size_t i, size_t e)
+{
+#if defined(__SSE2__)
+	for (; i + 16 <= e; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* signed: the bytes of UTF-8 sequences are below '0' */
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+									 _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < e; i++)
+		if (is_digit(s[i]))
+			return i;
+	return e;
+}
+
+/* The first offset in [i, e) of a byte that may open a quoted or emphasised title ('"', “, '*', '_'), or e. */
+static size_t next_quote(const char *s, size_t i, size_t e)
+{
+#if defined(__SSE2__)
+	for (; i + 16 <= e; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('*')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('_')))));
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < e; i++)
+		if (s[i] == '"' || s[i] == (char)0xE2 || s[i] == '*' || s[i] == '_')
+			return i;
+	return e;
+}
+
+/* The first offset in [from, end) where lit starts, ASCII case ignored, or end. */
 static size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
 {
 	size_t k = strlen(lit);
-	char lo = lower(lit[0]), up = is_lower(lo) ? (char)(lo - 'a' + 'A') : lo;
 
-	if (k == 0 || from + k > end)
-		return k == 0 ? from : end;
-#if defined(__SSE2__)
-	{
-		const __m128i vl = _mm_set1_epi8(lo), vu = _mm_set1_epi8(up);
-
-		for (; from + 16 <= end - k + 1; from += 16) {
-			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + from));
-			unsigned m = (unsigned)_mm_movemask_epi8(
-				_mm_or_si128(_mm_cmpeq_epi8(v, vl), _mm_cmpeq_epi8(v, vu)));
-
-			for (; m; m &= m - 1) {
-				size_t at = from + (size_t)__builtin_ctz(m);
-
-				if (strncasecmp(s + at, lit, k) == 0)
-					return at;
-			}
-		}
+	if (k == 0)
+		return from;
+	if (from + k > end)
+		return end;
+	if (k == 1) {
+		for (; from < end; from++)
+			if (lower(s[from]) == lower(lit[0]))
+				return from;
+		return end;
 	}
-#endif
-	for (; from + k <= end; from++)
-		if ((s[from] == lo || s[from] == up) && strncasecmp(s + from, lit, k) == 0)
+	for (from = next_pair(s, from, end, lit[0], lit[1]); from + k <= end;
+	     from = next_pair(s, from + 1, end, lit[0], lit[1]))
+		if (same_ci(s, from, lit, k))
 			return from;
 	return end;
 }
@@ -364,7 +441,7 @@ static bool find_doi(const char *s, size_t b, size_t e, struct ref_span *out, bo
 {
 	size_t i, j, digits;
 
-	for (i = b; i + 4 < e; i++) {
+	for (i = next_pair(s, b, e, '1', '0'); i + 4 < e; i = next_pair(s, i + 1, e, '1', '0')) {
 		if (s[i] != '1' || s[i + 1] != '0' || s[i + 2] != '.' || (i > b && is_alnum(s[i - 1])) ||
 		    (i > b && s[i - 1] == '.'))
 			continue;
@@ -603,8 +680,8 @@ static unsigned find_year(const char *s, size_t b, size_t e, const struct ref_sp
 	size_t i;
 
 	*paren = e;
-	for (i = b; i + 4 <= e; i++) {
-		if (!is_digit(s[i]) || !outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
+	for (i = next_digit(s, b, e); i + 4 <= e; i = next_digit(s, i + 1, e)) {
+		if (!outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
 			continue;
 		if (i > b && s[i - 1] == '(' && i + 4 < e &&
 		    (s[i + 4] == ')' || s[i + 4] == ',' || (is_lower(s[i + 4]) && i + 5 < e && s[i + 5] == ')'))) {
@@ -734,7 +811,7 @@ static bool find_quoted(const char *s, size_t b, size_t e, struct ref_span *titl
 {
 	size_t i, j;
 
-	for (i = b; i < e; i++) {
+	for (i = next_quote(s, b, e); i < e; i = next_quote(s, i + 1, e)) {
 		size_t inner, olen, clen = 1;
 		char c = s[i];
 
@@ -1316,32 +1393,43 @@ static bool parse_vancouver(const struct refs *r, const char *s, size_t b, size_
 /* Which ids [b, e) may hold, in one pass: most lines hold none, and each finder is a pass. */
 enum { MAY_DOI = 1, MAY_ARXIV = 2, MAY_ISBN = 4, MAY_URL = 8 };
 
+/* What may start at s[i] (reads s[i, i + 3)). */
+static unsigned may_at(const char *s, size_t i)
+{
+	switch (s[i]) {
+	case '1':
+		return s[i + 1] == '0' && s[i + 2] == '.' ? MAY_DOI : 0;
+	case 'd': case 'D':
+		return lower(s[i + 1]) == 'o' && lower(s[i + 2]) == 'i' ? MAY_DOI : 0;
+	case 'a': case 'A':
+		return lower(s[i + 1]) == 'r' && lower(s[i + 2]) == 'x' ? MAY_ARXIV : 0;
+	case 'i': case 'I':
+		return lower(s[i + 1]) == 's' && lower(s[i + 2]) == 'b' ? MAY_ISBN : 0;
+	case 'h': case 'H':
+		return lower(s[i + 1]) == 't' && lower(s[i + 2]) == 't' ? MAY_URL : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The ids' first two bytes ("10", "do", "ar", "is", "ht") are found 16 at a time. */
 static unsigned may_hold(const char *s, size_t b, size_t e)
 {
 	unsigned m = 0;
-	size_t i;
+	size_t i = b;
 
-	for (i = b; i + 2 < e; i++) {
-		switch (s[i]) {
-		case '1':
-			m |= s[i + 1] == '0' && s[i + 2] == '.' ? MAY_DOI : 0;
-			break;
-		case 'd': case 'D':
-			m |= lower(s[i + 1]) == 'o' && lower(s[i + 2]) == 'i' ? MAY_DOI : 0;
-			break;
-		case 'a': case 'A':
-			m |= lower(s[i + 1]) == 'r' && lower(s[i + 2]) == 'x' ? MAY_ARXIV : 0;
-			break;
-		case 'i': case 'I':
-			m |= lower(s[i + 1]) == 's' && lower(s[i + 2]) == 'b' ? MAY_ISBN : 0;
-			break;
-		case 'h': case 'H':
-			m |= lower(s[i + 1]) == 't' && lower(s[i + 2]) == 't' ? MAY_URL : 0;
-			break;
-		default:
-			break;
-		}
+#if defined(__SSE2__)
+	for (; i + 18 <= e; i += 16) {
+		unsigned bits = pair_bits(s, i, '1', '0') | pair_bits(s, i, 'd', 'o') |
+				pair_bits(s, i, 'a', 'r') | pair_bits(s, i, 'i', 's') |
+				pair_bits(s, i, 'h', 't');
+
+		for (; bits; bits &= bits - 1)
+			m |= may_at(s, i + (size_t)__builtin_ctz(bits));
 	}
+#endif
+	for (; i + 2 < e; i++)
+		m |= may_at(s, i);
 	return m;
 }
 
@@ -1496,14 +1584,25 @@ size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned tod
 	return may & (MAY_DOI | MAY_ARXIV) ? prose_ids(r, line, n, today, out, max) : 0;
 }
 
+/* The bytes of a capitalised word after its capital: ASCII letters, ' and -. */
+static const unsigned char word_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	/* 0x80-0xFF: 0 */
+};
+
 /* "Word" or "Word-Word": a capital, then up to 20 letters, apostrophes and hyphens; its end, or 0. */
 static size_t cap_word(const char *s, size_t i, size_t n)
 {
 	size_t k;
 
+	size_t lim = MIN(n, i + 22);
+
 	if (i >= n || !is_upper(s[i]))
 		return 0;
-	for (k = i + 1; k < n && k - i <= 21 && (is_upper(s[k]) || is_lower(s[k]) || s[k] == '\'' || s[k] == '-'); k++)
+	for (k = i + 1; k < lim && word_byte[(unsigned char)s[k]]; k++)
 		;
 	return k;
 }
@@ -1546,6 +1645,13 @@ static bool quote_closes(const char *s, size_t i, size_t n)
 	       (s[i + 4] == ' ' || s[i + 4] == '\t');
 }
 
+/* Four digits of a year from 1500 to 2099 at s[i] (the caller knows they are there to read). */
+static bool year_digits(const char *s, size_t i)
+{
+	return ((s[i] == '1' && s[i + 1] >= '5' && s[i + 1] <= '9') || (s[i] == '2' && s[i + 1] == '0')) &&
+	       is_digit(s[i + 2]) && is_digit(s[i + 3]);
+}
+
 /* Whether one of refs_line_cue()'s forms starts at s[i]. */
 static bool cue_at(const char *s, size_t i, size_t n)
 {
@@ -1557,12 +1663,19 @@ static bool cue_at(const char *s, size_t i, size_t n)
 	case '*':
 		return bullet_quote(s, i, n) ||
 		       (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == ' ' || s[i + 2] == '\t'));
+	case '(':
+		/* "(2019)", "(2019a)", "(2019, May 3)" */
+		if (i + 5 < n && year_digits(s, i + 1)) {
+			size_t k = i + 5;
+
+			k += is_lower(s[k]) && k + 1 < n;
+			return s[k] == ')' || s[k] == ',';
+		}
+		return false;
 	case '.':
-		/* ". 2015." and ". 2002;": 1500-2099 */
-		if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') &&
-		    ((s[i + 2] == '1' && s[i + 3] >= '5' && s[i + 3] <= '9') ||
-		     (s[i + 2] == '2' && s[i + 3] == '0')) &&
-		    is_digit(s[i + 4]) && is_digit(s[i + 5]) && (s[i + 6] == '.' || s[i + 6] == ';'))
+		/* ". 2015." and ". 2002;" */
+		if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') && year_digits(s, i + 2) &&
+		    (s[i + 6] == '.' || s[i + 6] == ';'))
 			return true;
 		return quote_closes(s, i, n);
 	case ',':
@@ -1574,8 +1687,8 @@ static bool cue_at(const char *s, size_t i, size_t n)
 
 /*
  * Every line of tool output is asked, so the bytes a form can start with
- * ('[', '-', '+', '*', '.', ',' and the lead byte of "•") are found 16 at a
- * time, and only those are looked at.
+ * ('[', '-', '+', '*', '.', ',', '(' and the lead byte of "•") are found 16
+ * at a time, and only those are looked at.
  */
 bool refs_line_cue(const char *s, size_t n)
 {
@@ -1591,7 +1704,8 @@ bool refs_line_cue(const char *s, size_t n)
 						  _mm_cmpeq_epi8(v, _mm_set1_epi8('*')))),
 			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
 						  _mm_cmpeq_epi8(v, _mm_set1_epi8(','))),
-				     _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2))));
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('(')))));
 		unsigned bits = (unsigned)_mm_movemask_epi8(m);
 
 		for (; bits; bits &= bits - 1)
@@ -1601,6 +1715,54 @@ bool refs_line_cue(const char *s, size_t n)
 #endif
 	for (; i < n; i++)
 		if (cue_at(s, i, n))
+			return true;
+	return false;
+}
+
+/*
+ * Whether s opens as authors may: a capital and up to 15 more bytes without
+ * a blank or comma ("Smith", "Müller"), maybe a comma, a blank, and then a
+ * capital ("Smith J", "Smith, J.", "World Health"), "(" ("OECD (2021)"),
+ * "&", "and " or "et ". Few lines of prose do; they are spared the look for
+ * a year. Every line that opens with a capital is asked, so the first
+ * word's end is found 16 bytes at once.
+ */
+static bool names_start(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (n < 8 || !is_upper(s[0]))
+		return false;
+#if defined(__SSE2__)
+	if (n >= 17) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
+
+		if (!m)
+			return false;
+		i += (size_t)__builtin_ctz(m);
+	} else
+#endif
+		while (i < n && i < 17 && s[i] != ' ' && s[i] != ',')
+			i++;
+	if (i < n && s[i] == ',')
+		i++;
+	if (i + 4 >= n || s[i] != ' ')
+		return false;
+	i++;
+	return is_upper(s[i]) || s[i] == '(' || s[i] == '&' || memcmp(s + i, "and ", 4) == 0 ||
+	       memcmp(s + i, "et ", 3) == 0;
+}
+
+bool refs_paren_year(const char *s, size_t n)
+{
+	const char *p;
+
+	if (!names_start(s, n))
+		return false;
+	for (p = memchr(s, '(', n); p; p = memchr(p + 1, '(', n - (size_t)(p + 1 - s)))
+		if (cue_at(s, (size_t)(p - s), n))
 			return true;
 	return false;
 }
@@ -1625,7 +1787,7 @@ int refs_item_start(const char *s, size_t n, bool in_list)
 	int kind;
 
 	n = MIN(n, 64);
-	while (i < n && i < 8 && (s[i] == ' ' || s[i] == '\t'))
+	for (k = MIN(n, 8); i < k && (s[i] == ' ' || s[i] == '\t');)
 		i++;
 	if (bracket_number(s, i, n))
 		return 1;

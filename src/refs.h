@@ -110,6 +110,7 @@ bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
 /*
  * Whether the line holds a form that parts of an entry take and prose
  * seldom does: "[1] " (IEEE), a bullet before a quote ("- \"", "• “"), a year
+ * in parentheses ("(2019)", "(2019a)", "(2019, May 3)": author-date), a year
  * between a full stop and a full stop or semicolon (". 2015." after Harvard
  * names, ". 2002;" after a Vancouver journal), a quoted title's close
  * ('." ', '," ', '.” ', ',” ') or a book's emphasis closed before a full
@@ -119,6 +120,16 @@ bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
  * line of tool output and sources; the line is then read by refs_parse().
  */
 bool refs_line_cue(const char *line, size_t n);
+
+/*
+ * Whether s opens as authors may ("Smith J", "Smith, J.", "World Health",
+ * "Smith and", "OECD (") and holds a year in parentheses, refs_line_cue()'s
+ * "(2019)" form: a cue, for refs_parse() to decide. The scanner asks it of
+ * the first bytes of each line of the model's text that opens with a
+ * capital: "Smith J (2020) Title. Journal" has no sentence end next to its
+ * year to cue it.
+ */
+bool refs_paren_year(const char *s, size_t n);
 
 /* True when the line heads a list of references: "References", "## Further
  * reading", "Here are some books on topology:". */

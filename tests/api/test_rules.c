@@ -37,8 +37,8 @@ TEST(api_rules_builtin)
 	CHECK(r->line > 0 && r->pattern && strstr(r->pattern, "http"));
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++) {
 		ex += r->n_examples;
-		/* A number check runs on the lexer, list items on the
-		 * reference recognizer: on neither engine. */
+		/* A number check runs on the lexer, list items and years on
+		 * the reference recognizer: on neither engine. */
 		unsigned neither = HALLUSCAN_RULE_LEXER | HALLUSCAN_RULE_RECOGNIZER;
 
 		CHECK_EQ(!!(r->flags & HALLUSCAN_RULE_PCRE2), !HAVE_HYPERSCAN && !(r->flags & neither));
@@ -47,7 +47,8 @@ TEST(api_rules_builtin)
 		if (r->flags & HALLUSCAN_RULE_LEXER)
 			CHECK(strncmp(r->id, "number.", 7) == 0);
 		if (r->flags & HALLUSCAN_RULE_RECOGNIZER)
-			CHECK(strcmp(r->id, "ref.numbered") == 0 || strcmp(r->id, "ref.bullet") == 0);
+			CHECK(strcmp(r->id, "ref.numbered") == 0 || strcmp(r->id, "ref.bullet") == 0 ||
+			      strcmp(r->id, "ref.year") == 0);
 	}
 	CHECK_EQ(i, info->n_rules);
 	CHECK_EQ(ex, info->n_examples);

@@ -212,6 +212,10 @@ TEST(refs_line_cues)
 		{"Title.\xe2\x80\x9c Journal", false}, {"say \"hi\" now", false},
 		/* \*\.[ \t] */
 		{"*Thinking, Fast and Slow*. New York", true}, {"*.x", false},
+		/* \((?:1[5-9]|20)\d\d[a-z]?[),] */
+		{"Lee, K. (2019). Title", true}, {"(2019a)", true}, {"(2019, May 3)", true},
+		{"(1500)", true}, {"(1499)", false}, {"(2100)", false}, {"(2019", false},
+		{"(2019a", false}, {"(2019ab)", false}, {"(20195)", false}, {"(2019A)", false},
 		{"", false}, {"plain prose, with a period. And another.", false},
 	};
 	size_t i;
@@ -221,6 +225,42 @@ TEST(refs_line_cues)
 			char m[160];
 
 			snprintf(m, sizeof(m), "refs_line_cue(\"%s\") is not %d", cases[i].line, cases[i].cue);
+			test_fail(__FILE__, __LINE__, m);
+		}
+}
+
+/* Authors and a year in parentheses at a line's start, with no sentence end beside the year. */
+TEST(refs_paren_years)
+{
+	static const struct {
+		const char *line;
+		bool year;
+	} cases[] = {
+		{"Smith J (2020) Deep learning for feline health. J Vet Inf 12:45-67.", true},
+		{"Smith, J. (2020) Deep learning", true},
+		{"World Health Organization (2020) Global report", true},
+		{"Smith and Lee (2019) Deep learning", true},
+		{"Smith & Lee (2019) Deep learning", true},
+		{"Smith et al (2019) Deep learning", true},
+		{"OECD (2021), Education at a Glance", true},
+		{"M\xc3\xbc" "ller K (2018) \xc3\x9c" "ber die Modellierung", true},
+		/* a cue, not a verdict: refs_parse() reads this one and finds no entry */
+		{"Vanguard (2018) reported strong growth.", true},
+		/* prose, and names without a year in parentheses */
+		{"The fund grew (2019) by a wide margin.", false},
+		{"Smith J wrote it in 2020. Then more.", false},
+		{"Smith J (1499) Deep learning", false},
+		{"Smith J", false}, {"", false},
+		/* the first word is longer than a name */
+		{"Internationalisations (2019) Deep learning", false},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (refs_paren_year(cases[i].line, strlen(cases[i].line)) != cases[i].year) {
+			char m[160];
+
+			snprintf(m, sizeof(m), "refs_paren_year(\"%s\") is not %d", cases[i].line, cases[i].year);
 			test_fail(__FILE__, __LINE__, m);
 		}
 }
