@@ -1621,50 +1621,6 @@ static bool may_open_item(char c)
 	       c == (char)0xE2 || c == '[';
 }
 
-/* What the end of a line asks of the recognizer. */
-enum refs_work {
-	REFS_IDLE, /* nothing: no trigger, no list waiting, no list item it could open */
-	REFS_ITEM, /* only whether a list item opens the line */
-	REFS_YEAR, /* only whether authors and a year open the line */
-	REFS_READ, /* refs_read_line() */
-};
-
-/*
- * Most lines are REFS_IDLE, and most of the rest open with a blank, a
- * bullet or a digit and are still no item of a list of titles ("- **Setup:**
- * ...", indented code), or with a capital and are prose: refs_item_start()
- * and refs_paren_year() tell, without refs_read_line().
- */
-static enum refs_work refs_work(const struct claims *c, uint64_t end)
-{
-	const char *s;
-	size_t n;
-
-	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue)
-		return REFS_READ;
-	if (!c->refs || c->in_tool || end <= c->line_start)
-		return REFS_IDLE;
-	s = window_get(c->w, c->line_start, c->line_start + 1, &n);
-	if (n == 0)
-		return REFS_IDLE;
-	if (c->find_items && may_open_item(s[0]))
-		return REFS_ITEM;
-	return c->cue_rule != SIZE_MAX && s[0] >= 'A' && s[0] <= 'Z' ? REFS_YEAR : REFS_IDLE;
-}
-
-/*
- * "Smith J (2020) Title. Journal": authors and a year in parentheses at
- * the line's start, with no sentence end beside the year to cue it.
- */
-static bool refs_year_start(const struct claims *c, uint64_t end)
-{
-	const char *s;
-	size_t n;
-
-	s = window_get(c->w, c->line_start, MIN(end, c->line_start + REFS_YEAR_WITHIN), &n);
-	return refs_paren_year(s, n);
-}
-
 /* Whether the line [line_start, end) opens as a list item. */
 static int refs_item_kind(const struct claims *c, uint64_t end)
 {
@@ -1776,27 +1732,38 @@ static int refs_read_line(struct claims *c, uint64_t end)
  */
 static int refs_line(struct claims *c, uint64_t end)
 {
+	const char *s;
+	size_t n;
 	int err = 0, rerr;
 
 	c->n_ent = 0;
 	c->judged_from = c->line_start;
 	c->judged_to = end;
-	switch (refs_work(c, end)) {
-	case REFS_ITEM:
-		if (!refs_item_kind(c, end))
-			break;
+	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue) {
 		err = refs_read_line(c, end);
-		break;
-	case REFS_YEAR:
-		if (!refs_year_start(c, end))
-			break;
-		c->ref_cue = true;
-		/* fall through */
-	case REFS_READ:
-		err = refs_read_line(c, end);
-		break;
-	case REFS_IDLE:
-		break;
+	} else if (c->refs && !c->in_tool && end > c->line_start) {
+		/*
+		 * Most lines have nothing for the recognizer, and most of the
+		 * rest open with a blank, a bullet or a digit and are still no
+		 * item of a list of titles ("- **Setup:** ...", indented code),
+		 * or with a capital and are prose: their first bytes tell,
+		 * without the line reader. A line that opens as authors do is
+		 * looked at for a year in parentheses: "Smith J (2020) Title.
+		 * Journal" has no sentence end beside its year to cue it.
+		 */
+		uint64_t to = MIN(end, c->line_start + REFS_YEAR_WITHIN);
+
+		s = window_get(c->w, c->line_start, to, &n);
+		if (n != to - c->line_start) {
+			/* (a line begun before the window holds: far longer than an entry) */
+		} else if (may_open_item(s[0])) {
+			if (c->find_items &&
+			    refs_item_start(s, n, c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line))
+				err = refs_read_line(c, end);
+		} else if (c->cue_rule != SIZE_MAX && s[0] >= 'A' && s[0] <= 'Z' && refs_paren_year(s, n)) {
+			c->ref_cue = true;
+			err = refs_read_line(c, end);
+		}
 	}
 	rerr = release(c, waiting(c));
 	return err ? err : rerr;
