@@ -3386,8 +3386,11 @@ static size_t step(struct lex *lx, size_t p)
 	return p;
 }
 
+/* Fewer bytes than this left go a step at a time: block()'s padded copy costs more. */
+#define BLOCK_MIN 16
+
 /*
- * 64 bytes at p at once: the words that start there are tested against the
+ * 64 bytes at p at once (fewer at the end of the text): the words that start there are tested against the
  * trigger filter from bit masks, with no branch per byte. Returns where the
  * pass goes on: past the block, or at what needs a closer look (a trigger
  * word, a word glued to digits, a word that runs past the block, a digit,
@@ -3396,15 +3399,28 @@ static size_t step(struct lex *lx, size_t p)
 static size_t block(struct lex *lx, size_t p, bool *closer)
 {
 	const char *t = lx->t + p;
+	size_t rem = lx->n - p;
 	uint64_t L, D, S, W, special;
 	uint32_t key;
 	unsigned first;
+	bool joined = p > 0 && is_alpha((unsigned char)t[-1]);
+	char pad[64 + sizeof(key)];
 
+	/*
+	 * Fewer than 64 bytes left (a short sentence, or the end of one): a
+	 * copy padded with blanks, which are no letter, digit or mark and end
+	 * a word as the end of the text does.
+	 */
+	if (rem < 64) {
+		memset(pad, ' ', sizeof(pad));
+		memcpy(pad, t, rem);
+		t = pad;
+	}
 	block_masks(t, &L, &D, &S);
-	lx->examined += 64;
+	lx->examined += rem < 64 ? rem : 64;
 	special = D | S;
 	first = special ? (unsigned)__builtin_ctzll(special) : 64;
-	W = L & ~((L << 1) | (uint64_t)(p > 0 && is_alpha((unsigned char)t[-1])));
+	W = L & ~((L << 1) | (uint64_t)joined);
 	if (first < 64)
 		W &= (1ull << first) - 1;
 	*closer = true;
@@ -3438,7 +3454,7 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	if (first < 64)
 		return p + first;
 	*closer = false;
-	return p + 64;
+	return p + (rem < 64 ? rem : 64);
 }
 
 int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
@@ -3452,7 +3468,7 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 	while (p < n && !lx.rc) {
 		size_t q;
 
-		if (n - p >= 64 && !(opts & NUMLEX_BYTEWISE)) {
+		if (n - p >= BLOCK_MIN && !(opts & NUMLEX_BYTEWISE)) {
 			p = block(&lx, p, &closer);
 			if (!closer)
 				continue;
