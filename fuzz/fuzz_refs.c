@@ -10,7 +10,8 @@
  *    title's key has no double, leading or trailing space;
  *  - refs_segment_keys() and refs_heading() read any bytes without fault;
  *  - refs_line_cue() says what the trigger patterns it replaced say: the
- *    same alternation, matched by PCRE2.
+ *    same alternation, matched by PCRE2; refs_paren_year() finds only
+ *    lines that alternation matches.
  * The first byte is how many entries a line may give (1-8).
  */
 #include <string.h>
@@ -104,6 +105,9 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 	(void)refs_item_maybe(r, s, n);
 	FUZZ_CHECK(refs_line_cue(s, n) == cue_by_regex(s, n), "refs_line_cue(\"%.*s\") is %d",
 		   (int)MIN(n, 200), s, refs_line_cue(s, n));
+	/* A year at a line's start is one of those forms. */
+	FUZZ_CHECK(!refs_paren_year(s, n) || cue_by_regex(s, n), "refs_paren_year(\"%.*s\") with no cue",
+		   (int)MIN(n, 200), s);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1845,9 +1845,11 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 	bool before;
 	int err;
 
-	/* The mark and the byte before it, read once for both uses. */
-	s = window_get(c->w, from > 0 ? from - 1 : 0, to, &n);
-	before = from > 0 && n == to - from + 1;
+	/* The mark and the byte before it (when the window holds it), read once for both uses. */
+	before = from > c->w->base;
+	s = window_get(c->w, from - before, to, &n);
+	if (n == 0)
+		before = false;
 	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool)
 		refs_mark_cue(c, s, n);
 	s += before;

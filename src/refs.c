@@ -1744,8 +1744,12 @@ static bool names_start(const char *s, size_t n)
 		i += (size_t)__builtin_ctz(m);
 	} else
 #endif
+	{
 		while (i < n && i < 17 && s[i] != ' ' && s[i] != ',')
 			i++;
+		if (i == 17)
+			return false; /* as above: no blank or comma in s[1, 17) */
+	}
 	if (i < n && s[i] == ',')
 		i++;
 	if (i + 4 >= n || s[i] != ' ')
