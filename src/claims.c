@@ -1614,11 +1614,27 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 	return !(i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2);
 }
 
-/* Whether a line that starts with c may be a list item (blanks: an indented one). */
+/*
+ * What a line's first byte says to the recognizer: OPENS_ITEM, it may be a
+ * list item (a bullet, a digit, "[", the lead byte of "•", or a blank: an
+ * indented one); OPENS_NAME, a capital, it may open with authors; 0,
+ * neither. A table: every line ends here.
+ */
+enum { OPENS_ITEM = 1, OPENS_NAME = 2 };
+static const unsigned char line_opens[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+	0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static bool may_open_item(char c)
 {
-	return c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9') ||
-	       c == (char)0xE2 || c == '[';
+	return line_opens[(unsigned char)c] == OPENS_ITEM;
 }
 
 /* Whether the line [line_start, end) opens as a list item. */
@@ -1756,11 +1772,12 @@ static int refs_line(struct claims *c, uint64_t end)
 		s = window_get(c->w, c->line_start, to, &n);
 		if (n != to - c->line_start) {
 			/* (a line begun before the window holds: far longer than an entry) */
-		} else if (may_open_item(s[0])) {
+		} else if (line_opens[(unsigned char)s[0]] == OPENS_ITEM) {
 			if (c->find_items &&
 			    refs_item_start(s, n, c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line))
 				err = refs_read_line(c, end);
-		} else if (c->cue_rule != SIZE_MAX && s[0] >= 'A' && s[0] <= 'Z' && refs_paren_year(s, n)) {
+		} else if (line_opens[(unsigned char)s[0]] == OPENS_NAME && c->cue_rule != SIZE_MAX &&
+			   refs_paren_year(s, n)) {
 			c->ref_cue = true;
 			err = refs_read_line(c, end);
 		}
