@@ -188,13 +188,31 @@ TEST(refs_item_starts)
 	}
 }
 
+/* A line and what a test of it should say. */
+struct line_case {
+	const char *line;
+	bool yes;
+};
+
+/* Checks fn on each line; name is fn's, for the message. */
+static void check_lines(bool (*fn)(const char *, size_t), const char *name,
+			const struct line_case *cases, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fn(cases[i].line, strlen(cases[i].line)) != cases[i].yes) {
+			char m[160];
+
+			snprintf(m, sizeof(m), "%s(\"%s\") is not %d", name, cases[i].line, cases[i].yes);
+			test_fail(__FILE__, __LINE__, m);
+		}
+}
+
 /* The forms Hyperscan leaves to the recognizer, exactly as the regexes they replace. */
 TEST(refs_line_cues)
 {
-	static const struct {
-		const char *line;
-		bool cue;
-	} cases[] = {
+	static const struct line_case cases[] = {
 		/* \[\d{1,3}\][ \t] anywhere */
 		{"See [1] A. Vaswani", true}, {"[123]\tx", true}, {"[1234] x", false}, {"[1]x", false},
 		{"a [] b", false}, {"ends in [1]", false},
@@ -218,24 +236,14 @@ TEST(refs_line_cues)
 		{"(2019a", false}, {"(2019ab)", false}, {"(20195)", false}, {"(2019A)", false},
 		{"", false}, {"plain prose, with a period. And another.", false},
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (refs_line_cue(cases[i].line, strlen(cases[i].line)) != cases[i].cue) {
-			char m[160];
-
-			snprintf(m, sizeof(m), "refs_line_cue(\"%s\") is not %d", cases[i].line, cases[i].cue);
-			test_fail(__FILE__, __LINE__, m);
-		}
+	check_lines(refs_line_cue, "refs_line_cue", cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Authors and a year in parentheses at a line's start, with no sentence end beside the year. */
 TEST(refs_paren_years)
 {
-	static const struct {
-		const char *line;
-		bool year;
-	} cases[] = {
+	static const struct line_case cases[] = {
 		{"Smith J (2020) Deep learning for feline health. J Vet Inf 12:45-67.", true},
 		{"Smith, J. (2020) Deep learning", true},
 		{"World Health Organization (2020) Global report", true},
@@ -254,15 +262,8 @@ TEST(refs_paren_years)
 		/* the first word is longer than a name */
 		{"Internationalisations (2019) Deep learning", false},
 	};
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (refs_paren_year(cases[i].line, strlen(cases[i].line)) != cases[i].year) {
-			char m[160];
-
-			snprintf(m, sizeof(m), "refs_paren_year(\"%s\") is not %d", cases[i].line, cases[i].year);
-			test_fail(__FILE__, __LINE__, m);
-		}
+	check_lines(refs_paren_year, "refs_paren_year", cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 TEST(refs_ids_in_prose)
