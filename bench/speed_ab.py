@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Two halluscan commands on the same corpus, side by side in one run.
 
-    python3 bench/speed_ab.py A B [--size 64M] [--repeats 7] [--spans 0]
+    python3 bench/speed_ab.py A B [--size 64M] [--repeats 21] [--spans 0]
     python3 bench/speed_ab.py --without references.yaml [BINARY] [--size 64M] ...
 
 A and B are commands (a binary, or a quoted command line with options).
@@ -79,7 +79,8 @@ def main():
     ap.add_argument("b", nargs="?")
     ap.add_argument("--without", metavar="PACK")
     ap.add_argument("--size", default="64M")
-    ap.add_argument("--repeats", type=int, default=7)
+    # A shared VM's runs move by more than a few percent: many rounds, and the median.
+    ap.add_argument("--repeats", type=int, default=21)
     ap.add_argument("--spans", default="0")
     ap.add_argument("--gencorpus", default=os.path.join(HERE, "..", "build", "bench", "gencorpus"))
     a = ap.parse_args()
