@@ -1682,7 +1682,7 @@ static int refs_read_line(struct claims *c, uint64_t end)
 		if (n == end - c->line_start && refs_line_cue(s, n))
 			rule = c->cue_rule;
 	}
-	if (rule == SIZE_MAX && end > c->line_start && (c->item_rule[0] != SIZE_MAX || c->item_rule[1] != SIZE_MAX)) {
+	if (rule == SIZE_MAX && end > c->line_start && c->find_items) {
 		/* A list item no pattern marked: its first bytes tell. */
 		int kind = refs_item_kind(c, end);
 
