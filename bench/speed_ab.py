@@ -16,8 +16,9 @@ puts that share of its bytes in tool spans). Each round runs both in a
 shuffled order after one throwaway run (on a shared VM the first run of a
 round is often the slow one, and a fixed order would bias one side); each
 run is `CMD < corpus > /dev/null`, timed as wall clock and as the child's
-CPU time. Prints the median MB/s of each, their ratio, and the findings
-each wrote (equal unless the rules differ).
+CPU time. Prints the median MB/s of each, their ratio, the median of the
+rounds' own ratios (paired) with a 95% interval, and the findings each
+wrote (equal unless the rules differ).
 """
 
 import argparse
@@ -126,7 +127,19 @@ def main():
         med[b] = (w, c)
         print("| %s | %.1f | %.1f | %d |" % (label[b], w, c, found[b]))
     print("\nB / A: wall %.3f, CPU %.3f" % (med[a.b][0] / med[a.a][0], med[a.b][1] / med[a.a][1]))
+    # Paired: each round's two runs shared the machine's state of the moment.
+    for i, what in ((0, "wall"), (1, "CPU")):
+        lo, m, hi = median_ci([x[i] / y[i] for x, y in zip(res[a.a], res[a.b])])
+        print("B / A %s, per round (paired): median %.3f, 95%% CI [%.3f, %.3f]" % (what, m, lo, hi))
     return 0
+
+
+def median_ci(xs):
+    """The median and a distribution-free 95% interval for it (binomial order statistics)."""
+    xs = sorted(xs)
+    n = len(xs)
+    k = max(0, int((n - 1.96 * n ** 0.5) / 2))
+    return xs[k], statistics.median(xs), xs[n - 1 - k]
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 /* The pipeline: bytes -> engine -> spans -> claims -> policy -> findings. */
 #include "scan.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -431,6 +432,33 @@ static bool names_something(const char *w)
 	return bsearch(&w, keys, ARRAY_SIZE(keys), sizeof(keys[0]), cmp_key) != NULL;
 }
 
+/*
+ * A count or bare number of grounding text that may be a year as well: four
+ * digits of 1900-2099 written alone ("our forecast for 2021 remains", where
+ * the lexer counts "remains"). The grounding holds both readings: an
+ * answer's year is then compared with it, not left unchecked for want of
+ * a year to compare with.
+ */
+static bool maybe_year(const struct numlex_item *it, const char *t, size_t n)
+{
+	size_t p = it->part_from, k;
+
+	if ((it->q.kind != QUANTITY_COUNT && it->q.kind != QUANTITY_NUMBER) || it->q.words ||
+	    it->q.value < 1900 || it->q.value > 2099 || it->q.scale != 1 || it->q.decimals ||
+	    (it->flags & NUMLEX_RANGE) || p + 4 > n)
+		return false;
+	for (k = 0; k < 4; k++)
+		if (!isdigit((unsigned char)t[p + k]))
+			return false;
+	/* not "$2021", "v2021", "1.2021" */
+	if (p > 0 && (isalnum((unsigned char)t[p - 1]) || t[p - 1] == '$' || t[p - 1] == '.' || t[p - 1] == ','))
+		return false;
+	/* not "2021,5", "2021.5" or "2021a" */
+	return p + 4 == n ||
+	       !(isalnum((unsigned char)t[p + 4]) ||
+		 ((t[p + 4] == ',' || t[p + 4] == '.') && p + 5 < n && isdigit((unsigned char)t[p + 5])));
+}
+
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
@@ -438,6 +466,7 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	const struct record_value *v = s->rec_value;
 	struct ground_context gc;
 	size_t from, to;
+	int err;
 
 	/* A list's numbering, a passage's, "24/7": they state nothing. */
 	if (it->flags & NUMLEX_NOT_CLAIM)
@@ -451,8 +480,16 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		s->span_ground_used = true;
 		s->span_quantities++;
 	}
-	return ground_add_quantity(s->rec_ground, &it->q, v->text + from, to - from,
-				   s->rec_base + record_offset(v, from), &gc);
+	err = ground_add_quantity(s->rec_ground, &it->q, v->text + from, to - from,
+				  s->rec_base + record_offset(v, from), &gc);
+	if (err == 0 && maybe_year(it, v->text, v->len)) {
+		struct quantity y;
+
+		quantity_set(&y, QUANTITY_YEAR, "date:year", it->q.value, 1);
+		err = ground_add_quantity(s->rec_ground, &y, v->text + it->part_from, 4,
+					  s->rec_base + record_offset(v, it->part_from), &gc);
+	}
+	return err;
 }
 
 static int on_ground_value(void *ctx, const struct record_value *v)
