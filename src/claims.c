@@ -507,20 +507,24 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
- * True when the bare number at from follows a capitalised word ("Prisma
- * 6", "Windows 11", "Boeing 737"): the number is part of a name.
+ * The capitalised word right before the bare number at from ("Prisma 6",
+ * "Toby 3632", "Route 66"), whose digits the number is: its length, its
+ * bytes at *name; 0 when there is none.
  */
-static bool follows_name(const struct claims *c, uint64_t from)
+static size_t name_before(const struct claims *c, uint64_t from, const char **name)
 {
 	const char *s;
 	size_t n, k;
 
 	s = window_get(c->w, c->start, from, &n);
 	if (n < 2 || s[n - 1] != ' ')
-		return false;
+		return 0;
 	for (k = n - 1; k > 0 && isalpha((unsigned char)s[k - 1]); k--)
 		;
-	return k < n - 1 && isupper((unsigned char)s[k]);
+	if (k == n - 1 || !isupper((unsigned char)s[k]))
+		return 0;
+	*name = s + k;
+	return n - 1 - k;
 }
 
 /* True when [from, to) overlaps a pattern match held (asked in order of from). */
@@ -537,24 +541,29 @@ static bool in_match(struct claims *c, uint64_t from, uint64_t to)
 static int on_lexed(void *ctx, const struct numlex_item *it)
 {
 	struct claims *c = ctx;
-	const char *s;
+	const char *s, *name;
 	struct held *h;
 	uint64_t base = c->start, from, to;
+	struct quantity q = it->q;
 	int rule;
-	size_t n;
+	size_t n, k = 0;
 
 	if (it->flags & NUMLEX_NOT_CLAIM)
 		return 0;
-	/* A bare number in words ("one of them") claims nothing, nor one in a
-	 * name, nor one inside a match ("et al. (2024)" is the citation's). */
-	if (it->q.kind == QUANTITY_NUMBER &&
-	    (it->q.words || follows_name(c, base + it->from) || in_match(c, base + it->from, base + it->to)))
+	/* A bare number in words ("one of them") claims nothing, nor one inside
+	 * a match ("et al. (2024)" is the citation's). One after a name is the
+	 * name's digits: compared where the grounding names the same thing
+	 * ("Toby 6362" against "Toby 3632"), as "Windows 11" is. */
+	if (q.kind == QUANTITY_NUMBER &&
+	    (q.words || in_match(c, base + it->from, base + it->to) ||
+	     ((k = name_before(c, base + it->from, &name)) && !quantity_set_name(&q, name, k, q.value))))
 		return 0;
-	rule = c->class_rule[quantity_class_of(&it->q)];
+	rule = c->class_rule[quantity_class_of(&q)];
 	if (rule < 0)
 		return 0;
-	/* A range is reported whole; a date's year or a quarter's, as its part. */
-	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from);
+	/* A range is reported whole; a date's year or a quarter's, as its part;
+	 * a name's digits with the name. */
+	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) - (k ? k + 1 : 0);
 	to = base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
 	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
 		return -ENOMEM;
@@ -564,7 +573,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	*h = (struct held){
 		.rule = (size_t)rule, .from = from, .to = to, .line = c->line + 1,
 		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
-		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = it->q,
+		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = q,
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;

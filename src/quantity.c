@@ -451,6 +451,28 @@ void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit,
 	q->scale = scale;
 }
 
+bool quantity_set_name(struct quantity *q, const char *name, size_t n, double value)
+{
+	char unit[QUANTITY_UNIT_MAX] = "ident:";
+	size_t k = 6, i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!isalpha(c))
+			continue;
+		if (k + 2 >= sizeof(unit))
+			return false;
+		unit[k++] = (char)tolower(c);
+	}
+	if (k == 6)
+		return false;
+	unit[k++] = '#';
+	unit[k] = '\0';
+	quantity_set(q, QUANTITY_IDENT, unit, value, 1);
+	return true;
+}
+
 static bool is_temperature(const struct quantity *q)
 {
 	return q->kind == QUANTITY_TEMPERATURE;

@@ -131,5 +131,11 @@ void quantity_near_range(const struct quantity *a, double tolerance, double *lo,
 /* Fills q for the new kinds: unit (and its hash), kind, value, scale; decimals 0. */
 void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit, double value,
 		  double scale);
+/*
+ * A figure after a name ("Toby 3632", "Route 66", "Apollo 11"): the name's
+ * digits, as the lexer has them for "Windows 11" (unit "ident:<letters>#").
+ * name is the name's bytes; false when it is too long for a unit.
+ */
+bool quantity_set_name(struct quantity *q, const char *name, size_t n, double value);
 
 #endif

@@ -482,6 +482,23 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	}
 	err = ground_add_quantity(s->rec_ground, &it->q, v->text + from, to - from,
 				  s->rec_base + record_offset(v, from), &gc);
+	if (err == 0 && it->q.kind == QUANTITY_NUMBER && !it->q.words) {
+		/* A figure after a name ("Toby 3632"): the name's digits too, as the
+		 * model's text has them (claims.c). */
+		size_t k = it->part_from;
+		struct quantity q;
+
+		if (k >= 2 && v->text[k - 1] == ' ') {
+			size_t b = k - 1;
+
+			while (b > 0 && isalpha((unsigned char)v->text[b - 1]))
+				b--;
+			if (b < k - 1 && isupper((unsigned char)v->text[b]) &&
+			    quantity_set_name(&q, v->text + b, k - 1 - b, it->q.value))
+				err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
+							  s->rec_base + record_offset(v, b), &gc);
+		}
+	}
 	if (err == 0 && maybe_year(it, v->text, v->len)) {
 		struct quantity y;
 
