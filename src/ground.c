@@ -762,9 +762,9 @@ static void judge(struct qsearch *s, uint32_t i)
 
 	/* The context is compared only where the verdict can change with it. */
 	if (quantity_states(s->a, &gq->q)) {
-		/* (only where the answer's figure has both nearest words, and until
-		 * one stating figure has them too: all the swap rule asks) */
-		if (s->stated_close < 2 && s->ctx->before1 && s->ctx->after1)
+		/* (only where the answer's figure has a nearest word, and until one
+		 * stating figure has both: all the swap rule asks) */
+		if (s->stated_close < 2 && (s->ctx->before1 || s->ctx->after1))
 			s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
 		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
 			return;
@@ -1077,12 +1077,17 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	}
 	/* Stated where the same things are said: grounded, unless another
 	 * figure (a swap, below) is said between the very words the answer
-	 * puts around this one, and no stating one is. */
+	 * puts around this one (the one word it has at a sentence's end:
+	 * "income was $946 million." where the source says "income was $971
+	 * million ..., compared with $946 million"), and no stating one is. */
 	*v = GROUND_STATED;
 	if (s.stated[1] != NIL) {
-		if (s.stated_close < 2 && closeness(ctx, ctx) == 2) {
+		/* (at a sentence's end or start, the one nearest word it has) */
+		int need = closeness(ctx, ctx);
+
+		if (need > 0 && s.stated_close < need) {
 			i = find_swap(g, a, ctx);
-			if (i != NIL && closeness(ctx, &g->q[i].ctx) == 2) {
+			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need) {
 				*v = GROUND_SWAPPED;
 				return &g->q[i];
 			}
