@@ -1334,6 +1334,51 @@ static enum wclass word_class(const struct vword *v)
 }
 
 /*
+ * Decimals said in words after a number in words, as transcripts have
+ * them: "three point five" (3.5), "one point two five" (a digit word a
+ * place), "twelve dot fifty" (12.50: a tens word, or tens and a unit, is
+ * two places). Extends x when they follow it; "at one point he" is left.
+ */
+static void spoken_decimals(struct lex *lx, struct num *x)
+{
+	struct word w;
+	size_t j = skip_blanks(lx, x->to), end = 0;
+	double frac = 0, place = 0.1;
+	int places = 0;
+
+	if (!word_at(lx, j, &w) || !(spells(lx, w.ws, w.we, "point") || spells(lx, w.ws, w.we, "dot")))
+		return;
+	j = skip_blanks(lx, w.we);
+	while (places < 6 && word_at(lx, j, &w) && w.v && (w.v->roles & R_CARD) && w.v->num < 10 &&
+	       word_class(w.v) == W_UNIT) {
+		frac += w.v->num * place;
+		place /= 10;
+		places++;
+		end = w.we;
+		j = skip_blanks(lx, w.we);
+	}
+	if (places == 0 && word_at(lx, j, &w) && w.v && (w.v->roles & R_CARD) &&
+	    (word_class(w.v) == W_TEN || word_class(w.v) == W_TEEN)) {
+		frac = w.v->num / 100.0;
+		end = w.we;
+		places = 2;
+		j = skip_blanks(lx, w.we);
+		if (B(lx, j) == '-')
+			j = skip_blanks(lx, j + 1);
+		if (word_class(w.v) == W_TEN && word_at(lx, j, &w) && w.v && (w.v->roles & R_CARD) &&
+		    word_class(w.v) == W_UNIT && w.v->num > 0) {
+			frac += w.v->num / 100.0;
+			end = w.we;
+		}
+	}
+	if (places == 0)
+		return;
+	x->v += frac;
+	x->decimals = places;
+	x->to = end;
+}
+
+/*
  * Number words at p: "zero" .. "ninety-nine", "twenty five", "two hundred
  * and forty", "two hundred thousand", "a dozen", "a million", and the
  * ordinals "third", "twenty-first". a_before: an "a" comes first (so
@@ -1432,6 +1477,8 @@ out:
 	if (last == W_NONE && !x->ordinal)
 		return false;
 	x->v = total + cur;
+	if (!x->ordinal && last != W_DOZEN)
+		spoken_decimals(lx, x);
 	return true;
 }
 
@@ -1882,7 +1929,8 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 		}
 		switch (unit_info[u].cls) {
 		case UC_SCALE:
-			if (o->scale_written || o->x.words || hyphen)
+			/* (words fold their scale: "two million"; not after spoken decimals) */
+			if (o->scale_written || (o->x.words && !o->x.decimals) || hyphen)
 				return i;
 			o->scale = unit_info[u].factor;
 			o->scale_written = true;
@@ -2543,6 +2591,43 @@ static bool merge(struct opnd *a, struct opnd *b)
 	return true;
 }
 
+/*
+ * "twelve euros and fifty cents", "5 pounds and 30 pence", "$12 and 50
+ * cents": the subunit after "and" joins its unit (12.50 euros, written to
+ * the cent); before, it stood apart as a second figure and left the first
+ * to be held against "12.50" as another price.
+ */
+static void money_subunit(struct lex *lx, struct opnd *a)
+{
+	struct opnd b;
+	struct word w;
+	size_t j;
+	bool fits;
+
+	if (a->kind != K_MONEY || a->scale_written || a->x.decimals || a->to != a->main_to ||
+	    (a->currency != U_USD && a->currency != U_EUR && a->currency != U_GBP))
+		return;
+	j = skip_blanks(lx, a->to);
+	if (!word_at(lx, j, &w) || !spells(lx, w.ws, w.we, "and"))
+		return;
+	j = skip_blanks(lx, w.we);
+	if (!is_digit(B(lx, j)) && !is_alpha(B(lx, j)))
+		return;
+	operand(lx, j, &b, 0, j);
+	if (!whole(&b.x, 1, 99) || b.scale_written || b.to != b.main_to)
+		return;
+	/* cents of a dollar or a euro, pence of a pound, centimes of a euro */
+	fits = (b.kind == K_MONEY && b.currency == U_CENT && a->currency != U_GBP) ||
+	       (b.kind == K_COUNT && a->currency == U_GBP &&
+		(strcmp(b.noun, "pence") == 0 || strcmp(b.noun, "penny") == 0)) ||
+	       (b.kind == K_COUNT && a->currency == U_EUR && strcmp(b.noun, "centime") == 0);
+	if (!fits)
+		return;
+	a->x.v += b.x.v / 100;
+	a->x.decimals = 2;
+	a->to = a->main_to = b.to;
+}
+
 /* Makes a bare figure a year when what is around it dates it ("in 2019", "the 2020 season"). */
 static bool to_year(struct opnd *o, int dating)
 {
@@ -2651,6 +2736,7 @@ static size_t expression(struct lex *lx, size_t p)
 		a.neg = true;
 		a.from = a.main_from = neg_from;
 	}
+	money_subunit(lx, &a);
 	dating = dating_before(lx, a.from);
 	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
 	j = range_sep(lx, &a, between, &spaced);
