@@ -30,7 +30,7 @@ enum {
 	R_REF = 1 << 10,      /* before a reference: "Passage", "Table" */
 	R_SELF = 1 << 11,     /* counted, a count of the text itself: "words" */
 	R_LISTNOUN = 1 << 12, /* counted after a cue, likewise: "tips" */
-	R_CUE = 1 << 13,      /* the cue: "these", "top", "following", "here" (are) */
+	R_CUE = 1 << 13,      /* of the answer's own list: "these", "top", "following", "here", "below", "share" */
 	R_PRODUCT = 1 << 14,  /* a name numbered by what follows: "Windows 10", "Python 3.11" */
 	R_VERWORD = 1 << 15,  /* "version 2.3", "release 4" */
 	R_STOP = 1 << 16,     /* never a counted noun: "the", "will" */
@@ -95,6 +95,7 @@ static const struct {
 #define VOCAB_L(X, L) \
 	X(L, 'a', "a", R_ARTICLE | R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'a', "about", R_APPROX | R_STOP, 0, U_NONE) \
+	X(L, 'a', "above", R_CUE, 0, U_NONE) \
 	X(L, 'a', "accord", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "acquisition", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'a', "across", R_STOP, 0, U_NONE) \
@@ -150,7 +151,7 @@ static const struct {
 	X(L, 'b', "before", R_DATING | R_STOP, 0, U_NONE) \
 	X(L, 'b', "behind", R_STOP, 0, U_NONE) \
 	X(L, 'b', "being", R_STOP, 0, U_NONE) \
-	X(L, 'b', "below", R_STOP, 0, U_NONE) \
+	X(L, 'b', "below", R_STOP | R_CUE, 0, U_NONE) \
 	X(L, 'b', "beside", R_STOP, 0, U_NONE) \
 	X(L, 'b', "between", R_WEAKDATE, 0, U_NONE) \
 	X(L, 'b', "beyond", R_STOP, 0, U_NONE) \
@@ -196,6 +197,7 @@ static const struct {
 	X(L, 'c', "context", R_REF, 0, U_NONE) \
 	X(L, 'c', "contexts", R_REF, 0, U_NONE) \
 	X(L, 'c', "could", R_STOP, 0, U_NONE) \
+	X(L, 'c', "cover", R_CUE, 0, U_NONE) \
 	X(L, 'c', "covid", R_PRODUCT, 0, U_NONE) \
 	X(L, 'c', "crisis", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'c', "crop", R_YEARNOUN, 0, U_NONE) \
@@ -370,6 +372,7 @@ static const struct {
 	X(L, 'l', "lines", R_SELF, 0, U_NONE) \
 	X(L, 'l', "lineup", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'l', "linux", R_PRODUCT, 0, U_NONE) \
+	X(L, 'l', "list", R_CUE, 0, U_NONE) \
 	X(L, 'l', "little", R_APPROX2, 0, U_NONE) \
 	X(L, 'l', "llama", R_PRODUCT, 0, U_NONE) \
 	X(L, 'l', "local", R_ADJ, 0, U_NONE) \
@@ -453,6 +456,7 @@ static const struct {
 	X(L, 'o', "our", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'o', "out", R_STOP, 0, U_NONE) \
 	X(L, 'o', "outbreak", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'o', "outline", R_CUE, 0, U_NONE) \
 	X(L, 'o', "outlook", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'o', "over", R_APPROX | R_STOP | R_APPROX2, 0, U_NONE) \
 	X(L, 'o', "overall", R_STOP, 0, U_NONE) \
@@ -542,6 +546,7 @@ static const struct {
 	X(L, 's', "seventieth", R_ORD, 70, U_NONE) \
 	X(L, 's', "seventy", R_CARD, 70, U_NONE) \
 	X(L, 's', "shall", R_STOP, 0, U_NONE) \
+	X(L, 's', "share", R_CUE, 0, U_NONE) \
 	X(L, 's', "should", R_STOP, 0, U_NONE) \
 	X(L, 's', "since", R_DATING | R_STOP, 0, U_NONE) \
 	X(L, 's', "six", R_CARD, 6, U_NONE) \
@@ -2217,17 +2222,41 @@ static bool approx_before(struct lex *lx, size_t i)
 	return false;
 }
 
-/* "here are", "these", "the following", "top" right before i. */
+/*
+ * A word of the answer's own list within three words before i: "here are
+ * 5", "these 3", "the following 6", "top 10", "a list of 5", "Let me
+ * share 7", "I'll cover 3", "Below are 4".
+ */
 static bool cue_before(struct lex *lx, size_t i)
 {
-	struct word w1, w2;
+	struct word w;
+	int k;
 
-	if (!word_before(lx, i, false, &w1))
-		return false;
-	if ((roles(&w1) & R_CUE) && !spells(lx, w1.ws, w1.we, "here"))
-		return true;
-	return spells(lx, w1.ws, w1.we, "are") && word_before(lx, w1.ws, false, &w2) &&
-	       spells(lx, w2.ws, w2.we, "here");
+	for (k = 0; k < 3 && word_before(lx, i, false, &w); k++, i = w.ws)
+		if ((roles(&w) & R_CUE) && !spells(lx, w.ws, w.we, "above"))
+			return true;
+	return false;
+}
+
+/*
+ * After a counted noun at i, within three words: "below", "above", or the
+ * colon that opens a list ("the 5 tips below", "3 key takeaways:", "3
+ * things matter:").
+ */
+static bool cue_after(struct lex *lx, size_t i)
+{
+	struct word w;
+	int k;
+
+	i = skip_blanks(lx, i);
+	for (k = 0; k < 3 && B(lx, i) != ':'; k++) {
+		if (!word_at(lx, i, &w))
+			return false;
+		if (spells(lx, w.ws, w.we, "below") || spells(lx, w.ws, w.we, "above"))
+			return true;
+		i = skip_blanks(lx, w.we);
+	}
+	return B(lx, i) == ':';
 }
 
 /* A line starts before i: blanks, at most one of "-", "*", ">" or a run of "#", blanks. */
@@ -2676,7 +2705,7 @@ static unsigned operand_flags(struct lex *lx, const struct opnd *o, size_t from)
 	unsigned f = 0;
 
 	if (o->kind == K_COUNT && ((o->noun_roles & R_SELF) ||
-				   ((o->noun_roles & R_LISTNOUN) && cue_before(lx, from))))
+				   ((o->noun_roles & R_LISTNOUN) && (cue_before(lx, from) || cue_after(lx, o->to)))))
 		f |= NUMLEX_SELF_COUNT;
 	return f;
 }

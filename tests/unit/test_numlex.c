@@ -323,6 +323,15 @@ static const struct lcase cases[] = {
 	{"Here are five ways", {{"five ways", NULL, "way", 5, 0, S | W}}},
 	{"Here are 5 quick tips", {{"5 quick", NULL, "quick", 5, 0, S}}},
 	{"We found 5 tips in it", {{"5 tips", NULL, "tip", 5, 0, 0}}},
+	/* the answer's own list, from a cue a few words before or a word or colon after */
+	{"Here's a list of 5 tips:", {{"5 tips", NULL, "tip", 5, 0, S}}},
+	{"Let me share 7 ideas.", {{"7 ideas", NULL, "idea", 7, 0, S}}},
+	{"Below are 4 options to consider.", {{"4 options", NULL, "option", 4, 0, S}}},
+	{"The 5 best tips below help.", {{"5 best", NULL, "best", 5, 0, S}}},
+	{"There are 3 key takeaways:", {{"3 key takeaways", NULL, "takeaway", 3, 0, S}}},
+	{"In short, 3 things matter:", {{"3 things", NULL, "thing", 3, 0, S}}},
+	{"The report lists 4 ways to cut costs.", {{"4 ways", NULL, "way", 4, 0, 0}}},
+	{"It took 3 steps to fix it, as above.", {{"3 steps", NULL, "step", 3, 0, 0}}},
 	{"in 3 sentences", {{"3 sentences", NULL, "sentence", 3, 0, S}}},
 	{"250 characters", {{"250 characters", NULL, "character", 250, 0, S}}},
 
