@@ -163,14 +163,15 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 }
 
 /* Copies a unit name (a table's, or "number") into q->unit. */
+/* The unit, NUL-padded to its end: units then compare as 24 bytes (quantity_same_unit). */
 static void set_unit(struct quantity *q, const char *u)
 {
 	size_t k = strlen(u);
 
 	if (k >= sizeof(q->unit))
 		k = sizeof(q->unit) - 1;
+	memset(q->unit, 0, sizeof(q->unit));
 	memcpy(q->unit, u, k);
-	q->unit[k] = '\0';
 }
 
 static bool parse(const char *text, size_t n, struct quantity *q)
@@ -335,7 +336,8 @@ bool quantity_is_count(const struct quantity *q)
 
 bool quantity_same_unit(const struct quantity *a, const struct quantity *g)
 {
-	return a->unit_hash == g->unit_hash && strcmp(a->unit, g->unit) == 0;
+	/* (every unit is NUL-padded: set_unit(); this runs for every candidate judged) */
+	return a->unit_hash == g->unit_hash && memcmp(a->unit, g->unit, sizeof(a->unit)) == 0;
 }
 
 bool quantity_comparable(const struct quantity *a, const struct quantity *g)
