@@ -63,16 +63,18 @@ words, counts of records (SummEdits: seed summaries, whose edits share their
 errors) and a few examples; and, for the pairs, what decided each verdict.
 
 Proportions carry 95% Wilson intervals; kappa its large-sample interval
-(Cohen 1960). Output is deterministic. Passages for --pairs have their line
-breaks flattened to spaces by default: today's halluscan loops forever on a
-passage with a line break after a line that does not end in . ! ? (a probe of
-a few such passages, each with a timeout, reports whether that still holds);
---raw-passages keeps them, with a timeout per batch and then per record.
+(Cohen 1960). Output is deterministic. Passages for --pairs keep their line
+breaks, as users send them, with a timeout per batch and then per record (a
+pair that times out is counted and reported). --flatten-passages turns line
+breaks into spaces first, as this script did while halluscan looped forever
+on some multi-line passages (issue 10; fixed, and the two give the same
+figures within one pair); it then probes a few passages of that shape
+unflattened, each with a timeout, and says whether the hang is back.
 
   python3 bench/grounding.py [--halluscan build/halluscan] [--corpus DIR]
       [--finscope DIR] [--measures LIST] [--limit N] [--jobs 2] [--json OUT]
       [--markdown] [--breakdown] [--examples 3] [--check] [--naive-raw]
-      [--raw-passages] [--finscope-derived-labels]
+      [--flatten-passages] [--finscope-derived-labels]
 
 --check exits 1 unless halluscan is at least as good as the naive check on
 every measure run (and meets the SummEdits target); exit 77 when the corpus
@@ -537,16 +539,16 @@ def report_pairs(rep, title, m, notes=()):
 def measure_pairs(args, pool, tmpdir):
     path = os.path.join(args.corpus, "summedits.jsonl")
     recs = read_jsonl(path, args.limit)
-    prep = (lambda s: s) if args.raw_passages else flatten
+    prep = flatten if args.flatten_passages else (lambda s: s)
     items = [(prep(r["response"]), prep(r["source"])) for r in recs]
     gold = ["does_not_support" if r["has_hallucination"] else "supports" for r in recs]
-    probe = None if args.raw_passages else hang_probe(args, pool, tmpdir, [r["source"] for r in recs])
+    probe = hang_probe(args, pool, tmpdir, [r["source"] for r in recs]) if args.flatten_passages else None
     got = run_pairs(args, pool, tmpdir, "sp", items)
     nvd = [naive_pair(c, p) for c, p in items]
     m = pair_metrics(gold, [g["verdict"] for g in got], [v for v, _, _ in nvd])
     multi = sum(1 for r in recs if "\n" in r["source"])
     m.update({"file": path, "records": len(recs), "passages_with_line_breaks": multi,
-              "flattened": not args.raw_passages, "hang_probe": probe})
+              "flattened": args.flatten_passages, "hang_probe": probe})
     return m, recs, items, got, nvd
 
 
@@ -559,7 +561,7 @@ def pair_notes(m):
         if p and p["probed"]:
             notes.append("hang probe: %d of %d unflattened passages of the hanging shape timed out (%.0f s each)%s"
                          % (p["hung"], p["probed"], p["timeout_s"],
-                            "" if p["hung"] else " — the hang looks fixed: measure with --raw-passages"))
+                            "" if p["hung"] else " — no hang: the default (unflattened) run measures them as sent"))
     t = sum(m["halluscan_table"].get("timeout", {}).values())
     if t:
         notes.append("%d pairs timed out (no verdict; counted as supports)" % t)
@@ -1077,8 +1079,8 @@ def main():
     ap.add_argument("--markdown", action="store_true", help="tables as markdown, for the README")
     ap.add_argument("--breakdown", action="store_true", help="classes of misses and false alarms")
     ap.add_argument("--examples", type=int, default=3, help="examples per class in --breakdown")
-    ap.add_argument("--raw-passages", action="store_true",
-                    help="keep the passages' line breaks for --pairs (timeouts per batch, then per record)")
+    ap.add_argument("--flatten-passages", action="store_true",
+                    help="line breaks of the --pairs passages turned into spaces (with a probe for the old hang)")
     ap.add_argument("--batch-timeout", type=float, default=300.0, help="seconds per --pairs batch")
     ap.add_argument("--pair-timeout", type=float, default=5.0, help="seconds per --pairs record after a batch timed out")
     ap.add_argument("--naive-raw", action="store_true",
