@@ -472,6 +472,24 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			v = GROUND_SWAPPED;
 		}
 	}
+	/* Four digits counted ("our forecast for 2021 remains") may be the year
+	 * the grounding states: either reading grounds them. */
+	if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && !(h->nl_flags & NUMLEX_RANGE)) {
+		uint64_t lo = h->from > c->w->base ? h->from - 1 : h->from;
+		const struct ground_quantity *gy;
+		enum ground_verdict vy;
+		struct quantity y;
+
+		p = window_get(c->w, lo, h->to, &n);
+		if (quantity_may_be_year(&h->q, p, n, (size_t)(h->from - lo))) {
+			quantity_set(&y, QUANTITY_YEAR, "date:year", h->q.value, 1);
+			gy = ground_match_quantity(c->ground, &y, &ctx, 0, &vy);
+			if (vy == GROUND_STATED) {
+				gq = gy;
+				v = vy;
+			}
+		}
+	}
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;

@@ -2664,8 +2664,9 @@ static bool to_year(struct opnd *o, int dating)
 	bool modern = v >= 1900 && v <= 2099;
 
 	if (o->kind == K_COUNT && yearish(&o->x) && !o->scale_written && !o->measure &&
-	    (dating == 3 || (dating == 4 && modern))) {
-		/* "the year 2000 problem", "a 1997 outbreak": the noun is not counted */
+	    (dating == 3 || ((dating == 4 || dating == 2) && modern))) {
+		/* "the year 2000 problem", "a 1997 outbreak", "sales in 2021 grew":
+		 * the word after is not counted (a count that large has its comma) */
 		o->kind = K_NUMBER;
 		o->noun[0] = '\0';
 		o->to = o->main_to = o->x.to;

@@ -475,6 +475,23 @@ bool quantity_set_name(struct quantity *q, const char *name, size_t n, double va
 	return true;
 }
 
+bool quantity_may_be_year(const struct quantity *q, const char *t, size_t n, size_t p)
+{
+	size_t k;
+
+	if ((q->kind != QUANTITY_COUNT && q->kind != QUANTITY_NUMBER) || q->words || q->value < 1900 ||
+	    q->value > 2099 || q->scale != 1 || q->decimals || p + 4 > n)
+		return false;
+	for (k = 0; k < 4; k++)
+		if (!isdigit((unsigned char)t[p + k]))
+			return false;
+	if (p > 0 && (isalnum((unsigned char)t[p - 1]) || t[p - 1] == '$' || t[p - 1] == '.' || t[p - 1] == ','))
+		return false;
+	return p + 4 == n ||
+	       !(isalnum((unsigned char)t[p + 4]) ||
+		 ((t[p + 4] == ',' || t[p + 4] == '.') && p + 5 < n && isdigit((unsigned char)t[p + 5])));
+}
+
 static bool is_temperature(const struct quantity *q)
 {
 	return q->kind == QUANTITY_TEMPERATURE;

@@ -137,5 +137,11 @@ void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit,
  * name is the name's bytes; false when it is too long for a unit.
  */
 bool quantity_set_name(struct quantity *q, const char *name, size_t n, double value);
+/*
+ * A count or bare number that may be a year as well: four digits of
+ * 1900-2099 standing alone at t[p] ("for 2021 remains", where "remains" is
+ * counted; not "$2021", "2021.5", "2,021").
+ */
+bool quantity_may_be_year(const struct quantity *q, const char *t, size_t n, size_t p);
 
 #endif

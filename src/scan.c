@@ -432,33 +432,6 @@ static bool names_something(const char *w)
 	return bsearch(&w, keys, ARRAY_SIZE(keys), sizeof(keys[0]), cmp_key) != NULL;
 }
 
-/*
- * A count or bare number of grounding text that may be a year as well: four
- * digits of 1900-2099 written alone ("our forecast for 2021 remains", where
- * the lexer counts "remains"). The grounding holds both readings: an
- * answer's year is then compared with it, not left unchecked for want of
- * a year to compare with.
- */
-static bool maybe_year(const struct numlex_item *it, const char *t, size_t n)
-{
-	size_t p = it->part_from, k;
-
-	if ((it->q.kind != QUANTITY_COUNT && it->q.kind != QUANTITY_NUMBER) || it->q.words ||
-	    it->q.value < 1900 || it->q.value > 2099 || it->q.scale != 1 || it->q.decimals ||
-	    (it->flags & NUMLEX_RANGE) || p + 4 > n)
-		return false;
-	for (k = 0; k < 4; k++)
-		if (!isdigit((unsigned char)t[p + k]))
-			return false;
-	/* not "$2021", "v2021", "1.2021" */
-	if (p > 0 && (isalnum((unsigned char)t[p - 1]) || t[p - 1] == '$' || t[p - 1] == '.' || t[p - 1] == ','))
-		return false;
-	/* not "2021,5", "2021.5" or "2021a" */
-	return p + 4 == n ||
-	       !(isalnum((unsigned char)t[p + 4]) ||
-		 ((t[p + 4] == ',' || t[p + 4] == '.') && p + 5 < n && isdigit((unsigned char)t[p + 5])));
-}
-
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
@@ -499,7 +472,10 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 							  s->rec_base + record_offset(v, b), &gc);
 		}
 	}
-	if (err == 0 && maybe_year(it, v->text, v->len)) {
+	/* Four digits the lexer counted ("our forecast for 2021 remains") are a
+	 * year too: an answer's year is then held against it. */
+	if (err == 0 && !(it->flags & NUMLEX_RANGE) &&
+	    quantity_may_be_year(&it->q, v->text, v->len, it->part_from)) {
 		struct quantity y;
 
 		quantity_set(&y, QUANTITY_YEAR, "date:year", it->q.value, 1);

@@ -177,6 +177,10 @@ static const struct lcase cases[] = {
 	/* years */
 	{"since 1997", {{"1997", NULL, "date:year", 1997, 0, 0}}},
 	{"in 2019 the firm grew", {{"2019", NULL, "date:year", 2019, 0, 0}}},
+	{"Sales in 2021 grew.", {{"2021", NULL, "date:year", 2021, 0, 0}}},
+	{"since 2019 prices rose", {{"2019", NULL, "date:year", 2019, 0, 0}}},
+	{"in 2,021 cases", {{"2,021 cases", NULL, "case", 2021, 0, 0}}},
+	{"in 2500 cases", {{"2500 cases", NULL, "case", 2500, 0, 0}}},
 	{"the 2020 season", {{"2020", NULL, "date:year", 2020, 0, 0}}},
 	{"the 2022 World Cup", {{"2022", NULL, "date:year", 2022, 0, 0}}},
 	{"2,019 people", {{"2,019 people", NULL, "people", 2019, 0, 0}}},
