@@ -2224,17 +2224,24 @@ static bool approx_before(struct lex *lx, size_t i)
 
 /*
  * A word of the answer's own list within three words before i: "here are
- * 5", "these 3", "the following 6", "top 10", "a list of 5", "Let me
- * share 7", "I'll cover 3", "Below are 4".
+ * 5", "these 3", "the following 6", "top 10", "a list of 5", "I'll cover
+ * 3", "Below are 4". "share" only right before ("Let me share 7"; "its
+ * share rose 5 points" is a claim), "below" and "above" never right before
+ * ("fell below 5 points" says less than).
  */
 static bool cue_before(struct lex *lx, size_t i)
 {
 	struct word w;
 	int k;
 
-	for (k = 0; k < 3 && word_before(lx, i, false, &w); k++, i = w.ws)
-		if ((roles(&w) & R_CUE) && !spells(lx, w.ws, w.we, "above"))
+	for (k = 0; k < 3 && word_before(lx, i, false, &w); k++, i = w.ws) {
+		if (!(roles(&w) & R_CUE))
+			continue;
+		if (spells(lx, w.ws, w.we, "share") ? k == 0
+		    : spells(lx, w.ws, w.we, "below") || spells(lx, w.ws, w.we, "above") ? k > 0
+		    : true)
 			return true;
+	}
 	return false;
 }
 

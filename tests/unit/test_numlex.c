@@ -336,6 +336,8 @@ static const struct lcase cases[] = {
 	{"In short, 3 things matter:", {{"3 things", NULL, "thing", 3, 0, S}}},
 	{"The report lists 4 ways to cut costs.", {{"4 ways", NULL, "way", 4, 0, 0}}},
 	{"It took 3 steps to fix it, as above.", {{"3 steps", NULL, "step", 3, 0, 0}}},
+	{"Its share rose 5 points.", {{"5 points", NULL, "point", 5, 0, 0}}},
+	{"The index fell below 5 points.", {{"5 points", NULL, "point", 5, 0, 0}}},
 	{"in 3 sentences", {{"3 sentences", NULL, "sentence", 3, 0, S}}},
 	{"250 characters", {{"250 characters", NULL, "character", 250, 0, S}}},
 
