@@ -162,8 +162,10 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 	return NULL;
 }
 
-/* Copies a unit name (a table's, or "number") into q->unit. */
-/* The unit, NUL-padded to its end: units then compare as 24 bytes (quantity_same_unit). */
+/*
+ * Copies a unit name (a table's, or "number") into q->unit, NUL-padded to
+ * its end: units then compare as QUANTITY_UNIT_MAX bytes (quantity_same_unit).
+ */
 static void set_unit(struct quantity *q, const char *u)
 {
 	size_t k = strlen(u);
