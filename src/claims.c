@@ -531,18 +531,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
  */
 static size_t name_before(const struct claims *c, uint64_t from, const char **name)
 {
-	const char *s;
 	size_t n, k;
+	const char *s = window_get(c->w, c->start, from, &n);
 
-	s = window_get(c->w, c->start, from, &n);
-	if (n < 2 || s[n - 1] != ' ')
-		return 0;
-	for (k = n - 1; k > 0 && isalpha((unsigned char)s[k - 1]); k--)
-		;
-	if (k == n - 1 || !isupper((unsigned char)s[k]))
-		return 0;
-	*name = s + k;
-	return n - 1 - k;
+	k = quantity_name_before(s, n);
+	if (k)
+		*name = s + n - 1 - k;
+	return k;
 }
 
 /* True when [from, to) overlaps a pattern match held (asked in order of from). */

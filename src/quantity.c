@@ -477,6 +477,17 @@ bool quantity_set_name(struct quantity *q, const char *name, size_t n, double va
 	return true;
 }
 
+size_t quantity_name_before(const char *t, size_t p)
+{
+	size_t b;
+
+	if (p < 2 || t[p - 1] != ' ')
+		return 0;
+	for (b = p - 1; b > 0 && isalpha((unsigned char)t[b - 1]); b--)
+		;
+	return b < p - 1 && isupper((unsigned char)t[b]) ? p - 1 - b : 0;
+}
+
 bool quantity_may_be_year(const struct quantity *q, const char *t, size_t n, size_t p)
 {
 	size_t k;

@@ -2,7 +2,6 @@
 /* The pipeline: bytes -> engine -> spans -> claims -> policy -> findings. */
 #include "scan.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,19 +457,12 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	if (err == 0 && it->q.kind == QUANTITY_NUMBER && !it->q.words) {
 		/* A figure after a name ("Toby 3632"): the name's digits too, as the
 		 * model's text has them (claims.c). */
-		size_t k = it->part_from;
+		size_t k = quantity_name_before(v->text, it->part_from), b = it->part_from - 1 - k;
 		struct quantity q;
 
-		if (k >= 2 && v->text[k - 1] == ' ') {
-			size_t b = k - 1;
-
-			while (b > 0 && isalpha((unsigned char)v->text[b - 1]))
-				b--;
-			if (b < k - 1 && isupper((unsigned char)v->text[b]) &&
-			    quantity_set_name(&q, v->text + b, k - 1 - b, it->q.value))
-				err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
-							  s->rec_base + record_offset(v, b), &gc);
-		}
+		if (k && quantity_set_name(&q, v->text + b, k, it->q.value))
+			err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
+						  s->rec_base + record_offset(v, b), &gc);
 	}
 	/* Four digits the lexer counted ("our forecast for 2021 remains") are a
 	 * year too: an answer's year is then held against it. */
