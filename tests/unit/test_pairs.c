@@ -132,14 +132,18 @@ static double judge_cost(struct fixture *fx, const struct buf *claim, const stru
 }
 
 /*
- * Judging is linear in the claim and the passage together: doubling both
- * must not cost more than 3x, quadrupling not more than 6x (a cost of claim
- * words x passage bytes, as before, is 4x and 16x). Ratios against the
- * smallest size of this run, in CPU time, the least of five runs.
+ * Judging grows as (claim + passage) x log(claim words), near linear: each
+ * size is four times the one before, so that the cost's growth stands well
+ * apart from a quadratic one (claim words x passage bytes, as once: 16x and
+ * 256x). The bounds sit halfway, geometrically, between linear and
+ * quadratic: 8x for 4x the size, 64x for 16x. Steps of 2x left too little
+ * room: the log factor and the cache (the claim's words leave L1 at these
+ * sizes) made 2x cost 2.8-3.5x against a bound of 3, and CI failed on it.
+ * Measured here 5.1x and 22x. CPU time, the least of five runs.
  */
 TEST(pairs_cost_is_linear)
 {
-	static const size_t sizes[] = {16 << 10, 32 << 10, 64 << 10};
+	static const size_t sizes[] = {8 << 10, 32 << 10, 128 << 10};
 	struct buf claim = {0}, passage = {0};
 	double t[3] = {1e30, 1e30, 1e30};
 	struct fixture fx;
@@ -158,17 +162,13 @@ TEST(pairs_cost_is_linear)
 			add_prose(&claim, sizes[i] / 2, 1000000);
 			t[i] = MIN(t[i], judge_cost(&fx, &claim, &passage));
 		}
-		if (t[1] <= 3 * t[0] && t[2] <= 8 * t[0])
+		if (t[1] <= 8 * t[0] && t[2] <= 64 * t[0])
 			break;
 	}
 	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
 	       t[1] / t[0], t[2] / t[0]);
-	/* Each bound halfway, geometrically, between linear and quadratic
-	 * (2x size: 2 or 4 times; 4x: 4 or 16 times, as tests/adversarial_test.py
-	 * bounds growth): 6 for 4x left no room on a loaded machine (5.4-5.6
-	 * measured, one failure seen). */
-	CHECK(t[1] <= 3 * t[0]);
-	CHECK(t[2] <= 8 * t[0]);
+	CHECK(t[1] <= 8 * t[0]);
+	CHECK(t[2] <= 64 * t[0]);
 out:
 	buf_free(&claim);
 	buf_free(&passage);
