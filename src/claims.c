@@ -453,8 +453,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
 	 * any figure written the same way. */
-	if (h->q.kind == QUANTITY_NUMBER)
-		return ground_holds_figure(c->ground, h->q.value) ? CHECK_GROUNDED : CHECK_REPORT;
+	if (h->q.kind == QUANTITY_NUMBER && !ground_holds_figure(c->ground, h->q.value))
+		return CHECK_REPORT;
 	/* The words on both sides of it in its sentence. */
 	p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
 	ground_context_of(p + n, n, &ctx);
@@ -463,6 +463,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 	ground_context_after(p, n, &ctx);
 	gq = ground_match_quantity(c->ground, &h->q, &ctx, r->near.signal ? r->near.tolerance : 0, &v);
+	/* ...unless it is said between the very words, both of them, that the
+	 * grounding puts around another bare number and not around its own:
+	 * "build over 50 stores, with over 100 completed" where the source
+	 * builds 100 and completes 50. With no unit to go by, the one nearest
+	 * word on a side of it is too little. */
+	if (h->q.kind == QUANTITY_NUMBER) {
+		if (v != GROUND_SWAPPED || !ctx.before1 || !ctx.after1 ||
+		    gq->ctx.before1 != ctx.before1 || gq->ctx.after1 != ctx.after1)
+			return CHECK_GROUNDED;
+	}
 	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
 	 * against each of those days' hours where the grounding gives them. */
 	if (h->q.kind == QUANTITY_TIME) {
