@@ -11,7 +11,8 @@
  *    in the order of verdicts ground.h gives (stated in context, swapped,
  *    stated, near), verdict and quantity alike;
  *  - ground_context_of reads only the 160 bytes before, stops at the
- *    sentence start and ignores case.
+ *    sentence start and ignores case; ground_context_nearest finds the
+ *    nearest words it and ground_context_after find.
  * The first byte is the tolerance of the quantity search.
  */
 #include <ctype.h>
@@ -184,6 +185,12 @@ static void check_context_of(const char *t, size_t n)
 		upper[i] = (char)toupper((unsigned char)t[n - tail + i]);
 	ground_context_of(upper + tail, tail, &c2);
 	FUZZ_CHECK(same_context(&c, &c2), "case changed the context");
+	/* The nearest words alone are the full contexts' (split at the middle). */
+	ground_context_of(t + n / 2, n / 2, &c);
+	ground_context_after(t + n / 2, n - n / 2, &c);
+	ground_context_nearest(t + n / 2, n / 2, t + n / 2, n - n / 2, &c2);
+	FUZZ_CHECK(c.before1 == c2.before1 && c.after1 == c2.after1,
+		   "ground_context_nearest differs from the full context");
 	free(copy);
 	free(upper);
 }

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -452,26 +453,39 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	size_t off, n;
 
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
-	 * any figure written the same way. */
+	 * any figure written the same way... */
 	if (h->q.kind == QUANTITY_NUMBER && !ground_holds_figure(c->ground, h->q.value))
 		return CHECK_REPORT;
-	/* The words on both sides of it in its sentence. */
-	p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
-	ground_context_of(p + n, n, &ctx);
-	p = window_get(c->w, h->from, h->to, &n);
-	ground_context_words(p, n, &ctx);
-	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
-	ground_context_after(p, n, &ctx);
-	gq = ground_match_quantity(c->ground, &h->q, &ctx, r->near.signal ? r->near.tolerance : 0, &v);
 	/* ...unless it is said between the very words, both of them, that the
-	 * grounding puts around another bare number and not around its own:
-	 * "build over 50 stores, with over 100 completed" where the source
-	 * builds 100 and completes 50. With no unit to go by, the one nearest
-	 * word on a side of it is too little. */
+	 * grounding puts around another bare number and not around its own.
+	 * With no unit to go by, the one nearest word on a side is too little;
+	 * and a bare figure that may be a year is left alone: "Lee and Rossi
+	 * (2018) showed" beside the source's "Kim and Rossi (2021) showed" is
+	 * another paper, not a changed year. */
+	if (h->q.kind == QUANTITY_NUMBER && h->q.value >= 1900 && h->q.value < 2100 &&
+	    h->q.value == floor(h->q.value))
+		return CHECK_GROUNDED;
 	if (h->q.kind == QUANTITY_NUMBER) {
-		if (v != GROUND_SWAPPED || !ctx.before1 || !ctx.after1 ||
-		    gq->ctx.before1 != ctx.before1 || gq->ctx.after1 != ctx.after1)
+		const char *b;
+		size_t nb;
+
+		b = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &nb);
+		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
+		ground_context_nearest(b + nb, nb, p, n, &ctx);
+		gq = ground_swapped_bare(c->ground, &h->q, &ctx);
+		if (!gq)
 			return CHECK_GROUNDED;
+		v = GROUND_SWAPPED;
+	} else {
+		/* The words on both sides of it in its sentence. */
+		p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
+		ground_context_of(p + n, n, &ctx);
+		p = window_get(c->w, h->from, h->to, &n);
+		ground_context_words(p, n, &ctx);
+		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
+		ground_context_after(p, n, &ctx);
+		gq = ground_match_quantity(c->ground, &h->q, &ctx,
+					   r->near.signal ? r->near.tolerance : 0, &v);
 	}
 	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
 	 * against each of those days' hours where the grounding gives them. */

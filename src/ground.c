@@ -393,6 +393,46 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	}
 }
 
+void ground_context_nearest(const char *before, size_t nb, const char *after, size_t na,
+			    struct ground_context *ctx)
+{
+	const char *start = before - MIN(nb, 160), *p = before, *end = after + MIN(na, 160), *w;
+	size_t k;
+
+	ctx->n = 0;
+	ctx->mask = 0;
+	ctx->before1 = ctx->after1 = 0;
+	/* Back, word by word, to the first that counts or the sentence's start
+	 * (as ground_context_of() finds them, from that start forward). */
+	while (p > start && !ctx->before1) {
+		if (p[-1] == '\n' ||
+		    (is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
+			break;
+		if (!ascii_alpha((unsigned char)p[-1])) {
+			p--;
+			continue;
+		}
+		for (w = p; p > start && ascii_alpha((unsigned char)p[-1]); p--)
+			;
+		k = (size_t)(w - p);
+		if (k >= 3 && !context_stopword(word_hash(p, k), p, k))
+			ctx->before1 = word_hash(p, k);
+	}
+	/* On, to the first that counts before the sentence ends (as ground_context_after()). */
+	for (p = after; p < end && !ctx->after1;) {
+		while (p < end && !ascii_alpha((unsigned char)*p)) {
+			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1]))))
+				return;
+			p++;
+		}
+		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
+			;
+		k = (size_t)(p - w);
+		if (k >= 3 && !context_stopword(word_hash(w, k), w, k))
+			ctx->after1 = word_hash(w, k);
+	}
+}
+
 static bool next_word(const char **p, const char *end, const char **w, size_t *k);
 
 /* Adds one word's hash unless held; false when ctx is full. */
@@ -1308,6 +1348,35 @@ const struct ground_quantity *ground_check_days(const struct ground *g,
 			worst_d = best[d];
 		}
 	return worst;
+}
+
+const struct ground_quantity *ground_swapped_bare(const struct ground *g, const struct quantity *a,
+						 const struct ground_context *ctx)
+{
+	uint64_t number = quantity_unit_hash("number"), need;
+	uint32_t i, walked, found = NIL;
+
+	if (g->qcount == 0 || !ctx->before1 || !ctx->after1)
+		return NULL;
+	/* (the two words are context words: a slot whose mask lacks their
+	 * bits has neither, and its quantity is not read) */
+	need = (1ull << (ctx->before1 % 64)) | (1ull << (ctx->after1 % 64));
+	/* Its own figure between those words, however written: no swap. */
+	for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
+		if (quantity_written(&g->q[i].q) == a->value && g->q[i].ctx.before1 == ctx->before1 &&
+		    g->q[i].ctx.after1 == ctx->after1)
+			return NULL;
+	/* The newest other bare number between them. */
+	for (i = g->units[mix(number)], walked = 0; i != NIL && walked < SWAP_WALK;
+	     i = g->ql[i].unit.next) {
+		if (g->ql[i].unit_hash != number)
+			continue;
+		walked++;
+		if (found == NIL && (g->ql[i].mask & need) == need && g->q[i].ctx.before1 == ctx->before1 &&
+		    g->q[i].ctx.after1 == ctx->after1 && g->q[i].q.value != a->value)
+			found = i;
+	}
+	return found == NIL ? NULL : &g->q[found];
 }
 
 bool ground_holds_figure(const struct ground *g, double w)

@@ -65,6 +65,15 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
  */
 void ground_context_words(const char *text, size_t n, struct ground_context *ctx);
 
+/*
+ * Only the nearest word on each side (before1, after1; no word list): what
+ * ground_context_of() and ground_context_after() would set them to, for
+ * less. before points just past the bytes before the quantity, after at
+ * the bytes after it.
+ */
+void ground_context_nearest(const char *before, size_t nb, const char *after, size_t na,
+			    struct ground_context *ctx);
+
 /* A quantity tool output or a source stated, with its text as written. */
 struct ground_quantity {
 	struct quantity q;
@@ -120,6 +129,16 @@ enum ground_verdict {
 	GROUND_SWAPPED, /* said where the grounding says another figure of its unit */
 	GROUND_NEAR,    /* a grounded one of its unit within tolerance, not equal */
 };
+
+/*
+ * For a bare number of the answer that the grounding holds (above): the
+ * newest other bare number the grounding says between the very words, both
+ * of them, that the answer puts around this one, when none of its own
+ * figure is said between them; NULL otherwise. "build over 50 stores, with
+ * over 100 completed" where the source builds 100 and completes 50.
+ */
+const struct ground_quantity *ground_swapped_bare(const struct ground *g, const struct quantity *a,
+						 const struct ground_context *ctx);
 
 /*
  * What the written quantity a, said with context ctx, stands against, in

@@ -433,6 +433,14 @@ static void keys_hold(struct ground *g, struct buf *b, struct buf *again, const 
 		CHECK(ctx.mask & 1ull << (ctx.word[i] % 64));
 	ground_context_of(t + cut, cut, &before_ctx);
 	CHECK(before_ctx.n <= GROUND_CONTEXT);
+	{
+		/* The nearest words alone, as the full contexts find them. */
+		struct ground_context full = before_ctx, nearest;
+
+		ground_context_after(t + cut, n - cut, &full);
+		ground_context_nearest(t + cut, cut, t + cut, n - cut, &nearest);
+		CHECK(nearest.before1 == full.before1 && nearest.after1 == full.after1);
+	}
 	if (!quantity_parse(t, n, &q))
 		return;
 	CHECK(strnlen(q.unit, sizeof(q.unit)) < sizeof(q.unit));
