@@ -385,9 +385,14 @@ double quantity_step(int decimals)
 
 static bool rounds_to(double w, const struct quantity *a)
 {
-	double unit = quantity_step(a->decimals), x = quantity_written(a);
+	double unit = quantity_step(a->decimals), x = quantity_written(a), r = w / unit;
 
-	return fabs(round(w / unit) * unit - x) < unit * 1e-6 + 1e-12 + 8 * DBL_EPSILON * fabs(x);
+	/* Half away from zero, as round() does, also where w / unit falls a
+	 * hair short of the half in binary: 1.65 / 0.1 is 16.499999999999996,
+	 * and "$1.6 billion" is not how $1.65 billion rounds. */
+	if (fabs(r) < 0x1p52) /* (past that no double has a fraction to round) */
+		r += copysign(4 * DBL_EPSILON * fabs(r), r);
+	return fabs(round(r) * unit - x) < unit * 1e-6 + 1e-12 + 8 * DBL_EPSILON * fabs(x);
 }
 
 /* A figure rounded to a's precision and not moved past ROUNDING_REL (not

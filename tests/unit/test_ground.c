@@ -700,6 +700,14 @@ TEST(quantity_rounding_stays_near)
 		{"$2 billion", "$1.8 billion", false},
 		{"5%", "4.6%", false},
 		{"20%", "19.5%", true},
+		/* A half rounds away from zero, also where binary falls a hair
+		 * short of it (1.65 / 0.1 = 16.499999999999996). */
+		{"$1.7 billion", "$1.65 billion", true},
+		{"$1.6 billion", "$1.65 billion", false},
+		{"$2.68", "$2.675", true},
+		{"$2.67", "$2.675", false},
+		{"12.3%", "12.25%", true},
+		{"12.2%", "12.25%", false},
 	};
 	struct quantity a, g;
 	size_t i;
