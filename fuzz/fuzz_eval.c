@@ -14,7 +14,10 @@
  *  - the text report and the messages on err are safe on a terminal:
  *    valid UTF-8, no control but line breaks (records' text is escaped);
  *  - the misjudgments file holds one valid JSON line per false positive,
- *    false negative and pair whose verdict is not its label.
+ *    false negative and pair whose verdict is not its label;
+ *  - runs share one eval_cache (the built-in packs loaded once: most of a
+ *    run's cost otherwise), and every eighth input by its bytes is run
+ *    again without it: the same report, messages and misjudgments.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -147,8 +150,20 @@ static uint64_t count_records(const char *buf, size_t len)
 	return n;
 }
 
+/* Every eighth input, chosen by its bytes (so a reproducer is run again). */
+static bool sample(const uint8_t *data, size_t size)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	return (h & 7) == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static struct eval_cache *cache;
 	static int fd = -1;
 	static char path[64];
 	struct fuzz_in in = {data, size};
@@ -184,12 +199,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(mis_f != NULL);
 		o.misjudgments = mis_f;
 	}
+	if (!cache)
+		FUZZ_CHECK(eval_cache_new(&cache) == 0);
+	o.cache = cache;
 	err = eval_run(&o, out_f, err_f, &d);
 	FUZZ_CHECK(err == 0, "eval_run: %d: %s", err, d.msg);
 	fclose(out_f);
 	fclose(err_f);
 	if (mis_f)
 		fclose(mis_f);
+	if (sample(data, size)) {
+		char *out2 = NULL, *err2 = NULL, *mis2 = NULL;
+		size_t out2_len = 0, err2_len = 0, mis2_len = 0;
+		FILE *out2_f = open_memstream(&out2, &out2_len), *err2_f = open_memstream(&err2, &err2_len);
+
+		FUZZ_CHECK(out2_f && err2_f);
+		o.cache = NULL;
+		if (opt & 4) {
+			o.misjudgments = open_memstream(&mis2, &mis2_len);
+			FUZZ_CHECK(o.misjudgments != NULL);
+		}
+		FUZZ_CHECK(eval_run(&o, out2_f, err2_f, &d) == 0, "eval_run without the cache: %s", d.msg);
+		fclose(out2_f);
+		fclose(err2_f);
+		if (o.misjudgments)
+			fclose(o.misjudgments);
+		FUZZ_CHECK(out2_len == out_len && memcmp(out2, out, out_len) == 0,
+			   "the cache changed the report");
+		FUZZ_CHECK(err2_len == err_len && memcmp(err2, err_text, err_len) == 0,
+			   "the cache changed the messages");
+		FUZZ_CHECK(mis2_len == mis_len && (mis_len == 0 || memcmp(mis2, mis, mis_len) == 0),
+			   "the cache changed the misjudgments");
+		free(out2);
+		free(err2);
+		free(mis2);
+	}
 	if (o.format == EVAL_JSON) {
 		want_mis = check_report(out, out_len, lines);
 	} else {

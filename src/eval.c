@@ -104,7 +104,8 @@ struct eval {
 	const struct eval_options *o;
 	FILE *err;
 	struct diag *d;
-	struct detector main, cmp;
+	struct detector own, cmp;
+	struct detector *main; /* own, or the cache's */
 	bool compare;
 	struct group overall;
 	struct group *ds;
@@ -218,6 +219,16 @@ static bool in_list(const char *const *v, size_t n, const char *s)
 	return false;
 }
 
+/* Which signals count: all, or those named. */
+static void count_signals(struct detector *dt, const char *const *signals, size_t n_signals)
+{
+	size_t i;
+
+	for (i = 0; i < dt->n_sig; i++)
+		dt->counted[i] = n_signals == 0 || in_list(signals, n_signals,
+							   scan_signal_name(dt->rs, i));
+}
+
 /*
  * Loads packs like the filter: the built-in ones from the database
  * serialized at build time (compiled when there is none), others compiled
@@ -258,9 +269,7 @@ static int detector_open(struct detector *dt, const char *const *paths, size_t n
 	dt->sig_at = calloc(dt->n_sig + 1, sizeof(*dt->sig_at));
 	if (!dt->pol || !dt->counted || !dt->sig_at)
 		return -ENOMEM;
-	for (i = 0; i < dt->n_sig; i++)
-		dt->counted[i] = n_signals == 0 || in_list(signals, n_signals,
-							   scan_signal_name(dt->rs, i));
+	count_signals(dt, signals, n_signals);
 	return scan_new(dt->db, dt->pol, on_finding, dt, &dt->sc);
 }
 
@@ -276,6 +285,29 @@ static void detector_close(struct detector *dt)
 	free(dt->by_sig);
 	free(dt->sig_at);
 	buf_free(&dt->text);
+	memset(dt, 0, sizeof(*dt));
+}
+
+/* The built-in packs loaded, kept between runs (eval.h). */
+struct eval_cache {
+	struct detector dt; /* open when dt.rs is set */
+	bool pressure; /* what dt's scanner was set up for (claims are set per run) */
+	struct pairs *pj;
+};
+
+int eval_cache_new(struct eval_cache **out)
+{
+	*out = calloc(1, sizeof(**out));
+	return *out ? 0 : -ENOMEM;
+}
+
+void eval_cache_free(struct eval_cache *c)
+{
+	if (!c)
+		return;
+	pairs_free(c->pj);
+	detector_close(&c->dt);
+	free(c);
 }
 
 /* Sorts the current record's hits for the tallies: by start, and by signal. */
@@ -395,7 +427,7 @@ static void tally_group(struct group *g, const struct detector *dt, const struct
  */
 static void tally_sweep(struct eval *ev, const struct record *r)
 {
-	const uint64_t *n = ev->main.claims;
+	const uint64_t *n = ev->main->claims;
 	uint64_t u = n[CLAIM_UNSUPPORTED], c = n[CLAIM_SUPPORTED] + n[CLAIM_PARTIAL] + u;
 	uint64_t i;
 
@@ -442,7 +474,7 @@ static struct group *dataset_group(struct eval *ev, const char *name, size_t len
 	if (grow(&ev->ds, &ev->cap_ds, ev->n_ds + 1, sizeof(*ev->ds)) < 0)
 		return NULL;
 	g = &ev->ds[ev->n_ds++];
-	if (group_init(g, name, len, ev->main.n_sig) < 0)
+	if (group_init(g, name, len, ev->main->n_sig) < 0)
 		return NULL;
 	return g;
 }
@@ -624,7 +656,7 @@ static int write_mis(struct eval *ev)
 static int write_misjudgment(struct eval *ev, const struct record *r, const char *file,
 			     uint64_t line)
 {
-	const struct detector *dt = &ev->main;
+	const struct detector *dt = ev->main;
 	struct buf *b = &ev->mis;
 	bool fp = dt->n_hits > 0;
 	uint64_t at = 0, end = 0;
@@ -751,7 +783,7 @@ static int eval_pair(struct eval *ev, const struct json_value *rec, const char *
 		return note_malformed(ev, file, line, why);
 	}
 	if (!ev->pj) {
-		err = pairs_new(ev->main.db, ev->main.pol, &ev->pj);
+		err = pairs_new(ev->main->db, ev->main->pol, &ev->pj);
 		if (err < 0)
 			return err;
 	}
@@ -800,7 +832,7 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 	err = index_spans(ev, &r);
 	if (err < 0)
 		goto out;
-	err = detector_scan(&ev->main, &r);
+	err = detector_scan(ev->main, &r);
 	if (err < 0)
 		goto out;
 	g = dataset_group(ev, r.dataset, r.dataset_len);
@@ -809,11 +841,11 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 		goto out;
 	}
 	ev->records++;
-	tally_group(&ev->overall, &ev->main, &r);
-	tally_group(g, &ev->main, &r);
+	tally_group(&ev->overall, ev->main, &r);
+	tally_group(g, ev->main, &r);
 	if (ev->o->sweep)
 		tally_sweep(ev, &r);
-	if (ev->o->misjudgments && (ev->main.n_hits > 0) != r.label) {
+	if (ev->o->misjudgments && (ev->main->n_hits > 0) != r.label) {
 		err = write_misjudgment(ev, &r, file, line);
 		if (err < 0)
 			goto out;
@@ -823,7 +855,7 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 		if (err < 0)
 			goto out;
 		tally(&ev->cmp_any, &ev->cmp, NO_SIGNAL, &r);
-		right1 = (ev->main.n_hits > 0) == r.label;
+		right1 = (ev->main->n_hits > 0) == r.label;
 		right2 = (ev->cmp.n_hits > 0) == r.label;
 		ev->mc_b += right1 && !right2;
 		ev->mc_c += !right1 && right2;
@@ -905,7 +937,7 @@ static void fmt_prop(char *out, size_t n, const struct stats_prop *p)
 /* Whether a signal row is shown under a group in the tables. */
 static bool shown(const struct eval *ev, const struct group *g, size_t k)
 {
-	return ev->main.counted[k] && (g == &ev->overall || g->cells[1 + k].findings > 0);
+	return ev->main->counted[k] && (g == &ev->overall || g->cells[1 + k].findings > 0);
 }
 
 struct table {
@@ -969,11 +1001,11 @@ enum table_kind { TABLE_RESPONSE, TABLE_KAPPA, TABLE_SPANS };
 static int table_group(struct eval *ev, struct table *t, enum table_kind kind,
 		       const struct group *g)
 {
-	const struct ruleset *rs = ev->main.rs;
+	const struct ruleset *rs = ev->main->rs;
 	int err = 0;
 	size_t k;
 
-	for (k = 0; k <= ev->main.n_sig && err == 0; k++) {
+	for (k = 0; k <= ev->main->n_sig && err == 0; k++) {
 		const char *label = k == 0 ? g->shown : scan_signal_name(rs, k - 1);
 		int indent = k == 0 ? 0 : 2;
 
@@ -1155,9 +1187,9 @@ static int report_text(struct eval *ev, struct buf *b)
 
 	for (i = 0; i < ev->n_ds; i++)
 		t.label_w = MAX(t.label_w, (int)strlen(ev->ds[i].shown));
-	for (k = 0; k < ev->main.n_sig; k++)
-		if (ev->main.counted[k])
-			t.label_w = MAX(t.label_w, 2 + (int)strlen(scan_signal_name(ev->main.rs, k)));
+	for (k = 0; k < ev->main->n_sig; k++)
+		if (ev->main->counted[k])
+			t.label_w = MAX(t.label_w, 2 + (int)strlen(scan_signal_name(ev->main->rs, k)));
 	most = MAX(most, ev->records);
 	most = MAX(most, ev->overall.cells[0].findings);
 	for (; most >= 100000; most /= 10)
@@ -1171,7 +1203,7 @@ static int report_text(struct eval *ev, struct buf *b)
 			o->n_files);
 	err |= BUF_LIT(b, "rules: ");
 	err |= add_list(b, o->rules, o->n_rules, "built-in packs");
-	err |= buf_addf(b, " (ruleset %.12s); signals counted: ", ev->main.rs->digest);
+	err |= buf_addf(b, " (ruleset %.12s); signals counted: ", ev->main->rs->digest);
 	err |= add_list(b, o->signals, o->n_signals, "all");
 	err |= BUF_LIT(b, "\nIntervals are 95% Wilson score intervals. Under a dataset, only the signals "
 			  "with a finding in it are listed.\n");
@@ -1315,7 +1347,7 @@ static int json_cell(struct buf *b, const struct cell *c)
 
 static int json_group(struct eval *ev, struct buf *b, const struct group *g)
 {
-	const struct ruleset *rs = ev->main.rs;
+	const struct ruleset *rs = ev->main->rs;
 	bool first = true;
 	size_t k;
 	int err;
@@ -1323,10 +1355,10 @@ static int json_group(struct eval *ev, struct buf *b, const struct group *g)
 	err = buf_addf(b, "{\"records\":%llu,\"any\":", (unsigned long long)g->records);
 	err |= json_cell(b, &g->cells[0]);
 	err |= BUF_LIT(b, ",\"signals\":{");
-	for (k = 0; k < ev->main.n_sig; k++) {
+	for (k = 0; k < ev->main->n_sig; k++) {
 		const char *name = scan_signal_name(rs, k);
 
-		if (!ev->main.counted[k])
+		if (!ev->main->counted[k])
 			continue;
 		err |= first ? 0 : buf_addc(b, ',');
 		first = false;
@@ -1429,7 +1461,7 @@ static int json_pairs(struct eval *ev, struct buf *b)
 static int report_json(struct eval *ev, struct buf *b)
 {
 	const struct eval_options *o = ev->o;
-	const struct ruleset *rs = ev->main.rs;
+	const struct ruleset *rs = ev->main->rs;
 	bool first = true;
 	size_t i, k;
 	int err;
@@ -1448,10 +1480,10 @@ static int report_json(struct eval *ev, struct buf *b)
 	err |= BUF_LIT(b, ",\"rules\":");
 	err |= json_strings(b, o->rules, o->n_rules);
 	err |= buf_addf(b, ",\"ruleset\":\"%s\",\"signals\":[", rs->digest);
-	for (k = 0; k < ev->main.n_sig; k++) {
+	for (k = 0; k < ev->main->n_sig; k++) {
 		const char *name = scan_signal_name(rs, k);
 
-		if (!ev->main.counted[k])
+		if (!ev->main->counted[k])
 			continue;
 		err |= first ? 0 : buf_addc(b, ',');
 		first = false;
@@ -1502,14 +1534,14 @@ static int check_signals(struct eval *ev)
 	for (i = 0; i < o->n_signals; i++) {
 		bool known = strcmp(o->signals[i], SIGNAL_UNTERMINATED) == 0 ||
 			     strcmp(o->signals[i], SIGNAL_SPOOFED) == 0 ||
-			     ruleset_signal_index(ev->main.rs, o->signals[i]) >= 0 ||
+			     ruleset_signal_index(ev->main->rs, o->signals[i]) >= 0 ||
 			     (ev->compare && ruleset_signal_index(ev->cmp.rs, o->signals[i]) >= 0);
 		struct buf names = {0};
 
 		if (known)
 			continue;
-		for (k = 0; k < ev->main.n_sig; k++)
-			buf_addf(&names, "%s%s", k ? ", " : "", scan_signal_name(ev->main.rs, k));
+		for (k = 0; k < ev->main->n_sig; k++)
+			buf_addf(&names, "%s%s", k ? ", " : "", scan_signal_name(ev->main->rs, k));
 		diag_set(ev->d, -EINVAL, "unknown signal \"%s\" (the rules report: %s)",
 			 o->signals[i], names.data ? names.data : "none");
 		buf_free(&names);
@@ -1521,6 +1553,7 @@ static int check_signals(struct eval *ev)
 int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag *d)
 {
 	struct eval ev = {.o = o, .err = err_out, .d = d};
+	struct eval_cache *cache = NULL;
 	struct buf b = {0};
 	size_t i;
 	int err;
@@ -1531,12 +1564,32 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 		err = -ENOMEM;
 		goto out;
 	}
-	err = detector_open(&ev.main, o->rules, o->n_rules, o->signals, o->n_signals, d);
-	/* Claims add reports; the findings stay the same. */
-	if (err == 0 && o->sweep)
-		scan_claims(ev.main.sc, on_claim, NULL);
-	if (err == 0)
-		scan_pressure(ev.main.sc, o->pressure);
+	/* The cache's scanner when it was set up alike: a scanner starts
+	 * every record afresh (scan_clear_sources), so a run on it reports
+	 * what a run on a new one would. */
+	cache = o->n_rules == 0 ? o->cache : NULL;
+	if (cache && cache->dt.rs && cache->pressure != o->pressure) {
+		pairs_free(cache->pj);
+		cache->pj = NULL;
+		detector_close(&cache->dt);
+	}
+	ev.main = cache ? &cache->dt : &ev.own;
+	if (cache && cache->dt.rs) {
+		count_signals(ev.main, o->signals, o->n_signals);
+		scan_claims(ev.main->sc, o->sweep ? on_claim : NULL, NULL);
+		ev.pj = cache->pj;
+		cache->pj = NULL;
+		err = 0;
+	} else {
+		err = detector_open(ev.main, o->rules, o->n_rules, o->signals, o->n_signals, d);
+		/* Claims add reports; the findings stay the same. */
+		if (err == 0 && o->sweep)
+			scan_claims(ev.main->sc, on_claim, NULL);
+		if (err == 0)
+			scan_pressure(ev.main->sc, o->pressure);
+		if (cache)
+			cache->pressure = o->pressure;
+	}
 	if (err == 0 && o->n_compare_rules > 0) {
 		ev.compare = true;
 		err = detector_open(&ev.cmp, o->compare_rules, o->n_compare_rules, o->signals,
@@ -1547,7 +1600,7 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 	if (err == 0)
 		err = check_signals(&ev);
 	if (err == 0)
-		err = group_init(&ev.overall, "overall", strlen("overall"), ev.main.n_sig);
+		err = group_init(&ev.overall, "overall", strlen("overall"), ev.main->n_sig);
 	if (err < 0)
 		goto out;
 	for (i = 0; i < o->n_files; i++) {
@@ -1574,8 +1627,13 @@ out:
 		diag_set(d, err, "out of memory");
 	else if (err < 0 && !d->msg[0])
 		diag_set(d, err, "%s", strerror(-err));
-	pairs_free(ev.pj);
-	detector_close(&ev.main);
+	if (cache && err == 0) {
+		cache->pj = ev.pj; /* kept, with the detector */
+	} else {
+		pairs_free(ev.pj);
+		if (ev.main)
+			detector_close(ev.main);
+	}
 	detector_close(&ev.cmp);
 	free(ev.overall.name);
 	free(ev.overall.shown);

@@ -33,6 +33,9 @@ enum eval_format {
 	EVAL_JSON, /* one JSON object and a newline */
 };
 
+/* The built-in packs loaded once for many runs in one process (below). */
+struct eval_cache;
+
 struct eval_options {
 	const char *const *files;         /* "-" is standard input */
 	size_t n_files;
@@ -56,7 +59,18 @@ struct eval_options {
 	/* Scans under context pressure (--pressure, HALLUSCAN_SCAN_PRESSURE),
 	 * both rule sets. */
 	bool pressure;
+	/*
+	 * With no rules: the built-in packs and their scanner are taken from
+	 * here and left here for the next run (the same report as a run
+	 * without, for less: loading them is most of a small file's run), or
+	 * NULL. Runs sharing one cache must not overlap.
+	 */
+	struct eval_cache *cache;
 };
+
+/* An empty cache for eval_options.cache: 0 or -ENOMEM. */
+int eval_cache_new(struct eval_cache **out);
+void eval_cache_free(struct eval_cache *c);
 
 /*
  * Evaluates every record of every file and writes the report to out.

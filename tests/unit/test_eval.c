@@ -330,6 +330,60 @@ TEST(eval_sources_do_not_leak)
 	run_free(&r);
 }
 
+/* The temporary file's name made the same in every run ("halluscan-eval-XXXXXX"). */
+static char *unpath(char *t)
+{
+	char *p = t;
+
+	while (p && (p = strstr(p, "halluscan-eval-")) != NULL) {
+		p += strlen("halluscan-eval-");
+		for (size_t i = 0; i < 6 && p[i]; i++)
+			p[i] = 'X';
+	}
+	return t;
+}
+
+/*
+ * Runs sharing an eval_cache report what runs without one do, whatever
+ * the runs before left in it: sources, sweep on and off, some signals.
+ */
+TEST(eval_cache_changes_nothing)
+{
+	static const char sourced[] =
+		"{\"id\":\"s1\",\"dataset\":\"d\",\"source\":\"Revenue was $1.2 billion.\","
+		"\"response\":\"Revenue was $1.3 billion.\",\"has_hallucination\":true}\n"
+		"{\"claim\":\"Revenue was $1.3 billion.\",\"passage\":\"Revenue was $1.2 billion.\","
+		"\"label\":\"does_not_support\"}\n";
+	const char *texts[] = {four, sourced};
+	const char *some[] = {"fabricated_url"};
+	struct eval_cache *cache = NULL;
+	size_t round, t;
+
+	CHECK_EQ(eval_cache_new(&cache), 0);
+	for (round = 0; cache && round < 2; round++)
+		for (t = 0; t < ARRAY_SIZE(texts); t++) {
+			struct eval_options o = {.sweep = (round + t) % 2 == 1};
+			struct run fresh, cached;
+
+			if (round == 1 && t == 0) {
+				o.signals = some;
+				o.n_signals = 1;
+			}
+			fresh = run_eval(o, texts[t]);
+			o.cache = cache;
+			cached = run_eval(o, texts[t]);
+			CHECK(fresh.out && cached.out &&
+			      strcmp(unpath(fresh.out), unpath(cached.out)) == 0);
+			CHECK(fresh.err && cached.err &&
+			      strcmp(unpath(fresh.err), unpath(cached.err)) == 0);
+			CHECK(fresh.mis && cached.mis &&
+			      strcmp(unpath(fresh.mis), unpath(cached.mis)) == 0);
+			run_free(&fresh);
+			run_free(&cached);
+		}
+	eval_cache_free(cache);
+}
+
 /* A second rule set with only the URL rules: right on r3, where the first is wrong. */
 TEST(eval_compare_rules)
 {
