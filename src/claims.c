@@ -438,6 +438,25 @@ static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 }
 
 /*
+ * "since 1997", "Since August 2014": the history an answer gives its
+ * subject ("in operation since 1997") is a claim of its own, checked
+ * whether or not the grounding dates anything.
+ */
+static bool since_said(struct claims *c, const struct held *h)
+{
+	uint64_t lo = h->from > 7 ? h->from - 7 : 0;
+	const char *p;
+	size_t n;
+
+	if (h->q.kind != QUANTITY_YEAR && h->q.kind != QUANTITY_DATE)
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	if (n < 6 || n != h->from - lo || strncasecmp(p + n - 6, "since ", 6) != 0)
+		return false;
+	return n == 6 || !isalpha((unsigned char)p[n - 7]);
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -524,8 +543,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		return CHECK_SILENT;
 	/* A year, date, time or temperature is checked where the grounding
 	 * says one like it: "A 2023 study", "by March 2027" against tool
-	 * output that dates nothing claim nothing it could contradict. */
-	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE)
+	 * output that dates nothing claim nothing it could contradict; but
+	 * "since 1997" does (since_said). */
+	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE && !since_said(c, h))
 		return CHECK_SILENT;
 	/* "about 60 days" for 66: what an approximation says. */
 	if (v == GROUND_NEAR && (h->nl_flags & NUMLEX_APPROX) &&
