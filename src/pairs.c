@@ -41,6 +41,8 @@ struct pairs {
 	char altered_text[64], altered_source[64];
 	char missing_text[64]; /* the first checkable item the passage does not hold */
 	bool have_missing;
+	bool missing_figure; /* and one of them is a number check's */
+	const struct ruleset *rs;
 };
 
 static const char *const label_names[] = {
@@ -76,6 +78,12 @@ static int on_claim(void *ctx, const struct claim *cl)
 	for (i = 0; i < cl->n_items; i++) {
 		p->items++;
 		if (!cl->items[i].grounded) {
+			if (p->rs->rules[cl->items[i].rule].grounding == GROUNDING_QUANTITY &&
+			    !p->missing_figure) {
+				/* A figure names what is missing before any other item. */
+				p->missing_figure = true;
+				p->have_missing = false;
+			}
 			if (!p->have_missing) {
 				p->have_missing = true;
 				snprintf(p->missing_text, sizeof(p->missing_text), "%.*s",
@@ -105,6 +113,7 @@ int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
 		return err;
 	}
 	scan_claims(p->sc, on_claim, p);
+	p->rs = db->rs;
 	*out = p;
 	return 0;
 }
@@ -327,7 +336,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 
 	memset(v, 0, sizeof(*v));
 	p->items = p->grounded = p->altered = 0;
-	p->have_grounded = p->have_altered = p->have_missing = false;
+	p->have_grounded = p->have_altered = p->have_missing = p->missing_figure = false;
 	scan_clear_sources(p->sc);
 	err = scan_add_source(p->sc, passage, passage_len);
 	if (!err)
@@ -349,8 +358,11 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		snprintf(v->reason, sizeof(v->reason), "the claim says %s where the passage says %s",
 			 p->altered_text, p->altered_source);
 	} else if (p->items > 0) {
+		/* A figure of the claim that the passage does not hold is not
+		 * partly supported: it is the claim's own. */
 		v->label = p->grounded == p->items ? PAIR_SUPPORTS
-			   : p->grounded ? PAIR_PARTIALLY_SUPPORTS : PAIR_DOES_NOT_SUPPORT;
+			   : p->grounded && !p->missing_figure ? PAIR_PARTIALLY_SUPPORTS
+			   : PAIR_DOES_NOT_SUPPORT;
 		if (p->have_grounded)
 			sentence_around(passage, passage_len, (size_t)p->first_grounded_at,
 					&v->quote_start, &v->quote_end);

@@ -652,7 +652,7 @@ static const char pairs_mixed[] =
 	"\"passage\":\"Shares fell sharply after the announcement.\",\"label\":\"does_not_support\"}\n"
 	"{\"id\":\"bad1\",\"claim\":\"Revenue was $1.2 billion.\",\"passage\":\"Revenue was $1.2 "
 	"billion.\",\"label\":\"refutes\"}\n"
-	"{\"id\":\"p6\",\"claim\":\"Costs were $5 million and revenue was $9 million.\","
+	"{\"id\":\"p6\",\"claim\":\"Costs were $5 million, as https://example.com/costs shows.\","
 	"\"passage\":\"Costs were $5 million.\",\"label\":\"partially_supports\"}\n"
 	"{\"id\":\"bad2\",\"claim\":\"Revenue was $1.2 billion.\",\"label\":\"supports\"}\n"
 	"{\"id\":\"p7\",\"claim\":\"Revenue was $1.2 billion and margins widened.\","

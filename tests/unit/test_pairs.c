@@ -94,6 +94,43 @@ out:
 	teardown(&fx);
 }
 
+/*
+ * A figure of the claim that the passage does not hold makes it
+ * does_not_support, not partially_supports: silence on a figure is a
+ * failure, and the reason names the figure before any other missing item.
+ * Another missing item (a link) leaves the claim partly supported.
+ */
+TEST(pairs_missing_figure_does_not_support)
+{
+	static const struct {
+		const char *claim, *passage, *reason;
+		enum pair_label label;
+	} cases[] = {
+		{"Costs were $5 million and revenue was $9 million.", "Costs were $5 million.",
+		 "not \"$9 million\"", PAIR_DOES_NOT_SUPPORT},
+		{"Costs were $5 million (https://example.com/a) and revenue $9 million.",
+		 "Costs were $5 million.", "not \"$9 million\"", PAIR_DOES_NOT_SUPPORT},
+		{"Costs were $5 million, as https://example.com/costs shows.", "Costs were $5 million.",
+		 "not \"https://example.com/costs\"", PAIR_PARTIALLY_SUPPORTS},
+		{"Costs were $5 million.", "In 2023 costs were $5 million.", "", PAIR_SUPPORTS},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+out:
+	teardown(&fx);
+}
+
 /* Appends n bytes of sentences of ten distinct words, starting at word w. */
 static size_t add_prose(struct buf *b, size_t n, size_t w)
 {
