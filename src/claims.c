@@ -547,9 +547,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * "since 1997" does (since_said). */
 	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE && !since_said(c, h))
 		return CHECK_SILENT;
-	/* "about 60 days" for 66: what an approximation says. */
+	/* "about 60 days" for 66 (near, where no other figure is said as
+	 * the answer says this one): what an approximation says; not "around
+	 * 93.2%" for 92%, which claims a precision the grounding lacks. */
 	if (v == GROUND_NEAR && (h->nl_flags & NUMLEX_APPROX) &&
-	    quantity_distance(&h->q, &gq->q) <= 0.1) {
+	    quantity_distance(&h->q, &gq->q) <= 0.1 && h->q.decimals <= gq->q.decimals) {
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
 	}

@@ -70,12 +70,33 @@ static int on_finding(void *ctx, const struct finding *f)
 	return 0;
 }
 
+/*
+ * Whether item i is a figure's exact-text check (a statistic's rule) over a
+ * figure the number check judges too: the number check decides it, for it
+ * knows rounding ("93.2%" grounded by "93.24%", which the exact text is not).
+ */
+static bool judged_as_quantity(const struct pairs *p, const struct claim *cl, size_t i)
+{
+	const struct claim_item *a = &cl->items[i];
+	size_t j;
+
+	if (p->rs->rules[a->rule].grounding != GROUNDING_NUMBER)
+		return false;
+	for (j = 0; j < cl->n_items; j++)
+		if (p->rs->rules[cl->items[j].rule].grounding == GROUNDING_QUANTITY &&
+		    cl->items[j].from < a->to && a->from < cl->items[j].to)
+			return true;
+	return false;
+}
+
 static int on_claim(void *ctx, const struct claim *cl)
 {
 	struct pairs *p = ctx;
 	size_t i;
 
 	for (i = 0; i < cl->n_items; i++) {
+		if (judged_as_quantity(p, cl, i))
+			continue;
 		p->items++;
 		if (!cl->items[i].grounded) {
 			if (p->rs->rules[cl->items[i].rule].grounding == GROUNDING_QUANTITY &&

@@ -110,6 +110,12 @@ TEST(pairs_missing_figure_does_not_support)
 		 "not \"$9 million\"", PAIR_DOES_NOT_SUPPORT},
 		{"Costs were $5 million (https://example.com/a) and revenue $9 million.",
 		 "Costs were $5 million.", "not \"$9 million\"", PAIR_DOES_NOT_SUPPORT},
+		/* The number check judges a figure the statistic's exact-text rule
+		 * reports too: it knows rounding, and what "around" may cover. */
+		{"The margin was 93.2% last year.", "The margin was 93.24% last year.", "",
+		 PAIR_SUPPORTS},
+		{"Costs were $5 million and the margin will be around 93.2%.",
+		 "Costs were $5 million. 92% of staff joined.", "93.2%", PAIR_DOES_NOT_SUPPORT},
 		{"Costs were $5 million, as https://example.com/costs shows.", "Costs were $5 million.",
 		 "not \"https://example.com/costs\"", PAIR_PARTIALLY_SUPPORTS},
 		{"Costs were $5 million.", "In 2023 costs were $5 million.", "", PAIR_SUPPORTS},
