@@ -473,7 +473,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
 	 * any figure written the same way... */
-	if (h->q.kind == QUANTITY_NUMBER && !ground_holds_figure(c->ground, h->q.value))
+	if (h->q.kind == QUANTITY_NUMBER && !ground_holds_figure(c->ground, &h->q))
 		return CHECK_REPORT;
 	/* ...unless it is said between the very words, both of them, that the
 	 * grounding puts around another bare number and not around its own.

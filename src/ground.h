@@ -162,8 +162,12 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
 						    double tolerance, enum ground_verdict *v);
-/* True when a grounded quantity is written with the figure w ("$7", "7 days", 7). */
-bool ground_holds_figure(const struct ground *g, double w);
+/*
+ * True when a grounded quantity is written with a's figure ("$7", "7 days",
+ * 7 for a bare 7; for a figure with a scale, "71 million", at that scale),
+ * or a bare number of the same value ("71,000,000" and "71 million").
+ */
+bool ground_holds_figure(const struct ground *g, const struct quantity *a);
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
 /* Adds what src holds to dst, oldest first, and src's evictions to dst's. */
