@@ -13,7 +13,8 @@
  *    offset, words, continuation and text, the mode and the counters;
  *  - values come in order of offset; one without escapes is the text's
  *    bytes at its offset, and an escaped one's bytes map into the value
- *    as written ([at, end), which lies in the text);
+ *    as written ([at, end), which lies in the text); an array's count is
+ *    digits, at the array's ']';
  *  - a value is at most RECORD_CHUNK_MAX bytes, a number at most
  *    RECORD_NUMBER_MAX, a literal is what it says; a line has no line
  *    break; only strings and lines continue;
@@ -41,13 +42,13 @@ static void check_value(const struct run *r, const struct record_value *v)
 	struct ground_context ctx;
 	size_t i;
 
-	FUZZ_CHECK(v->kind <= RECORD_NULL);
+	FUZZ_CHECK(v->kind <= RECORD_COUNT);
 	FUZZ_CHECK(v->len <= RECORD_CHUNK_MAX, "a value of %zu bytes", v->len);
 	FUZZ_CHECK(v->at >= r->last_at, "a value at %llu after one at %llu",
 		   (unsigned long long)v->at, (unsigned long long)r->last_at);
 	FUZZ_CHECK(v->at <= r->len);
 	FUZZ_CHECK(!v->cont || v->kind == RECORD_PROSE || v->kind == RECORD_STRING);
-	if (v->n_marks == 0)
+	if (v->n_marks == 0 && v->kind != RECORD_COUNT)
 		FUZZ_CHECK(v->at + v->len <= r->len && fuzz_same(r->text + v->at, v->text, v->len),
 			   "a value without escapes is not the bytes at its offset %llu",
 			   (unsigned long long)v->at);
@@ -62,7 +63,7 @@ static void check_value(const struct run *r, const struct record_value *v)
 	FUZZ_CHECK(v->end <= r->len && v->end >= v->at + (v->len > 0),
 		   "a value written at [%llu, %llu) of %zu bytes", (unsigned long long)v->at,
 		   (unsigned long long)v->end, r->len);
-	if (v->n_marks == 0 && v->kind != RECORD_STRING)
+	if (v->n_marks == 0 && v->kind != RECORD_STRING && v->kind != RECORD_COUNT)
 		FUZZ_CHECK(v->end == v->at + v->len);
 	for (i = 0; i < v->len; i++)
 		FUZZ_CHECK(record_offset(v, i) >= v->at && record_offset(v, i) < v->end,
@@ -82,6 +83,12 @@ static void check_value(const struct run *r, const struct record_value *v)
 		FUZZ_CHECK(!memchr(v->text, '\n', v->len), "a line with a line break");
 		break;
 	case RECORD_STRING:
+		break;
+	case RECORD_COUNT:
+		FUZZ_CHECK(v->len > 0 && v->len <= 10 && v->n_marks == 0 && !v->cont);
+		for (i = 0; i < v->len; i++)
+			FUZZ_CHECK(v->text[i] >= '0' && v->text[i] <= '9', "a count that is not digits");
+		FUZZ_CHECK(v->end == v->at + 1 && r->text[v->at] == ']', "a count not at its ']'");
 		break;
 	}
 	FUZZ_CHECK(v->n_words <= RECORD_WORDS);

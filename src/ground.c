@@ -1388,7 +1388,8 @@ bool ground_holds_figure(const struct ground *g, const struct quantity *a)
 		return false;
 	/* Written the same way, at a's scale where a has one ("71 million") */
 	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
-		if (quantity_written(&g->q[i].q) == w && (a->scale == 1 || g->q[i].q.scale == a->scale))
+		if (quantity_written(&g->q[i].q) == w && (a->scale == 1 || g->q[i].q.scale == a->scale) &&
+		    !g->q[i].q.items)
 			return true;
 	/* or a bare number of the same value written otherwise ("71,000,000"). */
 	for (i = g->vals[val_of(a->value)]; i != NIL; i = g->ql[i].val.next)

@@ -353,10 +353,16 @@ bool quantity_comparable(const struct quantity *a, const struct quantity *g)
 
 /* Counts of different nouns state the same figure ("870 infections" and
  * "870 human cases"), but are not near each other. */
+static bool __attribute__((cold, noinline)) items_of(const struct quantity *g, const char *noun);
+
+/* (An array's length only of what its key names: an answer's quantity is
+ * never one, only a grounding holds them; and no other path below lets one
+ * state anything, its unit being its own.) */
 static bool same_count(const struct quantity *a, const struct quantity *g)
 {
 	return is_plain(a->kind) && is_plain(g->kind) && a->value == g->value &&
-	       a->decimals == g->decimals;
+	       a->decimals == g->decimals &&
+	       (!g->items || (a->kind == QUANTITY_COUNT && items_of(g, a->unit)));
 }
 
 double quantity_step(int decimals)
@@ -403,6 +409,45 @@ static bool rounds_close(double w, const struct quantity *a)
 	double x = quantity_written(a);
 
 	return fabs(w - x) <= ROUNDING_REL * fabs(x) + 1e-12 && rounds_to(w, a);
+}
+
+void quantity_set_items(struct quantity *q, const char *const *words, size_t n_words,
+			double count)
+{
+	char unit[QUANTITY_UNIT_MAX] = QUANTITY_ITEMS;
+	size_t k = strlen(unit), i = n_words > 2 ? n_words - 2 : 0, w;
+
+	for (; i < n_words; i++) {
+		w = strlen(words[i]);
+		if (k + w + 1 >= sizeof(unit))
+			break;
+		if (k > strlen(QUANTITY_ITEMS))
+			unit[k++] = ':';
+		memcpy(unit + k, words[i], w);
+		k += w;
+	}
+	unit[k] = '\0';
+	quantity_set(q, QUANTITY_COUNT, unit, count, 1);
+	q->items = true;
+}
+
+/* Whether the counted noun (singular, as the lexer leaves it) is one of an
+ * items unit's key words, singular or plural ("result", "results"). */
+static bool __attribute__((cold, noinline)) items_of(const struct quantity *g, const char *noun)
+{
+	const char *p = g->unit + strlen(QUANTITY_ITEMS);
+	size_t n = strlen(noun);
+
+	while (*p) {
+		size_t w = strcspn(p, ":");
+
+		if (n > 0 && w >= n && memcmp(p, noun, n) == 0 &&
+		    (w == n || (w == n + 1 && p[n] == 's') ||
+		     (w == n + 2 && p[n] == 'e' && p[n + 1] == 's')))
+			return true;
+		p += w + (p[w] == ':');
+	}
+	return false;
 }
 
 bool quantity_states(const struct quantity *a, const struct quantity *g)

@@ -49,6 +49,7 @@ struct quantity {
 	int decimals;       /* digits written after the point: the precision claimed */
 	double scale;       /* what one written unit is worth in the base (1e9 for "billion") */
 	bool words;         /* written in words ("twenty-five") */
+	bool items;         /* a JSON array's number of items (QUANTITY_ITEMS, below) */
 	double offset;      /* value = written * scale + offset: 0 but for Fahrenheit */
 };
 
@@ -81,6 +82,17 @@ bool quantity_parse(const char *text, size_t n, struct quantity *q);
  * a version or a dotted number ("v2.3.1", "1.2.3"), a word ("A320").
  */
 bool quantity_follows(int before);
+
+/*
+ * A JSON array's number of items, as the grounding holds it: a count whose
+ * unit is QUANTITY_ITEMS and then the array's last key words, ':'-separated
+ * ("items:results", "items:review:info"). It states a count of one of those
+ * nouns only ("3 results", "2 reviews"), never a bare number or another
+ * noun's count: an array's length is no figure of anything else.
+ */
+#define QUANTITY_ITEMS "items:"
+void quantity_set_items(struct quantity *q, const char *const *words, size_t n_words,
+			double count);
 
 /*
  * True when the written quantity a states the grounded quantity g: the same

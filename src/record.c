@@ -3,6 +3,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,6 +68,8 @@ struct record {
 	 * its current key are word[wbase[d], wbase[d + 1] or wtop). */
 	unsigned depth;
 	bool object[RECORD_MAX_DEPTH];
+	uint32_t items[RECORD_MAX_DEPTH]; /* an array frame's items so far */
+	char count[16];		/* an array's items, written for RECORD_COUNT */
 	uint16_t wbase[RECORD_MAX_DEPTH];
 	uint16_t wtop;
 	bool nl;		/* a line break since the last top-level value */
@@ -809,6 +812,8 @@ static int value_start(struct record *r, const char **qp, const char *end)
 	const char *q = *qp;
 	unsigned char c = (unsigned char)*q;
 
+	if (r->depth && !r->object[r->depth - 1] && r->items[r->depth - 1] < UINT32_MAX)
+		r->items[r->depth - 1]++;
 	switch (c) {
 	case '{':
 	case '[':
@@ -817,6 +822,7 @@ static int value_start(struct record *r, const char **qp, const char *end)
 			return 0;
 		}
 		r->object[r->depth] = c == '{';
+		r->items[r->depth] = 0;
 		r->wbase[r->depth] = r->wtop;
 		r->depth++;
 		r->st = c == '{' ? S_KEY_OR_CLOSE : S_VALUE_OR_CLOSE;
@@ -853,12 +859,26 @@ static bool starts_value(unsigned char c)
 	       is_digit(c);
 }
 
-static void close_frame(struct record *r, const char **qp)
+/*
+ * Closes the frame whose closing byte is at *qp. An array's close delivers
+ * its number of items ("3 results" where a tool returned three), with the
+ * words its items have.
+ */
+static int close_frame(struct record *r, const char **qp)
 {
+	int err = 0;
+
+	if (!r->object[r->depth - 1]) {
+		uint64_t at = off(r, *qp);
+		int n = snprintf(r->count, sizeof(r->count), "%u", (unsigned)r->items[r->depth - 1]);
+
+		err = emit(r, RECORD_COUNT, r->count, (size_t)n, at, at + 1, false, 0);
+	}
 	r->depth--;
 	r->wtop = r->wbase[r->depth];
 	*qp += 1;
 	value_done(r);
+	return err;
 }
 
 /* Between tokens: blanks, then one structural byte or the start of a token. */
@@ -885,18 +905,14 @@ static int structural(struct record *r, const char **qp, const char *end)
 			r->rmode = RECORD_MODE_JSONL;
 		return value_start(r, qp, end);
 	case S_VALUE_OR_CLOSE:
-		if (c == ']') {
-			close_frame(r, qp);
-			return 0;
-		}
+		if (c == ']')
+			return close_frame(r, qp);
 		/* fall through */
 	case S_VALUE:
 		return value_start(r, qp, end);
 	case S_KEY_OR_CLOSE:
-		if (c == '}') {
-			close_frame(r, qp);
-			return 0;
-		}
+		if (c == '}')
+			return close_frame(r, qp);
 		/* fall through */
 	case S_KEY:
 		if (c != '"')
@@ -914,10 +930,8 @@ static int structural(struct record *r, const char **qp, const char *end)
 			*qp = q + 1;
 			return 0;
 		}
-		if (c == (obj ? '}' : ']')) {
-			close_frame(r, qp);
-			return 0;
-		}
+		if (c == (obj ? '}' : ']'))
+			return close_frame(r, qp);
 		break;
 	default:
 		break;

@@ -17,7 +17,8 @@
  *  - '{' or '[': JSON. Top-level values may follow one another (JSON Lines,
  *    concatenated JSON). Keys are not values. An object member's value
  *    carries the words of its key path; an array's items inherit the
- *    array's key. Strings are decoded to UTF-8: every RFC 8259 escape,
+ *    array's key, and its close delivers its number of items
+ *    (RECORD_COUNT). Strings are decoded to UTF-8: every RFC 8259 escape,
  *    surrogate pairs joined; an invalid escape or a lone surrogate becomes
  *    U+FFFD. At the first byte that is not JSON (or that nests deeper than
  *    RECORD_MAX_DEPTH) the rest of its line is prose, and so is every later
@@ -74,6 +75,10 @@ enum record_kind {
 	RECORD_NUMBER,	/* a JSON number as written */
 	RECORD_BOOL,	/* "true" or "false" */
 	RECORD_NULL,	/* "null" */
+	/* A JSON array's number of items, at its ']' (at, end = at + 1); the
+	 * text is the count in decimal, not the bytes there; the words are
+	 * the array's key's, as its items have them. */
+	RECORD_COUNT,
 };
 
 /* In a decoded string, byte pos comes from the stream byte at (after an escape). */

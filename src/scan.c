@@ -477,12 +477,35 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	return err;
 }
 
+/*
+ * A JSON array's number of items ("results": three of them), held as a
+ * count of what its key names: "3 results" is then grounded, "3" alone or
+ * "3 servers" is not (quantity.h). An array with no key names nothing.
+ */
+static int ground_items(struct scan *s, const struct record_value *v)
+{
+	struct ground_context gc;
+	struct quantity q;
+
+	if (v->n_words == 0)
+		return 0;
+	quantity_set_items(&q, v->words, v->n_words, strtod(v->text, NULL));
+	record_context(v, 0, &gc);
+	if (s->rec_ground == s->span_ground) {
+		s->span_ground_used = true;
+		s->span_quantities++;
+	}
+	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
 
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
+	if (v->kind == RECORD_COUNT)
+		return ground_items(s, v);
 	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]))
 		return 0;
 	s->rec_value = v;

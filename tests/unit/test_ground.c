@@ -687,6 +687,45 @@ TEST(ground_times_of_days)
 	ground_free(g);
 }
 
+/*
+ * A JSON array's number of items states a count of what its key names,
+ * singular or plural, and nothing else: not a bare number, not another
+ * noun's count, not another number of them.
+ */
+TEST(quantity_items_state_only_their_nouns)
+{
+	static const char *const results[] = {"search", "results"};
+	static const char *const reviews[] = {"business", "review", "info"};
+	static const char *const matches[] = {"matches"};
+	static const struct {
+		const char *const *words;
+		size_t n_words;
+		double count;
+		const char *said;
+		bool states;
+	} cases[] = {
+		{results, 2, 3, "3 results", true},
+		{results, 2, 3, "4 results", false},
+		{results, 2, 3, "3 servers", false},
+		{results, 2, 3, "3", false},
+		{reviews, 3, 2, "2 reviews", true},
+		{reviews, 3, 2, "2 businesses", false}, /* (the last two key words only) */
+		{matches, 1, 4, "4 matches", true},
+		{matches, 1, 1, "1 match", true},
+	};
+	struct quantity a, g;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		quantity_set_items(&g, cases[i].words, cases[i].n_words, cases[i].count);
+		CHECK(g.items && g.kind == QUANTITY_COUNT && g.value == cases[i].count);
+		CHECK(quantity_parse(cases[i].said, strlen(cases[i].said), &a));
+		if (quantity_states(&a, &g) != cases[i].states)
+			fprintf(stderr, "  %s against %s\n", cases[i].said, g.unit);
+		CHECK(quantity_states(&a, &g) == cases[i].states);
+	}
+}
+
 TEST(quantity_rounding_stays_near)
 {
 	/* Rounding to the written precision states a figure only within 5%. */
