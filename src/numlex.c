@@ -1493,7 +1493,7 @@ enum okind {
 	K_NONE,     /* nothing here */
 	K_SKIP,     /* read, and no item: a decade, a fraction, a glued id */
 	K_NUMBER, K_COUNT, K_MONEY, K_PERCENT, K_DURATION, K_TIME, K_TEMP, K_DATE, K_YEAR,
-	K_QUARTER, K_ORDINAL, K_IDENT,
+	K_QUARTER, K_ORDINAL, K_IDENT, K_RATIO,
 };
 
 struct opnd {
@@ -2102,6 +2102,13 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 	if (!o->x.words) {
 		if (c == ':' && is_digit(B(lx, i + 1))) {
 			end = clock_digits(lx, o, i);
+			if (!end && o->x.decimals > 0 && B(lx, i + 1) == '1' && !is_digit(B(lx, i + 2)) &&
+			    B(lx, i + 2) != ':' && !(B(lx, i + 2) == '.' && is_digit(B(lx, i + 3)))) {
+				/* "11.9:1": a ratio to one (a score or a time has no decimals) */
+				o->kind = K_RATIO;
+				o->to = o->main_to = i + 2;
+				return;
+			}
 			if (!end) {
 				/* "3:1", "16:9": a ratio or a score, not a time */
 				o->kind = K_SKIP;
@@ -2464,12 +2471,15 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 	case K_IDENT:
 		quantity_set(q, QUANTITY_IDENT, o->noun, v, 1);
 		break;
+	case K_RATIO:
+		quantity_set(q, QUANTITY_BASE, "ratio", v, 1);
+		break;
 	default:
 		quantity_set(q, QUANTITY_NUMBER, "number", v * o->scale, o->scale);
 		break;
 	}
 	if (o->kind == K_NUMBER || o->kind == K_COUNT || o->kind == K_MONEY ||
-	    o->kind == K_PERCENT || o->kind == K_DURATION || o->kind == K_TEMP)
+	    o->kind == K_PERCENT || o->kind == K_DURATION || o->kind == K_TEMP || o->kind == K_RATIO)
 		q->decimals = o->x.decimals;
 	q->words = o->x.words;
 }

@@ -783,5 +783,7 @@ enum quantity_class quantity_class_of(const struct quantity *q)
 		return QC_DURATION;
 	if (strcmp(q->unit, "quarter") == 0)
 		return QC_QUARTER;
+	if (strcmp(q->unit, "ratio") == 0)
+		return QC_NUMBER; /* "11.9:1": reported as a bare number is */
 	return QC_MONEY;
 }

@@ -264,6 +264,11 @@ static const struct lcase cases[] = {
 	{"11 to 2 pm", {{"11", "11 to 2 pm", "time:clock", 660, 0, R}, {"2 pm", "11 to 2 pm", "time:clock", 840, 0, R}}},
 	{"at 12 am", {{"12 am", NULL, "time:clock", 0, 0, 0}}},
 	{"a 16:9 screen", {{NULL}}},
+	/* A ratio to one with decimals; a score or a time has none. */
+	{"a debt-to-equity ratio of 11.9:1 by then", {{"11.9:1", NULL, "ratio", 11.9, 1, 0}}},
+	{"at 2.5:1.", {{"2.5:1", NULL, "ratio", 2.5, 1, 0}}},
+	{"won 3:1 today", {{NULL}}},
+	{"1.5:10 and 2.5:1.5", {{NULL}}},
 
 	/* temperatures */
 	{"72\xc2\xb0" "F today", {{"72\xc2\xb0" "F", NULL, "temp:c", F_TO_C(72), 0, 0}}},
