@@ -242,16 +242,23 @@ static const struct line_q *swapped(const struct line_q *g, size_t n, const stru
 	return best;
 }
 
+/* How many of a's nearest words (before1, after1) b has too. */
+static int closeness(const struct ground_context *a, const struct ground_context *b)
+{
+	return (a->before1 && a->before1 == b->before1) + (a->after1 && a->after1 == b->after1);
+}
+
 /*
  * The search as ground.h defines it, over every quantity oldest first:
- * stated in a shared context, swapped, stated anywhere, near in a shared
- * context, near anywhere.
+ * stated in a shared context (unless swapped between a's very nearest
+ * words), swapped, stated anywhere, near in a shared context, near anywhere.
  */
 static const struct line_q *walk(const struct line_q *g, size_t n, const struct line_q *a,
 				 double tolerance, enum ground_verdict *v)
 {
 	const struct line_q *stated[2] = {NULL, NULL}, *near[2] = {NULL, NULL}, *swap;
 	double best[2] = {tolerance, tolerance};
+	int need = closeness(&a->ctx, &a->ctx), close = 0;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -259,6 +266,7 @@ static const struct line_q *walk(const struct line_q *g, size_t n, const struct 
 		double d;
 
 		if (quantity_states(&a->q, &g[i].q)) {
+			close = MAX(close, closeness(&a->ctx, &g[i].ctx));
 			shared = contexts_share(&a->ctx, &g[i].ctx);
 			if (!stated[shared])
 				stated[shared] = &g[i];
@@ -274,9 +282,12 @@ static const struct line_q *walk(const struct line_q *g, size_t n, const struct 
 			near[shared] = &g[i];
 		}
 	}
-	*v = GROUND_STATED;
-	if (stated[1])
-		return stated[1];
+	if (stated[1]) {
+		/* No stating one between a's nearest words, and a swap there: swapped. */
+		swap = need > 0 && close < need ? swapped(g, n, a) : NULL;
+		*v = swap && closeness(&a->ctx, &swap->ctx) == need ? GROUND_SWAPPED : GROUND_STATED;
+		return *v == GROUND_SWAPPED ? swap : stated[1];
+	}
 	*v = GROUND_SWAPPED;
 	swap = swapped(g, n, a);
 	if (swap)

@@ -144,7 +144,11 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
  * What the written quantity a, said with context ctx, stands against, in
  * this order:
  *  1. a grounded quantity it states, said in a shared context (one content
- *     word in common): GROUND_STATED;
+ *     word in common): GROUND_STATED; unless no stating one has all of a's
+ *     nearest words (before1, after1: the one it has at a sentence's end)
+ *     and the swap of 2. below has exactly them: GROUND_SWAPPED ("income
+ *     was $946 million." where the source says "income was $971 million
+ *     ..., compared with $946 million");
  *  2. a grounded quantity of its unit that it does not state, said in a
  *     context sharing two or more words with a's (among the 128 newest of
  *     its unit; the most words, then the nearest): GROUND_SWAPPED, a figure
