@@ -1354,6 +1354,7 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 						 const struct ground_context *ctx)
 {
 	uint64_t number = quantity_unit_hash("number"), need;
+	double w = quantity_written(a);
 	uint32_t i, walked, found = NIL;
 
 	if (g->qcount == 0 || !ctx->before1 || !ctx->after1)
@@ -1362,8 +1363,8 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 	 * bits has neither, and its quantity is not read) */
 	need = (1ull << (ctx->before1 % 64)) | (1ull << (ctx->after1 % 64));
 	/* Its own figure between those words, however written: no swap. */
-	for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
-		if (quantity_written(&g->q[i].q) == a->value && g->q[i].ctx.before1 == ctx->before1 &&
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		if (quantity_written(&g->q[i].q) == w && g->q[i].ctx.before1 == ctx->before1 &&
 		    g->q[i].ctx.after1 == ctx->after1)
 			return NULL;
 	/* The newest other bare number between them. */
