@@ -351,13 +351,13 @@ bool quantity_comparable(const struct quantity *a, const struct quantity *g)
 	return g->kind == QUANTITY_NUMBER && a->kind != QUANTITY_BASE;
 }
 
-/* Counts of different nouns state the same figure ("870 infections" and
- * "870 human cases"), but are not near each other. */
 static bool __attribute__((cold, noinline)) items_of(const struct quantity *g, const char *noun);
 
-/* (An array's length only of what its key names: an answer's quantity is
- * never one, only a grounding holds them; and no other path below lets one
- * state anything, its unit being its own.) */
+/* Counts of different nouns state the same figure ("870 infections" and
+ * "870 human cases"), but are not near each other. An array's length only
+ * a count of what its key names (an answer's quantity is never one: only a
+ * grounding holds them; and no other path of quantity_states() lets one
+ * state anything, its unit being its own). */
 static bool same_count(const struct quantity *a, const struct quantity *g)
 {
 	return is_plain(a->kind) && is_plain(g->kind) && a->value == g->value &&
