@@ -393,10 +393,44 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	}
 }
 
+/*
+ * The next content word of the sentence at *p (before end): its hash, *p
+ * past it; false at the sentence's end (a line break, or a terminator and a
+ * blank) or the text's.
+ */
+static inline bool next_content_word(const char **pp, const char *end, uint32_t *h)
+{
+	const char *p = *pp, *w;
+	size_t k;
+
+	while (p < end) {
+		while (p < end && !ascii_alpha((unsigned char)*p)) {
+			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1])))) {
+				*pp = p;
+				return false;
+			}
+			p++;
+		}
+		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
+			;
+		k = (size_t)(p - w);
+		if (k < 3)
+			continue;
+		*h = word_hash(w, k);
+		if (!context_stopword(*h, w, k)) {
+			*pp = p;
+			return true;
+		}
+	}
+	*pp = p;
+	return false;
+}
+
 void ground_context_nearest(const char *before, size_t nb, const char *after, size_t na,
 			    struct ground_context *ctx)
 {
 	const char *start = before - MIN(nb, 160), *p = before, *end = after + MIN(na, 160), *w;
+	uint32_t h;
 	size_t k;
 
 	ctx->n = 0;
@@ -419,18 +453,9 @@ void ground_context_nearest(const char *before, size_t nb, const char *after, si
 			ctx->before1 = word_hash(p, k);
 	}
 	/* On, to the first that counts before the sentence ends (as ground_context_after()). */
-	for (p = after; p < end && !ctx->after1;) {
-		while (p < end && !ascii_alpha((unsigned char)*p)) {
-			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1]))))
-				return;
-			p++;
-		}
-		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
-			;
-		k = (size_t)(p - w);
-		if (k >= 3 && !context_stopword(word_hash(w, k), w, k))
-			ctx->after1 = word_hash(w, k);
-	}
+	p = after;
+	if (next_content_word(&p, end, &h))
+		ctx->after1 = h;
 }
 
 static bool next_word(const char **p, const char *end, const char **w, size_t *k);
@@ -454,26 +479,10 @@ void ground_context_after(const char *after, size_t n, struct ground_context *ct
 {
 	const char *p = after, *end = after + MIN(n, 160);
 	size_t added = 0;
+	uint32_t h;
 
-	while (p < end && ctx->n < GROUND_CONTEXT && added < GROUND_CONTEXT - GROUND_CONTEXT_SIDE) {
-		const char *w;
-		uint32_t h;
-		size_t k;
-
-		while (p < end && !ascii_alpha((unsigned char)*p)) {
-			/* The sentence ends at a line break, or a terminator and a blank. */
-			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1]))))
-				return;
-			p++;
-		}
-		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
-			;
-		k = (size_t)(p - w);
-		if (k < 3)
-			continue;
-		h = word_hash(w, k);
-		if (context_stopword(h, w, k))
-			continue;
+	while (ctx->n < GROUND_CONTEXT && added < GROUND_CONTEXT - GROUND_CONTEXT_SIDE &&
+	       next_content_word(&p, end, &h)) {
 		if (added == 0 && !ctx->after1)
 			ctx->after1 = h;
 		if (!context_add(ctx, h))
