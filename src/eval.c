@@ -1576,20 +1576,20 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 	ev.main = cache ? &cache->dt : &ev.own;
 	if (cache && cache->dt.rs) {
 		count_signals(ev.main, o->signals, o->n_signals);
-		scan_claims(ev.main->sc, o->sweep ? on_claim : NULL, NULL);
 		ev.pj = cache->pj;
 		cache->pj = NULL;
 		err = 0;
 	} else {
 		err = detector_open(ev.main, o->rules, o->n_rules, o->signals, o->n_signals, d);
-		/* Claims add reports; the findings stay the same. */
-		if (err == 0 && o->sweep)
-			scan_claims(ev.main->sc, on_claim, NULL);
 		if (err == 0)
 			scan_pressure(ev.main->sc, o->pressure);
 		if (cache)
 			cache->pressure = o->pressure;
 	}
+	/* Claims add reports; the findings stay the same. Set each run: a
+	 * cached scanner may have had them on for the last. */
+	if (err == 0)
+		scan_claims(ev.main->sc, o->sweep ? on_claim : NULL, NULL);
 	if (err == 0 && o->n_compare_rules > 0) {
 		ev.compare = true;
 		err = detector_open(&ev.cmp, o->compare_rules, o->n_compare_rules, o->signals,
