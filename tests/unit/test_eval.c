@@ -817,14 +817,21 @@ static double eval_cost(const char *path, size_t n)
 }
 
 /*
- * Span-level tallies are near linear in findings and spans: doubling both
- * must not cost more than 3x, quadrupling not more than 6x (findings x
- * spans, as before, is 4x and 16x). Ratios against the smallest size of
- * this run, in CPU time, the least of three runs.
+ * Span-level tallies are near linear in findings and spans. Each size is
+ * four times the one before, so that the cost's growth stands well apart
+ * from a quadratic one (findings x spans, as once: 16x and 256x); the
+ * bounds sit halfway, geometrically, between linear and quadratic: 8x for
+ * 4x the size, 64x for 16x. Steps of 2x with bounds 3x and 6x left too
+ * little room on a 4 ms run: CI measured 2.17x and 6.39x and failed.
+ * Instructions grow 4.06x from 8000 to 32000 findings (callgrind), but
+ * beyond 16000 the record leaves the cache and time grows 9x: the sizes
+ * stay below that. Measured here 5.3-5.7x and 21-22x.
+ * Ratios against the smallest size of this run, in CPU time, the least of
+ * three runs.
  */
 TEST(eval_cost_is_linear)
 {
-	static const size_t sizes[] = {4000, 8000, 16000};
+	static const size_t sizes[] = {1000, 4000, 16000};
 	struct buf b = {0};
 	char path[4096];
 	double t[3] = {1e30, 1e30, 1e30};
@@ -840,13 +847,13 @@ TEST(eval_cost_is_linear)
 			t[i] = MIN(t[i], eval_cost(path, sizes[i]));
 			unlink(path);
 		}
-		if (t[1] <= 3 * t[0] && t[2] <= 6 * t[0])
+		if (t[1] <= 8 * t[0] && t[2] <= 64 * t[0])
 			break;
 	}
 	printf("  %.1f ms, %.1f ms, %.1f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
 	       t[1] / t[0], t[2] / t[0]);
-	CHECK(t[1] <= 3 * t[0]);
-	CHECK(t[2] <= 6 * t[0]);
+	CHECK(t[1] <= 8 * t[0]);
+	CHECK(t[2] <= 64 * t[0]);
 out:
 	buf_free(&b);
 }
