@@ -1826,6 +1826,32 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
 	return j;
 }
 
+/*
+ * The word w starts "year-over-year", "year on year", "quarter-over-quarter"
+ * and the like: what a change is measured against, not a unit.
+ */
+static bool period_over_period(struct lex *lx, const struct word *w)
+{
+	struct word over, again;
+	size_t i = w->we;
+
+	if (B(lx, i) != '-' && !blank_at(lx, i))
+		return false;
+	if (!word_at(lx, skip_blanks(lx, i + (B(lx, i) == '-')), &over) ||
+	    (!spells(lx, over.ws, over.we, "over") && !spells(lx, over.ws, over.we, "on")))
+		return false;
+	i = over.we;
+	if (B(lx, i) != '-' && !blank_at(lx, i))
+		return false;
+	if (!word_at(lx, skip_blanks(lx, i + (B(lx, i) == '-')), &again) ||
+	    again.we - again.ws != w->we - w->ws)
+		return false;
+	for (i = 0; i < w->we - w->ws; i++)
+		if (lower(B(lx, again.ws + i)) != lower(B(lx, w->ws + i)))
+			return false;
+	return true;
+}
+
 /* An ordinal ("third", "3rd") as a quarter: "third quarter", "3rd-quarter". */
 static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
 {
@@ -1946,6 +1972,10 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 			o->unit = U_PERCENT;
 			return w.we;
 		case UC_DURATION:
+			/* "$3.2 billion a year" is money, and "3.2 billion year over
+			 * year" a comparison: neither is a time. */
+			if (o->currency || period_over_period(lx, &w))
+				return i;
 			if (u == U_SECOND && (B(lx, w.we) == '-' || blank_at(lx, w.we)) &&
 			    word_at(lx, skip_blanks(lx, w.we + (B(lx, w.we) == '-')), &w2) &&
 			    (spells(lx, w2.ws, w2.we, "quarter") || spells(lx, w2.ws, w2.we, "half")))

@@ -160,6 +160,12 @@ static const struct lcase cases[] = {
 	 {{"$24,000", "$24,000 - $26,000", "usd", 24000, 0, R}, {"$26,000", "$24,000 - $26,000", "usd", 26000, 0, R}}},
 	{"fiscal 2022 second-quarter sales",
 	 {{"2022", NULL, "date:year", 2022, 0, 0}, {"second-quarter", NULL, "quarter", 2, 0, W}}},
+	/* money takes no time unit, nor does a change "year over year" */
+	{"rose to $3.2 billion year-over-year", {{"$3.2 billion", NULL, "usd", 3.2e9, 1, 0}}},
+	{"a $3 million year", {{"$3 million", NULL, "usd", 3e6, 0, 0}}},
+	{"sales of 300 million year on year", {{"300 million", NULL, "number", 3e8, 0, 0}}},
+	{"3.2 billion years ago", {{"3.2 billion years", NULL, "seconds", 3.2e9 * 31536000, 1, 0}}},
+	{"3 years on year one", {{"3 years", NULL, "seconds", 3 * 31536000.0, 0, 0}, {"one", NULL, "number", 1, 0, W}}},
 
 	/* bare numbers */
 	{"The answer is 42.", {{"42", NULL, "number", 42, 0, 0}}},
