@@ -12,7 +12,10 @@
  *    states itself at distance 0;
  *  - the 64-byte block pass gives what the bytewise reference pass gives;
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
- *  - a callback's non-zero return stops the scan at once and is returned.
+ *  - a callback's non-zero return stops the scan at once and is returned;
+ *  - fed the items, numlex_period_feed() gives periods that are a quarter
+ *    and a four-digit year, binds one only after a figure, and calls a
+ *    figure a range's second end only right after its first.
  * numlex_scan() reads a whole text at once, so there is no reading in
  * pieces to compare with. The text is a buffer of exactly its length, so
  * that AddressSanitizer sees a read past it.
@@ -36,12 +39,17 @@ struct items {
 	const char *text;
 	size_t len;
 	size_t stop_at; /* return 42 at this item (1-based; 0: never) */
+	struct numlex_periods periods; /* zero: reset */
+	size_t figures;                /* figures the periods have been fed */
+	int role;                      /* the last item's */
 };
 
 static int on_item(void *ctx, const struct numlex_item *it)
 {
 	struct items *l = ctx;
 	const struct numlex_item *prev = l->n ? &l->v[l->n - 1] : NULL;
+	uint32_t period;
+	int role;
 
 	FUZZ_CHECK(it->from <= it->part_from && it->part_from < it->part_to &&
 		   it->part_to <= it->to && it->to <= l->len,
@@ -61,6 +69,22 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		   (int)(it->part_to - it->part_from), l->text + it->part_from, it->q.value,
 		   it->q.unit);
 	FUZZ_CHECK(quantity_distance(&it->q, &it->q) == 0);
+	/* A period binds to a figure before it; a range's second end follows its first. */
+	role = numlex_period_feed(&l->periods, l->text, it, &period);
+	FUZZ_CHECK(role >= NUMLEX_PERIOD_OTHER && role <= NUMLEX_PERIOD_BINDS);
+	FUZZ_CHECK(QUANTITY_PERIOD_QUARTER(period) <= 4 &&
+		   (QUANTITY_PERIOD_YEAR(period) == 0 ||
+		    (QUANTITY_PERIOD_YEAR(period) >= 1000 && QUANTITY_PERIOD_YEAR(period) <= 9999)),
+		   "period %#x", (unsigned)period);
+	if (role == NUMLEX_PERIOD_BINDS)
+		FUZZ_CHECK(l->figures > 0, "a period binds with no figure before it");
+	if (role == NUMLEX_PERIOD_SAME)
+		FUZZ_CHECK(prev && prev->from == it->from &&
+			   (l->role == NUMLEX_PERIOD_FIGURE || l->role == NUMLEX_PERIOD_SAME),
+			   "a range's second end after no first");
+	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
+		l->figures++;
+	l->role = role;
 	FUZZ_CHECK(grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) == 0);
 	l->v[l->n++] = *it;
 	return l->n == l->stop_at ? 42 : 0;

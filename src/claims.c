@@ -33,6 +33,7 @@ struct held {
 	unsigned nl_flags;
 	struct quantity q;
 	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
+	uint32_t period;   /* the reporting period it is said of (numlex_period_feed()), or 0 */
 };
 
 /*
@@ -93,6 +94,12 @@ struct claims {
 	/* While lexing: the pattern matches held, and how far they were passed. */
 	size_t lex_matches, lex_cur;
 	uint64_t lex_max_to;
+	/* The periods of the sentence's figures; the held items of its last
+	 * figure, [per_first, per_end), which a period after it binds to. */
+	struct numlex_periods periods;
+	size_t per_first, per_end;
+	const char *lex_text; /* the sentence being lexed */
+	bool bind_periods;    /* the grounding has a figure said of a period */
 	uint64_t line, line_start, col_at, col_cp;
 	/* Bibliography entries: the rule of the first trigger on the current
 	 * line (SIZE_MAX: none), the line of the last entry or references
@@ -465,7 +472,7 @@ static bool since_said(struct claims *c, const struct held *h)
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
-	const struct ground_quantity *gq, *by_day = NULL;
+	const struct ground_quantity *gq, *by_day = NULL, *by_period = NULL;
 	struct ground_context ctx;
 	enum ground_verdict v;
 	const char *p;
@@ -533,6 +540,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			}
 		}
 	}
+	/* "$1.30 to $1.40 for Q4 2019" where every place the grounding gives
+	 * them says another period: the figure is right, its period is not. */
+	if (v == GROUND_STATED && h->period && quantity_written(&gq->q) == quantity_written(&h->q)) {
+		const struct ground_quantity *gp = ground_period_swap(c->ground, &h->q, h->period);
+
+		if (gp) {
+			gq = by_period = gp;
+			v = GROUND_SWAPPED;
+		}
+	}
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
@@ -556,13 +573,18 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		return CHECK_GROUNDED;
 	}
 	if (gq) {
-		/* A day's hours name their day: "the grounded 7:0-21:0 on Monday". */
+		/* A day's hours name their day: "the grounded 7:0-21:0 on Monday";
+		 * a figure of another period, that period: "$1.30 in Q4 2020". */
 		const char *day = gq == by_day ? ground_day_name(gq->days) : NULL;
+		char period[16] = "";
 
+		if (gq == by_period)
+			quantity_period_text(gq->ctx.period, period, sizeof(period));
 		h->grounded_at = gq->at;
 		off = c->text.len;
 		if (buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
 		    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
+		    (*period && (buf_adds(&c->text, " in ") < 0 || buf_adds(&c->text, period) < 0)) ||
 		    buf_addc(&c->text, '\0') < 0)
 			return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
 		h->source_off = off;
@@ -604,9 +626,19 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	struct held *h;
 	uint64_t base = c->start, from, to;
 	struct quantity q = it->q;
-	int rule;
+	uint32_t period;
+	int rule, role;
 	size_t n, k = 0;
 
+	/* "$1.30 to $1.40 for Q4 2019": the figure held before its period
+	 * was read is said of it. */
+	role = c->bind_periods ? numlex_period_feed(&c->periods, c->lex_text, it, &period)
+			       : NUMLEX_PERIOD_OTHER;
+	if (role == NUMLEX_PERIOD_BINDS)
+		for (n = c->per_first; n < c->per_end; n++)
+			c->held[n].period = period;
+	else if (role == NUMLEX_PERIOD_FIGURE)
+		c->per_first = c->per_end = c->n_held;
 	if (it->flags & NUMLEX_NOT_CLAIM)
 		return 0;
 	/* A bare number in words ("one of them") claims nothing, nor one inside
@@ -633,10 +665,13 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		.rule = (size_t)rule, .from = from, .to = to, .line = c->line + 1,
 		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
 		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = q,
+		.period = role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME ? period : 0,
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;
 	c->n_held++;
+	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
+		c->per_end = c->n_held;
 	return 0;
 }
 
@@ -659,6 +694,12 @@ static int lex_sentence(struct claims *c, uint64_t end)
 	c->lex_matches = first;
 	c->lex_cur = 0;
 	c->lex_max_to = 0;
+	c->lex_text = s;
+	/* Periods matter where the grounding says a figure of one. */
+	c->bind_periods = ground_has_periods(c->ground);
+	if (c->bind_periods)
+		numlex_periods_reset(&c->periods);
+	c->per_first = c->per_end = c->n_held;
 	err = numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0, on_lexed, c);
 	if (err)
 		return err;

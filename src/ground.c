@@ -32,6 +32,8 @@
 /* A time said of days is held against the times of those days among this
  * many newest of its unit (a week's opening hours are 14). */
 #define DAYS_WALK 256
+/* A figure said of a period is held against at most this many that state it. */
+#define PERIOD_WALK 64
 
 /*
  * Bits set in x. The generic x86-64 target has no POPCNT instruction, and
@@ -96,6 +98,7 @@ struct ground {
 	uint64_t qseq;        /* the next quantity's seq */
 	uint64_t evictions;
 	bool active;
+	bool periods; /* a quantity said of a period was added since the last reset */
 };
 
 static uint64_t fnv1a(const char *p, size_t n)
@@ -160,6 +163,7 @@ void ground_reset(struct ground *g)
 	g->qseq = 0;
 	g->evictions = 0;
 	g->active = false;
+	g->periods = false;
 	g->dirty = false;
 }
 
@@ -363,6 +367,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->n = 0;
 	ctx->mask = 0;
 	ctx->before1 = ctx->after1 = 0;
+	ctx->period = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
@@ -436,6 +441,7 @@ void ground_context_nearest(const char *before, size_t nb, const char *after, si
 	ctx->n = 0;
 	ctx->mask = 0;
 	ctx->before1 = ctx->after1 = 0;
+	ctx->period = 0;
 	/* Back, word by word, to the first that counts or the sentence's start
 	 * (as ground_context_of() finds them, from that start forward). */
 	while (p > start && !ctx->before1) {
@@ -755,6 +761,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->q = *q;
 	gq->at = at;
 	gq->ctx = *ctx;
+	g->periods |= ctx->period != 0;
 	gq->days = day_of_context(ctx);
 	n = MIN(n, sizeof(gq->text) - 1);
 	memcpy(gq->text, text, n);
@@ -1387,6 +1394,49 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 			found = i;
 	}
 	return found == NIL ? NULL : &g->q[found];
+}
+
+uint64_t ground_next_seq(const struct ground *g)
+{
+	return g->qseq;
+}
+
+void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t period)
+{
+	uint64_t oldest = g->qseq - g->qcount, s;
+
+	for (s = MAX(from, oldest); s < to && s < g->qseq; s++)
+		g->q[(g->qhead + (uint32_t)(s - oldest)) % GROUND_CAP].ctx.period = period;
+	g->periods |= period != 0;
+}
+
+bool ground_has_periods(const struct ground *g)
+{
+	return g->periods;
+}
+
+const struct ground_quantity *ground_period_swap(const struct ground *g, const struct quantity *a,
+						uint32_t period)
+{
+	double w = quantity_written(a);
+	const struct ground_quantity *found = NULL;
+	uint32_t i, seen = 0;
+
+	if (!period || g->qcount == 0)
+		return NULL;
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
+		const struct ground_quantity *gq = &g->q[i];
+
+		if (g->ql[i].unit_hash != a->unit_hash || quantity_written(&gq->q) != w ||
+		    !quantity_states(a, &gq->q))
+			continue;
+		/* One said of no period, or of one that may be a's, or too many to read. */
+		if (++seen > PERIOD_WALK || !quantity_periods_differ(period, gq->ctx.period))
+			return NULL;
+		if (!found || g->ql[i].seq > g->ql[found - g->q].seq)
+			found = gq;
+	}
+	return found;
 }
 
 bool ground_holds_figure(const struct ground *g, const struct quantity *a)

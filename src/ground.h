@@ -54,6 +54,9 @@ struct ground_context {
 	/* The nearest word on each side (a value's innermost key word before
 	 * it), or 0: what a figure is most closely said of. */
 	uint32_t before1, after1;
+	/* The reporting period it is said of (QUANTITY_PERIOD()), or 0: set
+	 * by its reader, from numlex_period_feed(); the functions above clear it. */
+	uint32_t period;
 };
 
 /* The words before a quantity; before points just past the bytes before it. */
@@ -166,6 +169,23 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
 						    double tolerance, enum ground_verdict *v);
+/* The seq the next quantity added gets: quantities [from, next) are those added since. */
+uint64_t ground_next_seq(const struct ground *g);
+/* Sets the period of the quantities added as seqs [from, to) that are still held. */
+void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t period);
+/* True when a quantity held, or one since evicted, was said of a period: an
+ * answer's periods matter only then. */
+bool ground_has_periods(const struct ground *g);
+
+/*
+ * For a figure of the answer said of a period, which a grounded quantity
+ * written the same way states: the newest such quantity when every one
+ * (the newest 64 at most) is said of a period that differs
+ * (quantity_periods_differ()): "$1.30 to $1.40 for Q4 2019" where the
+ * source gives them for the fourth quarter of 2020. NULL otherwise.
+ */
+const struct ground_quantity *ground_period_swap(const struct ground *g, const struct quantity *a,
+						uint32_t period);
 /*
  * True when a grounded quantity is written with a's figure ("$7", "7 days",
  * 7 for a bare 7; for a figure with a scale, "71 million", at that scale),

@@ -3649,3 +3649,198 @@ int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *c
 {
 	return numlex_scan_counted(text, n, opts, fn, ctx, NULL);
 }
+
+void numlex_periods_reset(struct numlex_periods *b)
+{
+	*b = (struct numlex_periods){0};
+}
+
+static bool ascii_letter(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+/*
+ * The word before text[i], across blanks: its start at *ws, its end at
+ * *we; false when there is none (anything but a letter or a blank comes
+ * first, or the word runs back past lo or 32 bytes).
+ */
+static bool period_word_before(const char *text, size_t i, size_t lo, size_t *ws, size_t *we)
+{
+	size_t stop = MAX(i > 32 ? i - 32 : 0, lo), j;
+
+	while (i > stop && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+		i--;
+	for (j = i; j > stop && ascii_letter((unsigned char)text[j - 1]); j--)
+		;
+	if (j == i || (j == stop && j > 0 && ascii_letter((unsigned char)text[j - 1])))
+		return false;
+	*ws = j;
+	*we = i;
+	return true;
+}
+
+static bool period_word_is(const char *w, size_t k, const char *s)
+{
+	size_t i;
+
+	if (strlen(s) != k)
+		return false;
+	for (i = 0; i < k; i++)
+		if ((w[i] | 0x20) != s[i])
+			return false;
+	return true;
+}
+
+/*
+ * Is the period starting at text[from] what something is compared with
+ * ("from 2019", "versus Q3", "compared to the third quarter", "than in
+ * 2019")? The words before it are read back (no further than lo), past
+ * "the", "to", "with", "in".
+ */
+static bool period_is_base(const char *text, size_t from, size_t lo)
+{
+	static const char *const skip[] = {"the", "to", "with", "in"};
+	static const char *const base[] = {"from", "versus", "vs", "than", "compared",
+					   "against", "over", "since", "relative"};
+	size_t end = from, k, words;
+
+	for (words = 0; words < 4; words++) {
+		size_t w, we, i;
+		bool skipped = false;
+
+		if (!period_word_before(text, end, lo, &w, &we))
+			return false;
+		k = we - w;
+		for (i = 0; i < ARRAY_SIZE(base); i++)
+			if (period_word_is(text + w, k, base[i]))
+				return true;
+		for (i = 0; i < ARRAY_SIZE(skip); i++)
+			skipped |= period_word_is(text + w, k, skip[i]);
+		if (!skipped)
+			return false;
+		end = w;
+	}
+	return false;
+}
+
+/*
+ * May the text between a figure and a period after it join them? Words
+ * alone, at most 40 bytes: no digit, comma, bracket or sentence end.
+ */
+static bool period_gap_joins(const char *text, size_t from, size_t to)
+{
+	size_t i;
+
+	if (to < from || to - from > 40)
+		return false;
+	for (i = from; i < to; i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if (!ascii_letter(c) && c != ' ' && c != '-' && c != '\'')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * May a period before a figure be its own? The text between stays in one
+ * sentence, at most 120 bytes: no line break, ';' or sentence end.
+ */
+static bool period_gap_same_sentence(const char *text, size_t from, size_t to)
+{
+	size_t i;
+
+	if (to < from || to - from > 120)
+		return false;
+	for (i = from; i < to; i++)
+		if (text[i] == '\n' || text[i] == ';' || text[i] == '.' || text[i] == '!' ||
+		    text[i] == '?')
+			return false;
+	return true;
+}
+
+int numlex_period_feed(struct numlex_periods *b, const char *text, const struct numlex_item *it,
+		       uint32_t *period)
+{
+	const struct quantity *q = &it->q;
+	bool same = b->any && it->from == b->last_from;
+	bool quarter = q->kind == QUANTITY_BASE && q->unit[0] == 'q' && strcmp(q->unit, "quarter") == 0;
+
+	b->any = true;
+	b->last_from = it->from;
+	*period = 0;
+	if (it->flags & NUMLEX_NOT_CLAIM) {
+		b->fig_open = false;
+		return NUMLEX_PERIOD_OTHER;
+	}
+	if (quarter || q->kind == QUANTITY_YEAR) {
+		bool was_bound;
+
+		/* "between 2030 and 2050", "2019-2020", "Q3 and Q4" (below): a
+		 * span of periods, none of which its figure is said of alone. */
+		if (it->flags & NUMLEX_RANGE) {
+			b->period = 0;
+			b->per_bound = b->per_fresh = false;
+			b->fig_open = false;
+			return NUMLEX_PERIOD_OTHER;
+		}
+		if (q->kind == QUANTITY_YEAR && same) {
+			/* A quarter's year ("Q4 2019", "third quarter of 2020"); a
+			 * date's is no period. */
+			if (!b->period || b->per_from != it->from || QUANTITY_PERIOD_YEAR(b->period) ||
+			    q->value < 1000 || q->value > 9999) {
+				b->fig_open = false;
+				return NUMLEX_PERIOD_OTHER;
+			}
+			b->period |= QUANTITY_PERIOD((uint32_t)q->value, 0);
+			*period = b->period;
+			return b->per_bound ? NUMLEX_PERIOD_BINDS : NUMLEX_PERIOD_OTHER;
+		}
+		if ((quarter && (q->value < 1 || q->value > 4)) ||
+		    (!quarter && (q->value < 1000 || q->value > 9999))) {
+			b->fig_open = false;
+			return NUMLEX_PERIOD_OTHER;
+		}
+		if (b->period && it->from >= b->per_to && it->from - b->per_to <= 12 &&
+		    period_gap_joins(text, b->per_to, it->from)) {
+			bool unbind = b->per_bound;
+
+			b->period = 0;
+			b->per_bound = b->per_fresh = false;
+			b->fig_open = false;
+			return unbind ? NUMLEX_PERIOD_BINDS : NUMLEX_PERIOD_OTHER;
+		}
+		b->period = quarter ? QUANTITY_PERIOD(0, (uint32_t)q->value)
+				    : QUANTITY_PERIOD((uint32_t)q->value, 0);
+		b->per_from = it->from;
+		b->per_to = it->to;
+		b->per_base = period_is_base(text, it->from, b->fig_open ? b->fig_to : 0);
+		was_bound = b->fig_open && !b->per_base && period_gap_joins(text, b->fig_to, it->from);
+		b->per_bound = was_bound;
+		b->per_fresh = !was_bound;
+		b->fig_open = false;
+		*period = b->period;
+		return was_bound ? NUMLEX_PERIOD_BINDS : NUMLEX_PERIOD_OTHER;
+	}
+	if (q->kind == QUANTITY_DATE || q->kind == QUANTITY_TIME || q->kind == QUANTITY_ORDINAL ||
+	    q->kind == QUANTITY_IDENT || q->kind == QUANTITY_TEMPERATURE) {
+		b->fig_open = false;
+		return NUMLEX_PERIOD_OTHER;
+	}
+	/* A figure. The second end of a range is the first's. */
+	if (same && b->fig_open && b->fig_from == it->from) {
+		*period = b->fig_period_before;
+		return NUMLEX_PERIOD_SAME;
+	}
+	b->fig_from = it->from;
+	b->fig_to = it->to;
+	b->fig_open = true;
+	b->fig_period_before = 0;
+	if (b->period && b->per_fresh && !b->per_base && it->from >= b->per_to &&
+	    period_gap_same_sentence(text, b->per_to, it->from))
+		b->fig_period_before = b->period;
+	b->per_fresh = false;
+	*period = b->fig_period_before;
+	return NUMLEX_PERIOD_FIGURE;
+}

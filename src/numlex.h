@@ -14,7 +14,9 @@
 #ifndef HALLUSCAN_NUMLEX_H
 #define HALLUSCAN_NUMLEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "quantity.h"
 
@@ -105,6 +107,48 @@ int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *c
  */
 int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
 			size_t *examined);
+
+/*
+ * The reporting period each figure of a text is said of, bound as its items
+ * come: the period right after the figure, joined by words alone ("$3.69 in
+ * the third quarter of 2021", "$1.30 to $1.40 for Q4 2020", "$5bn in sales
+ * by 2023"; no digit, comma or sentence end between), else the period
+ * before it in its sentence with no other figure between ("Third quarter
+ * 2020 earnings were $0.34"). A period a figure is compared with binds to
+ * nothing ("5% from 2019", "compared to the third quarter of 2019"), nor a
+ * date's year. A period is a quarter, a year, or a quarter's year:
+ * QUANTITY_PERIOD() of quantity.h.
+ *
+ * Feed numlex_period_feed() every item of one numlex_scan() in order, with
+ * the text scanned. It returns what the item is to its figures:
+ *  NUMLEX_PERIOD_FIGURE  a figure (money, a percentage, a count, a bare
+ *                        number, a duration): *period is the period bound
+ *                        before it, or 0;
+ *  NUMLEX_PERIOD_SAME    the second end of a range: the same figure, the
+ *                        first end's period;
+ *  NUMLEX_PERIOD_BINDS   a period (or a quarter's year) that binds to the
+ *                        last figure: *period is that figure's period now,
+ *                        whole so far ("Q4", then "Q4 2019" at its year);
+ *  NUMLEX_PERIOD_OTHER   anything else.
+ */
+struct numlex_periods {
+	size_t last_from;     /* the previous item's expression */
+	bool any;
+	size_t fig_from, fig_to; /* the last figure */
+	bool fig_open;        /* no item since that ends it */
+	uint32_t fig_period_before; /* the period bound before it */
+	uint32_t period;      /* the last period */
+	size_t per_from, per_to;
+	bool per_fresh;       /* no figure since it, and not bound after one */
+	bool per_base;        /* said as what is compared with */
+	bool per_bound;       /* bound to the figure before it */
+};
+
+enum { NUMLEX_PERIOD_OTHER, NUMLEX_PERIOD_FIGURE, NUMLEX_PERIOD_SAME, NUMLEX_PERIOD_BINDS };
+
+void numlex_periods_reset(struct numlex_periods *b);
+int numlex_period_feed(struct numlex_periods *b, const char *text, const struct numlex_item *it,
+		       uint32_t *period);
 
 /*
  * For the tests: the vocabulary is sorted and its trigger list right, the

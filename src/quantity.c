@@ -790,3 +790,25 @@ enum quantity_class quantity_class_of(const struct quantity *q)
 		return QC_NUMBER; /* "11.9:1": reported as a bare number is */
 	return QC_MONEY;
 }
+
+bool quantity_periods_differ(uint32_t a, uint32_t b)
+{
+	uint32_t ya = QUANTITY_PERIOD_YEAR(a), yb = QUANTITY_PERIOD_YEAR(b);
+	uint32_t qa = QUANTITY_PERIOD_QUARTER(a), qb = QUANTITY_PERIOD_QUARTER(b);
+
+	return a && b && ((ya && yb && ya != yb) || (qa && qb && qa != qb));
+}
+
+void quantity_period_text(uint32_t p, char *out, size_t n)
+{
+	uint32_t y = QUANTITY_PERIOD_YEAR(p), q = QUANTITY_PERIOD_QUARTER(p);
+
+	if (q && y)
+		snprintf(out, n, "Q%u %u", q, y);
+	else if (q)
+		snprintf(out, n, "Q%u", q);
+	else if (y)
+		snprintf(out, n, "%u", y);
+	else if (n)
+		out[0] = '\0';
+}

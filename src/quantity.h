@@ -114,6 +114,19 @@ bool quantity_is_count(const struct quantity *q);
 /* |a - g| / |g| for quantities of one unit (infinity when g is 0 and a is not). */
 double quantity_distance(const struct quantity *a, const struct quantity *g);
 
+/*
+ * A reporting period ("Q3 2020", "the third quarter", "fiscal 2021"): a
+ * year (0: not said) and a quarter (1-4, 0: not said) in one word; 0 is no
+ * period. See numlex_period_feed().
+ */
+#define QUANTITY_PERIOD(year, quarter) ((uint32_t)(year) << 3 | (uint32_t)(quarter))
+#define QUANTITY_PERIOD_YEAR(p) ((p) >> 3)
+#define QUANTITY_PERIOD_QUARTER(p) ((p) & 7)
+/* True when both are periods and they cannot be the same: years or quarters both said and unlike. */
+bool quantity_periods_differ(uint32_t a, uint32_t b);
+/* "Q3 2020", "Q3", "2020" into out (at least 16 bytes); "" for no period. */
+void quantity_period_text(uint32_t p, char *out, size_t n);
+
 /* The unit_hash of a unit name ("number" for a bare number). */
 uint64_t quantity_unit_hash(const char *unit);
 

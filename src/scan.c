@@ -123,6 +123,10 @@ struct scan {
 	bool rec_on;
 	uint64_t rec_at, rec_base;
 	const struct record_value *rec_value;
+	/* The periods of the value's figures, and the quantities of its last
+	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
+	struct numlex_periods periods;
+	uint64_t per_mark, per_end;
 };
 
 /*
@@ -438,8 +442,16 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	const struct record_value *v = s->rec_value;
 	struct ground_context gc;
 	size_t from, to;
-	int err;
+	uint32_t period;
+	int err, role;
 
+	/* "$3.69 in the third quarter of 2021": the figure's quantities, added
+	 * before its period was read, are said of it. */
+	role = numlex_period_feed(&s->periods, v->text, it, &period);
+	if (role == NUMLEX_PERIOD_BINDS)
+		ground_set_period(s->rec_ground, s->per_mark, s->per_end, period);
+	else if (role == NUMLEX_PERIOD_FIGURE)
+		s->per_mark = ground_next_seq(s->rec_ground);
 	/* A list's numbering, a passage's, "24/7": they state nothing. */
 	if (it->flags & NUMLEX_NOT_CLAIM)
 		return 0;
@@ -448,6 +460,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	record_context(v, from, &gc);
 	ground_context_words(v->text + from, to - from, &gc);
 	ground_context_after(v->text + to, v->len - to, &gc);
+	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
+		gc.period = period;
 	if (s->rec_ground == s->span_ground) {
 		s->span_ground_used = true;
 		s->span_quantities++;
@@ -474,6 +488,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		err = ground_add_quantity(s->rec_ground, &y, v->text + it->part_from, 4,
 					  s->rec_base + record_offset(v, it->part_from), &gc);
 	}
+	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
+		s->per_end = ground_next_seq(s->rec_ground);
 	return err;
 }
 
@@ -509,6 +525,8 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]))
 		return 0;
 	s->rec_value = v;
+	numlex_periods_reset(&s->periods);
+	s->per_mark = s->per_end = ground_next_seq(s->rec_ground);
 	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, s);
 }
 

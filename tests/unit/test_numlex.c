@@ -993,3 +993,98 @@ TEST(numlex_callback_stops_the_scan)
 	CHECK_EQ(numlex_scan(t, strlen(t), 0, stop_at_second, &seen), 42);
 	CHECK_EQ(seen, 2);
 }
+
+/* Each figure's period as the binder leaves it, "Q3 2020" and so on, "-" for none, one after another. */
+struct periods_got {
+	struct numlex_periods b;
+	const char *text;
+	uint32_t period[16];
+	size_t n, first, end; /* the last figure's entries */
+};
+
+static int feed_periods(void *ctx, const struct numlex_item *it)
+{
+	struct periods_got *g = ctx;
+	uint32_t p;
+	size_t i;
+
+	switch (numlex_period_feed(&g->b, g->text, it, &p)) {
+	case NUMLEX_PERIOD_FIGURE:
+		g->first = g->n;
+		/* fall through */
+	case NUMLEX_PERIOD_SAME:
+		if (g->n < ARRAY_SIZE(g->period))
+			g->period[g->n++] = p;
+		g->end = g->n;
+		break;
+	case NUMLEX_PERIOD_BINDS:
+		for (i = g->first; i < g->end; i++)
+			g->period[i] = p;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/*
+ * A figure is said of the period right after it, joined by words alone,
+ * else of the one before it in its sentence with no figure between; never
+ * of one it is compared with, of a span of periods, or of a date's year.
+ */
+TEST(numlex_periods_bind_to_figures)
+{
+	static const struct {
+		const char *text, *want;
+	} binds[] = {
+		{"EPS in the range of $1.30 to $1.40 for Q4 2019.", "Q4 2019,Q4 2019"},
+		{"GAAP EPS were $3.69 in the third quarter of 2021, improved from $2.75 in the "
+		 "third quarter of 2020.", "Q3 2021,Q3 2020"},
+		{"Third quarter 2020 earnings were $0.34 per share.", "Q3 2020"},
+		{"For the third quarter of 2020 net income was $120.9 million, or $1.87 a share.",
+		 "Q3 2020,-"},
+		{"It guided for $5bn in sales by 2023.", "2023"},
+		{"Sales of $5M in FY2021; 3Q20 sales were $2M.", "2021,Q3 2020"},
+		/* what a figure is compared with */
+		{"Revenue grew 5% from 2019 to $3M.", "-,-"},
+		{"Compared to the third quarter of 2019, revenue grew to $5M.", "-"},
+		{"EPS of $1.87 versus Q3 2019.", "-"},
+		/* spans of periods; a date's year; words, a comma or a sentence end between */
+		{"250,000 deaths per year between 2030 and 2050.", "-"},
+		{"Sales of $5M in 2019-2020 and $2 in Q3 and Q4 2020.", "-,-"},
+		{"Sales were $5M on March 26, 2020.", "-"},
+		{"Revenue was $5M, while in Q3 2019 it was lower.", "-"},
+		{"In Q3 2020. Revenue was $5M.", "-"},
+		{"Revenue was $5M in Q3 2020, up from $4M.", "Q3 2020,-"},
+		{"We sold 300 units in 2019.", "2019"},
+	};
+	size_t i, k;
+
+	for (i = 0; i < ARRAY_SIZE(binds); i++) {
+		struct periods_got g = {.text = binds[i].text};
+		char got[256] = "", one[16];
+
+		numlex_periods_reset(&g.b);
+		CHECK_EQ(numlex_scan(g.text, strlen(g.text), 0, feed_periods, &g), 0);
+		for (k = 0; k < g.n; k++) {
+			quantity_period_text(g.period[k], one, sizeof(one));
+			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? "," : "",
+				 *one ? one : "-");
+		}
+		if (strcmp(got, binds[i].want) != 0)
+			fprintf(stderr, "  \"%s\": got %s, want %s\n", binds[i].text, got, binds[i].want);
+		CHECK_STR(got, binds[i].want);
+	}
+}
+
+/* Periods differ only where both say a year, or both a quarter, and those differ. */
+TEST(numlex_periods_differ)
+{
+	CHECK(quantity_periods_differ(QUANTITY_PERIOD(2019, 4), QUANTITY_PERIOD(2020, 4)));
+	CHECK(quantity_periods_differ(QUANTITY_PERIOD(2020, 3), QUANTITY_PERIOD(2020, 4)));
+	CHECK(quantity_periods_differ(QUANTITY_PERIOD(0, 3), QUANTITY_PERIOD(2020, 4)));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(0, 3), QUANTITY_PERIOD(2020, 3)));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(2020, 0), QUANTITY_PERIOD(2020, 3)));
+	CHECK(!quantity_periods_differ(0, QUANTITY_PERIOD(2020, 3)));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(2020, 3), 0));
+}
