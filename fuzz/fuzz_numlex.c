@@ -7,7 +7,8 @@
  * Properties:
  *  - items come in order of from, then part_from; an item's part lies in
  *    its expression and its expression in the text; expressions do not
- *    overlap; only known flags are set;
+ *    overlap; only known flags are set, a bound's side on one
+ *    approximate figure;
  *  - each quantity is filled in (finite, a unit and its hash, a scale) and
  *    states itself at distance 0;
  *  - the 64-byte block pass gives what the bytewise reference pass gives;
@@ -31,7 +32,8 @@
 
 #define NUMLEX_FLAGS                                                                      \
 	(NUMLEX_RANGE | NUMLEX_APPROX | NUMLEX_WORDS | NUMLEX_PART | NUMLEX_SELF_COUNT |   \
-	 NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | NUMLEX_VERSION)
+	 NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | NUMLEX_VERSION |     \
+	 NUMLEX_ABOVE | NUMLEX_BELOW)
 
 struct items {
 	struct numlex_item *v;
@@ -61,6 +63,11 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		FUZZ_CHECK(it->from >= prev->to, "[%zu, %zu) overlaps [%zu, %zu)", it->from, it->to,
 			   prev->from, prev->to);
 	FUZZ_CHECK((it->flags & ~(unsigned)NUMLEX_FLAGS) == 0, "unknown flags %#x", it->flags);
+	/* A bound's side: one of them, on an approximation, never on a range. */
+	if (it->flags & (NUMLEX_ABOVE | NUMLEX_BELOW))
+		FUZZ_CHECK((it->flags & NUMLEX_APPROX) && !(it->flags & NUMLEX_RANGE) &&
+			   (it->flags & (NUMLEX_ABOVE | NUMLEX_BELOW)) != (NUMLEX_ABOVE | NUMLEX_BELOW),
+			   "a bound's side on flags %#x", it->flags);
 	FUZZ_CHECK(isfinite(it->q.value) && isfinite(it->q.offset) && isfinite(it->q.scale) &&
 		   it->q.scale != 0, "a quantity not filled in");
 	FUZZ_CHECK(memchr(it->q.unit, '\0', sizeof(it->q.unit)) && it->q.unit[0] &&

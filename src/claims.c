@@ -464,6 +464,22 @@ static bool since_said(struct claims *c, const struct held *h)
 }
 
 /*
+ * A figure the grounding states, where every place that states it says it
+ * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
+ * the fourth quarter of 2020"), or as the other side of a bound ("with
+ * less than 50 completed" against "over 50"): the figure is right, what
+ * is said of it is not. NULL when nothing says it otherwise.
+ */
+static const struct ground_quantity *said_otherwise(const struct claims *c, const struct held *h)
+{
+	int bound = h->nl_flags & NUMLEX_ABOVE ? 1 : h->nl_flags & NUMLEX_BELOW ? -1 : 0;
+
+	return h->lexed && (h->period || bound)
+		       ? ground_said_otherwise(c->ground, &h->q, h->period, bound)
+		       : NULL;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -472,7 +488,7 @@ static bool since_said(struct claims *c, const struct held *h)
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
-	const struct ground_quantity *gq, *by_day = NULL, *by_period = NULL;
+	const struct ground_quantity *gq, *by_day = NULL, *otherwise = NULL;
 	struct ground_context ctx;
 	enum ground_verdict v;
 	const char *p;
@@ -499,6 +515,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 		ground_context_nearest(b + nb, nb, p, n, &ctx);
 		gq = ground_swapped_bare(c->ground, &h->q, &ctx);
+		if (!gq)
+			gq = otherwise = said_otherwise(c, h);
 		if (!gq)
 			return CHECK_GROUNDED;
 		v = GROUND_SWAPPED;
@@ -540,15 +558,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			}
 		}
 	}
-	/* "$1.30 to $1.40 for Q4 2019" where every place the grounding gives
-	 * them says another period: the figure is right, its period is not. */
-	if (v == GROUND_STATED && h->period && quantity_written(&gq->q) == quantity_written(&h->q)) {
-		const struct ground_quantity *gp = ground_period_swap(c->ground, &h->q, h->period);
-
-		if (gp) {
-			gq = by_period = gp;
-			v = GROUND_SWAPPED;
-		}
+	if (v == GROUND_STATED && (h->period || (h->nl_flags & (NUMLEX_ABOVE | NUMLEX_BELOW))) &&
+	    quantity_written(&gq->q) == quantity_written(&h->q) && (otherwise = said_otherwise(c, h))) {
+		gq = otherwise;
+		v = GROUND_SWAPPED;
 	}
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
@@ -574,15 +587,17 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	}
 	if (gq) {
 		/* A day's hours name their day: "the grounded 7:0-21:0 on Monday";
-		 * a figure of another period, that period: "$1.30 in Q4 2020". */
-		const char *day = gq == by_day ? ground_day_name(gq->days) : NULL;
+		 * a figure said otherwise, how: "$1.30 in Q4 2020", "at least 50". */
+		const char *day = gq == by_day ? ground_day_name(gq->days) : NULL, *side = "";
 		char period[16] = "";
 
-		if (gq == by_period)
+		if (gq == otherwise && quantity_periods_differ(h->period, gq->ctx.period))
 			quantity_period_text(gq->ctx.period, period, sizeof(period));
+		else if (gq == otherwise)
+			side = gq->ctx.bound > 0 ? "at least " : "at most ";
 		h->grounded_at = gq->at;
 		off = c->text.len;
-		if (buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
+		if (buf_adds(&c->text, side) < 0 || buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
 		    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
 		    (*period && (buf_adds(&c->text, " in ") < 0 || buf_adds(&c->text, period) < 0)) ||
 		    buf_addc(&c->text, '\0') < 0)

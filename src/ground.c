@@ -32,8 +32,9 @@
 /* A time said of days is held against the times of those days among this
  * many newest of its unit (a week's opening hours are 14). */
 #define DAYS_WALK 256
-/* A figure said of a period is held against at most this many that state it. */
-#define PERIOD_WALK 64
+/* A figure said of a period or as a bound is held against at most this
+ * many that state it (ground_said_otherwise()). */
+#define OTHERWISE_WALK 64
 
 /*
  * Bits set in x. The generic x86-64 target has no POPCNT instruction, and
@@ -368,6 +369,7 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->mask = 0;
 	ctx->before1 = ctx->after1 = 0;
 	ctx->period = 0;
+	ctx->bound = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
@@ -442,6 +444,7 @@ void ground_context_nearest(const char *before, size_t nb, const char *after, si
 	ctx->mask = 0;
 	ctx->before1 = ctx->after1 = 0;
 	ctx->period = 0;
+	ctx->bound = 0;
 	/* Back, word by word, to the first that counts or the sentence's start
 	 * (as ground_context_of() finds them, from that start forward). */
 	while (p > start && !ctx->before1) {
@@ -1415,23 +1418,31 @@ bool ground_has_periods(const struct ground *g)
 	return g->periods;
 }
 
-const struct ground_quantity *ground_period_swap(const struct ground *g, const struct quantity *a,
-						uint32_t period)
+/* Is the grounded gq a's figure said otherwise: of another period, the other side of a bound? */
+static bool says_otherwise(const struct ground_quantity *gq, uint32_t period, int bound)
+{
+	return quantity_periods_differ(period, gq->ctx.period) || (bound && gq->ctx.bound == -bound);
+}
+
+const struct ground_quantity *ground_said_otherwise(const struct ground *g, const struct quantity *a,
+						   uint32_t period, int bound)
 {
 	double w = quantity_written(a);
 	const struct ground_quantity *found = NULL;
 	uint32_t i, seen = 0;
 
-	if (!period || g->qcount == 0)
+	if ((!period && !bound) || g->qcount == 0)
 		return NULL;
 	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
 		const struct ground_quantity *gq = &g->q[i];
 
-		if (g->ql[i].unit_hash != a->unit_hash || quantity_written(&gq->q) != w ||
-		    !quantity_states(a, &gq->q))
+		if (quantity_written(&gq->q) != w)
 			continue;
-		/* One said of no period, or of one that may be a's, or too many to read. */
-		if (++seen > PERIOD_WALK || !quantity_periods_differ(period, gq->ctx.period))
+		if (a->kind == QUANTITY_NUMBER ? (a->scale != 1 && gq->q.scale != a->scale) || gq->q.items
+					       : g->ql[i].unit_hash != a->unit_hash || !quantity_states(a, &gq->q))
+			continue;
+		/* One that says it as a does, or too many to read: nothing to report. */
+		if (++seen > OTHERWISE_WALK || !says_otherwise(gq, period, bound))
 			return NULL;
 		if (!found || g->ql[i].seq > g->ql[found - g->q].seq)
 			found = gq;

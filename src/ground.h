@@ -57,6 +57,9 @@ struct ground_context {
 	/* The reporting period it is said of (QUANTITY_PERIOD()), or 0: set
 	 * by its reader, from numlex_period_feed(); the functions above clear it. */
 	uint32_t period;
+	/* The side of a bound it is said as: 1 a least ("over 50"), -1 a most
+	 * ("up to 30%"), 0 none; set by its reader (NUMLEX_ABOVE, _BELOW). */
+	int8_t bound;
 };
 
 /* The words before a quantity; before points just past the bytes before it. */
@@ -178,14 +181,18 @@ void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t pe
 bool ground_has_periods(const struct ground *g);
 
 /*
- * For a figure of the answer said of a period, which a grounded quantity
- * written the same way states: the newest such quantity when every one
- * (the newest 64 at most) is said of a period that differs
- * (quantity_periods_differ()): "$1.30 to $1.40 for Q4 2019" where the
- * source gives them for the fourth quarter of 2020. NULL otherwise.
+ * For a figure of the answer that grounded quantities written the same way
+ * state, said of a period (QUANTITY_PERIOD(), or 0) or as one side of a
+ * bound (1, -1, or 0): the newest of them when every one (the newest 64 at
+ * most) says it otherwise, of a period that differs
+ * (quantity_periods_differ()) or as the other side of a bound: "$1.30 to
+ * $1.40 for Q4 2019" where the source gives them for the fourth quarter of
+ * 2020, "with less than 50 completed" where it says "over 50". NULL
+ * otherwise. A bare number is held against every quantity written as it is
+ * (at its scale, where it has one: ground_holds_figure()).
  */
-const struct ground_quantity *ground_period_swap(const struct ground *g, const struct quantity *a,
-						uint32_t period);
+const struct ground_quantity *ground_said_otherwise(const struct ground *g, const struct quantity *a,
+						   uint32_t period, int bound);
 /*
  * True when a grounded quantity is written with a's figure ("$7", "7 days",
  * 7 for a bare 7; for a figure with a scale, "71 million", at that scale),

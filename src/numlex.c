@@ -884,14 +884,21 @@ static bool phrase_may_start(int c, size_t len)
 	}
 }
 
-/* Approximations of two words: the word before the number and the word before that. */
+/*
+ * Approximations of two words: the word before the number and the word
+ * before that, and the side of a bound they set (NUMLEX_ABOVE, _BELOW).
+ */
 static const struct {
 	const char *w2, *w1;
+	unsigned side;
 } approx_pairs[] = {
-	{"more", "than"}, {"less", "than"}, {"fewer", "than"}, {"greater", "than"},
-	{"at", "least"}, {"at", "most"}, {"up", "to"}, {"close", "to"}, {"upwards", "of"},
-	{"excess", "of"}, {"as", "many"}, {"as", "much"}, {"as", "few"}, {"as", "little"},
-	{"just", "over"}, {"just", "under"}, {"well", "over"}, {"an", "estimated"},
+	{"more", "than", NUMLEX_ABOVE}, {"less", "than", NUMLEX_BELOW},
+	{"fewer", "than", NUMLEX_BELOW}, {"greater", "than", NUMLEX_ABOVE},
+	{"at", "least", NUMLEX_ABOVE}, {"at", "most", NUMLEX_BELOW}, {"up", "to", NUMLEX_BELOW},
+	{"close", "to", 0}, {"upwards", "of", NUMLEX_ABOVE}, {"excess", "of", NUMLEX_ABOVE},
+	{"as", "many", 0}, {"as", "much", 0}, {"as", "few", 0}, {"as", "little", 0},
+	{"just", "over", NUMLEX_ABOVE}, {"just", "under", NUMLEX_BELOW},
+	{"well", "over", NUMLEX_ABOVE}, {"an", "estimated", 0},
 };
 
 /*
@@ -2017,7 +2024,7 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 			return i;
 		}
 		if (spells(lx, w.ws, w.we, "plus") && hyphen) {
-			o->flags |= NUMLEX_APPROX; /* "50-plus" */
+			o->flags |= NUMLEX_APPROX | NUMLEX_ABOVE; /* "50-plus" */
 			i = w.we;
 			continue;
 		}
@@ -2162,7 +2169,7 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 		else if (c == '_')
 			o->kind = K_SKIP, i = token_end(lx, i);
 		else if (c == '+' && !is_digit(B(lx, i + 1)))
-			o->flags |= NUMLEX_APPROX, i++;
+			o->flags |= NUMLEX_APPROX | NUMLEX_ABOVE, i++;
 	}
 	if (month) {
 		/* "March 26", "Jan. 18th", "August twenty-eighth", "March 2024" */
@@ -2239,24 +2246,60 @@ static int dating_before(struct lex *lx, size_t i)
 	return roles(&w) & R_WEAKDATE ? 1 : 0;
 }
 
-static bool approx_before(struct lex *lx, size_t i)
+/*
+ * Is a negation among the three words before ws ("won't be more than 12",
+ * "not over 5", "no more than 50")? A bound said so is the other one, or
+ * none: its side is not taken.
+ */
+static bool negated_before(struct lex *lx, size_t ws)
+{
+	struct word w;
+	int k;
+
+	for (k = 0; k < 3 && word_before(lx, ws, false, &w); k++, ws = w.ws) {
+		size_t n = w.we - w.ws;
+
+		if (spells(lx, w.ws, w.we, "not") || spells(lx, w.ws, w.we, "no") ||
+		    spells(lx, w.ws, w.we, "never") || spells(lx, w.ws, w.we, "nor") ||
+		    (n == 1 && lower(B(lx, w.ws)) == 't' && B(lx, w.ws - 1) == '\'' &&
+		     lower(B(lx, w.ws - 2)) == 'n') ||
+		    (n == 1 && lower(B(lx, w.ws)) == 't' && B(lx, w.ws - 1) == 0x99 &&
+		     B(lx, w.ws - 2) == 0x80 && B(lx, w.ws - 3) == 0xE2 && lower(B(lx, w.ws - 4)) == 'n'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The approximation said before i: NUMLEX_APPROX and the side of its bound
+ * (NUMLEX_ABOVE or _BELOW, where it sets one: "over", "less than"), or 0.
+ * The pair's side wins over its last word's ("just under"); a negated
+ * bound has no side.
+ */
+static unsigned approx_before(struct lex *lx, size_t i)
 {
 	size_t j = skip_blanks_back(lx, i), k;
+	unsigned side = 0;
 	struct word w1, w2;
 
 	if (B(lx, j - 1) == '~' || (B(lx, j - 1) == 0x88 && B(lx, j - 2) == 0x89 && B(lx, j - 3) == 0xE2))
-		return true;
+		return NUMLEX_APPROX;
 	if (!word_before(lx, i, false, &w1))
-		return false;
-	if (roles(&w1) & R_APPROX)
-		return true;
+		return 0;
+	if (roles(&w1) & R_APPROX) {
+		side = spells(lx, w1.ws, w1.we, "over") ? NUMLEX_ABOVE
+		       : spells(lx, w1.ws, w1.we, "under") ? NUMLEX_BELOW : 0;
+		if (!side)
+			return NUMLEX_APPROX;
+	}
 	if (!(roles(&w1) & R_APPROX2) || !word_before(lx, w1.ws, false, &w2))
-		return false;
+		return side ? NUMLEX_APPROX | side : 0;
 	for (k = 0; k < ARRAY_SIZE(approx_pairs); k++)
 		if (spells(lx, w1.ws, w1.we, approx_pairs[k].w1) &&
 		    spells(lx, w2.ws, w2.we, approx_pairs[k].w2))
-			return true;
-	return false;
+			return NUMLEX_APPROX |
+			       (approx_pairs[k].side && !negated_before(lx, w2.ws) ? approx_pairs[k].side : 0);
+	return side ? NUMLEX_APPROX | (negated_before(lx, w1.ws) ? 0 : side) : 0;
 }
 
 /*
@@ -2524,6 +2567,10 @@ static void operand_items(const struct opnd *o, unsigned flags, struct out *out)
 	if (o->x.words)
 		flags |= NUMLEX_WORDS;
 	flags |= o->flags;
+	/* A bound's side is one figure's: a range has two, "over" and "under"
+	 * together none. */
+	if ((flags & NUMLEX_RANGE) || (flags & (NUMLEX_ABOVE | NUMLEX_BELOW)) == (NUMLEX_ABOVE | NUMLEX_BELOW))
+		flags &= ~(unsigned)(NUMLEX_ABOVE | NUMLEX_BELOW);
 	quantity_of(o, &q);
 	if (o->year && (o->kind == K_DATE || o->kind == K_QUARTER)) {
 		struct quantity y;
@@ -2854,8 +2901,7 @@ static size_t expression(struct lex *lx, size_t p)
 	}
 	if (!range) {
 		to_year(&a, dating);
-		if (approx_before(lx, a.from))
-			f |= NUMLEX_APPROX;
+		f |= approx_before(lx, a.from);
 		if (list_marker(lx, &a))
 			f |= NUMLEX_LIST_MARKER;
 		if (fixed_phrase(lx, a.x.from, a.x.to))
@@ -2868,7 +2914,7 @@ static size_t expression(struct lex *lx, size_t p)
 		b.to = year_after(lx, &b, b.to, false);
 	f = NUMLEX_RANGE;
 	if (approx_before(lx, a.from))
-		f |= NUMLEX_APPROX;
+		f |= NUMLEX_APPROX; /* no side: a range has two */
 	operand_items(&a, f | operand_flags(lx, &b, a.from), &out);
 	operand_items(&b, f | operand_flags(lx, &b, a.from), &out);
 	flush(lx, &out, a.from, b.to);

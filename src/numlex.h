@@ -65,6 +65,13 @@ enum {
 	 * version's name ("Python 3.11", "iOS 17.2", "version 2.3"). Its
 	 * quantity is an identifier ("version:python"). */
 	NUMLEX_VERSION = 1u << 8,
+
+	/* With NUMLEX_APPROX, the side of a bound: a least ("over", "more
+	 * than", "greater than", "at least", "upwards of", "in excess of", "+"
+	 * or "-plus" after) or a most ("under", "less than", "fewer than", "at
+	 * most", "up to"). Not on a range. */
+	NUMLEX_ABOVE = 1u << 9,
+	NUMLEX_BELOW = 1u << 10,
 };
 
 /* The flags of items that are no claim about the world. */

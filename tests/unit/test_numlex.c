@@ -20,6 +20,8 @@
 #define F NUMLEX_REFERENCE
 #define X NUMLEX_FIXED_PHRASE
 #define V NUMLEX_VERSION
+#define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
+#define DN (NUMLEX_APPROX | NUMLEX_BELOW)
 
 /*
  * One item expected: its part's text and its whole expression's text (NULL:
@@ -77,7 +79,7 @@ static const struct lcase cases[] = {
 	{"3-5% growth", {{"3", "3-5%", "percent", 3, 0, R}, {"5%", "3-5%", "percent", 5, 0, R}}},
 	{"1-3% now", {{"1", "1-3%", "percent", 1, 0, R}, {"3%", "1-3%", "percent", 3, 0, R}}},
 	{"fell from 5% to 3%", {{"5%", NULL, "percent", 5, 0, 0}, {"3%", NULL, "percent", 3, 0, 0}}},
-	{"up to 30% off", {{"30%", NULL, "percent", 30, 0, A}}},
+	{"up to 30% off", {{"30%", NULL, "percent", 30, 0, DN}}},
 	{"nearly 40 %", {{"40 %", NULL, "percent", 40, 0, A}}},
 
 	/* durations */
@@ -96,7 +98,7 @@ static const struct lcase cases[] = {
 	{"a three-day event", {{"three-day", NULL, "seconds", 3 * 86400, 0, W}}},
 	{"wait 5min", {{"5min", NULL, "seconds", 300, 0, 0}}},
 	{"two and a half years", {{"two and a half years", NULL, "seconds", 2.5 * 31536000, 1, W}}},
-	{"at least 3 days", {{"3 days", NULL, "seconds", 3 * 86400, 0, A}}},
+	{"at least 3 days", {{"3 days", NULL, "seconds", 3 * 86400, 0, UP}}},
 	{"~50 ms", {{"50 ms", NULL, "seconds", 0.05, 0, A}}},
 	{"six-year term", {{"six-year", NULL, "seconds", 6 * 31536000.0, 0, W}}},
 
@@ -128,7 +130,7 @@ static const struct lcase cases[] = {
 	{"it costs twelve dot fifty Euros", {{"twelve dot fifty Euros", NULL, "eur", 12.5, 2, W}}},
 	{"at one point he left", {{"one point", NULL, "point", 1, 0, W | X}}},
 	{"a five point plan", {{"five point", NULL, "point", 5, 0, W}}},
-	{"under twelve Euros and fifty centimes", {{"twelve Euros and fifty centimes", NULL, "eur", 12.5, 2, W | A}}},
+	{"under twelve Euros and fifty centimes", {{"twelve Euros and fifty centimes", NULL, "eur", 12.5, 2, W | DN}}},
 	{"it costs 12 dollars and 50 cents", {{"12 dollars and 50 cents", NULL, "usd", 12.5, 2, 0}}},
 	{"$12 and 5 cents", {{"$12 and 5 cents", NULL, "usd", 12.05, 2, 0}}},
 	{"5 pounds and 30 pence", {{"5 pounds and 30 pence", NULL, "gbp", 5.3, 2, 0}}},
@@ -140,11 +142,11 @@ static const struct lcase cases[] = {
 	{"a 5km run", {{"5km", NULL, "km", 5, 0, 0}}},
 	{"a 3GB file", {{"3GB", NULL, "gb", 3, 0, 0}}},
 	{"3.5 stars", {{"3.5 stars", NULL, "star", 3.5, 1, 0}}},
-	{"100+ employees", {{"100+ employees", NULL, "employee", 100, 0, A}}},
-	{"50-plus years", {{"50-plus years", NULL, "seconds", 50 * 31536000.0, 0, A}}},
+	{"100+ employees", {{"100+ employees", NULL, "employee", 100, 0, UP}}},
+	{"50-plus years", {{"50-plus years", NULL, "seconds", 50 * 31536000.0, 0, UP}}},
 	{"one and a half times", {{"one and a half times", NULL, "time", 1.5, 1, W}}},
-	{"over 100 people", {{"100 people", NULL, "people", 100, 0, A}}},
-	{"more than 50 staff", {{"50 staff", NULL, "staff", 50, 0, A}}},
+	{"over 100 people", {{"100 people", NULL, "people", 100, 0, UP}}},
+	{"more than 50 staff", {{"50 staff", NULL, "staff", 50, 0, UP}}},
 	{"3 to 4 times a week", {{"3", "3 to 4 times", "time", 3, 0, R}, {"4 times", "3 to 4 times", "time", 4, 0, R}}},
 	{"a two-story house", {{"two-story", NULL, "story", 2, 0, W}}},
 	{"0-76 cm", {{"0", "0-76 cm", "cm", 0, 0, R}, {"76 cm", "0-76 cm", "cm", 76, 0, R}}},
@@ -160,6 +162,17 @@ static const struct lcase cases[] = {
 	 {{"$24,000", "$24,000 - $26,000", "usd", 24000, 0, R}, {"$26,000", "$24,000 - $26,000", "usd", 26000, 0, R}}},
 	{"fiscal 2022 second-quarter sales",
 	 {{"2022", NULL, "date:year", 2022, 0, 0}, {"second-quarter", NULL, "quarter", 2, 0, W}}},
+	/* the side of a bound: none on a range, nor where both are said */
+	{"less than 50 completed", {{"50", NULL, "number", 50, 0, DN}}},
+	{"fewer than 100 stores", {{"100 stores", NULL, "store", 100, 0, DN}}},
+	{"just under 5 minutes", {{"5 minutes", NULL, "seconds", 300, 0, DN}}},
+	{"in excess of $5 million", {{"$5 million", NULL, "usd", 5e6, 0, UP}}},
+	{"about 60 days", {{"60 days", NULL, "seconds", 60 * 86400, 0, A}}},
+	{"up to 5-10 days", {{"5", "5-10 days", "seconds", 5 * 86400, 0, R | A}, {"10 days", "5-10 days", "seconds", 10 * 86400, 0, R | A}}},
+	{"under 100+ users", {{"100+ users", NULL, "user", 100, 0, A}}},
+	{"it won't be more than twelve Euros", {{"twelve Euros", NULL, "eur", 12, 0, W | A}}},
+	{"can\xe2\x80\x99t be over 5 dollars", {{"5 dollars", NULL, "usd", 5, 0, A}}},
+	{"no more than 50 people", {{"50 people", NULL, "people", 50, 0, A}}},
 	/* money takes no time unit, nor does a change "year over year" */
 	{"rose to $3.2 billion year-over-year", {{"$3.2 billion", NULL, "usd", 3.2e9, 1, 0}}},
 	{"a $3 million year", {{"$3 million", NULL, "usd", 3e6, 0, 0}}},
@@ -169,7 +182,7 @@ static const struct lcase cases[] = {
 
 	/* bare numbers */
 	{"The answer is 42.", {{"42", NULL, "number", 42, 0, 0}}},
-	{"over 100 -> over 50", {{"100", NULL, "number", 100, 0, A}, {"50", NULL, "number", 50, 0, A}}},
+	{"over 100 -> over 50", {{"100", NULL, "number", 100, 0, UP}, {"50", NULL, "number", 50, 0, UP}}},
 	{"scored 3-2", {{"3", NULL, "number", 3, 0, 0}}},
 	{"x = 252 - 0.02", {{"252", NULL, "number", 252, 0, 0}, {"0.02", NULL, "number", 0.02, 2, 0}}},
 	{"with 12 of them", {{"12", NULL, "number", 12, 0, 0}}},
