@@ -10,6 +10,8 @@
  *    (context TAB quantity), equals a walk over all of them in age order
  *    in the order of verdicts ground.h gives (stated in context, swapped,
  *    stated, near), verdict and quantity alike;
+ *  - ground_said_otherwise, each line said of a period and a bound drawn
+ *    from its place, equals a walk over them newest first;
  *  - ground_context_of reads only the 160 bytes before, stops at the
  *    sentence start and ignores case; ground_context_nearest finds the
  *    nearest words it and ground_context_after find.
@@ -304,6 +306,49 @@ static const struct line_q *walk(const struct line_q *g, size_t n, const struct 
 	return NULL;
 }
 
+/*
+ * ground_said_otherwise() as ground.h defines it, over the quantities
+ * newest first: those written as a is (of its unit and stating it, or any
+ * at its scale for a bare number), at most 64, each said of another period
+ * or the other side of a's bound; the newest of them.
+ */
+static const struct line_q *otherwise_walk(const struct line_q *g, size_t n, const struct line_q *a)
+{
+	const struct line_q *found = NULL;
+	double w = quantity_written(&a->q);
+	size_t i, seen = 0;
+
+	if (!a->ctx.period && !a->ctx.bound)
+		return NULL;
+	for (i = n; i-- > 0;) {
+		if (quantity_written(&g[i].q) != w)
+			continue;
+		if (a->q.kind == QUANTITY_NUMBER
+			    ? (a->q.scale != 1 && g[i].q.scale != a->q.scale) || g[i].q.items
+			    : g[i].q.unit_hash != a->q.unit_hash || !quantity_states(&a->q, &g[i].q))
+			continue;
+		if (++seen > 64 || !(quantity_periods_differ(a->ctx.period, g[i].ctx.period) ||
+				     (a->ctx.bound && g[i].ctx.bound == -a->ctx.bound)))
+			return NULL;
+		if (!found)
+			found = &g[i];
+	}
+	return found;
+}
+
+/*
+ * A line's period and bound, from its length and offset: some none, some
+ * of a few quarters and years, either side of a bound.
+ */
+static void said_of(struct line_q *l, size_t len)
+{
+	uint64_t h = (l->at * 0x9e3779b97f4a7c15ull) ^ (len * 0xc2b2ae3d27d4eb4full);
+
+	h ^= h >> 29;
+	l->ctx.period = h % 4 == 0 ? 0 : QUANTITY_PERIOD(h >> 2 & 1 ? 2019 + (h >> 3) % 2 : 0, (h >> 4) % 5);
+	l->ctx.bound = (int8_t)((int)(h >> 8) % 3 - 1);
+}
+
 /* Lines "context TAB quantity": the first that parses is asked about, the rest grounded. */
 static void check_search(const char *t, size_t n, double tolerance)
 {
@@ -324,6 +369,7 @@ static void check_search(const char *t, size_t n, double tolerance)
 		q = tab ? tab + 1 : p;
 		if (quantity_parse(q, (size_t)(eol - q), &l.q)) {
 			ground_context_of(tab ? tab : p, tab ? (size_t)(tab - p) : 0, &l.ctx);
+			said_of(&l, (size_t)(eol - p));
 			FUZZ_CHECK(grow(&lines, &cap, n_lines + 1, sizeof(*lines)) == 0);
 			lines[n_lines++] = l;
 		}
@@ -351,6 +397,17 @@ static void check_search(const char *t, size_t n, double tolerance)
 			FUZZ_CHECK(got->at == want->at,
 				   "the search chose offset %llu (verdict %d), the walk %llu",
 				   (unsigned long long)got->at, (int)v, (unsigned long long)want->at);
+	}
+	{
+		const struct line_q *want = otherwise_walk(lines + 1, n_lines - 1, a);
+		const struct ground_quantity *got =
+			ground_said_otherwise(g, &a->q, a->ctx.period, a->ctx.bound);
+
+		FUZZ_CHECK((got == NULL) == (want == NULL), "said otherwise: found %s, the walk %s",
+			   got ? "one" : "none", want ? "one" : "none");
+		if (got)
+			FUZZ_CHECK(got->at == want->at, "said otherwise: offset %llu, the walk's %llu",
+				   (unsigned long long)got->at, (unsigned long long)want->at);
 	}
 out:
 	free(lines);
