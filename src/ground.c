@@ -1033,6 +1033,14 @@ static void judge_lexed(struct qsearch *s)
 	} else {
 		judge_unit(s, a->unit_hash);
 	}
+	/* "35th anniversary": the durations written "35 years" state it. */
+	if (a->kind == QUANTITY_ORDINAL && a->unit_hash == quantity_unit_hash("ordinal:years")) {
+		uint64_t seconds = quantity_unit_hash("seconds");
+
+		for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == seconds)
+				judge(s, i);
+	}
 	if (a->kind != QUANTITY_YEAR && a->kind != QUANTITY_ORDINAL && a->kind != QUANTITY_TEMPERATURE)
 		return;
 	for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)

@@ -1523,6 +1523,7 @@ struct opnd {
 	int yearnoun;          /* follows: 2 a dating noun ("season"), 1 a capitalized word */
 	bool measure;          /* counted in a unit of measure ("5 kg", "5km"), not a noun */
 	bool neg;              /* a minus sign before (read for temperatures only) */
+	bool anniversary;      /* an ordinal of years: "35th anniversary", "21st birthday" */
 	unsigned flags;        /* NUMLEX_APPROX from "100+" */
 };
 
@@ -1937,8 +1938,16 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 			end = quarter_after(lx, o, i);
 			if (end == i)
 				end = month_after(lx, o, i);
-			if (end == i)
+			if (end == i) {
 				o->kind = K_ORDINAL;
+				/* "the 35th anniversary", "her 21st birthday": years
+				 * since, the noun its unit (as "years" of "35 years") */
+				o->anniversary = word_at(lx, j, &w) &&
+						 (spells(lx, w.ws, w.we, "anniversary") ||
+						  spells(lx, w.ws, w.we, "birthday"));
+				if (o->anniversary)
+					end = w.we;
+			}
 			return end;
 		}
 		if (j == i && !hyphen)
@@ -2539,7 +2548,7 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 		quantity_set(q, QUANTITY_BASE, "quarter", v, 1);
 		break;
 	case K_ORDINAL:
-		quantity_set(q, QUANTITY_ORDINAL, "ordinal:n", v, 1);
+		quantity_set(q, QUANTITY_ORDINAL, o->anniversary ? "ordinal:years" : "ordinal:n", v, 1);
 		break;
 	case K_IDENT:
 		quantity_set(q, QUANTITY_IDENT, o->noun, v, 1);

@@ -587,10 +587,29 @@ static double celsius_of(double f)
 	return (f - 32) * 5 / 9;
 }
 
+/* "35th anniversary": an ordinal of years, which "35 years ago" states. */
+static bool years_ordinal(const struct quantity *q)
+{
+	return q->kind == QUANTITY_ORDINAL && strcmp(q->unit, "ordinal:years") == 0;
+}
+
+/* g, a duration, in years where a is an ordinal of years ("35 years" for "35th anniversary"). */
+static bool years_of(const struct quantity *a, const struct quantity *g, double *years)
+{
+	if (g->kind != QUANTITY_BASE || !years_ordinal(a) || strcmp(g->unit, "seconds") != 0)
+		return false;
+	*years = g->value / 31536000;
+	return true;
+}
+
 static bool lexed_comparable(const struct quantity *a, const struct quantity *g)
 {
+	double y;
+
 	if (g->kind == QUANTITY_NUMBER)
 		return bare_number_kind(a->kind);
+	if (years_of(a, g, &y))
+		return true;
 	if (is_temperature(a) && is_temperature(g))
 		return true;
 	return a->kind == g->kind && quantity_same_unit(a, g);
@@ -598,10 +617,14 @@ static bool lexed_comparable(const struct quantity *a, const struct quantity *g)
 
 static bool lexed_states(const struct quantity *a, const struct quantity *g)
 {
+	double y;
+
 	if (!lexed_comparable(a, g))
 		return false;
 	if (g->kind == QUANTITY_NUMBER)
 		return rounds_to(g->value, a);
+	if (years_of(a, g, &y))
+		return rounds_to(y, a);
 	if (is_temperature(a) && unscaled_degrees(a) != unscaled_degrees(g)) {
 		/* One side's scale is unknown: either reading will do. */
 		if (unscaled_degrees(a))
@@ -667,6 +690,8 @@ static double lexed_distance(const struct quantity *a, const struct quantity *g)
 		r = fabs(a->value - g->value) / MAX(fabs(g->value), 1);
 		return IDENT_NEAR * r / (1 + r);
 	default:
+		if (years_of(a, g, &r))
+			return r == 0 ? (a->value == 0 ? 0 : INFINITY) : fabs(a->value - r) / r;
 		if (g->value == 0)
 			return a->value == 0 ? 0 : INFINITY;
 		return fabs(a->value - g->value) / fabs(g->value);

@@ -173,6 +173,10 @@ static const struct lcase cases[] = {
 	{"it won't be more than twelve Euros", {{"twelve Euros", NULL, "eur", 12, 0, W | A}}},
 	{"can\xe2\x80\x99t be over 5 dollars", {{"5 dollars", NULL, "usd", 5, 0, A}}},
 	{"no more than 50 people", {{"50 people", NULL, "people", 50, 0, A}}},
+	/* an anniversary or a birthday: an ordinal of years, its noun its unit */
+	{"On the 35th anniversary of the riots", {{"35th anniversary", NULL, "ordinal:years", 35, 0, 0}}},
+	{"her twenty-first birthday party", {{"twenty-first birthday", NULL, "ordinal:years", 21, 0, W}}},
+	{"the 3rd floor", {{"3rd", NULL, "ordinal:n", 3, 0, 0}}},
 	/* money takes no time unit, nor does a change "year over year" */
 	{"rose to $3.2 billion year-over-year", {{"$3.2 billion", NULL, "usd", 3.2e9, 1, 0}}},
 	{"a $3 million year", {{"$3 million", NULL, "usd", 3e6, 0, 0}}},
