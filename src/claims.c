@@ -532,8 +532,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 					   r->near.signal ? r->near.tolerance : 0, &v);
 	}
 	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
-	 * against each of those days' hours where the grounding gives them. */
-	if (h->q.kind == QUANTITY_TIME) {
+	 * against each of those days' hours where the grounding gives them;
+	 * unless prose of the grounding says it in the answer's words, two or
+	 * more ("a Monday-Friday happy hour which went to 7pm": not the
+	 * opening hours). */
+	if (h->q.kind == QUANTITY_TIME &&
+	    !(v == GROUND_STATED && gq->days == 0 && ground_context_shared(&ctx, &gq->ctx) >= 2)) {
 		by_day = ground_check_days(c->ground, &h->q, days_said(c, h, end));
 		if (by_day) {
 			gq = by_day;
