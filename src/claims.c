@@ -445,6 +445,30 @@ static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 }
 
 /*
+ * "open six days a week" where the grounding gives opening hours for six
+ * days of the week: the days it counts are those the hours are given of.
+ */
+static bool days_a_week_held(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const per[] = {"a week", "per week", "each week", "every week"};
+	unsigned held = ground_days_held(c->ground);
+	const char *p;
+	size_t n, i, k;
+
+	if (!held || strcmp(h->q.unit, "seconds") != 0 || h->q.scale != 86400 ||
+	    quantity_written(&h->q) != (double)__builtin_popcount(held))
+		return false;
+	p = window_get(c->w, h->to, MIN(end, h->to + 16), &n);
+	for (i = 0; i < n && (p[i] == ' ' || p[i] == '\t'); i++)
+		;
+	for (k = 0; k < ARRAY_SIZE(per); k++)
+		if (n - i >= strlen(per[k]) && strncasecmp(p + i, per[k], strlen(per[k])) == 0 &&
+		    (n - i == strlen(per[k]) || !isalpha((unsigned char)p[i + strlen(per[k])])))
+			return true;
+	return false;
+}
+
+/*
  * "since 1997", "Since August 2014": the history an answer gives its
  * subject ("in operation since 1997") is a claim of its own, checked
  * whether or not the grounding dates anything.
@@ -506,6 +530,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * another paper, not a changed year. */
 	if (h->q.kind == QUANTITY_NUMBER && h->q.value >= 1900 && h->q.value < 2100 &&
 	    h->q.value == floor(h->q.value))
+		return CHECK_GROUNDED;
+	if (days_a_week_held(c, h, end))
 		return CHECK_GROUNDED;
 	if (h->q.kind == QUANTITY_NUMBER) {
 		const char *b;

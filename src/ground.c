@@ -100,6 +100,7 @@ struct ground {
 	uint64_t evictions;
 	bool active;
 	bool periods; /* a quantity said of a period was added since the last reset */
+	unsigned days_seen; /* the days of the week times were said of since then */
 };
 
 static uint64_t fnv1a(const char *p, size_t n)
@@ -165,6 +166,7 @@ void ground_reset(struct ground *g)
 	g->evictions = 0;
 	g->active = false;
 	g->periods = false;
+	g->days_seen = 0;
 	g->dirty = false;
 }
 
@@ -766,6 +768,8 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->ctx = *ctx;
 	g->periods |= ctx->period != 0;
 	gq->days = day_of_context(ctx);
+	if (q->kind == QUANTITY_TIME)
+		g->days_seen |= gq->days;
 	n = MIN(n, sizeof(gq->text) - 1);
 	memcpy(gq->text, text, n);
 	gq->text[n] = '\0';
@@ -1424,6 +1428,11 @@ void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t pe
 bool ground_has_periods(const struct ground *g)
 {
 	return g->periods;
+}
+
+unsigned ground_days_held(const struct ground *g)
+{
+	return g->days_seen;
 }
 
 /* Is the grounded gq a's figure said otherwise: of another period, the other side of a bound? */

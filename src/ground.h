@@ -104,6 +104,13 @@ unsigned ground_days(const char *text, size_t n);
 const char *ground_day_name(unsigned days);
 
 /*
+ * The days of the week the grounding gives times of (GROUND_DAY bits), as
+ * an opening-hours record does, since the last reset: "open six days a
+ * week" counts them.
+ */
+unsigned ground_days_held(const struct ground *g);
+
+/*
  * A time of day said of days (ground_days()): for each of them that the
  * grounding gives times of (an opening-hours record: {"Monday": "7:0-21:0"},
  * "Monday: 9am-5pm"), one of that day's times must state it. Returns that
