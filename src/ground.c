@@ -973,6 +973,14 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.value == a->value)
 				judge(s, i);
+	/* "40 years": "the 40th anniversary" states it. */
+	if (a->scale == 31536000 && a->unit_hash == quantity_unit_hash("seconds")) {
+		uint64_t years = quantity_unit_hash("ordinal:years");
+
+		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
+			if (s->g->ql[i].unit_hash == years)
+				judge(s, i);
+	}
 	/* Stated in a shared context: nothing near can win over it. */
 	if (s->stated[1] != NIL)
 		return true;

@@ -593,13 +593,22 @@ static bool years_ordinal(const struct quantity *q)
 	return q->kind == QUANTITY_ORDINAL && strcmp(q->unit, "ordinal:years") == 0;
 }
 
-/* g, a duration, in years where a is an ordinal of years ("35 years" for "35th anniversary"). */
-static bool years_of(const struct quantity *a, const struct quantity *g, double *years)
+/*
+ * g in a's written units where one is an ordinal of years and the other a
+ * duration: "35 years" for "35th anniversary" (35), and "the 40th
+ * anniversary" for "40 years" (40, written in years).
+ */
+static bool years_of(const struct quantity *a, const struct quantity *g, double *x)
 {
-	if (g->kind != QUANTITY_BASE || !years_ordinal(a) || strcmp(g->unit, "seconds") != 0)
-		return false;
-	*years = g->value / 31536000;
-	return true;
+	if (years_ordinal(a) && g->kind == QUANTITY_BASE && strcmp(g->unit, "seconds") == 0) {
+		*x = g->value / 31536000;
+		return true;
+	}
+	if (years_ordinal(g) && a->kind == QUANTITY_BASE && strcmp(a->unit, "seconds") == 0) {
+		*x = g->value * 31536000 / a->scale;
+		return true;
+	}
+	return false;
 }
 
 static bool lexed_comparable(const struct quantity *a, const struct quantity *g)
@@ -690,8 +699,11 @@ static double lexed_distance(const struct quantity *a, const struct quantity *g)
 		r = fabs(a->value - g->value) / MAX(fabs(g->value), 1);
 		return IDENT_NEAR * r / (1 + r);
 	default:
-		if (years_of(a, g, &r))
-			return r == 0 ? (a->value == 0 ? 0 : INFINITY) : fabs(a->value - r) / r;
+		if (years_of(a, g, &r)) {
+			double w = quantity_written(a);
+
+			return r == 0 ? (w == 0 ? 0 : INFINITY) : fabs(w - r) / r;
+		}
 		if (g->value == 0)
 			return a->value == 0 ? 0 : INFINITY;
 		return fabs(a->value - g->value) / fabs(g->value);
