@@ -974,13 +974,10 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 			if (s->g->q[i].q.value == a->value)
 				judge(s, i);
 	/* "40 years": "the 40th anniversary" states it. */
-	if (a->scale == 31536000 && a->unit_hash == quantity_unit_hash("seconds")) {
-		uint64_t years = quantity_unit_hash("ordinal:years");
-
+	if (a->scale == 31536000 && a->unit_hash == quantity_unit_hash("seconds"))
 		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
-			if (s->g->ql[i].unit_hash == years)
+			if (s->g->q[i].q.years)
 				judge(s, i);
-	}
 	/* Stated in a shared context: nothing near can win over it. */
 	if (s->stated[1] != NIL)
 		return true;
@@ -1046,7 +1043,7 @@ static void judge_lexed(struct qsearch *s)
 		judge_unit(s, a->unit_hash);
 	}
 	/* "35th anniversary": the durations written "35 years" state it. */
-	if (a->kind == QUANTITY_ORDINAL && a->unit_hash == quantity_unit_hash("ordinal:years")) {
+	if (a->years) {
 		uint64_t seconds = quantity_unit_hash("seconds");
 
 		for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)

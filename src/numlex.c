@@ -2549,6 +2549,7 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 		break;
 	case K_ORDINAL:
 		quantity_set(q, QUANTITY_ORDINAL, o->anniversary ? "ordinal:years" : "ordinal:n", v, 1);
+		q->years = o->anniversary;
 		break;
 	case K_IDENT:
 		quantity_set(q, QUANTITY_IDENT, o->noun, v, 1);

@@ -587,10 +587,10 @@ static double celsius_of(double f)
 	return (f - 32) * 5 / 9;
 }
 
-/* "35th anniversary": an ordinal of years, which "35 years ago" states. */
-static bool years_ordinal(const struct quantity *q)
+/* A duration ("35 years", "six days"): its unit is seconds. */
+static bool is_duration(const struct quantity *q)
 {
-	return q->kind == QUANTITY_ORDINAL && strcmp(q->unit, "ordinal:years") == 0;
+	return q->kind == QUANTITY_BASE && q->unit[0] == 's' && strcmp(q->unit, "seconds") == 0;
 }
 
 /*
@@ -598,13 +598,15 @@ static bool years_ordinal(const struct quantity *q)
  * duration: "35 years" for "35th anniversary" (35), and "the 40th
  * anniversary" for "40 years" (40, written in years).
  */
-static bool years_of(const struct quantity *a, const struct quantity *g, double *x)
+static bool __attribute__((cold, noinline)) years_of(const struct quantity *a, const struct quantity *g,
+							 double *x)
 {
-	if (years_ordinal(a) && g->kind == QUANTITY_BASE && strcmp(g->unit, "seconds") == 0) {
+	/* (the flags first: this is asked of every pair the lexer's kinds compare) */
+	if (a->years && is_duration(g)) {
 		*x = g->value / 31536000;
 		return true;
 	}
-	if (years_ordinal(g) && a->kind == QUANTITY_BASE && strcmp(a->unit, "seconds") == 0) {
+	if (g->years && is_duration(a)) {
 		*x = g->value * 31536000 / a->scale;
 		return true;
 	}
@@ -617,11 +619,10 @@ static bool lexed_comparable(const struct quantity *a, const struct quantity *g)
 
 	if (g->kind == QUANTITY_NUMBER)
 		return bare_number_kind(a->kind);
-	if (years_of(a, g, &y))
-		return true;
-	if (is_temperature(a) && is_temperature(g))
-		return true;
-	return a->kind == g->kind && quantity_same_unit(a, g);
+	if (a->kind == g->kind)
+		return is_temperature(a) || quantity_same_unit(a, g);
+	/* Of two kinds: an ordinal of years and a duration, only. */
+	return (a->years || g->years) && years_of(a, g, &y);
 }
 
 static bool lexed_states(const struct quantity *a, const struct quantity *g)
@@ -632,7 +633,7 @@ static bool lexed_states(const struct quantity *a, const struct quantity *g)
 		return false;
 	if (g->kind == QUANTITY_NUMBER)
 		return rounds_to(g->value, a);
-	if (years_of(a, g, &y))
+	if (a->kind != g->kind && years_of(a, g, &y))
 		return rounds_to(y, a);
 	if (is_temperature(a) && unscaled_degrees(a) != unscaled_degrees(g)) {
 		/* One side's scale is unknown: either reading will do. */
@@ -699,7 +700,7 @@ static double lexed_distance(const struct quantity *a, const struct quantity *g)
 		r = fabs(a->value - g->value) / MAX(fabs(g->value), 1);
 		return IDENT_NEAR * r / (1 + r);
 	default:
-		if (years_of(a, g, &r)) {
+		if (a->kind != g->kind && years_of(a, g, &r)) {
 			double w = quantity_written(a);
 
 			return r == 0 ? (w == 0 ? 0 : INFINITY) : fabs(w - r) / r;

@@ -50,6 +50,7 @@ struct quantity {
 	double scale;       /* what one written unit is worth in the base (1e9 for "billion") */
 	bool words;         /* written in words ("twenty-five") */
 	bool items;         /* a JSON array's number of items (QUANTITY_ITEMS, below) */
+	bool years;         /* an ordinal of years, unit "ordinal:years" ("35th anniversary") */
 	double offset;      /* value = written * scale + offset: 0 but for Fahrenheit */
 };
 
