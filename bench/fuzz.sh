@@ -12,7 +12,9 @@
 # found. $FUZZ_TIMEOUT (default 10) is the seconds one input may take;
 # $FUZZ_MAX_LEN, the longest input, overrides each target's own (below);
 # with $FUZZ_RUNS a target stops after that many executions if sooner;
-# $FUZZ_ENTROPIC (0 or 1) overrides each target's scheduling (below).
+# $FUZZ_ENTROPIC (0 or 1) overrides each target's scheduling (below). One
+# process a target: the corpus is not reread from disk (-reload=0; with
+# 33,000 inputs kept, scan_split spent 17% of its time in stat()).
 set -u
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: bench/fuzz.sh SECONDS [TARGET...]" >&2; exit 2; }
@@ -29,8 +31,11 @@ if [ $# -eq 0 ]; then
 fi
 findings=${FUZZ_FINDINGS:-$build/findings}
 mkdir -p "$build/logs"
-# Any sanitizer report is a finding: stop at once, with a stack.
-export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1
+# Any sanitizer report is a finding: stop at once, with a stack. Freed
+# memory stays with the process (allocator_release_to_os_interval_ms=-1):
+# handing it back cost scan_split 8% of its time in madvise and the TLB
+# flushes after it; the RSS limit below still holds.
+export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_release_to_os_interval_ms=-1
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 # The longest input each target is given. An input costs about its length
 # (scan_split scans it three times), and libFuzzer would otherwise take the
@@ -64,7 +69,7 @@ for t in "$@"; do
 	"$bin" "$build/corpus/$t" "fuzz/corpus/$t" $( [ -d "fuzz/repro/$t" ] && echo "fuzz/repro/$t") \
 		-max_total_time="$secs" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=2048 \
 		-max_len="${FUZZ_MAX_LEN:-$(max_len "$t")}" -runs="${FUZZ_RUNS:--1}" \
-		-entropic="${FUZZ_ENTROPIC:-$(entropic "$t")}" \
+		-entropic="${FUZZ_ENTROPIC:-$(entropic "$t")}" -reload=0 \
 		-print_final_stats=1 -artifact_prefix="$findings/$t/" >"$log" 2>&1
 	rc=$?
 	took=$(($(date +%s) - start))
