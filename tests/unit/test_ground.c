@@ -761,3 +761,72 @@ TEST(quantity_rounding_stays_near)
 		CHECK(quantity_states(&a, &g) == cases[i].states);
 	}
 }
+
+/*
+ * Periods set after the quantities were added reach only those still held
+ * (the oldest evicted keep nothing); a figure said otherwise by every one
+ * that states it is found, one a single stating quantity says alike is not.
+ */
+TEST(ground_periods_and_bounds_said_otherwise)
+{
+	struct ground *g = NULL;
+	struct ground_context ctx;
+	struct quantity five, fifty;
+	const struct ground_quantity *got;
+	uint64_t first, mark;
+	uint32_t q4 = QUANTITY_PERIOD(2020, 4), q3 = QUANTITY_PERIOD(2019, 3);
+	size_t i;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	quantity_set(&five, QUANTITY_BASE, "usd", 5, 1);
+	quantity_set(&fifty, QUANTITY_NUMBER, "number", 50, 1);
+	ground_context_of("EPS" + 3, 3, &ctx);
+	CHECK(!ground_has_periods(g));
+	/* More than the set holds: "$7" fills it, three "$5" evict the oldest
+	 * (the ring has wrapped); a period over all of them, evicted ones
+	 * included, reaches the three. */
+	first = ground_next_seq(g);
+	quantity_set(&fifty, QUANTITY_BASE, "usd", 7, 1);
+	for (i = 0; i < GROUND_CAP; i++)
+		CHECK_EQ(ground_add_quantity(g, &fifty, "$7", 2, i, &ctx), 0);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(ground_add_quantity(g, &five, "$5", 2, GROUND_CAP + i, &ctx), 0);
+	mark = ground_next_seq(g);
+	CHECK_EQ(mark - first, (uint64_t)GROUND_CAP + 3);
+	CHECK(ground_said_otherwise(g, &five, q3, 0) == NULL);
+	ground_set_period(g, first, mark, q4);
+	CHECK(ground_has_periods(g));
+	got = ground_said_otherwise(g, &five, q3, 0);
+	CHECK(got != NULL && got->at == GROUND_CAP + 2 && got->ctx.period == q4);
+	/* 64 at most are read: too many said alike to decide on. */
+	CHECK(ground_said_otherwise(g, &fifty, q3, 0) == NULL);
+	quantity_set(&fifty, QUANTITY_NUMBER, "number", 50, 1);
+
+	ground_reset(g);
+	CHECK(!ground_has_periods(g));
+	first = ground_next_seq(g);
+	for (i = 0; i < 3; i++)
+		CHECK_EQ(ground_add_quantity(g, &five, "$5", 2, 10 * i, &ctx), 0);
+	ground_set_period(g, first, ground_next_seq(g), q4);
+	got = ground_said_otherwise(g, &five, q3, 0);
+	CHECK(got != NULL && got->at == 20 && got->ctx.period == q4); /* the newest */
+	CHECK(ground_said_otherwise(g, &five, QUANTITY_PERIOD(2020, 0), 0) == NULL);
+	CHECK(ground_said_otherwise(g, &five, 0, 0) == NULL);
+	/* One more "$5" said of no period: nothing is said otherwise. */
+	CHECK_EQ(ground_add_quantity(g, &five, "$5", 2, 40, &ctx), 0);
+	CHECK(ground_said_otherwise(g, &five, q3, 0) == NULL);
+
+	/* Bounds: "over 50" grounds "less than 50" as the other side only. */
+	ground_reset(g);
+	ctx.bound = 1;
+	CHECK_EQ(ground_add_quantity(g, &fifty, "50", 2, 0, &ctx), 0);
+	got = ground_said_otherwise(g, &fifty, 0, -1);
+	CHECK(got != NULL && got->ctx.bound == 1);
+	CHECK(ground_said_otherwise(g, &fifty, 0, 1) == NULL);
+	ctx.bound = 0;
+	CHECK_EQ(ground_add_quantity(g, &fifty, "50", 2, 5, &ctx), 0);
+	CHECK(ground_said_otherwise(g, &fifty, 0, -1) == NULL);
+	ground_free(g);
+}
