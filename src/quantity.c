@@ -601,7 +601,7 @@ static bool is_duration(const struct quantity *q)
 static bool __attribute__((cold, noinline)) years_of(const struct quantity *a, const struct quantity *g,
 							 double *x)
 {
-	/* (the flags first: this is asked of every pair the lexer's kinds compare) */
+	/* (asked only of two kinds that differ: cold, out of the hot comparisons) */
 	if (a->years && is_duration(g)) {
 		*x = g->value / 31536000;
 		return true;
