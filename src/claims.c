@@ -455,7 +455,7 @@ static bool days_a_week_held(struct claims *c, const struct held *h, uint64_t en
 	const char *p;
 	size_t n, i, k;
 
-	if (!held || strcmp(h->q.unit, "seconds") != 0 || h->q.scale != 86400 ||
+	if (!held || strcmp(h->q.unit, "seconds") != 0 || h->q.scale != QUANTITY_DAY_SECONDS ||
 	    quantity_written(&h->q) != (double)__builtin_popcount(held))
 		return false;
 	p = window_get(c->w, h->to, MIN(end, h->to + 16), &n);

@@ -974,7 +974,7 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 			if (s->g->q[i].q.value == a->value)
 				judge(s, i);
 	/* "40 years": "the 40th anniversary" states it. */
-	if (a->scale == 31536000 && a->unit_hash == quantity_unit_hash("seconds"))
+	if (a->scale == QUANTITY_YEAR_SECONDS && a->unit_hash == quantity_unit_hash("seconds"))
 		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.years)
 				judge(s, i);

@@ -44,10 +44,10 @@ static const struct {
 	{"seconds", "seconds", 1}, {"second", "seconds", 1},
 	{"minutes", "seconds", 60}, {"minute", "seconds", 60},
 	{"hours", "seconds", 3600}, {"hour", "seconds", 3600},
-	{"days", "seconds", 86400}, {"day", "seconds", 86400},
+	{"days", "seconds", QUANTITY_DAY_SECONDS}, {"day", "seconds", QUANTITY_DAY_SECONDS},
 	{"weeks", "seconds", 604800}, {"week", "seconds", 604800},
 	{"months", "seconds", 2592000}, {"month", "seconds", 2592000},
-	{"years", "seconds", 31536000}, {"year", "seconds", 31536000},
+	{"years", "seconds", QUANTITY_YEAR_SECONDS}, {"year", "seconds", QUANTITY_YEAR_SECONDS},
 	{"dollars", "usd", 1}, {"dollar", "usd", 1}, {"usd", "usd", 1}, {"bucks", "usd", 1},
 	{"euros", "eur", 1}, {"euro", "eur", 1}, {"eur", "eur", 1},
 	{"pounds", "gbp", 1}, {"gbp", "gbp", 1},
@@ -603,11 +603,11 @@ static bool __attribute__((cold, noinline)) years_of(const struct quantity *a, c
 {
 	/* (asked only of two kinds that differ: cold, out of the hot comparisons) */
 	if (a->years && is_duration(g)) {
-		*x = g->value / 31536000;
+		*x = g->value / QUANTITY_YEAR_SECONDS;
 		return true;
 	}
 	if (g->years && is_duration(a)) {
-		*x = g->value * 31536000 / a->scale;
+		*x = g->value * QUANTITY_YEAR_SECONDS / a->scale;
 		return true;
 	}
 	return false;

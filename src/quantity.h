@@ -115,6 +115,10 @@ bool quantity_is_count(const struct quantity *q);
 /* |a - g| / |g| for quantities of one unit (infinity when g is 0 and a is not). */
 double quantity_distance(const struct quantity *a, const struct quantity *g);
 
+/* The seconds a duration's day and year are worth (a year of 365 days). */
+#define QUANTITY_DAY_SECONDS 86400.0
+#define QUANTITY_YEAR_SECONDS 31536000.0
+
 /*
  * A reporting period ("Q3 2020", "the third quarter", "fiscal 2021"): a
  * year (0: not said) and a quarter (1-4, 0: not said) in one word; 0 is no
