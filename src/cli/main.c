@@ -990,6 +990,7 @@ int main(int argc, char **argv)
 	struct halluscan_error herr = {0};
 	const struct halluscan_rules_info *info;
 	static struct plain in;
+	static char out_buf[64 << 10];
 	struct options o = {0};
 	struct config cfg = {0};
 	struct jsonl out = {.f = stdout};
@@ -1009,6 +1010,16 @@ int main(int argc, char **argv)
 		return eval_main(argc - 1, argv + 1);
 	/* A closed pipe is a write error with a message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * Findings reach a pipe or a file in 64 KiB writes, not stdio's 4 KiB:
+	 * into a pipe each write woke the reader, and the context switches
+	 * cost more than the writing (a 64 MB corpus's 10 MB of findings:
+	 * 2,500 switches). --line-buffered flushes each line itself, and
+	 * every exit path flushes: nothing found is held back. (glibc takes
+	 * the size only with a buffer.)
+	 */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 	parse_options(argc, argv, &o);
 	err = apply_config(&o, &cfg, &d);
 	if (err < 0)
