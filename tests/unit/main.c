@@ -6,13 +6,15 @@
 #include "test.h"
 
 static struct test tests[256];
-static size_t n_tests;
+static size_t n_tests, n_dropped;
 static int failures, skipped, n_skipped;
 
 void test_register(const char *name, void (*fn)(void))
 {
 	if (n_tests < sizeof(tests) / sizeof(tests[0]))
 		tests[n_tests++] = (struct test){name, fn};
+	else
+		n_dropped++;
 }
 
 void test_fail(const char *file, int line, const char *what)
@@ -49,6 +51,12 @@ int main(int argc, char **argv)
 
 	size_t k;
 
+	/* A test that could not be registered would pass unseen. */
+	if (n_dropped) {
+		fprintf(stderr, "%zu tests past the table's %zu: make it larger\n", n_dropped,
+			sizeof(tests) / sizeof(tests[0]));
+		return 1;
+	}
 	for (k = 0; k < n_tests; k++) {
 		int before = failures;
 
