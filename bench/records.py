@@ -6,7 +6,9 @@ Generates N records (a ~300-byte reply with a statistic, a URL and a
 release date, its 40-byte grounding) and N transcript lines (user, tool and
 assistant messages, ~290 bytes), runs each mode REPEATS times per -j, and
 prints the best wall time as records/s. The figure per core at -j 1 is what
-a cluster's arithmetic starts from.
+a cluster's arithmetic starts from. A third mode reads long agent runs: N
+tool/assistant turns in conversations of TURNS turns (each turn's tool
+output grounds the rest of its conversation), counted in turns per second.
 
 usage: records.py HALLUSCAN [N] [REPEATS]
 """
@@ -21,8 +23,11 @@ BIN = sys.argv[1]
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
 REPEATS = int(sys.argv[3]) if len(sys.argv) > 3 else 3
 
+TURNS = 500
+
 tmp = tempfile.mkdtemp()
 text, chat = os.path.join(tmp, "text.jsonl"), os.path.join(tmp, "chat.jsonl")
+runs = os.path.join(tmp, "runs.jsonl")
 with open(text, "w") as f:
     for i in range(N):
         f.write(json.dumps({"id": i, "response": f"Revenue grew {i % 90}.5% last year, see "
@@ -37,11 +42,22 @@ with open(chat, "w") as f:
             {"role": "tool", "content": f"growth {i % 90}.5% per https://data.example/{i}"},
             {"role": "assistant", "content": f"It grew {i % 90}.5% (https://data.example/{i}), "
              f"or {i % 70}.25% by 2027. Order {i} costs ${i}.50."}]}) + "\n")
+with open(runs, "w") as f:
+    for c in range(max(1, N // TURNS)):
+        msgs = [{"role": "user", "content": "Summarize the units' figures."}]
+        for t in range(TURNS):
+            i = c * TURNS + t
+            msgs.append({"role": "tool", "content": f"Unit {i}: revenue ${i % 900}.{i % 10} million "
+                         f"in Q{i % 4 + 1} 2024, margin {i % 40}.{i % 10}%."})
+            msgs.append({"role": "assistant", "content": f"Unit {i} made ${i % 900}.{i % 10} "
+                         f"million, a margin of {i % 40}.{(i + 1) % 10}%."})
+        f.write(json.dumps({"id": c, "messages": msgs}) + "\n")
 
 modes = {
     "--records --field response --source-field context": (text, ["--records", "--field",
         "response", "--source-field", "context"]),
     "--input chat --records": (chat, ["--input", "chat", "--records"]),
+    "--input chat, %d-turn conversations (turns/s)" % TURNS: (runs, ["--input", "chat"]),
 }
 for name, (path, args) in modes.items():
     size = os.path.getsize(path)

@@ -101,6 +101,16 @@ struct ground {
 	bool active;
 	bool periods; /* a quantity said of a period was added since the last reset */
 	unsigned days_seen; /* the days of the week times were said of since then */
+	/*
+	 * For ground_sync(). version changes with every change to the set;
+	 * epoch with every reset; e_added counts the items put in since the
+	 * reset (qseq counts the quantities); rewritten is the oldest seq
+	 * whose period was set since the last sync from this set (UINT64_MAX:
+	 * none). A copy remembers, of its source, where it was taken.
+	 */
+	uint64_t version, epoch, e_added, rewritten;
+	const struct ground *synced_from;
+	uint64_t synced_epoch, synced_e, synced_q, synced_version;
 };
 
 static uint64_t fnv1a(const char *p, size_t n)
@@ -168,6 +178,11 @@ void ground_reset(struct ground *g)
 	g->periods = false;
 	g->days_seen = 0;
 	g->dirty = false;
+	g->version++;
+	g->epoch++;
+	g->e_added = 0;
+	g->rewritten = UINT64_MAX;
+	g->synced_from = NULL;
 }
 
 /* Makes the hash heads ready for an item. */
@@ -257,11 +272,15 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	e->next = *slot;
 	*slot = i;
 	g->count++;
+	g->e_added++;
+	g->version++;
 	return 0;
 }
 
 void ground_activate(struct ground *g)
 {
+	if (!g->active)
+		g->version++;
 	g->active = true;
 }
 
@@ -784,6 +803,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	if (q->kind != QUANTITY_BASE)
 		link_in(g, g->vals, val_of(q->value), i, BY_VALUE);
 	g->qcount++;
+	g->version++;
 	return 0;
 }
 
@@ -1425,8 +1445,13 @@ void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t pe
 {
 	uint64_t oldest = g->qseq - g->qcount, s;
 
-	for (s = MAX(from, oldest); s < to && s < g->qseq; s++)
+	from = MAX(from, oldest);
+	for (s = from; s < to && s < g->qseq; s++)
 		g->q[(g->qhead + (uint32_t)(s - oldest)) % GROUND_CAP].ctx.period = period;
+	if (from < to && from < g->qseq) {
+		g->rewritten = MIN(g->rewritten, from);
+		g->version++;
+	}
 	g->periods |= period != 0;
 }
 
@@ -1499,30 +1524,78 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	dst->active = src->active;
 	err = ground_merge(dst, src);
 	dst->evictions = 0;
+	/* What src saw since its reset, evicted or not: as a sync keeps them. */
+	dst->periods = src->periods;
+	dst->days_seen = src->days_seen;
 	return err;
 }
 
-int ground_merge(struct ground *dst, const struct ground *src)
+/* Adds src's newest ne items and nq quantities to dst, oldest first. */
+static int merge_newest(struct ground *dst, const struct ground *src, uint32_t ne, uint32_t nq)
 {
 	uint32_t i;
 	int err;
 
-	for (i = 0; i < src->count; i++) {
+	for (i = src->count - ne; i < src->count; i++) {
 		const struct entry *e = &src->e[(src->head + i) % GROUND_CAP];
 
 		err = ground_add(dst, e->key, e->len, e->at);
 		if (err < 0)
 			return err;
 	}
-	for (i = 0; i < src->qcount; i++) {
+	for (i = src->qcount - nq; i < src->qcount; i++) {
 		const struct ground_quantity *q = &src->q[(src->qhead + i) % GROUND_CAP];
 
 		err = ground_add_quantity(dst, &q->q, q->text, strlen(q->text), q->at, &q->ctx);
 		if (err < 0)
 			return err;
 	}
-	dst->evictions += src->evictions;
 	return 0;
+}
+
+int ground_merge(struct ground *dst, const struct ground *src)
+{
+	int err = merge_newest(dst, src, src->count, src->qcount);
+
+	if (err == 0)
+		dst->evictions += src->evictions;
+	return err;
+}
+
+int ground_sync(struct ground *dst, struct ground *src)
+{
+	uint64_t ne = src->e_added - dst->synced_e, nq = src->qseq - dst->synced_q;
+	bool newest = false;
+	int err;
+
+	/*
+	 * dst is src's copy as last synced, untouched since, and src has only
+	 * grown (no reset, no period set on what dst holds) by no more than
+	 * it holds: putting in src's newest is what a copy would do. Adding
+	 * to a full set evicts its oldest, as src did.
+	 */
+	if (dst->synced_from == src && dst->synced_epoch == src->epoch &&
+	    dst->synced_version == dst->version && ne <= src->count && nq <= src->qcount &&
+	    (src->rewritten == UINT64_MAX || src->rewritten >= dst->synced_q)) {
+		newest = true;
+		err = merge_newest(dst, src, (uint32_t)ne, (uint32_t)nq);
+		if (src->active)
+			ground_activate(dst); /* (a set is only activated; reset clears it) */
+		dst->evictions = 0;
+	} else {
+		err = ground_copy(dst, src);
+	}
+	if (err < 0) {
+		ground_reset(dst);
+		return err;
+	}
+	src->rewritten = UINT64_MAX;
+	dst->synced_from = src;
+	dst->synced_epoch = src->epoch;
+	dst->synced_e = src->e_added;
+	dst->synced_q = src->qseq;
+	dst->synced_version = dst->version;
+	return newest;
 }
 
 /* ---- normalization ---- */

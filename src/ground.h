@@ -210,6 +210,15 @@ bool ground_holds_figure(const struct ground *g, const struct quantity *a);
 int ground_copy(struct ground *dst, const struct ground *src);
 /* Adds what src holds to dst, oldest first, and src's evictions to dst's. */
 int ground_merge(struct ground *dst, const struct ground *src);
+/*
+ * Makes dst what ground_copy(dst, src) would, in the time of what src
+ * gained since the last sync where dst was not changed in between (the
+ * sources' set, grown by a tool message at a time, seeds each message's:
+ * a copy each time cost the whole set). Returns 1 when only what src
+ * gained was put in, 0 after a whole copy; on an error (< 0) dst is left
+ * empty. Only one set is kept in sync with a source.
+ */
+int ground_sync(struct ground *dst, struct ground *src);
 
 /*
  * The key under which a match of kind k is compared (reset into out; a

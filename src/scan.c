@@ -103,6 +103,7 @@ struct scan {
 	uint64_t *counts;
 	bool ended;                 /* the last summary is still readable */
 	int pending;                /* an error of reset(), returned by the next call */
+	bool ground_stale;          /* ground is to be made from sources first */
 	enum severity verdict;
 	struct buf msg, rec, tmp;
 	/*
@@ -828,10 +829,11 @@ static void reset(struct scan *s)
 	s->ref_ground = NULL;
 	claims_reset(s->claims);
 	s->pending = 0;
-	if (s->have_sources) {
-		/* Sources ground the whole input: number checks run from its start. */
-		s->pending = ground_copy(s->ground, s->sources);
-	} else {
+	/* Sources ground the whole input: number checks run from its start.
+	 * The input's set is made from them when it starts (sync_ground()):
+	 * a run of tool messages between two replies asks for it once. */
+	s->ground_stale = s->have_sources;
+	if (!s->have_sources) {
 		ground_reset(s->ground);
 	}
 	/* Under pressure its rules (in the late database) run from the start. */
@@ -1093,6 +1095,16 @@ static int make_room(struct scan *s, size_t n)
 	return 0;
 }
 
+/* The input's grounding set: the sources', as they are when it starts. */
+static int sync_ground(struct scan *s)
+{
+	if (s->ground_stale && !s->pending) {
+		s->ground_stale = false;
+		s->pending = MIN(ground_sync(s->ground, s->sources), 0);
+	}
+	return s->pending;
+}
+
 int scan_feed(struct scan *s, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -1100,7 +1112,7 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 
 	if (s->ended)
 		reset(s);
-	if (s->pending)
+	if (sync_ground(s))
 		return s->pending;
 	while (len > 0) {
 		size_t n = len < PIECE ? len : PIECE;
@@ -1179,7 +1191,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 
 	if (s->ended)
 		reset(s);
-	if (s->pending)
+	if (sync_ground(s))
 		return s->pending;
 	err = engine_stream_end(s->es, on_match, s);
 	advance(s, s->bytes);

@@ -830,3 +830,164 @@ TEST(ground_periods_and_bounds_said_otherwise)
 	CHECK(ground_said_otherwise(g, &fifty, 0, -1) == NULL);
 	ground_free(g);
 }
+
+/* The newest quantities put in the sources: asked for again by name. */
+static struct quantity last_q[16];
+static size_t n_last;
+
+/* dst and ref answer alike: every key src held, and queries of every kind. */
+static bool same_answers(const struct ground *dst, const struct ground *ref, unsigned *seed)
+{
+	static const double tolerances[] = {0, 0.25};
+	bool same = ground_active(dst) == ground_active(ref) &&
+		    ground_has_periods(dst) == ground_has_periods(ref) &&
+		    ground_days_held(dst) == ground_days_held(ref) &&
+		    ground_evictions(dst) == ground_evictions(ref);
+	size_t k, j;
+
+	for (k = 0; k < 600 && same; k++) {
+		char key[16];
+		uint64_t at_d = 0, at_r = 0;
+		bool in_d, in_r;
+
+		snprintf(key, sizeof(key), "k%zu", k * 11 % 6000);
+		in_d = ground_find(dst, key, strlen(key), &at_d);
+		in_r = ground_find(ref, key, strlen(key), &at_r);
+		same = in_d == in_r && at_d == at_r;
+	}
+	for (k = 0; k < 120 + ARRAY_SIZE(last_q) && same; k++) {
+		char text[64];
+		struct ground_context ctx;
+		struct quantity a;
+
+		random_quantity(seed, text, sizeof(text), &a);
+		random_context(seed, &ctx);
+		if (k >= 120) {
+			if (k - 120 >= MIN(n_last, ARRAY_SIZE(last_q)))
+				break;
+			a = last_q[k - 120]; /* one the sources said: its period counts */
+		}
+		for (j = 0; j < ARRAY_SIZE(tolerances) && same; j++) {
+			enum ground_verdict vd, vr;
+			const struct ground_quantity *d = ground_match_quantity(dst, &a, &ctx, tolerances[j], &vd);
+			const struct ground_quantity *r = ground_match_quantity(ref, &a, &ctx, tolerances[j], &vr);
+
+			same = vd == vr && (d ? (long long)d->at : -1) == (r ? (long long)r->at : -1) &&
+			       (!d || strcmp(d->text, r->text) == 0);
+		}
+		if (same) {
+			const struct ground_quantity *d, *r;
+
+			d = ground_said_otherwise(dst, &a, QUANTITY_PERIOD(2019, 3), 0);
+			r = ground_said_otherwise(ref, &a, QUANTITY_PERIOD(2019, 3), 0);
+			same = (d ? (long long)d->at : -1) == (r ? (long long)r->at : -1);
+		}
+	}
+	return same;
+}
+
+/* Puts a key and a quantity in g, as a tool message's line would. */
+static void add_one(struct ground *g, unsigned *seed, uint64_t *at)
+{
+	struct ground_context ctx;
+	struct quantity q;
+	char text[64], key[16];
+
+	snprintf(key, sizeof(key), "k%u", next_rand(seed) % 6000);
+	CHECK_EQ(ground_add(g, key, strlen(key), (*at)++), 0);
+	random_quantity(seed, text, sizeof(text), &q);
+	random_context(seed, &ctx);
+	CHECK_EQ(ground_add_quantity(g, &q, text, strlen(text), (*at)++, &ctx), 0);
+	last_q[n_last++ % ARRAY_SIZE(last_q)] = q;
+}
+
+/*
+ * A set kept in sync with the sources (a tool message at a time, the
+ * reply's own tool spans added between) answers as a fresh copy would:
+ * through the cap, periods set on what a message said, resets, and a
+ * changed copy (which must be copied whole).
+ */
+TEST(ground_sync_is_a_copy)
+{
+	struct ground *src = NULL, *dst = NULL, *ref = NULL;
+	unsigned seed = 5, newest = 0, whole = 0;
+	uint64_t at = 0;
+	size_t round, k;
+
+	CHECK_EQ(ground_new(&src), 0);
+	CHECK_EQ(ground_new(&dst), 0);
+	CHECK_EQ(ground_new(&ref), 0);
+	if (!src || !dst || !ref)
+		goto out;
+	for (round = 0; round < 160; round++) {
+		unsigned r = next_rand(&seed), n = r % 7 == 0 ? 900 : r % 60;
+		uint64_t first = ground_next_seq(src);
+		char text[64];
+		struct ground_context ctx;
+		struct quantity q;
+		int got;
+
+		if (r % 41 == 0)
+			ground_reset(src);
+		if (r % 3)
+			ground_activate(src);
+		/* A tool message: keys (some said before) and quantities. */
+		for (k = 0; k < n; k++)
+			add_one(src, &seed, &at);
+		/* Its figures said of a quarter; rarely, older ones too (a whole copy). */
+		if (r % 5 == 1)
+			ground_set_period(src, r % 25 == 1 && first > 3 ? first - 3 : first,
+					  ground_next_seq(src), QUANTITY_PERIOD(2020, 4));
+		got = ground_sync(dst, src);
+		CHECK(got >= 0);
+		newest += got == 1;
+		whole += got == 0;
+		CHECK_EQ(ground_copy(ref, src), 0);
+		if (!same_answers(dst, ref, &seed)) {
+			fprintf(stderr, "  round %zu (%s): the synced set answers otherwise\n", round,
+				got == 1 ? "newest" : "whole");
+			CHECK(!"ground_sync differs from ground_copy");
+			break;
+		}
+		/* The reply's own tool span grounds the rest of the reply only. */
+		if (r % 4 == 0) {
+			random_quantity(&seed, text, sizeof(text), &q);
+			random_context(&seed, &ctx);
+			CHECK_EQ(ground_add_quantity(dst, &q, text, strlen(text), at++, &ctx), 0);
+		}
+	}
+	/* Both ways were taken, often. */
+	CHECK(newest > 60 && whole > 20);
+	/* Grown past what it holds since the sync, or reset and grown past
+	 * where it was: the counts alone would pass either. */
+	for (round = 0; round < 3; round++) {
+		CHECK(ground_sync(dst, src) >= 0);
+		if (round == 0) {
+			/* more new items than the set holds, few quantities */
+			for (k = 0; k < GROUND_CAP + 100; k++) {
+				char key[24];
+
+				snprintf(key, sizeof(key), "new%zu", k);
+				CHECK_EQ(ground_add(src, key, strlen(key), at++), 0);
+			}
+		} else if (round == 1) {
+			for (k = 0; k < GROUND_CAP + 100; k++)
+				add_one(src, &seed, &at);
+		} else {
+			ground_reset(src);
+			for (k = 0; k < 100; k++)
+				add_one(src, &seed, &at);
+			CHECK_EQ(ground_sync(dst, src), 0);
+			ground_reset(src);
+			for (k = 0; k < 150; k++)
+				add_one(src, &seed, &at);
+		}
+		CHECK_EQ(ground_sync(dst, src), 0);
+		CHECK_EQ(ground_copy(ref, src), 0);
+		CHECK(same_answers(dst, ref, &seed));
+	}
+out:
+	ground_free(src);
+	ground_free(dst);
+	ground_free(ref);
+}
