@@ -1130,9 +1130,16 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
-			if (!quantity_comparable(a, &gq->q) || quantity_states(a, &gq->q))
+			if (!quantity_comparable(a, &gq->q))
 				continue;
+			/* Whether it would win, before the dearer question whether
+			 * it states a (then it is no swap): most lose here. */
 			d = quantity_distance(a, &gq->q);
+			if (k == best_k && (d > best_d || (d == best_d && best != NIL &&
+							   g->ql[i].seq < g->ql[best].seq)))
+				continue;
+			if (quantity_states(a, &gq->q))
+				continue;
 			if (k > best_k || d < best_d ||
 			    (d == best_d && (best == NIL || g->ql[i].seq > g->ql[best].seq))) {
 				best = i;
