@@ -8,7 +8,9 @@
  *    normalized: a title key and a family name are lowercase words with one
  *    space between them; a year is 0 or in 1000-2999; a DOI starts "10.";
  *  - matching each line of the input, read as model text, against what was
- *    kept gives a verdict and, for a match, an entry of the bibliography.
+ *    kept gives a verdict and, for a match, an entry of the bibliography:
+ *    the one a walk over every entry finds (the first of the titles most
+ *    like its own, when at least 0.75 alike), else one with an identifier.
  */
 #include <errno.h>
 #include <string.h>
@@ -28,6 +30,34 @@ static void check_words(const char *s, const char *what)
 			   "%s has a control byte", what);
 		FUZZ_CHECK(!(s[i] == ' ' && s[i + 1] == ' '), "%s \"%s\" has two blanks", what, s);
 	}
+}
+
+/* The entry bib_match() chose (x) is the one a walk over all of them chooses. */
+static void walk_check(const struct refs *r, const struct bib *b, const struct ref_entry *e,
+		       const char *text, const struct bib_entry *x)
+{
+	const struct bib_entry *want = NULL;
+	struct buf k = {0};
+	double best = 0;
+	size_t i;
+
+	FUZZ_CHECK(refs_title_key(r, text + e->title.off, e->title.len, &k) == 0 &&
+		   buf_addc(&k, '\0') == 0);
+	for (i = 0; e->title.len && k.len > 1 && i < bib_count(b); i++) {
+		const struct bib_entry *be = bib_at(b, i);
+		double sim = be->title_key[0] ? bib_title_similarity(k.data, be->title_key) : 0;
+
+		if (sim > best) {
+			best = sim;
+			want = be;
+		}
+	}
+	if (want && best >= 0.75)
+		FUZZ_CHECK(x == want, "matched \"%s\", the walk \"%s\"", x ? x->title_key : "nothing",
+			   want->title_key);
+	else
+		FUZZ_CHECK(!x || *x->doi || *x->arxiv, "an entry matched by no title nor identifier");
+	buf_free(&k);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -74,6 +104,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_CHECK(v == BIB_NONE || v == BIB_MATCH || v == BIB_ALTERED);
 			FUZZ_CHECK(v == BIB_NONE || x != NULL, "a verdict without its entry");
 			FUZZ_CHECK(why != NULL);
+			walk_check(r, b, &out[j], s + out[j].from, x);
 		}
 		s += len + 1;
 	}

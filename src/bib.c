@@ -4,16 +4,43 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "json.h"
 
+/*
+ * A word of an entry's normalized title: its hash, the entry, and how
+ * often the title says it (among its first TITLE_WORDS words).
+ */
+struct posting {
+	uint64_t hash;
+	uint32_t entry, count;
+};
+
+/* An entry by one of its identifiers. */
+struct by_id {
+	const char *id;
+	uint32_t entry;
+};
+
 struct bib {
 	const struct refs *refs;
 	struct bib_entry *e;
 	size_t n, cap;
+	/*
+	 * Made anew by each bib_add(): the title words' postings, sorted by
+	 * hash then entry (a title is compared only with those it shares a
+	 * word with), and the entries with a DOI, and with an arXiv id,
+	 * sorted by it then by entry.
+	 */
+	struct posting *post;
+	size_t n_post;
+	uint8_t *n_words; /* per entry: its title's words, up to TITLE_WORDS */
+	struct by_id *dois, *arxivs;
+	size_t n_dois, n_arxivs;
 };
 
 int bib_new(const struct refs *r, struct bib **out)
@@ -46,6 +73,10 @@ void bib_free(struct bib *b)
 	for (i = 0; i < b->n; i++)
 		entry_free(&b->e[i]);
 	free(b->e);
+	free(b->post);
+	free(b->n_words);
+	free(b->dois);
+	free(b->arxivs);
 	free(b);
 }
 
@@ -602,6 +633,147 @@ static int read_csl(struct bib *b, const char *name, const char *s, size_t n, st
 	return err;
 }
 
+/* ---- the indexes ---- */
+
+/* A title's words are compared up to this many (bib_title_similarity()). */
+#define TITLE_WORDS 64
+
+static size_t words_of(const char *s, size_t *w, size_t max);
+
+static uint64_t word_hash(const char *w, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)w[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/*
+ * The distinct words of a normalized title as postings (entry left 0),
+ * each with how often it is said; returns how many, at most TITLE_WORDS.
+ * Two words of one hash are taken for one: they are only candidates.
+ */
+static size_t title_postings(const char *t, struct posting *out, size_t *n_words)
+{
+	size_t w[2 * TITLE_WORDS], n = words_of(t, w, TITLE_WORDS), k = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		uint64_t h = word_hash(t + w[2 * i], w[2 * i + 1] - w[2 * i]);
+
+		for (j = 0; j < k && out[j].hash != h; j++)
+			;
+		if (j == k)
+			out[k++] = (struct posting){.hash = h};
+		out[j].count++;
+	}
+	*n_words = n;
+	return k;
+}
+
+static int cmp_posting(const void *pa, const void *pb)
+{
+	const struct posting *a = pa, *b = pb;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return (a->entry > b->entry) - (a->entry < b->entry);
+}
+
+static int cmp_by_id(const void *pa, const void *pb)
+{
+	const struct by_id *a = pa, *b = pb;
+	int c = strcmp(a->id, b->id);
+
+	return c ? c : (a->entry > b->entry) - (a->entry < b->entry);
+}
+
+/* Makes the indexes over every entry anew; on -ENOMEM the old ones stay. */
+static int index_entries(struct bib *b)
+{
+	struct posting one[TITLE_WORDS], *post;
+	struct by_id *dois, *arxivs;
+	uint8_t *words;
+	size_t i, j, k, n_words, total = 0, n_post = 0, n_dois = 0, n_arxivs = 0;
+
+	for (i = 0; i < b->n; i++)
+		total += b->e[i].title_key[0] ? title_postings(b->e[i].title_key, one, &n_words) : 0;
+	post = malloc(MAX(total, 1) * sizeof(*post));
+	dois = malloc(MAX(b->n, 1) * sizeof(*dois));
+	arxivs = malloc(MAX(b->n, 1) * sizeof(*arxivs));
+	words = malloc(MAX(b->n, 1));
+	if (!post || !dois || !arxivs || !words) {
+		free(post);
+		free(dois);
+		free(arxivs);
+		free(words);
+		return -ENOMEM;
+	}
+	for (i = 0; i < b->n; i++) {
+		const struct bib_entry *x = &b->e[i];
+
+		n_words = 0;
+		k = x->title_key[0] ? title_postings(x->title_key, one, &n_words) : 0;
+		words[i] = (uint8_t)n_words;
+		for (j = 0; j < k; j++) {
+			one[j].entry = (uint32_t)i;
+			post[n_post++] = one[j];
+		}
+		if (x->doi[0])
+			dois[n_dois++] = (struct by_id){x->doi, (uint32_t)i};
+		if (x->arxiv[0])
+			arxivs[n_arxivs++] = (struct by_id){x->arxiv, (uint32_t)i};
+	}
+	qsort(post, n_post, sizeof(*post), cmp_posting);
+	qsort(dois, n_dois, sizeof(*dois), cmp_by_id);
+	qsort(arxivs, n_arxivs, sizeof(*arxivs), cmp_by_id);
+	free(b->post);
+	free(b->n_words);
+	free(b->dois);
+	free(b->arxivs);
+	b->post = post;
+	b->n_words = words;
+	b->dois = dois;
+	b->arxivs = arxivs;
+	b->n_post = n_post;
+	b->n_dois = n_dois;
+	b->n_arxivs = n_arxivs;
+	return 0;
+}
+
+/* The first entry (in the order read) whose identifier is id, or SIZE_MAX. */
+static size_t find_id(const struct by_id *v, size_t n, const char *id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v[mid].id, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(v[lo].id, id) == 0 ? v[lo].entry : SIZE_MAX;
+}
+
+/* The first posting of hash h, or n_post. */
+static size_t find_posting(const struct bib *b, uint64_t h)
+{
+	size_t lo = 0, hi = b->n_post;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->post[mid].hash < h)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 int bib_add(struct bib *b, const char *name, const char *data, size_t len, struct diag *d)
 {
 	size_t i = 0, before = b->n;
@@ -622,6 +794,11 @@ int bib_add(struct bib *b, const char *name, const char *data, size_t len, struc
 			       name);
 	if (err < 0) {
 		/* nothing of a refused file stays */
+		while (b->n > before)
+			entry_free(&b->e[--b->n]);
+	}
+	if (err == 0 && (err = index_entries(b)) < 0) {
+		/* (the indexes of the entries before it stay) */
 		while (b->n > before)
 			entry_free(&b->e[--b->n]);
 	}
@@ -669,6 +846,70 @@ double bib_title_similarity(const char *a, const char *b)
 	return 2.0 * (double)common / (double)(na + nb);
 }
 
+/*
+ * The entry whose title is most like key, the first read of those alike,
+ * among those that can be at least min_similarity like it; *best NULL when
+ * none. Only entries sharing a word with it are looked at (through the
+ * postings), and only those whose words in common could reach the bound
+ * are compared word by word: bib_title_similarity() decides, as over
+ * every entry (one of them at most once as like as it counted them).
+ */
+static int best_title(const struct bib *b, const char *key, double min_similarity,
+		      const struct bib_entry **best, double *best_sim)
+{
+	struct posting q[TITLE_WORDS];
+	size_t from[TITLE_WORDS], na, nq = title_postings(key, q, &na), i, j, work = 0, cap = 16;
+	uint32_t *slot, *common;
+	size_t found = SIZE_MAX;
+
+	*best = NULL;
+	*best_sim = 0;
+	for (i = 0; i < nq; i++) {
+		from[i] = find_posting(b, q[i].hash);
+		for (j = from[i]; j < b->n_post && b->post[j].hash == q[i].hash; j++)
+			work++;
+	}
+	if (work == 0)
+		return 0;
+	while (cap < 2 * work)
+		cap *= 2;
+	/* entry + 1 by slot (0: free), and the words it shares with key */
+	slot = calloc(cap, sizeof(*slot));
+	common = calloc(cap, sizeof(*common));
+	if (!slot || !common) {
+		free(slot);
+		free(common);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nq; i++)
+		for (j = from[i]; j < b->n_post && b->post[j].hash == q[i].hash; j++) {
+			const struct posting *p = &b->post[j];
+			size_t h = (p->entry * 0x9e3779b1u) & (cap - 1);
+
+			while (slot[h] && slot[h] != p->entry + 1)
+				h = (h + 1) & (cap - 1);
+			slot[h] = p->entry + 1;
+			common[h] += MIN(q[i].count, p->count);
+		}
+	for (i = 0; i < cap; i++) {
+		size_t x = (size_t)slot[i] - 1;
+		double sim;
+
+		if (!slot[i] || 2.0 * (double)common[i] / (double)(na + b->n_words[x]) < min_similarity)
+			continue;
+		sim = bib_title_similarity(key, b->e[x].title_key);
+		if (sim > 0 && (sim > *best_sim || (sim == *best_sim && x < found))) {
+			*best_sim = sim;
+			found = x;
+		}
+	}
+	free(slot);
+	free(common);
+	if (found != SIZE_MAX)
+		*best = &b->e[found];
+	return 0;
+}
+
 enum bib_verdict bib_match(const struct bib *b, const struct ref_entry *e, const char *text,
 			   double min_similarity, const struct bib_entry **which, const char **why)
 {
@@ -678,6 +919,7 @@ enum bib_verdict bib_match(const struct bib *b, const struct ref_entry *e, const
 	char *doi = NULL, *arxiv = NULL;
 	enum bib_verdict v = BIB_NONE;
 	size_t i;
+	int err;
 
 	*which = NULL;
 	*why = "";
@@ -690,21 +932,15 @@ enum bib_verdict bib_match(const struct bib *b, const struct ref_entry *e, const
 		doi = lower_dup(text + e->doi.off, e->doi.len);
 	if (e->arxiv.len)
 		arxiv = arxiv_of(text + e->arxiv.off, e->arxiv.len);
-	for (i = 0; i < b->n; i++) {
-		const struct bib_entry *x = &b->e[i];
-
-		if (k.len > 1 && x->title_key[0]) {
-			double sim = bib_title_similarity(k.data, x->title_key);
-
-			if (sim > best_sim) {
-				best_sim = sim;
-				best = x;
-			}
-		}
-		if (!by_id && ((doi && *doi && strcmp(doi, x->doi) == 0) ||
-			       (arxiv && *arxiv && strcmp(arxiv, x->arxiv) == 0)))
-			by_id = x;
+	if (k.len > 1) {
+		err = best_title(b, k.data, min_similarity, &best, &best_sim);
+		if (err < 0)
+			goto out;
 	}
+	i = MIN(doi && *doi ? find_id(b->dois, b->n_dois, doi) : SIZE_MAX,
+		arxiv && *arxiv ? find_id(b->arxivs, b->n_arxivs, arxiv) : SIZE_MAX);
+	if (i != SIZE_MAX)
+		by_id = &b->e[i];
 	if (best && best_sim >= min_similarity) {
 		*which = best;
 		if (e->year && best->year && e->year != best->year) {

@@ -184,3 +184,108 @@ TEST(bib_similarity_and_names)
 #undef FIRST
 	buf_free(&a);
 }
+
+static unsigned bib_rand(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return *seed >> 16;
+}
+
+/* A title of few words from a small vocabulary: many titles share words. */
+static void random_title(unsigned *seed, char *out, size_t cap)
+{
+	static const char *const words[] = {"graph", "neural", "networks", "traffic", "learning",
+					    "deep", "attention", "models", "sparse", "robust",
+					    "forecasting", "survey"};
+	size_t n = bib_rand(seed) % 8 + 1, k = 0, i;
+
+	out[0] = '\0';
+	for (i = 0; i < n; i++)
+		k += (size_t)snprintf(out + k, cap - k, "%s%s", i ? " " : "",
+				      words[bib_rand(seed) % ARRAY_SIZE(words)]);
+	out[0] = (char)(out[0] - 'a' + 'A');
+}
+
+/*
+ * bib_match through its indexes finds the entry a walk over every entry
+ * finds: the first of the most alike titles when it reaches the bound,
+ * else the first entry of the DOI or arXiv id.
+ */
+TEST(bib_match_is_the_walk)
+{
+	static const double bounds[] = {0.75, 0.4, 0};
+	struct bib *b = fresh();
+	struct buf text = {0}, k = {0};
+	struct diag d = {""};
+	unsigned seed = 3;
+	size_t i, j, q, matched = 0, by_id = 0, checked = 0;
+
+	if (!b)
+		return;
+	for (i = 0; i < 400; i++) {
+		char title[160];
+
+		random_title(&seed, title, sizeof(title));
+		buf_addf(&text, "@article{k%zu, title = {%s}, author = {Lee, Kim}, year = {%u}", i, title,
+			 2015 + bib_rand(&seed) % 5);
+		if (bib_rand(&seed) % 3 == 0)
+			buf_addf(&text, ", doi = {10.1000/d%u}", bib_rand(&seed) % 40);
+		if (bib_rand(&seed) % 4 == 0)
+			buf_addf(&text, ", eprint = {2001.%05u}, archivePrefix = {arXiv}", bib_rand(&seed) % 40);
+		buf_adds(&text, "}\n");
+	}
+	buf_addc(&text, '\0');
+	CHECK_EQ(ADD(b, text.data, &d), 0);
+	for (q = 0; q < 300; q++) {
+		struct ref_entry e[REFS_PER_LINE];
+		char title[160], line[400];
+		unsigned r = bib_rand(&seed);
+
+		random_title(&seed, title, sizeof(title));
+		snprintf(line, sizeof(line), "Lee, K. (2017). %s. Journal of Things, 3(2), 1-10.%s", title,
+			 r % 2 ? "" : r % 4 ? " https://doi.org/10.1000/d7" : " arXiv:2001.00011");
+		if (refs_parse(refs, line, strlen(line), 202612, e, REFS_PER_LINE) < 1)
+			continue;
+		for (j = 0; j < ARRAY_SIZE(bounds); j++) {
+			const struct bib_entry *got = NULL, *want = NULL, *id = NULL;
+			const char *why_not;
+			double best = 0;
+			size_t x;
+
+			bib_match(b, &e[0], line + e[0].from, bounds[j], &got, &why_not);
+			k.len = 0;
+			if (e[0].title.len)
+				CHECK_EQ(refs_title_key(refs, line + e[0].from + e[0].title.off, e[0].title.len, &k), 0);
+			buf_addc(&k, '\0');
+			for (x = 0; x < bib_count(b); x++) {
+				const struct bib_entry *be = bib_at(b, x);
+				double sim = k.len > 1 && be->title_key[0] ? bib_title_similarity(k.data, be->title_key) : 0;
+
+				if (sim > best) {
+					best = sim;
+					want = be;
+				}
+				if (!id && ((r % 4 == 2 && strcmp(be->doi, "10.1000/d7") == 0) ||
+					    (r % 4 == 0 && strcmp(be->arxiv, "2001.00011") == 0)))
+					id = be;
+			}
+			if (!(want && best >= bounds[j]))
+				want = id;
+			checked++;
+			matched += want != NULL;
+			by_id += want && want == id;
+			if (got != want) {
+				fprintf(stderr, "  \"%s\" at %.2f: want %s, got %s\n", line, bounds[j],
+					want ? want->key : "none", got ? got->key : "none");
+				CHECK(!"the indexed match differs from the walk");
+				q = 300;
+				break;
+			}
+		}
+	}
+	/* Matches of both kinds, and misses: the comparison proves something. */
+	CHECK(matched > checked / 3 && matched < checked && by_id > 10);
+	buf_free(&text);
+	buf_free(&k);
+	bib_free(b);
+}
