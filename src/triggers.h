@@ -22,11 +22,16 @@
 
 struct triggers;
 
-/* Compiles rs's trigger patterns. 0, -EINVAL (d names the pattern) or -ENOMEM. */
+/*
+ * Prepares to look for rs's trigger patterns, compiled at the first
+ * triggers_begin() (triggers_check() is what refuses a bad one, with its
+ * place). 0 or -ENOMEM; d is kept for the callers' sake.
+ */
 int triggers_new(const struct ruleset *rs, struct triggers **out, struct diag *d);
 void triggers_free(struct triggers *t);
-/* Starts a prompt; what matched in earlier prompts stays matched. */
-void triggers_begin(struct triggers *t);
+/* Starts a prompt; what matched in earlier prompts stays matched. 0, or
+ * -EINVAL for a pattern that does not compile (never one triggers_check() passed). */
+int triggers_begin(struct triggers *t);
 int triggers_feed(struct triggers *t, const char *buf, size_t len);
 /* Ends the prompt: its last bytes are looked at. */
 int triggers_end(struct triggers *t);

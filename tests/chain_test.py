@@ -351,6 +351,14 @@ for body, want in [
         f.write(BASE + "triggers:\n" + body + "\n")
     rc, out, err = run(["--no-builtin-rules", "--rules", pack, "--check-rules", "--no-cache"])
     check(rc == 2 and want in err and "t.yaml:" in err, f"trigger pack {body!r}: {rc} {err!r}")
+# Trigger patterns are compiled when a prompt first comes, but a pack's are
+# checked with its examples when it is read: a bad one stops a plain run too.
+with open(pack, "w") as f:
+    f.write(BASE + "triggers:\n  - {name: t, pattern: 'ex(act', escalate: [s], examples: [exact],"
+            " negative_examples: [x]}\n")
+rc, out, err = run(["--no-builtin-rules", "--rules", pack, "--no-cache"], stdin=b"zz\n")
+check(rc == 2 and "t.yaml:" in err and "trigger \"t\": pattern:" in err,
+      f"a bad trigger pattern without a prompt: {rc} {err!r}")
 
 # ---- context pressure (context-health's "compact zone or beyond") ----
 PRESSED = ("70% of teams deploy daily. Builds are 3x faster. If approved, it will ship in "

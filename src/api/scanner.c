@@ -271,7 +271,9 @@ int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc, enum hallusc
 			policy_lower(sc->pol);
 			sc->answered = false;
 		}
-		triggers_begin(sc->triggers);
+		err = triggers_begin(sc->triggers);
+		if (err < 0)
+			return fail(sc, err);
 	}
 	return 0;
 }
