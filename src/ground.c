@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -103,7 +104,8 @@ struct ground {
 	unsigned days_seen; /* the days of the week times were said of since then */
 	/*
 	 * For ground_sync(). version changes with every change to the set;
-	 * epoch with every reset; e_added counts the items put in since the
+	 * epoch with every reset, to a number no other set had (a set freed
+	 * and another made at its address is not taken for it); e_added counts the items put in since the
 	 * reset (qseq counts the quantities); rewritten is the oldest seq
 	 * whose period was set since the last sync from this set (UINT64_MAX:
 	 * none). A copy remembers, of its source, where it was taken.
@@ -165,6 +167,14 @@ void ground_free(struct ground *g)
 
 static void clear_heads(struct ground *g);
 
+/* A number for a reset no set has had, on any thread. */
+static uint64_t next_epoch(void)
+{
+	static atomic_uint_fast64_t epochs;
+
+	return (uint64_t)atomic_fetch_add_explicit(&epochs, 1, memory_order_relaxed) + 1;
+}
+
 void ground_reset(struct ground *g)
 {
 	if (g->dirty)
@@ -179,7 +189,7 @@ void ground_reset(struct ground *g)
 	g->days_seen = 0;
 	g->dirty = false;
 	g->version++;
-	g->epoch++;
+	g->epoch = next_epoch();
 	g->e_added = 0;
 	g->rewritten = UINT64_MAX;
 	g->synced_from = NULL;
