@@ -1036,7 +1036,11 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	return true;
 }
 
-/* Judges the LEXED_WALK newest quantities of one unit. */
+/*
+ * Judges the LEXED_WALK newest quantities of one unit, but for those of
+ * a's unit and value: judge_lexed() judged them already (by value), and a
+ * second judgement changes nothing.
+ */
 static void judge_unit(struct qsearch *s, uint64_t unit_hash)
 {
 	const struct ground *g = s->g;
@@ -1044,7 +1048,9 @@ static void judge_unit(struct qsearch *s, uint64_t unit_hash)
 
 	for (i = g->units[mix(unit_hash)]; i != NIL && walked < LEXED_WALK; i = g->ql[i].unit.next)
 		if (g->ql[i].unit_hash == unit_hash) {
-			judge(s, i);
+			if (unit_hash != s->a->unit_hash || g->q[i].q.value != s->a->value ||
+			    g->q[i].q.kind == QUANTITY_BASE)
+				judge(s, i);
 			walked++;
 		}
 }
