@@ -871,7 +871,9 @@ static int best_title(const struct bib *b, const char *key, double min_similarit
 	}
 	if (work == 0)
 		return 0;
-	while (cap < 2 * work)
+	/* (no more entries than the bibliography holds: words every title
+	 * has cost time, never more room) */
+	while (cap < 2 * MIN(work, b->n))
 		cap *= 2;
 	/* entry + 1 by slot (0: free), and the words it shares with key */
 	slot = calloc(cap, sizeof(*slot));
