@@ -421,7 +421,11 @@ enum halluscan_grounding {
 HALLUSCAN_API int halluscan_scanner_add_grounding(struct halluscan_scanner *sc,
 						  enum halluscan_grounding kind,
 						  const void *text, size_t len);
-/* The same for a text read in pieces: begin, feed each piece, end. */
+/*
+ * The same for a text read in pieces: begin, feed each piece, end. The
+ * first PROMPT compiles the packs' trigger patterns (checked when the
+ * packs were read): -ENOMEM there fails the scanner, as any error does.
+ */
 HALLUSCAN_API int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc,
 						    enum halluscan_grounding kind);
 HALLUSCAN_API int halluscan_scanner_grounding_feed(struct halluscan_scanner *sc,

@@ -21,22 +21,23 @@ struct triggers {
 	bool compiled;
 };
 
-static pcre2_code *compile(const struct trigger *t, struct diag *d)
+/* Compiles t's pattern into *out: 0, -ENOMEM, or -EINVAL with d saying where and why. */
+static int compile(const struct trigger *t, pcre2_code **out, struct diag *d)
 {
 	PCRE2_UCHAR msg[256];
 	PCRE2_SIZE off;
-	pcre2_code *code;
 	int errcode;
 
-	code = pcre2_compile((PCRE2_SPTR)t->pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS,
+	*out = pcre2_compile((PCRE2_SPTR)t->pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS,
 			     &errcode, &off, NULL);
-	if (!code) {
-		pcre2_get_error_message(errcode, msg, sizeof(msg));
-		diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\": pattern: %s at offset %zu",
-			 t->pattern_at.file, t->pattern_at.line, t->pattern_at.col, t->name,
-			 (char *)msg, (size_t)off);
-	}
-	return code;
+	if (*out)
+		return 0;
+	if (errcode == PCRE2_ERROR_HEAP_FAILED)
+		return -ENOMEM;
+	pcre2_get_error_message(errcode, msg, sizeof(msg));
+	return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\": pattern: %s at offset %zu",
+			t->pattern_at.file, t->pattern_at.line, t->pattern_at.col, t->name,
+			(char *)msg, (size_t)off);
 }
 
 void triggers_free(struct triggers *t)
@@ -58,10 +59,11 @@ void triggers_free(struct triggers *t)
 static int compile_all(struct triggers *t, struct diag *d)
 {
 	size_t i;
+	int err;
 
 	for (i = 0; i < t->rs->n_triggers; i++)
-		if (!t->code[i] && !(t->code[i] = compile(&t->rs->triggers[i], d)))
-			return -EINVAL;
+		if (!t->code[i] && (err = compile(&t->rs->triggers[i], &t->code[i], d)) < 0)
+			return err;
 	t->compiled = true;
 	return 0;
 }
@@ -187,12 +189,11 @@ int triggers_check(const struct ruleset *rs, struct diag *d)
 		return -ENOMEM;
 	for (i = 0; i < rs->n_triggers && err == 0; i++) {
 		const struct trigger *tr = &rs->triggers[i];
-		pcre2_code *code = compile(tr, d);
+		pcre2_code *code;
 
-		if (!code) {
-			err = -EINVAL;
+		err = compile(tr, &code, d);
+		if (err < 0)
 			break;
-		}
 		for (j = 0; j < tr->n_examples && err == 0; j++)
 			err = check_example(tr, code, md, &tr->examples[j], true, d);
 		for (j = 0; j < tr->n_negatives && err == 0; j++)

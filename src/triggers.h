@@ -29,8 +29,8 @@ struct triggers;
  */
 int triggers_new(const struct ruleset *rs, struct triggers **out, struct diag *d);
 void triggers_free(struct triggers *t);
-/* Starts a prompt; what matched in earlier prompts stays matched. 0, or
- * -EINVAL for a pattern that does not compile (never one triggers_check() passed). */
+/* Starts a prompt; what matched in earlier prompts stays matched. 0, -ENOMEM,
+ * or -EINVAL for a pattern that does not compile (never one triggers_check() passed). */
 int triggers_begin(struct triggers *t);
 int triggers_feed(struct triggers *t, const char *buf, size_t len);
 /* Ends the prompt: its last bytes are looked at. */
