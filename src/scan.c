@@ -833,9 +833,8 @@ static void reset(struct scan *s)
 	 * The input's set is made from them when it starts (sync_ground()):
 	 * a run of tool messages between two replies asks for it once. */
 	s->ground_stale = s->have_sources;
-	if (!s->have_sources) {
+	if (!s->have_sources)
 		ground_reset(s->ground);
-	}
 	/* Under pressure its rules (in the late database) run from the start. */
 	if (s->pressure && !s->pending)
 		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
