@@ -640,16 +640,6 @@ static int read_csl(struct bib *b, const char *name, const char *s, size_t n, st
 
 static size_t words_of(const char *s, size_t *w, size_t max);
 
-static uint64_t word_hash(const char *w, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)w[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /*
  * The distinct words of a normalized title as postings (entry left 0),
  * each with how often it is said; returns how many, at most TITLE_WORDS.
@@ -660,7 +650,7 @@ static size_t title_postings(const char *t, struct posting *out, size_t *n_words
 	size_t w[2 * TITLE_WORDS], n = words_of(t, w, TITLE_WORDS), k = 0, i, j;
 
 	for (i = 0; i < n; i++) {
-		uint64_t h = word_hash(t + w[2 * i], w[2 * i + 1] - w[2 * i]);
+		uint64_t h = fnv1a64(t + w[2 * i], w[2 * i + 1] - w[2 * i]);
 
 		for (j = 0; j < k && out[j].hash != h; j++)
 			;

@@ -115,16 +115,6 @@ struct ground {
 	uint64_t synced_epoch, synced_e, synced_q, synced_version;
 };
 
-static uint64_t fnv1a(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 /* Frees the keys of the items held. */
 static void free_keys(struct ground *g)
 {
@@ -244,7 +234,7 @@ bool ground_find(const struct ground *g, const char *key, size_t n, uint64_t *at
 	if (g->count == 0)
 		return false;
 	n = MIN(n, GROUND_KEY_MAX);
-	h = fnv1a(key, n);
+	h = fnv1a64(key, n);
 	for (i = g->bucket[h & (BUCKETS - 1)]; i != NIL; i = g->e[i].next) {
 		const struct entry *e = &g->e[i];
 
@@ -274,7 +264,7 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	e->key = malloc(n);
 	if (!e->key)
 		return -ENOMEM;
-	e->hash = fnv1a(key, n);
+	e->hash = fnv1a64(key, n);
 	e->at = at;
 	e->len = (uint16_t)n;
 	memcpy(e->key, key, n);

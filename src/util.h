@@ -41,6 +41,17 @@ static inline int grow(void *buf, size_t *cap, size_t need, size_t elem)
 	return need <= *cap ? 0 : grow_slow(buf, cap, need, elem);
 }
 
+/* FNV-1a, 64 bits, of n bytes: the hash of grounded keys and title words. */
+static inline uint64_t fnv1a64(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	return h;
+}
+
 /* strdup/strndup that return NULL on failure (callers map it to -ENOMEM). */
 char *xstrndup(const char *s, size_t n);
 
