@@ -682,30 +682,24 @@ static int cmp_by_id(const void *pa, const void *pb)
 /* Makes the indexes over every entry anew; on -ENOMEM the old ones stay. */
 static int index_entries(struct bib *b)
 {
-	struct posting one[TITLE_WORDS], *post;
+	struct posting one[TITLE_WORDS], *post = NULL;
 	struct by_id *dois, *arxivs;
 	uint8_t *words;
-	size_t i, j, k, n_words, total = 0, n_post = 0, n_dois = 0, n_arxivs = 0;
+	size_t i, j, k, n_words, cap = 0, n_post = 0, n_dois = 0, n_arxivs = 0;
 
-	for (i = 0; i < b->n; i++)
-		total += b->e[i].title_key[0] ? title_postings(b->e[i].title_key, one, &n_words) : 0;
-	post = malloc(MAX(total, 1) * sizeof(*post));
 	dois = malloc(MAX(b->n, 1) * sizeof(*dois));
 	arxivs = malloc(MAX(b->n, 1) * sizeof(*arxivs));
 	words = malloc(MAX(b->n, 1));
-	if (!post || !dois || !arxivs || !words) {
-		free(post);
-		free(dois);
-		free(arxivs);
-		free(words);
-		return -ENOMEM;
-	}
+	if (!dois || !arxivs || !words)
+		goto nomem;
 	for (i = 0; i < b->n; i++) {
 		const struct bib_entry *x = &b->e[i];
 
 		n_words = 0;
 		k = x->title_key[0] ? title_postings(x->title_key, one, &n_words) : 0;
 		words[i] = (uint8_t)n_words;
+		if (grow(&post, &cap, n_post + k, sizeof(*post)) < 0)
+			goto nomem;
 		for (j = 0; j < k; j++) {
 			one[j].entry = (uint32_t)i;
 			post[n_post++] = one[j];
@@ -715,7 +709,8 @@ static int index_entries(struct bib *b)
 		if (x->arxiv[0])
 			arxivs[n_arxivs++] = (struct by_id){x->arxiv, (uint32_t)i};
 	}
-	qsort(post, n_post, sizeof(*post), cmp_posting);
+	if (n_post) /* (post is NULL when no entry has a title) */
+		qsort(post, n_post, sizeof(*post), cmp_posting);
 	qsort(dois, n_dois, sizeof(*dois), cmp_by_id);
 	qsort(arxivs, n_arxivs, sizeof(*arxivs), cmp_by_id);
 	free(b->post);
@@ -730,6 +725,12 @@ static int index_entries(struct bib *b)
 	b->n_dois = n_dois;
 	b->n_arxivs = n_arxivs;
 	return 0;
+nomem:
+	free(post);
+	free(dois);
+	free(arxivs);
+	free(words);
+	return -ENOMEM;
 }
 
 /* The first entry (in the order read) whose identifier is id, or SIZE_MAX. */

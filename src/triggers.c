@@ -68,7 +68,7 @@ static int compile_all(struct triggers *t, struct diag *d)
 	return 0;
 }
 
-int triggers_new(const struct ruleset *rs, struct triggers **out, struct diag *d)
+int triggers_new(const struct ruleset *rs, struct triggers **out)
 {
 	struct triggers *t = calloc(1, sizeof(*t));
 	size_t n = rs->n_triggers ? rs->n_triggers : 1;
@@ -94,7 +94,6 @@ int triggers_new(const struct ruleset *rs, struct triggers **out, struct diag *d
 	 * scan_check_examples()) unless that was done when it was cached, and
 	 * the built-in packs' are checked by the tests.
 	 */
-	(void)d;
 	*out = t;
 	return 0;
 }

@@ -25,9 +25,9 @@ struct triggers;
 /*
  * Prepares to look for rs's trigger patterns, compiled at the first
  * triggers_begin() (triggers_check() is what refuses a bad one, with its
- * place). 0 or -ENOMEM; d is kept for the callers' sake.
+ * place). 0 or -ENOMEM.
  */
-int triggers_new(const struct ruleset *rs, struct triggers **out, struct diag *d);
+int triggers_new(const struct ruleset *rs, struct triggers **out);
 void triggers_free(struct triggers *t);
 /* Starts a prompt; what matched in earlier prompts stays matched. 0, -ENOMEM,
  * or -EINVAL for a pattern that does not compile (never one triggers_check() passed). */

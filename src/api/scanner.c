@@ -194,7 +194,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 		goto out;
 	err = scan_new(db, sc->pol, on_finding, sc, &sc->scan);
 	if (err == 0)
-		err = triggers_new(db->rs, &sc->triggers, &d);
+		err = triggers_new(db->rs, &sc->triggers);
 	if (err == 0 && (o.flags & HALLUSCAN_SCAN_PRESSURE))
 		scan_pressure(sc->scan, true);
 	if (err == 0 && o.span_nonce)
