@@ -299,6 +299,60 @@ TEST(ground_quantities_match_the_walk)
 	ground_free(g);
 }
 
+/* A context of the given words (no nearest words). */
+static struct ground_context words_ctx(uint32_t a, uint32_t b)
+{
+	struct ground_context c = {.word = {a, b}, .n = 2};
+
+	c.mask = 1ull << (a % 64) | 1ull << (b % 64);
+	return c;
+}
+
+/*
+ * A swap is looked for among the newest of a unit, and an evicted figure is
+ * none. "50 employees" is evicted, its ring slot taken by a bare 60 said in
+ * its words, which 128 newer bare numbers then push out of the numbers'
+ * walk: "55 employees" in those words has no swap; with another 60 among
+ * the newest numbers, that 60 is its swap.
+ */
+TEST(ground_swap_walk_skips_the_evicted)
+{
+	struct ground_context shared = words_ctx(1001, 2002), other = words_ctx(3003, 4004);
+	struct ground *g = NULL;
+	struct quantity q;
+	enum ground_verdict v;
+	const struct ground_quantity *got;
+	size_t k;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	CHECK(quantity_parse("50 employees", 12, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "50 employees", 12, 0, &shared), 0);
+	for (k = 1; k < GROUND_CAP; k++) {
+		CHECK(quantity_parse("7%", 2, &q));
+		CHECK_EQ(ground_add_quantity(g, &q, "7%", 2, k, &other), 0);
+	}
+	CHECK(quantity_parse("60", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "60", 2, GROUND_CAP, &shared), 0); /* evicts the 50 */
+	for (k = 0; k < 128; k++) {
+		CHECK(quantity_parse("9", 1, &q));
+		CHECK_EQ(ground_add_quantity(g, &q, "9", 1, GROUND_CAP + 1 + k, &other), 0);
+	}
+	CHECK(quantity_parse("55 employees", 12, &q));
+	got = ground_match_quantity(g, &q, &shared, 0, &v);
+	CHECK(got == NULL);
+	CHECK_EQ(v, GROUND_NONE);
+	/* and with the 60 among the newest numbers, it is the swap */
+	CHECK(quantity_parse("60", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "60", 2, 2 * GROUND_CAP, &shared), 0);
+	CHECK(quantity_parse("55 employees", 12, &q));
+	got = ground_match_quantity(g, &q, &shared, 0, &v);
+	CHECK(got && got->at == 2 * GROUND_CAP);
+	CHECK_EQ(v, GROUND_SWAPPED);
+	ground_free(g);
+}
+
 /* Figures are read to the same double strtod() reads, on its fast path and off it. */
 TEST(quantity_values_are_strtod)
 {
