@@ -4,7 +4,10 @@
 source document as grounding (--source), as issue 4 asks.
 
   recall: number-changed summaries (a labelled span holds a digit) that get
-          an altered_number or ungrounded_number finding;
+          an altered_number or ungrounded_number finding; and of those, the
+          ones whose numbers are not those of the unedited summary
+          (numbers_edited: the spans are a token diff, and some hold a digit
+          the edit left alone);
   false-positive rate: consistent summaries that get any number finding.
 
 Both with 95% Wilson intervals. Reads ../shared/corpus/summedits.jsonl in
@@ -42,6 +45,24 @@ def number_changed(record):
     """A summary with a changed number: labelled inconsistent, and one of its
     labelled spans holds a digit. bench/grounding.py uses the same test."""
     return bool(record["has_hallucination"]) and any(re.search(r"\d", s["text"]) for s in record["spans"])
+
+
+# A number token as bench/grounding.py's naive check reads one ("1,234.5", "3.5", "2013").
+NUMBER_TOKEN = re.compile(r"[0-9]+(?:[.,][0-9]+)*")
+
+
+def numbers_edited(record):
+    """Of the number-changed summaries, those whose number tokens, in order,
+    differ from the unedited summary's (meta.original_summary): SummEdits'
+    spans are a token diff against it ("spans derived by token diff against
+    original_summary, not annotated by humans", says each record), and a
+    span can hold a digit the edit left alone (a list marker "4)" beside an
+    edited word, "30%, but their pricing ..."). Decided from the data alone,
+    never from what halluscan finds; None where a record has no original."""
+    og = (record.get("meta") or {}).get("original_summary")
+    if og is None:
+        return None
+    return NUMBER_TOKEN.findall(record["response"]) != NUMBER_TOKEN.findall(og)
 
 
 def scan(binary, record, tmpdir):
@@ -95,6 +116,11 @@ def main():
     print("SummEdits number checks (%d records%s)" % (len(records), ", first %d" % args.limit if args.limit else ""))
     print("  number-changed summaries caught: %d / %d = %.3f  (95%% Wilson %.3f-%.3f); as altered_number: %d"
           % (caught, len(changed), recall, lo, hi, altered))
+    edited = [bool(g) for r, g in zip(changed, got_changed) if numbers_edited(r)]
+    if edited:
+        elo, ehi = wilson(sum(edited), len(edited))
+        print("    of them, numbers not as in the unedited summary: %d / %d = %.3f  (95%% Wilson %.3f-%.3f)"
+              % (sum(edited), len(edited), sum(edited) / len(edited), elo, ehi))
     print("  consistent summaries flagged:    %d / %d = %.3f  (95%% Wilson %.3f-%.3f)"
           % (flagged, len(consistent), fpr, flo, fhi))
     shown = 0
