@@ -519,9 +519,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	size_t off, n;
 
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
-	 * any figure written the same way... */
-	if (h->q.kind == QUANTITY_NUMBER && !ground_holds_figure(c->ground, &h->q))
-		return CHECK_REPORT;
+	 * any figure written the same way (the newest is where it is)... */
+	if (h->q.kind == QUANTITY_NUMBER) {
+		if (!(gq = ground_figure_held(c->ground, &h->q)))
+			return CHECK_REPORT;
+		h->grounded_at = gq->at;
+	}
 	/* ...unless it is said between the very words, both of them, that the
 	 * grounding puts around another bare number and not around its own.
 	 * With no unit to go by, the one nearest word on a side is too little;

@@ -1549,23 +1549,23 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 	return found;
 }
 
-bool ground_holds_figure(const struct ground *g, const struct quantity *a)
+const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a)
 {
 	double w = quantity_written(a);
 	uint32_t i;
 
 	if (g->qcount == 0)
-		return false;
+		return NULL;
 	/* Written the same way, at a's scale where a has one ("71 million") */
 	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
 		if (quantity_written(&g->q[i].q) == w && (a->scale == 1 || g->q[i].q.scale == a->scale) &&
 		    !g->q[i].q.items)
-			return true;
+			return &g->q[i];
 	/* or a bare number of the same value written otherwise ("71,000,000"). */
 	for (i = g->vals[val_of(a->value)]; i != NIL; i = g->ql[i].val.next)
 		if (g->q[i].q.kind == QUANTITY_NUMBER && g->q[i].q.value == a->value)
-			return true;
-	return false;
+			return &g->q[i];
+	return NULL;
 }
 
 int ground_copy(struct ground *dst, const struct ground *src)

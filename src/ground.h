@@ -196,16 +196,17 @@ bool ground_has_periods(const struct ground *g);
  * $1.40 for Q4 2019" where the source gives them for the fourth quarter of
  * 2020, "with less than 50 completed" where it says "over 50". NULL
  * otherwise. A bare number is held against every quantity written as it is
- * (at its scale, where it has one: ground_holds_figure()).
+ * (at its scale, where it has one: ground_figure_held()).
  */
 const struct ground_quantity *ground_said_otherwise(const struct ground *g, const struct quantity *a,
 						   uint32_t period, int bound);
 /*
- * True when a grounded quantity is written with a's figure ("$7", "7 days",
- * 7 for a bare 7; for a figure with a scale, "71 million", at that scale),
- * or a bare number of the same value ("71,000,000" and "71 million").
+ * The newest grounded quantity written with a's figure ("$7", "7 days", 7
+ * for a bare 7; for a figure with a scale, "71 million", at that scale),
+ * else the newest bare number of the same value ("71,000,000" for "71
+ * million"); NULL when there is none.
  */
-bool ground_holds_figure(const struct ground *g, const struct quantity *a);
+const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
 /* Adds what src holds to dst, oldest first, and src's evictions to dst's. */
