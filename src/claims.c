@@ -534,8 +534,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (h->q.kind == QUANTITY_NUMBER && h->q.value >= 1900 && h->q.value < 2100 &&
 	    h->q.value == floor(h->q.value))
 		return CHECK_GROUNDED;
-	if (days_a_week_held(c, h, end))
+	if (days_a_week_held(c, h, end)) {
+		/* where the grounding gives a day its hours, the newest of them */
+		if ((gq = ground_day_time(c->ground)))
+			h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
+	}
 	if (h->q.kind == QUANTITY_NUMBER) {
 		const char *b;
 		size_t nb;

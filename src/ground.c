@@ -1517,6 +1517,23 @@ unsigned ground_days_held(const struct ground *g)
 	return g->days_seen;
 }
 
+const struct ground_quantity *ground_day_time(const struct ground *g)
+{
+	uint64_t clock = quantity_unit_hash("time:clock");
+	uint32_t i, walked = 0;
+
+	if (g->qcount == 0)
+		return NULL;
+	for (i = g->units[mix(clock)]; i != NIL && walked < DAYS_WALK; i = g->ql[i].unit.next) {
+		if (g->ql[i].unit_hash != clock)
+			continue;
+		walked++;
+		if (g->q[i].days)
+			return &g->q[i];
+	}
+	return NULL;
+}
+
 /* Is the grounded gq a's figure said otherwise: of another period, the other side of a bound? */
 static bool says_otherwise(const struct ground_quantity *gq, uint32_t period, int bound)
 {

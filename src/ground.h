@@ -109,6 +109,8 @@ const char *ground_day_name(unsigned days);
  * week" counts them.
  */
 unsigned ground_days_held(const struct ground *g);
+/* The newest time said of a day (among the newest DAYS_WALK times), or NULL. */
+const struct ground_quantity *ground_day_time(const struct ground *g);
 
 /*
  * A time of day said of days (ground_days()): for each of them that the
