@@ -65,6 +65,10 @@ entropic() {
 	*) echo 1 ;;
 	esac
 }
+# Job j's log: TARGET.log, or TARGET.j.log with more than one job.
+log_of() {
+	if [ "$jobs" = 1 ]; then echo "$build/logs/$1.log"; else echo "$build/logs/$1.$2.log"; fi
+}
 status=0
 printf '%-12s %8s %12s %10s  %s\n' target seconds execs execs/s result
 for t in "$@"; do
@@ -74,8 +78,7 @@ for t in "$@"; do
 	start=$(date +%s)
 	j=1
 	while [ $j -le "$jobs" ]; do
-		log=$build/logs/$t.log
-		[ "$jobs" = 1 ] || log=$build/logs/$t.$j.log
+		log=$(log_of "$t" $j)
 		(
 			"$bin" "$build/corpus/$t" "fuzz/corpus/$t" \
 				$( [ -d "fuzz/repro/$t" ] && echo "fuzz/repro/$t") \
@@ -94,8 +97,7 @@ for t in "$@"; do
 	execs=0 rate=0 result="nothing found" leaks=no
 	j=1
 	while [ $j -le "$jobs" ]; do
-		log=$build/logs/$t.log
-		[ "$jobs" = 1 ] || log=$build/logs/$t.$j.log
+		log=$(log_of "$t" $j)
 		rc=$(cat "$log.rc")
 		rm -f "$log.rc"
 		e=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
