@@ -468,6 +468,22 @@ static bool days_a_week_held(struct claims *c, const struct held *h, uint64_t en
 	return false;
 }
 
+/* The year p[0, n) is when it is four digits, else 0 (p is not NUL-terminated). */
+static unsigned four_digits(const char *p, size_t n)
+{
+	unsigned y = 0;
+	size_t i;
+
+	if (n != 4)
+		return 0;
+	for (i = 0; i < 4; i++) {
+		if (!isdigit((unsigned char)p[i]))
+			return 0;
+		y = y * 10 + (unsigned)(p[i] - '0');
+	}
+	return y;
+}
+
 /*
  * A day of a month written with a year after today's ("March 3, 2027",
  * "2027-05-01"; this year, a later month): a date ahead is a plan or a
@@ -477,12 +493,12 @@ static bool date_ahead(struct claims *c, const struct held *h, uint64_t end)
 {
 	unsigned year = 0, month = (unsigned)(h->q.value / 100);
 	const char *p;
-	size_t n, i = 0;
+	size_t n, i = 0, k;
 
 	/* "2027-05-01": the year just before the month */
 	p = window_get(c->w, h->from > 5 ? h->from - 5 : 0, h->from, &n);
-	if (n == 5 && p[4] == '-' && strspn(p, "0123456789") == 4)
-		year = (unsigned)atoi(p);
+	if (n == 5 && p[4] == '-')
+		year = four_digits(p, 4);
 	if (!year) {
 		/* "March 3, 2027" */
 		p = window_get(c->w, h->to, MIN(end, h->to + 8), &n);
@@ -490,8 +506,9 @@ static bool date_ahead(struct claims *c, const struct held *h, uint64_t end)
 			i++;
 		while (i < n && p[i] == ' ' && i < 3)
 			i++;
-		if (n - i >= 4 && strspn(p + i, "0123456789") == 4 && (n - i == 4 || !isdigit((unsigned char)p[i + 4])))
-			year = (unsigned)atoi(p + i);
+		for (k = i; k < n && isdigit((unsigned char)p[k]); k++)
+			;
+		year = four_digits(p + i, k - i);
 	}
 	return year && year * 100 + month > c->today;
 }
