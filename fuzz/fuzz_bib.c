@@ -60,6 +60,15 @@ static void walk_check(const struct refs *r, const struct bib *b, const struct r
 	buf_free(&k);
 }
 
+/* The built-in packs before the first input, outside its timeout. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_builtin();
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct refs *r;

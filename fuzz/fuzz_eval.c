@@ -268,3 +268,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(mis);
 	return 0;
 }
+
+/*
+ * One run over a record and a pair before the first input fills the cache
+ * (the built-in packs compiled, the pair judge made): seconds that counted
+ * inside the first input ran past libFuzzer's per-input timeout on a busy
+ * machine.
+ */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static const char warm[] =
+		"\0{\"id\":\"r\",\"response\":\"It grew 73.4%.\",\"has_hallucination\":true}\n"
+		"{\"id\":\"p\",\"claim\":\"It is red.\",\"passage\":\"It is red.\"}\n";
+
+	(void)argc;
+	(void)argv;
+	return LLVMFuzzerTestOneInput((const uint8_t *)warm, sizeof(warm) - 1);
+}
