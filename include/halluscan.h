@@ -185,6 +185,9 @@ enum {
 	HALLUSCAN_RULE_RECOGNIZER = 1 << 3, /* ref.numbered, ref.bullet, ref.year: no
 					       pattern, the reference recognizer finds list
 					       items and years itself (pattern is NULL) */
+	HALLUSCAN_RULE_RECORDS = 1 << 4,  /* an attribute check: no pattern, the yes/no
+					     values of the records read as grounding are
+					     looked for in each sentence (pattern is NULL) */
 };
 
 struct halluscan_rule {

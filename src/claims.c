@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
+
+#include "attrs.h"
 #include "bib.h"
 #include "ground.h"
 #include "numlex.h"
@@ -124,7 +126,11 @@ struct claims {
 	uint64_t list_line;
 	struct buf list_text;
 	const struct bib *bib;
-	struct buf bib_source; /* the bibliography entry an altered one differs from */
+	struct buf bib_source;
+	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
+	size_t attr_rule;
+	struct attrs *attrs;
+	bool lex_numbers; /* a number rule exists: the lexer reads sentences */ /* the bibliography entry an altered one differs from */
 	/*
 	 * A number check's finding on a line not yet read for entries waits
 	 * for refs_line(): a figure of an entry (its year, volume, pages) is
@@ -229,8 +235,21 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 		for (i = 0; i < QC_CLASSES; i++)
 			if ((rs->rules[r].quantities & (1u << i)) && c->class_rule[i] < 0) {
 				c->class_rule[i] = (int)r;
-				c->lex = true;
+				c->lex = c->lex_numbers = true;
 			}
+	c->attr_rule = SIZE_MAX;
+	for (r = 0; r < rs->n_rules && c->attr_rule == SIZE_MAX; r++)
+		if (rs->rules[r].grounding == GROUNDING_ATTRIBUTE) {
+			struct diag d;
+			int err = attrs_new(rs, &c->attrs, &d);
+
+			if (err < 0) {
+				claims_free(c);
+				return err; /* claims_check_rules() said why when the packs were loaded */
+			}
+			c->attr_rule = r;
+			c->lex = true;
+		}
 	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
 	pcre2_set_match_limit(c->after_mctx, EXEMPT_MATCH_LIMIT);
 	for (r = 0; r < rs->n_rules && rs->rules[r].grounding != GROUNDING_REFERENCE; r++)
@@ -278,6 +297,7 @@ void claims_free(struct claims *c)
 		free(c->ex[i].sentence);
 	}
 	refs_free(c->refs);
+	attrs_free(c->attrs);
 	free(c->list);
 	buf_free(&c->list_text);
 	buf_free(&c->bib_source);
@@ -779,6 +799,53 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 }
 
 /*
+ * The column of offset at: counted on from the last column asked for, or,
+ * for an offset before it (attrs_check() reports in the order of the
+ * records, after the lexer counted the sentence's figures), counted from
+ * the line's start again.
+ */
+static uint64_t column_of(struct claims *c, uint64_t at)
+{
+	const char *p;
+	size_t n;
+
+	if (c->col_at < c->line_start || at >= c->col_at) {
+		count_columns(c, at);
+		return c->col_cp + 1;
+	}
+	p = window_get(c->w, c->line_start, at, &n);
+	return utf8_count(p, n) + 1;
+}
+
+/* An attribute the sentence says otherwise than a record (attrs_check()): held as a finding. */
+static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *ga)
+{
+	struct claims *c = ctx;
+	uint64_t at = c->start + from;
+	const char *s;
+	struct held *h;
+	size_t n;
+
+	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
+		return -ENOMEM;
+	s = c->lex_text + from;
+	n = MIN(to - from, (size_t)CLAIMS_TEXT_CAP);
+	h = &c->held[c->n_held];
+	*h = (struct held){
+		.rule = c->attr_rule, .from = at, .to = c->start + to, .line = c->line + 1,
+		.column = column_of(c, at), .text_off = c->text.len, .text_len = n,
+		.grounded_at = ga->at,
+	};
+	if (buf_add(&c->text, s, n) < 0)
+		return -ENOMEM;
+	h->source_off = c->text.len;
+	if (buf_add(&c->text, ga->text, strlen(ga->text) + 1) < 0)
+		return -ENOMEM;
+	c->n_held++;
+	return 0;
+}
+
+/*
  * Finds the quantities of the sentence [c->start, end) and holds them with
  * the matches, in order of offset. Only where something can ground them
  * and the text is the model's.
@@ -803,7 +870,22 @@ static int lex_sentence(struct claims *c, uint64_t end)
 	if (c->bind_periods)
 		numlex_periods_reset(&c->periods);
 	c->per_first = c->per_end = c->n_held;
-	err = numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0, on_lexed, c);
+	err = c->lex_numbers ? numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0,
+					   on_lexed, c)
+			     : 0;
+	if (!err && c->attrs && ground_attr_count(c->ground) > 0) {
+		size_t k = c->n_held;
+
+		err = attrs_check(c->attrs, c->ground, s, n, on_attr, c);
+		/* In order of offset with the quantities (a few, after them). */
+		for (i = k; !err && i < c->n_held; i++) {
+			struct held h = c->held[i];
+
+			for (a = i; a > first && c->held[a - 1].from > h.from; a--)
+				c->held[a] = c->held[a - 1];
+			c->held[a] = h;
+		}
+	}
 	if (err)
 		return err;
 	if (c->n_held == first || first == 0)
@@ -823,7 +905,8 @@ static bool grounded(struct claims *c, struct held *h)
 {
 	enum grounding k = c->rs->rules[h->rule].grounding;
 
-	if (!c->ground || k == GROUNDING_NONE || k == GROUNDING_QUANTITY || h->truncated)
+	if (!c->ground || k == GROUNDING_NONE || k == GROUNDING_QUANTITY ||
+	    k == GROUNDING_ATTRIBUTE || h->truncated)
 		return false;
 	if (ground_key(k, c->text.data + h->text_off, h->text_len, &c->key) < 0)
 		return false;
@@ -894,6 +977,7 @@ static int compile_exemptions(struct claims *c, size_t r)
 
 int claims_check_rules(const struct ruleset *rs, struct diag *d)
 {
+	struct attrs *attrs;
 	struct refs *refs;
 	size_t i, j;
 	int err;
@@ -902,6 +986,10 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 	if (err < 0)
 		return err;
 	refs_free(refs);
+	err = attrs_new(rs, &attrs, d);
+	if (err < 0)
+		return err;
+	attrs_free(attrs);
 
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];

@@ -99,6 +99,9 @@ struct ground {
 	uint32_t qhead, qcount;
 	uint64_t qseq;        /* the next quantity's seq */
 	uint64_t evictions;
+	struct ground_attr *attr; /* a ring of GROUND_ATTR_CAP, allocated with the first */
+	uint32_t ahead, acount;
+	uint64_t a_added;     /* attributes put in since the reset */
 	bool active;
 	bool periods; /* a quantity said of a period was added since the last reset */
 	unsigned days_seen; /* the days of the week times were said of since then */
@@ -112,7 +115,7 @@ struct ground {
 	 */
 	uint64_t version, epoch, e_added, rewritten;
 	const struct ground *synced_from;
-	uint64_t synced_epoch, synced_e, synced_q, synced_version;
+	uint64_t synced_epoch, synced_e, synced_q, synced_a, synced_version;
 };
 
 /* Frees the keys of the items held. */
@@ -152,6 +155,7 @@ void ground_free(struct ground *g)
 	free(g->q);
 	free(g->ql);
 	free(g->heads);
+	free(g->attr);
 	free(g);
 }
 
@@ -181,6 +185,8 @@ void ground_reset(struct ground *g)
 	g->version++;
 	g->epoch = next_epoch();
 	g->e_added = 0;
+	g->ahead = g->acount = 0;
+	g->a_added = 0;
 	g->rewritten = UINT64_MAX;
 	g->synced_from = NULL;
 }
@@ -1599,11 +1605,61 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	return err;
 }
 
-/* Adds src's newest ne items and nq quantities to dst, oldest first. */
-static int merge_newest(struct ground *dst, const struct ground *src, uint32_t ne, uint32_t nq)
+static bool same_attr(const struct ground_attr *a, const struct ground_attr *b)
+{
+	return a->truth == b->truth && a->n_need == b->n_need &&
+	       memcmp(a->need, b->need, a->n_need * sizeof(a->need[0])) == 0;
+}
+
+int ground_add_attr(struct ground *g, const struct ground_attr *a)
+{
+	uint32_t i;
+
+	if (a->n_need == 0 || a->n_need > GROUND_ATTR_NEED)
+		return 0;
+	if (!g->attr) {
+		g->attr = malloc(GROUND_ATTR_CAP * sizeof(*g->attr));
+		if (!g->attr)
+			return -ENOMEM;
+	}
+	/* A list of records says the same yes/no in each: held once. */
+	for (i = 0; i < g->acount; i++)
+		if (same_attr(&g->attr[(g->ahead + i) % GROUND_ATTR_CAP], a))
+			return 0;
+	if (g->acount == GROUND_ATTR_CAP) {
+		g->ahead = (g->ahead + 1) % GROUND_ATTR_CAP;
+		g->acount--;
+		g->evictions++;
+	}
+	g->attr[(g->ahead + g->acount) % GROUND_ATTR_CAP] = *a;
+	g->acount++;
+	g->a_added++;
+	g->version++;
+	return 0;
+}
+
+size_t ground_attr_count(const struct ground *g)
+{
+	return g->acount;
+}
+
+const struct ground_attr *ground_attr_at(const struct ground *g, size_t i)
+{
+	return &g->attr[(g->ahead + (uint32_t)i) % GROUND_ATTR_CAP];
+}
+
+/* Adds src's newest ne items, nq quantities and na attributes to dst, oldest first. */
+static int merge_newest(struct ground *dst, const struct ground *src, uint32_t ne, uint32_t nq,
+			uint32_t na)
 {
 	uint32_t i;
 	int err;
+
+	for (i = src->acount - na; i < src->acount; i++) {
+		err = ground_add_attr(dst, ground_attr_at(src, i));
+		if (err < 0)
+			return err;
+	}
 
 	for (i = src->count - ne; i < src->count; i++) {
 		const struct entry *e = &src->e[(src->head + i) % GROUND_CAP];
@@ -1624,7 +1680,7 @@ static int merge_newest(struct ground *dst, const struct ground *src, uint32_t n
 
 int ground_merge(struct ground *dst, const struct ground *src)
 {
-	int err = merge_newest(dst, src, src->count, src->qcount);
+	int err = merge_newest(dst, src, src->count, src->qcount, src->acount);
 
 	if (err == 0)
 		dst->evictions += src->evictions;
@@ -1634,6 +1690,7 @@ int ground_merge(struct ground *dst, const struct ground *src)
 int ground_sync(struct ground *dst, struct ground *src)
 {
 	uint64_t ne = src->e_added - dst->synced_e, nq = src->qseq - dst->synced_q;
+	uint64_t na = src->a_added - dst->synced_a;
 	bool newest = false;
 	int err;
 
@@ -1645,9 +1702,10 @@ int ground_sync(struct ground *dst, struct ground *src)
 	 */
 	if (dst->synced_from == src && dst->synced_epoch == src->epoch &&
 	    dst->synced_version == dst->version && ne <= src->count && nq <= src->qcount &&
+	    na <= src->acount &&
 	    (src->rewritten == UINT64_MAX || src->rewritten >= dst->synced_q)) {
 		newest = true;
-		err = merge_newest(dst, src, (uint32_t)ne, (uint32_t)nq);
+		err = merge_newest(dst, src, (uint32_t)ne, (uint32_t)nq, (uint32_t)na);
 		if (src->active)
 			ground_activate(dst); /* (a set is only activated; reset clears it) */
 		dst->evictions = 0;
@@ -1663,6 +1721,7 @@ int ground_sync(struct ground *dst, struct ground *src)
 	dst->synced_epoch = src->epoch;
 	dst->synced_e = src->e_added;
 	dst->synced_q = src->qseq;
+	dst->synced_a = src->a_added;
 	dst->synced_version = dst->version;
 	return newest;
 }

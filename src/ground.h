@@ -209,6 +209,29 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
  * million"); NULL when there is none.
  */
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
+/*
+ * A yes/no a structured record states ("OutdoorSeating": false, "WiFi":
+ * "free"): the words its key path is named by in prose (attrs.h), what it
+ * says, where, and its key and value as text for a finding. At most
+ * GROUND_ATTR_CAP are held, the oldest evicted; one already held (the same
+ * words, the same answer) is not added again.
+ */
+#define GROUND_ATTR_CAP 256
+#define GROUND_ATTR_NEED 3
+#define GROUND_ATTR_TEXT 64
+struct ground_attr {
+	uint64_t need[GROUND_ATTR_NEED]; /* word hashes, all of which name it */
+	uint8_t n_need;
+	bool truth;
+	uint64_t at;
+	char text[GROUND_ATTR_TEXT]; /* "business parking validated: false" */
+};
+
+int ground_add_attr(struct ground *g, const struct ground_attr *a);
+size_t ground_attr_count(const struct ground *g);
+/* The i-th held, oldest first (i < ground_attr_count()). */
+const struct ground_attr *ground_attr_at(const struct ground *g, size_t i);
+
 /* Copies what src holds into dst (the sources' set seeds each input's). */
 int ground_copy(struct ground *dst, const struct ground *src);
 /* Adds what src holds to dst, oldest first, and src's evictions to dst's. */

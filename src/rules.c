@@ -56,6 +56,7 @@ static const char *const grounding_names[] = {
 	[GROUNDING_NONE] = "none",
 	[GROUNDING_QUANTITY] = "quantity",
 	[GROUNDING_REFERENCE] = "reference",
+	[GROUNDING_ATTRIBUTE] = "attribute",
 };
 
 const char *grounding_name(enum grounding g)
@@ -475,7 +476,12 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	} else {
 		/* A reference rule may have none: the recognizer reads list items
 		 * at a line's start itself (claims_check_rules says which may). */
-		if (r->grounding != GROUNDING_REFERENCE) {
+		if (r->grounding == GROUNDING_ATTRIBUTE && r->pattern) {
+			err = failf(p, n, "rule \"%s\": an attribute check has no \"pattern\": the "
+				    "words of the records' keys are what it looks for", r->id);
+			goto out;
+		}
+		if (r->grounding != GROUNDING_REFERENCE && r->grounding != GROUNDING_ATTRIBUTE) {
 			NEED(r->pattern, "pattern");
 		}
 		if (r->quantities) {

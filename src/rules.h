@@ -33,6 +33,7 @@ enum grounding {
 	GROUNDING_NONE, /* never grounded by a repeat */
 	GROUNDING_QUANTITY, /* a number check: see struct near */
 	GROUNDING_REFERENCE, /* a bibliography entry's trigger: refs.h decides its line */
+	GROUNDING_ATTRIBUTE, /* a record's yes/no said otherwise: attrs.h; no pattern */
 };
 
 const char *grounding_name(enum grounding g);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "bib.h"
 #include "claims.h"
 #include "engine.h"
@@ -117,6 +118,7 @@ struct scan {
 	/* Bibliography entries in tool output and sources (NULL: no reference
 	 * rules), and the line last read for them, not to read it twice. */
 	struct refs *refs;
+	struct attrs *attrs; /* NULL without an attribute rule */
 	struct bib *bib;            /* --bib, or NULL */
 	uint64_t ref_line_start;
 	struct ground *ref_ground;
@@ -230,7 +232,8 @@ static int ref_finding(struct scan *s, const struct claim_item *it, struct findi
 static int claim_finding(struct scan *s, const struct claim_item *it)
 {
 	const struct rule *r = &s->rs->rules[it->rule];
-	bool near = it->source != NULL;
+	/* (an attribute check's source is the record's, under its own signal) */
+	bool near = it->source != NULL && r->near.signal != NULL;
 	size_t k = near ? r->near.signal_index : r->signal_index;
 	const char *trigger = NULL;
 	enum severity sev = policy_severity_why(s->pol, r, k, &trigger);
@@ -519,7 +522,20 @@ static int ground_items(struct scan *s, const struct record_value *v)
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
+	struct ground_attr ga;
 
+	/* A yes or a no a record states of something its key names. */
+	if ((v->kind == RECORD_BOOL || (v->kind == RECORD_STRING && !v->cont && v->len <= 16)) &&
+	    attrs_of_value(s->attrs, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL,
+			   s->rec_base + v->at, &ga)) {
+		int err;
+
+		if (s->rec_ground == s->span_ground)
+			s->span_ground_used = true;
+		err = ground_add_attr(s->rec_ground, &ga);
+		if (err < 0 || v->kind == RECORD_BOOL)
+			return err;
+	}
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
 	if (v->kind == RECORD_COUNT)
@@ -873,6 +889,13 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = claims_new(s->rs, &s->win, s->ground, false, on_claim, s, &s->claims);
 	if (err < 0)
 		goto fail;
+	{
+		struct diag d;
+
+		err = attrs_new(s->rs, &s->attrs, &d); /* (claims_check_rules said why, if it fails) */
+		if (err < 0)
+			goto fail;
+	}
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		if (s->rs->rules[r].grounding == GROUNDING_REFERENCE) {
 			struct diag d;
@@ -898,6 +921,7 @@ void scan_free(struct scan *s)
 	record_free(s->reader);
 	bib_free(s->bib);
 	refs_free(s->refs);
+	attrs_free(s->attrs);
 	claims_free(s->claims);
 	ground_free(s->ground);
 	ground_free(s->sources);

@@ -221,7 +221,7 @@ def no_compiler_library():
         check(os.listdir(cache) == [], "no compiler library: nothing cached")
         listing = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack, "--list-rules"], capture_output=True,
                                  env=dict(env, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so"))
-        check(all(row.split(b"\t")[3] in (b"pcre2", b"lexer", b"recognizer")
+        check(all(row.split(b"\t")[3] in (b"pcre2", b"lexer", b"recognizer", b"records")
                   for row in listing.stdout.splitlines()),
               "no compiler library: --list-rules shows PCRE2")
 

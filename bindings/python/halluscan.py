@@ -153,7 +153,7 @@ _reset = _fn("halluscan_scanner_reset", c_int, c_void_p, c_uint)
 _check = _fn("halluscan_check", c_int, c_void_p, c_char_p, c_size_t, POINTER(POINTER(_Summary)))
 
 _RULES_BUILTIN, _RULES_PCRE2, _RULES_CHECK = 1, 2, 4
-_RULE_CASELESS, _RULE_PCRE2, _RULE_LEXER, _RULE_RECOGNIZER = 1, 2, 4, 8
+_RULE_CASELESS, _RULE_PCRE2, _RULE_LEXER, _RULE_RECOGNIZER, _RULE_RECORDS = 1, 2, 4, 8, 16
 _SCAN_SHOW_GROUNDED, _SCAN_CLAIMS, _SCAN_PRESSURE = 1, 2, 4
 _RESET_KEEP_GROUNDING = 1
 _FAIL_ON = {"block": 0, "warn": 1, "never": 2}
@@ -353,6 +353,7 @@ class Rules:
                 "caseless": bool(r.flags & _RULE_CASELESS),
                 "engine": ("lexer" if r.flags & _RULE_LEXER
                            else "recognizer" if r.flags & _RULE_RECOGNIZER
+                           else "records" if r.flags & _RULE_RECORDS
                            else "pcre2" if r.flags & _RULE_PCRE2 else "hyperscan"),
                 "file": _cstr(r.file), "line": r.line,
                 "examples": r.n_examples, "negative_examples": r.n_negative_examples})

@@ -811,6 +811,7 @@ static int list_rules(const struct halluscan_rules *rules)
 		err |= buf_addf(&b, "\t%s\t%s\t", halluscan_severity_name(r->severity),
 				r->flags & HALLUSCAN_RULE_LEXER ? "lexer"
 				: r->flags & HALLUSCAN_RULE_RECOGNIZER ? "recognizer"
+				: r->flags & HALLUSCAN_RULE_RECORDS ? "records"
 				: r->flags & HALLUSCAN_RULE_PCRE2 ? "pcre2" : "hyperscan");
 		err |= buf_add_visible(&b, r->file, strlen(r->file));
 		err |= buf_addf(&b, ":%u\n", r->line);

@@ -49,6 +49,8 @@ static const char *signal_description(const char *signal)
 		{"altered_number", "A quantity close to a grounded one, but not equal to it"},
 		{"ungrounded_number", "A quantity that matches nothing the tools or sources stated"},
 		{"fabricated_reference", "A bibliography entry, DOI or arXiv id that no tool returned and no bibliography holds"},
+		{"altered_reference", "A bibliography entry the bibliography holds with another title, authors or year"},
+		{"contradicted_attribute", "A yes/no a structured record states, said otherwise in the answer"},
 		{"unterminated_span", "A tool-output span never closed: nothing vouched for the text after it"},
 		{"spoofed_span", "A tool-span delimiter without the run's nonce: the model wrote it"},
 	};

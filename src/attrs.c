@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+/* Yes/no attributes of structured records against the answer: see attrs.h. */
+#include "attrs.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+/* Bytes of a word compared (a longer one is compared by its head). */
+#define WORD_MAX 32
+
+struct syn {
+	uint64_t from, to;
+};
+
+struct hashes {
+	uint64_t *h;
+	size_t n;
+};
+
+struct attrs {
+	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj;
+	struct syn *syn;
+	size_t n_syn;
+};
+
+static char lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Letters, digits and every byte of a multibyte character. */
+static bool word_byte(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c >= 0x80;
+}
+
+static bool ends(const char *w, size_t k, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return k >= n && memcmp(w + k - n, suffix, n) == 0;
+}
+
+/*
+ * The stem of w, lowercased, into out (WORD_MAX bytes): a plural's "s" or
+ * "ies", then "ed", "ion" or "ing" off a word still longer than five
+ * letters: "seats" and "seating" are "seat", "validated" and "validation"
+ * "validat". Crude, and the same on both sides, which is what matters.
+ */
+static size_t stem(const char *w, size_t n, char *out)
+{
+	size_t k = MIN(n, (size_t)WORD_MAX), i;
+
+	for (i = 0; i < k; i++)
+		out[i] = lower(w[i]);
+	if (k > 4 && ends(out, k, "ies")) {
+		k -= 2;
+		out[k - 1] = 'y';
+	} else if (k > 3 && out[k - 1] == 's' && out[k - 2] != 's') {
+		k--;
+	}
+	if (k > 5 && ends(out, k, "ed"))
+		k -= 2;
+	else if (k > 5 && (ends(out, k, "ion") || ends(out, k, "ing")))
+		k -= 3;
+	return k;
+}
+
+static uint64_t fnv(const char *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static uint64_t word_hash(const char *w, size_t n)
+{
+	char b[WORD_MAX];
+
+	return fnv(b, stem(w, n, b));
+}
+
+static bool has(const struct hashes *l, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->h[i] == h)
+			return true;
+	return false;
+}
+
+static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *out)
+{
+	const struct wordlist *l = ruleset_list(rs, name);
+	size_t i;
+
+	*out = (struct hashes){0};
+	if (!l || l->n_words == 0)
+		return 0;
+	out->h = malloc(l->n_words * sizeof(*out->h));
+	if (!out->h)
+		return -ENOMEM;
+	for (i = 0; i < l->n_words; i++)
+		out->h[i] = word_hash(l->words[i], strlen(l->words[i]));
+	out->n = l->n_words;
+	return 0;
+}
+
+/* attr.synonyms: "word=canonical", each side one word. */
+static int synonyms_of(const struct ruleset *rs, struct attrs *a, struct diag *d)
+{
+	const struct wordlist *l = ruleset_list(rs, "attr.synonyms");
+	size_t i;
+
+	if (!l || l->n_words == 0)
+		return 0;
+	a->syn = malloc(l->n_words * sizeof(*a->syn));
+	if (!a->syn)
+		return -ENOMEM;
+	for (i = 0; i < l->n_words; i++) {
+		const char *w = l->words[i], *eq = strchr(w, '='), *p;
+		bool ok = eq && eq > w && eq[1];
+
+		for (p = w; ok && *p; p++)
+			ok = p == eq || word_byte((unsigned char)*p);
+		if (!ok)
+			return diag_set(d, -EINVAL, "%s:%u:%u: list \"attr.synonyms\": \"%s\" is not "
+					"word=canonical", l->at.file, l->at.line, l->at.col, w);
+		a->syn[i] = (struct syn){word_hash(w, (size_t)(eq - w)), word_hash(eq + 1, strlen(eq + 1))};
+	}
+	a->n_syn = l->n_words;
+	return 0;
+}
+
+void attrs_free(struct attrs *a)
+{
+	if (!a)
+		return;
+	free(a->generic.h);
+	free(a->neg.h);
+	free(a->brk.h);
+	free(a->cop.h);
+	free(a->sub.h);
+	free(a->asserts.h);
+	free(a->subjects.h);
+	free(a->avail.h);
+	free(a->conj.h);
+	free(a->syn);
+	free(a);
+}
+
+int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
+{
+	struct attrs *a;
+	size_t r;
+	int err;
+
+	*out = NULL;
+	for (r = 0; r < rs->n_rules && rs->rules[r].grounding != GROUNDING_ATTRIBUTE; r++)
+		;
+	if (r == rs->n_rules)
+		return 0;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	err = hashes_of(rs, "attr.generic", &a->generic);
+	if (!err)
+		err = hashes_of(rs, "attr.negations", &a->neg);
+	if (!err)
+		err = hashes_of(rs, "attr.breaks", &a->brk);
+	if (!err)
+		err = hashes_of(rs, "attr.copulas", &a->cop);
+	if (!err)
+		err = hashes_of(rs, "attr.subordinators", &a->sub);
+	if (!err)
+		err = hashes_of(rs, "attr.asserts", &a->asserts);
+	if (!err)
+		err = hashes_of(rs, "attr.subjects", &a->subjects);
+	if (!err)
+		err = hashes_of(rs, "attr.missing", &a->avail);
+	if (!err)
+		err = hashes_of(rs, "attr.conjunctions", &a->conj);
+	if (!err)
+		err = synonyms_of(rs, a, d);
+	if (err) {
+		attrs_free(a);
+		return err;
+	}
+	*out = a;
+	return 0;
+}
+
+/* A string that says yes or no: "True", "no", "free", "'none'", "u'free'". */
+static bool truth_of(const char *t, size_t n, bool is_bool, bool *truth)
+{
+	static const char *const yes[] = {"true", "yes", "free", "paid"};
+	static const char *const no[] = {"false", "no", "none"};
+	char b[8];
+	size_t i;
+
+	if (is_bool) {
+		*truth = n == 4 && memcmp(t, "true", 4) == 0;
+		return true;
+	}
+	while (n && (*t == ' ' || *t == '\t'))
+		t++, n--;
+	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && (*t == 'u' || *t == 'U') && (t[1] == '\'' || t[1] == '"'))
+		t++, n--; /* a Python 2 unicode literal written into the record */
+	if (n >= 2 && (*t == '\'' || *t == '"') && t[n - 1] == *t)
+		t++, n -= 2;
+	if (n == 0 || n > sizeof(b))
+		return false;
+	for (i = 0; i < n; i++)
+		b[i] = lower(t[i]);
+	for (i = 0; i < ARRAY_SIZE(yes); i++)
+		if (strlen(yes[i]) == n && memcmp(b, yes[i], n) == 0)
+			return *truth = true;
+	for (i = 0; i < ARRAY_SIZE(no); i++)
+		if (strlen(no[i]) == n && memcmp(b, no[i], n) == 0) {
+			*truth = false;
+			return true;
+		}
+	return false;
+}
+
+/* Appends s to the text, printable ASCII only, as far as it fits. */
+static size_t text_add(char *out, size_t at, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && at + 1 < GROUND_ATTR_TEXT; i++)
+		out[at++] = (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f ? s[i] : '?';
+	out[at] = '\0';
+	return at;
+}
+
+bool attrs_of_value(const struct attrs *a, const char *const *words, size_t n, const char *text,
+		    size_t len, bool is_bool, uint64_t at, struct ground_attr *out)
+{
+	const char *kw[16];
+	size_t kl[16], m = 0, k = 0, i, t = 0;
+	uint64_t need[16];
+	bool truth;
+
+	if (!a || n == 0 || !truth_of(text, len, is_bool, &truth))
+		return false;
+	for (i = 0; i < n && m < ARRAY_SIZE(kw); i++) {
+		size_t l = strlen(words[i]);
+
+		if (l && !has(&a->generic, word_hash(words[i], l))) {
+			kw[m] = words[i];
+			kl[m++] = l;
+		}
+	}
+	/* Two words one of which is short are also one ("take out", "wi fi"). */
+	for (i = 0; i < m;) {
+		if (i + 1 < m && (kl[i] <= 3 || kl[i + 1] <= 3) && kl[i] + kl[i + 1] <= WORD_MAX) {
+			char b[WORD_MAX];
+
+			memcpy(b, kw[i], kl[i]);
+			memcpy(b + kl[i], kw[i + 1], kl[i + 1]);
+			need[k++] = word_hash(b, kl[i] + kl[i + 1]);
+			i += 2;
+		} else {
+			need[k++] = word_hash(kw[i], kl[i]);
+			i++;
+		}
+	}
+	if (k == 0)
+		return false;
+	*out = (struct ground_attr){.truth = truth, .at = at};
+	/* The innermost words name it. */
+	out->n_need = (uint8_t)MIN(k, (size_t)GROUND_ATTR_NEED);
+	memcpy(out->need, need + k - out->n_need, out->n_need * sizeof(need[0]));
+	for (i = 0; i < n; i++) {
+		if (i)
+			t = text_add(out->text, t, " ", 1);
+		t = text_add(out->text, t, words[i], strlen(words[i]));
+	}
+	t = text_add(out->text, t, ": ", 2);
+	text_add(out->text, t, text, len);
+	return true;
+}
+
+struct tok {
+	uint32_t from, to;
+	uint64_t h;
+	uint32_t first, last; /* the words it spans (a joined one: two) */
+	bool brk, sub, neg, cop, asserts, subject, avail, conj;
+	bool adverb;           /* ends in "ly": "not currently available" */
+	bool capital;          /* begins with an ASCII capital */
+	bool blank_before;     /* only blanks between it and the word before */
+	bool comma_before;     /* a ',' between them */
+	bool scope;            /* a negation in its clause before it */
+};
+
+/* The canonical hash of a word: its synonym's, else its own. */
+static uint64_t canonical(const struct attrs *a, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < a->n_syn; i++)
+		if (a->syn[i].from == h)
+			return a->syn[i].to;
+	return h;
+}
+
+/*
+ * Marks each word that a negation before it in its clause covers. A clause
+ * ends at a break word ("but", "however") or ';' ':'; a clause a
+ * subordinator opened ("While they do not offer WiFi, they ...", "Despite
+ * the lack of parking, it ...") ends at its first ','; and a ',' or "and"
+ * before a verb that says a thing is there ("..., offers outdoor seating",
+ * "and provides parking") or before a subject ("..., and they ...", "...,
+ * and Blue Door ...": two capitalised words) starts another. Commas alone do not end it: "does not offer outdoor seating,
+ * WiFi, or reservations" negates all three.
+ */
+static void mark_scope(struct tok *w, size_t nw)
+{
+	bool active = false, sub = false;
+	size_t k;
+
+	for (k = 0; k < nw; k++) {
+		struct tok *t = &w[k];
+		bool after_and = k > 0 && w[k - 1].conj;
+		bool comma = t->comma_before || (after_and && w[k - 1].comma_before);
+
+		if (t->brk) {
+			active = false;
+			sub = t->sub;
+			t->scope = false;
+			continue;
+		}
+		if (t->comma_before && sub) {
+			active = false;
+			sub = false;
+		}
+		if ((t->asserts && (comma || after_and)) || (t->subject && comma))
+			active = false;
+		/* A name of two capitalised words: "..., and Blue Door shows ..." */
+		if (comma && t->capital && k + 1 < nw && w[k + 1].capital && w[k + 1].blank_before)
+			active = false;
+		t->scope = active;
+		if (t->neg)
+			active = true;
+	}
+}
+
+/*
+ * Is the attribute whose innermost word is w[inner] and whose words end at
+ * w[last] said not to be there? A negation before it in its clause, or
+ * after its words (up to three words between: "garage parking and valet
+ * services"), a copula and a negation, then (past an adverb) a word that
+ * says it is missing or nothing: "WiFi is not currently available", "valet
+ * services are not provided", "WiFi unavailable".
+ */
+static bool negated(const struct tok *w, size_t nw, size_t inner, size_t last)
+{
+	size_t k = last + 1, skipped;
+
+	if (w[inner].scope)
+		return true;
+	for (skipped = 0; skipped < 3 && k < nw && w[k].blank_before && !w[k].cop && !w[k].neg &&
+			  !w[k].brk;
+	     skipped++)
+		k++;
+	if (k < nw && w[k].blank_before && w[k].neg && !w[k].cop)
+		return skipped == 0; /* "WiFi unavailable" */
+	if (!(k < nw && w[k].blank_before && w[k].cop))
+		return false;
+	k++;
+	if (!(k < nw && w[k].blank_before && w[k].neg))
+		return false;
+	k++;
+	if (k < nw && w[k].blank_before && w[k].adverb)
+		k++;
+	return k >= nw || !w[k].blank_before || w[k].avail || w[k].brk;
+}
+
+/* How many words apart t is from word at. */
+static size_t apart(const struct tok *t, size_t at)
+{
+	return t->first > at ? t->first - at : t->last < at ? at - t->last : 0;
+}
+
+/* The nearest word (of w, or joined pair of j) of hash h within dist words of word at. */
+static const struct tok *near_word(const struct tok *w, size_t nw, const struct tok *j, size_t nj,
+				   uint64_t h, size_t at, size_t dist)
+{
+	const struct tok *best = NULL;
+	size_t i;
+
+	for (i = 0; i < nw; i++)
+		if (w[i].h == h && !w[i].brk && apart(&w[i], at) <= dist &&
+		    (!best || apart(&w[i], at) < apart(best, at)))
+			best = &w[i];
+	for (i = 0; i < nj; i++)
+		if (j[i].h == h && apart(&j[i], at) <= dist && (!best || apart(&j[i], at) < apart(best, at)))
+			best = &j[i];
+	return best;
+}
+
+/* The other words of ga this near the innermost one make one mention of it. */
+#define NEAR_WORDS 4
+
+/*
+ * Finds the first mention of ga: an occurrence of its innermost word with
+ * its other words within NEAR_WORDS words. Its span and word indexes out.
+ */
+static bool mention(const struct tok *w, size_t nw, const struct tok *j, size_t nj,
+		    const struct ground_attr *ga, size_t *from, size_t *to, size_t *inner, size_t *last)
+{
+	uint64_t h = ga->need[ga->n_need - 1];
+	size_t i, k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		const struct tok *arr = pass ? j : w;
+		size_t n = pass ? nj : nw;
+
+		for (i = 0; i < n; i++) {
+			const struct tok *t = &arr[i];
+
+			if (t->h != h || t->brk)
+				continue;
+			*from = t->from;
+			*to = t->to;
+			*inner = t->first;
+			*last = t->last;
+			for (k = 0; k + 1 < ga->n_need; k++) {
+				const struct tok *o = near_word(w, nw, j, nj, ga->need[k], t->first, NEAR_WORDS);
+
+				if (!o)
+					break;
+				*from = MIN(*from, (size_t)o->from);
+				*to = MAX(*to, (size_t)o->to);
+				*last = MAX(*last, (size_t)o->last);
+			}
+			if (k + 1 >= ga->n_need)
+				return true;
+		}
+	}
+	return false;
+}
+
+int attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n, attrs_fn fn,
+		void *ctx)
+{
+	struct tok w[ATTRS_TOKENS], j[ATTRS_TOKENS];
+	size_t na = a && g ? ground_attr_count(g) : 0, nw = 0, nj = 0, i, x;
+	bool blank = true, comma = false;
+	int err;
+
+	if (na == 0 || n == 0)
+		return 0;
+	for (i = 0; i < n && nw < ATTRS_TOKENS;) {
+		size_t e;
+		uint64_t h;
+
+		if (!word_byte((unsigned char)s[i])) {
+			if (s[i] == ';' || s[i] == ':') {
+				w[nw] = (struct tok){.from = (uint32_t)i, .to = (uint32_t)i + 1, .brk = true};
+				w[nw].first = w[nw].last = (uint32_t)nw;
+				nw++;
+			}
+			blank &= s[i] == ' ' || s[i] == '\t';
+			comma |= s[i] == ',';
+			i++;
+			continue;
+		}
+		for (e = i; e < n && word_byte((unsigned char)s[e]); e++)
+			;
+		h = word_hash(s + i, e - i);
+		w[nw] = (struct tok){
+			.from = (uint32_t)i, .to = (uint32_t)e, .h = canonical(a, h),
+			.first = (uint32_t)nw, .last = (uint32_t)nw,
+			.brk = has(&a->brk, h) || has(&a->sub, h), .sub = has(&a->sub, h), .neg = has(&a->neg, h),
+			.cop = has(&a->cop, h), .asserts = has(&a->asserts, h),
+			.subject = has(&a->subjects, h), .avail = has(&a->avail, h),
+			.conj = has(&a->conj, h), .blank_before = blank, .comma_before = comma,
+			.adverb = e - i > 4 && lower(s[e - 2]) == 'l' && lower(s[e - 1]) == 'y',
+			.capital = s[i] >= 'A' && s[i] <= 'Z',
+		};
+		/* "take-out": the first half of a compound is no verb. */
+		if (e < n && s[e] == '-')
+			w[nw].asserts = false;
+		nw++;
+		blank = true;
+		comma = false;
+		i = e;
+	}
+	mark_scope(w, nw);
+	/* Two words, one of them short, with a blank or '-' between: also one. */
+	for (i = 0; i + 1 < nw; i++) {
+		const struct tok *p = &w[i], *q = &w[i + 1];
+		size_t lp = p->to - p->from, lq = q->to - q->from;
+		char b[WORD_MAX];
+
+		if (p->brk || q->brk || q->from != p->to + 1 || (s[p->to] != ' ' && s[p->to] != '-') ||
+		    (lp > 3 && lq > 3) || lp + lq > WORD_MAX)
+			continue;
+		memcpy(b, s + p->from, lp);
+		memcpy(b + lp, s + q->from, lq);
+		j[nj++] = (struct tok){.from = p->from, .to = q->to, .h = canonical(a, word_hash(b, lp + lq)),
+				       .first = (uint32_t)i, .last = (uint32_t)i + 1};
+	}
+	for (i = 0; i < na; i++) {
+		const struct ground_attr *ga = ground_attr_at(g, i);
+		size_t from, to, inner, last;
+		bool said, agreed = false;
+
+		if (!mention(w, nw, j, nj, ga, &from, &to, &inner, &last))
+			continue;
+		said = !negated(w, nw, inner, last);
+		if (said == ga->truth)
+			continue;
+		/* Another record's attribute of the same words that says so grounds it. */
+		for (x = 0; x < na && !agreed; x++) {
+			const struct ground_attr *o = ground_attr_at(g, x);
+
+			agreed = o->truth == said && o->n_need == ga->n_need &&
+				 memcmp(o->need, ga->need, ga->n_need * sizeof(ga->need[0])) == 0;
+		}
+		if (agreed)
+			continue;
+		err = fn(ctx, from, to, ga);
+		if (err)
+			return err;
+	}
+	return 0;
+}
