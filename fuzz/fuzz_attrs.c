@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The attribute check (attrs.h): a record's yes/no values, read by the
+ * record reader from the grounding text, against a sentence of the answer.
+ * The input is the grounding text, a NUL byte, then the sentence; with no
+ * NUL the whole input is the sentence, held against a record of the usual
+ * shape (below), so that most inputs reach the clause rules. Properties:
+ *  - an attribute made of a value names it by one to GROUND_ATTR_NEED
+ *    words, and its text is NUL-terminated printable ASCII;
+ *  - every finding lies in the sentence and starts and ends at a word's
+ *    edges, and names an attribute the set holds, which says otherwise
+ *    than no other one of the same words;
+ *  - the same sentence gives the same findings again, and the same ones
+ *    with a blank after it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "attrs.h"
+#include "fuzz.h"
+#include "ground.h"
+#include "record.h"
+#include "util.h"
+
+static const char usual[] =
+	"{\"name\": \"Cafe\", \"attributes\": {\"OutdoorSeating\": false, \"WiFi\": \"u'free'\", "
+	"\"RestaurantsTakeOut\": true, \"RestaurantsReservations\": \"False\", "
+	"\"BusinessParking\": {\"garage\": false, \"street\": true, \"validated\": false}, "
+	"\"Ambience\": {\"casual\": true, \"trendy\": false}, \"HasTV\": \"no\"}}";
+
+struct found {
+	size_t from, to;
+	const struct ground_attr *ga;
+};
+
+struct run {
+	const struct attrs *a;
+	struct ground *g;
+	const char *s;
+	size_t n;
+	struct found f[GROUND_ATTR_CAP];
+	size_t nf;
+};
+
+static bool word_byte(unsigned char c)
+{
+	return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c >= 0x80;
+}
+
+static int on_value(void *ctx, const struct record_value *v)
+{
+	struct run *r = ctx;
+	struct ground_attr ga;
+	size_t i;
+
+	if (v->kind != RECORD_BOOL && v->kind != RECORD_STRING)
+		return 0;
+	if (!attrs_of_value(r->a, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL, v->at,
+			    &ga))
+		return 0;
+	FUZZ_CHECK(ga.n_need >= 1 && ga.n_need <= GROUND_ATTR_NEED);
+	FUZZ_CHECK(memchr(ga.text, '\0', sizeof(ga.text)) != NULL, "an attribute's text unterminated");
+	for (i = 0; ga.text[i]; i++)
+		FUZZ_CHECK(ga.text[i] >= 0x20 && ga.text[i] < 0x7f, "a control in an attribute's text");
+	FUZZ_CHECK(ground_add_attr(r->g, &ga) == 0);
+	return 0;
+}
+
+static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr *ga)
+{
+	struct run *r = ctx;
+	size_t i;
+	bool held = false;
+
+	FUZZ_CHECK(from < to && to <= r->n, "a finding at [%zu, %zu) of %zu bytes", from, to, r->n);
+	FUZZ_CHECK(word_byte((unsigned char)r->s[from]) && (from == 0 || !word_byte((unsigned char)r->s[from - 1])),
+		   "a finding that starts inside a word, at %zu", from);
+	FUZZ_CHECK(word_byte((unsigned char)r->s[to - 1]) && (to == r->n || !word_byte((unsigned char)r->s[to])),
+		   "a finding that ends inside a word, at %zu", to);
+	for (i = 0; i < ground_attr_count(r->g); i++) {
+		const struct ground_attr *o = ground_attr_at(r->g, i);
+
+		held |= o == ga;
+		/* One of the same words that says the other thing would ground it. */
+		if (o != ga && o->n_need == ga->n_need && o->truth != ga->truth &&
+		    memcmp(o->need, ga->need, ga->n_need * sizeof(ga->need[0])) == 0)
+			FUZZ_CHECK(0, "reported against %s though %s says otherwise", ga->text, o->text);
+	}
+	FUZZ_CHECK(held, "a finding names no attribute the set holds");
+	FUZZ_CHECK(r->nf < GROUND_ATTR_CAP, "more findings than attributes");
+	r->f[r->nf++] = (struct found){from, to, ga};
+	return 0;
+}
+
+static void check(struct run *r, const char *s, size_t n)
+{
+	r->s = s;
+	r->n = n;
+	r->nf = 0;
+	FUZZ_CHECK(attrs_check(r->a, r->g, s, n, on_found, r) == 0);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct attrs *a;
+	static struct record *rec;
+	static struct ground *g;
+	static struct run r, again;
+	const char *text = (const char *)data, *nul = memchr(data, '\0', size);
+	const char *ground_text = nul ? text : usual;
+	size_t ground_len = nul ? (size_t)(nul - text) : sizeof(usual) - 1;
+	const char *s = nul ? nul + 1 : text;
+	size_t n = nul ? size - (size_t)(nul + 1 - text) : size;
+	char *padded;
+
+	if (!a) {
+		struct diag d = {""};
+
+		FUZZ_CHECK(attrs_new(fuzz_builtin()->rs, &a, &d) == 0 && a != NULL, "%s", d.msg);
+		FUZZ_CHECK(record_new(&rec) == 0 && ground_new(&g) == 0);
+	}
+	ground_reset(g);
+	record_reset(rec);
+	r.a = a;
+	r.g = g;
+	FUZZ_CHECK(record_feed(rec, ground_text, ground_len, on_value, &r) == 0);
+	FUZZ_CHECK(record_end(rec, on_value, &r) == 0);
+	FUZZ_CHECK(ground_attr_count(g) <= GROUND_ATTR_CAP);
+	check(&r, s, n);
+	again.a = a;
+	again.g = g;
+	check(&again, s, n);
+	FUZZ_CHECK(again.nf == r.nf && fuzz_same(again.f, r.f, r.nf * sizeof(r.f[0])),
+		   "the same sentence read twice gave other findings");
+	/* A blank after it changes nothing (a copy: the input's buffer ends at size). */
+	padded = malloc(n + 1);
+	FUZZ_CHECK(padded != NULL);
+	if (n)
+		memcpy(padded, s, n);
+	padded[n] = ' ';
+	check(&again, padded, n + 1);
+	FUZZ_CHECK(again.nf == r.nf, "a blank after the sentence changed its findings: %zu, %zu",
+		   r.nf, again.nf);
+	free(padded);
+	return 0;
+}
+
+/* The packs before the first input, outside its timeout. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_builtin();
+	return 0;
+}
