@@ -101,7 +101,7 @@ from summedits_numbers import number_changed, numbers_edited  # noqa: E402  (one
 
 NUMBER_SIGNALS = ("altered_number", "ungrounded_number")
 TASKS = ("Summary", "QA", "Data2txt")
-MEASURES = ("ragtruth", "numbers", "pairs", "finscope", "eval")
+MEASURES = ("ragtruth", "attributes", "numbers", "pairs", "finscope", "eval")
 Z95 = 1.959963984540054
 
 NUMBER_RE = re.compile(rb"[0-9]+(?:[.,][0-9]+)*")
@@ -439,6 +439,127 @@ def report_ragtruth(rep, res):
                      "%(tp)d %(fp)d %(fn)d %(tn)d" % d["halluscan"]["response"]])
     rep.table(title + ": (c) response level — any number finding vs has_hallucination",
               ["task", "measure", "naive", "halluscan"], rows)
+
+
+# ---------------------------------------------------------------- 1b. RAGTruth attributes
+
+def camel_words(key):
+    return [w.lower() for w in re.findall(r"[A-Z]+(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[0-9]+", key)]
+
+
+def yes_no(v):
+    """True or False when a record's value says yes or no, else None (as attrs.c reads it)."""
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        t = v.strip()
+        if t[:2] in ("u'", 'u"'):
+            t = t[1:]
+        t = t.strip("'\"").lower()
+        if t in ("true", "yes", "free", "paid"):
+            return True
+        if t in ("false", "no", "none"):
+            return False
+    return None
+
+
+def record_yes_no(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if isinstance(v, (dict, list)):
+                yield from record_yes_no(v, path + (k,))
+            else:
+                t = yes_no(v)
+                if t is not None:
+                    yield path + (k,), t
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from record_yes_no(v, path)
+
+
+def naive_attribute_findings(response, source):
+    """The naive check: a sentence that names a key whose value is false (every word of the key,
+    'attributes' left out, anywhere in it, any case) is a finding, at the key's last word."""
+    try:
+        rec = json.loads(source)
+    except ValueError:
+        return []
+    b = response.encode("utf-8")
+    found = []
+    for m in re.finditer(rb"[^.!?\n]+", b):
+        low = m.group(0).lower()
+        for path, truth in record_yes_no(rec):
+            if truth:
+                continue
+            words = [w for k in path for w in camel_words(k) if w != "attributes"]
+            if not words or not all(w.encode() in low for w in words):
+                continue
+            at = low.find(words[-1].encode())
+            found.append({"start": m.start() + at, "end": m.start() + at + len(words[-1])})
+    return found
+
+
+def scan_attributes(binary_, response, source, tmpdir, key):
+    path = os.path.join(tmpdir, "%s.src" % key)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(source)
+    try:
+        out = run([binary_, "--fail-on", "never", "--select", "contradicted_attribute", "--source", path],
+                  stdin=response.encode("utf-8"))
+    finally:
+        os.unlink(path)
+    return [o for o in map(json.loads, out.splitlines()) if o.get("type") == "finding"]
+
+
+def attribute_span(r, s):
+    """A labelled span that names a yes/no the record states (one of its keys' last words)."""
+    try:
+        rec = json.loads(r["source"])
+    except ValueError:
+        return False
+    low = s["text"].lower()
+    return any(camel_words(p[-1]) and camel_words(p[-1])[-1] in low for p, _ in record_yes_no(rec))
+
+
+def measure_attributes(args, pool, tmpdir):
+    """RAGTruth's structured-data answers: contradicted_attribute against the naive check."""
+    path = os.path.join(args.corpus, "ragtruth_dev.jsonl")
+    recs = [r for r in read_jsonl(path, args.limit) if r["task"] == "Data2txt"]
+    hs = list(pool.map(lambda ir: scan_attributes(args.halluscan, ir[1]["response"], ir[1]["source"],
+                                                  tmpdir, "at-%d" % ir[0]), enumerate(recs)))
+    nv = [naive_attribute_findings(r["response"], r["source"]) for r in recs]
+    res = {"file": path, "records": len(recs)}
+    for det, found in (("naive", nv), ("halluscan", hs)):
+        c = collections.Counter()
+        for r, fs in zip(recs, found):
+            for s in r["spans"]:
+                if attribute_span(r, s):
+                    c["spans"] += 1
+                    c["caught"] += any(overlaps(f, s) for f in fs)
+            c["findings"] += len(fs)
+            c["on_span"] += sum(1 for f in fs if any(overlaps(f, s) for s in r["spans"]))
+            pos, gold = bool(fs), bool(r["has_hallucination"])
+            c["tp"] += pos and gold
+            c["fp"] += pos and not gold
+            c["fn"] += gold and not pos
+            c["tn"] += not pos and not gold
+        res[det] = {"span_recall": prop(c["caught"], c["spans"]),
+                    "finding_precision": prop(c["on_span"], c["findings"]),
+                    "response": binary(c["tp"], c["fp"], c["fn"], c["tn"])}
+    return res
+
+
+def report_attributes(rep, res):
+    n, h = res["naive"], res["halluscan"]
+    rows = [["labelled spans naming a record's yes/no that a finding overlaps",
+             fp_(n["span_recall"]), fp_(h["span_recall"])],
+            ["findings on a labelled span", fp_(n["finding_precision"]), fp_(h["finding_precision"])]]
+    for m in ("precision", "recall"):
+        rows.append(["response " + m, fp_(n["response"][m]), fp_(h["response"][m])])
+    rows.append(["response kappa", fk(n["response"]["kappa"]), fk(h["response"]["kappa"])])
+    rep.table("RAGTruth dev, structured-data answers (%d): yes/no attributes — contradicted_attribute "
+              "vs naive (a sentence naming a key whose value is false)" % res["records"],
+              ["measure", "naive", "halluscan"], rows)
 
 
 # ---------------------------------------------------------------- 2. SummEdits numbers
@@ -1129,6 +1250,10 @@ def main():
             res, *detail["ragtruth"] = measure_ragtruth(args, pool, tmp)
             results["ragtruth"] = res
             report_ragtruth(rep, res)
+        if "attributes" in want and os.path.isfile(os.path.join(args.corpus, "ragtruth_dev.jsonl")):
+            res = measure_attributes(args, pool, tmp)
+            results["attributes"] = res
+            report_attributes(rep, res)
         if "numbers" in want and os.path.isfile(os.path.join(args.corpus, "summedits.jsonl")):
             res, *detail["numbers"] = measure_numbers(args, pool, tmp)
             results["numbers"] = res
