@@ -355,13 +355,42 @@ static void mark_scope(struct tok *w, size_t nw)
 	}
 }
 
+/* At w[k], a copula, a negation, maybe an adverb, then a word saying it is missing, or nothing. */
+static bool copula_not(const struct tok *w, size_t nw, size_t k)
+{
+	if (!(k < nw && w[k].blank_before && w[k].cop))
+		return false;
+	k++;
+	if (!(k < nw && w[k].blank_before && w[k].neg))
+		return false;
+	k++;
+	if (k < nw && w[k].blank_before && w[k].adverb)
+		k++;
+	return k >= nw || !w[k].blank_before || w[k].avail || w[k].brk;
+}
+
+/* No verb of presence nor copula before w[at] in its clause: it may be the subject. */
+static bool opens_clause(const struct tok *w, size_t at)
+{
+	size_t k;
+
+	for (k = at; k-- > 0 && !w[k].brk;)
+		if (w[k].asserts || w[k].cop)
+			return false;
+	return true;
+}
+
+/* Words a list of subjects may run through before its verb. */
+#define LIST_WORDS 16
+
 /*
  * Is the attribute whose innermost word is w[inner] and whose words end at
  * w[last] said not to be there? A negation before it in its clause, or
  * after its words (up to three words between: "garage parking and valet
  * services"), a copula and a negation, then (past an adverb) a word that
  * says it is missing or nothing: "WiFi is not currently available", "valet
- * services are not provided", "WiFi unavailable".
+ * services are not provided", "WiFi unavailable"; or it is one of a list of
+ * subjects such a copula and negation end (below).
  */
 static bool negated(const struct tok *w, size_t nw, size_t inner, size_t last)
 {
@@ -375,15 +404,23 @@ static bool negated(const struct tok *w, size_t nw, size_t inner, size_t last)
 		k++;
 	if (k < nw && w[k].blank_before && w[k].neg && !w[k].cop)
 		return skipped == 0; /* "WiFi unavailable" */
-	if (!(k < nw && w[k].blank_before && w[k].cop))
+	if (copula_not(w, nw, k))
+		return true;
+	/*
+	 * One of a list of subjects the copula's negation covers: "street
+	 * parking, lot parking, and valet services are not provided". Only
+	 * where nothing before it in its clause makes it an object ("offers
+	 * outdoor seating, and reservations are not accepted").
+	 */
+	if (!opens_clause(w, inner))
 		return false;
-	k++;
-	if (!(k < nw && w[k].blank_before && w[k].neg))
-		return false;
-	k++;
-	if (k < nw && w[k].blank_before && w[k].adverb)
-		k++;
-	return k >= nw || !w[k].blank_before || w[k].avail || w[k].brk;
+	for (k = last + 1; k < nw && k <= last + LIST_WORDS; k++) {
+		if (w[k].brk || w[k].asserts || w[k].neg)
+			return false;
+		if (w[k].cop)
+			return copula_not(w, nw, k);
+	}
+	return false;
 }
 
 /* How many words apart t is from word at. */
