@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/* The attribute check: what a record's value names, and the clause rules of a sentence. */
+#include <stdlib.h>
+
+#include "attrs.h"
+#include "record.h"
+#include "test.h"
+
+struct ctx {
+	const struct attrs *a;
+	struct ground *g;
+	char found[512]; /* "text=source;" per finding */
+	const char *s;
+};
+
+static int on_value(void *p, const struct record_value *v)
+{
+	struct ctx *c = p;
+	struct ground_attr ga;
+
+	if ((v->kind == RECORD_BOOL || v->kind == RECORD_STRING) &&
+	    attrs_of_value(c->a, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL, v->at, &ga))
+		CHECK_EQ(ground_add_attr(c->g, &ga), 0);
+	return 0;
+}
+
+static int on_found(void *p, size_t from, size_t to, const struct ground_attr *ga)
+{
+	struct ctx *c = p;
+	size_t n = strlen(c->found);
+
+	snprintf(c->found + n, sizeof(c->found) - n, "%.*s=%s;", (int)(to - from), c->s + from, ga->text);
+	return 0;
+}
+
+static struct attrs *builtin_attrs(struct ruleset **rs)
+{
+	struct attrs *a = NULL;
+	struct diag d = {""};
+
+	*rs = ruleset_new();
+	CHECK_EQ(ruleset_add_builtin(*rs, &d), 0);
+	CHECK_EQ(ruleset_finish(*rs, &d), 0);
+	CHECK_EQ(attrs_new(*rs, &a, &d), 0);
+	CHECK(a != NULL);
+	return a;
+}
+
+/* The findings of sentence s against the record: "" for none. */
+static const char *check(const struct attrs *a, const char *record, const char *s)
+{
+	static struct ctx c;
+	struct record *rec = NULL;
+
+	c.a = a;
+	c.found[0] = '\0';
+	c.s = s;
+	if (!c.g)
+		CHECK_EQ(ground_new(&c.g), 0);
+	ground_reset(c.g);
+	CHECK_EQ(record_new(&rec), 0);
+	CHECK_EQ(record_feed(rec, record, strlen(record), on_value, &c), 0);
+	CHECK_EQ(record_end(rec, on_value, &c), 0);
+	record_free(rec);
+	CHECK_EQ(attrs_check(a, c.g, s, strlen(s), on_found, &c), 0);
+	return c.found;
+}
+
+/* What a value says and how its key names it. */
+TEST(attrs_values)
+{
+	static const char *const path[] = {"attributes", "restaurants", "take", "out"};
+	static const char *const parking[] = {"attributes", "business", "parking", "validated"};
+	static const char *const generic[] = {"attributes", "name"};
+	struct ruleset *rs;
+	struct attrs *a = builtin_attrs(&rs);
+	struct ground_attr ga;
+
+	CHECK(attrs_of_value(a, path, 4, "true", 4, true, 7, &ga));
+	CHECK(ga.truth && ga.n_need == 1 && ga.at == 7); /* "take out": one word, "takeout" */
+	CHECK_STR(ga.text, "attributes restaurants take out: true");
+	CHECK(attrs_of_value(a, parking, 4, " u'False' ", 10, false, 0, &ga));
+	CHECK(!ga.truth && ga.n_need == 2);
+	CHECK(attrs_of_value(a, parking, 4, "free", 4, false, 0, &ga) && ga.truth);
+	CHECK(attrs_of_value(a, parking, 4, "'none'", 6, false, 0, &ga) && !ga.truth);
+	/* Neither yes nor no, or a key that names nothing. */
+	CHECK(!attrs_of_value(a, parking, 4, "quiet", 5, false, 0, &ga));
+	CHECK(!attrs_of_value(a, parking, 4, "2", 1, false, 0, &ga));
+	CHECK(!attrs_of_value(a, parking, 4, "", 0, false, 0, &ga));
+	CHECK(!attrs_of_value(a, generic, 2, "no", 2, false, 0, &ga));
+	CHECK(!attrs_of_value(NULL, parking, 4, "true", 4, true, 0, &ga));
+	attrs_free(a);
+	ruleset_free(rs);
+}
+
+/* The clause rules, sentence by sentence. */
+TEST(attrs_clauses)
+{
+	static const char rec[] =
+		"{\"attributes\": {\"OutdoorSeating\": false, \"WiFi\": \"free\", \"RestaurantsTakeOut\": true,"
+		" \"RestaurantsReservations\": \"False\", \"HasTV\": true,"
+		" \"BusinessParking\": {\"garage\": false, \"street\": true, \"validated\": false},"
+		" \"Ambience\": {\"casual\": true, \"trendy\": false}}}";
+	static const struct {
+		const char *s, *want;
+	} cases[] = {
+		/* said, and the record says no */
+		{"It has outdoor seating.", "outdoor seating=attributes outdoor seating: false;"},
+		{"Patio seating is offered.", "Patio seating=attributes outdoor seating: false;"},
+		{"A trendy vibe.", "trendy vibe=attributes ambience trendy: false;"},
+		{"They take reservations.", "reservations=attributes restaurants reservations: False;"},
+		/* said to be missing, and the record says yes */
+		{"WiFi is not available.", "WiFi=attributes wi fi: free;"},
+		{"WiFi is not currently available.", "WiFi=attributes wi fi: free;"},
+		{"Wi-Fi unavailable here.", "Wi-Fi=attributes wi fi: free;"},
+		{"It does not offer take-out.", "take-out=attributes restaurants take out: true;"},
+		{"No TV, no outdoor seating.", "TV=attributes has tv: true;"},
+		{"They lack a casual atmosphere.", "casual atmosphere=attributes ambience casual: true;"},
+		/* agreeing with the record */
+		{"It does not offer outdoor seating, WiFi, or reservations.",
+		 "WiFi=attributes wi fi: free;"}, /* one negation covers the list: WiFi too */
+		{"It offers free WiFi and takeout.", ""},
+		{"There is no validated parking.", ""},
+		{"Street parking is available, but validated parking is not.", ""},
+		/* clauses the negation does not reach */
+		{"While it does not take reservations, it offers takeout.", ""},
+		{"Despite the lack of outdoor seating, the TV is popular.", ""},
+		{"It has no outdoor seating, and it offers takeout.", ""},
+		{"It has no outdoor seating, offers takeout and has a TV.", ""},
+		{"It has no outdoor seating, and Blue Door shows games on its TV.", ""},
+		{"Garage parking and validated parking are not provided.", ""},
+		/* a negation that says something else of it */
+		{"The street parking is not particularly scenic.", ""},
+		/* words apart, or missing: no mention */
+		{"The parking on the street corner was busy, they said, and validated.", ""},
+		{"It is on State Street.", ""},
+		{"Outdoor dining.", ""},
+	};
+	struct ruleset *rs;
+	struct attrs *a = builtin_attrs(&rs);
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = check(a, rec, cases[i].s);
+
+		if (strcmp(got, cases[i].want) != 0)
+			fprintf(stderr, "  \"%s\": got \"%s\", want \"%s\"\n", cases[i].s, got, cases[i].want);
+		CHECK_STR(got, cases[i].want);
+	}
+	/* Two records that disagree: either answer is grounded by one of them. */
+	CHECK_STR(check(a, "[{\"OutdoorSeating\": true}, {\"OutdoorSeating\": false}]",
+			"Both have outdoor seating."), "");
+	/* A text record's "Key: value" lines. */
+	CHECK_STR(check(a, "WiFi: no\nTakeOut: yes\n", "They offer WiFi."), "WiFi=wi fi: no;");
+	attrs_free(a);
+	ruleset_free(rs);
+}
