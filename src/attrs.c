@@ -447,7 +447,7 @@ static const struct tok *near_word(const struct tok *w, size_t nw, const struct 
 }
 
 /* The other words of ga this near the innermost one make one mention of it. */
-#define NEAR_WORDS 4
+#define NEAR_WORDS 6
 
 /*
  * Finds the first mention of ga: an occurrence of its innermost word with
