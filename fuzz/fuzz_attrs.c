@@ -7,9 +7,10 @@
  * shape (below), so that most inputs reach the clause rules. Properties:
  *  - an attribute made of a value names it by one to GROUND_ATTR_NEED
  *    words, and its text is NUL-terminated printable ASCII;
- *  - every finding lies in the sentence and starts and ends at a word's
- *    edges, and names an attribute the set holds, which says otherwise
- *    than no other one of the same words;
+ *  - every mention lies in the sentence and starts and ends at a word's
+ *    edges, and names an attribute the set holds; one said otherwise names
+ *    an attribute that no other one of the same words says as the sentence
+ *    does;
  *  - the same sentence gives the same findings again, and the same ones
  *    with a blank after it.
  */
@@ -31,6 +32,7 @@ static const char usual[] =
 struct found {
 	size_t from, to;
 	const struct ground_attr *ga;
+	bool agrees;
 };
 
 struct run {
@@ -66,7 +68,7 @@ static int on_value(void *ctx, const struct record_value *v)
 	return 0;
 }
 
-static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr *ga)
+static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
 {
 	struct run *r = ctx;
 	size_t i;
@@ -82,13 +84,13 @@ static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr 
 
 		held |= o == ga;
 		/* One of the same words that says the other thing would ground it. */
-		if (o != ga && o->n_need == ga->n_need && o->truth != ga->truth &&
+		if (!agrees && o != ga && o->n_need == ga->n_need && o->truth != ga->truth &&
 		    memcmp(o->need, ga->need, ga->n_need * sizeof(ga->need[0])) == 0)
 			FUZZ_CHECK(0, "reported against %s though %s says otherwise", ga->text, o->text);
 	}
 	FUZZ_CHECK(held, "a finding names no attribute the set holds");
-	FUZZ_CHECK(r->nf < GROUND_ATTR_CAP, "more findings than attributes");
-	r->f[r->nf++] = (struct found){from, to, ga};
+	FUZZ_CHECK(r->nf < GROUND_ATTR_CAP, "more mentions than attributes");
+	r->f[r->nf++] = (struct found){from, to, ga, agrees};
 	return 0;
 }
 

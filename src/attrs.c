@@ -557,8 +557,12 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		if (!mention(w, nw, j, nj, ga, &from, &to, &inner, &last))
 			continue;
 		said = !negated(w, nw, inner, last);
-		if (said == ga->truth)
+		if (said == ga->truth) {
+			err = fn(ctx, from, to, ga, true);
+			if (err)
+				return err;
 			continue;
+		}
 		/* Another record's attribute of the same words that says so grounds it. */
 		for (x = 0; x < na && !agreed; x++) {
 			const struct ground_attr *o = ground_attr_at(g, x);
@@ -568,7 +572,7 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		}
 		if (agreed)
 			continue;
-		err = fn(ctx, from, to, ga);
+		err = fn(ctx, from, to, ga, false);
 		if (err)
 			return err;
 	}

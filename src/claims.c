@@ -36,6 +36,8 @@ struct held {
 	struct quantity q;
 	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
 	uint32_t period;   /* the reporting period it is said of (numlex_period_feed()), or 0 */
+	bool attr;         /* an attribute check's (attrs.h): grounded when attr_agrees */
+	bool attr_agrees;
 };
 
 /*
@@ -126,11 +128,11 @@ struct claims {
 	uint64_t list_line;
 	struct buf list_text;
 	const struct bib *bib;
-	struct buf bib_source;
+	struct buf bib_source; /* the bibliography entry an altered one differs from */
 	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
 	size_t attr_rule;
 	struct attrs *attrs;
-	bool lex_numbers; /* a number rule exists: the lexer reads sentences */ /* the bibliography entry an altered one differs from */
+	bool lex_numbers; /* a number rule exists: the lexer reads sentences */
 	/*
 	 * A number check's finding on a line not yet read for entries waits
 	 * for refs_line(): a figure of an entry (its year, volume, pages) is
@@ -817,8 +819,11 @@ static uint64_t column_of(struct claims *c, uint64_t at)
 	return utf8_count(p, n) + 1;
 }
 
-/* An attribute the sentence says otherwise than a record (attrs_check()): held as a finding. */
-static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *ga)
+/*
+ * An attribute the sentence mentions (attrs_check()): held as a finding
+ * when it says otherwise than the record, as a repeat of it when not.
+ */
+static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
 {
 	struct claims *c = ctx;
 	uint64_t at = c->start + from;
@@ -834,10 +839,14 @@ static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *
 	*h = (struct held){
 		.rule = c->attr_rule, .from = at, .to = c->start + to, .line = c->line + 1,
 		.column = column_of(c, at), .text_off = c->text.len, .text_len = n,
-		.grounded_at = ga->at,
+		.grounded_at = ga->at, .attr = true, .attr_agrees = agrees,
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;
+	if (agrees) {
+		c->n_held++;
+		return 0;
+	}
 	h->source_off = c->text.len;
 	if (buf_add(&c->text, ga->text, strlen(ga->text) + 1) < 0)
 		return -ENOMEM;
@@ -1557,6 +1566,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		size_t k = c->last_kept[sig];
 
 		enum check chk = h->lexed ? check_quantity(c, h, end)
+				 : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
 				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 
 		if (chk == CHECK_SILENT) {

@@ -9,7 +9,8 @@
 struct ctx {
 	const struct attrs *a;
 	struct ground *g;
-	char found[512]; /* "text=source;" per finding */
+	char found[512]; /* "text=source;" per attribute said otherwise */
+	size_t agreed;   /* attributes said as a record says */
 	const char *s;
 };
 
@@ -24,11 +25,15 @@ static int on_value(void *p, const struct record_value *v)
 	return 0;
 }
 
-static int on_found(void *p, size_t from, size_t to, const struct ground_attr *ga)
+static int on_found(void *p, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
 {
 	struct ctx *c = p;
 	size_t n = strlen(c->found);
 
+	if (agrees) {
+		c->agreed++;
+		return 0;
+	}
 	snprintf(c->found + n, sizeof(c->found) - n, "%.*s=%s;", (int)(to - from), c->s + from, ga->text);
 	return 0;
 }
@@ -46,14 +51,22 @@ static struct attrs *builtin_attrs(struct ruleset **rs)
 	return a;
 }
 
+static struct ctx c;
+
+/* How many attributes the last check() found said as a record says. */
+static size_t c_agreed(void)
+{
+	return c.agreed;
+}
+
 /* The findings of sentence s against the record: "" for none. */
 static const char *check(const struct attrs *a, const char *record, const char *s)
 {
-	static struct ctx c;
 	struct record *rec = NULL;
 
 	c.a = a;
 	c.found[0] = '\0';
+	c.agreed = 0;
 	c.s = s;
 	if (!c.g)
 		CHECK_EQ(ground_new(&c.g), 0);
@@ -147,9 +160,13 @@ TEST(attrs_clauses)
 			fprintf(stderr, "  \"%s\": got \"%s\", want \"%s\"\n", cases[i].s, got, cases[i].want);
 		CHECK_STR(got, cases[i].want);
 	}
+	/* Agreeing: one mention each, "takeout" and "parking"+"street" (not "validated"). */
+	CHECK_STR(check(a, rec, "It offers takeout and street parking."), "");
+	CHECK_EQ(c_agreed(), 2);
 	/* Two records that disagree: either answer is grounded by one of them. */
 	CHECK_STR(check(a, "[{\"OutdoorSeating\": true}, {\"OutdoorSeating\": false}]",
 			"Both have outdoor seating."), "");
+	CHECK_EQ(c_agreed(), 1);
 	/* A text record's "Key: value" lines. */
 	CHECK_STR(check(a, "WiFi: no\nTakeOut: yes\n", "They offer WiFi."), "WiFi=wi fi: no;");
 	attrs_free(a);
