@@ -264,8 +264,10 @@ struct halluscan_finding {
 	bool grounded;           /* repeats grounding (only with HALLUSCAN_SCAN_SHOW_GROUNDED):
 	                            shown, not counted */
 	uint64_t grounded_at;    /* the offset of what it repeats */
-	const char *source;      /* altered_number: the grounded figure it differs from, or NULL */
-	uint64_t source_at;      /* where that figure is */
+	const char *source;      /* altered_number: the grounded figure it differs from;
+	                            altered_reference: the bibliography's entry;
+	                            contradicted_attribute: the record's key and value; or NULL */
+	uint64_t source_at;      /* where that figure (or value) is */
 	/* Other signals found on exactly this text ("94.2%": unsourced_statistic
 	 * and ungrounded_number): one finding carries them, each counted, its
 	 * severity the highest and its recovery answering all of them. */

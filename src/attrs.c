@@ -498,6 +498,7 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 
 	if (na == 0 || n == 0)
 		return 0;
+	n = MIN(n, (size_t)ATTRS_TEXT_MAX); /* (offsets are 32-bit; a sentence is far shorter) */
 	for (i = 0; i < n && nw < ATTRS_TOKENS;) {
 		size_t e;
 		uint64_t h;

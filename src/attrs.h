@@ -33,8 +33,9 @@
 #include "ground.h"
 #include "rules.h"
 
-/* Words of one sentence looked at; the rest of a longer one is not. */
+/* Words of one sentence looked at, and bytes; the rest of a longer one is not. */
 #define ATTRS_TOKENS 512
+#define ATTRS_TEXT_MAX (1u << 20)
 
 struct attrs;
 
