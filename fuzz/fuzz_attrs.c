@@ -75,9 +75,11 @@ static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr 
 	bool held = false;
 
 	FUZZ_CHECK(from < to && to <= r->n, "a finding at [%zu, %zu) of %zu bytes", from, to, r->n);
-	FUZZ_CHECK(word_byte((unsigned char)r->s[from]) && (from == 0 || !word_byte((unsigned char)r->s[from - 1])),
+	FUZZ_CHECK(word_byte((unsigned char)r->s[from]) &&
+			   (from == 0 || !word_byte((unsigned char)r->s[from - 1])),
 		   "a finding that starts inside a word, at %zu", from);
-	FUZZ_CHECK(word_byte((unsigned char)r->s[to - 1]) && (to == r->n || !word_byte((unsigned char)r->s[to])),
+	FUZZ_CHECK(word_byte((unsigned char)r->s[to - 1]) &&
+			   (to == r->n || !word_byte((unsigned char)r->s[to])),
 		   "a finding that ends inside a word, at %zu", to);
 	for (i = 0; i < ground_attr_count(r->g); i++) {
 		const struct ground_attr *o = ground_attr_at(r->g, i);

@@ -321,8 +321,9 @@ static uint64_t canonical(const struct attrs *a, uint64_t h)
  * the lack of parking, it ...") ends at its first ','; and a ',' or "and"
  * before a verb that says a thing is there ("..., offers outdoor seating",
  * "and provides parking") or before a subject ("..., and they ...", "...,
- * and Blue Door ...": two capitalised words) starts another. Commas alone do not end it: "does not offer outdoor seating,
- * WiFi, or reservations" negates all three.
+ * and Blue Door ...": two capitalised words) starts another. Commas alone
+ * do not end it: "does not offer outdoor seating, WiFi, or reservations"
+ * negates all three.
  */
 static void mark_scope(struct tok *w, size_t nw)
 {

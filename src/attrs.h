@@ -58,7 +58,8 @@ bool attrs_of_value(const struct attrs *a, const char *const *words, size_t n, c
  * record of the same words says: then that record is held), else held is
  * the record it contradicts. One call per attribute mentioned.
  */
-typedef int (*attrs_fn)(void *ctx, size_t from, size_t to, const struct ground_attr *held, bool agrees);
+typedef int (*attrs_fn)(void *ctx, size_t from, size_t to, const struct ground_attr *held,
+			bool agrees);
 
 /* Reads the sentence s[0, n) for the attributes g holds. Returns fn's first non-zero. */
 int attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n, attrs_fn fn,

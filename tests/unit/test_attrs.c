@@ -20,7 +20,8 @@ static int on_value(void *p, const struct record_value *v)
 	struct ground_attr ga;
 
 	if ((v->kind == RECORD_BOOL || v->kind == RECORD_STRING) &&
-	    attrs_of_value(c->a, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL, v->at, &ga))
+	    attrs_of_value(c->a, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL, v->at,
+			   &ga))
 		CHECK_EQ(ground_add_attr(c->g, &ga), 0);
 	return 0;
 }
