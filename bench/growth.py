@@ -121,6 +121,13 @@ SHAPES = {
         ["--source", "s.json"], b"Revenue was $17 million and 4.5 stars. " * 200,
         {"s.json": json.dumps([{"id": i, "stars": i % 5 + 0.5, "revenue": "$%d million" % i}
                                for i in range(n // 50)]).encode()}, {})),
+    # Records of yes/no attributes (each a key of its own: none held twice), and an answer
+    # that mentions some: the attribute check's set and its sentence reads.
+    "source-yes-no": ((1 << 18, 1 << 20, 1 << 22), "bytes", lambda n: (
+        ["--source", "s.json"], b"It has outdoor seating and no Wi-Fi; Feature7 parking is not offered. " * 200,
+        {"s.json": json.dumps([{"attributes": {"Feature%dParking" % i: i % 2 == 0, "OutdoorSeating": False,
+                                               "WiFi": "u'free'"}}
+                               for i in range(n // 90)]).encode()}, {})),
     "prompt": ((1 << 18, 1 << 20, 1 << 22), "bytes", lambda n: (
         ["--prompt", "p.txt"], b"It grew 73.4% to $5 million. https://a.example.com " * 100,
         {"p.txt": b"Please cite your sources. $5 million in 2021, see https://a.example.com. " * (n // 72)}, {})),
