@@ -54,6 +54,10 @@ static inline size_t popcount64(uint64_t x)
 #endif
 }
 
+/* Slots of the attributes' index: twice the ring, a power of two. */
+#define ATTR_SLOTS (2 * GROUND_ATTR_CAP)
+_Static_assert((ATTR_SLOTS & (ATTR_SLOTS - 1)) == 0 && ATTR_SLOTS < 65536, "the index's slots");
+
 struct entry {
 	uint64_t hash, at;
 	uint32_t next; /* the next entry in its bucket */
@@ -100,6 +104,7 @@ struct ground {
 	uint64_t qseq;        /* the next quantity's seq */
 	uint64_t evictions;
 	struct ground_attr *attr; /* a ring of GROUND_ATTR_CAP, allocated with the first */
+	uint16_t *attr_index; /* ATTR_SLOTS: a ring slot + 1 by its attribute's hash, 0 empty */
 	uint32_t ahead, acount;
 	uint64_t a_added;     /* attributes put in since the reset */
 	bool active;
@@ -156,6 +161,7 @@ void ground_free(struct ground *g)
 	free(g->ql);
 	free(g->heads);
 	free(g->attr);
+	free(g->attr_index);
 	free(g);
 }
 
@@ -185,6 +191,8 @@ void ground_reset(struct ground *g)
 	g->version++;
 	g->epoch = next_epoch();
 	g->e_added = 0;
+	if (g->acount)
+		memset(g->attr_index, 0, ATTR_SLOTS * sizeof(*g->attr_index));
 	g->ahead = g->acount = 0;
 	g->a_added = 0;
 	g->rewritten = UINT64_MAX;
@@ -1611,27 +1619,71 @@ static bool same_attr(const struct ground_attr *a, const struct ground_attr *b)
 	       memcmp(a->need, b->need, a->n_need * sizeof(a->need[0])) == 0;
 }
 
+/* Where an attribute's hash puts it in the index (linear probing from there). */
+static uint32_t attr_home(const struct ground_attr *a)
+{
+	uint64_t h = a->truth ? 0x9e3779b97f4a7c15ull : 0;
+	uint8_t k;
+
+	for (k = 0; k < a->n_need; k++)
+		h = (h ^ a->need[k]) * 0xff51afd7ed558ccdull;
+	return (uint32_t)(h >> 40) & (ATTR_SLOTS - 1);
+}
+
+/* Takes ring slot r out of the index, shifting back what probed past it. */
+static void attr_unindex(struct ground *g, uint32_t r)
+{
+	uint32_t i = attr_home(&g->attr[r]), j, k;
+
+	while (g->attr_index[i] != r + 1)
+		i = (i + 1) & (ATTR_SLOTS - 1);
+	for (j = i;;) {
+		j = (j + 1) & (ATTR_SLOTS - 1);
+		if (!g->attr_index[j])
+			break;
+		k = attr_home(&g->attr[g->attr_index[j] - 1]);
+		/* An entry at j whose home is not in (i, j] may fill the hole at i. */
+		if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+			g->attr_index[i] = g->attr_index[j];
+			i = j;
+		}
+	}
+	g->attr_index[i] = 0;
+}
+
 int ground_add_attr(struct ground *g, const struct ground_attr *a)
 {
-	uint32_t i;
+	uint32_t i, r;
 
 	if (a->n_need == 0 || a->n_need > GROUND_ATTR_NEED)
 		return 0;
 	if (!g->attr) {
 		g->attr = malloc(GROUND_ATTR_CAP * sizeof(*g->attr));
-		if (!g->attr)
+		g->attr_index = calloc(ATTR_SLOTS, sizeof(*g->attr_index));
+		if (!g->attr || !g->attr_index) {
+			free(g->attr);
+			free(g->attr_index);
+			g->attr = NULL;
+			g->attr_index = NULL;
 			return -ENOMEM;
+		}
 	}
 	/* A list of records says the same yes/no in each: held once. */
-	for (i = 0; i < g->acount; i++)
-		if (same_attr(&g->attr[(g->ahead + i) % GROUND_ATTR_CAP], a))
+	for (i = attr_home(a); g->attr_index[i]; i = (i + 1) & (ATTR_SLOTS - 1))
+		if (same_attr(&g->attr[g->attr_index[i] - 1], a))
 			return 0;
 	if (g->acount == GROUND_ATTR_CAP) {
+		attr_unindex(g, g->ahead);
 		g->ahead = (g->ahead + 1) % GROUND_ATTR_CAP;
 		g->acount--;
 		g->evictions++;
+		/* (the hole may have moved: probe again for a free slot) */
+		for (i = attr_home(a); g->attr_index[i]; i = (i + 1) & (ATTR_SLOTS - 1))
+			;
 	}
-	g->attr[(g->ahead + g->acount) % GROUND_ATTR_CAP] = *a;
+	r = (g->ahead + g->acount) % GROUND_ATTR_CAP;
+	g->attr[r] = *a;
+	g->attr_index[i] = (uint16_t)(r + 1);
 	g->acount++;
 	g->a_added++;
 	g->version++;

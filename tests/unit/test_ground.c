@@ -1045,3 +1045,51 @@ out:
 	ground_free(dst);
 	ground_free(ref);
 }
+
+/*
+ * The attributes' ring and its index: the newest GROUND_ATTR_CAP held, a
+ * duplicate of a held one not added, one of an evicted one added again,
+ * through many evictions (the index's deletions shift probes back).
+ */
+TEST(ground_attr_ring)
+{
+	struct ground *g = NULL;
+	struct ground_attr a = {.n_need = 2};
+	uint64_t added = 0;
+	size_t i, round;
+
+	CHECK_EQ(ground_new(&g), 0);
+	for (round = 0; round < 4; round++)
+		for (i = 0; i < 3 * GROUND_ATTR_CAP; i++) {
+			/* few distinct first words: long probe runs in the index */
+			a.need[0] = i % 7;
+			a.need[1] = i / 7 + round * 100000;
+			a.truth = i % 3 == 0;
+			CHECK_EQ(ground_add_attr(g, &a), 0);
+			added++;
+			CHECK_EQ(ground_add_attr(g, &a), 0); /* held: not again */
+		}
+	CHECK_EQ(ground_attr_count(g), GROUND_ATTR_CAP);
+	CHECK_EQ(ground_evictions(g), added - GROUND_ATTR_CAP);
+	/* The newest are held, oldest first; each of them again adds nothing. */
+	for (i = 0; i < GROUND_ATTR_CAP; i++) {
+		const struct ground_attr *h = ground_attr_at(g, i);
+		size_t k = 2 * GROUND_ATTR_CAP + i;
+
+		CHECK(h->need[0] == k % 7 && h->need[1] == k / 7 + 300000);
+		a = *h;
+		CHECK_EQ(ground_add_attr(g, &a), 0);
+	}
+	CHECK_EQ(ground_evictions(g), added - GROUND_ATTR_CAP);
+	/* An evicted one comes back, evicting the oldest. */
+	a.need[0] = 0;
+	a.need[1] = 300000;
+	a.truth = true;
+	CHECK_EQ(ground_add_attr(g, &a), 0);
+	CHECK_EQ(ground_evictions(g), added - GROUND_ATTR_CAP + 1);
+	ground_reset(g);
+	CHECK_EQ(ground_attr_count(g), 0);
+	CHECK_EQ(ground_add_attr(g, &a), 0);
+	CHECK_EQ(ground_attr_count(g), 1);
+	ground_free(g);
+}
