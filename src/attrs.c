@@ -22,6 +22,7 @@ struct hashes {
 
 struct attrs {
 	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj;
+	struct hashes yes, no; /* values, lowercased, not stemmed */
 	struct syn *syn;
 	size_t n_syn;
 };
@@ -86,6 +87,16 @@ static uint64_t word_hash(const char *w, size_t n)
 	return fnv(b, stem(w, n, b));
 }
 
+static uint64_t lower_hash(const char *w, size_t n)
+{
+	char b[WORD_MAX];
+	size_t i, k = MIN(n, (size_t)WORD_MAX);
+
+	for (i = 0; i < k; i++)
+		b[i] = lower(w[i]);
+	return fnv(b, k);
+}
+
 static bool has(const struct hashes *l, uint64_t h)
 {
 	size_t i;
@@ -96,7 +107,8 @@ static bool has(const struct hashes *l, uint64_t h)
 	return false;
 }
 
-static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *out)
+/* The list's words hashed: stemmed, or (exact) only lowercased. */
+static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *out, bool exact)
 {
 	const struct wordlist *l = ruleset_list(rs, name);
 	size_t i;
@@ -108,7 +120,8 @@ static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *
 	if (!out->h)
 		return -ENOMEM;
 	for (i = 0; i < l->n_words; i++)
-		out->h[i] = word_hash(l->words[i], strlen(l->words[i]));
+		out->h[i] = exact ? lower_hash(l->words[i], strlen(l->words[i]))
+				  : word_hash(l->words[i], strlen(l->words[i]));
 	out->n = l->n_words;
 	return 0;
 }
@@ -152,6 +165,8 @@ void attrs_free(struct attrs *a)
 	free(a->subjects.h);
 	free(a->avail.h);
 	free(a->conj.h);
+	free(a->yes.h);
+	free(a->no.h);
 	free(a->syn);
 	free(a);
 }
@@ -170,23 +185,27 @@ int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	err = hashes_of(rs, "attr.generic", &a->generic);
+	err = hashes_of(rs, "attr.generic", &a->generic, false);
 	if (!err)
-		err = hashes_of(rs, "attr.negations", &a->neg);
+		err = hashes_of(rs, "attr.negations", &a->neg, false);
 	if (!err)
-		err = hashes_of(rs, "attr.breaks", &a->brk);
+		err = hashes_of(rs, "attr.breaks", &a->brk, false);
 	if (!err)
-		err = hashes_of(rs, "attr.copulas", &a->cop);
+		err = hashes_of(rs, "attr.copulas", &a->cop, false);
 	if (!err)
-		err = hashes_of(rs, "attr.subordinators", &a->sub);
+		err = hashes_of(rs, "attr.subordinators", &a->sub, false);
 	if (!err)
-		err = hashes_of(rs, "attr.asserts", &a->asserts);
+		err = hashes_of(rs, "attr.asserts", &a->asserts, false);
 	if (!err)
-		err = hashes_of(rs, "attr.subjects", &a->subjects);
+		err = hashes_of(rs, "attr.subjects", &a->subjects, false);
 	if (!err)
-		err = hashes_of(rs, "attr.missing", &a->avail);
+		err = hashes_of(rs, "attr.missing", &a->avail, false);
 	if (!err)
-		err = hashes_of(rs, "attr.conjunctions", &a->conj);
+		err = hashes_of(rs, "attr.conjunctions", &a->conj, false);
+	if (!err)
+		err = hashes_of(rs, "attr.yes", &a->yes, true);
+	if (!err)
+		err = hashes_of(rs, "attr.no", &a->no, true);
 	if (!err)
 		err = synonyms_of(rs, a, d);
 	if (err) {
@@ -197,13 +216,14 @@ int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 	return 0;
 }
 
-/* A string that says yes or no: "True", "no", "free", "'none'", "u'free'". */
-static bool truth_of(const char *t, size_t n, bool is_bool, bool *truth)
+/*
+ * A string that says yes or no, by the lists attr.yes and attr.no, past
+ * blanks, quotes and a Python 2 "u" before them: "True", "no", "'none'",
+ * "u'free'".
+ */
+static bool truth_of(const struct attrs *a, const char *t, size_t n, bool is_bool, bool *truth)
 {
-	static const char *const yes[] = {"true", "yes", "free", "paid"};
-	static const char *const no[] = {"false", "no", "none"};
-	char b[8];
-	size_t i;
+	uint64_t h;
 
 	if (is_bool) {
 		*truth = n == 4 && memcmp(t, "true", 4) == 0;
@@ -217,18 +237,15 @@ static bool truth_of(const char *t, size_t n, bool is_bool, bool *truth)
 		t++, n--; /* a Python 2 unicode literal written into the record */
 	if (n >= 2 && (*t == '\'' || *t == '"') && t[n - 1] == *t)
 		t++, n -= 2;
-	if (n == 0 || n > sizeof(b))
+	if (n == 0 || n > WORD_MAX)
 		return false;
-	for (i = 0; i < n; i++)
-		b[i] = lower(t[i]);
-	for (i = 0; i < ARRAY_SIZE(yes); i++)
-		if (strlen(yes[i]) == n && memcmp(b, yes[i], n) == 0)
-			return *truth = true;
-	for (i = 0; i < ARRAY_SIZE(no); i++)
-		if (strlen(no[i]) == n && memcmp(b, no[i], n) == 0) {
-			*truth = false;
-			return true;
-		}
+	h = lower_hash(t, n);
+	if (has(&a->yes, h))
+		return *truth = true;
+	if (has(&a->no, h)) {
+		*truth = false;
+		return true;
+	}
 	return false;
 }
 
@@ -251,7 +268,7 @@ bool attrs_of_value(const struct attrs *a, const char *const *words, size_t n, c
 	uint64_t need[16];
 	bool truth;
 
-	if (!a || n == 0 || !truth_of(text, len, is_bool, &truth))
+	if (!a || n == 0 || !truth_of(a, text, len, is_bool, &truth))
 		return false;
 	for (i = 0; i < n && m < ARRAY_SIZE(kw); i++) {
 		size_t l = strlen(words[i]);
