@@ -360,6 +360,17 @@ def overlaps(f, s):
     return f["start"] < s["byte_end"] and s["byte_start"] < f["end"]
 
 
+def tally(c, r, fs):
+    """Counts a record's findings fs into c: on a labelled span, and the response's cell."""
+    c["findings"] += len(fs)
+    c["on_span"] += sum(1 for f in fs if any(overlaps(f, s) for s in r["spans"]))
+    pos, gold = bool(fs), bool(r["has_hallucination"])
+    c["tp"] += pos and gold
+    c["fp"] += pos and not gold
+    c["fn"] += gold and not pos
+    c["tn"] += not pos and not gold
+
+
 def has_digit(text):
     return re.search(r"[0-9]", text) is not None
 
@@ -382,13 +393,7 @@ def measure_ragtruth(args, pool, tmpdir):
                     if has_digit(s["text"]):
                         c["digit_spans"] += 1
                         c["digit_caught"] += any(overlaps(f, s) for f in fs)
-                c["findings"] += len(fs)
-                c["on_span"] += sum(1 for f in fs if any(overlaps(f, s) for s in r["spans"]))
-                pos, gold = bool(fs), bool(r["has_hallucination"])
-                c["tp"] += pos and gold
-                c["fp"] += pos and not gold
-                c["fn"] += gold and not pos
-                c["tn"] += not pos and not gold
+                tally(c, r, fs)
         for t, c in acc.items():
             res["tasks"].setdefault(t, {})[det] = {
                 "records": c["records"],
@@ -536,13 +541,7 @@ def measure_attributes(args, pool, tmpdir):
                 if attribute_span(r, s):
                     c["spans"] += 1
                     c["caught"] += any(overlaps(f, s) for f in fs)
-            c["findings"] += len(fs)
-            c["on_span"] += sum(1 for f in fs if any(overlaps(f, s) for s in r["spans"]))
-            pos, gold = bool(fs), bool(r["has_hallucination"])
-            c["tp"] += pos and gold
-            c["fp"] += pos and not gold
-            c["fn"] += gold and not pos
-            c["tn"] += not pos and not gold
+            tally(c, r, fs)
         res[det] = {"span_recall": prop(c["caught"], c["spans"]),
                     "finding_precision": prop(c["on_span"], c["findings"]),
                     "response": binary(c["tp"], c["fp"], c["fn"], c["tn"])}
