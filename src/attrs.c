@@ -447,18 +447,31 @@ static size_t apart(const struct tok *t, size_t at)
 	return t->first > at ? t->first - at : t->last < at ? at - t->last : 0;
 }
 
-/* The nearest word (of w, or joined pair of j) of hash h within dist words of word at. */
+/*
+ * The nearest word (of w, or joined pair of j, which is in order of its
+ * first word) of hash h within dist words of word at: only that window is
+ * read.
+ */
 static const struct tok *near_word(const struct tok *w, size_t nw, const struct tok *j, size_t nj,
 				   uint64_t h, size_t at, size_t dist)
 {
 	const struct tok *best = NULL;
-	size_t i;
+	size_t i, lo = at > dist + 1 ? at - dist - 1 : 0, hi = MIN(nw, at + dist + 1), b, e;
 
-	for (i = 0; i < nw; i++)
+	for (i = lo; i < hi; i++)
 		if (w[i].h == h && !w[i].brk && apart(&w[i], at) <= dist &&
 		    (!best || apart(&w[i], at) < apart(best, at)))
 			best = &w[i];
-	for (i = 0; i < nj; i++)
+	/* The first pair whose first word is at lo or after. */
+	for (b = 0, e = nj; b < e;) {
+		size_t m = b + (e - b) / 2;
+
+		if (j[m].first < lo)
+			b = m + 1;
+		else
+			e = m;
+	}
+	for (i = b; i < nj && j[i].first < hi; i++)
 		if (j[i].h == h && apart(&j[i], at) <= dist && (!best || apart(&j[i], at) < apart(best, at)))
 			best = &j[i];
 	return best;
@@ -468,40 +481,83 @@ static const struct tok *near_word(const struct tok *w, size_t nw, const struct 
 #define NEAR_WORDS 6
 
 /*
- * Finds the first mention of ga: an occurrence of its innermost word with
- * its other words within NEAR_WORDS words. Its span and word indexes out.
+ * Places of an attribute's rarest word tried for a mention, in one
+ * sentence: a bound on the work a sentence that repeats a word can make.
+ */
+#define MENTION_TRIES 16
+
+/* How many words or pairs of hash h the sentence holds, counted to at most cap. */
+static size_t count_word(const struct tok *w, size_t nw, const struct tok *j, size_t nj, uint64_t h,
+			 size_t cap)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < nw && c < cap; i++)
+		c += w[i].h == h && !w[i].brk;
+	for (i = 0; i < nj && c < cap; i++)
+		c += j[i].h == h;
+	return c;
+}
+
+/* The k-th (from 0) word or pair of hash h, or NULL. */
+static const struct tok *nth_word(const struct tok *w, size_t nw, const struct tok *j, size_t nj,
+				  uint64_t h, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < nw; i++)
+		if (w[i].h == h && !w[i].brk && k-- == 0)
+			return &w[i];
+	for (i = 0; i < nj; i++)
+		if (j[i].h == h && k-- == 0)
+			return &j[i];
+	return NULL;
+}
+
+/*
+ * Finds the first mention of ga: a place of its rarest word (of its first
+ * MENTION_TRIES) with its other words within NEAR_WORDS words. Its span,
+ * the innermost word's index (inner) and the last word's (last) out.
  */
 static bool mention(const struct tok *w, size_t nw, const struct tok *j, size_t nj,
 		    const struct ground_attr *ga, size_t *from, size_t *to, size_t *inner, size_t *last)
 {
-	uint64_t h = ga->need[ga->n_need - 1];
-	size_t i, k, pass;
+	size_t n = ga->n_need, anchor = n - 1, least = SIZE_MAX, k, tries;
 
-	for (pass = 0; pass < 2; pass++) {
-		const struct tok *arr = pass ? j : w;
-		size_t n = pass ? nj : nw;
+	/* The rarest word anchors the search ("feature43" among many "widget"). */
+	for (k = n; k-- > 0;) {
+		size_t c = count_word(w, nw, j, nj, ga->need[k], MENTION_TRIES + 1);
 
-		for (i = 0; i < n; i++) {
-			const struct tok *t = &arr[i];
-
-			if (t->h != h || t->brk)
-				continue;
-			*from = t->from;
-			*to = t->to;
-			*inner = t->first;
-			*last = t->last;
-			for (k = 0; k + 1 < ga->n_need; k++) {
-				const struct tok *o = near_word(w, nw, j, nj, ga->need[k], t->first, NEAR_WORDS);
-
-				if (!o)
-					break;
-				*from = MIN(*from, (size_t)o->from);
-				*to = MAX(*to, (size_t)o->to);
-				*last = MAX(*last, (size_t)o->last);
-			}
-			if (k + 1 >= ga->n_need)
-				return true;
+		if (c == 0)
+			return false;
+		if (c < least) {
+			least = c;
+			anchor = k;
 		}
+	}
+	for (tries = 0; tries < MIN(least, (size_t)MENTION_TRIES); tries++) {
+		const struct tok *t = nth_word(w, nw, j, nj, ga->need[anchor], tries);
+
+		if (!t)
+			return false;
+		*from = t->from;
+		*to = t->to;
+		*last = t->last;
+		*inner = t->first;
+		for (k = 0; k < n; k++) {
+			const struct tok *o = k == anchor ? t
+					      : near_word(w, nw, j, nj, ga->need[k], t->first, NEAR_WORDS);
+
+			if (!o)
+				break;
+			*from = MIN(*from, (size_t)o->from);
+			*to = MAX(*to, (size_t)o->to);
+			*last = MAX(*last, (size_t)o->last);
+			if (k == n - 1)
+				*inner = o->first;
+		}
+		if (k == n)
+			return true;
 	}
 	return false;
 }
@@ -511,6 +567,7 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 {
 	struct tok w[ATTRS_TOKENS], j[ATTRS_TOKENS];
 	size_t na = a && g ? ground_attr_count(g) : 0, nw = 0, nj = 0, i, x;
+	uint64_t mask = 0;
 	bool blank = true, comma = false;
 	int err;
 
@@ -568,12 +625,18 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		j[nj++] = (struct tok){.from = p->from, .to = q->to, .h = canonical(a, word_hash(b, lp + lq)),
 				       .first = (uint32_t)i, .last = (uint32_t)i + 1};
 	}
+	/* Bit (hash % 64) of every word and pair: most attributes are not in a sentence. */
+	for (i = 0; i < nw; i++)
+		mask |= w[i].brk ? 0 : 1ull << (w[i].h & 63);
+	for (i = 0; i < nj; i++)
+		mask |= 1ull << (j[i].h & 63);
 	for (i = 0; i < na; i++) {
 		const struct ground_attr *ga = ground_attr_at(g, i);
 		size_t from, to, inner, last;
 		bool said, agreed = false;
 
-		if (!mention(w, nw, j, nj, ga, &from, &to, &inner, &last))
+		if (!(mask >> (ga->need[0] & 63) & 1) || !(mask >> (ga->need[ga->n_need - 1] & 63) & 1) ||
+		    !mention(w, nw, j, nj, ga, &from, &to, &inner, &last))
 			continue;
 		said = !negated(w, nw, inner, last);
 		if (said == ga->truth) {

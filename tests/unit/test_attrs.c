@@ -168,6 +168,24 @@ TEST(attrs_clauses)
 	CHECK_STR(check(a, "[{\"OutdoorSeating\": true}, {\"OutdoorSeating\": false}]",
 			"Both have outdoor seating."), "");
 	CHECK_EQ(c_agreed(), 1);
+	/* Many attributes of one innermost word, a sentence repeating it: each is
+	 * found by its rarer word, past more places of "widget" than are tried. */
+	{
+		char r2[2048], s2[1024];
+		size_t k, at = 0, n = 0;
+
+		at += (size_t)snprintf(r2 + at, sizeof(r2) - at, "{\"attributes\": {");
+		for (k = 1; k <= 40; k++)
+			at += (size_t)snprintf(r2 + at, sizeof(r2) - at, "%s\"Gear%zuWidget\": %s",
+					       k > 1 ? ", " : "", k, k == 33 ? "true" : "false");
+		snprintf(r2 + at, sizeof(r2) - at, "}}");
+		for (k = 0; k < 30; k++)
+			n += (size_t)snprintf(s2 + n, sizeof(s2) - n, "widget ");
+		snprintf(s2 + n, sizeof(s2) - n, "and no gear33 widget, but a gear7 widget.");
+		/* (in the records' order; "Gear7Widget" is "gear7" and "widget") */
+		CHECK_STR(check(a, r2, s2), "gear7 widget=attributes gear7 widget: false;"
+					     "gear33 widget=attributes gear33 widget: true;");
+	}
 	/* A text record's "Key: value" lines. */
 	CHECK_STR(check(a, "WiFi: no\nTakeOut: yes\n", "They offer WiFi."), "WiFi=wi fi: no;");
 	attrs_free(a);
