@@ -11,14 +11,15 @@
  * ("seats" = "seating", "validated" = "validation") and through the pack's
  * synonyms ("atmosphere" = "ambience").
  *
- * In a sentence of the answer that holds every word naming an attribute,
- * the attribute is said to be there unless a negation comes before its
- * words in their clause (a clause ends at the pack's break words, "but",
- * "however", and at ';' and ':'), or a copula and a negation follow them
+ * In a sentence of the answer that holds every word naming an attribute
+ * within six words of its rarest one (at most 16 places of that word are
+ * tried, and 512 words read), the attribute is said to be there unless a
+ * negation comes before its innermost word in their clause (the pack's
+ * clause rules: attrs.c), or a copula and a negation follow them
  * ("WiFi is not available"). Said otherwise than every held attribute of
- * those words says: contradicted. The word lists are the pack's lists
- * attr.generic, attr.synonyms ("word=canonical"), attr.negations,
- * attr.breaks and attr.copulas.
+ * those words says: contradicted. The word lists are the pack's (attr.yes,
+ * attr.no, attr.generic, attr.synonyms as "word=canonical", and the clause
+ * lists: see patterns/attributes.yaml).
  *
  * attrs_new() returns the lists compiled, freed with attrs_free(); NULL
  * when no pack has an attribute rule.
