@@ -477,7 +477,7 @@ static const struct tok *near_word(const struct tok *w, size_t nw, const struct 
 	return best;
 }
 
-/* The other words of ga this near the innermost one make one mention of it. */
+/* The other words of ga this near its rarest one make one mention of it. */
 #define NEAR_WORDS 6
 
 /*
