@@ -3,6 +3,7 @@
 #include "attrs.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,21 +153,38 @@ static int synonyms_of(const struct ruleset *rs, struct attrs *a, struct diag *d
 	return 0;
 }
 
+/* The pack's word lists, each into its field: stemmed, or (exact) only lowercased. */
+static const struct {
+	const char *name;
+	size_t field;
+	bool exact;
+} lists[] = {
+	{"attr.generic", offsetof(struct attrs, generic), false},
+	{"attr.negations", offsetof(struct attrs, neg), false},
+	{"attr.breaks", offsetof(struct attrs, brk), false},
+	{"attr.copulas", offsetof(struct attrs, cop), false},
+	{"attr.subordinators", offsetof(struct attrs, sub), false},
+	{"attr.asserts", offsetof(struct attrs, asserts), false},
+	{"attr.subjects", offsetof(struct attrs, subjects), false},
+	{"attr.missing", offsetof(struct attrs, avail), false},
+	{"attr.conjunctions", offsetof(struct attrs, conj), false},
+	{"attr.yes", offsetof(struct attrs, yes), true},
+	{"attr.no", offsetof(struct attrs, no), true},
+};
+
+static struct hashes *list_field(struct attrs *a, size_t i)
+{
+	return (struct hashes *)(void *)((char *)a + lists[i].field);
+}
+
 void attrs_free(struct attrs *a)
 {
+	size_t i;
+
 	if (!a)
 		return;
-	free(a->generic.h);
-	free(a->neg.h);
-	free(a->brk.h);
-	free(a->cop.h);
-	free(a->sub.h);
-	free(a->asserts.h);
-	free(a->subjects.h);
-	free(a->avail.h);
-	free(a->conj.h);
-	free(a->yes.h);
-	free(a->no.h);
+	for (i = 0; i < ARRAY_SIZE(lists); i++)
+		free(list_field(a, i)->h);
 	free(a->syn);
 	free(a);
 }
@@ -174,8 +192,8 @@ void attrs_free(struct attrs *a)
 int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 {
 	struct attrs *a;
-	size_t r;
-	int err;
+	size_t r, i;
+	int err = 0;
 
 	*out = NULL;
 	for (r = 0; r < rs->n_rules && rs->rules[r].grounding != GROUNDING_ATTRIBUTE; r++)
@@ -185,27 +203,8 @@ int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	err = hashes_of(rs, "attr.generic", &a->generic, false);
-	if (!err)
-		err = hashes_of(rs, "attr.negations", &a->neg, false);
-	if (!err)
-		err = hashes_of(rs, "attr.breaks", &a->brk, false);
-	if (!err)
-		err = hashes_of(rs, "attr.copulas", &a->cop, false);
-	if (!err)
-		err = hashes_of(rs, "attr.subordinators", &a->sub, false);
-	if (!err)
-		err = hashes_of(rs, "attr.asserts", &a->asserts, false);
-	if (!err)
-		err = hashes_of(rs, "attr.subjects", &a->subjects, false);
-	if (!err)
-		err = hashes_of(rs, "attr.missing", &a->avail, false);
-	if (!err)
-		err = hashes_of(rs, "attr.conjunctions", &a->conj, false);
-	if (!err)
-		err = hashes_of(rs, "attr.yes", &a->yes, true);
-	if (!err)
-		err = hashes_of(rs, "attr.no", &a->no, true);
+	for (i = 0; i < ARRAY_SIZE(lists) && !err; i++)
+		err = hashes_of(rs, lists[i].name, list_field(a, i), lists[i].exact);
 	if (!err)
 		err = synonyms_of(rs, a, d);
 	if (err) {
