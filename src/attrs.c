@@ -39,53 +39,11 @@ static bool word_byte(unsigned char c)
 	return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c >= 0x80;
 }
 
-static bool ends(const char *w, size_t k, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return k >= n && memcmp(w + k - n, suffix, n) == 0;
-}
-
-/*
- * The stem of w, lowercased, into out (WORD_MAX bytes): a plural's "s" or
- * "ies", then "ed", "ion" or "ing" off a word still longer than five
- * letters: "seats" and "seating" are "seat", "validated" and "validation"
- * "validat". Crude, and the same on both sides, which is what matters.
- */
-static size_t stem(const char *w, size_t n, char *out)
-{
-	size_t k = MIN(n, (size_t)WORD_MAX), i;
-
-	for (i = 0; i < k; i++)
-		out[i] = lower(w[i]);
-	if (k > 4 && ends(out, k, "ies")) {
-		k -= 2;
-		out[k - 1] = 'y';
-	} else if (k > 3 && out[k - 1] == 's' && out[k - 2] != 's') {
-		k--;
-	}
-	if (k > 5 && ends(out, k, "ed"))
-		k -= 2;
-	else if (k > 5 && (ends(out, k, "ion") || ends(out, k, "ing")))
-		k -= 3;
-	return k;
-}
-
-static uint64_t fnv(const char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
-	return h;
-}
-
 static uint64_t word_hash(const char *w, size_t n)
 {
 	char b[WORD_MAX];
 
-	return fnv(b, stem(w, n, b));
+	return fnv1a64(b, word_stem(w, n, b, sizeof(b)));
 }
 
 static uint64_t lower_hash(const char *w, size_t n)
@@ -95,7 +53,7 @@ static uint64_t lower_hash(const char *w, size_t n)
 
 	for (i = 0; i < k; i++)
 		b[i] = lower(w[i]);
-	return fnv(b, k);
+	return fnv1a64(b, k);
 }
 
 static bool has(const struct hashes *l, uint64_t h)

@@ -366,3 +366,33 @@ size_t utf8_count(const char *p, size_t n)
 		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
 	return n - cont;
 }
+
+static bool ends_with(const char *w, size_t k, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return k >= n && memcmp(w + k - n, suffix, n) == 0;
+}
+
+size_t word_stem(const char *w, size_t n, char *out, size_t cap)
+{
+	size_t k = MIN(n, cap), i;
+
+	for (i = 0; i < k; i++)
+		out[i] = w[i] >= 'A' && w[i] <= 'Z' ? (char)(w[i] - 'A' + 'a') : w[i];
+	if (k > 4 && ends_with(out, k, "ies")) {
+		k -= 2;
+		out[k - 1] = 'y';
+	} else if (k > 3 && out[k - 1] == 's' && out[k - 2] != 's') {
+		k--;
+	}
+	if (k > 5 && ends_with(out, k, "ed"))
+		k -= 2;
+	else if (k > 5 && (ends_with(out, k, "ion") || ends_with(out, k, "ing")))
+		k -= 3;
+	else if (k > 5 && ends_with(out, k, "ly"))
+		k -= 2; /* "sharply", as "sharp" */
+	else if (k > 4 && out[k - 1] == 'e')
+		k--; /* "increase", as "increased" and "increasing" */
+	return k;
+}

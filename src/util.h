@@ -52,6 +52,18 @@ static inline uint64_t fnv1a64(const char *p, size_t n)
 	return h;
 }
 
+/*
+ * The stem of the word w[0, n) into out, lowercased (ASCII), of its first
+ * cap bytes at most (a longer word is stemmed by its head): a plural's "s"
+ * or "ies", then "ed", "ion", "ing" or "ly" off a word still longer than
+ * five letters, else a final "e" off one longer than four: "seats" and
+ * "seating" are "seat", "validated" and "validation" "validat", "increase",
+ * "increased" and "increases" "increas", "sharply" "sharp". Crude, and the
+ * same on both sides of a comparison, which is what matters. Returns its
+ * length.
+ */
+size_t word_stem(const char *w, size_t n, char *out, size_t cap);
+
 /* strdup/strndup that return NULL on failure (callers map it to -ENOMEM). */
 char *xstrndup(const char *s, size_t n);
 
