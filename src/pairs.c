@@ -15,12 +15,30 @@
  * supports it, or partially supports it, when nothing can be checked. */
 #define COVER_SUPPORTS 0.80
 #define COVER_PARTIAL 0.50
+/* Bytes of a word stemmed (a longer word is compared by its head). */
+#define STEM_MAX 64
+/* The claim's sentences with a negation that are held against the
+ * passage (the first ones), and how many of the passage's sentences each is
+ * held against: those holding the most of its words. */
+#define NEG_SENTENCES 64
+#define NEG_NEAREST 3
 
-/* A distinct content word of the claim. */
+/* A distinct content word of the claim, by its stem. */
 struct word {
-	const char *text; /* in the claim */
+	const char *text; /* its stem, in pairs.stems */
 	size_t len, count;
 	size_t sentence;  /* the last passage sentence holding it, from 1; 0: none */
+	uint64_t negated; /* the negated claim sentences holding it (bits of pairs.negs) */
+};
+
+/* A claim sentence with a negation, and the passage sentences nearest it. */
+struct negated {
+	size_t start, end;          /* the sentence, in the claim */
+	size_t at, len;             /* its first negation ("not", "n't") */
+	size_t hits;                /* words shared with the passage sentence being read */
+	size_t near[NEG_NEAREST];   /* the most words shared, most first (0: none yet) */
+	size_t from[NEG_NEAREST], to[NEG_NEAREST];
+	bool says[NEG_NEAREST];     /* that passage sentence holds a negation */
 };
 
 /* What a claim with nothing checkable is weighed on. */
@@ -43,6 +61,10 @@ struct pairs {
 	bool have_missing;
 	bool missing_figure; /* and one of them is a number check's */
 	const struct ruleset *rs;
+	char *stems; /* the claim's words stemmed, each at its own offset */
+	size_t cap_stems;
+	struct negated negs[NEG_SENTENCES];
+	size_t n_negs;
 };
 
 static const char *const label_names[] = {
@@ -145,6 +167,7 @@ void pairs_free(struct pairs *p)
 		return;
 	scan_free(p->sc);
 	free(p->words);
+	free(p->stems);
 	free(p);
 }
 
@@ -194,6 +217,9 @@ static bool stopword(const char *w, size_t k)
 		"about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
 		"their", "them", "then", "there", "these", "they", "this", "those", "were", "what",
 		"when", "which", "while", "will", "with", "would", "your",
+		/* negations, which negates() weighs; "doesn" of "doesn't" */
+		"aren", "cannot", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "neither",
+		"never", "none", "shouldn", "wasn", "weren", "without", "wouldn",
 	};
 	size_t i;
 
@@ -241,9 +267,68 @@ static size_t next_word(const char *t, size_t n, size_t *i)
 }
 
 /*
+ * Whether the word t[i, i + k) of a text of n bytes negates: "not", "no",
+ * "never", "none", "nor", "neither", "without", "cannot", or the "t" of
+ * "n't" ("doesn't", also with a typographic apostrophe). In a claim not
+ * when a hyphen joins it to another word ("no-fee", "never-before-seen":
+ * a compound, not a negated statement), nor in "not only" and "or not"
+ * ("whether or not"). In a passage also "nobody", "nothing", "nowhere" and
+ * the contractions written without their apostrophe ("dont", "isnt": chat
+ * transcripts), hyphen or not.
+ */
+static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
+{
+	static const char *const words[] = {
+		"not", "no", "never", "none", "nor", "neither", "without", "cannot",
+	};
+	static const char *const passage_words[] = {
+		"nobody", "nothing", "nowhere", "dont", "doesnt", "didnt", "isnt", "wasnt", "arent",
+		"werent", "cant", "wont", "couldnt", "shouldnt", "wouldnt", "havent", "hasnt", "hadnt",
+		"aint",
+	};
+	size_t j, next;
+
+	if (k == 1 && (t[i] | 0x20) == 't')
+		return (i >= 2 && t[i - 1] == '\'' && (t[i - 2] | 0x20) == 'n') ||
+		       (i >= 4 && memcmp(t + i - 3, "\xE2\x80\x99", 3) == 0 && (t[i - 4] | 0x20) == 'n');
+	if (k < 2 || k > 8)
+		return false;
+	for (j = 0; j < ARRAY_SIZE(words); j++)
+		if (strlen(words[j]) == k && strncasecmp(t + i, words[j], k) == 0)
+			break;
+	if (j == ARRAY_SIZE(words)) {
+		if (claim)
+			return false;
+		for (j = 0; j < ARRAY_SIZE(passage_words); j++)
+			if (strlen(passage_words[j]) == k && strncasecmp(t + i, passage_words[j], k) == 0)
+				return true;
+		return false;
+	}
+	if (!claim)
+		return true;
+	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
+		return false;
+	if (k == 3 && strncasecmp(t + i, "not", 3) == 0) {
+		next = i + k;
+		if (next_word(t, n, &next) == 4 && strncasecmp(t + next, "only", 4) == 0)
+			return false;
+		if (i >= 3 && strncasecmp(t + i - 3, "or ", 3) == 0 &&
+		    (i == 3 || !isalnum((unsigned char)t[i - 4])))
+			return false;
+	}
+	return true;
+}
+
+/* Whether the claim weighs the word t[0, k): a content word, or with all any word. */
+static bool weighed(const char *t, size_t k, bool all)
+{
+	return all || (k >= 4 && !stopword(t, k));
+}
+
+/*
  * Collects the claim's content words (four letters or more, not function
- * words), or with all every word, sorted, each once with its count; *total
- * counts them all.
+ * words), or with all every word, by their stems, sorted, each once with
+ * its count; *total counts them all.
  */
 static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, size_t *total)
 {
@@ -251,11 +336,17 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 
 	p->n_words = 0;
 	*total = 0;
+	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
+		return -ENOMEM;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (all || (k >= 4 && !stopword(claim + i, k))) {
+		if (weighed(claim + i, k, all)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
-			p->words[p->n_words++] = (struct word){.text = claim + i, .len = k, .count = 1};
+			/* (a stem is no longer than its word: each has its own bytes) */
+			p->words[p->n_words++] = (struct word){
+				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
+				.count = 1,
+			};
 			(*total)++;
 		}
 		i += k;
@@ -272,14 +363,16 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	return 0;
 }
 
-/* The claim's word w[0, k), or NULL. */
+/* The claim's word with the stem of w[0, k), or NULL. */
 static struct word *find_word(struct pairs *p, const char *w, size_t k)
 {
+	char s[STEM_MAX];
 	size_t lo = 0, hi = p->n_words;
 
+	k = word_stem(w, k, s, sizeof(s));
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = word_order(w, k, p->words[mid].text, p->words[mid].len);
+		int c = word_order(s, k, p->words[mid].text, p->words[mid].len);
 
 		if (c == 0)
 			return &p->words[mid];
@@ -292,14 +385,64 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 }
 
 /*
+ * Finds the claim's sentences with a negation (the first NEG_SENTENCES)
+ * and marks the words of each in the table, for coverage() to find the
+ * passage sentences that share the most of them.
+ */
+static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool all)
+{
+	size_t at = 0, s, e, i, k;
+
+	p->n_negs = 0;
+	while (at < cn && p->n_negs < NEG_SENTENCES) {
+		struct negated *g = &p->negs[p->n_negs];
+		struct word *w;
+
+		at = sentence_next(claim, cn, at, &s, &e);
+		for (i = s; (k = next_word(claim, e, &i)) > 0 && !negates(claim, cn, i, k, true); i += k)
+			;
+		if (k == 0)
+			continue;
+		*g = (struct negated){.start = s, .end = e, .at = i, .len = k};
+		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
+			if (weighed(claim + i, k, all) && (w = find_word(p, claim + i, k)))
+				w->negated |= 1ull << p->n_negs;
+		p->n_negs++;
+	}
+}
+
+/* A passage sentence [s, e) shares g->hits words with g: kept when among the nearest. */
+static void nearest_add(struct negated *g, size_t s, size_t e, bool says)
+{
+	size_t j = NEG_NEAREST;
+
+	/* after those sharing as many: the first of equals stays first */
+	while (j > 0 && g->near[j - 1] < g->hits)
+		j--;
+	if (j == NEG_NEAREST)
+		return;
+	memmove(g->near + j + 1, g->near + j, (NEG_NEAREST - 1 - j) * sizeof(*g->near));
+	memmove(g->from + j + 1, g->from + j, (NEG_NEAREST - 1 - j) * sizeof(*g->from));
+	memmove(g->to + j + 1, g->to + j, (NEG_NEAREST - 1 - j) * sizeof(*g->to));
+	memmove(g->says + j + 1, g->says + j, (NEG_NEAREST - 1 - j) * sizeof(*g->says));
+	g->near[j] = g->hits;
+	g->from[j] = s;
+	g->to[j] = e;
+	g->says[j] = says;
+}
+
+/*
  * The share of the claim's content words that the passage holds, and the
  * passage sentence that holds the most of them (the first of equals). A
  * claim with no content word ("It is red.") is weighed on all its words,
  * *words says which (or that it has none): short words alone are no
- * evidence against it. One pass over the passage; each of its words is
- * looked up in the claim's, sorted: a sorted table rather than a hash, so
- * that no input makes the lookups degrade. The cost is (claim + passage) x
- * log(claim words).
+ * evidence against it. Words are compared by their stems ("rose" and
+ * "roses"). For each of the claim's negated sentences, the passage
+ * sentences that share the most of its words, and whether they negate.
+ * One pass over the passage; each of its words is looked up in the
+ * claim's, sorted: a sorted table rather than a hash, so that no input
+ * makes the lookups degrade. The cost is (claim + passage) x log(claim
+ * words), and at most NEG_SENTENCES more per passage word.
  */
 static int coverage(struct pairs *p, const char *claim, size_t cn, const char *passage,
 		    size_t pn, enum claim_words *words, double *share, size_t *best_start,
@@ -311,6 +454,7 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 	*share = 0;
 	*best_start = *best_end = 0;
 	*words = WORDS_CONTENT;
+	p->n_negs = 0;
 	err = claim_words(p, claim, cn, false, &total);
 	if (err == 0 && total == 0) {
 		*words = WORDS_ALL;
@@ -321,14 +465,20 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		*words = WORDS_NONE;
 	if (err < 0 || total == 0)
 		return err;
+	claim_negations(p, claim, cn, *words == WORDS_ALL);
 	for (at = 0; at < pn;) {
 		size_t hits = 0, i, k;
+		uint64_t touched = 0, m;
+		bool says = false;
 
 		at = sentence_next(passage, pn, at, &s, &e);
 		sentence++;
 		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
-			struct word *w = k >= shortest ? find_word(p, passage + i, k) : NULL;
+			struct word *w;
 
+			if (p->n_negs && !says)
+				says = negates(passage, pn, i, k, false);
+			w = k >= shortest ? find_word(p, passage + i, k) : NULL;
 			/* A word counts once per sentence, as often as the claim says it. */
 			if (!w || w->sentence == sentence)
 				continue;
@@ -336,21 +486,82 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 				found += w->count;
 			w->sentence = sentence;
 			hits += w->count;
+			for (m = w->negated; m; m &= m - 1)
+				p->negs[__builtin_ctzll(m)].hits++;
+			touched |= w->negated;
 		}
 		if (hits > best) {
 			best = hits;
 			*best_start = s;
 			*best_end = e;
 		}
+		for (m = touched; m; m &= m - 1) {
+			struct negated *g = &p->negs[__builtin_ctzll(m)];
+
+			nearest_add(g, s, e, says);
+			g->hits = 0;
+		}
 	}
 	*share = (double)found / (double)total;
 	return 0;
+}
+
+/*
+ * The first negated claim sentence that the passage does not hold: it
+ * shares words with some passage sentence, and none of the NEG_NEAREST
+ * sharing the most negates. Counts those checked and held into v.
+ */
+static const struct negated *negation_unheld(const struct pairs *p, struct pair_verdict *v)
+{
+	const struct negated *first = NULL;
+	size_t i, j;
+
+	for (i = 0; i < p->n_negs; i++) {
+		const struct negated *g = &p->negs[i];
+		bool held = false;
+
+		if (g->near[0] == 0)
+			continue; /* no word in common: the coverage speaks for it */
+		v->negations++;
+		for (j = 0; j < NEG_NEAREST && g->near[j] > 0; j++)
+			held |= g->says[j];
+		v->negations_held += held;
+		if (!held && !first)
+			first = g;
+	}
+	return first;
+}
+
+/* "does not offer": the words around the negation at g, at most 60 bytes of the claim. */
+static void negation_text(const char *claim, const struct negated *g, char *out, size_t n)
+{
+	size_t from = g->at, to = g->at + g->len, i, k;
+
+	/* "n't": from the word it ends */
+	if (g->len == 1)
+		while (from > g->start && isalnum((unsigned char)claim[from - 1]) == 0)
+			from--;
+	while (from > g->start && isalnum((unsigned char)claim[from - 1]))
+		from--;
+	/* the word before and the word after */
+	i = from;
+	while (i > g->start && !isalnum((unsigned char)claim[i - 1]))
+		i--;
+	while (i > g->start && isalnum((unsigned char)claim[i - 1]))
+		i--;
+	if (to - i <= 60)
+		from = i;
+	i = to;
+	if ((k = next_word(claim, g->end, &i)) > 0 && i + k - from <= 60)
+		to = i + k;
+	snprintf(out, n, "%.*s", (int)(to - from), claim + from);
 }
 
 int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char *passage,
 		size_t passage_len, struct pair_verdict *v)
 {
 	struct scan_summary sum;
+	const struct negated *neg;
 	enum claim_words words;
 	size_t qs, qe;
 	int err;
@@ -373,11 +584,26 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		       &qs, &qe);
 	if (err)
 		return err;
+	neg = negation_unheld(p, v);
+	v->figure_missing = p->missing_figure;
 	if (p->have_altered) {
 		v->label = PAIR_DOES_NOT_SUPPORT;
 		sentence_around(passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
 		snprintf(v->reason, sizeof(v->reason), "the claim says %s where the passage says %s",
 			 p->altered_text, p->altered_source);
+	} else if (neg) {
+		/* A negation the passage does not make is the claim's own: it
+		 * says the opposite of what the passage may say, as a changed
+		 * figure does. Quoted: the passage sentence nearest it. */
+		char said[64];
+
+		negation_text(claim, neg, said, sizeof(said));
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		v->quote_start = neg->from[0];
+		v->quote_end = neg->to[0];
+		snprintf(v->reason, sizeof(v->reason),
+			 "the claim says \"%s\" where the passage sentences nearest it hold no negation",
+			 said);
 	} else if (p->items > 0) {
 		/* A figure of the claim that the passage does not hold is not
 		 * partly supported: it is the claim's own. */

@@ -34,6 +34,10 @@ struct pair_verdict {
 	/* The passage span the verdict rests on (empty when none). */
 	size_t quote_start, quote_end;
 	size_t items, grounded, altered; /* checkable items in the claim */
+	bool figure_missing;             /* one not grounded is a figure */
+	/* The claim's sentences with a negation held against the passage
+	 * sentences nearest them, and those where one of those negates. */
+	size_t negations, negations_held;
 	double coverage;                 /* share of the claim's content words (or of all
 	                                    its words, when it has none) in the passage */
 };
