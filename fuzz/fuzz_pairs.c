@@ -5,9 +5,11 @@
  * strings, pairs_judge); any other input is one raw pair, its first byte
  * saying where the rest splits into claim and passage. For every verdict:
  *  - the label is one of the three, and follows the rules the manual gives:
- *    a changed number is does_not_support, else all / some / none of the
+ *    a changed number is does_not_support, else a negation the passage
+ *    does not hold is, else all / some (no figure missing) / none of the
  *    checkable items grounded, else coverage 0.80 and 0.50;
- *  - grounded <= items, coverage within [0, 1];
+ *  - grounded <= items, negations_held <= negations, coverage within [0, 1];
+ *  - a negation's reason quotes the claim's own words;
  *  - the quote lies inside the passage, and the passage figure a changed
  *    number is compared with is the passage's own text (a day's hours
  *    then name the day: "9:00-17:00 on Monday");
@@ -31,6 +33,7 @@
 #define MAX_PAIRS 8
 
 #define ALTERED_SAYS " where the passage says "
+#define NEGATION_SAYS "the claim says \""
 
 struct pair {
 	const char *claim, *passage;
@@ -76,6 +79,8 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 		   "quote [%zu, %zu) in a passage of %zu bytes", v->quote_start, v->quote_end,
 		   pr->passage_len);
 	FUZZ_CHECK(v->grounded <= v->items, "%zu of %zu items grounded", v->grounded, v->items);
+	FUZZ_CHECK(v->negations_held <= v->negations, "%zu of %zu negations held",
+		   v->negations_held, v->negations);
 	FUZZ_CHECK(v->coverage >= 0 && v->coverage <= 1, "coverage %g", v->coverage);
 	if (v->altered > 0) {
 		const char *says = NULL, *p;
@@ -92,13 +97,24 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 		n = strlen(says) - day_named(says);
 		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, n) != NULL,
 			   "the passage does not say \"%.*s\"", (int)n, says);
-	} else if (v->items > 0) {
-		enum pair_label want = v->grounded == v->items ? PAIR_SUPPORTS
-				       : v->grounded ? PAIR_PARTIALLY_SUPPORTS
-						     : PAIR_DOES_NOT_SUPPORT;
+	} else if (v->negations_held < v->negations) {
+		const char *said = v->reason + strlen(NEGATION_SAYS), *q;
 
-		FUZZ_CHECK(v->label == want, "%zu of %zu grounded: %s", v->grounded, v->items,
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a negation not held, label %s",
 			   pair_label_name(v->label));
+		FUZZ_CHECK(strncmp(v->reason, NEGATION_SAYS, strlen(NEGATION_SAYS)) == 0 &&
+				   (q = strchr(said, '"')) != NULL,
+			   "reason \"%s\"", v->reason);
+		FUZZ_CHECK(memmem(pr->claim, pr->claim_len, said, (size_t)(q - said)) != NULL,
+			   "the claim does not say \"%.*s\"", (int)(q - said), said);
+	} else if (v->items > 0) {
+		/* A figure of the claim that the passage does not hold is the claim's own. */
+		enum pair_label want = v->grounded == v->items ? PAIR_SUPPORTS
+				       : v->grounded && !v->figure_missing ? PAIR_PARTIALLY_SUPPORTS
+									   : PAIR_DOES_NOT_SUPPORT;
+
+		FUZZ_CHECK(v->label == want, "%zu of %zu grounded%s: %s", v->grounded, v->items,
+			   v->figure_missing ? ", a figure missing" : "", pair_label_name(v->label));
 	} else {
 		enum pair_label want = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
 				       : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS
@@ -122,7 +138,8 @@ static void same_verdict(const struct pair_verdict *a, const struct pair_verdict
 	FUZZ_CHECK(a->label == b->label && a->quote_start == b->quote_start &&
 		   a->quote_end == b->quote_end && a->items == b->items &&
 		   a->grounded == b->grounded && a->altered == b->altered &&
-		   a->coverage == b->coverage && strcmp(a->reason, b->reason) == 0,
+		   a->coverage == b->coverage && a->negations == b->negations &&
+		   a->negations_held == b->negations_held && strcmp(a->reason, b->reason) == 0,
 		   "one pair, two verdicts: \"%s\" and \"%s\"", a->reason, b->reason);
 }
 
