@@ -152,6 +152,12 @@ SHAPES = {
         ["--pairs"], json.dumps({"id": "a", "claim": "Revenue grew 12% to $5 million in 2021.",
                                  "passage": "Sales rose in 2021 and revenue grew. " * (n // 36)}).encode() + b"\n",
         {}, {})),
+    # The claim's 64 negated sentences (all that are held) share words with
+    # every passage sentence: each passage word counts for all 64.
+    "pairs-negated": ((1 << 16, 1 << 18, 1 << 20), "bytes", lambda n: (
+        ["--pairs"], json.dumps({"id": "a", "claim": "Revenue did not grow in 2021. " * 64,
+                                 "passage": "Sales rose in 2021 and revenue grew. " * (n // 36)}).encode() + b"\n",
+        {}, {})),
     "eval": ((2000, 8000, 32000), "records", lambda n: (
         ["eval"], b"".join(json.dumps({"id": str(i), "dataset": "d%d" % (i % 50),
                                        "text": "It grew 73.4%% at https://a%d.example.com" % i,

@@ -137,6 +137,79 @@ out:
 	teardown(&fx);
 }
 
+/*
+ * A claim sentence with a negation is held against the passage sentences
+ * that share the most of its words (three at most): one of them must
+ * negate too, else the claim says the opposite of what the passage may
+ * say. A negation far from the claim's words holds nothing; compounds
+ * ("no-fee"), "not only" and "whether or not" negate nothing; a passage's
+ * chat forms ("dont") and a typographic apostrophe count.
+ */
+TEST(pairs_negation_held_by_nearest_sentences)
+{
+	static const struct {
+		const char *claim, *passage, *reason;
+		enum pair_label label;
+		size_t negations, held;
+	} cases[] = {
+		{"The Bank of Japan said it would not conduct emergency bond buying.",
+		 "The Bank of Japan said on Wednesday it would conduct emergency bond buying. "
+		 "Markets did not react.",
+		 "the claim says \"would not conduct\"", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"The council did not approve the budget in May.",
+		 "The council met in May. The budget came up late. The council did not approve the budget.",
+		 "", PAIR_SUPPORTS, 1, 1},
+		{"The council did not approve the budget.",
+		 "The council approved the budget in May. Nobody came to the picnic.",
+		 "\"did not approve\"", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"The firm doesn\xE2\x80\x99t sell cars to dealers.", "The firm does not sell cars to dealers.",
+		 "", PAIR_SUPPORTS, 1, 1},
+		{"The firm doesn't sell cars to dealers.", "The firm sells cars to dealers.",
+		 "\"firm doesn't sell\"", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"Maggie doesn't need to restart her computer.",
+		 "Maggie: i dont need to restart my computer\nTom: ok", "", PAIR_SUPPORTS, 1, 1},
+		{"Anchor is a no-fee podcast hosting service.",
+		 "Anchor is a podcast hosting service that charges nothing.", "", PAIR_SUPPORTS, 0, 0},
+		{"The plan not only cuts costs but also raises quality.",
+		 "The plan cuts costs and raises quality.", "", PAIR_SUPPORTS, 0, 0},
+		{"The report asks whether or not prices will fall.",
+		 "The report asks whether prices will fall.", "", PAIR_SUPPORTS, 0, 0},
+		/* no word in common: the coverage speaks, not the negation */
+		{"Winter is not warm.", "Apples grow on trees.", "0%", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		/* a changed figure is named first */
+		{"Sales did not grow and margins were 12%.", "Sales grew while margins were 10%.",
+		 "the claim says 12%", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		/* inflection: "increased" and "increases", "sharply" and "sharp" */
+		{"Prices increased sharply in March.", "Price increases were sharp in March.", "",
+		 PAIR_SUPPORTS, 0, 0},
+	};
+	struct fixture fx;
+	struct buf many = {0};
+	struct pair_verdict v;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		v = judge(&fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK_EQ(v.negations, cases[i].negations);
+		CHECK_EQ(v.negations_held, cases[i].held);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+	/* The first 64 negated sentences are held against the passage. */
+	for (i = 0; i < 70; i++)
+		buf_addf(&many, "The cat did not eat fish. ");
+	CHECK_EQ(pairs_judge(fx.pj, many.data, many.len, "The cat ate fish.", 17, &v), 0);
+	CHECK_EQ(v.negations, 64);
+	CHECK_EQ(v.negations_held, 0);
+	CHECK_EQ(v.label, PAIR_DOES_NOT_SUPPORT);
+out:
+	buf_free(&many);
+	teardown(&fx);
+}
+
 /* Appends n bytes of sentences of ten distinct words, starting at word w. */
 static size_t add_prose(struct buf *b, size_t n, size_t w)
 {
