@@ -554,6 +554,9 @@ static void negation_text(const char *claim, const struct negated *g, char *out,
 	i = to;
 	if ((k = next_word(claim, g->end, &i)) > 0 && i + k - from <= 60)
 		to = i + k;
+	/* (a word of any length before an "n't": its tail) */
+	if (to - from >= n)
+		from = to - (n - 1);
 	snprintf(out, n, "%.*s", (int)(to - from), claim + from);
 }
 
