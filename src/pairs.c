@@ -22,6 +22,8 @@
  * held against: those holding the most of its words. */
 #define NEG_SENTENCES 64
 #define NEG_NEAREST 3
+/* The longest name a reason quotes whole (a longer one by its head). */
+#define NAME_QUOTED 256
 
 /* A distinct content word of the claim, by its stem. */
 struct word {
@@ -29,6 +31,9 @@ struct word {
 	size_t len, count;
 	size_t sentence;  /* the last passage sentence holding it, from 1; 0: none */
 	uint64_t negated; /* the negated claim sentences holding it (bits of pairs.negs) */
+	const char *said; /* its first place in the claim */
+	size_t said_len;
+	bool name;        /* somewhere a name: is_name() */
 };
 
 /* A claim sentence with a negation, and the passage sentences nearest it. */
@@ -319,34 +324,66 @@ static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 	return true;
 }
 
-/* Whether the claim weighs the word t[0, k): a content word, or with all any word. */
-static bool weighed(const char *t, size_t k, bool all)
+/*
+ * Whether the word t[i, i + k) is a name: a capital first and a lowercase
+ * letter in it ("Maria", "McDonald", not "COVID"), two letters or more, in
+ * the middle of a sentence (after a letter, digit or comma: "with Maria",
+ * not "Maria said" at a sentence's start, nor after a quote or bracket).
+ * Not an abbreviation of four letters or fewer with two capitals ("YoY",
+ * "PhD").
+ */
+static bool is_name(const char *t, size_t i, size_t k)
 {
-	return all || (k >= 4 && !stopword(t, k));
+	size_t j, upper = 0, lower = 0;
+
+	if (k < 2 || !isupper((unsigned char)t[i]))
+		return false;
+	for (j = i; j < i + k; j++) {
+		upper += isupper((unsigned char)t[j]) != 0;
+		lower += islower((unsigned char)t[j]) != 0;
+	}
+	if (lower == 0 || (k <= 4 && upper >= 2))
+		return false;
+	for (j = i; j > 0 && (t[j - 1] == ' ' || t[j - 1] == '\t'); j--)
+		;
+	return j > 0 && j < i && (isalnum((unsigned char)t[j - 1]) || t[j - 1] == ',');
+}
+
+/*
+ * Whether the claim weighs its word claim[i, i + k): a content word or a
+ * name, or with all any word.
+ */
+static bool weighed(const char *claim, size_t i, size_t k, bool all)
+{
+	return all || (k >= 4 && !stopword(claim + i, k)) || is_name(claim, i, k);
 }
 
 /*
  * Collects the claim's content words (four letters or more, not function
- * words), or with all every word, by their stems, sorted, each once with
- * its count; *total counts them all.
+ * words) and names, or with all every word, by their stems, sorted, each
+ * once with its count; *total counts them all, *shortest is the shortest
+ * stem (a passage word shorter than that has no stem among them).
  */
-static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, size_t *total)
+static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, size_t *total,
+		       size_t *shortest)
 {
 	size_t i = 0, j, k;
 
 	p->n_words = 0;
 	*total = 0;
+	*shortest = SIZE_MAX;
 	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
 		return -ENOMEM;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (weighed(claim + i, k, all)) {
+		if (weighed(claim, i, k, all)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			/* (a stem is no longer than its word: each has its own bytes) */
 			p->words[p->n_words++] = (struct word){
 				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
-				.count = 1,
+				.count = 1, .said = claim + i, .said_len = k, .name = is_name(claim, i, k),
 			};
+			*shortest = MIN(*shortest, p->words[p->n_words - 1].len);
 			(*total)++;
 		}
 		i += k;
@@ -354,10 +391,18 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	if (p->n_words > 1)
 		qsort(p->words, p->n_words, sizeof(*p->words), cmp_words);
 	for (i = j = 0; i < p->n_words; i++) {
-		if (j > 0 && cmp_words(&p->words[j - 1], &p->words[i]) == 0)
-			p->words[j - 1].count++;
-		else
+		struct word *w = &p->words[j - (j > 0)];
+
+		if (j > 0 && cmp_words(w, &p->words[i]) == 0) {
+			w->count++;
+			w->name |= p->words[i].name;
+			if (p->words[i].said < w->said) {
+				w->said = p->words[i].said;
+				w->said_len = p->words[i].said_len;
+			}
+		} else {
 			p->words[j++] = p->words[i];
+		}
 	}
 	p->n_words = j;
 	return 0;
@@ -405,7 +450,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 			continue;
 		*g = (struct negated){.start = s, .end = e, .at = i, .len = k};
 		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
-			if (weighed(claim + i, k, all) && (w = find_word(p, claim + i, k)))
+			if (weighed(claim, i, k, all) && (w = find_word(p, claim + i, k)))
 				w->negated |= 1ull << p->n_negs;
 		p->n_negs++;
 	}
@@ -448,18 +493,17 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		    size_t pn, enum claim_words *words, double *share, size_t *best_start,
 		    size_t *best_end)
 {
-	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest = 4;
+	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest;
 	int err;
 
 	*share = 0;
 	*best_start = *best_end = 0;
 	*words = WORDS_CONTENT;
 	p->n_negs = 0;
-	err = claim_words(p, claim, cn, false, &total);
+	err = claim_words(p, claim, cn, false, &total, &shortest);
 	if (err == 0 && total == 0) {
 		*words = WORDS_ALL;
-		shortest = 1;
-		err = claim_words(p, claim, cn, true, &total);
+		err = claim_words(p, claim, cn, true, &total, &shortest);
 	}
 	if (err == 0 && total == 0)
 		*words = WORDS_NONE;
@@ -532,6 +576,28 @@ static const struct negated *negation_unheld(const struct pairs *p, struct pair_
 	return first;
 }
 
+/*
+ * The claim's first name (by its place) that no passage sentence holds,
+ * or NULL. Counts the names and those held into v.
+ */
+static const struct word *name_missing(const struct pairs *p, struct pair_verdict *v)
+{
+	const struct word *first = NULL;
+	size_t i;
+
+	for (i = 0; i < p->n_words; i++) {
+		const struct word *w = &p->words[i];
+
+		if (!w->name)
+			continue;
+		v->names++;
+		v->names_held += w->sentence != 0;
+		if (w->sentence == 0 && (!first || w->said < first->said))
+			first = w;
+	}
+	return first;
+}
+
 /* "does not offer": the words around the negation at g, at most 60 bytes of the claim. */
 static void negation_text(const char *claim, const struct negated *g, char *out, size_t n)
 {
@@ -565,6 +631,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 {
 	struct scan_summary sum;
 	const struct negated *neg;
+	const struct word *name;
 	enum claim_words words;
 	size_t qs, qe;
 	int err;
@@ -588,6 +655,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	if (err)
 		return err;
 	neg = negation_unheld(p, v);
+	name = name_missing(p, v);
 	v->figure_missing = p->missing_figure;
 	if (p->have_altered) {
 		v->label = PAIR_DOES_NOT_SUPPORT;
@@ -607,6 +675,11 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		snprintf(v->reason, sizeof(v->reason),
 			 "the claim says \"%s\" where the passage sentences nearest it hold no negation",
 			 said);
+	} else if (name) {
+		/* A name the passage never gives is the claim's own, as a figure is. */
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		snprintf(v->reason, sizeof(v->reason), "the passage does not name \"%.*s\"",
+			 (int)MIN(name->said_len, (size_t)NAME_QUOTED), name->said);
 	} else if (p->items > 0) {
 		/* A figure of the claim that the passage does not hold is not
 		 * partly supported: it is the claim's own. */

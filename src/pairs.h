@@ -2,10 +2,12 @@
 /*
  * Claim/passage pairs (--pairs): does the passage support the claim? The
  * passage is grounding, the claim is scanned against it; the verdict rests
- * on the claim's checkable items (numbers, URLs, citations) where it has
- * any, and otherwise on how many of its content words the passage holds
- * (of all its words when it has no content word). The cost is linear in the
- * claim and the passage together, times the log of the claim's words.
+ * on a changed figure, then on a negation the passage's nearest sentences
+ * do not make and a name it does not give, then on the claim's checkable
+ * items (numbers, URLs, citations) where it has any, and otherwise on how
+ * many of its content words the passage holds (of all its words when it
+ * has no content word), by stem. The cost is linear in the claim and the
+ * passage together, times the log of the claim's words.
  *
  * pairs_new() returns an object freed with pairs_free(); it keeps pointers
  * to the db and policy, which must outlive it.
@@ -38,6 +40,8 @@ struct pair_verdict {
 	/* The claim's sentences with a negation held against the passage
 	 * sentences nearest them, and those where one of those negates. */
 	size_t negations, negations_held;
+	/* The claim's names (is_name() in pairs.c), and those the passage holds. */
+	size_t names, names_held;
 	double coverage;                 /* share of the claim's content words (or of all
 	                                    its words, when it has none) in the passage */
 };
