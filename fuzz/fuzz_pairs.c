@@ -6,10 +6,14 @@
  * saying where the rest splits into claim and passage. For every verdict:
  *  - the label is one of the three, and follows the rules the manual gives:
  *    a changed number is does_not_support, else a negation the passage
- *    does not hold is, else all / some (no figure missing) / none of the
- *    checkable items grounded, else coverage 0.80 and 0.50;
- *  - grounded <= items, negations_held <= negations, coverage within [0, 1];
- *  - a negation's reason quotes the claim's own words;
+ *    does not hold is, else a name it does not hold is, else all / some
+ *    (no figure missing) / none of the checkable items grounded, else
+ *    coverage 0.80 and 0.50;
+ *  - grounded <= items, negations_held <= negations, names_held <= names,
+ *    coverage within [0, 1];
+ *  - a negation's reason quotes the claim's own words; a missing name's
+ *    reason names a word of the claim that the passage does not hold as a
+ *    word, in any case;
  *  - the quote lies inside the passage, and the passage figure a changed
  *    number is compared with is the passage's own text (a day's hours
  *    then name the day: "9:00-17:00 on Monday");
@@ -17,10 +21,12 @@
  *  - a verdict depends on its pair alone: the first pair judged again after
  *    the others gets the same verdict.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "fuzz.h"
 #include "json.h"
@@ -34,6 +40,9 @@
 
 #define ALTERED_SAYS " where the passage says "
 #define NEGATION_SAYS "the claim says \""
+#define NAME_MISSING "the passage does not name \""
+/* The longest name a reason quotes whole (pairs.c: a longer one by its head). */
+#define NAME_QUOTED 256
 
 struct pair {
 	const char *claim, *passage;
@@ -51,6 +60,18 @@ static struct pairs *judge(void)
 		FUZZ_CHECK(pairs_new(fuzz_builtin(), pol, &pj) == 0);
 	}
 	return pj;
+}
+
+/* Whether t[0, n) holds the word w[0, k) (ASCII letters and digits), in any case. */
+static bool holds_word(const char *t, size_t n, const char *w, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i + k <= n; i++)
+		if (strncasecmp(t + i, w, k) == 0 && (i == 0 || !isalnum((unsigned char)t[i - 1])) &&
+		    (i + k == n || !isalnum((unsigned char)t[i + k])))
+			return true;
+	return false;
 }
 
 /* The length of the " on Monday" (a day of the week) that ends s, or 0. */
@@ -81,6 +102,7 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 	FUZZ_CHECK(v->grounded <= v->items, "%zu of %zu items grounded", v->grounded, v->items);
 	FUZZ_CHECK(v->negations_held <= v->negations, "%zu of %zu negations held",
 		   v->negations_held, v->negations);
+	FUZZ_CHECK(v->names_held <= v->names, "%zu of %zu names held", v->names_held, v->names);
 	FUZZ_CHECK(v->coverage >= 0 && v->coverage <= 1, "coverage %g", v->coverage);
 	if (v->altered > 0) {
 		const char *says = NULL, *p;
@@ -107,6 +129,21 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 			   "reason \"%s\"", v->reason);
 		FUZZ_CHECK(memmem(pr->claim, pr->claim_len, said, (size_t)(q - said)) != NULL,
 			   "the claim does not say \"%.*s\"", (int)(q - said), said);
+	} else if (v->names_held < v->names) {
+		const char *said = v->reason + strlen(NAME_MISSING), *q;
+
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a name not held, label %s",
+			   pair_label_name(v->label));
+		FUZZ_CHECK(strncmp(v->reason, NAME_MISSING, strlen(NAME_MISSING)) == 0 &&
+				   (q = strchr(said, '"')) != NULL && q > said,
+			   "reason \"%s\"", v->reason);
+		FUZZ_CHECK(q - said == NAME_QUOTED
+				   ? memmem(pr->claim, pr->claim_len, said, NAME_QUOTED) != NULL
+				   : holds_word(pr->claim, pr->claim_len, said, (size_t)(q - said)),
+			   "the claim does not say \"%.*s\"", (int)(q - said), said);
+		FUZZ_CHECK(q - said == NAME_QUOTED ||
+				   !holds_word(pr->passage, pr->passage_len, said, (size_t)(q - said)),
+			   "the passage names \"%.*s\"", (int)(q - said), said);
 	} else if (v->items > 0) {
 		/* A figure of the claim that the passage does not hold is the claim's own. */
 		enum pair_label want = v->grounded == v->items ? PAIR_SUPPORTS
@@ -139,7 +176,8 @@ static void same_verdict(const struct pair_verdict *a, const struct pair_verdict
 		   a->quote_end == b->quote_end && a->items == b->items &&
 		   a->grounded == b->grounded && a->altered == b->altered &&
 		   a->coverage == b->coverage && a->negations == b->negations &&
-		   a->negations_held == b->negations_held && strcmp(a->reason, b->reason) == 0,
+		   a->negations_held == b->negations_held && a->names == b->names &&
+		   a->names_held == b->names_held && strcmp(a->reason, b->reason) == 0,
 		   "one pair, two verdicts: \"%s\" and \"%s\"", a->reason, b->reason);
 }
 

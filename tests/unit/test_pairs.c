@@ -210,6 +210,54 @@ out:
 	teardown(&fx);
 }
 
+/*
+ * A name of the claim (a capitalised word with a lowercase letter, in the
+ * middle of a sentence) that the passage never gives makes it
+ * does_not_support: entity swaps are a summary's commonest invention. A
+ * sentence's first word, an acronym and a short abbreviation with two
+ * capitals are not names; the passage may give it in any case, possessive
+ * or plural.
+ */
+TEST(pairs_names_the_passage_does_not_give)
+{
+	static const struct {
+		const char *claim, *passage, *reason;
+		enum pair_label label;
+		size_t names, held;
+	} cases[] = {
+		{"The account manager wrote to Jessica about the new software.",
+		 "The account manager wrote to Maria about the new software.",
+		 "the passage does not name \"Jessica\"", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"The outbreak began in Thailand that spring.", "The outbreak began in Hong Kong that spring.",
+		 "\"Thailand\"", PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"Maria sent the offer.", "The offer was sent.", "", PAIR_PARTIALLY_SUPPORTS, 0, 0},
+		{"Revenue rose YoY at the PhD program.", "Revenue rose year over year at the program.",
+		 "", PAIR_SUPPORTS, 0, 0},
+		{"The team met with Maria's manager.", "the team met with maria and her manager", "",
+		 PAIR_SUPPORTS, 1, 1},
+		{"Cases of COVID rose in the city.", "Cases of covid rose in the city.", "",
+		 PAIR_SUPPORTS, 0, 0},
+		{"The deal was signed by Kim and Lee.", "Kim and Lee signed the deal.", "", PAIR_SUPPORTS,
+		 2, 2},
+	};
+	struct fixture fx;
+	struct pair_verdict v;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		v = judge(&fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK_EQ(v.names, cases[i].names);
+		CHECK_EQ(v.names_held, cases[i].held);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+out:
+	teardown(&fx);
+}
+
 /* Appends n bytes of sentences of ten distinct words, starting at word w. */
 static size_t add_prose(struct buf *b, size_t n, size_t w)
 {
