@@ -110,7 +110,9 @@ WORD_RE = re.compile(r"[^\W\d_]+")
 STOPWORDS = frozenset((
     "about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
     "their", "them", "then", "there", "these", "they", "this", "those", "were", "what",
-    "when", "which", "while", "will", "with", "would", "your"))
+    "when", "which", "while", "will", "with", "would", "your",
+    "aren", "cannot", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "neither",
+    "never", "none", "shouldn", "wasn", "weren", "without", "wouldn"))
 # The shape the brief names for today's --pairs hang: a line break after a
 # line that does not end in . ! ?
 HANG_RE = re.compile(r"[^.!?\s][ \t]*\n")
@@ -1097,7 +1099,9 @@ def breakdown(rep, detail, k):
         t = collections.Counter()
         for g, h, (nv, miss_n, cov) in zip(gold, got, nvd):
             reason = h.get("reason", "timeout")
-            kind = ("altered number" if reason.startswith("the claim says") else
+            kind = ("negation not held" if reason.startswith('the claim says "') else
+                    "name not in passage" if reason.startswith("the passage does not name") else
+                    "altered number" if reason.startswith("the claim says") else
                     "nothing checkable: coverage" if reason.startswith("nothing checkable") else
                     "checkable items" if "checkable item" in reason else "other")
             t[("halluscan", kind, h["verdict"], g)] += 1
