@@ -16,7 +16,9 @@
  *    word, in any case;
  *  - the quote lies inside the passage, and the passage figure a changed
  *    number is compared with is the passage's own text (a day's hours
- *    then name the day: "9:00-17:00 on Monday");
+ *    then name the day: "9:00-17:00 on Monday"; a figure of another
+ *    period the period, "$1.30 in Q4 2020"; a bound its side, "at least
+ *    50");
  *  - the reason is a terminated string;
  *  - a verdict depends on its pair alone: the first pair judged again after
  *    the others gets the same verdict.
@@ -62,6 +64,27 @@ static struct pairs *judge(void)
 	return pj;
 }
 
+/*
+ * The length of the " in Q3 2020" (a reporting period as
+ * quantity_period_text() writes it: "Q3 2020", "Q3" or "2020") that ends
+ * s[0, n), or 0.
+ */
+static size_t period_named(const char *s, size_t n)
+{
+	size_t i = n, digits = 0;
+
+	while (i > 0 && isdigit((unsigned char)s[i - 1]) && digits < 5)
+		i--, digits++;
+	if (digits == 1 && i >= 1 && s[i - 1] == 'Q')
+		i--; /* "Q3" */
+	else if (digits == 4 && i >= 3 && s[i - 1] == ' ' && s[i - 2] >= '1' && s[i - 2] <= '4' &&
+		 s[i - 3] == 'Q')
+		i -= 3; /* "Q3 2020" */
+	else if (digits != 4)
+		return 0; /* (a year alone: "2020") */
+	return i >= 4 && memcmp(s + i - 4, " in ", 4) == 0 ? n - i + 4 : 0;
+}
+
 /* Whether t[0, n) holds the word w[0, k) (ASCII letters and digits), in any case. */
 static bool holds_word(const char *t, size_t n, const char *w, size_t k)
 {
@@ -74,16 +97,17 @@ static bool holds_word(const char *t, size_t n, const char *w, size_t k)
 	return false;
 }
 
-/* The length of the " on Monday" (a day of the week) that ends s, or 0. */
-static size_t day_named(const char *s)
+/* The length of the " on Monday" (a day of the week) that ends s[0, n), or 0. */
+static size_t day_named(const char *s, size_t n)
 {
 	static const char *const days[] = {"Monday", "Tuesday", "Wednesday", "Thursday",
 					   "Friday", "Saturday", "Sunday"};
-	size_t n = strlen(s), i, k;
+	size_t i, k;
 
 	for (i = 0; i < sizeof(days) / sizeof(days[0]); i++) {
 		k = strlen(days[i]) + 4;
-		if (n > k && memcmp(s + n - k, " on ", 4) == 0 && strcmp(s + n - k + 4, days[i]) == 0)
+		if (n > k && memcmp(s + n - k, " on ", 4) == 0 &&
+		    memcmp(s + n - k + 4, days[i], k - 4) == 0)
 			return k;
 	}
 	return 0;
@@ -115,8 +139,15 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 		for (p = v->reason; (p = strstr(p, ALTERED_SAYS)); p++)
 			says = p + strlen(ALTERED_SAYS);
 		FUZZ_CHECK(says != NULL, "reason \"%s\"", v->reason);
-		/* A day's hours name their day after the figure: "9:00-17:00 on Monday". */
-		n = strlen(says) - day_named(says);
+		/* How the passage says its figure is named beside it: a day's
+		 * hours name their day ("9:00-17:00 on Monday"), a figure said
+		 * for another period names it ("$1.30 in Q4 2020"), one said as
+		 * a bound its side ("at least 50"). */
+		if (strncmp(says, "at least ", 9) == 0 || strncmp(says, "at most ", 8) == 0)
+			says += says[3] == 'l' ? 9 : 8;
+		n = strlen(says);
+		n -= period_named(says, n);
+		n -= day_named(says, n);
 		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, n) != NULL,
 			   "the passage does not say \"%.*s\"", (int)n, says);
 	} else if (v->negations_held < v->negations) {
