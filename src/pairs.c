@@ -271,15 +271,29 @@ static size_t next_word(const char *t, size_t n, size_t *i)
 	return k;
 }
 
+/* Whether w[0, k) is one of the n words of list, in any case. */
+static bool one_of(const char *w, size_t k, const char *const *list, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (strlen(list[j]) == k && strncasecmp(w, list[j], k) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Whether the word t[i, i + k) of a text of n bytes negates: "not", "no",
  * "never", "none", "nor", "neither", "without", "cannot", or the "t" of
  * "n't" ("doesn't", also with a typographic apostrophe). In a claim not
  * when a hyphen joins it to another word ("no-fee", "never-before-seen":
- * a compound, not a negated statement), nor in "not only" and "or not"
- * ("whether or not"). In a passage also "nobody", "nothing", "nowhere" and
- * the contractions written without their apostrophe ("dont", "isnt": chat
- * transcripts), hyphen or not.
+ * a compound, not a negated statement), nor in "not only", "not just",
+ * "not merely", "not simply" and "or not" ("whether or not"). In a passage
+ * also "nobody", "nothing", "nowhere", the contractions written without
+ * their apostrophe ("dont", "isnt": chat transcripts), a record's "false",
+ * and the words that negate by their sense, by stem ("refused", "failed",
+ * "lacks", "unavailable", "cancelled": a model's "did not cooperate" for
+ * "refused to cooperate"), hyphen or not.
  */
 static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 {
@@ -287,35 +301,38 @@ static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 		"not", "no", "never", "none", "nor", "neither", "without", "cannot",
 	};
 	static const char *const passage_words[] = {
-		"nobody", "nothing", "nowhere", "dont", "doesnt", "didnt", "isnt", "wasnt", "arent",
-		"werent", "cant", "wont", "couldnt", "shouldnt", "wouldnt", "havent", "hasnt", "hadnt",
-		"aint",
+		"false", "nobody", "nothing", "nowhere", "dont", "doesnt", "didnt", "isnt", "wasnt",
+		"arent", "werent", "cant", "wont", "couldnt", "shouldnt", "wouldnt", "havent", "hasnt",
+		"hadnt", "aint",
 	};
-	size_t j, next;
+	static const char *const sense[] = {
+		"absent", "ban", "bann", "cancel", "cancell", "declin", "deni", "deny", "fail",
+		"lack", "prohibit", "refus", "reject", "stop", "stopp", "unabl", "unavailabl",
+	};
+	static const char *const not_so[] = {"only", "just", "merely", "simply"};
+	size_t next, m;
+	char stem[16];
 
 	if (k == 1 && (t[i] | 0x20) == 't')
 		return (i >= 2 && t[i - 1] == '\'' && (t[i - 2] | 0x20) == 'n') ||
 		       (i >= 4 && memcmp(t + i - 3, "\xE2\x80\x99", 3) == 0 && (t[i - 4] | 0x20) == 'n');
-	if (k < 2 || k > 8)
-		return false;
-	for (j = 0; j < ARRAY_SIZE(words); j++)
-		if (strlen(words[j]) == k && strncasecmp(t + i, words[j], k) == 0)
-			break;
-	if (j == ARRAY_SIZE(words)) {
-		if (claim)
+	if (!claim) {
+		if (one_of(t + i, k, words, ARRAY_SIZE(words)) ||
+		    one_of(t + i, k, passage_words, ARRAY_SIZE(passage_words)))
+			return true;
+		if (k < 3 || k > 12)
 			return false;
-		for (j = 0; j < ARRAY_SIZE(passage_words); j++)
-			if (strlen(passage_words[j]) == k && strncasecmp(t + i, passage_words[j], k) == 0)
-				return true;
-		return false;
+		m = word_stem(t + i, k, stem, sizeof(stem));
+		return one_of(stem, m, sense, ARRAY_SIZE(sense));
 	}
-	if (!claim)
-		return true;
+	if (!one_of(t + i, k, words, ARRAY_SIZE(words)))
+		return false;
 	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
 		return false;
 	if (k == 3 && strncasecmp(t + i, "not", 3) == 0) {
 		next = i + k;
-		if (next_word(t, n, &next) == 4 && strncasecmp(t + next, "only", 4) == 0)
+		m = next_word(t, n, &next);
+		if (one_of(t + next, m, not_so, ARRAY_SIZE(not_so)))
 			return false;
 		if (i >= 3 && strncasecmp(t + i - 3, "or ", 3) == 0 &&
 		    (i == 3 || !isalnum((unsigned char)t[i - 4])))
@@ -330,9 +347,9 @@ static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
  * the middle of a sentence (after a letter, digit or comma: "with Maria",
  * not "Maria said" at a sentence's start, nor after a quote or bracket).
  * Not an abbreviation of four letters or fewer with two capitals ("YoY",
- * "PhD").
+ * "PhD"), nor a word a hyphen joins to another ("Wi-Fi").
  */
-static bool is_name(const char *t, size_t i, size_t k)
+static bool is_name(const char *t, size_t n, size_t i, size_t k)
 {
 	size_t j, upper = 0, lower = 0;
 
@@ -344,18 +361,20 @@ static bool is_name(const char *t, size_t i, size_t k)
 	}
 	if (lower == 0 || (k <= 4 && upper >= 2))
 		return false;
+	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
+		return false; /* a compound: "Wi-Fi", "Sims-based" */
 	for (j = i; j > 0 && (t[j - 1] == ' ' || t[j - 1] == '\t'); j--)
 		;
 	return j > 0 && j < i && (isalnum((unsigned char)t[j - 1]) || t[j - 1] == ',');
 }
 
 /*
- * Whether the claim weighs its word claim[i, i + k): a content word or a
- * name, or with all any word.
+ * Whether the claim (cn bytes) weighs its word claim[i, i + k): a content
+ * word or a name, or with all any word.
  */
-static bool weighed(const char *claim, size_t i, size_t k, bool all)
+static bool weighed(const char *claim, size_t cn, size_t i, size_t k, bool all)
 {
-	return all || (k >= 4 && !stopword(claim + i, k)) || is_name(claim, i, k);
+	return all || (k >= 4 && !stopword(claim + i, k)) || is_name(claim, cn, i, k);
 }
 
 /*
@@ -375,13 +394,13 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
 		return -ENOMEM;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (weighed(claim, i, k, all)) {
+		if (weighed(claim, cn, i, k, all)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			/* (a stem is no longer than its word: each has its own bytes) */
 			p->words[p->n_words++] = (struct word){
 				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
-				.count = 1, .said = claim + i, .said_len = k, .name = is_name(claim, i, k),
+				.count = 1, .said = claim + i, .said_len = k, .name = is_name(claim, cn, i, k),
 			};
 			*shortest = MIN(*shortest, p->words[p->n_words - 1].len);
 			(*total)++;
@@ -450,7 +469,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 			continue;
 		*g = (struct negated){.start = s, .end = e, .at = i, .len = k};
 		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
-			if (weighed(claim, i, k, all) && (w = find_word(p, claim + i, k)))
+			if (weighed(claim, cn, i, k, all) && (w = find_word(p, claim + i, k)))
 				w->negated |= 1ull << p->n_negs;
 		p->n_negs++;
 	}
@@ -675,11 +694,6 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		snprintf(v->reason, sizeof(v->reason),
 			 "the claim says \"%s\" where the passage sentences nearest it hold no negation",
 			 said);
-	} else if (name) {
-		/* A name the passage never gives is the claim's own, as a figure is. */
-		v->label = PAIR_DOES_NOT_SUPPORT;
-		snprintf(v->reason, sizeof(v->reason), "the passage does not name \"%.*s\"",
-			 (int)MIN(name->said_len, (size_t)NAME_QUOTED), name->said);
 	} else if (p->items > 0) {
 		/* A figure of the claim that the passage does not hold is not
 		 * partly supported: it is the claim's own. */
@@ -710,6 +724,17 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 				 : "nothing checkable and no content word; the passage holds %.0f%% of "
 				   "the claim's words",
 			 100 * v->coverage);
+	}
+	/* A name the passage never gives is the claim's own, as a missing link
+	 * is: what the rest supports, it supports only in part ("California"
+	 * for a record's "CA" is a name too: no worse than partly). */
+	if (name && !p->have_altered && !neg) {
+		size_t r = v->label == PAIR_SUPPORTS ? 0 : strlen(v->reason);
+
+		if (v->label == PAIR_SUPPORTS)
+			v->label = PAIR_PARTIALLY_SUPPORTS;
+		snprintf(v->reason + r, sizeof(v->reason) - r, "%sthe passage does not name \"%.*s\"",
+			 r ? "; " : "", (int)MIN(name->said_len, (size_t)NAME_QUOTED), name->said);
 	}
 	/* Without a grounded item to quote, the sentence closest to the claim. */
 	if (v->quote_end == v->quote_start) {
