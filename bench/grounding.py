@@ -101,7 +101,7 @@ from summedits_numbers import number_changed, numbers_edited  # noqa: E402  (one
 
 NUMBER_SIGNALS = ("altered_number", "ungrounded_number")
 TASKS = ("Summary", "QA", "Data2txt")
-MEASURES = ("ragtruth", "attributes", "numbers", "pairs", "finscope", "eval")
+MEASURES = ("ragtruth", "attributes", "numbers", "pairs", "ragtruth-pairs", "finscope", "eval")
 Z95 = 1.959963984540054
 
 NUMBER_RE = re.compile(rb"[0-9]+(?:[.,][0-9]+)*")
@@ -686,6 +686,23 @@ def measure_pairs(args, pool, tmpdir):
     return m, recs, items, got, nvd
 
 
+def measure_ragtruth_pairs(args, pool, tmpdir):
+    """RAGTruth dev answers as pairs: the whole answer as the claim, its
+    sources as the passage; gold does_not_support where the answer is
+    labelled with a hallucination. Real model output, where SummEdits'
+    edits are made by hand: a rule that only fits the edits shows here."""
+    path = os.path.join(args.corpus, "ragtruth_dev.jsonl")
+    recs = read_jsonl(path, args.limit)
+    items = [(r["response"], r["source"]) for r in recs]
+    gold = ["does_not_support" if r["has_hallucination"] else "supports" for r in recs]
+    got = run_pairs(args, pool, tmpdir, "rp", items)
+    nvd = [naive_pair(c, p) for c, p in items]
+    m = pair_metrics(gold, [g["verdict"] for g in got], [v for v, _, _ in nvd])
+    m.update({"file": path, "records": len(recs), "passages_with_line_breaks": 0,
+              "flattened": False, "hang_probe": None})
+    return m, recs, items, got, nvd
+
+
 def pair_notes(m):
     notes = []
     if m["flattened"]:
@@ -1190,7 +1207,8 @@ def guards(results):
         ge("SummEdits numbers FPR", o["naive"]["fpr"]["p"], o["halluscan"]["fpr"]["p"], better_high=False)
         ge("SummEdits numbers recall target", nu["target"]["recall"], o["halluscan"]["recall"]["p"])
         ge("SummEdits numbers FPR target", nu["target"]["fpr"], o["halluscan"]["fpr"]["p"], better_high=False)
-    for key, name in (("pairs", "SummEdits pairs"), ("finscope", "finscope pairs")):
+    for key, name in (("pairs", "SummEdits pairs"), ("ragtruth-pairs", "RAGTruth pairs"),
+                      ("finscope", "finscope pairs")):
         m = results.get(key)
         if m:
             for how in ("halluscan_partial_as_supports", "halluscan_partial_as_dns"):
@@ -1265,6 +1283,10 @@ def main():
             res, *detail["pairs"] = measure_pairs(args, pool, tmp)
             results["pairs"] = res
             report_pairs(rep, "SummEdits pairs (summary as claim, source as passage)", res, pair_notes(res))
+        if "ragtruth-pairs" in want and os.path.isfile(os.path.join(args.corpus, "ragtruth_dev.jsonl")):
+            res, *detail["ragtruth-pairs"] = measure_ragtruth_pairs(args, pool, tmp)
+            results["ragtruth-pairs"] = res
+            report_pairs(rep, "RAGTruth dev pairs (answer as claim, sources as passage)", res, pair_notes(res))
         if "finscope" in want and os.path.isfile(os.path.join(args.finscope, "derived", "claims.jsonl")):
             res, *detail["finscope"] = measure_finscope(args, pool, tmp)
             results["finscope"] = res

@@ -6,9 +6,9 @@
  * saying where the rest splits into claim and passage. For every verdict:
  *  - the label is one of the three, and follows the rules the manual gives:
  *    a changed number is does_not_support, else a negation the passage
- *    does not hold is, else a name it does not hold is, else all / some
- *    (no figure missing) / none of the checkable items grounded, else
- *    coverage 0.80 and 0.50;
+ *    does not hold is, else all / some (no figure missing) / none of the
+ *    checkable items grounded, else coverage 0.80 and 0.50; a name the
+ *    passage does not give makes supports partially_supports;
  *  - grounded <= items, negations_held <= negations, names_held <= names,
  *    coverage within [0, 1];
  *  - a negation's reason quotes the claim's own words; a missing name's
@@ -160,36 +160,36 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 			   "reason \"%s\"", v->reason);
 		FUZZ_CHECK(memmem(pr->claim, pr->claim_len, said, (size_t)(q - said)) != NULL,
 			   "the claim does not say \"%.*s\"", (int)(q - said), said);
-	} else if (v->names_held < v->names) {
-		const char *said = v->reason + strlen(NAME_MISSING), *q;
-
-		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a name not held, label %s",
-			   pair_label_name(v->label));
-		FUZZ_CHECK(strncmp(v->reason, NAME_MISSING, strlen(NAME_MISSING)) == 0 &&
-				   (q = strchr(said, '"')) != NULL && q > said,
-			   "reason \"%s\"", v->reason);
-		FUZZ_CHECK(q - said == NAME_QUOTED
-				   ? memmem(pr->claim, pr->claim_len, said, NAME_QUOTED) != NULL
-				   : holds_word(pr->claim, pr->claim_len, said, (size_t)(q - said)),
-			   "the claim does not say \"%.*s\"", (int)(q - said), said);
-		FUZZ_CHECK(q - said == NAME_QUOTED ||
-				   !holds_word(pr->passage, pr->passage_len, said, (size_t)(q - said)),
-			   "the passage names \"%.*s\"", (int)(q - said), said);
-	} else if (v->items > 0) {
+	} else {
 		/* A figure of the claim that the passage does not hold is the claim's own. */
-		enum pair_label want = v->grounded == v->items ? PAIR_SUPPORTS
+		enum pair_label want = v->items == 0 ? (v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
+							: v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS
+										   : PAIR_DOES_NOT_SUPPORT)
+				       : v->grounded == v->items ? PAIR_SUPPORTS
 				       : v->grounded && !v->figure_missing ? PAIR_PARTIALLY_SUPPORTS
 									   : PAIR_DOES_NOT_SUPPORT;
 
-		FUZZ_CHECK(v->label == want, "%zu of %zu grounded%s: %s", v->grounded, v->items,
-			   v->figure_missing ? ", a figure missing" : "", pair_label_name(v->label));
-	} else {
-		enum pair_label want = v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
-				       : v->coverage >= COVER_PARTIAL ? PAIR_PARTIALLY_SUPPORTS
-								      : PAIR_DOES_NOT_SUPPORT;
+		/* ... and a name it does not give makes support partial, the
+		 * reason naming it (after what else it says). */
+		if (v->names_held < v->names) {
+			const char *said = strstr(v->reason, NAME_MISSING), *q = NULL;
 
-		FUZZ_CHECK(v->label == want, "coverage %g: %s", v->coverage,
-			   pair_label_name(v->label));
+			if (want == PAIR_SUPPORTS)
+				want = PAIR_PARTIALLY_SUPPORTS;
+			FUZZ_CHECK(said != NULL && (q = strchr(said += strlen(NAME_MISSING), '"')) != NULL &&
+					   q > said,
+				   "reason \"%s\"", v->reason);
+			FUZZ_CHECK(q - said == NAME_QUOTED
+					   ? memmem(pr->claim, pr->claim_len, said, NAME_QUOTED) != NULL
+					   : holds_word(pr->claim, pr->claim_len, said, (size_t)(q - said)),
+				   "the claim does not say \"%.*s\"", (int)(q - said), said);
+			FUZZ_CHECK(q - said == NAME_QUOTED ||
+					   !holds_word(pr->passage, pr->passage_len, said, (size_t)(q - said)),
+				   "the passage names \"%.*s\"", (int)(q - said), said);
+		}
+		FUZZ_CHECK(v->label == want, "%zu of %zu grounded%s, coverage %g, %zu of %zu names: %s",
+			   v->grounded, v->items, v->figure_missing ? ", a figure missing" : "",
+			   v->coverage, v->names_held, v->names, pair_label_name(v->label));
 	}
 }
 
