@@ -137,6 +137,28 @@ out:
 	teardown(&fx);
 }
 
+/* A pair, its verdict, and what it counts: negations or names, and those held. */
+struct counted_case {
+	const char *claim, *passage, *reason;
+	enum pair_label label;
+	size_t counted, held;
+};
+
+static void judge_counted(struct fixture *fx, const struct counted_case *cases, size_t n, bool names)
+{
+	struct pair_verdict v;
+	char quote[256];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v = judge(fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK_EQ(names ? v.names : v.negations, cases[i].counted);
+		CHECK_EQ(names ? v.names_held : v.negations_held, cases[i].held);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+}
+
 /*
  * A claim sentence with a negation is held against the passage sentences
  * that share the most of its words (three at most): one of them must
@@ -147,11 +169,7 @@ out:
  */
 TEST(pairs_negation_held_by_nearest_sentences)
 {
-	static const struct {
-		const char *claim, *passage, *reason;
-		enum pair_label label;
-		size_t negations, held;
-	} cases[] = {
+	static const struct counted_case cases[] = {
 		{"The Bank of Japan said it would not conduct emergency bond buying.",
 		 "The Bank of Japan said on Wednesday it would conduct emergency bond buying. "
 		 "Markets did not react.",
@@ -194,18 +212,11 @@ TEST(pairs_negation_held_by_nearest_sentences)
 	struct fixture fx;
 	struct buf many = {0};
 	struct pair_verdict v;
-	char quote[256];
 	size_t i;
 
 	if (!setup(&fx))
 		goto out;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		v = judge(&fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
-		CHECK_EQ(v.label, cases[i].label);
-		CHECK_EQ(v.negations, cases[i].negations);
-		CHECK_EQ(v.negations_held, cases[i].held);
-		CHECK(strstr(v.reason, cases[i].reason) != NULL);
-	}
+	judge_counted(&fx, cases, ARRAY_SIZE(cases), false);
 	/* The first 64 negated sentences are held against the passage. */
 	for (i = 0; i < 70; i++)
 		buf_addf(&many, "The cat did not eat fish. ");
@@ -229,11 +240,7 @@ out:
  */
 TEST(pairs_names_the_passage_does_not_give)
 {
-	static const struct {
-		const char *claim, *passage, *reason;
-		enum pair_label label;
-		size_t names, held;
-	} cases[] = {
+	static const struct counted_case cases[] = {
 		{"The account manager wrote to Jessica about the new software.",
 		 "The account manager wrote to Maria about the new software.",
 		 "the passage does not name \"Jessica\"", PAIR_PARTIALLY_SUPPORTS, 1, 0},
@@ -259,20 +266,9 @@ TEST(pairs_names_the_passage_does_not_give)
 		 PAIR_SUPPORTS, 0, 0},
 	};
 	struct fixture fx;
-	struct pair_verdict v;
-	char quote[256];
-	size_t i;
 
-	if (!setup(&fx))
-		goto out;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		v = judge(&fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
-		CHECK_EQ(v.label, cases[i].label);
-		CHECK_EQ(v.names, cases[i].names);
-		CHECK_EQ(v.names_held, cases[i].held);
-		CHECK(strstr(v.reason, cases[i].reason) != NULL);
-	}
-out:
+	if (setup(&fx))
+		judge_counted(&fx, cases, ARRAY_SIZE(cases), true);
 	teardown(&fx);
 }
 
