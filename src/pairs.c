@@ -38,12 +38,14 @@ struct word {
 
 /* A claim sentence with a negation, and the passage sentences nearest it. */
 struct negated {
-	size_t start, end;          /* the sentence, in the claim */
-	size_t at, len;             /* its first negation ("not", "n't") */
-	size_t hits;                /* words shared with the passage sentence being read */
-	size_t near[NEG_NEAREST];   /* the most words shared, most first (0: none yet) */
-	size_t from[NEG_NEAREST], to[NEG_NEAREST];
-	bool says[NEG_NEAREST];     /* that passage sentence holds a negation */
+	size_t start, end; /* the sentence, in the claim */
+	size_t at, len;    /* its first negation ("not", "n't") */
+	size_t hits;       /* words shared with the passage sentence being read */
+	struct {
+		size_t hits;   /* words shared (0: none yet) */
+		size_t from, to;
+		bool says;     /* it holds a negation */
+	} near[NEG_NEAREST]; /* the passage sentences sharing the most, most first */
 };
 
 /* What a claim with nothing checkable is weighed on. */
@@ -216,6 +218,17 @@ static void sentence_around(const char *t, size_t n, size_t at, size_t *start, s
 	sentence_next(t, n, s, start, end);
 }
 
+/* Whether w[0, k) is one of the n words of list, in any case. */
+static bool one_of(const char *w, size_t k, const char *const *list, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (strlen(list[j]) == k && strncasecmp(w, list[j], k) == 0)
+			return true;
+	return false;
+}
+
 static bool stopword(const char *w, size_t k)
 {
 	static const char *const words[] = {
@@ -226,12 +239,8 @@ static bool stopword(const char *w, size_t k)
 		"aren", "cannot", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "neither",
 		"never", "none", "shouldn", "wasn", "weren", "without", "wouldn",
 	};
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
-			return true;
-	return false;
+	return one_of(w, k, words, ARRAY_SIZE(words));
 }
 
 /*
@@ -269,17 +278,6 @@ static size_t next_word(const char *t, size_t n, size_t *i)
 	while (*i + k < n && isalnum((unsigned char)t[*i + k]))
 		k++;
 	return k;
-}
-
-/* Whether w[0, k) is one of the n words of list, in any case. */
-static bool one_of(const char *w, size_t k, const char *const *list, size_t n)
-{
-	size_t j;
-
-	for (j = 0; j < n; j++)
-		if (strlen(list[j]) == k && strncasecmp(w, list[j], k) == 0)
-			return true;
-	return false;
 }
 
 /*
@@ -370,11 +368,12 @@ static bool is_name(const char *t, size_t n, size_t i, size_t k)
 
 /*
  * Whether the claim (cn bytes) weighs its word claim[i, i + k): a content
- * word or a name, or with all any word.
+ * word or a name, or with all any word; *name: whether it is a name.
  */
-static bool weighed(const char *claim, size_t cn, size_t i, size_t k, bool all)
+static bool weighed(const char *claim, size_t cn, size_t i, size_t k, bool all, bool *name)
 {
-	return all || (k >= 4 && !stopword(claim + i, k)) || is_name(claim, cn, i, k);
+	*name = is_name(claim, cn, i, k);
+	return all || *name || (k >= 4 && !stopword(claim + i, k));
 }
 
 /*
@@ -387,6 +386,7 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 		       size_t *shortest)
 {
 	size_t i = 0, j, k;
+	bool name;
 
 	p->n_words = 0;
 	*total = 0;
@@ -394,13 +394,13 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
 		return -ENOMEM;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (weighed(claim, cn, i, k, all)) {
+		if (weighed(claim, cn, i, k, all, &name)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			/* (a stem is no longer than its word: each has its own bytes) */
 			p->words[p->n_words++] = (struct word){
 				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
-				.count = 1, .said = claim + i, .said_len = k, .name = is_name(claim, cn, i, k),
+				.count = 1, .said = claim + i, .said_len = k, .name = name,
 			};
 			*shortest = MIN(*shortest, p->words[p->n_words - 1].len);
 			(*total)++;
@@ -449,18 +449,18 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 }
 
 /*
- * Finds the claim's sentences with a negation (the first NEG_SENTENCES)
- * and marks the words of each in the table, for coverage() to find the
- * passage sentences that share the most of them.
+ * Finds the claim's sentences with a negation (the first NEG_SENTENCES;
+ * p->n_negs is 0 before) and marks the words of each in the table, for
+ * coverage() to find the passage sentences that share the most of them.
  */
 static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool all)
 {
 	size_t at = 0, s, e, i, k;
 
-	p->n_negs = 0;
 	while (at < cn && p->n_negs < NEG_SENTENCES) {
 		struct negated *g = &p->negs[p->n_negs];
 		struct word *w;
+		bool name;
 
 		at = sentence_next(claim, cn, at, &s, &e);
 		for (i = s; (k = next_word(claim, e, &i)) > 0 && !negates(claim, cn, i, k, true); i += k)
@@ -469,7 +469,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 			continue;
 		*g = (struct negated){.start = s, .end = e, .at = i, .len = k};
 		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
-			if (weighed(claim, cn, i, k, all) && (w = find_word(p, claim + i, k)))
+			if (weighed(claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
 				w->negated |= 1ull << p->n_negs;
 		p->n_negs++;
 	}
@@ -481,18 +481,15 @@ static void nearest_add(struct negated *g, size_t s, size_t e, bool says)
 	size_t j = NEG_NEAREST;
 
 	/* after those sharing as many: the first of equals stays first */
-	while (j > 0 && g->near[j - 1] < g->hits)
+	while (j > 0 && g->near[j - 1].hits < g->hits)
 		j--;
 	if (j == NEG_NEAREST)
 		return;
 	memmove(g->near + j + 1, g->near + j, (NEG_NEAREST - 1 - j) * sizeof(*g->near));
-	memmove(g->from + j + 1, g->from + j, (NEG_NEAREST - 1 - j) * sizeof(*g->from));
-	memmove(g->to + j + 1, g->to + j, (NEG_NEAREST - 1 - j) * sizeof(*g->to));
-	memmove(g->says + j + 1, g->says + j, (NEG_NEAREST - 1 - j) * sizeof(*g->says));
-	g->near[j] = g->hits;
-	g->from[j] = s;
-	g->to[j] = e;
-	g->says[j] = says;
+	g->near[j].hits = g->hits;
+	g->near[j].from = s;
+	g->near[j].to = e;
+	g->near[j].says = says;
 }
 
 /*
@@ -583,11 +580,11 @@ static const struct negated *negation_unheld(const struct pairs *p, struct pair_
 		const struct negated *g = &p->negs[i];
 		bool held = false;
 
-		if (g->near[0] == 0)
+		if (g->near[0].hits == 0)
 			continue; /* no word in common: the coverage speaks for it */
 		v->negations++;
-		for (j = 0; j < NEG_NEAREST && g->near[j] > 0; j++)
-			held |= g->says[j];
+		for (j = 0; j < NEG_NEAREST && g->near[j].hits > 0; j++)
+			held |= g->near[j].says;
 		v->negations_held += held;
 		if (!held && !first)
 			first = g;
@@ -689,8 +686,8 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 
 		negation_text(claim, neg, said, sizeof(said));
 		v->label = PAIR_DOES_NOT_SUPPORT;
-		v->quote_start = neg->from[0];
-		v->quote_end = neg->to[0];
+		v->quote_start = neg->near[0].from;
+		v->quote_end = neg->near[0].to;
 		snprintf(v->reason, sizeof(v->reason),
 			 "the claim says \"%s\" where the passage sentences nearest it hold no negation",
 			 said);

@@ -3,11 +3,12 @@
  * Claim/passage pairs (--pairs): does the passage support the claim? The
  * passage is grounding, the claim is scanned against it; the verdict rests
  * on a changed figure, then on a negation the passage's nearest sentences
- * do not make and a name it does not give, then on the claim's checkable
- * items (numbers, URLs, citations) where it has any, and otherwise on how
- * many of its content words the passage holds (of all its words when it
- * has no content word), by stem. The cost is linear in the claim and the
- * passage together, times the log of the claim's words.
+ * do not make, then on the claim's checkable items (numbers, URLs,
+ * citations) where it has any, and otherwise on how many of its content
+ * words the passage holds (of all its words when it has no content word),
+ * by stem; a name the passage does not give lowers support to partial.
+ * The cost is linear in the claim and the passage together, times the log
+ * of the claim's words.
  *
  * pairs_new() returns an object freed with pairs_free(); it keeps pointers
  * to the db and policy, which must outlive it.
