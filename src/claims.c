@@ -200,7 +200,7 @@ const uint64_t *claims_counts(const struct claims *c)
 }
 
 /* Words whose trailing period does not end a sentence, lowercase and sorted
- * (bsearch: this runs at every full stop). */
+ * (abbreviation() searches it at every full stop). */
 static const char *const abbreviations[] = {
 	"al", "approx", "apr", "aug", "ca", "cf", "co", "corp", "dec", "dept", "dr", "eq", "est",
 	"etc", "feb", "fig", "figs", "inc", "jan", "jr", "jul", "jun", "ltd", "mar", "mr", "mrs",
@@ -2096,9 +2096,34 @@ static int refs_line(struct claims *c, uint64_t end)
 	return err ? err : rerr;
 }
 
-static int cmp_word(const void *a, const void *b)
+/* strcmp() for a word of at most 16 letters, inline: bsearch() called it
+ * through a pointer at every full stop (2% of the time on plain text). */
+static int word_cmp(const char *a, const char *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+/* Is the lowercase word one of abbreviations[]? A binary search. */
+static bool abbreviation(const char *word)
+{
+	size_t lo = 0, hi = ARRAY_SIZE(abbreviations);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = word_cmp(word, abbreviations[mid]);
+
+		if (c == 0)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
 }
 
 static size_t longest_abbreviation(void)
@@ -2142,8 +2167,7 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 	for (i = 0; i < k; i++)
 		word[i] = (char)tolower((unsigned char)s[n - k + i]);
 	word[k] = '\0';
-	return bsearch(&(const char *){word}, abbreviations, ARRAY_SIZE(abbreviations),
-		       sizeof(abbreviations[0]), cmp_word) != NULL;
+	return abbreviation(word);
 }
 
 /*

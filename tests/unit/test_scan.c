@@ -389,6 +389,11 @@ TEST(scan_sentence_exemptions)
 	CHECK_STR(scan(&fx, S("Adoption is 73.4% among firms. (Source: 2024 survey.)\n"), 0, NULL),
 		  "unsourced_statistic:73.4%@12;");
 	CHECK_STR(scan(&fx, S("Dr. Smith says 12.5% of e.g. cats agree [4].\n"), 0, NULL), "");
+	/* The first and last of the abbreviations, and a word between them that is none. */
+	CHECK_STR(scan(&fx, S("So Lee [4] et al. 12.5% agree.\n"), 0, NULL), "");
+	CHECK_STR(scan(&fx, S("Lee [4] vs. Kim: 12.5% agree.\n"), 0, NULL), "");
+	CHECK_STR(scan(&fx, S("Lee [4] won. Kim: 12.5% agree.\n"), 0, NULL),
+		  "unsourced_statistic:12.5%@18;");
 	CHECK_STR(scan(&fx, S("It is 12.5%.\nSource: a survey\n"), 0, NULL), "unsourced_statistic:12.5%@6;");
 	/* The hedge before a dated release leaves it alone; a sentence later it does not. */
 	CHECK_STR(scan(&fx, S("If it passes, v2 will ship in May 2027.\n"), 0, NULL), "");
