@@ -88,6 +88,18 @@ struct candidates {
 	size_t n, cap;
 };
 
+#if HAVE_HYPERSCAN
+/*
+ * Hyperscan may read past the end of the bytes it is given: 5.4's
+ * AVX512VBMI Teddy loads 64 bytes of which only 61 need be the buffer's
+ * (its first block; up to a mask count less one byte past the end), which
+ * faults where a caller's buffer ends at the end of its mapping. It is
+ * given the last HS_TAIL bytes of a piece from a copy with HS_TAIL more
+ * bytes after them (hs_scan_padded()).
+ */
+#define HS_TAIL 64
+#endif
+
 struct engine_stream {
 	const struct engine *e;
 	uint64_t offset;       /* bytes fed so far */
@@ -115,6 +127,7 @@ struct engine_stream {
 	uint64_t *nl;          /* this piece's line breaks */
 	size_t n_nl, cap_nl;
 	uint64_t prev_nl;      /* 1 + offset of the last line break before this piece, 0: none */
+	char hs_tail[2 * HS_TAIL]; /* a piece's last bytes, with room to read past them */
 #endif
 	/* The current line, for the patterns on PCRE2. */
 	char *line;
@@ -1336,6 +1349,28 @@ static int merge_runs(struct engine_stream *s, size_t mid)
  * candidates. prev_nl must be where buf's first line starts; nl_known:
  * the byte scan has put buf's line breaks in s->nl already.
  */
+/*
+ * hs_scan_stream() of buf that reads nothing past its end (HS_TAIL): all
+ * but its last HS_TAIL bytes in place (what is read past them is still
+ * buf's), those from a copy. A stream reports the same whatever its pieces.
+ */
+static hs_error_t hs_scan_padded(struct engine_stream *s, hs_stream_t *st, const char *buf,
+				 size_t len, match_event_handler cb)
+{
+	hs_error_t rc;
+
+	if (len > HS_TAIL) {
+		rc = hs_scan_stream(st, buf, (unsigned)(len - HS_TAIL), 0, s->scratch, cb, s);
+		if (rc != HS_SUCCESS)
+			return rc;
+		buf += len - HS_TAIL;
+		len = HS_TAIL;
+	}
+	memcpy(s->hs_tail, buf, len);
+	memset(s->hs_tail + len, 0, HS_TAIL);
+	return hs_scan_stream(st, s->hs_tail, (unsigned)len, 0, s->scratch, cb, s);
+}
+
 static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t base, bool close,
 		  int first, int last, bool nl_known)
 {
@@ -1367,7 +1402,7 @@ static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t
 			rc = hs_close_stream(s->hs[w], s->scratch, cb, s);
 			s->hs[w] = NULL;
 		} else {
-			rc = hs_scan_stream(s->hs[w], buf, (unsigned)len, 0, s->scratch, cb, s);
+			rc = hs_scan_padded(s, s->hs[w], buf, len, cb);
 		}
 		if (s->error)
 			return s->error;
