@@ -113,6 +113,56 @@ static size_t day_named(const char *s, size_t n)
 	return 0;
 }
 
+/* Whether t[0, n) holds s[0, k) anywhere, in any case. */
+static bool holds_ci(const char *t, size_t n, const char *s, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i + k <= n; i++)
+		if (strncasecmp(t + i, s, k) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A record's yes/no attribute as attrs.c writes it for a reason: its key's
+ * words, ": " and the value's text, printable ASCII, cut at 63 bytes
+ * ("business parking validated: false"). The passage holds each key word,
+ * in any case and inside an identifier too ("BusinessParking"), but for a
+ * word the cut shortened, one with a byte written '?', or where the passage
+ * has escapes that may spell it; and a JSON literal value as it is.
+ */
+static bool attribute_said(const char *t, size_t n, const char *says, size_t k)
+{
+	const char *colon = NULL, *end = says + k, *p, *w, *e;
+	bool cut = k >= 63;
+
+	for (p = says; p + 1 < end; p++)
+		if (p[0] == ':' && p[1] == ' ')
+			colon = p;
+	if (!colon && !cut)
+		return false;
+	if (cut) {
+		/* the last word may be cut short: only those before it */
+		for (e = end; e > says && e[-1] != ' '; e--)
+			;
+		end = e > says ? e - 1 : says;
+	}
+	if (memchr(t, '\\', n))
+		return true;
+	for (w = says; w < (colon ? colon : end); w = e + 1) {
+		e = memchr(w, ' ', (size_t)((colon ? colon : end) - w));
+		if (!e)
+			e = colon ? colon : end;
+		if (e > w && !memchr(w, '?', (size_t)(e - w)) && !holds_ci(t, n, w, (size_t)(e - w)))
+			return false;
+	}
+	if (colon && !cut && (strncmp(colon + 2, "true", 4) == 0 || strncmp(colon + 2, "false", 5) == 0) &&
+	    (size_t)(end - colon - 2) == (colon[2] == 't' ? 4u : 5u))
+		return memmem(t, n, colon + 2, (size_t)(end - colon - 2)) != NULL;
+	return true;
+}
+
 static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 {
 	size_t rlen = strnlen(v->reason, sizeof(v->reason));
@@ -148,7 +198,9 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 		n = strlen(says);
 		n -= period_named(says, n);
 		n -= day_named(says, n);
-		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, n) != NULL,
+		/* (a record's yes/no attribute is said as its key and value) */
+		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, n) != NULL ||
+				   attribute_said(pr->passage, pr->passage_len, says, n),
 			   "the passage does not say \"%.*s\"", (int)n, says);
 	} else if (v->negations_held < v->negations) {
 		const char *said = v->reason + strlen(NEGATION_SAYS), *q;
