@@ -1344,12 +1344,6 @@ static int merge_runs(struct engine_stream *s, size_t mid)
 }
 
 /*
- * Scans buf, the input from offset base, with the open streams among
- * hs[first..last] (close: ends them instead) and records the reports as
- * candidates. prev_nl must be where buf's first line starts; nl_known:
- * the byte scan has put buf's line breaks in s->nl already.
- */
-/*
  * hs_scan_stream() of buf that reads nothing past its end (HS_TAIL): all
  * but its last HS_TAIL bytes in place (what is read past them is still
  * buf's), those from a copy. A stream reports the same whatever its pieces.
@@ -1366,11 +1360,18 @@ static hs_error_t hs_scan_padded(struct engine_stream *s, hs_stream_t *st, const
 		buf += len - HS_TAIL;
 		len = HS_TAIL;
 	}
-	memcpy(s->hs_tail, buf, len);
+	if (len > 0)
+		memcpy(s->hs_tail, buf, len);
 	memset(s->hs_tail + len, 0, HS_TAIL);
 	return hs_scan_stream(st, s->hs_tail, (unsigned)len, 0, s->scratch, cb, s);
 }
 
+/*
+ * Scans buf, the input from offset base, with the open streams among
+ * hs[first..last] (close: ends them instead) and records the reports as
+ * candidates. prev_nl must be where buf's first line starts; nl_known:
+ * the byte scan has put buf's line breaks in s->nl already.
+ */
 static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t base, bool close,
 		  int first, int last, bool nl_known)
 {
