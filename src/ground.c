@@ -876,7 +876,7 @@ static bool same_figure(const struct quantity *a, const struct quantity *b)
 	memcpy(&v, y, 8);
 	if (u != v)
 		return false;
-	for (i = 0; i < sizeof(*a); i += 8) {
+	for (i = 8; i < sizeof(*a); i += 8) {
 		memcpy(&u, x + i, 8);
 		memcpy(&v, y + i, 8);
 		diff |= u ^ v;
