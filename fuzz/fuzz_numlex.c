@@ -8,7 +8,7 @@
  *  - items come in order of from, then part_from; an item's part lies in
  *    its expression and its expression in the text; expressions do not
  *    overlap; only known flags are set, a bound's side on one
- *    approximate figure;
+ *    approximate figure, a citation's on a lone year;
  *  - each quantity is filled in (finite, a unit and its hash, a scale) and
  *    states itself at distance 0;
  *  - the 64-byte block pass gives what the bytewise reference pass gives;
@@ -33,7 +33,7 @@
 #define NUMLEX_FLAGS                                                                      \
 	(NUMLEX_RANGE | NUMLEX_APPROX | NUMLEX_WORDS | NUMLEX_PART | NUMLEX_SELF_COUNT |   \
 	 NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | NUMLEX_VERSION |     \
-	 NUMLEX_ABOVE | NUMLEX_BELOW)
+	 NUMLEX_ABOVE | NUMLEX_BELOW | NUMLEX_CITATION)
 
 struct items {
 	struct numlex_item *v;
@@ -68,6 +68,10 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		FUZZ_CHECK((it->flags & NUMLEX_APPROX) && !(it->flags & NUMLEX_RANGE) &&
 			   (it->flags & (NUMLEX_ABOVE | NUMLEX_BELOW)) != (NUMLEX_ABOVE | NUMLEX_BELOW),
 			   "a bound's side on flags %#x", it->flags);
+	/* A citation's year: a lone year, no range. */
+	if (it->flags & NUMLEX_CITATION)
+		FUZZ_CHECK(it->q.kind == QUANTITY_YEAR && !(it->flags & NUMLEX_RANGE),
+			   "a citation's flag on kind %d, flags %#x", (int)it->q.kind, it->flags);
 	FUZZ_CHECK(isfinite(it->q.value) && isfinite(it->q.offset) && isfinite(it->q.scale) &&
 		   it->q.scale != 0, "a quantity not filled in");
 	FUZZ_CHECK(memchr(it->q.unit, '\0', sizeof(it->q.unit)) && it->q.unit[0] &&

@@ -585,6 +585,15 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	const char *p;
 	size_t off, n;
 
+	/* A citation's year ("Lee and Rossi (2018) showed") likewise, and that
+	 * is all: beside the source's "Kim and Rossi (2021) showed" it is
+	 * another paper (the citation rules' concern), not a changed year. */
+	if (h->nl_flags & NUMLEX_CITATION) {
+		if (!(gq = ground_figure_held(c->ground, &h->q)))
+			return CHECK_REPORT;
+		h->grounded_at = gq->at;
+		return CHECK_GROUNDED;
+	}
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
 	 * any figure written the same way (the newest is where it is)... */
 	if (h->q.kind == QUANTITY_NUMBER) {
@@ -767,9 +776,12 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	if (it->flags & NUMLEX_NOT_CLAIM)
 		return 0;
 	/* A bare number in words ("one of them") claims nothing, nor one inside
-	 * a match ("et al. (2024)" is the citation's). One after a name is the
-	 * name's digits: compared where the grounding names the same thing
-	 * ("Toby 6362" against "Toby 3632"), as "Windows 11" is. */
+	 * a match, nor a citation's year there ("et al. (2024)" is the
+	 * citation's). One after a name is the name's digits: compared where
+	 * the grounding names the same thing ("Toby 6362" against "Toby
+	 * 3632"), as "Windows 11" is. */
+	if ((it->flags & NUMLEX_CITATION) && in_match(c, base + it->from, base + it->to))
+		return 0;
 	if (q.kind == QUANTITY_NUMBER &&
 	    (q.words || in_match(c, base + it->from, base + it->to) ||
 	     ((k = name_before(c, base + it->from, &name)) && !quantity_set_name(&q, name, k, q.value))))

@@ -2222,6 +2222,46 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 /* ---- context: what the words around an expression make of it ---- */
 
 /*
+ * Whether a figure at i stands where an author-date citation puts its year:
+ * first in parentheses ("Patel (2017)", "(2017)"), or after a comma that
+ * follows a name or "et al." inside them ("(Patel, 2017)", "(Rossi et al.,
+ * 2017; Patel, 2019)": the window ends at the year before). Such a figure
+ * read as a bare number is grounding that any count or sum can be held
+ * against ("5x" against a study's "(2017)").
+ */
+static bool citation_year_at(struct lex *lx, size_t i)
+{
+	size_t j = skip_blanks_back(lx, i), k;
+	int c;
+
+	if (B(lx, j - 1) == '(')
+		return true;
+	if (B(lx, j - 1) != ',')
+		return false;
+	j = skip_blanks_back(lx, j - 1);
+	if (B(lx, j - 1) == '.' && lower(B(lx, j - 2)) == 'l' && lower(B(lx, j - 3)) == 'a' &&
+	    !is_alpha(B(lx, j - 4))) {
+		k = j - 3; /* "et al." */
+	} else {
+		for (k = j; is_alpha(B(lx, k - 1)) && j - k < 32; k--)
+			;
+		if (k == j || !is_upper(B(lx, k)))
+			return false; /* a name is capitalized */
+	}
+	/* the parenthesis it is inside, on its line, within a few names */
+	for (; j - k < 120; k--) {
+		c = B(lx, k - 1);
+		if (c == '(')
+			return true;
+		if (c == ')' || c == '\n')
+			return false;
+		if (c < 0) /* the window starts where the last figure ended: a year of these parentheses? */
+			return k == lx->done && lx->year_end && lx->year_end == lx->done;
+	}
+	return false;
+}
+
+/*
  * 4 when the word before i is a determiner ("a", "the", "its": a 1900-2099
  * figure between it and a noun is a year, "a 1997 outbreak"), 3 when it
  * makes a year of what follows ("the year", "FY", "fiscal", "circa"), 2
@@ -2828,7 +2868,7 @@ static size_t expression(struct lex *lx, size_t p)
 	struct word w;
 	size_t start = p, j, neg_from = 0;
 	int month = 0, dating, c;
-	bool range = false, between, spaced;
+	bool range = false, between, spaced, cite;
 	unsigned f = 0;
 
 	/* Before the number: a currency sign or code, a minus, a month. */
@@ -2871,7 +2911,9 @@ static size_t expression(struct lex *lx, size_t p)
 		a.from = a.main_from = neg_from;
 	}
 	money_subunit(lx, &a);
-	dating = dating_before(lx, a.from);
+	/* (a citation's year dates weakly: only a modern one, not a count) */
+	cite = citation_year_at(lx, a.from);
+	dating = cite ? 1 : dating_before(lx, a.from);
 	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
 	j = range_sep(lx, &a, between, &spaced);
 	if (j) {
@@ -2910,7 +2952,8 @@ static size_t expression(struct lex *lx, size_t p)
 		}
 	}
 	if (!range) {
-		to_year(&a, dating);
+		if (to_year(&a, dating) && cite)
+			f |= NUMLEX_CITATION;
 		f |= approx_before(lx, a.from);
 		if (list_marker(lx, &a))
 			f |= NUMLEX_LIST_MARKER;
@@ -3826,7 +3869,7 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 	b->any = true;
 	b->last_from = it->from;
 	*period = 0;
-	if (it->flags & NUMLEX_NOT_CLAIM) {
+	if (it->flags & (NUMLEX_NOT_CLAIM | NUMLEX_CITATION)) {
 		b->fig_open = false;
 		return NUMLEX_PERIOD_OTHER;
 	}

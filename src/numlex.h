@@ -72,6 +72,11 @@ enum {
 	 * most", "up to"). Not on a range. */
 	NUMLEX_ABOVE = 1u << 9,
 	NUMLEX_BELOW = 1u << 10,
+	/* A year where an author-date citation puts it: first in parentheses
+	 * ("Patel (2017)") or after a name in them ("(Patel et al., 2017)"). A
+	 * claim (the year a study appeared), but it dates the study, not the
+	 * figures around it: no reporting period (numlex_period_feed()). */
+	NUMLEX_CITATION = 1u << 11,
 };
 
 /* The flags of items that are no claim about the world. */

@@ -20,6 +20,7 @@
 #define F NUMLEX_REFERENCE
 #define X NUMLEX_FIXED_PHRASE
 #define V NUMLEX_VERSION
+#define C NUMLEX_CITATION
 #define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
 #define DN (NUMLEX_APPROX | NUMLEX_BELOW)
 
@@ -227,6 +228,18 @@ static const struct lcase cases[] = {
 	{"expect its 2020 revenue", {{"2020", NULL, "date:year", 2020, 0, 0}}},
 	{"We now expect 2020 revenue", {{"2020", NULL, "date:year", 2020, 0, 0}}},
 	{"a 2000 km trip", {{"2000 km", NULL, "km", 2000, 0, 0}}},
+	/* an author-date citation's year, first in its parentheses or after a name in them */
+	{"Rossi and Patel (2017) showed", {{"2017", NULL, "date:year", 2017, 0, C}}},
+	{"as shown (Rossi, 2017)", {{"2017", NULL, "date:year", 2017, 0, C}}},
+	{"as shown (Rossi et al., 2017; Patel, 2019)",
+	 {{"2017", NULL, "date:year", 2017, 0, C}, {"2019", NULL, "date:year", 2019, 0, C}}},
+	{"sales (in 2017) grew", {{"2017", NULL, "date:year", 2017, 0, 0}}},
+	/* not: a count in parentheses, a year out of the modern range, no parenthesis, a lowercase word */
+	{"Rossi (2017 patients) showed", {{"2017 patients", NULL, "patient", 2017, 0, 0}}},
+	{"Rossi (1850) showed", {{"1850", NULL, "number", 1850, 0, 0}}},
+	{"Rossi, 2017 showed", {{"2017", NULL, "number", 2017, 0, 0}}},
+	{"(with patients, 2017 showed)", {{"2017", NULL, "number", 2017, 0, 0}}},
+	{"Rossi) and Patel, 2017 showed", {{"2017", NULL, "number", 2017, 0, 0}}},
 
 	/* dates */
 	{"on March 26, 2024",
@@ -1074,6 +1087,10 @@ TEST(numlex_periods_bind_to_figures)
 		{"In Q3 2020. Revenue was $5M.", "-"},
 		{"Revenue was $5M in Q3 2020, up from $4M.", "Q3 2020,-"},
 		{"We sold 300 units in 2019.", "2019"},
+		/* a citation's year dates the study, not the figures beside it */
+		{"A survey (Okafor et al., 2019) of 312 engineers.", "-"},
+		{"Rossi and Patel (2017) found 40% fewer errors.", "-"},
+		{"We sold 300 units (Rossi, 2017).", "-"},
 	};
 	size_t i, k;
 
