@@ -6,12 +6,15 @@
  * saying where the rest splits into claim and passage. For every verdict:
  *  - the label is one of the three, and follows the rules the manual gives:
  *    a changed number is does_not_support, else a negation the passage
- *    does not hold is, else all / some (no figure missing) / none of the
+ *    does not hold is, else a direction word the passage reverses is,
+ *    else all / some (no figure missing) / none of the
  *    checkable items grounded, else coverage 0.80 and 0.50; a name the
  *    passage does not give makes supports partially_supports;
  *  - grounded <= items, negations_held <= negations, names_held <= names,
+ *    directions_reversed <= directions,
  *    coverage within [0, 1];
- *  - a negation's reason quotes the claim's own words; a missing name's
+ *  - a negation's reason quotes the claim's own words; a reversed
+ *    direction's, the claim's word and the quoted passage sentence's; a missing name's
  *    reason names a word of the claim that the passage does not hold as a
  *    word, in any case;
  *  - the quote lies inside the passage, and the passage figure a changed
@@ -43,6 +46,7 @@
 #define ALTERED_SAYS " where the passage says "
 #define NEGATION_SAYS "the claim says \""
 #define NAME_MISSING "the passage does not name \""
+#define DIRECTION_SAYS "\" where the passage sentences nearest it say \""
 /* The longest name a reason quotes whole (pairs.c: a longer one by its head). */
 #define NAME_QUOTED 256
 
@@ -177,6 +181,8 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 	FUZZ_CHECK(v->negations_held <= v->negations, "%zu of %zu negations held",
 		   v->negations_held, v->negations);
 	FUZZ_CHECK(v->names_held <= v->names, "%zu of %zu names held", v->names_held, v->names);
+	FUZZ_CHECK(v->directions_reversed <= v->directions, "%zu of %zu directions reversed",
+		   v->directions_reversed, v->directions);
 	FUZZ_CHECK(v->coverage >= 0 && v->coverage <= 1, "coverage %g", v->coverage);
 	if (v->altered > 0) {
 		const char *says = NULL, *p;
@@ -212,6 +218,23 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 			   "reason \"%s\"", v->reason);
 		FUZZ_CHECK(memmem(pr->claim, pr->claim_len, said, (size_t)(q - said)) != NULL,
 			   "the claim does not say \"%.*s\"", (int)(q - said), said);
+	} else if (v->directions_reversed > 0) {
+		const char *said = v->reason + strlen(NEGATION_SAYS), *q, *says, *r;
+
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a direction reversed, label %s",
+			   pair_label_name(v->label));
+		FUZZ_CHECK(strncmp(v->reason, NEGATION_SAYS, strlen(NEGATION_SAYS)) == 0 &&
+				   (q = strstr(said, DIRECTION_SAYS)) != NULL && q > said,
+			   "reason \"%s\"", v->reason);
+		says = q + strlen(DIRECTION_SAYS);
+		r = strchr(says, '"');
+		FUZZ_CHECK(r != NULL && r > says, "reason \"%s\"", v->reason);
+		FUZZ_CHECK(holds_word(pr->claim, pr->claim_len, said, (size_t)(q - said)),
+			   "the claim does not say \"%.*s\"", (int)(q - said), said);
+		/* the passage's word, in the sentence quoted */
+		FUZZ_CHECK(holds_word(pr->passage + v->quote_start, v->quote_end - v->quote_start, says,
+				      (size_t)(r - says)),
+			   "the quote does not say \"%.*s\"", (int)(r - says), says);
 	} else {
 		/* A figure of the claim that the passage does not hold is the claim's own. */
 		enum pair_label want = v->items == 0 ? (v->coverage >= COVER_SUPPORTS ? PAIR_SUPPORTS
@@ -259,7 +282,8 @@ static void same_verdict(const struct pair_verdict *a, const struct pair_verdict
 		   a->quote_end == b->quote_end && a->items == b->items &&
 		   a->grounded == b->grounded && a->altered == b->altered &&
 		   a->coverage == b->coverage && a->negations == b->negations &&
-		   a->negations_held == b->negations_held && a->names == b->names &&
+		   a->negations_held == b->negations_held && a->directions == b->directions &&
+		   a->directions_reversed == b->directions_reversed && a->names == b->names &&
 		   a->names_held == b->names_held && strcmp(a->reason, b->reason) == 0,
 		   "one pair, two verdicts: \"%s\" and \"%s\"", a->reason, b->reason);
 }

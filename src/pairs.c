@@ -36,15 +36,19 @@ struct word {
 	bool name;        /* somewhere a name: is_name() */
 };
 
-/* A claim sentence with a negation, and the passage sentences nearest it. */
+/*
+ * A claim sentence with a negation or a word of direction, and the passage
+ * sentences nearest it.
+ */
 struct negated {
 	size_t start, end; /* the sentence, in the claim */
-	size_t at, len;    /* its first negation ("not", "n't") */
+	size_t at, len;    /* its first negation ("not", "n't"), or the direction word */
+	uint32_t dir;      /* 0: a negation; else the word's direction marks (direction()) */
 	size_t hits;       /* words shared with the passage sentence being read */
 	struct {
 		size_t hits;   /* words shared (0: none yet) */
 		size_t from, to;
-		bool says;     /* it holds a negation */
+		uint32_t says; /* MARK_NEGATION if it holds a negation, and its direction marks */
 	} near[NEG_NEAREST]; /* the passage sentences sharing the most, most first */
 };
 
@@ -72,6 +76,7 @@ struct pairs {
 	size_t cap_stems;
 	struct negated negs[NEG_SENTENCES];
 	size_t n_negs;
+	size_t n_dirs; /* of them, directions */
 };
 
 static const char *const label_names[] = {
@@ -340,6 +345,95 @@ static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 }
 
 /*
+ * Words that say which way a thing moved, by stem (word_stem(); irregular
+ * forms listed): marks of the side (MARK_UP, MARK_DOWN) and of the pair of
+ * opposites they belong to, an up bit and the down bit after it. A claim
+ * sentence that says one of a pair ("revenue decreased") where the passage
+ * sentences nearest it say its opposite ("revenue increased") and nothing
+ * of its side reverses the passage, as an added negation does. The words
+ * marked with a side alone ("dropped", "climbed") are such sides said
+ * otherwise: in the passage they hold a claim's side, in a claim they are
+ * no check (their other senses: "declined to comment", "cut a deal").
+ */
+enum {
+	MARK_NEGATION = 1u << 0,
+	MARK_UP = 1u << 1,
+	MARK_DOWN = 1u << 2,
+};
+#define PAIR_BIT(n) (1u << (3 + 2 * (n)))
+#define UP(n) (MARK_UP | PAIR_BIT(n))
+#define DOWN(n) (MARK_DOWN | (PAIR_BIT(n) << 1))
+/* The pairs' up bits and down bits (nine pairs). */
+#define PAIRS_UP_BITS (PAIR_BIT(0) | PAIR_BIT(1) | PAIR_BIT(2) | PAIR_BIT(3) | PAIR_BIT(4) | \
+		       PAIR_BIT(5) | PAIR_BIT(6) | PAIR_BIT(7) | PAIR_BIT(8))
+#define PAIRS_DOWN_BITS (PAIRS_UP_BITS << 1)
+
+static const struct {
+	const char *stem;
+	uint32_t marks;
+} directions[] = {
+	/* the pairs */
+	{"increas", UP(0)}, {"decreas", DOWN(0)},
+	{"rise", UP(1)}, {"ris", UP(1)}, {"rose", UP(1)}, {"risen", UP(1)},
+	{"fall", DOWN(1)}, {"fell", DOWN(1)}, {"fallen", DOWN(1)},
+	{"gain", UP(2)}, {"profit", UP(3)}, {"loss", DOWN(2) | DOWN(3)},
+	{"grow", UP(4)}, {"grew", UP(4)}, {"grown", UP(4)}, {"growth", UP(4)},
+	{"shrink", DOWN(4)}, {"shrank", DOWN(4)}, {"shrunk", DOWN(4)},
+	{"higher", UP(5)}, {"lower", DOWN(5)},
+	{"improv", UP(6)}, {"improvement", UP(6)}, {"worsen", DOWN(6)},
+	{"strengthen", UP(7)}, {"weaken", DOWN(7)},
+	{"accelerat", UP(8)}, {"decelerat", DOWN(8)},
+	/* sides said otherwise */
+	{"boost", MARK_UP}, {"climb", MARK_UP}, {"doubl", MARK_UP}, {"exce", MARK_UP},
+	{"exceed", MARK_UP}, {"expand", MARK_UP}, {"jump", MARK_UP}, {"rais", MARK_UP},
+	{"soar", MARK_UP}, {"stronger", MARK_UP}, {"surg", MARK_UP}, {"tripl", MARK_UP},
+	{"up", MARK_UP},
+	{"contract", MARK_DOWN}, {"cut", MARK_DOWN}, {"declin", MARK_DOWN}, {"deficit", MARK_DOWN},
+	{"dip", MARK_DOWN}, {"dipp", MARK_DOWN}, {"down", MARK_DOWN}, {"drop", MARK_DOWN},
+	{"dropp", MARK_DOWN}, {"lost", MARK_DOWN}, {"plung", MARK_DOWN}, {"reduc", MARK_DOWN},
+	{"reduct", MARK_DOWN}, {"slid", MARK_DOWN}, {"slip", MARK_DOWN}, {"slipp", MARK_DOWN},
+	{"slow", MARK_DOWN}, {"slower", MARK_DOWN}, {"slump", MARK_DOWN}, {"tumbl", MARK_DOWN},
+	{"weaker", MARK_DOWN}, {"wors", MARK_DOWN},
+};
+
+/* The direction marks of the word t[i, i + k), or 0. */
+static uint32_t direction(const char *t, size_t i, size_t k)
+{
+	char stem[16];
+	size_t m, j;
+
+	if (k < 2 || k > 12)
+		return 0;
+	m = word_stem(t + i, k, stem, sizeof(stem));
+	for (j = 0; j < ARRAY_SIZE(directions); j++)
+		if (directions[j].stem[0] == stem[0] && strlen(directions[j].stem) == m &&
+		    memcmp(directions[j].stem, stem, m) == 0)
+			return directions[j].marks;
+	return 0;
+}
+
+/*
+ * The marks of a claim's word that is checked as a direction: one of a
+ * pair, standing alone ("lower-income" is a compound, not a fall), or 0.
+ */
+static uint32_t claim_direction(const char *t, size_t n, size_t i, size_t k)
+{
+	uint32_t d = direction(t, i, k);
+
+	if (!(d & (PAIRS_UP_BITS | PAIRS_DOWN_BITS)))
+		return 0;
+	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
+		return 0;
+	return d;
+}
+
+/* The opposites of a claim word's marks: the other word of each of its pairs. */
+static uint32_t opposite(uint32_t d)
+{
+	return ((d & PAIRS_UP_BITS) << 1) | ((d & PAIRS_DOWN_BITS) >> 1);
+}
+
+/*
  * Whether the word t[i, i + k) is a name: a capital first and a lowercase
  * letter in it ("Maria", "McDonald", not "COVID"), two letters or more, in
  * the middle of a sentence (after a letter, digit or comma: "with Maria",
@@ -448,35 +542,57 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 	return NULL;
 }
 
+/* Adds a claim sentence [s, e) to check, its word at [at, at + len) (dir: direction()). */
+static void check_add(struct pairs *p, size_t s, size_t e, size_t at, size_t len, uint32_t dir)
+{
+	p->negs[p->n_negs++] = (struct negated){.start = s, .end = e, .at = at, .len = len, .dir = dir};
+	p->n_dirs += dir != 0;
+}
+
 /*
- * Finds the claim's sentences with a negation (the first NEG_SENTENCES;
- * p->n_negs is 0 before) and marks the words of each in the table, for
- * coverage() to find the passage sentences that share the most of them.
+ * Finds the claim's sentences with a negation, and the direction words of
+ * those without one (one for each of its pairs: the negation reverses a
+ * direction, "did not increase"), the first NEG_SENTENCES in all
+ * (p->n_negs is 0 before), and marks the words of each sentence in the
+ * table, for coverage() to find the passage sentences that share the most
+ * of them.
  */
 static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool all)
 {
-	size_t at = 0, s, e, i, k;
+	size_t at = 0, s, e, i, k, first;
+	uint64_t bits;
 
+	p->n_dirs = 0;
 	while (at < cn && p->n_negs < NEG_SENTENCES) {
-		struct negated *g = &p->negs[p->n_negs];
+		uint32_t seen = 0, d;
 		struct word *w;
 		bool name;
 
 		at = sentence_next(claim, cn, at, &s, &e);
+		first = p->n_negs;
 		for (i = s; (k = next_word(claim, e, &i)) > 0 && !negates(claim, cn, i, k, true); i += k)
 			;
-		if (k == 0)
+		if (k > 0) {
+			check_add(p, s, e, i, k, 0);
+		} else {
+			for (i = s; (k = next_word(claim, e, &i)) > 0 && p->n_negs < NEG_SENTENCES; i += k)
+				if ((d = claim_direction(claim, cn, i, k)) &&
+				    (d & ~seen & (PAIRS_UP_BITS | PAIRS_DOWN_BITS))) {
+					seen |= d;
+					check_add(p, s, e, i, k, d);
+				}
+		}
+		if (p->n_negs == first)
 			continue;
-		*g = (struct negated){.start = s, .end = e, .at = i, .len = k};
+		bits = (p->n_negs == 64 ? ~0ull : (1ull << p->n_negs) - 1) & ~((1ull << first) - 1);
 		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
 			if (weighed(claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
-				w->negated |= 1ull << p->n_negs;
-		p->n_negs++;
+				w->negated |= bits;
 	}
 }
 
 /* A passage sentence [s, e) shares g->hits words with g: kept when among the nearest. */
-static void nearest_add(struct negated *g, size_t s, size_t e, bool says)
+static void nearest_add(struct negated *g, size_t s, size_t e, uint32_t says)
 {
 	size_t j = NEG_NEAREST;
 
@@ -529,15 +645,18 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 	for (at = 0; at < pn;) {
 		size_t hits = 0, i, k;
 		uint64_t touched = 0, m;
-		bool says = false;
+		uint32_t says = 0;
 
 		at = sentence_next(passage, pn, at, &s, &e);
 		sentence++;
 		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
 			struct word *w;
 
-			if (p->n_negs && !says)
-				says = negates(passage, pn, i, k, false);
+			if (p->n_negs > p->n_dirs && !(says & MARK_NEGATION) &&
+			    negates(passage, pn, i, k, false))
+				says |= MARK_NEGATION;
+			if (p->n_dirs)
+				says |= direction(passage, i, k);
 			w = k >= shortest ? find_word(p, passage + i, k) : NULL;
 			/* A word counts once per sentence, as often as the claim says it. */
 			if (!w || w->sentence == sentence)
@@ -580,16 +699,65 @@ static const struct negated *negation_unheld(const struct pairs *p, struct pair_
 		const struct negated *g = &p->negs[i];
 		bool held = false;
 
-		if (g->near[0].hits == 0)
+		if (g->dir || g->near[0].hits == 0)
 			continue; /* no word in common: the coverage speaks for it */
 		v->negations++;
 		for (j = 0; j < NEG_NEAREST && g->near[j].hits > 0; j++)
-			held |= g->near[j].says;
+			held |= (g->near[j].says & MARK_NEGATION) != 0;
 		v->negations_held += held;
 		if (!held && !first)
 			first = g;
 	}
 	return first;
+}
+
+/*
+ * The first direction word of the claim whose passage sentences nearest
+ * it say its opposite and nothing of its side, or NULL; *near: the first
+ * of them saying the opposite. Counts the directions checked (those whose
+ * sentence shares words with the passage) and those reversed into v.
+ */
+static const struct negated *direction_reversed(const struct pairs *p, struct pair_verdict *v,
+						size_t *near)
+{
+	const struct negated *first = NULL;
+	size_t i, j;
+
+	for (i = 0; i < p->n_negs; i++) {
+		const struct negated *g = &p->negs[i];
+		uint32_t side = g->dir & (MARK_UP | MARK_DOWN), says = 0;
+		size_t opp = NEG_NEAREST;
+
+		if (!g->dir || g->near[0].hits == 0)
+			continue;
+		v->directions++;
+		for (j = 0; j < NEG_NEAREST && g->near[j].hits > 0; j++) {
+			says |= g->near[j].says;
+			if (opp == NEG_NEAREST && (g->near[j].says & opposite(g->dir)))
+				opp = j;
+		}
+		if ((says & side) || opp == NEG_NEAREST)
+			continue;
+		v->directions_reversed++;
+		if (!first) {
+			first = g;
+			*near = opp;
+		}
+	}
+	return first;
+}
+
+/* The first word of passage[s, e) with any of the marks m: *at, its length (0: none). */
+static size_t direction_word(const char *passage, size_t s, size_t e, uint32_t m, size_t *at)
+{
+	size_t i, k;
+
+	for (i = s; (k = next_word(passage, e, &i)) > 0; i += k)
+		if (direction(passage, i, k) & m) {
+			*at = i;
+			return k;
+		}
+	return 0;
 }
 
 /*
@@ -646,8 +814,9 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		size_t passage_len, struct pair_verdict *v)
 {
 	struct scan_summary sum;
-	const struct negated *neg;
+	const struct negated *neg, *dir;
 	const struct word *name;
+	size_t dir_near = 0;
 	enum claim_words words;
 	size_t qs, qe;
 	int err;
@@ -671,6 +840,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	if (err)
 		return err;
 	neg = negation_unheld(p, v);
+	dir = direction_reversed(p, v, &dir_near);
 	name = name_missing(p, v);
 	v->figure_missing = p->missing_figure;
 	if (p->have_altered) {
@@ -691,6 +861,21 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		snprintf(v->reason, sizeof(v->reason),
 			 "the claim says \"%s\" where the passage sentences nearest it hold no negation",
 			 said);
+	} else if (dir) {
+		/* A direction the passage reverses ("decreased" where it says
+		 * "increased", and nothing of a fall) is the claim's own, as an
+		 * added negation is. Quoted: the passage sentence saying the
+		 * opposite. */
+		size_t from = 0, len;
+
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		v->quote_start = dir->near[dir_near].from;
+		v->quote_end = dir->near[dir_near].to;
+		len = direction_word(passage, v->quote_start, v->quote_end, opposite(dir->dir), &from);
+		snprintf(v->reason, sizeof(v->reason),
+			 "the claim says \"%.*s\" where the passage sentences nearest it say \"%.*s\"",
+			 (int)MIN(dir->len, (size_t)60), claim + dir->at, (int)MIN(len, (size_t)60),
+			 passage + from);
 	} else if (p->items > 0) {
 		/* A figure of the claim that the passage does not hold is not
 		 * partly supported: it is the claim's own. */
@@ -725,7 +910,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	/* A name the passage never gives is the claim's own, as a missing link
 	 * is: what the rest supports, it supports only in part ("California"
 	 * for a record's "CA" is a name too: no worse than partly). */
-	if (name && !p->have_altered && !neg) {
+	if (name && !p->have_altered && !neg && !dir) {
 		size_t r = v->label == PAIR_SUPPORTS ? 0 : strlen(v->reason);
 
 		if (v->label == PAIR_SUPPORTS)

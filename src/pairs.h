@@ -41,6 +41,10 @@ struct pair_verdict {
 	/* The claim's sentences with a negation held against the passage
 	 * sentences nearest them, and those where one of those negates. */
 	size_t negations, negations_held;
+	/* The claim's direction words ("increased", "lower") held against the
+	 * passage sentences nearest them, and those they reverse (which say
+	 * the opposite and nothing of the word's side). */
+	size_t directions, directions_reversed;
 	/* The claim's names (is_name() in pairs.c), and those the passage holds. */
 	size_t names, names_held;
 	double coverage;                 /* share of the claim's content words (or of all

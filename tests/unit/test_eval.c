@@ -627,7 +627,8 @@ TEST(eval_sweep)
  *   p1 S -> S  its one number is in the passage
  *   p2 D -> D  a changed number ($1.3 billion where the passage says $1.2)
  *   p4 P -> P  nothing checkable; 2 of 4 content words in the passage (50%)
- *   p5 D -> P  nothing checkable; 3 of 4 ("rose" is not there): 75%
+ *   p5 D -> P  nothing checkable; 3 of 4 ("rose" is not there, nor any word of
+ *              direction: "fell" would reverse it): 75%
  *   p6 P -> P  1 of its 2 numbers in the passage
  *   p7 D -> S  its one number is there; words are not weighed when a number is
  * Table: S [1 0 0], P [0 2 0], D [1 1 1]; n 6, agreement 4/6.
@@ -649,7 +650,7 @@ static const char pairs_mixed[] =
 	"{\"id\":\"p4\",\"claim\":\"The committee approved the merger agreement.\","
 	"\"passage\":\"The committee approved the budget.\",\"label\":\"partially_supports\"}\n"
 	"{\"id\":\"p5\",\"claim\":\"Shares rose sharply after the announcement.\","
-	"\"passage\":\"Shares fell sharply after the announcement.\",\"label\":\"does_not_support\"}\n"
+	"\"passage\":\"Shares traded sharply after the announcement.\",\"label\":\"does_not_support\"}\n"
 	"{\"id\":\"bad1\",\"claim\":\"Revenue was $1.2 billion.\",\"passage\":\"Revenue was $1.2 "
 	"billion.\",\"label\":\"refutes\"}\n"
 	"{\"id\":\"p6\",\"claim\":\"Costs were $5 million, as https://example.com/costs shows.\","

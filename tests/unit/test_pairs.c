@@ -137,14 +137,20 @@ out:
 	teardown(&fx);
 }
 
-/* A pair, its verdict, and what it counts: negations or names, and those held. */
+/*
+ * A pair, its verdict, and what it counts: negations, names or directions,
+ * and those held (for directions: those reversed).
+ */
 struct counted_case {
 	const char *claim, *passage, *reason;
 	enum pair_label label;
 	size_t counted, held;
 };
 
-static void judge_counted(struct fixture *fx, const struct counted_case *cases, size_t n, bool names)
+enum counted { COUNT_NEGATIONS, COUNT_NAMES, COUNT_DIRECTIONS };
+
+static void judge_counted(struct fixture *fx, const struct counted_case *cases, size_t n,
+			  enum counted what)
 {
 	struct pair_verdict v;
 	char quote[256];
@@ -153,8 +159,15 @@ static void judge_counted(struct fixture *fx, const struct counted_case *cases, 
 	for (i = 0; i < n; i++) {
 		v = judge(fx, cases[i].claim, cases[i].passage, quote, sizeof(quote));
 		CHECK_EQ(v.label, cases[i].label);
-		CHECK_EQ(names ? v.names : v.negations, cases[i].counted);
-		CHECK_EQ(names ? v.names_held : v.negations_held, cases[i].held);
+		CHECK_EQ(what == COUNT_NAMES ? v.names : what == COUNT_DIRECTIONS ? v.directions
+										    : v.negations,
+			 cases[i].counted);
+		CHECK_EQ(what == COUNT_NAMES ? v.names_held
+			 : what == COUNT_DIRECTIONS ? v.directions_reversed
+						    : v.negations_held,
+			 cases[i].held);
+		if (!strstr(v.reason, cases[i].reason))
+			fprintf(stderr, "  \"%s\": reason \"%s\"\n", cases[i].claim, v.reason);
 		CHECK(strstr(v.reason, cases[i].reason) != NULL);
 	}
 }
@@ -216,7 +229,7 @@ TEST(pairs_negation_held_by_nearest_sentences)
 
 	if (!setup(&fx))
 		goto out;
-	judge_counted(&fx, cases, ARRAY_SIZE(cases), false);
+	judge_counted(&fx, cases, ARRAY_SIZE(cases), COUNT_NEGATIONS);
 	/* The first 64 negated sentences are held against the passage. */
 	for (i = 0; i < 70; i++)
 		buf_addf(&many, "The cat did not eat fish. ");
@@ -226,6 +239,62 @@ TEST(pairs_negation_held_by_nearest_sentences)
 	CHECK_EQ(v.label, PAIR_DOES_NOT_SUPPORT);
 out:
 	buf_free(&many);
+	teardown(&fx);
+}
+
+/*
+ * A claim's word of direction ("decreased", "rose", "lower") is held
+ * against the passage sentences that share the most of its sentence's
+ * words: where they say its opposite ("increased") and nothing of its side
+ * (any word of it: "fell" holds "decreased"), the claim reverses the
+ * passage. A negated sentence is the negation's to judge; a compound
+ * ("lower-income") and a word of another sense ("declined to comment")
+ * are no direction; a sentence of the passage that says both sides holds.
+ */
+TEST(pairs_direction_reversed_by_nearest_sentences)
+{
+	static const struct counted_case cases[] = {
+		{"Net interest income decreased 4% from the prior quarter.",
+		 "Net interest income increased 4% from the prior quarter, driven by loan growth.",
+		 "the claim says \"decreased\" where the passage sentences nearest it say \"increased\"",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+		{"Shares of the retailer rose after the results.",
+		 "Shares of the retailer fell after the results. Analysts were surprised.",
+		 "the claim says \"rose\" where the passage sentences nearest it say \"fell\"",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+		{"The company reported a quarterly loss on weak demand.",
+		 "The company reported a quarterly profit on weak demand.",
+		 "the claim says \"loss\" where the passage sentences nearest it say \"profit\"",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+		/* the side said otherwise holds it */
+		{"Quarterly revenue decreased on weaker chip demand.",
+		 "Quarterly revenue dropped on weaker chip demand, while costs increased.", "",
+		 PAIR_SUPPORTS, 1, 0},
+		{"Unemployment fell in March.", "Unemployment fell in March and rose in April.", "",
+		 PAIR_SUPPORTS, 1, 0},
+		/* nothing of either side: coverage speaks */
+		{"Exports grew in the second half.", "Exports in the second half were steady.", "",
+		 PAIR_SUPPORTS, 1, 0},
+		/* negated: the negation's */
+		{"Revenue did not increase in the quarter.", "Revenue decreased in the quarter.",
+		 "the claim says \"did not increase\"", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		/* a compound, another sense */
+		{"The lower-income households moved to the suburbs.",
+		 "The households with higher incomes moved to the suburbs.", "", PAIR_SUPPORTS, 0, 0},
+		{"The ministry declined to comment on the higher tariffs.",
+		 "The ministry declined to comment on the higher tariffs.", "", PAIR_SUPPORTS, 1, 0},
+		/* no word in common with the passage: no check */
+		{"Prices increased.", "Apples grow on trees.", "0%", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		/* a changed figure is named first */
+		{"Margins decreased to 12%.", "Margins increased to 10%.", "the claim says 12%",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+	};
+	struct fixture fx;
+
+	if (!setup(&fx))
+		goto out;
+	judge_counted(&fx, cases, ARRAY_SIZE(cases), COUNT_DIRECTIONS);
+out:
 	teardown(&fx);
 }
 
@@ -268,7 +337,7 @@ TEST(pairs_names_the_passage_does_not_give)
 	struct fixture fx;
 
 	if (setup(&fx))
-		judge_counted(&fx, cases, ARRAY_SIZE(cases), true);
+		judge_counted(&fx, cases, ARRAY_SIZE(cases), COUNT_NAMES);
 	teardown(&fx);
 }
 
