@@ -158,6 +158,12 @@ SHAPES = {
         ["--pairs"], json.dumps({"id": "a", "claim": "Revenue did not grow in 2021. " * 64,
                                  "passage": "Sales rose in 2021 and revenue grew. " * (n // 36)}).encode() + b"\n",
         {}, {})),
+    # The claim's 64 direction words (all that are held): every passage word
+    # is stemmed and looked up, and counts for all 64 sentences.
+    "pairs-directions": ((1 << 16, 1 << 18, 1 << 20), "bytes", lambda n: (
+        ["--pairs"], json.dumps({"id": "a", "claim": "Revenue decreased in 2021. " * 64,
+                                 "passage": "Sales rose in 2021 and revenue increased. " * (n // 41)}).encode()
+        + b"\n", {}, {})),
     "eval": ((2000, 8000, 32000), "records", lambda n: (
         ["eval"], b"".join(json.dumps({"id": str(i), "dataset": "d%d" % (i % 50),
                                        "text": "It grew 73.4%% at https://a%d.example.com" % i,
