@@ -38,6 +38,7 @@ struct held {
 	uint32_t period;   /* the reporting period it is said of (numlex_period_feed()), or 0 */
 	bool attr;         /* an attribute check's (attrs.h): grounded when attr_agrees */
 	bool attr_agrees;
+	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
 };
 
 /*
@@ -571,6 +572,39 @@ static const struct ground_quantity *said_otherwise(const struct claims *c, cons
 }
 
 /*
+ * Reports h against the grounded gq (NULL: against nothing): its text is
+ * the finding's source, with how the grounding says it, where that is
+ * named. by_day: gq is a day's hours ("the grounded 7:0-21:0 on Monday");
+ * otherwise: gq is h's figure said otherwise ("$1.30 in Q4 2020", "at
+ * least 50").
+ */
+static enum check report_against(struct claims *c, struct held *h, const struct ground_quantity *gq,
+				 const struct ground_quantity *by_day,
+				 const struct ground_quantity *otherwise)
+{
+	const char *day, *side = "";
+	char period[16] = "";
+	size_t off;
+
+	if (!gq)
+		return CHECK_REPORT;
+	day = gq == by_day ? ground_day_name(gq->days) : NULL;
+	if (gq == otherwise && quantity_periods_differ(h->period, gq->ctx.period))
+		quantity_period_text(gq->ctx.period, period, sizeof(period));
+	else if (gq == otherwise)
+		side = gq->ctx.bound > 0 ? "at least " : "at most ";
+	h->grounded_at = gq->at;
+	off = c->text.len;
+	if (buf_adds(&c->text, side) < 0 || buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
+	    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
+	    (*period && (buf_adds(&c->text, " in ") < 0 || buf_adds(&c->text, period) < 0)) ||
+	    buf_addc(&c->text, '\0') < 0)
+		return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
+	h->source_off = off;
+	return CHECK_REPORT;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -583,8 +617,24 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	struct ground_context ctx;
 	enum ground_verdict v;
 	const char *p;
-	size_t off, n;
+	size_t n;
 
+	/* "open 24 hours a day" where the grounding gives the days their
+	 * hours: each day said (every day when none is) must be open from
+	 * midnight ("0:0-0:0"); the day the furthest from it is named. */
+	if (h->all_day) {
+		unsigned days = days_said(c, h, end);
+
+		if (!ground_days_held(c->ground))
+			return CHECK_SILENT;
+		by_day = ground_check_days(c->ground, &h->q, days ? days : GROUND_DAYS_ALL);
+		if (!by_day) {
+			if ((gq = ground_day_time(c->ground)))
+				h->grounded_at = gq->at;
+			return CHECK_GROUNDED;
+		}
+		return report_against(c, h, by_day, by_day, NULL);
+	}
 	/* A citation's year ("Lee and Rossi (2018) showed") likewise, and that
 	 * is all: beside the source's "Kim and Rossi (2021) showed" it is
 	 * another paper (the citation rules' concern), not a changed year. */
@@ -704,26 +754,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
 	}
-	if (gq) {
-		/* A day's hours name their day: "the grounded 7:0-21:0 on Monday";
-		 * a figure said otherwise, how: "$1.30 in Q4 2020", "at least 50". */
-		const char *day = gq == by_day ? ground_day_name(gq->days) : NULL, *side = "";
-		char period[16] = "";
-
-		if (gq == otherwise && quantity_periods_differ(h->period, gq->ctx.period))
-			quantity_period_text(gq->ctx.period, period, sizeof(period));
-		else if (gq == otherwise)
-			side = gq->ctx.bound > 0 ? "at least " : "at most ";
-		h->grounded_at = gq->at;
-		off = c->text.len;
-		if (buf_adds(&c->text, side) < 0 || buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
-		    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
-		    (*period && (buf_adds(&c->text, " in ") < 0 || buf_adds(&c->text, period) < 0)) ||
-		    buf_addc(&c->text, '\0') < 0)
-			return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
-		h->source_off = off;
-	}
-	return CHECK_REPORT;
+	return report_against(c, h, gq, by_day, otherwise);
 }
 
 /*
@@ -752,6 +783,46 @@ static bool in_match(struct claims *c, uint64_t from, uint64_t to)
 	return c->lex_max_to > from;
 }
 
+/*
+ * "open 24 hours a day", "open 24/7": the length of the phrase that starts
+ * at from (the lexer's fixed phrase, from to, "24 hours" or "24"), when
+ * "open" is one of the three words right before it; else 0. A claim of
+ * every hour of the days said, which opening hours can deny; "24/7
+ * support" is no such claim.
+ */
+static size_t open_all_day(struct claims *c, uint64_t from, uint64_t to)
+{
+	static const char *const tails[] = {" hours a day", "/7"};
+	const char *p;
+	size_t n, i, k;
+
+	p = window_get(c->w, from, to + 16, &n);
+	if (n < 2 || memcmp(p, "24", 2) != 0)
+		return 0;
+	for (k = 0; k < ARRAY_SIZE(tails); k++)
+		if (n >= 2 + strlen(tails[k]) && strncasecmp(p + 2, tails[k], strlen(tails[k])) == 0)
+			break;
+	if (k == ARRAY_SIZE(tails))
+		return 0;
+	n = 2 + strlen(tails[k]);
+	p = window_get(c->w, MAX(c->start, from > 32 ? from - 32 : 0), from, &i);
+	/* "open" among the three words right before ("open 24/7", "open for
+	 * business 24 hours a day"), nothing but blanks between them */
+	for (k = 0; k < 3; k++) {
+		size_t e;
+
+		while (i > 0 && (p[i - 1] == ' ' || p[i - 1] == '\t'))
+			i--;
+		for (e = i; i > 0 && isalpha((unsigned char)p[i - 1]); i--)
+			;
+		if (e == i)
+			return 0;
+		if (e - i == 4 && strncasecmp(p + i, "open", 4) == 0)
+			return n;
+	}
+	return 0;
+}
+
 /* Holds a quantity the lexer found in the sentence being decided. */
 static int on_lexed(void *ctx, const struct numlex_item *it)
 {
@@ -763,6 +834,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	uint32_t period;
 	int rule, role;
 	size_t n, k = 0;
+	bool all_day = false;
 
 	/* "$1.30 to $1.40 for Q4 2019": the figure held before its period
 	 * was read is said of it. */
@@ -773,8 +845,13 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 			c->held[n].period = period;
 	else if (role == NUMLEX_PERIOD_FIGURE)
 		c->per_first = c->per_end = c->n_held;
-	if (it->flags & NUMLEX_NOT_CLAIM)
+	if ((it->flags & NUMLEX_FIXED_PHRASE) && (k = open_all_day(c, base + it->from, base + it->to))) {
+		/* a time of every hour of its days: held against their hours */
+		all_day = true;
+		quantity_set(&q, QUANTITY_TIME, "time:clock", 0, 1);
+	} else if (it->flags & NUMLEX_NOT_CLAIM) {
 		return 0;
+	}
 	/* A bare number in words ("one of them") claims nothing, nor one inside
 	 * a match, nor a citation's year there ("et al. (2024)" is the
 	 * citation's). One after a name is the name's digits: compared where
@@ -791,8 +868,8 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		return 0;
 	/* A range is reported whole; a date's year or a quarter's, as its part;
 	 * a name's digits with the name. */
-	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) - (k ? k + 1 : 0);
-	to = base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
+	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) - (k && !all_day ? k + 1 : 0);
+	to = all_day ? base + it->from + k : base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
 	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
 		return -ENOMEM;
 	s = window_get(c->w, from, MIN(to, from + CLAIMS_TEXT_CAP), &n);
@@ -803,6 +880,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
 		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = q,
 		.period = role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME ? period : 0,
+		.all_day = all_day,
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;
