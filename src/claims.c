@@ -39,6 +39,7 @@ struct held {
 	bool attr;         /* an attribute check's (attrs.h): grounded when attr_agrees */
 	bool attr_agrees;
 	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
+	bool week;         /* "open seven days a week": checked only against days' hours */
 };
 
 /*
@@ -635,6 +636,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		return report_against(c, h, by_day, by_day, NULL);
 	}
+	/* "open seven days a week" is checked only against days' hours (as
+	 * "open six days a week" is, below), never as a duration of its own. */
+	if (h->week && !ground_days_held(c->ground))
+		return CHECK_SILENT;
 	/* A citation's year ("Lee and Rossi (2018) showed") likewise, and that
 	 * is all: beside the source's "Kim and Rossi (2021) showed" it is
 	 * another paper (the citation rules' concern), not a changed year. */
@@ -784,27 +789,38 @@ static bool in_match(struct claims *c, uint64_t from, uint64_t to)
 }
 
 /*
- * "open 24 hours a day", "open 24/7": the length of the phrase that starts
- * at from (the lexer's fixed phrase, from to, "24 hours" or "24"), when
- * "open" is one of the three words right before it; else 0. A claim of
- * every hour of the days said, which opening hours can deny; "24/7
- * support" is no such claim.
+ * "open 24 hours a day", "open 24/7", "open seven days a week": the length
+ * of the phrase that starts at from (the lexer's fixed phrase, from to),
+ * when "open" is one of the three words right before it; else 0. *week:
+ * it counts the days, not the hours. A claim of when a place is open,
+ * which opening hours can deny; "24/7 support" is no such claim.
  */
-static size_t open_all_day(struct claims *c, uint64_t from, uint64_t to)
+static size_t open_phrase(struct claims *c, uint64_t from, uint64_t to, bool *week)
 {
-	static const char *const tails[] = {" hours a day", "/7"};
+	static const struct {
+		const char *num, *tail;
+		bool week;
+	} phrases[] = {
+		{"24", " hours a day", false}, {"24", "/7", false},
+		{"7", " days a week", true}, {"seven", " days a week", true},
+	};
 	const char *p;
-	size_t n, i, k;
+	size_t n, i, k, m = 0;
 
 	p = window_get(c->w, from, to + 16, &n);
-	if (n < 2 || memcmp(p, "24", 2) != 0)
-		return 0;
-	for (k = 0; k < ARRAY_SIZE(tails); k++)
-		if (n >= 2 + strlen(tails[k]) && strncasecmp(p + 2, tails[k], strlen(tails[k])) == 0)
+	for (k = 0; k < ARRAY_SIZE(phrases); k++) {
+		size_t a = strlen(phrases[k].num), b = strlen(phrases[k].tail);
+
+		if (n >= a + b && strncasecmp(p, phrases[k].num, a) == 0 &&
+		    strncasecmp(p + a, phrases[k].tail, b) == 0) {
+			m = a + b;
+			*week = phrases[k].week;
 			break;
-	if (k == ARRAY_SIZE(tails))
+		}
+	}
+	if (m == 0)
 		return 0;
-	n = 2 + strlen(tails[k]);
+	n = m;
 	p = window_get(c->w, MAX(c->start, from > 32 ? from - 32 : 0), from, &i);
 	/* "open" among the three words right before ("open 24/7", "open for
 	 * business 24 hours a day"), nothing but blanks between them */
@@ -834,7 +850,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	uint32_t period;
 	int rule, role;
 	size_t n, k = 0;
-	bool all_day = false;
+	bool all_day = false, week = false;
 
 	/* "$1.30 to $1.40 for Q4 2019": the figure held before its period
 	 * was read is said of it. */
@@ -845,10 +861,12 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 			c->held[n].period = period;
 	else if (role == NUMLEX_PERIOD_FIGURE)
 		c->per_first = c->per_end = c->n_held;
-	if ((it->flags & NUMLEX_FIXED_PHRASE) && (k = open_all_day(c, base + it->from, base + it->to))) {
-		/* a time of every hour of its days: held against their hours */
-		all_day = true;
-		quantity_set(&q, QUANTITY_TIME, "time:clock", 0, 1);
+	if ((it->flags & NUMLEX_FIXED_PHRASE) && (k = open_phrase(c, base + it->from, base + it->to, &week))) {
+		/* a time of every hour of its days, or the count of its days:
+		 * held against their hours */
+		all_day = !week;
+		if (all_day)
+			quantity_set(&q, QUANTITY_TIME, "time:clock", 0, 1);
 	} else if (it->flags & NUMLEX_NOT_CLAIM) {
 		return 0;
 	}
@@ -868,7 +886,8 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		return 0;
 	/* A range is reported whole; a date's year or a quarter's, as its part;
 	 * a name's digits with the name. */
-	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) - (k && !all_day ? k + 1 : 0);
+	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) -
+	       (k && !all_day && !week ? k + 1 : 0);
 	to = all_day ? base + it->from + k : base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
 	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
 		return -ENOMEM;
@@ -880,7 +899,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
 		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = q,
 		.period = role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME ? period : 0,
-		.all_day = all_day,
+		.all_day = all_day, .week = week,
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;
