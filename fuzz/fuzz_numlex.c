@@ -16,7 +16,8 @@
  *  - a callback's non-zero return stops the scan at once and is returned;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
  *    and a four-digit year, binds one only after a figure, and calls a
- *    figure a range's second end only right after its first.
+ *    figure a range's second end only right after its first, and a
+ *    quarter-year (compared with or not) only at a quarter's year.
  * numlex_scan() reads a whole text at once, so there is no reading in
  * pieces to compare with. The text is a buffer of exactly its length, so
  * that AddressSanitizer sees a read past it.
@@ -87,6 +88,16 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		   (QUANTITY_PERIOD_YEAR(period) == 0 ||
 		    (QUANTITY_PERIOD_YEAR(period) >= 1000 && QUANTITY_PERIOD_YEAR(period) <= 9999)),
 		   "period %#x", (unsigned)period);
+	/* A quarter-year is completed by its year, and is a quarter's and a year's. */
+	if (l->periods.quarter_year)
+		FUZZ_CHECK(it->q.kind == QUANTITY_YEAR &&
+			   QUANTITY_PERIOD_QUARTER(l->periods.quarter_year) >= 1 &&
+			   QUANTITY_PERIOD_QUARTER(l->periods.quarter_year) <= 4 &&
+			   QUANTITY_PERIOD_YEAR(l->periods.quarter_year) == (uint32_t)it->q.value,
+			   "quarter-year %#x on kind %d", (unsigned)l->periods.quarter_year,
+			   (int)it->q.kind);
+	else
+		FUZZ_CHECK(!l->periods.quarter_year_compared, "compared with no quarter-year");
 	if (role == NUMLEX_PERIOD_BINDS)
 		FUZZ_CHECK(l->figures > 0, "a period binds with no figure before it");
 	if (role == NUMLEX_PERIOD_SAME)

@@ -36,6 +36,9 @@ struct held {
 	struct quantity q;
 	bool after;        /* its rule's unless_after matches after it (once after_pass ran) */
 	uint32_t period;   /* the reporting period it is said of (numlex_period_feed()), or 0 */
+	uint32_t quarter_year; /* a quarter's year: that quarter-year ("Q3 2019"), or 0 */
+	bool compared;     /* ...said as what something is compared with */
+	uint64_t expr_from; /* ...where its expression starts ("the third quarter of 2019") */
 	bool attr;         /* an attribute check's (attrs.h): grounded when attr_agrees */
 	bool attr_agrees;
 	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
@@ -605,6 +608,36 @@ static enum check report_against(struct claims *c, struct held *h, const struct 
 	return CHECK_REPORT;
 }
 
+static uint64_t column_of(struct claims *c, uint64_t at);
+
+/*
+ * A quarter's year the grounding has only as what it compares with, and
+ * its report on another quarter-year ("results for Q3 2019" of a report on
+ * Q3 2020 that compares with Q3 2019): that other, else 0. Unless a
+ * figure of the sentence said of it is one the grounding gives of it
+ * ("EPS was $0.29 in Q3 2019", where the source compares with "$0.29 in
+ * the third quarter of 2019"): the answer then reports the comparison;
+ * or one it gives of another period ("$3.69 in Q3 2020" for the source's
+ * "$3.69 in Q3 2021"): that figure's finding names the period.
+ */
+static uint32_t reported_instead(const struct claims *c, const struct held *h, uint64_t *at)
+{
+	uint32_t other;
+	size_t i;
+
+	if (h->q.kind != QUANTITY_YEAR || !h->quarter_year || h->compared)
+		return 0;
+	other = ground_compared_only(c->ground, h->quarter_year, at);
+	for (i = 0; other && i < c->n_held; i++) {
+		const struct held *f = &c->held[i];
+
+		if (f != h && f->lexed && f->period == h->quarter_year &&
+		    (ground_said_of(c->ground, &f->q, f->period) || said_otherwise(c, f)))
+			return 0;
+	}
+	return other;
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -614,9 +647,11 @@ static enum check report_against(struct claims *c, struct held *h, const struct 
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
-	const struct ground_quantity *gq, *by_day = NULL, *otherwise = NULL;
+	const struct ground_quantity *gq, *by_day = NULL, *otherwise = NULL, *said;
 	struct ground_context ctx;
 	enum ground_verdict v;
+	uint32_t reported;
+	uint64_t at;
 	const char *p;
 	size_t n;
 
@@ -695,6 +730,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
 	}
+	/* A figure the grounding gives of the very quarter and year the answer
+	 * says it of ("$2.39 in the third quarter of 2019") is that one, not
+	 * one said in its words of another period ("$1.87 in the third quarter
+	 * of 2020, down from $2.39 in the third quarter of 2019"). */
+	if (v == GROUND_SWAPPED && h->period &&
+	    quantity_periods_differ(h->period, gq->ctx.period) &&
+	    (said = ground_said_of(c->ground, &h->q, h->period))) {
+		gq = said;
+		v = GROUND_STATED;
+	}
 	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
 	 * against each of those days' hours where the grounding gives them;
 	 * unless prose of the grounding says it in the answer's words, two or
@@ -730,6 +775,29 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	    quantity_written(&gq->q) == quantity_written(&h->q) && (otherwise = said_otherwise(c, h))) {
 		gq = otherwise;
 		v = GROUND_SWAPPED;
+	}
+	if (v == GROUND_STATED && (reported = reported_instead(c, h, &at))) {
+		char text[16];
+		size_t off = c->text.len;
+
+		/* The period is what differs: reported whole, as a quarter. */
+		if (c->class_rule[QC_QUARTER] >= 0 && h->expr_from < h->from) {
+			p = window_get(c->w, h->expr_from, MIN(h->to, h->expr_from + CLAIMS_TEXT_CAP), &n);
+			if (buf_add(&c->text, p, n) == 0) {
+				h->rule = (size_t)c->class_rule[QC_QUARTER];
+				h->column = column_of(c, h->expr_from);
+				h->from = h->expr_from;
+				h->text_off = off;
+				h->text_len = n;
+				h->truncated = n < h->to - h->from;
+			}
+			off = c->text.len;
+		}
+		quantity_period_text(reported, text, sizeof(text));
+		h->grounded_at = at;
+		if (buf_add(&c->text, text, strlen(text) + 1) == 0)
+			h->source_off = off;
+		return CHECK_REPORT;
 	}
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
@@ -899,6 +967,9 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		.column = c->col_cp + 1, .text_off = c->text.len, .text_len = n,
 		.truncated = n < to - from, .lexed = true, .nl_flags = it->flags, .q = q,
 		.period = role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME ? period : 0,
+		.quarter_year = c->bind_periods ? c->periods.quarter_year : 0,
+		.compared = c->bind_periods && c->periods.quarter_year_compared,
+		.expr_from = base + it->from,
 		.all_day = all_day, .week = week,
 	};
 	if (buf_add(&c->text, s, n) < 0)

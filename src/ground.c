@@ -109,6 +109,13 @@ struct ground {
 	uint64_t a_added;     /* attributes put in since the reset */
 	bool active;
 	bool periods; /* a quantity said of a period was added since the last reset */
+	/* The quarter-years reported on (not compared with) since then: a bit
+	 * of each by its hash, and the newest of each quarter ([0]: of all). */
+	uint64_t reported_mask;
+	struct {
+		uint32_t period;
+		uint64_t at;
+	} reported[5];
 	unsigned days_seen; /* the days of the week times were said of since then */
 	/*
 	 * For ground_sync(). version changes with every change to the set;
@@ -186,6 +193,8 @@ void ground_reset(struct ground *g)
 	g->evictions = 0;
 	g->active = false;
 	g->periods = false;
+	g->reported_mask = 0;
+	memset(g->reported, 0, sizeof(g->reported));
 	g->days_seen = 0;
 	g->dirty = false;
 	g->version++;
@@ -408,6 +417,8 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->before1 = ctx->after1 = 0;
 	ctx->period = 0;
 	ctx->bound = 0;
+	ctx->compared = false;
+	ctx->quarter_year = 0;
 	/* Back to the start of the sentence. */
 	while (p > start && p[-1] != '\n' &&
 	       !(is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
@@ -483,6 +494,8 @@ void ground_context_nearest(const char *before, size_t nb, const char *after, si
 	ctx->before1 = ctx->after1 = 0;
 	ctx->period = 0;
 	ctx->bound = 0;
+	ctx->compared = false;
+	ctx->quarter_year = 0;
 	/* Back, word by word, to the first that counts or the sentence's start
 	 * (as ground_context_of() finds them, from that start forward). */
 	while (p > start && !ctx->before1) {
@@ -689,6 +702,12 @@ static uint32_t bin_of(uint64_t unit_hash, int64_t key)
 	return mix(unit_hash ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull));
 }
 
+/* A quarter-year's bit in a set of them (ground.reported_mask). */
+static uint64_t period_bit(uint32_t p)
+{
+	return 1ull << ((p * 0x9e3779b1u) >> 26);
+}
+
 static uint32_t val_of(double v)
 {
 	uint64_t bits;
@@ -803,6 +822,17 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->at = at;
 	gq->ctx = *ctx;
 	g->periods |= ctx->period != 0;
+	if (ctx->quarter_year && !ctx->compared) {
+		uint32_t qr = QUANTITY_PERIOD_QUARTER(ctx->quarter_year);
+
+		g->reported_mask |= period_bit(ctx->quarter_year);
+		g->reported[0].period = ctx->quarter_year;
+		g->reported[0].at = at;
+		if (qr >= 1 && qr <= 4) {
+			g->reported[qr].period = ctx->quarter_year;
+			g->reported[qr].at = at;
+		}
+	}
 	gq->days = day_of_context(ctx);
 	if (q->kind == QUANTITY_TIME)
 		g->days_seen |= gq->days;
@@ -1531,7 +1561,54 @@ void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t pe
 
 bool ground_has_periods(const struct ground *g)
 {
-	return g->periods;
+	return g->periods || g->reported_mask;
+}
+
+uint32_t ground_compared_only(const struct ground *g, uint32_t quarter_year, uint64_t *at)
+{
+	uint32_t qr = QUANTITY_PERIOD_QUARTER(quarter_year), year = QUANTITY_PERIOD_YEAR(quarter_year);
+	uint32_t i, seen = 0, pick;
+	bool compared = false;
+
+	if (!g->reported_mask || (g->reported_mask & period_bit(quarter_year)) || qr < 1 || qr > 4 ||
+	    !year || g->qcount == 0)
+		return 0;
+	for (i = g->vals[val_of(year)]; i != NIL; i = g->ql[i].val.next) {
+		const struct ground_quantity *gq = &g->q[i];
+
+		if (gq->q.kind != QUANTITY_YEAR || gq->q.value != year)
+			continue;
+		if (++seen > OTHERWISE_WALK)
+			return 0;
+		compared |= gq->ctx.quarter_year == quarter_year;
+	}
+	if (!compared)
+		return 0;
+	pick = g->reported[qr].period ? qr : 0;
+	*at = g->reported[pick].at;
+	return g->reported[pick].period;
+}
+
+const struct ground_quantity *ground_said_of(const struct ground *g, const struct quantity *a,
+					     uint32_t period)
+{
+	double w = quantity_written(a);
+	uint32_t i, seen = 0;
+
+	if (g->qcount == 0)
+		return NULL;
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
+		const struct ground_quantity *gq = &g->q[i];
+
+		if (quantity_written(&gq->q) != w)
+			continue;
+		if (a->kind == QUANTITY_NUMBER ? (a->scale != 1 && gq->q.scale != a->scale) || gq->q.items
+					       : g->ql[i].unit_hash != a->unit_hash || !quantity_states(a, &gq->q))
+			continue;
+		if (++seen > OTHERWISE_WALK || gq->ctx.period == period)
+			return gq;
+	}
+	return NULL;
 }
 
 unsigned ground_days_held(const struct ground *g)
@@ -1617,6 +1694,8 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	dst->evictions = 0;
 	/* What src saw since its reset, evicted or not: as a sync keeps them. */
 	dst->periods = src->periods;
+	dst->reported_mask = src->reported_mask;
+	memcpy(dst->reported, src->reported, sizeof(dst->reported));
 	dst->days_seen = src->days_seen;
 	return err;
 }

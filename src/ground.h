@@ -60,6 +60,11 @@ struct ground_context {
 	/* The side of a bound it is said as: 1 a least ("over 50"), -1 a most
 	 * ("up to 30%"), 0 none; set by its reader (NUMLEX_ABOVE, _BELOW). */
 	int8_t bound;
+	/* Set by its reader on a quarter's year ("the third quarter of 2019"):
+	 * that quarter-year (QUANTITY_PERIOD()), and whether it is said as
+	 * what something is compared with (numlex_period_compared()). */
+	bool compared;
+	uint32_t quarter_year;
 };
 
 /* The words before a quantity; before points just past the bytes before it. */
@@ -188,6 +193,24 @@ void ground_set_period(struct ground *g, uint64_t from, uint64_t to, uint32_t pe
 /* True when a quantity held, or one since evicted, was said of a period: an
  * answer's periods matter only then. */
 bool ground_has_periods(const struct ground *g);
+
+/*
+ * A quarter-year the grounding says only as what something is compared
+ * with ("up 17% from $0.29 in the third quarter of 2019"), in every place
+ * still held, and never, since the reset, as what it reports on, while it
+ * reports on another: that other (the newest of the same quarter, else
+ * the newest), with where it was said in *at. 0 otherwise: the answer that
+ * reports on it says what the grounding does not ("results for Q3 2019"
+ * of a report on Q3 2020).
+ */
+uint32_t ground_compared_only(const struct ground *g, uint32_t quarter_year, uint64_t *at);
+/*
+ * A grounded quantity written as a and said of period exactly ("$0.29 in
+ * the third quarter of 2019"); where more than 64 are written as a, the
+ * 65th (too many to tell: taken as said); else NULL.
+ */
+const struct ground_quantity *ground_said_of(const struct ground *g, const struct quantity *a,
+					     uint32_t period);
 
 /*
  * For a figure of the answer that grounded quantities written the same way

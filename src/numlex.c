@@ -3797,11 +3797,23 @@ static bool period_word_is(const char *w, size_t k, const char *s)
  * 2019")? The words before it are read back (no further than lo), past
  * "the", "to", "with", "in".
  */
+/* Words that say what follows is compared with. */
+static const char *const period_base_words[] = {"from", "versus", "vs", "than", "compared",
+						"against", "over", "since", "relative"};
+
+static bool period_base_word(const char *w, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(period_base_words); i++)
+		if (period_word_is(w, k, period_base_words[i]))
+			return true;
+	return false;
+}
+
 static bool period_is_base(const char *text, size_t from, size_t lo)
 {
 	static const char *const skip[] = {"the", "to", "with", "in"};
-	static const char *const base[] = {"from", "versus", "vs", "than", "compared",
-					   "against", "over", "since", "relative"};
 	size_t end = from, k, words;
 
 	for (words = 0; words < 4; words++) {
@@ -3811,14 +3823,51 @@ static bool period_is_base(const char *text, size_t from, size_t lo)
 		if (!period_word_before(text, end, lo, &w, &we))
 			return false;
 		k = we - w;
-		for (i = 0; i < ARRAY_SIZE(base); i++)
-			if (period_word_is(text + w, k, base[i]))
-				return true;
+		if (period_base_word(text + w, k))
+			return true;
 		for (i = 0; i < ARRAY_SIZE(skip); i++)
 			skipped |= period_word_is(text + w, k, skip[i]);
 		if (!skipped)
 			return false;
 		end = w;
+	}
+	return false;
+}
+
+static bool period_blank(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool numlex_period_compared(const char *text, size_t from)
+{
+	size_t lo = from > 160 ? from - 160 : 0, i = from, words;
+
+	for (words = 0; words < 10; words++) {
+		size_t s, e, a, z;
+		unsigned char last;
+
+		while (i > lo && (text[i - 1] == ' ' || text[i - 1] == '\t'))
+			i--;
+		if (i == lo || text[i - 1] == '\n' || text[i - 1] == '\r')
+			return false;
+		e = i;
+		while (i > lo && !period_blank((unsigned char)text[i - 1]))
+			i--;
+		if (i == lo && lo > 0)
+			return false; /* a word cut by the 160 bytes: no further */
+		s = i;
+		/* its letters: "(from", "vs.", "compared," */
+		for (a = s; a < e && !ascii_letter((unsigned char)text[a]); a++)
+			;
+		for (z = a; z < e && ascii_letter((unsigned char)text[z]); z++)
+			;
+		if (z > a && period_base_word(text + a, z - a))
+			return true;
+		/* a sentence ended before the period ("2020. Q3 2019") */
+		last = (unsigned char)text[e - 1];
+		if (last == '.' || last == ';' || last == '!' || last == '?')
+			return false;
 	}
 	return false;
 }
@@ -3868,6 +3917,8 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 
 	b->any = true;
 	b->last_from = it->from;
+	b->quarter_year = 0;
+	b->quarter_year_compared = false;
 	*period = 0;
 	if (it->flags & (NUMLEX_NOT_CLAIM | NUMLEX_CITATION)) {
 		b->fig_open = false;
@@ -3894,6 +3945,8 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 			}
 			b->period |= QUANTITY_PERIOD((uint32_t)q->value, 0);
 			*period = b->period;
+			b->quarter_year = b->period;
+			b->quarter_year_compared = numlex_period_compared(text, b->per_from);
 			return b->per_bound ? NUMLEX_PERIOD_BINDS : NUMLEX_PERIOD_OTHER;
 		}
 		if ((quarter && (q->value < 1 || q->value > 4)) ||

@@ -154,11 +154,25 @@ struct numlex_periods {
 	bool per_fresh;       /* no figure since it, and not bound after one */
 	bool per_base;        /* said as what is compared with */
 	bool per_bound;       /* bound to the figure before it */
+	/* The quarter-year the item fed completed ("Q3 2019", "the third
+	 * quarter of 2019": at its year), else 0; and whether it is said as
+	 * what something is compared with, read further back than a figure's
+	 * binding reads (numlex_period_compared()). */
+	uint32_t quarter_year;
+	bool quarter_year_compared;
 };
 
 enum { NUMLEX_PERIOD_OTHER, NUMLEX_PERIOD_FIGURE, NUMLEX_PERIOD_SAME, NUMLEX_PERIOD_BINDS };
 
 void numlex_periods_reset(struct numlex_periods *b);
+/*
+ * Is the period starting at text[from] said as what something is compared
+ * with, anywhere in the ten words before it in its sentence ("up 17% from
+ * $0.29 in the third quarter of 2019", "compared to $0.16 last quarter and
+ * $0.29 in the third quarter of 2019")? Not whether a figure is said of it
+ * ("$0.29" is): whether it is what the sentence reports on.
+ */
+bool numlex_period_compared(const char *text, size_t from);
 int numlex_period_feed(struct numlex_periods *b, const char *text, const struct numlex_item *it,
 		       uint32_t *period);
 

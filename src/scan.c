@@ -466,6 +466,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	ground_context_after(v->text + to, v->len - to, &gc);
 	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
 		gc.period = period;
+	gc.quarter_year = s->periods.quarter_year;
+	gc.compared = s->periods.quarter_year_compared;
 	gc.bound = it->flags & NUMLEX_ABOVE ? 1 : it->flags & NUMLEX_BELOW ? -1 : 0;
 	if (s->rec_ground == s->span_ground) {
 		s->span_ground_used = true;

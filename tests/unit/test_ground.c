@@ -244,6 +244,10 @@ static void random_context(unsigned *seed, struct ground_context *ctx)
 		ctx->mask |= 1ull << (ctx->word[i] % 64);
 	}
 	ctx->before1 = ctx->after1 = 0; /* no nearest words: no swap by closeness */
+	ctx->period = 0;
+	ctx->bound = 0;
+	ctx->quarter_year = 0;
+	ctx->compared = false;
 }
 
 TEST(ground_quantities_match_the_walk)
@@ -885,6 +889,83 @@ TEST(ground_periods_and_bounds_said_otherwise)
 	ground_free(g);
 }
 
+/*
+ * A quarter-year the grounding only compares with ("up from $0.29 in the
+ * third quarter of 2019") is found while it reports on another, and named
+ * by that other (of the same quarter where there is one); once it is
+ * reported on, even by a quantity since evicted, never. A figure said of
+ * a period exactly is found by it.
+ */
+TEST(ground_quarter_compared_only)
+{
+	struct ground *g = NULL;
+	struct ground_context ctx;
+	struct quantity y19, y20, eps, seven;
+	uint32_t q3_19 = QUANTITY_PERIOD(2019, 3), q3_20 = QUANTITY_PERIOD(2020, 3);
+	uint32_t q2_20 = QUANTITY_PERIOD(2020, 2);
+	uint64_t at = 0;
+	size_t i;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	quantity_set(&y19, QUANTITY_YEAR, "date:year", 2019, 1);
+	quantity_set(&y20, QUANTITY_YEAR, "date:year", 2020, 1);
+	CHECK(quantity_parse("$0.29", 5, &eps));
+	ground_context_of("EPS" + 3, 3, &ctx);
+	CHECK(!ground_has_periods(g));
+	/* compared with only, nothing reported on: nothing to say */
+	ctx.quarter_year = q3_19;
+	ctx.compared = true;
+	CHECK_EQ(ground_add_quantity(g, &y19, "2019", 4, 10, &ctx), 0);
+	CHECK(!ground_has_periods(g));
+	CHECK_EQ(ground_compared_only(g, q3_19, &at), 0u);
+	/* a report on Q2 2020, then on Q3 2020: the same quarter is named */
+	ctx.quarter_year = q2_20;
+	ctx.compared = false;
+	CHECK_EQ(ground_add_quantity(g, &y20, "2020", 4, 20, &ctx), 0);
+	CHECK(ground_has_periods(g));
+	CHECK_EQ(ground_compared_only(g, q3_19, &at), q2_20);
+	CHECK_EQ(at, 20u);
+	ctx.quarter_year = q3_20;
+	CHECK_EQ(ground_add_quantity(g, &y20, "2020", 4, 30, &ctx), 0);
+	ctx.quarter_year = q2_20;
+	CHECK_EQ(ground_add_quantity(g, &y20, "2020", 4, 40, &ctx), 0);
+	CHECK_EQ(ground_compared_only(g, q3_19, &at), q3_20);
+	CHECK_EQ(at, 30u);
+	/* what is reported on, a quarter-year never said, a year alone: nothing */
+	CHECK_EQ(ground_compared_only(g, q3_20, &at), 0u);
+	CHECK_EQ(ground_compared_only(g, QUANTITY_PERIOD(2018, 3), &at), 0u);
+	CHECK_EQ(ground_compared_only(g, QUANTITY_PERIOD(2019, 0), &at), 0u);
+	/* the figure of the comparison, said of Q3 2019 */
+	ctx.quarter_year = 0;
+	ctx.period = q3_19;
+	CHECK_EQ(ground_add_quantity(g, &eps, "$0.29", 5, 50, &ctx), 0);
+	CHECK(ground_said_of(g, &eps, q3_19) != NULL && ground_said_of(g, &eps, q3_19)->at == 50);
+	CHECK(ground_said_of(g, &eps, q3_20) == NULL);
+	CHECK(quantity_parse("$0.30", 5, &seven));
+	CHECK(ground_said_of(g, &seven, q3_19) == NULL);
+	/* Q3 2019 reported on once, the year then evicted by 4,096 others: the
+	 * report is remembered, the comparison is no longer alone. */
+	ctx.period = 0;
+	ctx.quarter_year = q3_19;
+	ctx.compared = false;
+	CHECK_EQ(ground_add_quantity(g, &y19, "2019", 4, 60, &ctx), 0);
+	ctx.quarter_year = 0;
+	quantity_set(&seven, QUANTITY_BASE, "usd", 7, 1);
+	for (i = 0; i < GROUND_CAP; i++)
+		CHECK_EQ(ground_add_quantity(g, &seven, "$7", 2, 100 + i, &ctx), 0);
+	ctx.quarter_year = q3_19;
+	ctx.compared = true;
+	CHECK_EQ(ground_add_quantity(g, &y19, "2019", 4, 9000, &ctx), 0);
+	CHECK_EQ(ground_compared_only(g, q3_19, &at), 0u);
+	ground_reset(g);
+	CHECK(!ground_has_periods(g));
+	CHECK_EQ(ground_add_quantity(g, &y19, "2019", 4, 10, &ctx), 0);
+	CHECK_EQ(ground_compared_only(g, q3_19, &at), 0u);
+	ground_free(g);
+}
+
 /* The newest quantities put in the sources: asked for again by name. */
 static struct quantity last_q[16];
 static size_t n_last;
@@ -937,6 +1018,14 @@ static bool same_answers(const struct ground *dst, const struct ground *ref, uns
 			same = (d ? (long long)d->at : -1) == (r ? (long long)r->at : -1);
 		}
 	}
+	/* The quarter-years reported on and compared with (add_one()). */
+	for (k = 0; k < 8 && same; k++) {
+		uint32_t p = QUANTITY_PERIOD(2019 + k / 4, k % 4 + 1);
+		uint64_t at_d = 0, at_r = 0;
+
+		same = ground_compared_only(dst, p, &at_d) == ground_compared_only(ref, p, &at_r) &&
+		       at_d == at_r;
+	}
 	return same;
 }
 
@@ -951,6 +1040,15 @@ static void add_one(struct ground *g, unsigned *seed, uint64_t *at)
 	CHECK_EQ(ground_add(g, key, strlen(key), (*at)++), 0);
 	random_quantity(seed, text, sizeof(text), &q);
 	random_context(seed, &ctx);
+	/* Now and then a quarter's year, reported on or compared with. */
+	if (next_rand(seed) % 5 == 0) {
+		unsigned y = 2019 + next_rand(seed) % 2;
+
+		quantity_set(&q, QUANTITY_YEAR, "date:year", y, 1);
+		snprintf(text, sizeof(text), "%u", y);
+		ctx.quarter_year = QUANTITY_PERIOD(y, 1 + next_rand(seed) % 4);
+		ctx.compared = next_rand(seed) % 3 != 0;
+	}
 	CHECK_EQ(ground_add_quantity(g, &q, text, strlen(text), (*at)++, &ctx), 0);
 	last_q[n_last++ % ARRAY_SIZE(last_q)] = q;
 }

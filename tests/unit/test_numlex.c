@@ -1111,6 +1111,74 @@ TEST(numlex_periods_bind_to_figures)
 	}
 }
 
+/* The quarter-year an item completes, and whether it is what is compared with. */
+struct quarters_got {
+	struct numlex_periods b;
+	const char *text;
+	char got[256];
+};
+
+static int feed_quarters(void *ctx, const struct numlex_item *it)
+{
+	struct quarters_got *g = ctx;
+	uint32_t p;
+	char one[16];
+	size_t n = strlen(g->got);
+
+	numlex_period_feed(&g->b, g->text, it, &p);
+	if (g->b.quarter_year) {
+		quantity_period_text(g->b.quarter_year, one, sizeof(one));
+		snprintf(g->got + n, sizeof(g->got) - n, "%s%s%s", n ? "," : "", one,
+			 g->b.quarter_year_compared ? " compared" : "");
+	}
+	return 0;
+}
+
+/*
+ * A quarter's year is reported on unless one of the words of comparison
+ * comes within the ten words before it in its sentence: further back than
+ * a figure's binding looks (the figure of a comparison is said of its
+ * period; the period is still what is compared with).
+ */
+TEST(numlex_quarter_years_compared)
+{
+	static const struct {
+		const char *text, *want;
+	} quarters[] = {
+		{"Third quarter 2020 earnings were $0.34 per share.", "Q3 2020"},
+		{"EPS was $0.34, up 17% from $0.29 in the third quarter of 2019.", "Q3 2019 compared"},
+		{"EPS was $0.34 compared to $0.16 last quarter and $0.29 in the third quarter of 2019.",
+		 "Q3 2019 compared"},
+		{"An 800 basis point improvement compared to the third quarter of 2019.",
+		 "Q3 2019 compared"},
+		{"Sales for Q3 2020 rose vs. Q3 2019, and in Q4 2020 they fell.",
+		 "Q3 2020,Q3 2019 compared,Q4 2020 compared"},
+		{"Up 5% from last year. Q3 2019 was the record.", "Q3 2019"},
+		{"Results for Q3 2019 were strong.", "Q3 2019"},
+		{"The company's EPS for the third quarter of 2019 increased by 17%.", "Q3 2019"},
+		/* a year alone, or a quarter alone, is no quarter-year */
+		{"Revenue grew from 2019 to 2020 and from Q3 to Q4.", ""},
+		/* more than ten words back */
+		{"From the start we said that revenue in the first two years would be lower in Q3 "
+		 "2019.", "Q3 2019"},
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(quarters); i++) {
+		struct quarters_got g = {.text = quarters[i].text};
+
+		numlex_periods_reset(&g.b);
+		CHECK_EQ(numlex_scan(g.text, strlen(g.text), 0, feed_quarters, &g), 0);
+		if (strcmp(g.got, quarters[i].want) != 0)
+			fprintf(stderr, "  \"%s\": got \"%s\", want \"%s\"\n", g.text, g.got,
+				quarters[i].want);
+		CHECK_STR(g.got, quarters[i].want);
+	}
+	CHECK(!numlex_period_compared("from", 0));
+	CHECK(numlex_period_compared("from Q3", 5));
+	CHECK(!numlex_period_compared("from.\nQ3", 6));
+}
+
 /* Periods differ only where both say a year, or both a quarter, and those differ. */
 TEST(numlex_periods_differ)
 {
