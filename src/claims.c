@@ -730,10 +730,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
 	}
-	/* A figure the grounding gives of the very quarter and year the answer
-	 * says it of ("$2.39 in the third quarter of 2019") is that one, not
-	 * one said in its words of another period ("$1.87 in the third quarter
-	 * of 2020, down from $2.39 in the third quarter of 2019"). */
+	/* A figure the grounding gives of the very period the answer says it
+	 * of ("$2.39 in the third quarter of 2019") is that one, not one said
+	 * in its words of another period ("$1.87 in the third quarter of 2020,
+	 * down from $2.39 in the third quarter of 2019"). */
 	if (v == GROUND_SWAPPED && h->period &&
 	    quantity_periods_differ(h->period, gq->ctx.period) &&
 	    (said = ground_said_of(c->ground, &h->q, h->period))) {
