@@ -3,7 +3,9 @@
  * The normalizers of matched text, on any bytes:
  *  - ground_key for every grounding kind: its kind's tag first, no longer
  *    than the text and two bytes, the text itself for exact; for a URL a
- *    fragment or a trailing slash changes nothing;
+ *    fragment or a trailing slash changes nothing; a code is letters and
+ *    digits, 6 to 64 of them, and a hash (all hex digits, seven or more)
+ *    is keyed by its first seven, lowercased;
  *  - quantity_parse: a finite, non-negative value in a named unit with its
  *    hash and kind, a quantity that states itself at distance 0;
  *  - ground_match_quantity, with the input's lines as grounded quantities
@@ -29,7 +31,7 @@
 
 static const enum grounding kinds[] = {
 	GROUNDING_EXACT, GROUNDING_URL, GROUNDING_NUMBER, GROUNDING_CITATION,
-	GROUNDING_NONE, GROUNDING_QUANTITY,
+	GROUNDING_NONE, GROUNDING_QUANTITY, GROUNDING_CODE,
 };
 
 static void key_of(enum grounding k, const char *t, size_t n, struct buf *out)
@@ -54,6 +56,26 @@ static void check_keys(const char *t, size_t n)
 			FUZZ_CHECK(key.len == 1);
 		if (k == GROUNDING_EXACT || k == GROUNDING_QUANTITY)
 			FUZZ_CHECK(key.len == n + 1 && memcmp(key.data + 1, t, n) == 0);
+	}
+	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash is
+	 * keyed by its first seven digits in either case. */
+	if (ground_is_code(t, n)) {
+		bool hash = n >= 7;
+
+		FUZZ_CHECK(n >= 6 && n <= 64, "a code of %zu bytes", n);
+		for (i = 0; i < n; i++) {
+			FUZZ_CHECK(isalnum((unsigned char)t[i]), "a code with %#x", (unsigned char)t[i]);
+			hash &= isxdigit((unsigned char)t[i]) != 0;
+		}
+		key_of(GROUNDING_CODE, t, n, &key);
+		if (hash) {
+			FUZZ_CHECK(key.len == 8, "a hash's key of %zu bytes", key.len);
+			FUZZ_CHECK(buf_add(&text, t, 7) == 0);
+			for (i = 0; i < 7; i++)
+				text.data[i] = (char)tolower((unsigned char)text.data[i]);
+			FUZZ_CHECK(memcmp(key.data + 1, text.data, 7) == 0, "a hash's key");
+			text.len = 0;
+		}
 	}
 	/* A URL: the fragment never reaches the server, "/a/" is "/a". */
 	sep = memmem(t, n, "://", 3);

@@ -1090,6 +1090,19 @@ static int lex_sentence(struct claims *c, uint64_t end)
 }
 
 /* True when the held match repeats an item of earlier tool output. */
+/*
+ * A code rule's match (grounding: code) is checked only where it is a code
+ * (ground_is_code(): the pattern finds candidates) and the input has
+ * grounding to hold it against; any other match is.
+ */
+static bool code_checked(const struct claims *c, const struct held *h)
+{
+	if (c->rs->rules[h->rule].grounding != GROUNDING_CODE)
+		return true;
+	return c->ground && ground_active(c->ground) && !h->truncated &&
+	       ground_is_code(c->text.data + h->text_off, h->text_len);
+}
+
 static bool grounded(struct claims *c, struct held *h)
 {
 	enum grounding k = c->rs->rules[h->rule].grounding;
@@ -1747,6 +1760,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 
 		enum check chk = h->lexed ? check_quantity(c, h, end)
 				 : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
+				 : !code_checked(c, h) ? CHECK_SILENT
 				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 
 		if (chk == CHECK_SILENT) {

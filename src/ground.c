@@ -2001,6 +2001,66 @@ static int citation_key(const char *t, size_t n, struct buf *out)
 	return err ? -ENOMEM : 0;
 }
 
+static bool is_hex_digit(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* All hexadecimal digits, seven or more, with a decimal digit and a letter among them. */
+static bool is_hash(const char *t, size_t n)
+{
+	bool digit = false, letter = false;
+	size_t i;
+
+	if (n < 7)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (!is_hex_digit(c))
+			return false;
+		digit |= c <= '9';
+		letter |= c > '9';
+	}
+	return digit && letter;
+}
+
+bool ground_is_code(const char *t, size_t n)
+{
+	size_t i, turns = 0;
+	bool lower = false;
+
+	if (n < 6 || n > 64)
+		return false;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)t[i];
+
+		if (c >= 'a' && c <= 'z')
+			lower = true;
+		else if (!(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9'))
+			return false;
+		if (i > 0 && ((c >= '0' && c <= '9') != (t[i - 1] >= '0' && t[i - 1] <= '9')))
+			turns++;
+	}
+	/* a hash, in either case; else capitals and digits, turning twice */
+	if (is_hash(t, n))
+		return true;
+	return !lower && turns >= 2;
+}
+
+/* A code's key: a hash's first seven digits, lowercased; another code as it is. */
+static int code_key(const char *t, size_t n, struct buf *out)
+{
+	size_t i;
+
+	if (!is_hash(t, n))
+		return buf_add(out, t, n);
+	for (i = 0; i < 7; i++)
+		if (buf_addc(out, (char)((unsigned char)t[i] | (t[i] > '9' ? 0x20 : 0))) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int ground_key(enum grounding k, const char *text, size_t n, struct buf *out)
 {
 	out->len = 0;
@@ -2020,6 +2080,8 @@ int ground_key(enum grounding k, const char *text, size_t n, struct buf *out)
 		return number_key(text, n, out);
 	case GROUNDING_CITATION:
 		return citation_key(text, n, out);
+	case GROUNDING_CODE:
+		return code_key(text, n, out);
 	case GROUNDING_NONE:
 		return 0;
 	default:

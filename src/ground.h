@@ -270,12 +270,22 @@ int ground_merge(struct ground *dst, const struct ground *src);
 int ground_sync(struct ground *dst, struct ground *src);
 
 /*
+ * Is text an identifier a character of which cannot change without naming
+ * another thing: a code of capitals and digits, at least six, that turns
+ * from one to the other twice ("ELITE15FIT", "A1B2C3"; not "SHA256",
+ * "4WD", "H5N1"), or a hexadecimal hash of seven or more with a digit and
+ * a letter ("5a22ac8"; not "deadbeef", "2024")?
+ */
+bool ground_is_code(const char *text, size_t n);
+/*
  * The key under which a match of kind k is compared (reset into out; a
  * quantity compares through ground_match_quantity, its key is its text):
  *  GROUNDING_URL      scheme and host lowercased, default port, fragment
  *                     and trailing slash dropped
  *  GROUNDING_NUMBER   value and unit: "18.3 %" = "18.30 percent" = "18.3%"
  *  GROUNDING_CITATION first author's surname and year: "Smith|2024"
+ *  GROUNDING_CODE     a hash by its first seven digits, lowercased
+ *                     ("5A22AC8" = "5a22ac8d3f"); another code as it is
  *  GROUNDING_EXACT    the text itself
  */
 int ground_key(enum grounding k, const char *text, size_t n, struct buf *out);

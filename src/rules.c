@@ -57,6 +57,7 @@ static const char *const grounding_names[] = {
 	[GROUNDING_QUANTITY] = "quantity",
 	[GROUNDING_REFERENCE] = "reference",
 	[GROUNDING_ATTRIBUTE] = "attribute",
+	[GROUNDING_CODE] = "code",
 };
 
 const char *grounding_name(enum grounding g)

@@ -416,6 +416,8 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	if (r->grounding == GROUNDING_REFERENCE)
 		return s->refs ? ground_reference(s, g, from) : 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
+	if (r->grounding == GROUNDING_CODE && !ground_is_code(text, n))
+		return 0;
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
 	return ground_add(g, s->key.data, s->key.len, from);

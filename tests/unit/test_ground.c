@@ -51,6 +51,40 @@ TEST(ground_keys)
 	/* Texts without a figure do not all share one key. */
 	CHECK_STR(key(GROUNDING_NUMBER, "n/a"), "n/a");
 	CHECK_STR(key(GROUNDING_NUMBER, "none"), "none");
+	/* A hash by its first seven digits in either case; another code as it is. */
+	CHECK_STR(key(GROUNDING_CODE, "5A22AC8D3F91"), "5a22ac8");
+	CHECK_STR(key(GROUNDING_CODE, "5a22ac8"), "5a22ac8");
+	CHECK_STR(key(GROUNDING_CODE, "ELITE15FIT"), "ELITE15FIT");
+	CHECK_STR(key(GROUNDING_CODE, "A1B2C3"), "A1B2C3");
+}
+
+/*
+ * Codes: capitals and digits turning twice, at least six; hashes of seven
+ * hexadecimal digits or more with a digit and a letter; nothing else.
+ */
+TEST(ground_codes)
+{
+	static const char *const codes[] = {
+		"ELITE15FIT", "A1B2C3", "9977f3f", "5A22AC8", "RTX4090TI", "1080P60",
+		"550e8400", "cafe123",
+	};
+	static const char *const not_codes[] = {
+		"SHA256", "FITNESS15", "UA2371", "4WD", "H5N1", "B2B2C", "COVID-19", "deadbeef",
+		"2024", "12345678", "a1b2c3", "Elite15Fit", "abc123", "A1B2C3!", "",
+		"A1B2C3D4E5F6G7H8I9J0K1L2M3N4O5P6Q7R8S9T0U1V2W3X4Y5Z6A7B8C9D0E1F2G3",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		if (!ground_is_code(codes[i], strlen(codes[i])))
+			fprintf(stderr, "  %s is a code\n", codes[i]);
+		CHECK(ground_is_code(codes[i], strlen(codes[i])));
+	}
+	for (i = 0; i < ARRAY_SIZE(not_codes); i++) {
+		if (ground_is_code(not_codes[i], strlen(not_codes[i])))
+			fprintf(stderr, "  %s is no code\n", not_codes[i]);
+		CHECK(!ground_is_code(not_codes[i], strlen(not_codes[i])));
+	}
 }
 
 TEST(ground_set_is_bounded)
