@@ -1362,6 +1362,8 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 	ctx->before1 = ctx->after1 = 0;
 	ctx->period = 0;
 	ctx->bound = 0;
+	ctx->compared = false;
+	ctx->quarter_year = 0;
 	/* Each word alone through ground_context_of(): the same words, stop
 	 * words and hashes as prose; the innermost first, should room run out. */
 	for (i = v->n_words; i-- > 0;) {
