@@ -57,6 +57,28 @@ static void check_keys(const char *t, size_t n)
 		if (k == GROUNDING_EXACT || k == GROUNDING_QUANTITY)
 			FUZZ_CHECK(key.len == n + 1 && memcmp(key.data + 1, t, n) == 0);
 	}
+	/* The codes of the text, in order, each a code and no part of a longer
+	 * run; reading addresses too finds as many or more. */
+	{
+		size_t found[2] = {0, 0};
+
+		for (i = 0; i < 2; i++) {
+			size_t at = 0, from, len;
+
+			while ((len = ground_next_code(t, n, at, i == 1, &from)) > 0) {
+				FUZZ_CHECK(from >= at && len <= n - from, "code [%zu, +%zu) from %zu",
+					   from, len, at);
+				FUZZ_CHECK(ground_is_code(t + from, len));
+				FUZZ_CHECK((from == 0 || !isalnum((unsigned char)t[from - 1])) &&
+					   (from + len == n || !isalnum((unsigned char)t[from + len])),
+					   "a code inside a run");
+				at = from + len;
+				found[i]++;
+			}
+		}
+		FUZZ_CHECK(found[1] >= found[0], "%zu codes with addresses, %zu without", found[1],
+			   found[0]);
+	}
 	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash is
 	 * keyed by its first seven digits in either case. */
 	if (ground_is_code(t, n)) {

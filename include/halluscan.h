@@ -181,7 +181,8 @@ enum {
 	HALLUSCAN_RULE_CASELESS = 1 << 0, /* the pattern ignores case */
 	HALLUSCAN_RULE_PCRE2 = 1 << 1,    /* runs on PCRE2 (Hyperscan refused it, or none) */
 	HALLUSCAN_RULE_LEXER = 1 << 2,    /* a number check: no pattern, the number lexer
-					     finds its quantities (pattern is NULL) */
+					     finds its quantities, or its codes beside them
+					     (number.code) (pattern is NULL) */
 	HALLUSCAN_RULE_RECOGNIZER = 1 << 3, /* ref.numbered, ref.bullet, ref.year: no
 					       pattern, the reference recognizer finds list
 					       items and years itself (pattern is NULL) */

@@ -136,6 +136,7 @@ struct claims {
 	struct buf bib_source; /* the bibliography entry an altered one differs from */
 	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
 	size_t attr_rule;
+	size_t code_rule;     /* the code check's (grounding: code), or SIZE_MAX */
 	struct attrs *attrs;
 	bool lex_numbers; /* a number rule exists: the lexer reads sentences */
 	/*
@@ -255,6 +256,12 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 				return err; /* claims_check_rules() said why when the packs were loaded */
 			}
 			c->attr_rule = r;
+			c->lex = true;
+		}
+	c->code_rule = SIZE_MAX;
+	for (r = 0; r < rs->n_rules && c->code_rule == SIZE_MAX; r++)
+		if (rs->rules[r].grounding == GROUNDING_CODE) {
+			c->code_rule = r;
 			c->lex = true;
 		}
 	pcre2_set_match_limit(c->mctx, EXEMPT_MATCH_LIMIT);
@@ -1035,13 +1042,52 @@ static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *
 }
 
 /*
+ * Merges two runs of held items, each in order of offset, [lo, mid) and
+ * [mid, n_held), into one (the first's first at a tie): linear, however
+ * many a hostile sentence holds.
+ */
+static int merge_held(struct claims *c, size_t lo, size_t mid)
+{
+	size_t hi = c->n_held, i, a, b;
+
+	if (mid == lo || mid == hi)
+		return 0;
+	if (grow(&c->merge, &c->cap_merge, hi - lo, sizeof(*c->merge)) < 0)
+		return -ENOMEM;
+	memcpy(c->merge, c->held + lo, (hi - lo) * sizeof(*c->held));
+	for (i = lo, a = 0, b = mid - lo; i < hi; i++)
+		c->held[i] = b == hi - lo || (a < mid - lo && c->merge[a].from <= c->merge[b].from)
+				     ? c->merge[a++] : c->merge[b++];
+	return 0;
+}
+
+/* Holds the code at [from, to) of the sentence being lexed (ground_next_code()). */
+static int hold_code(struct claims *c, size_t from, size_t to)
+{
+	uint64_t at = c->start + from;
+	struct held *h;
+
+	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
+		return -ENOMEM;
+	h = &c->held[c->n_held];
+	*h = (struct held){
+		.rule = c->code_rule, .from = at, .to = c->start + to, .line = c->line + 1,
+		.column = column_of(c, at), .text_off = c->text.len, .text_len = to - from,
+	};
+	if (buf_add(&c->text, c->lex_text + from, to - from) < 0)
+		return -ENOMEM;
+	c->n_held++;
+	return 0;
+}
+
+/*
  * Finds the quantities of the sentence [c->start, end) and holds them with
  * the matches, in order of offset. Only where something can ground them
  * and the text is the model's.
  */
 static int lex_sentence(struct claims *c, uint64_t end)
 {
-	size_t n, first = c->n_held, i, a, b;
+	size_t n, first = c->n_held, i, a;
 	const char *s;
 	int err;
 
@@ -1075,34 +1121,24 @@ static int lex_sentence(struct claims *c, uint64_t end)
 			c->held[a] = h;
 		}
 	}
+	/* Codes ("ELITE15FIT", "9977f3f"): the lexer reads no figure in them. */
+	if (!err && c->code_rule != SIZE_MAX) {
+		size_t k = c->n_held, at = 0, len, from;
+
+		while (!err && (len = ground_next_code(s, n, at, false, &from)) > 0) {
+			err = hold_code(c, from, from + len);
+			at = from + len;
+		}
+		if (!err)
+			err = merge_held(c, first, k);
+	}
 	if (err)
 		return err;
-	if (c->n_held == first || first == 0)
-		return 0;
 	/* Two runs in order of offset: merged, the patterns' first at a tie. */
-	if (grow(&c->merge, &c->cap_merge, c->n_held, sizeof(*c->merge)) < 0)
-		return -ENOMEM;
-	memcpy(c->merge, c->held, c->n_held * sizeof(*c->held));
-	for (i = 0, a = 0, b = first; i < c->n_held; i++)
-		c->held[i] = b == c->n_held || (a < first && c->merge[a].from <= c->merge[b].from)
-				     ? c->merge[a++] : c->merge[b++];
-	return 0;
+	return merge_held(c, 0, first);
 }
 
 /* True when the held match repeats an item of earlier tool output. */
-/*
- * A code rule's match (grounding: code) is checked only where it is a code
- * (ground_is_code(): the pattern finds candidates) and the input has
- * grounding to hold it against; any other match is.
- */
-static bool code_checked(const struct claims *c, const struct held *h)
-{
-	if (c->rs->rules[h->rule].grounding != GROUNDING_CODE)
-		return true;
-	return c->ground && ground_active(c->ground) && !h->truncated &&
-	       ground_is_code(c->text.data + h->text_off, h->text_len);
-}
-
 static bool grounded(struct claims *c, struct held *h)
 {
 	enum grounding k = c->rs->rules[h->rule].grounding;
@@ -1760,7 +1796,6 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 
 		enum check chk = h->lexed ? check_quantity(c, h, end)
 				 : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
-				 : !code_checked(c, h) ? CHECK_SILENT
 				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 
 		if (chk == CHECK_SILENT) {

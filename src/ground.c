@@ -2048,6 +2048,69 @@ bool ground_is_code(const char *t, size_t n)
 	return !lower && turns >= 2;
 }
 
+static bool code_byte(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+static bool blank_byte(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* Does the word text[ws, we) hold an address or a path? */
+static bool word_is_address(const char *t, size_t ws, size_t we)
+{
+	size_t i;
+
+	if (we - ws >= 4 && strncasecmp(t + ws, "www.", 4) == 0)
+		return true;
+	for (i = ws; i < we; i++)
+		if (t[i] == '@' || t[i] == '/')
+			return true; /* "://" has one too */
+	return false;
+}
+
+size_t ground_next_code(const char *t, size_t n, size_t from, bool addresses, size_t *start)
+{
+	size_t i = from, ws, we, a, b;
+
+	while (i < n) {
+		/* the word around i, from its start */
+		while (i < n && blank_byte((unsigned char)t[i]))
+			i++;
+		for (ws = i; ws > from && !blank_byte((unsigned char)t[ws - 1]); ws--)
+			;
+		for (we = i; we < n && !blank_byte((unsigned char)t[we]); we++)
+			;
+		if (we == i)
+			return 0;
+		if (!addresses && word_is_address(t, ws, we)) {
+			i = we;
+			continue;
+		}
+		/* its runs of letters and digits ("_" joins them: no run ends there) */
+		for (a = i; a < we;) {
+			if (!code_byte((unsigned char)t[a])) {
+				a++;
+				continue;
+			}
+			for (b = a; b < we && (code_byte((unsigned char)t[b]) || t[b] == '_'); b++)
+				;
+			if ((a == 0 || t[a - 1] != '_') && memchr(t + a, '_', b - a) == NULL &&
+			    !(a > 0 && t[a - 1] == '#' && (b - a == 3 || b - a == 4 || b - a == 6 ||
+							  b - a == 8)) &&
+			    ground_is_code(t + a, b - a)) {
+				*start = a;
+				return b - a;
+			}
+			a = b;
+		}
+		i = we;
+	}
+	return 0;
+}
+
 /* A code's key: a hash's first seven digits, lowercased; another code as it is. */
 static int code_key(const char *t, size_t n, struct buf *out)
 {

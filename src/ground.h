@@ -278,6 +278,16 @@ int ground_sync(struct ground *dst, struct ground *src);
  */
 bool ground_is_code(const char *text, size_t n);
 /*
+ * The next code (ground_is_code()) in text[from, n): a run of letters and
+ * digits with neither on its sides, that is one; its length, its start in
+ * *start; 0 when there is none. Not a colour ("#1A2B3C"), nor, unless
+ * addresses (what grounds: a code in a link is said), one in a word
+ * (between blanks) that holds "://", "@", "/" or "www." (URLs, e-mail
+ * addresses, paths: the URL check's). Linear: each byte is read a bounded
+ * number of times.
+ */
+size_t ground_next_code(const char *text, size_t n, size_t from, bool addresses, size_t *start);
+/*
  * The key under which a match of kind k is compared (reset into out; a
  * quantity compares through ground_match_quantity, its key is its text):
  *  GROUNDING_URL      scheme and host lowercased, default port, fragment

@@ -482,7 +482,13 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 				    "words of the records' keys are what it looks for", r->id);
 			goto out;
 		}
-		if (r->grounding != GROUNDING_REFERENCE && r->grounding != GROUNDING_ATTRIBUTE) {
+		if (r->grounding == GROUNDING_CODE && r->pattern) {
+			err = failf(p, n, "rule \"%s\": a code check has no \"pattern\": the codes "
+				    "are found where numbers are (ground_next_code())", r->id);
+			goto out;
+		}
+		if (r->grounding != GROUNDING_REFERENCE && r->grounding != GROUNDING_ATTRIBUTE &&
+		    r->grounding != GROUNDING_CODE) {
 			NEED(r->pattern, "pattern");
 		}
 		if (r->quantities) {

@@ -34,7 +34,7 @@ enum grounding {
 	GROUNDING_QUANTITY, /* a number check: see struct near */
 	GROUNDING_REFERENCE, /* a bibliography entry's trigger: refs.h decides its line */
 	GROUNDING_ATTRIBUTE, /* a record's yes/no said otherwise: attrs.h; no pattern */
-	GROUNDING_CODE, /* an identifier (ground_is_code()): checked only with grounding */
+	GROUNDING_CODE, /* an identifier (ground_next_code()): with grounding only; no pattern */
 };
 
 const char *grounding_name(enum grounding g);

@@ -123,6 +123,7 @@ struct scan {
 	uint64_t ref_line_start;
 	struct ground *ref_ground;
 	struct ground *rec_ground;
+	bool codes;           /* a rule checks codes (grounding: code): values are read for them */
 	bool rec_on;
 	uint64_t rec_at, rec_base;
 	const struct record_value *rec_value;
@@ -416,8 +417,6 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	if (r->grounding == GROUNDING_REFERENCE)
 		return s->refs ? ground_reference(s, g, from) : 0;
 	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
-	if (r->grounding == GROUNDING_CODE && !ground_is_code(text, n))
-		return 0;
 	if (ground_key(r->grounding, text, n, &s->key) < 0)
 		return -ENOMEM;
 	return ground_add(g, s->key.data, s->key.len, from);
@@ -523,6 +522,26 @@ static int ground_items(struct scan *s, const struct record_value *v)
 	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 }
 
+/* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
+static int ground_codes(struct scan *s, const struct record_value *v)
+{
+	size_t at = 0, from, len;
+
+	while ((len = ground_next_code(v->text, v->len, at, true, &from)) > 0) {
+		int err = ground_key(GROUNDING_CODE, v->text + from, len, &s->key);
+
+		if (err == 0)
+			err = ground_add(s->rec_ground, s->key.data, s->key.len,
+					 s->rec_base + record_offset(v, from));
+		if (err < 0)
+			return err;
+		if (s->rec_ground == s->span_ground)
+			s->span_ground_used = true;
+		at = from + len;
+	}
+	return 0;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -544,6 +563,12 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		return 0;
 	if (v->kind == RECORD_COUNT)
 		return ground_items(s, v);
+	if (s->codes && (v->kind == RECORD_STRING || v->kind == RECORD_PROSE)) {
+		int err = ground_codes(s, v);
+
+		if (err < 0)
+			return err;
+	}
 	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]))
 		return 0;
 	s->rec_value = v;
@@ -900,6 +925,8 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 		if (err < 0)
 			goto fail;
 	}
+	for (size_t r = 0; r < s->rs->n_rules; r++)
+		s->codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		if (s->rs->rules[r].grounding == GROUNDING_REFERENCE) {
 			struct diag d;

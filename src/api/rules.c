@@ -152,9 +152,12 @@ static int describe(struct halluscan_rules *r, bool compiled)
 			.severity = (enum halluscan_severity)x->severity,
 			.flags = (x->caseless ? HALLUSCAN_RULE_CASELESS : 0) |
 				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0) |
-				 (x->quantities ? HALLUSCAN_RULE_LEXER : 0) |
+				 (x->quantities || x->grounding == GROUNDING_CODE ? HALLUSCAN_RULE_LEXER
+										     : 0) |
 				 (x->grounding == GROUNDING_ATTRIBUTE ? HALLUSCAN_RULE_RECORDS
-				  : !x->pattern && !x->quantities ? HALLUSCAN_RULE_RECOGNIZER : 0),
+				  : !x->pattern && !x->quantities && x->grounding != GROUNDING_CODE
+					  ? HALLUSCAN_RULE_RECOGNIZER
+					  : 0),
 			.file = x->at.file, .line = x->at.line,
 			.n_examples = x->n_examples, .n_negative_examples = x->n_negatives,
 		};

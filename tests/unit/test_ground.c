@@ -58,6 +58,52 @@ TEST(ground_keys)
 	CHECK_STR(key(GROUNDING_CODE, "A1B2C3"), "A1B2C3");
 }
 
+/* The codes of a text, "|"-separated, as ground_next_code() finds them one after another. */
+static void codes_of(const char *t, bool addresses, char *out, size_t cap)
+{
+	size_t at = 0, from, len, n = strlen(t), k = 0;
+
+	out[0] = '\0';
+	while ((len = ground_next_code(t, n, at, addresses, &from)) > 0) {
+		CHECK(from >= at && from + len <= n);
+		k += (size_t)snprintf(out + k, cap - MIN(k, cap), "%s%.*s", k ? "|" : "", (int)len, t + from);
+		at = from + len;
+	}
+}
+
+/*
+ * Codes in text: each run of letters and digits that is one, not inside a
+ * URL, an e-mail address or a path (but in what grounds), nor a colour;
+ * "_" joins a run.
+ */
+TEST(ground_codes_in_text)
+{
+	static const struct {
+		const char *text, *want;
+	} cases[] = {
+		{"Use ELITE15FIT, not ELITEFIT15: order A1B2C3 (or 9977f3f).", "ELITE15FIT|A1B2C3|9977f3f"},
+		{"commit 5a22ac8d3f: README", "5a22ac8d3f"},
+		{"https://x.com/A1B2C3D4 www.A1B2C3.com a1b2c3d@x.com src/9f8e7d6c/x", ""},
+		{"colour #1A2B3C, not #A1B2C3D4E, and #A1B2C3D", "A1B2C3D4E|A1B2C3D"},
+		{"var_A1B2C3 A1B2C3_x A1B2C3-B4 SHA256 H5N1", "A1B2C3"},
+		{"", ""},
+		{"A1B2C3", "A1B2C3"},
+	};
+	char got[256];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		codes_of(cases[i].text, false, got, sizeof(got));
+		if (strcmp(got, cases[i].want) != 0)
+			fprintf(stderr, "  \"%s\": got \"%s\"\n", cases[i].text, got);
+		CHECK_STR(got, cases[i].want);
+	}
+	/* What grounds says its links' codes too. */
+	codes_of("https://x.com/A1B2C3D4 a1b2c3d@x.com src/9f8e7d6c/x #1A2B3C", true, got,
+		 sizeof(got));
+	CHECK_STR(got, "A1B2C3D4|a1b2c3d|9f8e7d6c");
+}
+
 /*
  * Codes: capitals and digits turning twice, at least six; hashes of seven
  * hexadecimal digits or more with a digit and a letter; nothing else.
