@@ -63,9 +63,10 @@ static void check_keys(const char *t, size_t n)
 		size_t found[2] = {0, 0};
 
 		for (i = 0; i < 2; i++) {
+			struct ground_codes cur = {0};
 			size_t at = 0, from, len;
 
-			while ((len = ground_next_code(t, n, at, i == 1, &from)) > 0) {
+			while ((len = ground_next_code(t, n, &cur, i == 1, &from)) > 0) {
 				FUZZ_CHECK(from >= at && len <= n - from, "code [%zu, +%zu) from %zu",
 					   from, len, at);
 				FUZZ_CHECK(ground_is_code(t + from, len));

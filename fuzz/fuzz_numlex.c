@@ -11,7 +11,9 @@
  *    approximate figure, a citation's on a lone year;
  *  - each quantity is filled in (finite, a unit and its hash, a scale) and
  *    states itself at distance 0;
- *  - the 64-byte block pass gives what the bytewise reference pass gives;
+ *  - the 64-byte block pass gives what the bytewise reference pass gives,
+ *    and numlex_next_glued() the digit a letter touches that a byte-by-byte
+ *    search finds;
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
  *  - a callback's non-zero return stops the scan at once and is returned;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
@@ -22,6 +24,7 @@
  * pieces to compare with. The text is a buffer of exactly its length, so
  * that AddressSanitizer sees a read past it.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +151,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			   "item %zu: [%zu, %zu) %s by blocks, [%zu, %zu) %s by bytes", i,
 			   blocks.v[i].part_from, blocks.v[i].part_to, blocks.v[i].q.unit,
 			   bytes.v[i].part_from, bytes.v[i].part_to, bytes.v[i].q.unit);
+
+	/* Digits glued to letters, found by blocks from every start, as byte by byte. */
+	for (i = 0; i <= len && i < 4 * (size_t)(stop + 1); i += 1 + stop % 7) {
+		size_t want = i, got = numlex_next_glued(text, i, len);
+
+		while (want < len &&
+		       !((unsigned char)(text[want] - '0') <= 9 &&
+			 ((want > 0 && isalpha((unsigned char)text[want - 1])) ||
+			  (want + 1 < len && isalpha((unsigned char)text[want + 1])))))
+			want++;
+		FUZZ_CHECK(got == want, "the glued digit from %zu: %zu, byte by byte %zu", i, got, want);
+	}
 
 	/* Stopped at an item: nothing after it. */
 	if (stop > 0 && stop <= blocks.n) {

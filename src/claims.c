@@ -1121,14 +1121,14 @@ static int lex_sentence(struct claims *c, uint64_t end)
 			c->held[a] = h;
 		}
 	}
-	/* Codes ("ELITE15FIT", "9977f3f"): the lexer reads no figure in them. */
-	if (!err && c->code_rule != SIZE_MAX) {
-		size_t k = c->n_held, at = 0, len, from;
+	/* Codes ("ELITE15FIT", "9977f3f"), where the grounding gives codes
+	 * too: the lexer reads no figure in them. */
+	if (!err && c->code_rule != SIZE_MAX && ground_codes_held(c->ground)) {
+		struct ground_codes cur = {0};
+		size_t k = c->n_held, len, from;
 
-		while (!err && (len = ground_next_code(s, n, at, false, &from)) > 0) {
+		while (!err && (len = ground_next_code(s, n, &cur, false, &from)) > 0)
 			err = hold_code(c, from, from + len);
-			at = from + len;
-		}
 		if (!err)
 			err = merge_held(c, first, k);
 	}

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "numlex.h"
+
 #define BUCKETS 8192 /* a power of two, twice GROUND_CAP */
 #define NIL UINT32_MAX
 /*
@@ -117,6 +119,7 @@ struct ground {
 		uint64_t at;
 	} reported[5];
 	unsigned days_seen; /* the days of the week times were said of since then */
+	bool codes;         /* a code's key was put in since then */
 	/*
 	 * For ground_sync(). version changes with every change to the set;
 	 * epoch with every reset, to a number no other set had (a set freed
@@ -196,6 +199,7 @@ void ground_reset(struct ground *g)
 	g->reported_mask = 0;
 	memset(g->reported, 0, sizeof(g->reported));
 	g->days_seen = 0;
+	g->codes = false;
 	g->dirty = false;
 	g->version++;
 	g->epoch = next_epoch();
@@ -278,6 +282,7 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	n = MIN(n, GROUND_KEY_MAX);
 	if (n == 0 || ground_find(g, key, n, &seen))
 		return 0;
+	g->codes |= key[0] == (char)('0' + GROUNDING_CODE);
 	if (use_heads(g) < 0)
 		return -ENOMEM;
 	if (g->count == GROUND_CAP)
@@ -1611,6 +1616,18 @@ const struct ground_quantity *ground_said_of(const struct ground *g, const struc
 	return NULL;
 }
 
+bool ground_codes_held(const struct ground *g)
+{
+	return g->codes;
+}
+
+void ground_note_codes(struct ground *g)
+{
+	if (!g->codes)
+		g->version++;
+	g->codes = true;
+}
+
 unsigned ground_days_held(const struct ground *g)
 {
 	return g->days_seen;
@@ -1697,6 +1714,7 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	dst->reported_mask = src->reported_mask;
 	memcpy(dst->reported, src->reported, sizeof(dst->reported));
 	dst->days_seen = src->days_seen;
+	dst->codes = src->codes;
 	return err;
 }
 
@@ -1821,8 +1839,10 @@ int ground_merge(struct ground *dst, const struct ground *src)
 {
 	int err = merge_newest(dst, src, src->count, src->qcount, src->acount);
 
-	if (err == 0)
+	if (err == 0) {
 		dst->evictions += src->evictions;
+		dst->codes |= src->codes;
+	}
 	return err;
 }
 
@@ -1847,6 +1867,7 @@ int ground_sync(struct ground *dst, struct ground *src)
 		err = merge_newest(dst, src, (uint32_t)ne, (uint32_t)nq, (uint32_t)na);
 		if (src->active)
 			ground_activate(dst); /* (a set is only activated; reset clears it) */
+		dst->codes |= src->codes; /* (said since the reset, as a copy keeps it) */
 		dst->evictions = 0;
 	} else {
 		err = ground_copy(dst, src);
@@ -2071,43 +2092,53 @@ static bool word_is_address(const char *t, size_t ws, size_t we)
 	return false;
 }
 
-size_t ground_next_code(const char *t, size_t n, size_t from, bool addresses, size_t *start)
+size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool addresses,
+			size_t *start)
 {
-	size_t i = from, ws, we, a, b;
+	size_t i = cur->at;
 
 	while (i < n) {
-		/* the word around i, from its start */
-		while (i < n && blank_byte((unsigned char)t[i]))
-			i++;
-		for (ws = i; ws > from && !blank_byte((unsigned char)t[ws - 1]); ws--)
+		size_t d, a, b, k;
+
+		/* a digit with a letter beside it: perhaps a code's */
+		d = numlex_next_glued(t, i, n);
+		if (d == n)
+			break;
+		/* the run of letters, digits and "_" around it, read once */
+		for (a = d; a > cur->at && (code_byte((unsigned char)t[a - 1]) || t[a - 1] == '_'); a--)
 			;
-		for (we = i; we < n && !blank_byte((unsigned char)t[we]); we++)
+		for (b = d; b < n && (code_byte((unsigned char)t[b]) || t[b] == '_'); b++)
 			;
-		if (we == i)
-			return 0;
-		if (!addresses && word_is_address(t, ws, we)) {
-			i = we;
+		i = b;
+		k = b - a;
+		if (k < 5 || k > 64 || memchr(t + a, '_', k))
+			continue;
+		if ((a > 0 && t[a - 1] == '#' && (k == 6 || k == 8)) || !ground_is_code(t + a, k)) {
+			cur->names++;
 			continue;
 		}
-		/* its runs of letters and digits ("_" joins them: no run ends there) */
-		for (a = i; a < we;) {
-			if (!code_byte((unsigned char)t[a])) {
-				a++;
+		if (!addresses) {
+			/* its word (between blanks), read once for all its codes */
+			if (a >= cur->word_end) {
+				size_t ws = a, we = b;
+
+				while (ws > cur->word_end && !blank_byte((unsigned char)t[ws - 1]))
+					ws--;
+				while (we < n && !blank_byte((unsigned char)t[we]))
+					we++;
+				cur->word_end = we;
+				cur->word_address = word_is_address(t, ws, we);
+			}
+			if (cur->word_address) {
+				i = cur->word_end;
 				continue;
 			}
-			for (b = a; b < we && (code_byte((unsigned char)t[b]) || t[b] == '_'); b++)
-				;
-			if ((a == 0 || t[a - 1] != '_') && memchr(t + a, '_', b - a) == NULL &&
-			    !(a > 0 && t[a - 1] == '#' && (b - a == 3 || b - a == 4 || b - a == 6 ||
-							  b - a == 8)) &&
-			    ground_is_code(t + a, b - a)) {
-				*start = a;
-				return b - a;
-			}
-			a = b;
 		}
-		i = we;
+		*start = a;
+		cur->at = b;
+		return k;
 	}
+	cur->at = n;
 	return 0;
 }
 

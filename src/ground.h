@@ -186,6 +186,14 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
 						    double tolerance, enum ground_verdict *v);
+/*
+ * True when a code (ground_is_code(), keyed as GROUNDING_CODE) was put in
+ * since the reset, evicted or not, or ground_note_codes() said the
+ * grounding names things so ("ELITEFIT15"): an answer's codes are checked
+ * only then, as its years are against years.
+ */
+bool ground_codes_held(const struct ground *g);
+void ground_note_codes(struct ground *g);
 /* The seq the next quantity added gets: quantities [from, next) are those added since. */
 uint64_t ground_next_seq(const struct ground *g);
 /* Sets the period of the quantities added as seqs [from, to) that are still held. */
@@ -277,16 +285,26 @@ int ground_sync(struct ground *dst, struct ground *src);
  * a letter ("5a22ac8"; not "deadbeef", "2024")?
  */
 bool ground_is_code(const char *text, size_t n);
+/* Where ground_next_code() is in a text: zeroed to start at its beginning. */
+struct ground_codes {
+	size_t at;          /* the next byte to read */
+	size_t word_end;    /* the end of the last word looked at (between blanks)... */
+	bool word_address;  /* ...and whether it holds an address */
+	size_t names;       /* runs read past that glue letters and digits, five to 64
+			       of them ("ELITEFIT15", "SHA256"), but are no code */
+};
+
 /*
- * The next code (ground_is_code()) in text[from, n): a run of letters and
- * digits with neither on its sides, that is one; its length, its start in
- * *start; 0 when there is none. Not a colour ("#1A2B3C"), nor, unless
- * addresses (what grounds: a code in a link is said), one in a word
- * (between blanks) that holds "://", "@", "/" or "www." (URLs, e-mail
- * addresses, paths: the URL check's). Linear: each byte is read a bounded
- * number of times.
+ * The next code (ground_is_code()) of text[0, n) after cur: a run of
+ * letters and digits with neither on its sides ("_" joins a run), that is
+ * one; its length, its start in *start; 0 when there is none. Not a colour
+ * ("#1A2B3C"), nor, unless addresses (what grounds: a code in a link is
+ * said), one in a word (between blanks) that holds "@", "/" or "www."
+ * (URLs, e-mail addresses, paths: the URL check's). Linear over all the
+ * calls: each byte is read a bounded number of times.
  */
-size_t ground_next_code(const char *text, size_t n, size_t from, bool addresses, size_t *start);
+size_t ground_next_code(const char *text, size_t n, struct ground_codes *cur, bool addresses,
+			size_t *start);
 /*
  * The key under which a match of kind k is compared (reset into out; a
  * quantity compares through ground_match_quantity, its key is its text):

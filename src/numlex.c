@@ -3587,6 +3587,41 @@ static void swar_block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *
 #define block_masks swar_block_masks
 #endif
 
+size_t numlex_next_glued(const char *t, size_t i, size_t n)
+{
+	/* A block at a time: its letters and digits as bits; a digit with a
+	 * letter right before it or right after it, the bytes beside the
+	 * block read for the edges. */
+	for (; i + 64 <= n; i += 64) {
+		uint64_t L, D, S, g;
+
+		block_masks(t + i, &L, &D, &S);
+		g = D & (L << 1 | L >> 1);
+		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
+			g |= 1;
+		if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
+			g |= 1ull << 63;
+		if (g)
+			return i + (size_t)__builtin_ctzll(g);
+	}
+	/* The tail, blank-padded to a block (a sentence is often all tail). */
+	if (i < n) {
+		char pad[64];
+		uint64_t L, D, S, g;
+
+		memset(pad, ' ', sizeof(pad));
+		memcpy(pad, t + i, n - i);
+		block_masks(pad, &L, &D, &S);
+		g = D & (L << 1 | L >> 1);
+		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
+			g |= 1;
+		g &= (n - i == 64 ? ~0ull : (1ull << (n - i)) - 1);
+		if (g)
+			return i + (size_t)__builtin_ctzll(g);
+	}
+	return n;
+}
+
 /* Both mask builders against byte_class, for every byte value in every lane. */
 static const char *masks_check(void)
 {

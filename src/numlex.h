@@ -177,6 +177,13 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 		       uint32_t *period);
 
 /*
+ * The first digit of text[i, n) with an ASCII letter right before or right
+ * after it ("A1", "9f", "15FIT"), else n: where a code may be
+ * (ground_next_code()); 64 bytes at a time, as the lexer's own pass.
+ */
+size_t numlex_next_glued(const char *text, size_t i, size_t n);
+
+/*
  * For the tests: the vocabulary is sorted and its trigger list right, the
  * byte masks of the main pass agree with the byte classes. NULL, or what is
  * wrong (a word, or a parenthesized name).

@@ -525,9 +525,10 @@ static int ground_items(struct scan *s, const struct record_value *v)
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
 static int ground_codes(struct scan *s, const struct record_value *v)
 {
-	size_t at = 0, from, len;
+	struct ground_codes cur = {0};
+	size_t from, len;
 
-	while ((len = ground_next_code(v->text, v->len, at, true, &from)) > 0) {
+	while ((len = ground_next_code(v->text, v->len, &cur, true, &from)) > 0) {
 		int err = ground_key(GROUNDING_CODE, v->text + from, len, &s->key);
 
 		if (err == 0)
@@ -537,7 +538,11 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 			return err;
 		if (s->rec_ground == s->span_ground)
 			s->span_ground_used = true;
-		at = from + len;
+	}
+	if (cur.names) {
+		ground_note_codes(s->rec_ground);
+		if (s->rec_ground == s->span_ground)
+			s->span_ground_used = true;
 	}
 	return 0;
 }

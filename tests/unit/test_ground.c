@@ -61,10 +61,11 @@ TEST(ground_keys)
 /* The codes of a text, "|"-separated, as ground_next_code() finds them one after another. */
 static void codes_of(const char *t, bool addresses, char *out, size_t cap)
 {
+	struct ground_codes cur = {0};
 	size_t at = 0, from, len, n = strlen(t), k = 0;
 
 	out[0] = '\0';
-	while ((len = ground_next_code(t, n, at, addresses, &from)) > 0) {
+	while ((len = ground_next_code(t, n, &cur, addresses, &from)) > 0) {
 		CHECK(from >= at && from + len <= n);
 		k += (size_t)snprintf(out + k, cap - MIN(k, cap), "%s%.*s", k ? "|" : "", (int)len, t + from);
 		at = from + len;
@@ -86,6 +87,7 @@ TEST(ground_codes_in_text)
 		{"https://x.com/A1B2C3D4 www.A1B2C3.com a1b2c3d@x.com src/9f8e7d6c/x", ""},
 		{"colour #1A2B3C, not #A1B2C3D4E, and #A1B2C3D", "A1B2C3D4E|A1B2C3D"},
 		{"var_A1B2C3 A1B2C3_x A1B2C3-B4 SHA256 H5N1", "A1B2C3"},
+		{"http://a.example/A1B2C3D4 then A1B2C3D4 and x/A1B2C3D4", "A1B2C3D4"},
 		{"", ""},
 		{"A1B2C3", "A1B2C3"},
 	};
@@ -97,6 +99,15 @@ TEST(ground_codes_in_text)
 		if (strcmp(got, cases[i].want) != 0)
 			fprintf(stderr, "  \"%s\": got \"%s\"\n", cases[i].text, got);
 		CHECK_STR(got, cases[i].want);
+	}
+	/* The names read past: "SHA256", "ELITEFIT15" (glued, five or more), not "H5N1". */
+	{
+		struct ground_codes cur = {0};
+		const char *t = "SHA256 ELITEFIT15 H5N1 A1B2C3";
+		size_t from;
+
+		CHECK_EQ(ground_next_code(t, strlen(t), &cur, true, &from), 6u);
+		CHECK_EQ(cur.names, 2u);
 	}
 	/* What grounds says its links' codes too. */
 	codes_of("https://x.com/A1B2C3D4 a1b2c3d@x.com src/9f8e7d6c/x #1A2B3C", true, got,
@@ -131,6 +142,41 @@ TEST(ground_codes)
 			fprintf(stderr, "  %s is no code\n", not_codes[i]);
 		CHECK(!ground_is_code(not_codes[i], strlen(not_codes[i])));
 	}
+}
+
+/* A code put in is remembered until the reset, evicted or not, and by a copy. */
+TEST(ground_codes_remembered)
+{
+	struct ground *g = NULL, *h = NULL;
+	struct buf k = {0};
+	char other[16];
+	size_t i;
+
+	CHECK_EQ(ground_new(&g), 0);
+	CHECK_EQ(ground_new(&h), 0);
+	if (!g || !h)
+		goto out;
+	CHECK_EQ(ground_add(g, "plain", 5, 0), 0);
+	CHECK(!ground_codes_held(g));
+	CHECK_EQ(ground_key(GROUNDING_CODE, "A1B2C3", 6, &k), 0);
+	CHECK_EQ(ground_add(g, k.data, k.len, 1), 0);
+	CHECK(ground_codes_held(g));
+	for (i = 0; i < GROUND_CAP; i++) {
+		snprintf(other, sizeof(other), "k%zu", i);
+		CHECK_EQ(ground_add(g, other, strlen(other), 2 + i), 0);
+	}
+	CHECK(!ground_find(g, k.data, k.len, &(uint64_t){0}));
+	CHECK(ground_codes_held(g));
+	CHECK_EQ(ground_copy(h, g), 0);
+	CHECK(ground_codes_held(h));
+	ground_reset(g);
+	CHECK(!ground_codes_held(g));
+	ground_note_codes(g); /* "ELITEFIT15": no code, but it names a thing so */
+	CHECK(ground_codes_held(g));
+out:
+	buf_free(&k);
+	ground_free(g);
+	ground_free(h);
 }
 
 TEST(ground_set_is_bounded)
@@ -1057,6 +1103,7 @@ static bool same_answers(const struct ground *dst, const struct ground *ref, uns
 	bool same = ground_active(dst) == ground_active(ref) &&
 		    ground_has_periods(dst) == ground_has_periods(ref) &&
 		    ground_days_held(dst) == ground_days_held(ref) &&
+		    ground_codes_held(dst) == ground_codes_held(ref) &&
 		    ground_evictions(dst) == ground_evictions(ref);
 	size_t k, j;
 
@@ -1117,6 +1164,11 @@ static void add_one(struct ground *g, unsigned *seed, uint64_t *at)
 	char text[64], key[16];
 
 	snprintf(key, sizeof(key), "k%u", next_rand(seed) % 6000);
+	/* now and then a code's key, or a name of letters and digits */
+	if (next_rand(seed) % 300 == 0)
+		snprintf(key, sizeof(key), "%cA1B2C%u", '0' + GROUNDING_CODE, next_rand(seed) % 10);
+	if (next_rand(seed) % 300 == 0)
+		ground_note_codes(g);
 	CHECK_EQ(ground_add(g, key, strlen(key), (*at)++), 0);
 	random_quantity(seed, text, sizeof(text), &q);
 	random_context(seed, &ctx);

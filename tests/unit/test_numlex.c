@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "numlex.h"
@@ -1177,6 +1178,41 @@ TEST(numlex_quarter_years_compared)
 	CHECK(!numlex_period_compared("from", 0));
 	CHECK(numlex_period_compared("from Q3", 5));
 	CHECK(!numlex_period_compared("from.\nQ3", 6));
+}
+
+/*
+ * The first digit a letter touches, from every start, as a byte-by-byte
+ * search finds it: across the 64-byte blocks and their edges, in a tail.
+ */
+TEST(numlex_next_glued_digit)
+{
+	char t[300];
+	size_t n, i, k, want;
+	unsigned seed = 7;
+
+	for (k = 0; k < 400; k++) {
+		n = 1 + (seed = seed * 1103515245u + 12345u) % sizeof(t);
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly blanks and digits, now and then a letter */
+			t[i] = "   0123456789 .,$%A"[(seed >> 16) % 19];
+			if ((seed >> 8) % 97 == 0)
+				t[i] = 'f';
+		}
+		for (i = 0; i <= n; i += 1 + k % 13) {
+			for (want = i; want < n; want++)
+				if (isdigit((unsigned char)t[want]) &&
+				    ((want > 0 && isalpha((unsigned char)t[want - 1])) ||
+				     (want + 1 < n && isalpha((unsigned char)t[want + 1]))))
+					break;
+			if (numlex_next_glued(t, i, n) != want)
+				fprintf(stderr, "  from %zu of %zu: %zu, want %zu\n", i, n,
+					numlex_next_glued(t, i, n), want);
+			CHECK_EQ(numlex_next_glued(t, i, n), want);
+		}
+	}
+	CHECK_EQ(numlex_next_glued("A1", 1, 2), 1u); /* the letter before the start counts */
+	CHECK_EQ(numlex_next_glued("12 34", 0, 5), 5u);
 }
 
 /* Periods differ only where both say a year, or both a quarter, and those differ. */
