@@ -1594,6 +1594,21 @@ uint32_t ground_compared_only(const struct ground *g, uint32_t quarter_year, uin
 	return g->reported[pick].period;
 }
 
+/*
+ * Is the grounded quantity at slot i a's figure as written (w, its written
+ * value): a bare number's at its scale, where it has one, and no count of
+ * items; another quantity's of its unit, stating it?
+ */
+static bool written_as(const struct ground *g, uint32_t i, const struct quantity *a, double w)
+{
+	const struct ground_quantity *gq = &g->q[i];
+
+	if (quantity_written(&gq->q) != w)
+		return false;
+	return a->kind == QUANTITY_NUMBER ? (a->scale == 1 || gq->q.scale == a->scale) && !gq->q.items
+					  : g->ql[i].unit_hash == a->unit_hash && quantity_states(a, &gq->q);
+}
+
 const struct ground_quantity *ground_said_of(const struct ground *g, const struct quantity *a,
 					     uint32_t period)
 {
@@ -1605,10 +1620,7 @@ const struct ground_quantity *ground_said_of(const struct ground *g, const struc
 	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
 		const struct ground_quantity *gq = &g->q[i];
 
-		if (quantity_written(&gq->q) != w)
-			continue;
-		if (a->kind == QUANTITY_NUMBER ? (a->scale != 1 && gq->q.scale != a->scale) || gq->q.items
-					       : g->ql[i].unit_hash != a->unit_hash || !quantity_states(a, &gq->q))
+		if (!written_as(g, i, a, w))
 			continue;
 		if (++seen > OTHERWISE_WALK || gq->ctx.period == period)
 			return gq;
@@ -1668,10 +1680,7 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
 		const struct ground_quantity *gq = &g->q[i];
 
-		if (quantity_written(&gq->q) != w)
-			continue;
-		if (a->kind == QUANTITY_NUMBER ? (a->scale != 1 && gq->q.scale != a->scale) || gq->q.items
-					       : g->ql[i].unit_hash != a->unit_hash || !quantity_states(a, &gq->q))
+		if (!written_as(g, i, a, w))
 			continue;
 		/* One that says it as a does, or too many to read: nothing to report. */
 		if (++seen > OTHERWISE_WALK || !says_otherwise(gq, period, bound))
