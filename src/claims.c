@@ -1121,8 +1121,9 @@ static int lex_sentence(struct claims *c, uint64_t end)
 			c->held[a] = h;
 		}
 	}
-	/* Codes ("ELITE15FIT", "9977f3f"), where the grounding gives codes
-	 * too: the lexer reads no figure in them. */
+	/* Codes ("ELITE15FIT", "9977f3f"), where the grounding names things
+	 * with letters and digits too (ground_codes_held()): the lexer reads
+	 * no figure in them. */
 	if (!err && c->code_rule != SIZE_MAX && ground_codes_held(c->ground)) {
 		struct ground_codes cur = {0};
 		size_t k = c->n_held, len, from;
