@@ -119,7 +119,7 @@ struct ground {
 		uint64_t at;
 	} reported[5];
 	unsigned days_seen; /* the days of the week times were said of since then */
-	bool codes;         /* a code's key was put in since then */
+	bool codes;         /* a code put in, or ground_note_codes(), since then */
 	/*
 	 * For ground_sync(). version changes with every change to the set;
 	 * epoch with every reset, to a number no other set had (a set freed
