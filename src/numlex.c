@@ -3587,36 +3587,38 @@ static void swar_block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *
 #define block_masks swar_block_masks
 #endif
 
+/*
+ * The digits of the 64 bytes at b (text[i, i + 64), or fewer at its end:
+ * a blank-padded copy) that a letter touches, as bits; the byte before the
+ * block is text's own, the one after it too where there is one.
+ */
+static uint64_t glued_bits(const char *b, const char *t, size_t i, size_t n)
+{
+	uint64_t L, D, S, g;
+
+	block_masks(b, &L, &D, &S);
+	g = D & (L << 1 | L >> 1);
+	if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
+		g |= 1;
+	if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
+		g |= 1ull << 63;
+	return g;
+}
+
 size_t numlex_next_glued(const char *t, size_t i, size_t n)
 {
-	/* A block at a time: its letters and digits as bits; a digit with a
-	 * letter right before it or right after it, the bytes beside the
-	 * block read for the edges. */
-	for (; i + 64 <= n; i += 64) {
-		uint64_t L, D, S, g;
+	uint64_t g;
 
-		block_masks(t + i, &L, &D, &S);
-		g = D & (L << 1 | L >> 1);
-		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
-			g |= 1;
-		if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
-			g |= 1ull << 63;
-		if (g)
+	for (; i + 64 <= n; i += 64)
+		if ((g = glued_bits(t + i, t, i, n)))
 			return i + (size_t)__builtin_ctzll(g);
-	}
 	/* The tail, blank-padded to a block (a sentence is often all tail). */
 	if (i < n) {
 		char pad[64];
-		uint64_t L, D, S, g;
 
 		memset(pad, ' ', sizeof(pad));
 		memcpy(pad, t + i, n - i);
-		block_masks(pad, &L, &D, &S);
-		g = D & (L << 1 | L >> 1);
-		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
-			g |= 1;
-		g &= (n - i == 64 ? ~0ull : (1ull << (n - i)) - 1);
-		if (g)
+		if ((g = glued_bits(pad, t, i, n)))
 			return i + (size_t)__builtin_ctzll(g);
 	}
 	return n;
