@@ -1524,6 +1524,7 @@ struct opnd {
 	bool measure;          /* counted in a unit of measure ("5 kg", "5km"), not a noun */
 	bool neg;              /* a minus sign before (read for temperatures only) */
 	bool anniversary;      /* an ordinal of years: "35th anniversary", "21st birthday" */
+	bool decade;           /* a year read as its decade: "1990s", "1990's", "'90s" */
 	unsigned flags;        /* NUMLEX_APPROX from "100+" */
 };
 
@@ -1536,6 +1537,26 @@ static bool yearish(const struct num *x)
 static bool whole(const struct num *x, double lo, double hi)
 {
 	return x->decimals == 0 && !x->comma && x->v >= lo && x->v <= hi;
+}
+
+/* U+2019, the right single quotation mark, at i. */
+static bool right_quote(struct lex *lx, size_t i)
+{
+	return B(lx, i) == 0xE2 && B(lx, i + 1) == 0x80 && B(lx, i + 2) == 0x99;
+}
+
+/* Digits that name a decade with an "s" after them: "1990" of "1990s". */
+static bool decade_digits(const struct num *x)
+{
+	return yearish(x) && fmod(x->v, 10) == 0;
+}
+
+/* "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990's"). */
+static size_t apostrophe_s(struct lex *lx, size_t i)
+{
+	size_t k = B(lx, i) == '\'' ? i + 1 : right_quote(lx, i) ? i + 3 : 0;
+
+	return k && lower(B(lx, k)) == 's' && !is_alnum(B(lx, k + 1)) && B(lx, k + 1) != '_' ? k + 1 : 0;
 }
 
 /* "am", "pm", "a.m.", "p.m." (any case) at i: U_AM or U_PM, and *end; or 0. */
@@ -1800,7 +1821,19 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
 		return j;
 	}
 	if (!strcmp(low, "s")) {
-		o->kind = K_SKIP; /* "1990s", "their 20s": a span, not a figure */
+		/* "1990s", "the '90s": a decade, which any year of it states;
+		 * "their 20s", "in the 80s" (an age, a temperature): a span,
+		 * no figure. An apostrophe's two digits are the last century's,
+		 * but for "'00s" and "'10s" ("'20s" is either). */
+		if (o->x.idigits == 2 && whole(&o->x, 0, 90) && fmod(o->x.v, 10) == 0 &&
+		    o->x.v != 20 && o->x.from == o->from &&
+		    (B(lx, o->from - 1) == '\'' || right_quote(lx, o->from - 3))) {
+			o->x.v += o->x.v >= 30 ? 1900 : 2000;
+			o->x.idigits = 4;
+			o->from = o->main_from = B(lx, o->from - 1) == '\'' ? o->from - 1 : o->from - 3;
+		}
+		o->kind = decade_digits(&o->x) ? K_YEAR : K_SKIP;
+		o->decade = o->kind == K_YEAR;
 		return j;
 	}
 	if (!strcmp(low, "x")) {
@@ -2175,6 +2208,8 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 		}
 		if (is_alpha(c))
 			i = glued_letters(lx, o, i);
+		else if (decade_digits(&o->x) && (end = apostrophe_s(lx, i)))
+			o->kind = K_YEAR, o->decade = true, i = end; /* "1990's" */
 		else if (c == '_')
 			o->kind = K_SKIP, i = token_end(lx, i);
 		else if (c == '+' && !is_digit(B(lx, i + 1)))
@@ -2582,7 +2617,12 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 			quantity_set(q, QUANTITY_DATE, "date:day", o->month * 100, 100);
 		break;
 	case K_YEAR:
-		quantity_set(q, QUANTITY_YEAR, "date:year", v, 1);
+		if (o->decade) {
+			quantity_set(q, QUANTITY_YEAR, "date:year", v + QUANTITY_DECADE_MID, 10);
+			q->offset = QUANTITY_DECADE_MID;
+		} else {
+			quantity_set(q, QUANTITY_YEAR, "date:year", v, 1);
+		}
 		break;
 	case K_QUARTER:
 		quantity_set(q, QUANTITY_BASE, "quarter", v, 1);
@@ -3255,12 +3295,21 @@ static size_t hyphen_name(struct lex *lx, size_t p)
 	if (!read_digits(lx, p, &x))
 		return MAX(x.to, p + 1);
 	if (v && (v->roles & R_DATING) && yearish(&x)) {
-		/* "mid-2020", "pre-1990" ("mid-1990s" is a span: nothing) */
-		if (is_alpha(B(lx, x.to)))
+		/* "mid-2020", "pre-1990"; "mid-1990s", "late-1990's": its decade
+		 * (not "pre-1990s": no year of it) */
+		end = decade_digits(&x) && strcmp(v->w, "pre") && strcmp(v->w, "post") ? lower(B(lx, x.to)) == 's' && !is_alnum(B(lx, x.to + 1)) &&
+						  B(lx, x.to + 1) != '_' ? x.to + 1 : apostrophe_s(lx, x.to)
+					: 0;
+		if (!end && is_alpha(B(lx, x.to)))
 			return token_end(lx, x.to);
-		quantity_set(&q, QUANTITY_YEAR, "date:year", x.v, 1);
-		emit_one(lx, cs, x.to, &q, 0);
-		return x.to;
+		quantity_set(&q, QUANTITY_YEAR, "date:year", end ? x.v + QUANTITY_DECADE_MID : x.v,
+			     end ? 10 : 1);
+		if (end)
+			q.offset = QUANTITY_DECADE_MID;
+		else
+			end = x.to;
+		emit_one(lx, cs, end, &q, 0);
+		return end;
 	}
 	if (!upper && !(v && (v->roles & R_PRODUCT)))
 		return expression(lx, p);
@@ -3961,7 +4010,8 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 		b->fig_open = false;
 		return NUMLEX_PERIOD_OTHER;
 	}
-	if (quarter || q->kind == QUANTITY_YEAR) {
+	/* (a decade is no period: "sales in the 1990s" are of ten years) */
+	if (quarter || (q->kind == QUANTITY_YEAR && !quantity_is_decade(q))) {
 		bool was_bound;
 
 		/* "between 2030 and 2050", "2019-2020", "Q3 and Q4" (below): a
@@ -4013,7 +4063,7 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 		return was_bound ? NUMLEX_PERIOD_BINDS : NUMLEX_PERIOD_OTHER;
 	}
 	if (q->kind == QUANTITY_DATE || q->kind == QUANTITY_TIME || q->kind == QUANTITY_ORDINAL ||
-	    q->kind == QUANTITY_IDENT || q->kind == QUANTITY_TEMPERATURE) {
+	    q->kind == QUANTITY_IDENT || q->kind == QUANTITY_TEMPERATURE || q->kind == QUANTITY_YEAR) {
 		b->fig_open = false;
 		return NUMLEX_PERIOD_OTHER;
 	}

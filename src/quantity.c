@@ -336,6 +336,11 @@ bool quantity_is_count(const struct quantity *q)
 	return is_plain(q->kind);
 }
 
+bool quantity_is_decade(const struct quantity *q)
+{
+	return q->kind == QUANTITY_YEAR && q->scale == 10;
+}
+
 bool quantity_same_unit(const struct quantity *a, const struct quantity *g)
 {
 	/* (every unit is NUL-padded: set_unit(); this runs for every candidate judged) */
@@ -631,8 +636,9 @@ static bool lexed_states(const struct quantity *a, const struct quantity *g)
 
 	if (!lexed_comparable(a, g))
 		return false;
+	/* (a bare number is as written: in a decade's units, its year's tens) */
 	if (g->kind == QUANTITY_NUMBER)
-		return rounds_to(g->value, a);
+		return rounds_to(quantity_is_decade(a) ? (g->value - a->offset) / a->scale : g->value, a);
 	if (a->kind != g->kind && years_of(a, g, &y))
 		return rounds_to(y, a);
 	if (is_temperature(a) && unscaled_degrees(a) != unscaled_degrees(g)) {

@@ -23,7 +23,10 @@ enum quantity_kind {
 	 * named with a colon so that no counted noun can share them, and is
 	 * compared only with its own kind (and a bare number, where said):
 	 */
-	QUANTITY_YEAR,        /* "date:year": the year; a bare number states it */
+	QUANTITY_YEAR,        /* "date:year": the year; a bare number states it. A
+				 decade ("the 1990s") is a year of scale 10 whose
+				 value is its middle (QUANTITY_DECADE_MID past its
+				 first year, the offset): any year of it states it */
 	QUANTITY_DATE,        /* "date:day": month * 100 + day; a month alone ("March
 				 2024") is month * 100 with scale 100, stated by
 				 any day of that month */
@@ -111,6 +114,10 @@ bool quantity_comparable(const struct quantity *a, const struct quantity *g);
 
 /* True for a count of some noun, or a bare number (not money, a share, a time or a date). */
 bool quantity_is_count(const struct quantity *q);
+
+#define QUANTITY_DECADE_MID 4.5
+/* True for a decade ("the 1990s", "the '80s"): a year of scale 10. */
+bool quantity_is_decade(const struct quantity *q);
 
 /* |a - g| / |g| for quantities of one unit (infinity when g is 0 and a is not). */
 double quantity_distance(const struct quantity *a, const struct quantity *g);

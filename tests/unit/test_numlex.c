@@ -216,8 +216,16 @@ static const struct lcase cases[] = {
 	 {{"2019", NULL, "date:year", 2019, 0, 0}, {"2020", NULL, "date:year", 2020, 0, 0},
 	  {"2021", NULL, "date:year", 2021, 0, 0}}},
 	{"by mid-2020", {{"mid-2020", NULL, "date:year", 2020, 0, 0}}},
-	{"in the 1990s", {{NULL}}},
-	{"in the mid-1990s", {{NULL}}},
+	/* A decade: its middle, at scale 10 (any year of it states it). */
+	{"in the 1990s", {{"1990s", NULL, "date:year", 1994.5, 0, 0}}},
+	{"in the mid-1990s", {{"mid-1990s", NULL, "date:year", 1994.5, 0, 0}}},
+	{"in the 1980's and late-1970\u2019s", {{"1980's", NULL, "date:year", 1984.5, 0, 0},
+						  {"late-1970\u2019s", NULL, "date:year", 1974.5, 0, 0}}},
+	{"the '90s, the \u201900s, the '10s", {{"'90s", NULL, "date:year", 1994.5, 0, 0},
+						   {"\u201900s", NULL, "date:year", 2004.5, 0, 0},
+						   {"'10s", NULL, "date:year", 2014.5, 0, 0}}},
+	/* No decade: an age, a temperature, the ambiguous '20s, no year of "pre-". */
+	{"in their 70s, in the 80s, the '20s, pre-1990s, the 1995s, 1990sx", {{NULL}}},
 	{"FY2021 results", {{"FY2021", NULL, "date:year", 2021, 0, 0}}},
 	{"in fiscal 2021", {{"2021", NULL, "date:year", 2021, 0, 0}}},
 	{"It has 2000 employees.", {{"2000 employees", NULL, "employee", 2000, 0, 0}}},
@@ -609,6 +617,19 @@ static const struct {
 	{"in 2019", "\"year\": 2019", true, true, 0},
 	{"in 2019", "2,019 people", false, false, NAN},
 	{"in 2019", "for 2019 days", false, false, NAN},
+	/* decades: any year of one states it, from its first to its last; a
+	 * decade states a decade, never a year (the answer's is more precise) */
+	{"in the 1990s", "in 1990", true, true, 4.5 / 40},
+	{"in the 1990s", "in 1999", true, true, 4.5 / 40},
+	{"in the 1990s", "since 2000", false, true, 5.5 / 40},
+	{"in the 1990s", "in 1989", false, true, 5.5 / 40},
+	{"in the 1990s", "\"year\": 1994", true, true, 0.5 / 40},
+	{"in the 1990s", "\"year\": 2001", false, true, NAN},
+	{"in the 1990s", "\"count\": 199", false, true, NAN},
+	{"in the '90s", "the mid-1990s", true, true, 0},
+	{"in the 1980s", "in the 1990s", false, true, 10 / 40.0},
+	{"in 1994", "in the 1990s", false, true, 0.5 / 40},
+	{"in the 1990s", "1994 people", false, false, NAN},
 	/* temperatures: the grounded value in the answer's unit, at its precision */
 	{"72\xc2\xb0" "F", "22.2 \xc2\xb0" "C", true, true, 0.0222 / 40},
 	{"72\xc2\xb0" "F", "22 \xc2\xb0" "C", true, true, (F_TO_C(72) - 22) / 40}, /* 71.6 F */
