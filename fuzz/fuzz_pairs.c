@@ -101,6 +101,31 @@ static bool holds_word(const char *t, size_t n, const char *w, size_t k)
 	return false;
 }
 
+/*
+ * Whether says[0, k) is a quarter and year as quantity_period_text() names
+ * one ("Q3 2020") that t[0, n) names in words of its own: the year, and
+ * the quarter as "Q3", "3Q" or "third". A quarter the passage reports on,
+ * where the claim's is one it only compares with, is named so.
+ */
+static bool quarter_said(const char *t, size_t n, const char *says, size_t k)
+{
+	static const char *const ordinal[] = {"first", "second", "third", "fourth"};
+	char q[3];
+	int d;
+
+	if (k != 7 || says[0] != 'Q' || says[1] < '1' || says[1] > '4' || says[2] != ' ' ||
+	    !isdigit((unsigned char)says[3]) || !isdigit((unsigned char)says[6]))
+		return false;
+	d = says[1] - '1';
+	if (!holds_word(t, n, says + 3, 4))
+		return false;
+	q[0] = says[1];
+	q[1] = 'Q';
+	q[2] = '\0';
+	return holds_word(t, n, says, 2) || holds_word(t, n, q, 2) ||
+	       holds_word(t, n, ordinal[d], strlen(ordinal[d]));
+}
+
 /* The length of the " on Monday" (a day of the week) that ends s[0, n), or 0. */
 static size_t day_named(const char *s, size_t n)
 {
@@ -204,9 +229,11 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 		n = strlen(says);
 		n -= period_named(says, n);
 		n -= day_named(says, n);
-		/* (a record's yes/no attribute is said as its key and value) */
+		/* (a record's yes/no attribute is said as its key and value, a
+		 * quarter reported on by its name) */
 		FUZZ_CHECK(memmem(pr->passage, pr->passage_len, says, n) != NULL ||
-				   attribute_said(pr->passage, pr->passage_len, says, n),
+				   attribute_said(pr->passage, pr->passage_len, says, n) ||
+				   quarter_said(pr->passage, pr->passage_len, says, n),
 			   "the passage does not say \"%.*s\"", (int)n, says);
 	} else if (v->negations_held < v->negations) {
 		const char *said = v->reason + strlen(NEGATION_SAYS), *q;
