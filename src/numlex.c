@@ -2903,14 +2903,13 @@ static size_t expression(struct lex *lx, size_t p)
 {
 	struct opnd a, b;
 	struct out out;
-
-	out.n = 0;
 	struct word w;
 	size_t start = p, j, neg_from = 0;
 	int month = 0, dating, c;
 	bool range = false, between, spaced, cite;
 	unsigned f = 0;
 
+	out.n = 0; /* (only the count: the items are written before they are read) */
 	/* Before the number: a currency sign or code, a minus, a month. */
 	if (is_digit(B(lx, p))) {
 		j = skip_blanks_back(lx, p);
@@ -3045,7 +3044,6 @@ static int emit_one(struct lex *lx, size_t from, size_t to, const struct quantit
 	struct out out;
 
 	out.n = 0;
-
 	push(&out, from, to, q, flags);
 	return flush(lx, &out, from, to);
 }
@@ -3134,13 +3132,12 @@ static size_t phone(struct lex *lx, size_t p)
 static size_t iso_date(struct lex *lx, size_t p)
 {
 	struct out out;
-
-	out.n = 0;
 	struct opnd t;
 	struct quantity q;
 	size_t i = p, e;
 	int k, year = 0, month, day;
 
+	out.n = 0;
 	for (k = 0; k < 4; k++)
 		if (!is_digit(B(lx, i + k)))
 			return 0;
@@ -3414,8 +3411,7 @@ static size_t glued(struct lex *lx, size_t p)
 		{
 			struct out out;
 
-	out.n = 0;
-
+			out.n = 0;
 			operand_items(&o, 0, &out);
 			flush(lx, &out, p, end);
 		}
