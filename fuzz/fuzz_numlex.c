@@ -17,7 +17,8 @@
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
  *  - a callback's non-zero return stops the scan at once and is returned;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
- *    and a four-digit year, binds one only after a figure, and calls a
+ *    and a four-digit year (or the prior year or quarter, and those only to
+ *    a figure), binds one only after a figure, and calls a
  *    figure a range's second end only right after its first, and a
  *    quarter-year (compared with or not) only at a quarter's year.
  * numlex_scan() reads a whole text at once, so there is no reading in
@@ -54,7 +55,7 @@ static int on_item(void *ctx, const struct numlex_item *it)
 {
 	struct items *l = ctx;
 	const struct numlex_item *prev = l->n ? &l->v[l->n - 1] : NULL;
-	uint32_t period;
+	uint32_t period, year;
 	int role;
 
 	FUZZ_CHECK(it->from <= it->part_from && it->part_from < it->part_to &&
@@ -85,12 +86,18 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		   it->q.unit);
 	FUZZ_CHECK(quantity_distance(&it->q, &it->q) == 0);
 	/* A period binds to a figure before it; a range's second end follows its first. */
-	role = numlex_period_feed(&l->periods, l->text, it, &period);
+	role = numlex_period_feed(&l->periods, l->text, l->len, it, &period);
 	FUZZ_CHECK(role >= NUMLEX_PERIOD_OTHER && role <= NUMLEX_PERIOD_BINDS);
-	FUZZ_CHECK(QUANTITY_PERIOD_QUARTER(period) <= 4 &&
-		   (QUANTITY_PERIOD_YEAR(period) == 0 ||
-		    (QUANTITY_PERIOD_YEAR(period) >= 1000 && QUANTITY_PERIOD_YEAR(period) <= 9999)),
+	year = QUANTITY_PERIOD_YEAR(period);
+	FUZZ_CHECK((QUANTITY_PERIOD_QUARTER(period) <= 4 &&
+		    (year == 0 || (year >= 1000 && year <= 9999))) ||
+			   period == QUANTITY_PERIOD_PRIOR_YEAR ||
+			   period == QUANTITY_PERIOD_PRIOR_QUARTER,
 		   "period %#x", (unsigned)period);
+	/* The prior year or quarter is said after a figure, of it alone. */
+	if (QUANTITY_PERIOD_RELATIVE(period))
+		FUZZ_CHECK(role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME,
+			   "the prior period on role %d", role);
 	/* A quarter-year is completed by its year, and is a quarter's and a year's. */
 	if (l->periods.quarter_year)
 		FUZZ_CHECK(it->q.kind == QUANTITY_YEAR &&

@@ -70,12 +70,20 @@ static struct pairs *judge(void)
 
 /*
  * The length of the " in Q3 2020" (a reporting period as
- * quantity_period_text() writes it: "Q3 2020", "Q3" or "2020") that ends
- * s[0, n), or 0.
+ * quantity_period_text() writes it: "Q3 2020", "Q3" or "2020"; or " said
+ * of the prior year", of the prior quarter) that ends s[0, n), or 0.
  */
 static size_t period_named(const char *s, size_t n)
 {
-	size_t i = n, digits = 0;
+	static const char *const prior[] = {" said of the prior year",
+					    " said of the prior quarter"};
+	size_t i = n, digits = 0, k, len;
+
+	for (k = 0; k < 2; k++) {
+		len = strlen(prior[k]);
+		if (n >= len && memcmp(s + n - len, prior[k], len) == 0)
+			return len;
+	}
 
 	while (i > 0 && isdigit((unsigned char)s[i - 1]) && digits < 5)
 		i--, digits++;

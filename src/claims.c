@@ -107,7 +107,8 @@ struct claims {
 	 * figure, [per_first, per_end), which a period after it binds to. */
 	struct numlex_periods periods;
 	size_t per_first, per_end;
-	const char *lex_text; /* the sentence being lexed */
+	const char *lex_text; /* the sentence being lexed, lex_len bytes */
+	size_t lex_len;
 	bool bind_periods;    /* the grounding has a figure said of a period */
 	uint64_t line, line_start, col_at, col_cp;
 	/* Bibliography entries: the rule of the first trigger on the current
@@ -586,29 +587,32 @@ static const struct ground_quantity *said_otherwise(const struct claims *c, cons
  * Reports h against the grounded gq (NULL: against nothing): its text is
  * the finding's source, with how the grounding says it, where that is
  * named. by_day: gq is a day's hours ("the grounded 7:0-21:0 on Monday");
- * otherwise: gq is h's figure said otherwise ("$1.30 in Q4 2020", "at
- * least 50").
+ * otherwise: gq is h's figure said otherwise ("$1.30 in Q4 2020", "4% said
+ * of the prior quarter" for "4% sequentially", "at least 50").
  */
 static enum check report_against(struct claims *c, struct held *h, const struct ground_quantity *gq,
 				 const struct ground_quantity *by_day,
 				 const struct ground_quantity *otherwise)
 {
-	const char *day, *side = "";
-	char period[16] = "";
+	const char *day, *side = "", *joiner = " in ";
+	char period[QUANTITY_PERIOD_TEXT] = "";
 	size_t off;
 
 	if (!gq)
 		return CHECK_REPORT;
 	day = gq == by_day ? ground_day_name(gq->days) : NULL;
-	if (gq == otherwise && quantity_periods_differ(h->period, gq->ctx.period))
+	if (gq == otherwise && quantity_periods_differ(h->period, gq->ctx.period)) {
 		quantity_period_text(gq->ctx.period, period, sizeof(period));
+		if (QUANTITY_PERIOD_RELATIVE(gq->ctx.period))
+			joiner = " said of ";
+	}
 	else if (gq == otherwise)
 		side = gq->ctx.bound > 0 ? "at least " : "at most ";
 	h->grounded_at = gq->at;
 	off = c->text.len;
 	if (buf_adds(&c->text, side) < 0 || buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||
 	    (day && (buf_adds(&c->text, " on ") < 0 || buf_adds(&c->text, day) < 0)) ||
-	    (*period && (buf_adds(&c->text, " in ") < 0 || buf_adds(&c->text, period) < 0)) ||
+	    (*period && (buf_adds(&c->text, joiner) < 0 || buf_adds(&c->text, period) < 0)) ||
 	    buf_addc(&c->text, '\0') < 0)
 		return CHECK_REPORT; /* reported as ungrounded: the weaker claim */
 	h->source_off = off;
@@ -784,7 +788,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		v = GROUND_SWAPPED;
 	}
 	if (v == GROUND_STATED && (reported = reported_instead(c, h, &at))) {
-		char text[16];
+		char text[QUANTITY_PERIOD_TEXT];
 		size_t off = c->text.len;
 
 		/* The period is what differs: reported whole, as a quarter. */
@@ -929,8 +933,9 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 
 	/* "$1.30 to $1.40 for Q4 2019": the figure held before its period
 	 * was read is said of it. */
-	role = c->bind_periods ? numlex_period_feed(&c->periods, c->lex_text, it, &period)
-			       : NUMLEX_PERIOD_OTHER;
+	role = c->bind_periods
+		       ? numlex_period_feed(&c->periods, c->lex_text, c->lex_len, it, &period)
+		       : NUMLEX_PERIOD_OTHER;
 	if (role == NUMLEX_PERIOD_BINDS)
 		for (n = c->per_first; n < c->per_end; n++)
 			c->held[n].period = period;
@@ -1100,6 +1105,7 @@ static int lex_sentence(struct claims *c, uint64_t end)
 	c->lex_cur = 0;
 	c->lex_max_to = 0;
 	c->lex_text = s;
+	c->lex_len = n;
 	/* Periods matter where the grounding says a figure of one. */
 	c->bind_periods = ground_has_periods(c->ground);
 	if (c->bind_periods)

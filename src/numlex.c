@@ -3916,6 +3916,86 @@ static bool period_is_base(const char *text, size_t from, size_t lo)
 	return false;
 }
 
+/*
+ * A period said relative to the one reported on, right after a figure at
+ * most four words on, none of which says what it is compared with ("$1.67
+ * billion in the prior year", "$0.29 a year ago", "up 5% year over year",
+ * "grew 3% sequentially"; not "$0.34 compared to last year", whose figure
+ * is of the period reported on): QUANTITY_PERIOD_PRIOR_YEAR or _QUARTER,
+ * else 0. text[from, n) follows the figure.
+ */
+static uint32_t relative_after(const char *text, size_t n, size_t from)
+{
+#define REL(s, quarter) {s, sizeof(s) - 1, quarter}
+	static const struct {
+		const char *s;
+		size_t len;
+		bool quarter;
+	} phrases[] = {
+		REL("prior year", false), REL("prior-year", false), REL("prior fiscal year", false),
+		REL("previous year", false), REL("preceding year", false), REL("last year", false),
+		REL("year ago", false), REL("year-ago", false), REL("year earlier", false),
+		REL("year-earlier", false), REL("year over year", false),
+		REL("year-over-year", false), REL("yoy", false), REL("same quarter last year", false),
+		REL("same period last year", false), REL("prior quarter", true),
+		REL("prior-quarter", true), REL("previous quarter", true),
+		REL("preceding quarter", true), REL("last quarter", true), REL("linked quarter", true),
+		REL("sequential quarter", true), REL("sequentially", true),
+		REL("quarter over quarter", true), REL("quarter-over-quarter", true),
+		REL("quarter ago", true), REL("quarter earlier", true),
+	};
+#undef REL
+	size_t i = from, lim = MIN(n, from + 64), words, k, j;
+	int first, after;
+
+	/* Every phrase has a "y" or a "q", which most runs of words after a
+	 * figure, up to a comma or a sentence's end, lack: one pass rules
+	 * those out. */
+	for (j = from; j < lim; j++) {
+		unsigned char b = (unsigned char)text[j];
+
+		if (ascii_letter(b)) {
+			if ((b | 0x20) == 'y' || (b | 0x20) == 'q')
+				break;
+		} else if (b != ' ' && b != '\t' && b != '-' && b != '\'') {
+			return 0;
+		}
+	}
+	if (j == lim)
+		return 0;
+	for (words = 0; words <= 4; words++) {
+		while (i < lim && (text[i] == ' ' || text[i] == '\t'))
+			i++;
+		/* (every phrase starts with one of five letters) */
+		first = i < lim ? lower((unsigned char)text[i]) : 0;
+		if (!first || !strchr("plysq", first))
+			k = ARRAY_SIZE(phrases);
+		else
+			k = 0;
+		for (; k < ARRAY_SIZE(phrases); k++) {
+			size_t len = phrases[k].len;
+
+			if (len > lim - i || phrases[k].s[0] != first)
+				continue;
+			for (j = 0; j < len && lower((unsigned char)text[i + j]) == phrases[k].s[j]; j++)
+				;
+			after = i + len < n ? (unsigned char)text[i + len] : ' ';
+			if (j == len && !ascii_letter((unsigned char)after) && !is_digit(after))
+				return phrases[k].quarter ? QUANTITY_PERIOD_PRIOR_QUARTER
+							  : QUANTITY_PERIOD_PRIOR_YEAR;
+		}
+		for (j = i; j < lim && (ascii_letter((unsigned char)text[j]) ||
+					((text[j] == '-' || text[j] == '\'') && j > i)); j++)
+			;
+		/* a word that ends at a blank, and not one of comparison */
+		if (j == i || words == 4 || (j < n && text[j] != ' ' && text[j] != '\t') ||
+		    period_base_word(text + i, j - i))
+			return 0;
+		i = j;
+	}
+	return 0;
+}
+
 static bool period_blank(unsigned char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -3990,12 +4070,13 @@ static bool period_gap_same_sentence(const char *text, size_t from, size_t to)
 	return true;
 }
 
-int numlex_period_feed(struct numlex_periods *b, const char *text, const struct numlex_item *it,
-		       uint32_t *period)
+int numlex_period_feed(struct numlex_periods *b, const char *text, size_t n,
+		       const struct numlex_item *it, uint32_t *period)
 {
 	const struct quantity *q = &it->q;
 	bool same = b->any && it->from == b->last_from;
 	bool quarter = q->kind == QUANTITY_BASE && q->unit[0] == 'q' && strcmp(q->unit, "quarter") == 0;
+	uint32_t rel;
 
 	b->any = true;
 	b->last_from = it->from;
@@ -4075,6 +4156,10 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, const struct 
 	if (b->period && b->per_fresh && !b->per_base && it->from >= b->per_to &&
 	    period_gap_same_sentence(text, b->per_to, it->from))
 		b->fig_period_before = b->period;
+	/* One said relative to the period reported on, right after it, is
+	 * nearer (a quarter or year after it binds later, over both). */
+	if (it->to <= n && (rel = relative_after(text, n, it->to)))
+		b->fig_period_before = rel;
 	b->per_fresh = false;
 	*period = b->fig_period_before;
 	return NUMLEX_PERIOD_FIGURE;

@@ -129,10 +129,13 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
  * 2020 earnings were $0.34"). A period a figure is compared with binds to
  * nothing ("5% from 2019", "compared to the third quarter of 2019"), nor a
  * date's year. A period is a quarter, a year, or a quarter's year:
- * QUANTITY_PERIOD() of quantity.h.
+ * QUANTITY_PERIOD() of quantity.h; or the prior year or quarter, said
+ * within four words after the figure ("$1.67 billion in the prior year",
+ * "up 5% year over year", "grew 3% sequentially"), which a quarter or year
+ * after it still binds over.
  *
  * Feed numlex_period_feed() every item of one numlex_scan() in order, with
- * the text scanned. It returns what the item is to its figures:
+ * the text scanned (n bytes). It returns what the item is to its figures:
  *  NUMLEX_PERIOD_FIGURE  a figure (money, a percentage, a count, a bare
  *                        number, a duration): *period is the period bound
  *                        before it, or 0;
@@ -173,8 +176,8 @@ void numlex_periods_reset(struct numlex_periods *b);
  * ("$0.29" is): whether it is what the sentence reports on.
  */
 bool numlex_period_compared(const char *text, size_t from);
-int numlex_period_feed(struct numlex_periods *b, const char *text, const struct numlex_item *it,
-		       uint32_t *period);
+int numlex_period_feed(struct numlex_periods *b, const char *text, size_t n,
+		       const struct numlex_item *it, uint32_t *period);
 
 /*
  * The first digit of text[i, n) with an ASCII letter right before or right

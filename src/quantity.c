@@ -840,6 +840,8 @@ bool quantity_periods_differ(uint32_t a, uint32_t b)
 	uint32_t ya = QUANTITY_PERIOD_YEAR(a), yb = QUANTITY_PERIOD_YEAR(b);
 	uint32_t qa = QUANTITY_PERIOD_QUARTER(a), qb = QUANTITY_PERIOD_QUARTER(b);
 
+	if (QUANTITY_PERIOD_RELATIVE(a) || QUANTITY_PERIOD_RELATIVE(b))
+		return QUANTITY_PERIOD_RELATIVE(a) && QUANTITY_PERIOD_RELATIVE(b) && a != b;
 	return a && b && ((ya && yb && ya != yb) || (qa && qb && qa != qb));
 }
 
@@ -847,7 +849,10 @@ void quantity_period_text(uint32_t p, char *out, size_t n)
 {
 	uint32_t y = QUANTITY_PERIOD_YEAR(p), q = QUANTITY_PERIOD_QUARTER(p);
 
-	if (q && y)
+	if (p == QUANTITY_PERIOD_PRIOR_YEAR || p == QUANTITY_PERIOD_PRIOR_QUARTER)
+		snprintf(out, n, "the prior %s",
+			 p == QUANTITY_PERIOD_PRIOR_YEAR ? "year" : "quarter");
+	else if (q && y)
 		snprintf(out, n, "Q%u %u", q, y);
 	else if (q)
 		snprintf(out, n, "Q%u", q);

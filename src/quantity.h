@@ -129,14 +129,27 @@ double quantity_distance(const struct quantity *a, const struct quantity *g);
 /*
  * A reporting period ("Q3 2020", "the third quarter", "fiscal 2021"): a
  * year (0: not said) and a quarter (1-4, 0: not said) in one word; 0 is no
- * period. See numlex_period_feed().
+ * period. Or one said relative to the period reported on, with no year:
+ * QUANTITY_PERIOD_PRIOR_YEAR ("in the prior year", "a year ago", "year
+ * over year") or QUANTITY_PERIOD_PRIOR_QUARTER ("in the prior quarter",
+ * "sequentially"), quarters 5 and 6. See numlex_period_feed().
  */
 #define QUANTITY_PERIOD(year, quarter) ((uint32_t)(year) << 3 | (uint32_t)(quarter))
 #define QUANTITY_PERIOD_YEAR(p) ((p) >> 3)
 #define QUANTITY_PERIOD_QUARTER(p) ((p) & 7)
-/* True when both are periods and they cannot be the same: years or quarters both said and unlike. */
+#define QUANTITY_PERIOD_PRIOR_YEAR QUANTITY_PERIOD(0, 5)
+#define QUANTITY_PERIOD_PRIOR_QUARTER QUANTITY_PERIOD(0, 6)
+/* True for a period said relative to the one reported on. */
+#define QUANTITY_PERIOD_RELATIVE(p) (QUANTITY_PERIOD_QUARTER(p) > 4)
+/*
+ * True when both are periods and they cannot be the same: years or
+ * quarters both said and unlike; of the relative ones, only the prior year
+ * and the prior quarter (the one reported on is unknown: "the prior year"
+ * may be 2020).
+ */
 bool quantity_periods_differ(uint32_t a, uint32_t b);
-/* "Q3 2020", "Q3", "2020" into out (at least 16 bytes); "" for no period. */
+/* "Q3 2020", "Q3", "2020", "the prior quarter" into out; "" for no period. */
+#define QUANTITY_PERIOD_TEXT 24
 void quantity_period_text(uint32_t p, char *out, size_t n);
 
 /* The unit_hash of a unit name ("number" for a bare number). */

@@ -452,7 +452,7 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 	/* "$3.69 in the third quarter of 2021": the figure's quantities, added
 	 * before its period was read, are said of it. */
-	role = numlex_period_feed(&s->periods, v->text, it, &period);
+	role = numlex_period_feed(&s->periods, v->text, v->len, it, &period);
 	if (role == NUMLEX_PERIOD_BINDS)
 		ground_set_period(s->rec_ground, s->per_mark, s->per_end, period);
 	else if (role == NUMLEX_PERIOD_FIGURE)

@@ -1060,7 +1060,7 @@ static int feed_periods(void *ctx, const struct numlex_item *it)
 	uint32_t p;
 	size_t i;
 
-	switch (numlex_period_feed(&g->b, g->text, it, &p)) {
+	switch (numlex_period_feed(&g->b, g->text, strlen(g->text), it, &p)) {
 	case NUMLEX_PERIOD_FIGURE:
 		g->first = g->n;
 		/* fall through */
@@ -1113,12 +1113,28 @@ TEST(numlex_periods_bind_to_figures)
 		{"A survey (Okafor et al., 2019) of 312 engineers.", "-"},
 		{"Rossi and Patel (2017) found 40% fewer errors.", "-"},
 		{"We sold 300 units (Rossi, 2017).", "-"},
+		/* the prior year or quarter, said within four words after a figure */
+		{"Sales of $1.7 billion to $1.8 billion compared with $1.67 billion in the prior "
+		 "year.", "-,-,the prior year"},
+		{"EPS was $0.34, up from $0.29 a year ago; revenue grew 5% sequentially, 12% "
+		 "year-over-year and 3% in the linked quarter.",
+		 "-,the prior year,the prior quarter,the prior year,the prior quarter"},
+		{"Net income of $5M for the year-ago quarter and $4M last quarter's.",
+		 "the prior year,the prior quarter"},
+		/* not: what the figure is compared with, five words on, a comma
+		 * between, a word glued on; and a quarter after it binds over it */
+		{"EPS was $0.34 compared to last year.", "-"},
+		{"Revenue of $5M grew over the prior year.", "-"},
+		{"Revenue was $5M as was reported in the prior year.", "-"},
+		{"Revenue was $5M, as in the prior year.", "-"},
+		{"Revenue was $5M lastyear and $4M in the prior years.", "-,-"},
+		{"Revenue was $5M in the prior year Q3 2020.", "Q3 2020"},
 	};
 	size_t i, k;
 
 	for (i = 0; i < ARRAY_SIZE(binds); i++) {
 		struct periods_got g = {.text = binds[i].text};
-		char got[256] = "", one[16];
+		char got[256] = "", one[QUANTITY_PERIOD_TEXT];
 
 		numlex_periods_reset(&g.b);
 		CHECK_EQ(numlex_scan(g.text, strlen(g.text), 0, feed_periods, &g), 0);
@@ -1147,7 +1163,7 @@ static int feed_quarters(void *ctx, const struct numlex_item *it)
 	char one[16];
 	size_t n = strlen(g->got);
 
-	numlex_period_feed(&g->b, g->text, it, &p);
+	numlex_period_feed(&g->b, g->text, strlen(g->text), it, &p);
 	if (g->b.quarter_year) {
 		quantity_period_text(g->b.quarter_year, one, sizeof(one));
 		snprintf(g->got + n, sizeof(g->got) - n, "%s%s%s", n ? "," : "", one,
@@ -1246,4 +1262,12 @@ TEST(numlex_periods_differ)
 	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(2020, 0), QUANTITY_PERIOD(2020, 3)));
 	CHECK(!quantity_periods_differ(0, QUANTITY_PERIOD(2020, 3)));
 	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(2020, 3), 0));
+	/* the prior year and the prior quarter differ from each other only:
+	 * the period reported on, which they are relative to, is unknown */
+	CHECK(quantity_periods_differ(QUANTITY_PERIOD_PRIOR_YEAR, QUANTITY_PERIOD_PRIOR_QUARTER));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD_PRIOR_YEAR, QUANTITY_PERIOD_PRIOR_YEAR));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD_PRIOR_YEAR, QUANTITY_PERIOD(2020, 0)));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(2020, 2), QUANTITY_PERIOD_PRIOR_QUARTER));
+	CHECK(!quantity_periods_differ(QUANTITY_PERIOD(0, 4), QUANTITY_PERIOD_PRIOR_YEAR));
+	CHECK(!quantity_periods_differ(0, QUANTITY_PERIOD_PRIOR_QUARTER));
 }
