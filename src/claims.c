@@ -605,9 +605,9 @@ static enum check report_against(struct claims *c, struct held *h, const struct 
 		quantity_period_text(gq->ctx.period, period, sizeof(period));
 		if (QUANTITY_PERIOD_RELATIVE(gq->ctx.period))
 			joiner = " said of ";
-	}
-	else if (gq == otherwise)
+	} else if (gq == otherwise) {
 		side = gq->ctx.bound > 0 ? "at least " : "at most ";
+	}
 	h->grounded_at = gq->at;
 	off = c->text.len;
 	if (buf_adds(&c->text, side) < 0 || buf_add(&c->text, gq->text, strlen(gq->text)) < 0 ||

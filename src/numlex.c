@@ -1551,12 +1551,12 @@ static bool decade_digits(const struct num *x)
 	return yearish(x) && fmod(x->v, 10) == 0;
 }
 
-/* "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990's"). */
-static size_t apostrophe_s(struct lex *lx, size_t i)
+/* "s", "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990s", "1990's"). */
+static size_t decade_s(struct lex *lx, size_t i)
 {
-	size_t k = B(lx, i) == '\'' ? i + 1 : right_quote(lx, i) ? i + 3 : 0;
+	size_t k = B(lx, i) == '\'' ? i + 1 : right_quote(lx, i) ? i + 3 : i;
 
-	return k && lower(B(lx, k)) == 's' && !is_alnum(B(lx, k + 1)) && B(lx, k + 1) != '_' ? k + 1 : 0;
+	return lower(B(lx, k)) == 's' && !is_alnum(B(lx, k + 1)) && B(lx, k + 1) != '_' ? k + 1 : 0;
 }
 
 /* "am", "pm", "a.m.", "p.m." (any case) at i: U_AM or U_PM, and *end; or 0. */
@@ -2208,7 +2208,7 @@ static void operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t 
 		}
 		if (is_alpha(c))
 			i = glued_letters(lx, o, i);
-		else if (decade_digits(&o->x) && (end = apostrophe_s(lx, i)))
+		else if (decade_digits(&o->x) && (end = decade_s(lx, i)))
 			o->kind = K_YEAR, o->decade = true, i = end; /* "1990's" */
 		else if (c == '_')
 			o->kind = K_SKIP, i = token_end(lx, i);
@@ -3294,9 +3294,9 @@ static size_t hyphen_name(struct lex *lx, size_t p)
 	if (v && (v->roles & R_DATING) && yearish(&x)) {
 		/* "mid-2020", "pre-1990"; "mid-1990s", "late-1990's": its decade
 		 * (not "pre-1990s": no year of it) */
-		end = decade_digits(&x) && strcmp(v->w, "pre") && strcmp(v->w, "post") ? lower(B(lx, x.to)) == 's' && !is_alnum(B(lx, x.to + 1)) &&
-						  B(lx, x.to + 1) != '_' ? x.to + 1 : apostrophe_s(lx, x.to)
-					: 0;
+		end = decade_digits(&x) && strcmp(v->w, "pre") && strcmp(v->w, "post")
+			      ? decade_s(lx, x.to)
+			      : 0;
 		if (!end && is_alpha(B(lx, x.to)))
 			return token_end(lx, x.to);
 		quantity_set(&q, QUANTITY_YEAR, "date:year", end ? x.v + QUANTITY_DECADE_MID : x.v,
