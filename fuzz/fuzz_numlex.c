@@ -68,9 +68,10 @@ static int on_item(void *ctx, const struct numlex_item *it)
 		FUZZ_CHECK(it->from >= prev->to, "[%zu, %zu) overlaps [%zu, %zu)", it->from, it->to,
 			   prev->from, prev->to);
 	FUZZ_CHECK((it->flags & ~(unsigned)NUMLEX_FLAGS) == 0, "unknown flags %#x", it->flags);
-	/* A bound's side: one of them, on an approximation, never on a range. */
+	/* A bound's side: one of them, on an approximation or a year, never on a range. */
 	if (it->flags & (NUMLEX_ABOVE | NUMLEX_BELOW))
-		FUZZ_CHECK((it->flags & NUMLEX_APPROX) && !(it->flags & NUMLEX_RANGE) &&
+		FUZZ_CHECK(((it->flags & NUMLEX_APPROX) || it->q.kind == QUANTITY_YEAR) &&
+			   !(it->flags & NUMLEX_RANGE) &&
 			   (it->flags & (NUMLEX_ABOVE | NUMLEX_BELOW)) != (NUMLEX_ABOVE | NUMLEX_BELOW),
 			   "a bound's side on flags %#x", it->flags);
 	/* A citation's year: a lone year, no range. */

@@ -621,6 +621,30 @@ static enum check report_against(struct claims *c, struct held *h, const struct 
 
 static uint64_t column_of(struct claims *c, uint64_t at);
 
+/* The first and the last year of a year or a decade. */
+static void years_of(const struct quantity *q, double *lo, double *hi)
+{
+	*lo = quantity_is_decade(q) ? q->value - QUANTITY_DECADE_MID : q->value;
+	*hi = quantity_is_decade(q) ? *lo + 9 : *lo;
+}
+
+/*
+ * True when a is a year or decade said as a side of a bound (flags:
+ * NUMLEX_BELOW, "before 1990"; NUMLEX_ABOVE, "after the 1990s") and the
+ * year or decade g lies wholly on that side of it.
+ */
+static bool year_on_side(const struct quantity *g, const struct quantity *a, unsigned flags)
+{
+	double alo, ahi, glo, ghi;
+
+	if (a->kind != QUANTITY_YEAR || g->kind != QUANTITY_YEAR ||
+	    !(flags & (NUMLEX_ABOVE | NUMLEX_BELOW)))
+		return false;
+	years_of(a, &alo, &ahi);
+	years_of(g, &glo, &ghi);
+	return flags & NUMLEX_BELOW ? ghi < alo : glo > ahi;
+}
+
 /*
  * A quarter's year the grounding has only as what it compares with, and
  * its report on another quarter-year ("results for Q3 2019" of a report on
@@ -810,6 +834,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			h->source_off = off;
 		return CHECK_REPORT;
 	}
+	/* "built before 1990" where the grounding dates it 1985: a year said
+	 * as a side of a bound is grounded by one on that side (one of the
+	 * other side is what it differs from; itself said as the other side,
+	 * "after 1990", is said_otherwise()'s). */
+	if ((v == GROUND_NEAR || v == GROUND_SWAPPED) && gq != otherwise &&
+	    year_on_side(&gq->q, &h->q, h->nl_flags))
+		v = GROUND_STATED;
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;

@@ -2355,6 +2355,31 @@ static bool negated_before(struct lex *lx, size_t ws)
 }
 
 /*
+ * The side of a bound a year at i is said as, where the word before says
+ * one: "before 1990", "prior to 1990" (NUMLEX_BELOW), "after 1980", "after
+ * the 1990s" (decade: "the" may come between) (NUMLEX_ABOVE); else 0. Not
+ * "until", "by" nor "since": an end, a deadline and a start are years of
+ * their own.
+ */
+static unsigned year_side(struct lex *lx, size_t i, bool decade)
+{
+	struct word w1, w2;
+
+	if (!word_before(lx, i, false, &w1))
+		return 0;
+	if (decade && spells(lx, w1.ws, w1.we, "the") && !word_before(lx, w1.ws, false, &w1))
+		return 0;
+	if (spells(lx, w1.ws, w1.we, "before"))
+		return NUMLEX_BELOW;
+	if (spells(lx, w1.ws, w1.we, "after"))
+		return NUMLEX_ABOVE;
+	return spells(lx, w1.ws, w1.we, "to") && word_before(lx, w1.ws, false, &w2) &&
+			       spells(lx, w2.ws, w2.we, "prior")
+		       ? NUMLEX_BELOW
+		       : 0;
+}
+
+/*
  * The approximation said before i: NUMLEX_APPROX and the side of its bound
  * (NUMLEX_ABOVE or _BELOW, where it sets one: "over", "less than"), or 0.
  * The pair's side wins over its last word's ("just under"); a negated
@@ -2907,7 +2932,7 @@ static size_t expression(struct lex *lx, size_t p)
 	size_t start = p, j, neg_from = 0;
 	int month = 0, dating, c;
 	bool range = false, between, spaced, cite;
-	unsigned f = 0;
+	unsigned f = 0, side;
 
 	out.n = 0; /* (only the count: the items are written before they are read) */
 	/* Before the number: a currency sign or code, a minus, a month. */
@@ -2991,9 +3016,16 @@ static size_t expression(struct lex *lx, size_t p)
 		}
 	}
 	if (!range) {
+		side = a.kind == K_NUMBER || a.kind == K_YEAR ? year_side(lx, a.from, a.decade) : 0;
+		/* "prior to 1990": a modern figure after a side is a year */
+		if (side && a.kind == K_NUMBER && yearish(&a.x) && !a.scale_written && a.x.v >= 1900 &&
+		    a.x.v <= 2099)
+			a.kind = K_YEAR;
 		if (to_year(&a, dating) && cite)
 			f |= NUMLEX_CITATION;
 		f |= approx_before(lx, a.from);
+		if (a.kind == K_YEAR && !(f & (NUMLEX_ABOVE | NUMLEX_BELOW)))
+			f |= side;
 		if (list_marker(lx, &a))
 			f |= NUMLEX_LIST_MARKER;
 		if (fixed_phrase(lx, a.x.from, a.x.to))
@@ -3305,7 +3337,11 @@ static size_t hyphen_name(struct lex *lx, size_t p)
 			q.offset = QUANTITY_DECADE_MID;
 		else
 			end = x.to;
-		emit_one(lx, cs, end, &q, 0);
+		/* "pre-1990", "post-2000": a side of a bound, as "before 1990" */
+		emit_one(lx, cs, end, &q,
+			 q.scale != 1 ? 0
+			 : !strcmp(v->w, "pre") ? NUMLEX_BELOW
+			 : !strcmp(v->w, "post") ? NUMLEX_ABOVE : 0);
 		return end;
 	}
 	if (!upper && !(v && (v->roles & R_PRODUCT)))

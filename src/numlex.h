@@ -69,7 +69,8 @@ enum {
 	/* With NUMLEX_APPROX, the side of a bound: a least ("over", "more
 	 * than", "greater than", "at least", "upwards of", "in excess of", "+"
 	 * or "-plus" after) or a most ("under", "less than", "fewer than", "at
-	 * most", "up to"). Not on a range. */
+	 * most", "up to"). On a year, without it: "after 1980", "post-1980";
+	 * "before 1990", "prior to 1990", "pre-1990". Not on a range. */
 	NUMLEX_ABOVE = 1u << 9,
 	NUMLEX_BELOW = 1u << 10,
 	/* A year where an author-date citation puts it: first in parentheses

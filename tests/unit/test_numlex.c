@@ -24,6 +24,8 @@
 #define C NUMLEX_CITATION
 #define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
 #define DN (NUMLEX_APPROX | NUMLEX_BELOW)
+#define BEFORE NUMLEX_BELOW /* a year's side, no approximation */
+#define AFTER NUMLEX_ABOVE
 
 /*
  * One item expected: its part's text and its whole expression's text (NULL:
@@ -224,6 +226,17 @@ static const struct lcase cases[] = {
 	{"the '90s, the \u201900s, the '10s", {{"'90s", NULL, "date:year", 1994.5, 0, 0},
 						   {"\u201900s", NULL, "date:year", 2004.5, 0, 0},
 						   {"'10s", NULL, "date:year", 2014.5, 0, 0}}},
+	/* A year said as a side of a bound; not "until", "by", "since". */
+	{"built before 1990, prior to 1991, pre-1992", {{"1990", NULL, "date:year", 1990, 0, BEFORE},
+						       {"1991", NULL, "date:year", 1991, 0, BEFORE},
+						       {"pre-1992", NULL, "date:year", 1992, 0, BEFORE}}},
+	{"opened after 1980, post-1980, after the 1990s",
+	 {{"1980", NULL, "date:year", 1980, 0, AFTER},
+	  {"post-1980", NULL, "date:year", 1980, 0, AFTER},
+	  {"1990s", NULL, "date:year", 1994.5, 0, AFTER}}},
+	{"until 1997, by 2025, since 2019, after the 1990 vote",
+	 {{"1997", NULL, "date:year", 1997, 0, 0}, {"2025", NULL, "date:year", 2025, 0, 0},
+	  {"2019", NULL, "date:year", 2019, 0, 0}, {"1990", NULL, "date:year", 1990, 0, 0}}},
 	/* No decade: an age, a temperature, the ambiguous '20s, no year of "pre-". */
 	{"in their 70s, in the 80s, the '20s, pre-1990s, the 1995s, 1990sx", {{NULL}}},
 	{"FY2021 results", {{"FY2021", NULL, "date:year", 2021, 0, 0}}},
