@@ -3016,10 +3016,11 @@ static size_t expression(struct lex *lx, size_t p)
 		}
 	}
 	if (!range) {
-		side = a.kind == K_NUMBER || a.kind == K_YEAR ? year_side(lx, a.from, a.decade) : 0;
+		side = a.kind == K_YEAR || (a.kind == K_NUMBER && yearish(&a.x))
+			       ? year_side(lx, a.from, a.decade)
+			       : 0;
 		/* "prior to 1990": a modern figure after a side is a year */
-		if (side && a.kind == K_NUMBER && yearish(&a.x) && !a.scale_written && a.x.v >= 1900 &&
-		    a.x.v <= 2099)
+		if (side && a.kind == K_NUMBER && !a.scale_written && a.x.v >= 1900 && a.x.v <= 2099)
 			a.kind = K_YEAR;
 		if (to_year(&a, dating) && cite)
 			f |= NUMLEX_CITATION;
