@@ -622,7 +622,7 @@ static enum check report_against(struct claims *c, struct held *h, const struct 
 static uint64_t column_of(struct claims *c, uint64_t at);
 
 /* The first and the last year of a year or a decade. */
-static void years_of(const struct quantity *q, double *lo, double *hi)
+static void year_span(const struct quantity *q, double *lo, double *hi)
 {
 	*lo = quantity_is_decade(q) ? q->value - QUANTITY_DECADE_MID : q->value;
 	*hi = quantity_is_decade(q) ? *lo + 9 : *lo;
@@ -640,8 +640,8 @@ static bool year_on_side(const struct quantity *g, const struct quantity *a, uns
 	if (a->kind != QUANTITY_YEAR || g->kind != QUANTITY_YEAR ||
 	    !(flags & (NUMLEX_ABOVE | NUMLEX_BELOW)))
 		return false;
-	years_of(a, &alo, &ahi);
-	years_of(g, &glo, &ghi);
+	year_span(a, &alo, &ahi);
+	year_span(g, &glo, &ghi);
 	return flags & NUMLEX_BELOW ? ghi < alo : glo > ahi;
 }
 

@@ -638,7 +638,8 @@ static bool lexed_states(const struct quantity *a, const struct quantity *g)
 		return false;
 	/* (a bare number is as written: in a decade's units, its year's tens) */
 	if (g->kind == QUANTITY_NUMBER)
-		return rounds_to(quantity_is_decade(a) ? (g->value - a->offset) / a->scale : g->value, a);
+		return rounds_to(quantity_is_decade(a) ? (g->value - a->offset) / a->scale : g->value,
+				 a);
 	if (a->kind != g->kind && years_of(a, g, &y))
 		return rounds_to(y, a);
 	if (is_temperature(a) && unscaled_degrees(a) != unscaled_degrees(g)) {
