@@ -2642,12 +2642,7 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 			quantity_set(q, QUANTITY_DATE, "date:day", o->month * 100, 100);
 		break;
 	case K_YEAR:
-		if (o->decade) {
-			quantity_set(q, QUANTITY_YEAR, "date:year", v + QUANTITY_DECADE_MID, 10);
-			q->offset = QUANTITY_DECADE_MID;
-		} else {
-			quantity_set(q, QUANTITY_YEAR, "date:year", v, 1);
-		}
+		quantity_set_year(q, v, o->decade);
 		break;
 	case K_QUARTER:
 		quantity_set(q, QUANTITY_BASE, "quarter", v, 1);
@@ -3332,18 +3327,13 @@ static size_t hyphen_name(struct lex *lx, size_t p)
 			      : 0;
 		if (!end && is_alpha(B(lx, x.to)))
 			return token_end(lx, x.to);
-		quantity_set(&q, QUANTITY_YEAR, "date:year", end ? x.v + QUANTITY_DECADE_MID : x.v,
-			     end ? 10 : 1);
-		if (end)
-			q.offset = QUANTITY_DECADE_MID;
-		else
-			end = x.to;
+		quantity_set_year(&q, x.v, end != 0);
 		/* "pre-1990", "post-2000": a side of a bound, as "before 1990" */
-		emit_one(lx, cs, end, &q,
-			 q.scale != 1 ? 0
+		emit_one(lx, cs, end ? end : x.to, &q,
+			 end ? 0
 			 : !strcmp(v->w, "pre") ? NUMLEX_BELOW
 			 : !strcmp(v->w, "post") ? NUMLEX_ABOVE : 0);
-		return end;
+		return end ? end : x.to;
 	}
 	if (!upper && !(v && (v->roles & R_PRODUCT)))
 		return expression(lx, p);

@@ -336,6 +336,14 @@ bool quantity_is_count(const struct quantity *q)
 	return is_plain(q->kind);
 }
 
+void quantity_set_year(struct quantity *q, double year, bool decade)
+{
+	quantity_set(q, QUANTITY_YEAR, "date:year", decade ? year + QUANTITY_DECADE_MID : year,
+		     decade ? 10 : 1);
+	if (decade)
+		q->offset = QUANTITY_DECADE_MID;
+}
+
 bool quantity_is_decade(const struct quantity *q)
 {
 	return q->kind == QUANTITY_YEAR && q->scale == 10;

@@ -116,6 +116,8 @@ bool quantity_comparable(const struct quantity *a, const struct quantity *g);
 bool quantity_is_count(const struct quantity *q);
 
 #define QUANTITY_DECADE_MID 4.5
+/* A year, or the decade that starts at year ("1990" of "the 1990s"). */
+void quantity_set_year(struct quantity *q, double year, bool decade);
 /* True for a decade ("the 1990s", "the '80s"): a year of scale 10. */
 bool quantity_is_decade(const struct quantity *q);
 
