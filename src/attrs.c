@@ -22,7 +22,7 @@ struct hashes {
 };
 
 struct attrs {
-	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj;
+	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj, cond;
 	struct hashes yes, no; /* values, lowercased, not stemmed */
 	struct syn *syn;
 	size_t n_syn;
@@ -126,6 +126,7 @@ static const struct {
 	{"attr.subjects", offsetof(struct attrs, subjects), false},
 	{"attr.missing", offsetof(struct attrs, avail), false},
 	{"attr.conjunctions", offsetof(struct attrs, conj), false},
+	{"attr.conditionals", offsetof(struct attrs, cond), false},
 	{"attr.yes", offsetof(struct attrs, yes), true},
 	{"attr.no", offsetof(struct attrs, no), true},
 };
@@ -270,11 +271,13 @@ struct tok {
 	uint64_t h;
 	uint32_t first, last; /* the words it spans (a joined one: two) */
 	bool brk, sub, neg, cop, asserts, subject, avail, conj;
+	bool cond;             /* opens a condition: "if", "unless" */
 	bool adverb;           /* ends in "ly": "not currently available" */
 	bool capital;          /* begins with an ASCII capital */
 	bool blank_before;     /* only blanks between it and the word before */
 	bool comma_before;     /* a ',' between them */
 	bool scope;            /* a negation in its clause before it */
+	bool hypothetical;     /* in a clause a condition opened */
 };
 
 /* The canonical hash of a word: its synonym's, else its own. */
@@ -297,11 +300,13 @@ static uint64_t canonical(const struct attrs *a, uint64_t h)
  * "and provides parking") or before a subject ("..., and they ...", "...,
  * and Blue Door ...": two capitalised words) starts another. Commas alone
  * do not end it: "does not offer outdoor seating, WiFi, or reservations"
- * negates all three.
+ * negates all three. A clause a condition opened ("If you add insurance,
+ * ...", "unless", "whether") is marked hypothetical: it says nothing of
+ * the record.
  */
 static void mark_scope(struct tok *w, size_t nw)
 {
-	bool active = false, sub = false;
+	bool active = false, sub = false, cond = false;
 	size_t k;
 
 	for (k = 0; k < nw; k++) {
@@ -312,13 +317,16 @@ static void mark_scope(struct tok *w, size_t nw)
 		if (t->brk) {
 			active = false;
 			sub = t->sub;
+			cond = t->cond;
 			t->scope = false;
 			continue;
 		}
 		if (t->comma_before && sub) {
 			active = false;
 			sub = false;
+			cond = false;
 		}
+		t->hypothetical = cond;
 		if ((t->asserts && (comma || after_and)) || (t->subject && comma))
 			active = false;
 		/* A name of two capitalised words: "..., and Blue Door shows ..." */
@@ -519,6 +527,44 @@ static bool mention(const struct tok *w, size_t nw, const struct tok *j, size_t 
 	return false;
 }
 
+/* Does the sentence ask (its last mark, past closing quotes and brackets, a '?')? */
+static bool question(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' ||
+		     s[n - 1] == '"' || s[n - 1] == '\'' || s[n - 1] == ')' || s[n - 1] == '*' ||
+		     s[n - 1] == '_'))
+		n--;
+	return n && s[n - 1] == '?';
+}
+
+enum label { NOT_LABEL, LABEL_YES, LABEL_NO, LABEL_OTHER };
+
+/*
+ * The attribute's words as a field's label, "Insurance: No", "WiFi: free",
+ * "Parking: not available": what follows the ':' is its value, said as the
+ * record says a value (attr.yes, attr.no; a negation or a word that says
+ * it is there). A label of any other value ("Insurance: $30 per person")
+ * says no yes or no.
+ */
+static enum label label_of(const struct attrs *a, const char *s, const struct tok *w, size_t nw,
+			   size_t last)
+{
+	const struct tok *v;
+	uint64_t h;
+
+	if (last + 2 >= nw || !w[last + 1].brk || s[w[last + 1].from] != ':')
+		return NOT_LABEL;
+	v = &w[last + 2];
+	if (v->to - v->from > WORD_MAX)
+		return LABEL_OTHER;
+	h = lower_hash(s + v->from, v->to - v->from);
+	if (has(&a->no, h) || v->neg)
+		return LABEL_NO;
+	if (has(&a->yes, h) || v->avail)
+		return LABEL_YES;
+	return LABEL_OTHER;
+}
+
 int attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n, attrs_fn fn,
 		void *ctx)
 {
@@ -528,7 +574,8 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 	bool blank = true, comma = false;
 	int err;
 
-	if (na == 0 || n == 0)
+	/* A question or an offer ("Would you like travel insurance?") claims nothing. */
+	if (na == 0 || n == 0 || question(s, n))
 		return 0;
 	n = MIN(n, (size_t)ATTRS_TEXT_MAX); /* (offsets are 32-bit; a sentence is far shorter) */
 	for (i = 0; i < n && nw < ATTRS_TOKENS;) {
@@ -552,7 +599,9 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		w[nw] = (struct tok){
 			.from = (uint32_t)i, .to = (uint32_t)e, .h = canonical(a, h),
 			.first = (uint32_t)nw, .last = (uint32_t)nw,
-			.brk = has(&a->brk, h) || has(&a->sub, h), .sub = has(&a->sub, h), .neg = has(&a->neg, h),
+			.cond = has(&a->cond, h),
+			.brk = has(&a->brk, h) || has(&a->sub, h) || has(&a->cond, h),
+			.sub = has(&a->sub, h) || has(&a->cond, h), .neg = has(&a->neg, h),
 			.cop = has(&a->cop, h), .asserts = has(&a->asserts, h),
 			.subject = has(&a->subjects, h), .avail = has(&a->avail, h),
 			.conj = has(&a->conj, h), .blank_before = blank, .comma_before = comma,
@@ -591,11 +640,15 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		const struct ground_attr *ga = ground_attr_at(g, i);
 		size_t from, to, inner, last;
 		bool said, agreed = false;
+		enum label label;
 
 		if (!(mask >> (ga->need[0] & 63) & 1) || !(mask >> (ga->need[ga->n_need - 1] & 63) & 1) ||
-		    !mention(w, nw, j, nj, ga, &from, &to, &inner, &last))
+		    !mention(w, nw, j, nj, ga, &from, &to, &inner, &last) || w[inner].hypothetical)
 			continue;
-		said = !negated(w, nw, inner, last);
+		label = label_of(a, s, w, nw, last);
+		if (label == LABEL_OTHER)
+			continue;
+		said = label == NOT_LABEL ? !negated(w, nw, inner, last) : label == LABEL_YES;
 		if (said == ga->truth) {
 			err = fn(ctx, from, to, ga, true);
 			if (err)

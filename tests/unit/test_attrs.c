@@ -149,6 +149,21 @@ TEST(attrs_clauses)
 		{"The parking on the street corner was busy, they said, and validated.", ""},
 		{"It is on State Street.", ""},
 		{"Outdoor dining.", ""},
+		/* a field's label: its value says yes or no */
+		{"- Outdoor seating: No", ""},
+		{"- Outdoor seating: yes", "Outdoor seating=attributes outdoor seating: false;"},
+		{"WiFi: not available", "WiFi=attributes wi fi: free;"},
+		{"Takeout: available.", ""},
+		{"Takeout: none", "Takeout=attributes restaurants take out: true;"},
+		{"Outdoor seating: $30 a table", ""}, /* a value, no yes or no */
+		/* what would be, or what is asked: not a claim about the record */
+		{"Would you like outdoor seating?", ""},
+		{"Do they have outdoor seating (or a patio)?", ""},
+		{"If you want outdoor seating, ask at the door.", ""},
+		{"Ask whether outdoor seating is offered.", ""},
+		{"Unless WiFi is down, you can work there.", ""},
+		{"If you want takeout, note that it has outdoor seating.",
+		 "outdoor seating=attributes outdoor seating: false;"}, /* after the condition */
 	};
 	struct ruleset *rs;
 	struct attrs *a = builtin_attrs(&rs);
