@@ -267,7 +267,9 @@ struct halluscan_finding {
 	uint64_t grounded_at;    /* the offset of what it repeats */
 	const char *source;      /* altered_number: the grounded figure it differs from;
 	                            altered_reference: the bibliography's entry;
-	                            contradicted_attribute: the record's key and value; or NULL */
+	                            contradicted_attribute: the record's key and value;
+	                            a grounded sum of money computed from grounded
+	                            figures: how ("145 x 2"); or NULL */
 	uint64_t source_at;      /* where that figure (or value) is */
 	/* Other signals found on exactly this text ("94.2%": unsourced_statistic
 	 * and ungrounded_number): one finding carries them, each counted, its

@@ -869,6 +869,19 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
 	}
+	/* A sum computed from grounded ones ("$290" of a $145 fare for two
+	 * passengers, a difference of fares) is grounded, and says how; not
+	 * a range or an approximation, which estimate rather than compute. */
+	if (v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))) {
+		char how[96];
+		size_t off = c->text.len;
+
+		if (ground_derive(c->ground, &h->q, how, sizeof(how), &h->grounded_at)) {
+			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+				h->source_off = off;
+			return CHECK_GROUNDED;
+		}
+	}
 	return report_against(c, h, gq, by_day, otherwise);
 }
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -2190,4 +2191,165 @@ int ground_key(enum grounding k, const char *text, size_t n, struct buf *out)
 	default:
 		return buf_add(out, text, n);
 	}
+}
+
+/* ---- figures computed from grounded ones ---- */
+
+/* Distinct figures tried as terms (of the answer's unit, then bare ones),
+ * read among the DERIVE_WALK newest of each unit. */
+#define DERIVE_TERMS 8
+#define DERIVE_BARE 4
+#define DERIVE_WALK 64
+/* Counts tried as factors (2 to DERIVE_FACTOR_MAX), read among the
+ * DERIVE_RING newest quantities. */
+#define DERIVE_FACTORS 4
+#define DERIVE_FACTOR_MAX 9
+#define DERIVE_RING 256
+
+/*
+ * Words that say a bare figure is a sum of money: a JSON value's keys
+ * ("price": 145, "prices": {"economy": 132}, "amount") or the words before
+ * it in prose. Without one, a bare figure (a count of reviews, a rating) is
+ * no term: "$15" is not 5 x 3 of a record's stars and counts.
+ */
+static const char *const money_words[] = {
+	"amount", "balance", "charge", "charged", "cost", "credit", "deposit", "fare", "fee",
+	"paid", "payment", "price", "refund", "refunded", "subtotal", "tax", "total",
+};
+
+static bool said_as_money(const struct ground_context *ctx)
+{
+	size_t i, k;
+
+	for (i = 0; i < ctx->n; i++)
+		for (k = 0; k < ARRAY_SIZE(money_words); k++)
+			if (ctx->word[i] == word_hash(money_words[k], strlen(money_words[k])))
+				return true;
+	return false;
+}
+
+struct derive_term {
+	double v;
+	unsigned times; /* how often it is said, to two: a sum may take it twice */
+	uint64_t at;    /* where it is said last */
+};
+
+/* Adds the distinct positive figures of unit, newest first, to t[n, cap):
+ * one of another unit already there is not added again. */
+static size_t derive_terms(const struct ground *g, uint64_t unit, bool money_only,
+			   struct derive_term *t, size_t n, size_t cap)
+{
+	uint32_t i, walked = 0;
+	size_t k, first = n;
+
+	for (i = g->units[mix(unit)]; i != NIL && walked < DERIVE_WALK; i = g->ql[i].unit.next) {
+		double v = g->q[i].q.value;
+
+		if (g->ql[i].unit_hash != unit)
+			continue;
+		walked++;
+		if (!(v > 0 && v < 1e12) || (money_only && !said_as_money(&g->q[i].ctx)))
+			continue;
+		for (k = 0; k < n && t[k].v != v; k++)
+			;
+		if (k < n) {
+			/* (said again in this unit; "$100" and a JSON 100 may be one figure) */
+			if (k >= first)
+				t[k].times = 2;
+		}
+		else if (n < cap)
+			t[n++] = (struct derive_term){v, 1, g->q[i].at};
+	}
+	return n;
+}
+
+/* The counts of 2 to DERIVE_FACTOR_MAX the grounding gives ("2 passengers",
+ * a JSON array of two), newest first; how many in f. */
+static size_t derive_factors(const struct ground *g, unsigned *f)
+{
+	size_t n = 0, k;
+	uint32_t j;
+
+	for (j = 0; j < MIN(g->qcount, (uint32_t)DERIVE_RING) && n < DERIVE_FACTORS; j++) {
+		const struct quantity *q = &g->q[(g->qhead + g->qcount - 1 - j) % GROUND_CAP].q;
+
+		if (q->kind != QUANTITY_COUNT || q->value < 2 || q->value > DERIVE_FACTOR_MAX ||
+		    q->value != floor(q->value))
+			continue;
+		for (k = 0; k < n && f[k] != (unsigned)q->value; k++)
+			;
+		if (k == n)
+			f[n++] = (unsigned)q->value;
+	}
+	return n;
+}
+
+/* A figure as a derivation writes it: to the cent where it has cents. */
+static void fig(char *out, size_t n, double v)
+{
+	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
+}
+
+static bool to_the_cent(double v, double want)
+{
+	return fabs(v - want) < 0.005;
+}
+
+/*
+ * Is want p op q ("+" or "-"; q NULL: p alone), or that times one of the
+ * counts f? Writes how it is.
+ */
+static bool derived_as(double want, const struct derive_term *p, char op,
+		       const struct derive_term *q, const unsigned *f, size_t nf, char *how, size_t n)
+{
+	double v = !q ? p->v : op == '+' ? p->v + q->v : p->v - q->v;
+	char x[32], y[32];
+	size_t k;
+
+	fig(x, sizeof(x), p->v);
+	if (q)
+		fig(y, sizeof(y), q->v);
+	if (q && to_the_cent(v, want))
+		return snprintf(how, n, "%s %c %s", x, op, y), true;
+	for (k = 0; k < nf; k++) {
+		if (!to_the_cent(v * f[k], want))
+			continue;
+		if (q)
+			snprintf(how, n, "(%s %c %s) x %u", x, op, y, f[k]);
+		else
+			snprintf(how, n, "%s x %u", x, f[k]);
+		return true;
+	}
+	return false;
+}
+
+bool ground_derive(const struct ground *g, const struct quantity *a, char *how, size_t n,
+		   uint64_t *at)
+{
+	struct derive_term t[DERIVE_TERMS + DERIVE_BARE];
+	unsigned f[DERIVE_FACTORS];
+	size_t nt, nf, i, j;
+
+	if (!g->units || !g->qcount || quantity_class_of(a) != QC_MONEY || !(a->value > 0) ||
+	    a->scale != 1)
+		return false;
+	nt = derive_terms(g, a->unit_hash, false, t, 0, DERIVE_TERMS);
+	nt = derive_terms(g, quantity_unit_hash("number"), true, t, nt, nt + DERIVE_BARE);
+	nf = derive_factors(g, f);
+	for (i = 0; i < nt; i++) {
+		*at = t[i].at;
+		if (derived_as(a->value, &t[i], 0, NULL, f, nf, how, n))
+			return true;
+		for (j = i; j < nt; j++) {
+			const struct derive_term *hi = t[j].v > t[i].v ? &t[j] : &t[i];
+
+			if (j == i && t[i].times < 2)
+				continue;
+			if (derived_as(a->value, &t[i], '+', &t[j], f, nf, how, n) ||
+			    (j > i && derived_as(a->value, hi, '-', hi == &t[i] ? &t[j] : &t[i], f, nf,
+						 how, n)))
+				return true;
+		}
+	}
+	return false;
 }

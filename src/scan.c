@@ -234,7 +234,7 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 {
 	const struct rule *r = &s->rs->rules[it->rule];
 	/* (an attribute check's source is the record's, under its own signal) */
-	bool near = it->source != NULL && r->near.signal != NULL;
+	bool near = it->source != NULL && !it->grounded && r->near.signal != NULL;
 	size_t k = near ? r->near.signal_index : r->signal_index;
 	const char *trigger = NULL;
 	enum severity sev = policy_severity_why(s->pol, r, k, &trigger);
@@ -251,8 +251,10 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 
 	/* A repeat shown for the record says so: the rule's words are for a miss. */
 	if (it->grounded) {
-		if (policy_render("{text} repeats what the tools or sources said", it->text,
-				  it->text_len, NULL, &s->msg) < 0 ||
+		/* (a number check's source, on a grounded figure: how it is computed) */
+		if (policy_render(it->source ? "{text} is computed from what the tools or sources said: {source}"
+				  : "{text} repeats what the tools or sources said", it->text,
+				  it->text_len, it->source, &s->msg) < 0 ||
 		    policy_render("Nothing to do: it is grounded.", it->text, it->text_len, NULL,
 				  &s->rec) < 0)
 			return -ENOMEM;

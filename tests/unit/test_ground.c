@@ -1323,3 +1323,77 @@ TEST(ground_attr_ring)
 	CHECK_EQ(ground_attr_count(g), 1);
 	ground_free(g);
 }
+
+/* A sum of money computed from grounded ones: each way, and what is not one. */
+TEST(ground_derive_sums)
+{
+	static const struct {
+		const char *want, *how; /* how: NULL when it is no derivation */
+	} cases[] = {
+		{"$290", "145 x 2"},         /* a fare times the passengers */
+		{"$277", "145 + 132"},       /* two legs (the newest first) */
+		{"$13", "145 - 132"},        /* a difference of fares */
+		{"$554", "(145 + 132) x 2"}, /* two legs for two passengers */
+		{"$26", "(145 - 132) x 2"},  /* a difference for two passengers */
+		{"$264.50", "132.25 x 2"},
+		{"$264.25", "132.25 + 132"},
+		{"$264.49", NULL},           /* 132.25 x 2 is 264.50: to the cent */
+		{"$435", NULL},              /* 145 x 3: no count of 3 is given */
+		{"$300", NULL},
+		{"$10", NULL},               /* 5 x 2: a rating is no sum of money */
+		{"$150", NULL},              /* 145 + 5 likewise */
+		{"$1.45 million", NULL},     /* a scale: never */
+		{"45%", NULL},               /* money only */
+	};
+	static const char price[] = "the economy price is ", stars[] = "review stars ";
+	struct ground_context none = {0}, money, rating;
+	struct ground *g = NULL;
+	struct quantity q;
+	char how[64];
+	uint64_t at = 0;
+	size_t i;
+
+	ground_context_of(price + strlen(price), strlen(price), &money);
+	ground_context_of(stars + strlen(stars), strlen(stars), &rating);
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	CHECK(quantity_parse("$132.25", 7, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "$132.25", 7, 5, &none), 0);
+	CHECK(quantity_parse("132", 3, &q)); /* a JSON value: a bare number said as a price */
+	CHECK_EQ(ground_add_quantity(g, &q, "132", 3, 10, &money), 0);
+	CHECK(quantity_parse("5", 1, &q)); /* a bare number of no money: no term */
+	CHECK_EQ(ground_add_quantity(g, &q, "5", 1, 12, &rating), 0);
+	CHECK(quantity_parse("$145", 4, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "$145", 4, 20, &none), 0);
+	CHECK(quantity_parse("2 passengers", 12, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "2 passengers", 12, 30, &none), 0);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		bool got;
+
+		CHECK(quantity_parse(cases[i].want, strlen(cases[i].want), &q));
+		got = ground_derive(g, &q, how, sizeof(how), &at);
+		if (got != (cases[i].how != NULL) || (got && strcmp(how, cases[i].how) != 0))
+			fprintf(stderr, "  %s: got %s\n", cases[i].want, got ? how : "none");
+		CHECK_EQ(got, cases[i].how != NULL);
+		if (got && cases[i].how)
+			CHECK_STR(how, cases[i].how);
+	}
+	/* A figure said once is not taken twice; said twice, it is. */
+	ground_reset(g);
+	CHECK(quantity_parse("$100", 4, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "$100", 4, 0, &none), 0);
+	CHECK(quantity_parse("$200", 4, &q));
+	CHECK(!ground_derive(g, &q, how, sizeof(how), &at));
+	CHECK(quantity_parse("100", 3, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "100", 3, 40, &money), 0);
+	CHECK(quantity_parse("$200", 4, &q));
+	CHECK(!ground_derive(g, &q, how, sizeof(how), &at)); /* of another unit: still once */
+	CHECK(quantity_parse("$100", 4, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "$100", 4, 50, &none), 0);
+	CHECK(quantity_parse("$200", 4, &q));
+	CHECK(ground_derive(g, &q, how, sizeof(how), &at));
+	CHECK_STR(how, "100 + 100");
+	CHECK_EQ(at, 50);
+	ground_free(g);
+}
