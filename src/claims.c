@@ -567,6 +567,38 @@ static bool since_said(struct claims *c, const struct held *h)
 	return n == 6 || !isalpha((unsigned char)p[n - 7]);
 }
 
+/* Nouns a year before them dates as a work: "a 2024 study", "2024 surveys". */
+static const char *const works[] = {
+	"analyses", "analysis", "article", "articles", "audit", "audits", "paper", "papers", "poll",
+	"polls", "report", "reports", "review", "reviews", "studies", "study", "survey", "surveys",
+};
+
+/*
+ * Is the year h said as a deadline ("by 2027") or as the date of a work
+ * ("a 2024 study")? Such a year is no event's that the grounding dates.
+ */
+static bool year_of_other_role(struct claims *c, const struct held *h, uint64_t end)
+{
+	uint64_t lo = h->from > 3 ? h->from - 3 : 0;
+	const char *p;
+	size_t n, i, k;
+
+	p = window_get(c->w, lo, h->from, &n);
+	if (n == 3 && n == h->from - lo && strncasecmp(p, "by ", 3) == 0 &&
+	    (lo == c->w->base || !isalpha((unsigned char)*window_get(c->w, lo - 1, lo, &k))))
+		return true;
+	p = window_get(c->w, h->to, MIN(end, h->to + 10), &n);
+	if (n < 2 || p[0] != ' ')
+		return false;
+	for (i = 0; i < ARRAY_SIZE(works); i++) {
+		k = strlen(works[i]);
+		if (n >= k + 1 && strncasecmp(p + 1, works[i], k) == 0 &&
+		    (n == k + 1 || !isalpha((unsigned char)p[k + 1])))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
@@ -765,6 +797,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
 	}
+	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
+	 * shares no word with the grounding's 2023 is not that 2023 altered:
+	 * it is said of something else. */
+	if (v == GROUND_NEAR && h->q.kind == QUANTITY_YEAR && ground_context_shared(&ctx, &gq->ctx) == 0 &&
+	    year_of_other_role(c, h, end))
+		v = GROUND_NONE;
 	/* A figure the grounding gives of the very period the answer says it
 	 * of ("$2.39 in the third quarter of 2019") is that one, not one said
 	 * in its words of another period ("$1.87 in the third quarter of 2020,
