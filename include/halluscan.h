@@ -16,11 +16,13 @@
  *
  * Ownership, said once: *_open and *_new return objects the caller frees
  * with the matching *_free (which accepts NULL); a pointer a getter
- * returns, and every pointer inside what it points to, is valid until its
- * owner is freed; a finding or claim passed to a callback is valid only
- * during the call; a summary until the scanner's next call. No function
- * keeps a pointer to its arguments once it returns (options, paths, packs
- * and texts are copied or used up).
+ * returns, and every pointer inside what it points to, is valid until the
+ * caller frees its owner; a finding or claim passed to a callback is valid
+ * only during the call; a summary until the scanner's next call. No
+ * function takes ownership of its arguments, and none keeps a pointer to
+ * them once it returns (options, paths, packs and texts are copied or used
+ * up) but one: a scanner keeps its rules alive until it is freed, so rules
+ * and the scanners made from them may be freed in any order.
  *
  * Errors: every function that can fail returns 0 or a negative errno
  * value (halluscan_strerror() says it in words); where more can be said
@@ -28,10 +30,11 @@
  * a struct halluscan_error the caller may pass. Nothing here prints, exits
  * or installs signal handlers.
  *
- * Threads: a struct halluscan_rules is read-only once open, and may be
- * shared by any number of scanners on any number of threads; a struct
- * halluscan_scanner is used by one thread at a time. Opening rules may
- * itself run on several threads at once.
+ * Threads: a struct halluscan_rules is read-only once open (but for an
+ * atomic count of the scanners holding it), and may be shared by any
+ * number of scanners on any number of threads, each freed on any thread;
+ * a struct halluscan_scanner is used by one thread at a time. Opening
+ * rules may itself run on several threads at once.
  *
  * ABI: the shared library's SONAME is libhalluscan.so.0, and its symbols
  * carry the version node HALLUSCAN_0.1. Within SONAME 0 structures only
@@ -155,6 +158,7 @@ static inline void halluscan_rules_options_init(struct halluscan_rules_options *
  */
 HALLUSCAN_API int halluscan_rules_open(const struct halluscan_rules_options *options,
 				       struct halluscan_rules **out, struct halluscan_error *err);
+/* Lets go of the rules: freed now, or with the last scanner that holds them. */
 HALLUSCAN_API void halluscan_rules_free(struct halluscan_rules *rules);
 
 /* The hex SHA-256 of the rules' content (64 characters), the same for
@@ -386,12 +390,13 @@ static inline void halluscan_scanner_options_init(struct halluscan_scanner_optio
 }
 
 /*
- * A scanner of rules (which must outlive it) with options (NULL: the
- * defaults). on_finding (may be NULL) gets each finding with ctx, as does
- * options->on_claim each claim. A scanner holds a Hyperscan stream and
- * scratch and a window of recent bytes (768 KiB); its memory does not
- * grow with its input. Returns 0, -EINVAL (a bad option or nonce), -ENOENT
- * (a context the packs do not define: err lists those they do) or -ENOMEM.
+ * A scanner of rules (it holds them until it is freed: the caller may
+ * free them first) with options (NULL: the defaults). on_finding (may be
+ * NULL) gets each finding with ctx, as does options->on_claim each claim.
+ * A scanner holds a Hyperscan stream and scratch and a window of recent
+ * bytes (768 KiB); its memory does not grow with its input. Returns 0,
+ * -EINVAL (a bad option or nonce), -ENOENT (a context the packs do not
+ * define: err lists those they do) or -ENOMEM.
  */
 HALLUSCAN_API int halluscan_scanner_new(const struct halluscan_rules *rules,
 					const struct halluscan_scanner_options *options,

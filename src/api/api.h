@@ -21,6 +21,12 @@
 /* Loads and validates the packs options name (NULL: the built-in ones), without compiling. */
 int api_load_ruleset(const struct halluscan_rules_options *o, struct ruleset **out,
 		     struct diag *d);
+/*
+ * Takes a reference to rules, dropped by halluscan_rules_free(): what a
+ * scanner holds, so that rules freed before it stay until it is freed.
+ * Safe on any thread.
+ */
+struct halluscan_rules *api_rules_ref(const struct halluscan_rules *rules);
 /* The compiled rules behind a halluscan_rules, valid as long as it is. */
 const struct db *api_rules_db(const struct halluscan_rules *rules);
 /*

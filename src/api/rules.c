@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The public rules: packs loaded, compiled (or loaded compiled) and described. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,10 @@
 #include "scan.h"
 
 struct halluscan_rules {
+	/* The caller's reference and one per scanner made from them: whichever
+	 * is dropped last frees them, so any order of frees is safe (a Python
+	 * interpreter finalizes a module's objects in no order at exit). */
+	atomic_size_t refs;
 	struct ruleset *rs;
 	struct db *db;
 	struct halluscan_rules_info info;
@@ -205,6 +210,7 @@ int halluscan_rules_open(const struct halluscan_rules_options *options,
 		err = -ENOMEM;
 		goto out;
 	}
+	atomic_init(&r->refs, 1);
 	err = api_load_ruleset(&o, &r->rs, &d);
 	if (err < 0)
 		goto out;
@@ -221,9 +227,21 @@ out:
 	return api_error(error, 0, NULL);
 }
 
+struct halluscan_rules *api_rules_ref(const struct halluscan_rules *cr)
+{
+	/* The count is bookkeeping, not the rules' content, which stays read-only:
+	 * the rules were allocated writable by halluscan_rules_open(). */
+	struct halluscan_rules *r = (struct halluscan_rules *)cr;
+
+	atomic_fetch_add_explicit(&r->refs, 1, memory_order_relaxed);
+	return r;
+}
+
 void halluscan_rules_free(struct halluscan_rules *r)
 {
-	if (!r)
+	/* Release: this thread's last reads of the rules happen before another
+	 * thread, dropping the last reference, frees them (acquire). */
+	if (!r || atomic_fetch_sub_explicit(&r->refs, 1, memory_order_acq_rel) != 1)
 		return;
 	db_free(r->db);
 	ruleset_free(r->rs);

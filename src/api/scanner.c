@@ -23,6 +23,7 @@ enum state {
 };
 
 struct halluscan_scanner {
+	struct halluscan_rules *rules; /* a reference: kept alive until the scanner is freed */
 	const struct ruleset *rs;
 	struct policy *pol;
 	struct scan *scan;
@@ -185,7 +186,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 		goto out;
 	}
 	*sc = (struct halluscan_scanner){
-		.rs = db->rs, .on_finding = on_finding_fn, .on_claim = o.on_claim,
+		.rules = api_rules_ref(rules), .rs = db->rs, .on_finding = on_finding_fn, .on_claim = o.on_claim,
 		.ctx = ctx, .flags = o.flags, .fail_on = o.fail_on,
 		.max_ratio = o.max_unsupported_ratio, .state = IDLE,
 	};
@@ -223,6 +224,8 @@ void halluscan_scanner_free(struct halluscan_scanner *sc)
 	policy_free(sc->pol);
 	free(sc->items);
 	free(sc->item_ptrs);
+	/* Last: everything above may still read the rules. */
+	halluscan_rules_free(sc->rules);
 	free(sc);
 }
 

@@ -261,6 +261,70 @@ out:
 	halluscan_rules_free(rules);
 }
 
+/*
+ * Rules freed before their scanners (as a Python interpreter may finalize
+ * them at exit): the scanners go on scanning, checking against a JSON
+ * source, and the last one freed frees the rules. On either engine; ASan
+ * in the sanitizer build sees any read of freed rules.
+ */
+TEST(api_scan_rules_freed_first)
+{
+	static const char json[] = "{\"plan\": \"basic\", \"price\": \"$10\", \"seats\": 3}\n";
+	static const char priced[] = "The plan costs $12 and has 3 seats.\n";
+	static const unsigned engines[] = {0, HALLUSCAN_RULES_PCRE2};
+	struct halluscan_rules_options o;
+	size_t e;
+
+	for (e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		struct halluscan_scanner *a = NULL, *b = NULL, *idle = NULL;
+		struct halluscan_rules *rules = NULL;
+		const struct halluscan_summary *sum;
+		struct record ra = {0}, rb = {0};
+
+		halluscan_rules_options_init(&o);
+		o.flags = engines[e];
+		CHECK_EQ(halluscan_rules_open(&o, &rules, NULL), 0);
+		if (!rules)
+			continue;
+		CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &ra, &a, NULL), 0);
+		CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &rb, &b, NULL), 0);
+		CHECK_EQ(halluscan_scanner_new(rules, NULL, NULL, NULL, &idle, NULL), 0);
+		if (!a || !b || !idle)
+			goto next;
+		CHECK_EQ(halluscan_scanner_add_grounding(a, HALLUSCAN_GROUND_SOURCE, json,
+							 strlen(json)), 0);
+		CHECK_STR(scan_text(a, &ra, priced, 0) ? ra.brief : "error",
+			  "altered_number:$12@15;");
+		halluscan_rules_free(rules);
+		rules = NULL;
+		/* A scanner that never scanned, freed first after the rules. */
+		halluscan_scanner_free(idle);
+		idle = NULL;
+		/* The same findings after the caller let go of the rules, in
+		 * pieces and whole, through a reset and new grounding. */
+		sum = scan_text(a, &ra, priced, 3);
+		CHECK_STR(ra.brief, "altered_number:$12@15;");
+		CHECK(sum && sum->n_signals > 2 && sum->verdict == HALLUSCAN_WARN);
+		CHECK_EQ(halluscan_check(a, priced, strlen(priced), &sum), 0);
+		CHECK_EQ(halluscan_scanner_reset(a, 0), 0);
+		CHECK_EQ(halluscan_scanner_add_grounding(a, HALLUSCAN_GROUND_TOOL, policy,
+							 strlen(policy)), 0);
+		scan_text(a, &ra, reply, 0);
+		CHECK_STR(ra.brief, checked);
+		halluscan_scanner_free(a);
+		a = NULL;
+		/* The last scanner holds them alone, and frees them. */
+		scan_text(b, &rb, issue, 0);
+		CHECK_STR(rb.brief, "fabricated_url:https://docs.example.com/x@4;"
+				    "unsourced_statistic:73.4%@40;");
+next:
+		halluscan_scanner_free(idle);
+		halluscan_scanner_free(a);
+		halluscan_scanner_free(b);
+		halluscan_rules_free(rules);
+	}
+}
+
 /* A callback that stops: the scanner says why, and a reset makes it as new. */
 TEST(api_scan_stop_and_reset)
 {

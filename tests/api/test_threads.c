@@ -96,6 +96,71 @@ TEST(api_threads_share_rules)
 	halluscan_rules_free(rules);
 }
 
+struct owned {
+	struct halluscan_scanner *sc; /* the thread's to use and free */
+	struct record r;
+	const struct job *job;
+	int failures;
+};
+
+static void *scan_and_free(void *arg)
+{
+	struct owned *o = arg;
+	char got[N_TEXTS][512];
+	size_t round, i;
+
+	for (round = 0; round < ROUNDS / 4; round++) {
+		scan_all(o->sc, &o->r, got, round % 7);
+		for (i = 0; i < N_TEXTS; i++)
+			o->failures += strcmp(got[i], o->job->want[i]) != 0;
+	}
+	/* Whichever thread frees the last scanner frees the rules. */
+	halluscan_scanner_free(o->sc);
+	return NULL;
+}
+
+/* Scanners made, the rules let go of at once, then each scanner used and
+ * freed on a thread of its own. */
+TEST(api_threads_free_rules_first)
+{
+	static struct job job = {.policy = "Refunds within 14 days; members save 10%.\n"};
+	static struct owned own[THREADS];
+	struct halluscan_rules *rules = NULL;
+	struct halluscan_scanner *sc = NULL;
+	static struct record r;
+	bool started[THREADS];
+	pthread_t t[THREADS];
+	int i;
+
+	CHECK_EQ(halluscan_rules_open(NULL, &rules, NULL), 0);
+	if (!rules)
+		return;
+	CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &r, &sc, NULL), 0);
+	CHECK_EQ(halluscan_scanner_add_grounding(sc, HALLUSCAN_GROUND_SOURCE, job.policy,
+						 strlen(job.policy)), 0);
+	scan_all(sc, &r, job.want, 0);
+	for (i = 0; i < THREADS; i++) {
+		own[i] = (struct owned){.job = &job};
+		CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &own[i].r, &own[i].sc,
+					       NULL), 0);
+		CHECK_EQ(halluscan_scanner_add_grounding(own[i].sc, HALLUSCAN_GROUND_SOURCE,
+							 job.policy, strlen(job.policy)), 0);
+	}
+	halluscan_rules_free(rules);
+	halluscan_scanner_free(sc);
+	for (i = 0; i < THREADS; i++) {
+		started[i] = own[i].sc && pthread_create(&t[i], NULL, scan_and_free, &own[i]) == 0;
+		CHECK(started[i]);
+		if (!started[i])
+			halluscan_scanner_free(own[i].sc);
+	}
+	for (i = 0; i < THREADS; i++) {
+		if (started[i])
+			pthread_join(t[i], NULL);
+		CHECK_EQ(own[i].failures, 0);
+	}
+}
+
 struct opener {
 	const char *cache_dir;
 	char digest[65];
