@@ -271,5 +271,73 @@ class GateTest(unittest.TestCase):
             self.assertEqual(fs, [])
 
 
+# A service's gate, as a module holds it: at exit the interpreter finalizes
+# the module's objects in no particular order, its rules often before the
+# scanner that uses them.
+EXIT_SCRIPT = """
+import sys
+sys.path.insert(0, %(bindings)r)
+import halluscan
+
+SOURCE = '{"plan": "basic", "price": "$10", "seats": 3}'
+gate = halluscan.Gate(%(gate_args)s)
+
+
+def ship(reply):
+    verdict = gate.check(reply, sources=[SOURCE])
+    return verdict.ship, [(f.signal, f.text) for f in verdict.findings]
+
+
+print(ship("The plan costs $12 and has 3 seats.\\n"))
+"""
+
+
+class OwnershipTest(unittest.TestCase):
+    def run_script(self, gate_args):
+        script = EXIT_SCRIPT % {"bindings": os.path.join(SRCDIR, "bindings", "python"),
+                                "gate_args": gate_args}
+        # Freed memory filled with garbage: a read of it goes wrong without ASan too.
+        env = dict(os.environ, MALLOC_PERTURB_="165")
+        return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    def test_module_gate_at_exit(self):
+        """A module-level gate that checked a reply against a JSON source exits
+        cleanly, on either engine: status 0, nothing on stderr (no ASan report,
+        no exception ignored in a finalizer)."""
+        for rules, gate_args in (
+                ("built-in", ""), ("pcre2", "rules=halluscan.Rules(pcre2=True)"),
+                ("compiled", "rules=halluscan.Rules(packs={'todo.yaml': %r}, builtin=True)"
+                 % TODO_PACK)):
+            with self.subTest(rules=rules):
+                p = self.run_script(gate_args)
+                self.assertEqual(p.stderr, "")
+                self.assertEqual(p.returncode, 0)
+                self.assertEqual(p.stdout, "(True, [('altered_number', '$12')])\n")
+
+    def test_rules_closed_first(self):
+        """Closing rules lets go of them; their scanners go on and free them last."""
+        for pcre2 in (False, True):
+            rules = halluscan.Rules(pcre2=pcre2)
+            sc, idle = halluscan.Scanner(rules), halluscan.Scanner(rules)
+            sc.add_grounding(POLICY, "source")
+            want = brief(sc.check(REPLY)[1])
+            rules.close()
+            idle.close()
+            self.assertEqual(brief(sc.check(REPLY)[1]), want)
+            self.assertEqual(want, [("altered_number", "30 days", 9),
+                                    ("altered_number", "12%", 39)])
+            sc.reset()
+            self.assertEqual(brief(sc.check(ISSUE)[1]),
+                             [("fabricated_url", "https://docs.example.com/x", 4),
+                              ("unsourced_statistic", "73.4%", 40)])
+            with self.assertRaises(ValueError):
+                halluscan.Scanner(rules)
+            sc.close()
+            sc.close()
+            with self.assertRaises(ValueError):
+                sc.check(REPLY)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

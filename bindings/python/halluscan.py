@@ -13,9 +13,11 @@ in microseconds, with no model call.
         hold(reply, verdict.findings)
 
 Rules are opened once and shared by every thread; a Scanner (or a Gate)
-belongs to one thread at a time. Scans run outside the GIL, so threads
-scan in parallel. Offsets are byte offsets into the UTF-8 text; text is
-decoded with surrogateescape, so bytes that are not UTF-8 survive.
+belongs to one thread at a time. A scanner keeps its rules alive, so they
+may be closed or collected in any order, at interpreter exit too. Scans
+run outside the GIL, so threads scan in parallel. Offsets are byte
+offsets into the UTF-8 text; text is decoded with surrogateescape, so
+bytes that are not UTF-8 survive.
 
 The library is found at $HALLUSCAN_LIBRARY, else beside this file's
 source tree's build (../../build), else as libhalluscan.so.0 on the
@@ -358,11 +360,15 @@ class Rules:
                 "file": _cstr(r.file), "line": r.line,
                 "examples": r.n_examples, "negative_examples": r.n_negative_examples})
 
+    # The library's free, reached through the class: at interpreter exit
+    # this module's globals may be None before the last object is finalized.
+    _free = _rules_free
+
     def close(self):
-        # At interpreter exit the module's globals may be gone before us.
-        if self._ptr and _rules_free is not None:
-            _rules_free(self._ptr)
-        self._ptr = None
+        """Lets go of the rules: scanners made from them keep them until they close."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            self._free(ptr)
 
     def __enter__(self):
         return self
@@ -408,6 +414,8 @@ class Scanner:
                  on_finding=None, on_claim=None, pressure=False):
         self._ptr = None
         self.rules = rules if rules is not None else _builtin_rules()
+        if not self.rules._ptr:
+            raise ValueError("the rules are closed")
         if fail_on not in _FAIL_ON:
             raise ValueError("fail_on is block, warn or never, not %r" % (fail_on,))
         self._on_finding, self._on_claim = on_finding, on_claim
@@ -475,25 +483,25 @@ class Scanner:
         """Grounds every later input on text: "tool" output, a "source", or the "prompt"
         (for now as a source)."""
         data = _bytes(text)
-        rc = _add_grounding(self._ptr, _GROUNDING[kind], data, len(data))
+        rc = _add_grounding(self._handle(), _GROUNDING[kind], data, len(data))
         if rc < 0:
             _raise(rc)
 
     def feed(self, data):
         """Scans the next bytes of the input; returns the findings decided so far."""
         data = _bytes(data)
-        return self._done(_feed(self._ptr, data, len(data)))
+        return self._done(_feed(self._handle(), data, len(data)))
 
     def end(self):
         """Ends the input: (the last findings, its Summary)."""
         sp = POINTER(_Summary)()
-        found = self._done(_end(self._ptr, ctypes.byref(sp)))
+        found = self._done(_end(self._handle(), ctypes.byref(sp)))
         return found, self._summary(sp.contents)
 
     def check(self, text):
         """Scans text whole: (ship, findings, Summary); a gate's one call."""
         sp, data = POINTER(_Summary)(), _bytes(text)
-        rc = _check(self._ptr, data, len(data), ctypes.byref(sp))
+        rc = _check(self._handle(), data, len(data), ctypes.byref(sp))
         found = self._done(min(rc, 0))
         return rc == 0, found, self._summary(sp.contents)
 
@@ -505,7 +513,7 @@ class Scanner:
     def reset(self, keep_grounding=False):
         """Drops the input in progress, and the grounding unless keep_grounding."""
         self._findings, self._claims, self._raised = [], [], None
-        rc = _reset(self._ptr, _RESET_KEEP_GROUNDING if keep_grounding else 0)
+        rc = _reset(self._handle(), _RESET_KEEP_GROUNDING if keep_grounding else 0)
         if rc < 0:
             _raise(rc)
 
@@ -525,10 +533,18 @@ class Scanner:
             unterminated_spans=s.unterminated_spans, match_limit_hits=s.match_limit_hits,
             pressure=bool(s.pressure), **judged)
 
+    def _handle(self):
+        if not self._ptr:
+            raise ValueError("the scanner is closed")
+        return self._ptr
+
+    _free = _scanner_free  # as Rules._free
+
     def close(self):
-        if self._ptr and _scanner_free is not None:
-            _scanner_free(self._ptr)
-        self._ptr = None
+        """Frees the scanner (and its rules, when it held them last)."""
+        ptr, self._ptr = self._ptr, None
+        if ptr:
+            self._free(ptr)
 
     def __enter__(self):
         return self
