@@ -190,9 +190,13 @@ static int walk(const char *shown, const char *abs, struct ignores *ig,
 		}
 		if (lstat(ca.data, &st) != 0)
 			goto next;
-		dir = S_ISDIR(st.st_mode);
-		if (S_ISLNK(st.st_mode) && (stat(ca.data, &st) != 0 || S_ISDIR(st.st_mode)))
+		/* No link is followed, to a file or a folder, as ripgrep and gitleaks
+		 * walk: a link may lead out of the tree (a key, /etc/shadow, whose
+		 * text a finding would quote) or round in a loop. A file it names
+		 * inside the tree is found under its own name. */
+		if (S_ISLNK(st.st_mode))
 			goto next;
+		dir = S_ISDIR(st.st_mode);
 		if (ignored(ig, ca.data, name, dir) || walk_excluded(o, cs.data))
 			goto next;
 		if (dir) {

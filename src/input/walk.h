@@ -2,8 +2,9 @@
 /*
  * Folders named as inputs: the files under them to scan, in a stable
  * order (depth first, the entries of each folder by name compared
- * bytewise). Symbolic links to folders are not followed. Hidden files and folders (a name starting
- * with '.') are skipped, as are paths a .gitignore ignores (in the folder
+ * bytewise). Symbolic links are not followed, to files or folders (a
+ * folder named as the input is read through a link). Hidden files and
+ * folders (a name starting with '.') are skipped, as are paths a .gitignore ignores (in the folder
  * walked, its parents up to the repository root, and every folder below;
  * patterns with *, ?, [...], a leading or inner '/' anchoring, a trailing
  * '/' for folders only, '!' to include again, '**' for any folders) and
