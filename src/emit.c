@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "url.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -45,7 +46,8 @@ static size_t json_plain_run(const unsigned char *p, size_t i, size_t n)
 	return i;
 }
 
-int emit_json_string(struct buf *b, const char *s, size_t n)
+/* With replaced NULL, an invalid byte is \udcXX; otherwise U+FFFD, counted. */
+static int json_string(struct buf *b, const char *s, size_t n, size_t *replaced)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
@@ -86,6 +88,12 @@ int emit_json_string(struct buf *b, const char *s, size_t n)
 			i += k;
 			continue;
 		}
+		if (replaced) {
+			err = BUF_LIT(b, "\xEF\xBF\xBD");
+			++*replaced;
+			i++;
+			continue;
+		}
 		/* An invalid byte: a lone low surrogate U+DC80..U+DCFF carries it. */
 		err = buf_add(b, "\\udc", 4);
 		if (err == 0) {
@@ -98,6 +106,100 @@ int emit_json_string(struct buf *b, const char *s, size_t n)
 	if (err == 0)
 		err = buf_addc(b, '"');
 	return err;
+}
+
+int emit_json_string(struct buf *b, const char *s, size_t n)
+{
+	return json_string(b, s, n, NULL);
+}
+
+int emit_json_string_utf8(struct buf *b, const char *s, size_t n, size_t *replaced)
+{
+	size_t dummy = 0;
+
+	return json_string(b, s, n, replaced ? replaced : &dummy);
+}
+
+int emit_json_quote(struct buf *b, const char *s, size_t n)
+{
+	struct buf tmp = {0};
+	int err = url_redact(&s, &n, &tmp);
+
+	if (err == 0)
+		err = emit_json_string(b, s, n);
+	buf_free(&tmp);
+	return err;
+}
+
+int emit_json_quote_utf8(struct buf *b, const char *s, size_t n, size_t *replaced)
+{
+	struct buf tmp = {0};
+	int err = url_redact(&s, &n, &tmp);
+
+	if (err == 0)
+		err = emit_json_string_utf8(b, s, n, replaced);
+	buf_free(&tmp);
+	return err;
+}
+
+static int hex4(const unsigned char *p)
+{
+	int v = 0, i, d;
+
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
+			d = (p[i] | 0x20) - 'a' + 10;
+		else
+			return -1;
+		v = v << 4 | d;
+	}
+	return v;
+}
+
+int emit_json_text_utf8(struct buf *b, const char *t, size_t n, size_t *replaced)
+{
+	const unsigned char *p = (const unsigned char *)t;
+	size_t i = 0, run = 0, k;
+	int cp, lo, err = 0;
+
+	while (i < n && err == 0) {
+		if (p[i] < 0x80 && p[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (p[i] == '\\') {
+			if (n - i < 6 || p[i + 1] != 'u' || (cp = hex4(p + i + 2)) < 0xD800 ||
+			    cp > 0xDFFF) {
+				i += MIN((size_t)2, n - i); /* any other escape: as it is */
+				continue;
+			}
+			lo = cp <= 0xDBFF && n - i >= 12 && p[i + 6] == '\\' && p[i + 7] == 'u'
+				     ? hex4(p + i + 8) : -1;
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				i += 12; /* a pair: one character */
+				continue;
+			}
+			/* A lone surrogate, \udcXX of surrogateescape among them. */
+			err = buf_add(b, t + run, i - run) | BUF_LIT(b, "\\ufffd");
+			++*replaced;
+			i += 6;
+			run = i;
+			continue;
+		}
+		k = utf8_char_len(p + i, n - i);
+		if (k > 0) {
+			i += k;
+			continue;
+		}
+		err = buf_add(b, t + run, i - run) | BUF_LIT(b, "\xEF\xBF\xBD");
+		++*replaced;
+		run = ++i;
+	}
+	if (err == 0)
+		err = buf_add(b, t + run, n - run);
+	return err ? -ENOMEM : 0;
 }
 
 static int field_str(struct buf *b, const char *key, const char *v, size_t n)

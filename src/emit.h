@@ -16,6 +16,26 @@
 
 /* Appends s as a quoted JSON string. */
 int emit_json_string(struct buf *b, const char *s, size_t n);
+/*
+ * The same, but each byte that is not part of valid UTF-8 becomes U+FFFD
+ * and is counted in *replaced (when not NULL): for output a strict reader
+ * takes (--records), where the byte need not come back.
+ */
+int emit_json_string_utf8(struct buf *b, const char *s, size_t n, size_t *replaced);
+/*
+ * Text quoted from the input (a finding's text, message, recovery,
+ * source; a claim): as emit_json_string() and emit_json_string_utf8(),
+ * with the userinfo of every URL in it redacted (url.h).
+ */
+int emit_json_quote(struct buf *b, const char *s, size_t n);
+int emit_json_quote_utf8(struct buf *b, const char *s, size_t n, size_t *replaced);
+/*
+ * Appends the JSON text t (n bytes, as json_parse() accepted it) with each
+ * byte that is not part of valid UTF-8 replaced by U+FFFD, and each lone
+ * surrogate escape (\udcXX included) by \ufffd; *replaced counts them.
+ * Everything else is copied byte for byte.
+ */
+int emit_json_text_utf8(struct buf *b, const char *t, size_t n, size_t *replaced);
 /* One finding as a JSONL record (with the newline). */
 int emit_finding(struct buf *b, const char *path, const struct finding *f);
 /* One claim as a JSONL record (with the newline). */

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "url.h"
+
 struct policy {
 	const struct ruleset *rs;
 	bool *escalated; /* per signal index */
@@ -124,17 +126,18 @@ void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
 
 /* ---- recovery templates ---- */
 
+/* The host, never the userinfo of "https://user:token@host" taken for it. */
 static int put_host(struct buf *out, const char *t, size_t n)
 {
-	const char *s = memmem(t, n, "://", 3), *end = t + n, *h;
+	const char *s = memmem(t, n, "://", 3);
+	size_t from, to;
 
 	if (!s)
 		return buf_add(out, t, n);
 	s += 3;
-	for (h = s; h < end && !strchr("/?#:", *h); h++)
-		;
-	for (; s < h; s++) {
-		int err = buf_addc(out, (char)tolower((unsigned char)*s));
+	url_host(s, (size_t)(t + n - s), &from, &to);
+	for (; from < to; from++) {
+		int err = buf_addc(out, (char)tolower((unsigned char)s[from]));
 
 		if (err < 0)
 			return err;

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+#include "url.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -625,7 +628,7 @@ static bool placeholder_host(const struct refs *r, const char *host, size_t n)
 static bool find_url(const struct refs *r, const char *s, size_t b, size_t e, struct ref_span *out,
 		     bool *placeholder)
 {
-	size_t i = find_ci(s, b, e, "http"), h, he;
+	size_t i = find_ci(s, b, e, "http"), h, hf, he;
 
 	for (; i < e; i = find_ci(s, i + 4, e, "http")) {
 		if (at_ci(s, i, e, "http://"))
@@ -635,9 +638,8 @@ static bool find_url(const struct refs *r, const char *s, size_t b, size_t e, st
 		else
 			continue;
 		*out = span(i, token_end(s, i, e));
-		for (he = h; he < i + out->len && !strchr("/:?#", s[he]); he++)
-			;
-		*placeholder = he > h && placeholder_host(r, s + h, he - h);
+		url_host(s + h, i + out->len - h, &hf, &he);
+		*placeholder = he > hf && placeholder_host(r, s + h + hf, he - hf);
 		return true;
 	}
 	return false;

@@ -159,7 +159,7 @@ int baseline_add(struct baseline *b, const char *fp, const char *path,
 	err |= BUF_LIT(r, "{\"fingerprint\":\"") | buf_adds(r, fp) | BUF_LIT(r, "\",\"path\":");
 	err |= emit_json_string(r, path, strlen(path));
 	err |= BUF_LIT(r, ",\"rule\":") | emit_json_string(r, f->rule, strlen(f->rule));
-	err |= BUF_LIT(r, ",\"text\":") | emit_json_string(r, f->text, f->text_len);
+	err |= BUF_LIT(r, ",\"text\":") | emit_json_quote(r, f->text, f->text_len);
 	err |= BUF_LIT(r, "}\n");
 	return err ? -ENOMEM : 0;
 }

@@ -49,7 +49,7 @@ static int emit_pair(struct buf *b, const char *path, size_t line, const char *i
 	err |= buf_addf(b, ",\"verdict\":\"%s\",\"reason\":", pair_label_name(v->label));
 	err |= emit_json_string(b, v->reason, strlen(v->reason));
 	err |= buf_addf(b, ",\"quote\":{\"start\":%zu,\"end\":%zu,\"text\":", v->quote_start, v->quote_end);
-	err |= emit_json_string(b, passage + v->quote_start, v->quote_end - v->quote_start);
+	err |= emit_json_quote(b, passage + v->quote_start, v->quote_end - v->quote_start);
 	err |= buf_addf(b, "},\"items\":%zu,\"grounded\":%zu,\"altered\":%zu,\"negations\":%zu,"
 			"\"negations_held\":%zu,\"directions\":%zu,\"directions_reversed\":%zu,"
 			"\"names\":%zu,\"names_held\":%zu,\"coverage\":%.3f,"

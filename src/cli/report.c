@@ -11,6 +11,7 @@
 #include "api/api.h"
 #include "cli.h"
 #include "emit.h"
+#include "url.h"
 
 /* Findings held for one line at most; past this a line's are decided as they come. */
 #define HELD_MAX 1024
@@ -403,12 +404,19 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
 		return 0;
 	if (!f->grounded) {
+		/* Of the text as written: a URL's credentials redacted, so the
+		 * fingerprint tells nothing of them and holds when they rotate. */
+		const char *t = f->text;
+		size_t n = f->text_len;
 		unsigned long long index;
 
-		err = occurrence(r, fingerprint_key(f->rule, f->text, f->text_len), &index);
+		err = url_redact(&t, &n, &r->redacted);
 		if (err)
 			return err;
-		fingerprint(f->rule, f->text, f->text_len, r->out->path, index, fp);
+		err = occurrence(r, fingerprint_key(f->rule, t, n), &index);
+		if (err)
+			return err;
+		fingerprint(f->rule, t, n, r->out->path, index, fp);
 	}
 	if (r->n_held == 0 && f->line <= r->ps.lines_done)
 		return decide(r, f, fp);
@@ -557,5 +565,6 @@ void report_fini(struct report *r)
 	free(r->sarif_ids);
 	free(r->keys);
 	free(r->counts);
+	buf_free(&r->redacted);
 	prescan_fini(&r->ps);
 }

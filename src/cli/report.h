@@ -55,6 +55,7 @@ struct report {
 	size_t n_keys, cap_keys;
 	uint64_t *counts;
 	size_t n_signals;
+	struct buf redacted; /* a finding's text, a URL's credentials redacted */
 	uint64_t findings, sup_inline, sup_baseline, sup_code;
 	enum halluscan_severity verdict;
 	char cwd[4096];

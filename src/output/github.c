@@ -10,11 +10,17 @@
 #include <errno.h>
 #include <string.h>
 
+#include "url.h"
+
 static int escaped(struct buf *b, const char *s, size_t n, bool property)
 {
-	struct buf v = {0};
+	struct buf v = {0}, r = {0};
 	size_t i;
-	int err = buf_add_visible(&v, s, n);
+	/* A URL's credentials are redacted wherever they come from. */
+	int err = url_redact(&s, &n, &r);
+
+	err = err ? err : buf_add_visible(&v, s, n);
+	buf_free(&r);
 
 	for (i = 0; i < v.len && err == 0; i++) {
 		char c = v.data[i];

@@ -15,6 +15,14 @@ static int field_str(struct buf *b, const char *key, const char *v, size_t n)
 	return err ? -ENOMEM : emit_json_string(b, v, n);
 }
 
+/* ,"key":"v" for text quoted from the input: a URL's credentials redacted */
+static int field_quote(struct buf *b, const char *key, const char *v, size_t n)
+{
+	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
+
+	return err ? -ENOMEM : emit_json_quote(b, v, n);
+}
+
 /* ,"key":v */
 static int field_u64(struct buf *b, const char *key, uint64_t v)
 {
@@ -86,7 +94,7 @@ static int reference(struct buf *b, const struct halluscan_reference *r)
 	err |= BUF_LIT(b, ",\"reference\":{\"style\":") | emit_json_string(b, r->style, strlen(r->style));
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (f[i].v)
-			err |= field_str(b, f[i].key, f[i].v, f[i].n);
+			err |= field_quote(b, f[i].key, f[i].v, f[i].n);
 	if (r->year)
 		err |= field_u64(b, "year", r->year);
 	if (r->problems) {
@@ -118,20 +126,20 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	err |= field_u64(b, "end", f->end);
 	err |= field_u64(b, "line", f->line);
 	err |= field_u64(b, "column", f->column);
-	err |= field_str(b, "text", f->text, f->text_len);
+	err |= field_quote(b, "text", f->text, f->text_len);
 	if (f->text_truncated)
 		err |= BUF_LIT(b, ",\"text_truncated\":true");
 	if (f->grounded)
 		err |= BUF_LIT(b, ",\"grounded\":true") | field_u64(b, "grounded_at", f->grounded_at);
 	if (f->source)
-		err |= field_str(b, "source", f->source, strlen(f->source)) |
+		err |= field_quote(b, "source", f->source, strlen(f->source)) |
 		       field_u64(b, "source_at", f->source_at);
 	if (f->reference)
 		err |= reference(b, f->reference);
 	if (fingerprint)
 		err |= field_str(b, "fingerprint", fingerprint, strlen(fingerprint));
-	err |= field_str(b, "message", f->message, strlen(f->message));
-	err |= field_str(b, "recovery", f->recovery, strlen(f->recovery));
+	err |= field_quote(b, "message", f->message, strlen(f->message));
+	err |= field_quote(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : jsonl_flush(w);
 }
@@ -153,7 +161,7 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 	err |= field_u64(b, "start", c->start) | field_u64(b, "end", c->end);
 	err |= BUF_LIT(b, ",\"label\":\"") | buf_adds(b, halluscan_claim_label_name(c->label)) |
 	       buf_addc(b, '"');
-	err |= field_str(b, "text", c->text, c->text_len);
+	err |= field_quote(b, "text", c->text, c->text_len);
 	err |= BUF_LIT(b, ",\"items\":[");
 	for (i = 0; i < c->n_items; i++) {
 		const struct halluscan_claim_item *it = c->items[i];
@@ -161,7 +169,7 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 		err |= buf_adds(b, i ? ",{\"rule\":" : "{\"rule\":");
 		err |= emit_json_string(b, it->rule, strlen(it->rule));
 		err |= field_u64(b, "start", it->start) | field_u64(b, "end", it->end);
-		err |= field_str(b, "text", it->text, it->text_len);
+		err |= field_quote(b, "text", it->text, it->text_len);
 		if (it->grounded)
 			err |= BUF_LIT(b, ",\"grounded\":true") |
 			       field_u64(b, "grounded_at", it->grounded_at) | buf_addc(b, '}');

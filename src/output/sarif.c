@@ -24,6 +24,12 @@ static int str(struct buf *b, const char *s)
 	return emit_json_string(b, s, strlen(s));
 }
 
+/* Text quoted from the input: a URL's credentials redacted. */
+static int quote(struct buf *b, const char *s)
+{
+	return emit_json_quote(b, s, strlen(s));
+}
+
 /* RFC 3986: unreserved characters and '/' as they are, every other byte %XX. */
 static int uri_path(struct buf *b, const char *s)
 {
@@ -118,7 +124,7 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 	else
 		err |= buf_addf(b, ",\"ruleIndex\":%zu,\"level\":\"%s\"", rule_index,
 				level(f->severity));
-	err |= BUF_LIT(b, ",\"message\":{\"text\":") | str(b, f->message);
+	err |= BUF_LIT(b, ",\"message\":{\"text\":") | quote(b, f->message);
 	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
 	err |= uri(b, path);
 	if (path[0] != '/')
@@ -128,7 +134,7 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 	if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
 		err |= buf_addf(b, ",\"endColumn\":%llu", (unsigned long long)(f->column + cps));
 	err |= BUF_LIT(b, ",\"snippet\":{\"text\":");
-	err |= emit_json_string(b, f->text, f->text_len);
+	err |= emit_json_quote(b, f->text, f->text_len);
 	err |= BUF_LIT(b, "}}}}]");
 	if (fingerprint)
 		err |= BUF_LIT(b, ",\"partialFingerprints\":{\"halluscan/v1\":") | str(b, fingerprint) |
@@ -142,7 +148,7 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 	}
 	if (f->trigger)
 		err |= BUF_LIT(b, ",\"trigger\":") | str(b, f->trigger);
-	err |= BUF_LIT(b, ",\"recovery\":") | str(b, f->recovery);
+	err |= BUF_LIT(b, ",\"recovery\":") | quote(b, f->recovery);
 	err |= BUF_LIT(b, "}}");
 	return err ? -ENOMEM : jsonl_flush(w);
 }

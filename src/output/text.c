@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "url.h"
+
 #define BOLD "\033[1m"
 #define RED "\033[1;31m"
 #define YELLOW "\033[33m"
@@ -28,6 +30,18 @@ int out_format_parse(const char *name, enum out_format *out)
 	return -EINVAL;
 }
 
+/* Text quoted from the input: a URL's credentials redacted, then made visible. */
+static int quoted(struct buf *b, const char *s)
+{
+	struct buf r = {0};
+	size_t n = strlen(s);
+	int err = url_redact(&s, &n, &r);
+
+	err = err ? err : buf_add_visible(b, s, n);
+	buf_free(&r);
+	return err;
+}
+
 int text_finding(struct jsonl *w, const struct text_style *st,
 		 const struct halluscan_finding *f)
 {
@@ -45,7 +59,7 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 	err |= buf_adds(b, f->grounded ? "grounded" : halluscan_severity_name(f->severity));
 	err |= st->color ? BUF_LIT(b, RESET) : 0;
 	err |= BUF_LIT(b, ": ");
-	err |= buf_add_visible(b, f->message, strlen(f->message));
+	err |= quoted(b, f->message);
 	err |= st->color ? BUF_LIT(b, " " DIM "[") : BUF_LIT(b, " [");
 	err |= buf_add_visible(b, f->signal, strlen(f->signal));
 	for (size_t i = 0; i < f->n_also; i++)
@@ -55,7 +69,7 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 	err |= st->color ? BUF_LIT(b, "]" RESET "\n") : BUF_LIT(b, "]\n");
 	if (st->show_recovery) {
 		err |= BUF_LIT(b, "    ");
-		err |= buf_add_visible(b, f->recovery, strlen(f->recovery));
+		err |= quoted(b, f->recovery);
 		err |= buf_addc(b, '\n');
 	}
 	return err ? -ENOMEM : jsonl_flush(w);
