@@ -63,8 +63,10 @@ struct worker {
 	uint64_t record;       /* the line being read */
 	int err;               /* a fatal error seen in a callback */
 	char why[256];         /* what is wrong with a record */
+	size_t replaced;       /* --records: what of the record became U+FFFD */
 	/* For the run's end. */
 	size_t malformed;
+	size_t replacing;      /* records with something replaced */
 	uint64_t limit_hits;
 	bool failed;
 };
@@ -140,11 +142,20 @@ static void agg_end(struct agg *a, const struct stream_options *o)
 
 /* ---- findings ---- */
 
+/* A string from a record (a role, a field's name): U+FFFD for what is no UTF-8. */
 static int member_str(struct buf *b, const char *key, const char *v, size_t n)
 {
 	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
 
-	return err ? -ENOMEM : emit_json_string(b, v, n);
+	return err ? -ENOMEM : emit_json_string_utf8(b, v, n, NULL);
+}
+
+/* Text quoted from a record: also a URL's credentials redacted. */
+static int member_quote(struct buf *b, const char *key, const char *v, size_t n)
+{
+	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
+
+	return err ? -ENOMEM : emit_json_quote_utf8(b, v, n, NULL);
 }
 
 static int member_u64(struct buf *b, const char *key, uint64_t v)
@@ -171,16 +182,16 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 		err |= member_str(b, "trigger", f->trigger, strlen(f->trigger));
 	err |= member_u64(b, "start", f->start) | member_u64(b, "end", f->end);
 	err |= member_u64(b, "line", f->line) | member_u64(b, "column", f->column);
-	err |= member_str(b, "text", f->text, f->text_len);
+	err |= member_quote(b, "text", f->text, f->text_len);
 	if (f->text_truncated)
 		err |= BUF_LIT(b, ",\"text_truncated\":true");
 	if (f->grounded)
 		err |= BUF_LIT(b, ",\"grounded\":true") | member_u64(b, "grounded_at", f->grounded_at);
 	if (f->source)
-		err |= member_str(b, "source", f->source, strlen(f->source)) |
+		err |= member_quote(b, "source", f->source, strlen(f->source)) |
 		       member_u64(b, "source_at", f->source_at);
-	err |= member_str(b, "message", f->message, strlen(f->message));
-	err |= member_str(b, "recovery", f->recovery, strlen(f->recovery));
+	err |= member_quote(b, "message", f->message, strlen(f->message));
+	err |= member_quote(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= buf_addc(b, '}');
 	return err ? -ENOMEM : 0;
 }
@@ -469,17 +480,35 @@ static int transcript_file(struct worker *w, const char *name)
 
 /* ---- records ---- */
 
-/* A line that is not a JSON object comes back inside one, never dropped. */
+/* ,"replaced":N when something of the record became U+FFFD */
+static int replaced(struct worker *w, struct buf *b)
+{
+	if (!w->replaced)
+		return 0;
+	w->replacing++;
+	return member_u64(b, "replaced", w->replaced);
+}
+
+/*
+ * A line that is not a JSON object comes back inside one, never dropped,
+ * as a string a strict reader takes: what is no UTF-8 becomes U+FFFD.
+ */
 static int record_error(struct worker *w, const char *why, const char *line, size_t n,
 			bool has_line)
 {
-	struct buf *b = &w->out.b;
-	int err = BUF_LIT(b, "{\"halluscan\":{\"error\":") | emit_json_string(b, why, strlen(why));
+	struct buf *b = &w->out.b, in = {0};
+	int err = 0;
 
+	w->replaced = 0;
 	if (has_line)
-		err |= BUF_LIT(b, "},\"input\":") | emit_json_string(b, line, n) | BUF_LIT(b, "}\n");
+		err |= emit_json_string_utf8(&in, line, n, &w->replaced);
+	err |= BUF_LIT(b, "{\"halluscan\":{\"error\":") | emit_json_string_utf8(b, why, strlen(why), NULL);
+	err |= replaced(w, b);
+	if (has_line)
+		err |= BUF_LIT(b, "},\"input\":") | buf_add(b, in.data, in.len) | BUF_LIT(b, "}\n");
 	else
 		err |= BUF_LIT(b, "}}\n");
+	buf_free(&in);
 	w->malformed++;
 	return err ? -ENOMEM : 0;
 }
@@ -509,8 +538,8 @@ static int annotation(struct worker *w, struct buf *b, const char *why)
 	int err = 0;
 
 	if (why)
-		return BUF_LIT(b, "{\"error\":") | emit_json_string(b, why, strlen(why)) |
-		       buf_addc(b, '}');
+		return BUF_LIT(b, "{\"error\":") | emit_json_string_utf8(b, why, strlen(why), NULL) |
+		       replaced(w, b) | buf_addc(b, '}');
 	agg_end(&w->agg, o);
 	err |= BUF_LIT(b, "{\"verdict\":\"") | buf_adds(b, halluscan_severity_name(s->verdict)) |
 	       BUF_LIT(b, "\",\"findings\":[") | buf_add(b, w->ann.data, w->ann.len) |
@@ -532,6 +561,7 @@ static int annotation(struct worker *w, struct buf *b, const char *why)
 				s->claims_sufficient ? "sufficient" : "insufficient");
 	if (s->match_limit_hits)
 		err |= member_u64(b, "match_limit_hits", s->match_limit_hits);
+	err |= replaced(w, b);
 	err |= buf_addf(b, ",\"ruleset\":\"%.16s\"}", halluscan_rules_digest(o->rules));
 	w->limit_hits += s->match_limit_hits;
 	if (s->failed)
@@ -576,7 +606,12 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 	return err ? err : scan_text(w, text, n);
 }
 
-/* One record: the same line with a "halluscan" member added before its last brace. */
+/*
+ * One record: the same line with a "halluscan" member added before its
+ * last brace. The line is copied byte for byte but for what a strict
+ * reader refuses (bytes that are no UTF-8, lone surrogate escapes): they
+ * become U+FFFD, counted in the member's "replaced".
+ */
 static int record_line(struct worker *w, const char *line, size_t n, bool long_line)
 {
 	struct buf *b = &w->out.b;
@@ -611,9 +646,11 @@ static int record_line(struct worker *w, const char *line, size_t n, bool long_l
 		json_span(v, &start, &end);
 		if (why)
 			w->malformed++;
-		err = buf_add(b, line, end - 1) |
+		w->replaced = 0;
+		err = emit_json_text_utf8(b, line, end - 1, &w->replaced) |
 		      (json_object_len(v) ? buf_addc(b, ',') : 0) | BUF_LIT(b, "\"halluscan\":");
 		err = err ? -ENOMEM : annotation(w, b, why);
+		/* (after the value only whitespace: json_parse() said so) */
 		if (err == 0 && (buf_addc(b, '}') | buf_add(b, line + end, n - end) | buf_addc(b, '\n')))
 			err = -ENOMEM;
 	}
@@ -813,7 +850,7 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	struct stream st = {.o = o, .files = files};
 	static char dash[] = "-";
 	char *const std_in[] = {dash};
-	size_t malformed = 0, i;
+	size_t malformed = 0, replacing = 0, i;
 	uint64_t hits = 0;
 	bool io_error = false, failed = false;
 	int *rc = NULL, err, status = EXIT_ERROR;
@@ -865,12 +902,16 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	}
 	for (i = 0; i < o->jobs; i++) {
 		malformed += st.w[i].malformed;
+		replacing += st.w[i].replacing;
 		hits += st.w[i].limit_hits;
 		failed |= st.w[i].failed;
 	}
 	if (hits)
 		cli_warn("a PCRE2 match limit was reached %llu time(s); matches may be missing",
 			 (unsigned long long)hits);
+	if (replacing)
+		cli_warn("%zu record(s) held bytes that are not UTF-8 or lone surrogate escapes, "
+			 "written as U+FFFD; see the \"replaced\" members", replacing);
 	if (malformed)
 		cli_warn("%zu malformed line(s); see the error %s", malformed,
 			 o->records ? "members" : "records");
