@@ -6,7 +6,14 @@
  *  - the reader accepts or refuses with -EINVAL and a place inside the text;
  *  - what it accepts, written out again with the writer, reads back as the
  *    same tree; spans nest inside their parents; json_int agrees with
- *    strtoll(), json_getn finds the last member of a key.
+ *    strtoll(), json_getn finds the last member of a key;
+ *  - the strict writers (--records) make UTF-8 a strict reader takes: a
+ *    string's invalid bytes become U+FFFD, each counted, the rest kept; a
+ *    text the reader accepts is copied byte for byte when nothing is
+ *    replaced, and otherwise reads back as the same shape with every
+ *    string valid UTF-8 (no lone surrogate escape left);
+ *  - url_redact() leaves no userinfo in any "://" authority, keeps text
+ *    without '@' as it is, and redacts nothing twice.
  */
 #include <errno.h>
 #include <math.h>
@@ -16,7 +23,101 @@
 #include "emit.h"
 #include "fuzz.h"
 #include "json.h"
+#include "url.h"
 #include "util.h"
+
+/* Writes s with emit_json_string_utf8: U+FFFD for each invalid byte, counted. */
+static void string_strict(const char *s, size_t n, struct buf *b)
+{
+	struct json_value *v = NULL;
+	struct json_error jerr = {0};
+	const unsigned char *p = (const unsigned char *)s;
+	size_t replaced = 0, bad = 0, i, k, len;
+	const char *back;
+
+	for (i = 0; i < n; i += k ? k : 1) {
+		k = utf8_char_len(p + i, n - i);
+		bad += k == 0;
+	}
+	b->len = 0;
+	FUZZ_CHECK(emit_json_string_utf8(b, s, n, &replaced) == 0);
+	FUZZ_CHECK(replaced == bad, "%zu replaced, %zu invalid bytes", replaced, bad);
+	FUZZ_CHECK(fuzz_valid_utf8(b->data, b->len) && fuzz_no_control(b->data, b->len));
+	FUZZ_CHECK(json_parse(b->data, b->len, &v, &jerr) == 0, "%s", jerr.msg);
+	back = json_string(v, &len);
+	FUZZ_CHECK(back && fuzz_valid_utf8(back, len), "a strict string read back is not UTF-8");
+	FUZZ_CHECK(len == n + 2 * bad, "%zu bytes back from %zu with %zu replaced", len, n, bad);
+	if (bad == 0)
+		FUZZ_CHECK(n == 0 || memcmp(back, s, n) == 0);
+	json_free(v);
+}
+
+/* Same types, lengths, keys' count and numbers; every string valid UTF-8 in b. */
+static void check_shape(const struct json_value *a, const struct json_value *b)
+{
+	size_t i, n;
+	const char *s;
+	double da, db;
+
+	FUZZ_CHECK(json_type(a) == json_type(b), "the strict copy changed a type");
+	switch (json_type(a)) {
+	case JSON_NUMBER:
+		FUZZ_CHECK(json_number(a, &da) == 0 && json_number(b, &db) == 0 && da == db);
+		break;
+	case JSON_STRING:
+		s = json_string(b, &n);
+		FUZZ_CHECK(fuzz_valid_utf8(s, n), "a string of the strict copy is not UTF-8");
+		break;
+	case JSON_ARRAY:
+		FUZZ_CHECK(json_array_len(a) == json_array_len(b));
+		for (i = 0; i < json_array_len(a); i++)
+			check_shape(json_array_at(a, i), json_array_at(b, i));
+		break;
+	case JSON_OBJECT:
+		FUZZ_CHECK(json_object_len(a) == json_object_len(b));
+		for (i = 0; i < json_object_len(a); i++) {
+			const char *ka, *kb;
+			size_t na, nb;
+			const struct json_value *ma = json_object_at(a, i, &ka, &na);
+			const struct json_value *mb = json_object_at(b, i, &kb, &nb);
+
+			FUZZ_CHECK(fuzz_valid_utf8(kb, nb), "a key of the strict copy is not UTF-8");
+			check_shape(ma, mb);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* url_redact() on any bytes. */
+static void redact(const char *s, size_t n)
+{
+	struct buf t1 = {0}, t2 = {0};
+	const char *r = s, *r2, *p;
+	size_t rn = n, rn2;
+
+	FUZZ_CHECK(url_redact(&r, &rn, &t1) == 0);
+	if (!memchr(s, '@', n))
+		FUZZ_CHECK(r == s && rn == n, "text without '@' was changed");
+	/* No authority keeps a userinfo but the mark. */
+	for (p = r; (p = memmem(p, (size_t)(r + rn - p), "://", 3)); p += 3) {
+		const char *a = p + 3, *at = NULL, *q;
+
+		for (q = a; q < r + rn && (unsigned char)*q > 0x20 && *q != 0x7F && !strchr("/?#\"'<>\\", *q); q++)
+			if (*q == '@')
+				at = q;
+		FUZZ_CHECK(!at || at == a || (at - a == (ptrdiff_t)strlen(URL_REDACTED) &&
+					       memcmp(a, URL_REDACTED, at - a) == 0),
+			   "a userinfo is left: \"%.*s\"", (int)(q - a), a);
+	}
+	r2 = r;
+	rn2 = rn;
+	FUZZ_CHECK(url_redact(&r2, &rn2, &t2) == 0);
+	FUZZ_CHECK(rn2 == rn && memcmp(r2, r, rn) == 0, "redacting twice changed the text");
+	buf_free(&t1);
+	buf_free(&t2);
+}
 
 /* Writes s with emit_json_string and checks what the reader makes of it. */
 static void string_round_trip(const char *s, size_t n, struct buf *b)
@@ -226,6 +327,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Any bytes at all, as a string. */
 	string_round_trip(text, size, &scratch);
+	string_strict(text, size, &scratch);
+	redact(text, size);
 
 	err = json_parse(text, size, &root, &jerr);
 	FUZZ_CHECK(err == 0 || err == -EINVAL, "json_parse returned %d", err);
@@ -241,6 +344,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FUZZ_CHECK(err == 0, "the tree written out does not read back: %s at %zu", jerr.msg,
 		   jerr.offset);
 	check_same(root, again);
+	json_free(again);
+	again = NULL;
+	/* The strict copy of the text (--records echoes a record this way). */
+	{
+		size_t replaced = 0;
+
+		out.len = 0;
+		FUZZ_CHECK(emit_json_text_utf8(&out, text, size, &replaced) == 0);
+		FUZZ_CHECK(fuzz_valid_utf8(out.data, out.len), "the strict copy is not UTF-8");
+		if (replaced == 0)
+			FUZZ_CHECK(out.len == size && memcmp(out.data, text, size) == 0,
+				   "nothing replaced, yet the copy differs");
+		err = json_parse(out.data, out.len, &again, &jerr);
+		FUZZ_CHECK(err == 0, "the strict copy does not read back: %s at %zu", jerr.msg,
+			   jerr.offset);
+		check_shape(root, again);
+	}
 out:
 	json_free(root);
 	json_free(again);

@@ -211,6 +211,12 @@ def seeds_json():
     write('json', 'numbers', b'[0,-0,1e308,-1e-400,9223372036854775807,-9223372036854775808,'
                              b'9223372036854775808,1.5E+3,true,false,null]')
     write('json', 'nested', b'{"a":{"b":[{"c":[[[]]]},{}]},"a":1}')
+    # --records' strict copy: bytes that are no UTF-8, lone and paired surrogates
+    write('json', 'strict-utf8', b'{"id\xff":"a\xc3 \xed\xa0\x80 \xf4\x90\x80\x80",'
+                                 b'"s":"\\udc80\\uDCff\\ud800\\udc80 \\udcc3","k":[1,"\\u00e9\xe9"]}')
+    # credentials in URLs, for url_redact()
+    write('json', 'url-userinfo', b'["https://alice:tok@git.example.com:8443/r.git",'
+                                  b'"http://p@ss@10.0.0.1/x a://x@b://y@c https://@h ftp://u@[::1]:21/"]')
     for name, stdin, _ in case_inputs():
         rec = {'response': stdin.decode('utf-8', 'replace'), 'has_hallucination': False}
         write('json', 'case-' + name, json.dumps(rec).encode())
