@@ -165,6 +165,21 @@ int emit_json_text_utf8(struct buf *b, const char *t, size_t n, size_t *replaced
 	int cp, lo, err = 0;
 
 	while (i < n && err == 0) {
+#if defined(__SSE2__)
+		/* Records are mostly ASCII without escapes: 16 such bytes at a time. */
+		for (; i + 16 <= n; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(v) |
+				     (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+
+			if (m) {
+				i += (size_t)__builtin_ctz(m);
+				break;
+			}
+		}
+		if (i == n)
+			break;
+#endif
 		if (p[i] < 0x80 && p[i] != '\\') {
 			i++;
 			continue;
