@@ -206,14 +206,22 @@ int read_file(const char *path, char **out, size_t *len)
 
 int read_file_max(const char *path, size_t max, char **out, size_t *len)
 {
-	struct buf b = {0};
-	char tmp[65536];
-	int fd, err = 0;
-	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	err = read_fd_max(fd, max, out, len);
+	close(fd);
+	return err;
+}
+
+int read_fd_max(int fd, size_t max, char **out, size_t *len)
+{
+	struct buf b = {0};
+	char tmp[65536];
+	int err = 0;
+	ssize_t n;
+
 	while (b.len < max) {
 		n = read(fd, tmp, MIN(sizeof(tmp), max - b.len));
 		if (n < 0) {
@@ -239,7 +247,6 @@ int read_file_max(const char *path, size_t max, char **out, size_t *len)
 	*len = b.len;
 	b.data = NULL;
 out:
-	close(fd);
 	buf_free(&b);
 	return err;
 }

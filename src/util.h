@@ -102,6 +102,8 @@ void buf_free(struct buf *b);
 int read_file(const char *path, char **out, size_t *len);
 /* Reads at most max bytes of a file (ask for one more than you accept to tell a larger one). */
 int read_file_max(const char *path, size_t max, char **out, size_t *len);
+/* The same from an open descriptor, which is left open. */
+int read_fd_max(int fd, size_t max, char **out, size_t *len);
 
 /*
  * The longest JSONL record read (--pairs and eval), newline not counted. A

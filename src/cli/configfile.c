@@ -3,6 +3,7 @@
 #include "configfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,36 +38,94 @@ void strv_free(struct strv *v)
 	*v = (struct strv){0};
 }
 
-static bool exists(const char *path)
+/* dir/name, or /name at the root; false when it does not fit. */
+static bool join(char *out, size_t n, const char *dir, const char *name)
+{
+	return (size_t)snprintf(out, n, "%s/%s", strcmp(dir, "/") ? dir : "", name) < n;
+}
+
+/* An entry of that name, whatever it is (a dangling link too): 1, 0, or -errno. */
+static int has(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (!join(path, sizeof(path), dir, name))
+		return -ENAMETOOLONG;
+	if (lstat(path, &st) == 0)
+		return 1;
+	return errno == ENOENT ? 0 : -errno;
+}
+
+/* Others may create entries in it: nothing there is the project's. */
+static bool anyone_writes(const char *dir)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0;
+	return stat(dir, &st) == 0 && (st.st_mode & S_IWOTH);
 }
 
-char *config_find(void)
+static void up(char *dir)
 {
-	const char *env = getenv("HALLUSCAN_CONFIG");
-	char dir[PATH_MAX], path[PATH_MAX + sizeof(CONFIG_NAME) + 1];
+	char *slash = strrchr(dir, '/');
 
+	if (slash == dir)
+		dir[1] = '\0';
+	else if (slash)
+		*slash = '\0';
+}
+
+int config_find(char **out, struct diag *d)
+{
+	const char *env = getenv("HALLUSCAN_CONFIG"), *h = getenv("HOME");
+	char start[PATH_MAX], top[PATH_MAX], dir[PATH_MAX], home[PATH_MAX], path[PATH_MAX];
+	bool have_home;
+	int r;
+
+	*out = NULL;
 	if (env && *env)
-		return xstrndup(env, strlen(env));
-	if (!getcwd(dir, sizeof(dir)))
-		return NULL;
+		return (*out = xstrndup(env, strlen(env))) ? 0 : -ENOMEM;
+	if (!getcwd(start, sizeof(start))) {
+		r = errno;
+		return diag_set(d, -r, "the working folder, where .halluscan.yaml is looked for: "
+				"%s (--config FILE or --no-config says which)", strerror(r));
+	}
+	/* getcwd() gives no links, so neither may home; a home of / bounds nothing. */
+	have_home = h && *h && realpath(h, home) && strcmp(home, "/") != 0;
+	/* The top: the first folder up from start that holds .git or is home; else start. */
+	memcpy(top, start, sizeof(top));
+	memcpy(dir, start, sizeof(dir));
 	for (;;) {
-		char *slash;
-
-		snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "", CONFIG_NAME);
-		if (exists(path))
-			return xstrndup(path, strlen(path));
-		snprintf(path, sizeof(path), "%s/.git", strcmp(dir, "/") ? dir : "");
-		if (exists(path) || strcmp(dir, "/") == 0)
-			return NULL;
-		slash = strrchr(dir, '/');
-		if (slash == dir)
-			dir[1] = '\0';
-		else
-			*slash = '\0';
+		if (strcmp(dir, start) != 0 && anyone_writes(dir))
+			break;
+		r = has(dir, ".git");
+		if (r < 0)
+			return diag_set(d, r, "%s/.git: %s", dir, strerror(-r));
+		if (r > 0 || (have_home && strcmp(dir, home) == 0)) {
+			memcpy(top, dir, sizeof(top));
+			break;
+		}
+		if (strcmp(dir, "/") == 0)
+			break;
+		up(dir);
+	}
+	memcpy(dir, start, sizeof(dir));
+	for (;;) {
+		if (!join(path, sizeof(path), dir, CONFIG_NAME))
+			return diag_set(d, -ENAMETOOLONG, "%s/%s: %s", dir, CONFIG_NAME,
+					strerror(ENAMETOOLONG));
+		r = has(dir, CONFIG_NAME);
+		if (r < 0)
+			return diag_set(d, r, "%s: %s", path, strerror(-r));
+		/* Only start can be such a folder: the climb stopped below any other. */
+		if (r > 0 && anyone_writes(dir))
+			return diag_set(d, -EPERM, "%s: not read: anyone may write its folder "
+					"(--config FILE reads it, --no-config reads none)", path);
+		if (r > 0)
+			return (*out = xstrndup(path, strlen(path))) ? 0 : -ENOMEM;
+		if (strcmp(dir, top) == 0)
+			return 0;
+		up(dir);
 	}
 }
 
@@ -190,6 +249,51 @@ static int pair(struct parser *p, struct config *c, const char *key, const yaml_
 	return fail_at(p, km, "unknown key", key);
 }
 
+static const char *kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a folder" : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m) || S_ISBLK(m) ? "a device" : "not a file";
+}
+
+/*
+ * A regular file, checked before it is opened (opening a FIFO waits for
+ * a writer; a device's open may do something) and again on what was
+ * opened, in case the name changed in between.
+ */
+static int read_config(const char *path, char **data, size_t *len, struct diag *d)
+{
+	struct stat st;
+	int fd, err;
+
+	if (stat(path, &st) < 0)
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		goto not_file;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		goto not_file;
+	}
+	err = read_fd_max(fd, CONFIG_MAX + 1, data, len);
+	close(fd);
+	if (err)
+		return err == -ENOMEM ? err : -err;
+	if (*len > CONFIG_MAX) {
+		free(*data);
+		return diag_set(d, -EINVAL, "%s: larger than %d bytes", path, CONFIG_MAX);
+	}
+	return 0;
+not_file:
+	return diag_set(d, -EINVAL, "%s: %s, not a regular file: not read", path, kind(st.st_mode));
+}
+
 int config_load(struct config *c, const char *path, struct diag *d)
 {
 	struct parser p = {.path = path, .d = d};
@@ -199,13 +303,9 @@ int config_load(struct config *c, const char *path, struct diag *d)
 	int err;
 
 	c->skip_code = -1;
-	err = read_file_max(path, CONFIG_MAX + 1, &data, &len);
+	err = read_config(path, &data, &len, d);
 	if (err)
-		return -err;
-	if (len > CONFIG_MAX) {
-		free(data);
-		return diag_set(d, -EINVAL, "%s: larger than %d bytes", path, CONFIG_MAX);
-	}
+		return err;
 	c->path = xstrndup(path, strlen(path));
 	slash = strrchr(path, '/');
 	base = slash ? xstrndup(path, (size_t)(slash - path)) : NULL;

@@ -33,14 +33,21 @@ struct config {
 
 /*
  * Where the configuration is: $HALLUSCAN_CONFIG, else .halluscan.yaml in
- * the working folder or the nearest parent, stopping at the repository's
- * root (the folder holding .git). Returns a string the caller frees, or
- * NULL when there is none.
+ * the working folder or a parent, no higher than the first of them that
+ * holds .git (the repository's root) or is $HOME; with neither, in the
+ * working folder only. The climb stops below a folder anyone may write
+ * (/tmp): what lies there is no one's project. Any entry of that name
+ * is the one found, whatever it is (config_load() refuses what is not a
+ * file). *out is NULL when there is none, else a string the caller
+ * frees. 0; -EPERM (d says why) for one in a folder anyone may write, or
+ * an error (d says which) where the search could not look; -ENOMEM.
  */
-char *config_find(void);
+int config_find(char **out, struct diag *d);
 /*
- * Reads the file at path. 0; the positive errno of a file that cannot be
- * read; -EINVAL with d saying "FILE:LINE:COL: ..."; -ENOMEM.
+ * Reads the file at path: a regular file (or a link to one) of at most
+ * 64 KiB; a FIFO, a device or a folder is refused unread. 0; the positive
+ * errno of a file that cannot be opened; -EINVAL with d saying
+ * "FILE:LINE:COL: ..." or what the file is; -ENOMEM.
  */
 int config_load(struct config *c, const char *path, struct diag *d);
 void config_free(struct config *c);

@@ -861,11 +861,20 @@ static int listed(int err)
 /* The configuration file fills what the command line left unsaid. */
 static int apply_config(struct options *o, struct config *cfg, struct diag *d)
 {
-	char *path = o->config ? xstrndup(o->config, strlen(o->config)) : config_find();
+	char *path = NULL;
 	size_t i;
 	int err;
 
-	if (o->no_config || !path) {
+	if (o->no_config)
+		return 0;
+	if (o->config)
+		path = xstrndup(o->config, strlen(o->config));
+	else if ((err = config_find(&path, d)) < 0)
+		return err;
+	if (!path)
+		return o->config ? -ENOMEM : 0;
+	/* The one device that is read: the usual way to say "none" by a path. */
+	if (strcmp(path, "/dev/null") == 0) {
 		free(path);
 		return 0;
 	}
@@ -875,6 +884,9 @@ static int apply_config(struct options *o, struct config *cfg, struct diag *d)
 	free(path);
 	if (err < 0)
 		return err;
+	/* Once, before anything is scanned: a file that changes what the gate
+	 * passes is never applied unsaid (SARIF's invocation records it too). */
+	cli_warn("using configuration %s", cfg->path);
 	if (cfg->context.set && o->n_contexts == 0)
 		for (i = 0; i < cfg->context.n; i++)
 			if (add_str(&o->contexts, &o->n_contexts, cfg->context.v[i]) < 0)
@@ -1100,7 +1112,7 @@ int main(int argc, char **argv)
 		.select = (const char *const *)o.select.v, .n_select = o.select.n,
 		.ignore = (const char *const *)o.ignore.v, .n_ignore = o.ignore.n,
 		.baseline = o.baseline ? &base : NULL, .write_baseline = o.write_baseline ? &wbase : NULL,
-		.line_buffered = o.line_buffered,
+		.line_buffered = o.line_buffered, .config = cfg.path,
 		.tap = o.scratchpad ? chain_finding : NULL, .tap_ctx = &chain,
 	};
 	err = report_start(&rep, &d);

@@ -152,6 +152,7 @@ static int sarif_start(struct report *r)
 	r->n_sarif_ids = n;
 	if (getcwd(r->cwd, sizeof(r->cwd)))
 		r->sarif.cwd = r->cwd;
+	r->sarif.config = r->config;
 	err = err ? err : sarif_begin(r->out, &r->sarif, sr, n);
 	for (i = 0; i < rs->n_rules; i++)
 		free((char *)sr[i].help);

@@ -37,6 +37,7 @@ struct report {
 	const struct baseline *baseline;  /* drop what it holds, or NULL */
 	struct baseline *write_baseline;  /* record what is reported, or NULL */
 	bool line_buffered;
+	const char *config;               /* the configuration file applied, or NULL (SARIF) */
 	/* Called with each finding counted and written (not the grounded
 	 * ones), and the path it is about, when set: --scratchpad's lists. */
 	int (*tap)(void *ctx, const char *path, const struct halluscan_finding *f);

@@ -54,16 +54,23 @@ struct sarif_rule {
 /* The log being written; zero it and set cwd (or leave it NULL). */
 struct sarif {
 	const char *cwd; /* the absolute working folder relative paths are under (%SRCROOT%) */
+	const char *config; /* the configuration file applied, or NULL */
 	size_t results;
 };
 
-/* Starts the log: the tool and its rules (which results index), then opens the results. */
+/*
+ * Starts the log: the tool and its rules (which results index), the
+ * configuration file as an artifact, then opens the results.
+ */
 int sarif_begin(struct jsonl *w, struct sarif *s, const struct sarif_rule *rules,
 		size_t n_rules);
 /* One result; w->path is its file, rule_index its rule in sarif_begin()'s list. */
 int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_finding *f,
 		 size_t rule_index, const char *fingerprint);
-/* Ends the log: an invocation with a notification per message (errors). */
+/*
+ * Ends the log: an invocation with a notification per message (errors),
+ * and a note naming the configuration file.
+ */
 int sarif_end(struct jsonl *w, struct sarif *s, const char *const *errors, size_t n_errors);
 
 #endif

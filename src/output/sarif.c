@@ -70,6 +70,22 @@ static const char *relative(const char *path, const char *cwd)
 	return path;
 }
 
+/*
+ * An artifactLocation: relative to %SRCROOT% where the file is under it;
+ * index, when not negative, is its place in run.artifacts.
+ */
+static int location(struct buf *b, const struct sarif *s, const char *path, int index)
+{
+	const char *rel = relative(path, s->cwd);
+	int err = BUF_LIT(b, "{\"uri\":") | uri(b, rel);
+
+	if (rel[0] != '/')
+		err |= BUF_LIT(b, ",\"uriBaseId\":\"%SRCROOT%\"");
+	if (index >= 0)
+		err |= buf_addf(b, ",\"index\":%d", index);
+	return err | buf_addc(b, '}');
+}
+
 int sarif_begin(struct jsonl *w, struct sarif *s, const struct sarif_rule *rules,
 		size_t n_rules)
 {
@@ -101,6 +117,9 @@ int sarif_begin(struct jsonl *w, struct sarif *s, const struct sarif_rule *rules
 		err |= uri_path(b, s->cwd);
 		err |= BUF_LIT(b, "/\"}}");
 	}
+	if (s->config)
+		err |= BUF_LIT(b, ",\"artifacts\":[{\"location\":") | location(b, s, s->config, -1) |
+		       BUF_LIT(b, ",\"roles\":[\"userSpecifiedConfiguration\"]}]");
 	err |= BUF_LIT(b, ",\"results\":[");
 	return err ? -ENOMEM : jsonl_flush(w);
 }
@@ -109,7 +128,6 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 		 size_t rule_index, const char *fingerprint)
 {
 	struct buf *b = &w->b;
-	const char *path = relative(w->path, s->cwd);
 	size_t i, cps = 0;
 	int err = 0;
 
@@ -125,11 +143,9 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 		err |= buf_addf(b, ",\"ruleIndex\":%zu,\"level\":\"%s\"", rule_index,
 				level(f->severity));
 	err |= BUF_LIT(b, ",\"message\":{\"text\":") | quote(b, f->message);
-	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":{\"uri\":");
-	err |= uri(b, path);
-	if (path[0] != '/')
-		err |= BUF_LIT(b, ",\"uriBaseId\":\"%SRCROOT%\"");
-	err |= buf_addf(b, "},\"region\":{\"startLine\":%llu,\"startColumn\":%llu",
+	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":");
+	err |= location(b, s, w->path, -1);
+	err |= buf_addf(b, ",\"region\":{\"startLine\":%llu,\"startColumn\":%llu",
 			(unsigned long long)f->line, (unsigned long long)f->column);
 	if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
 		err |= buf_addf(b, ",\"endColumn\":%llu", (unsigned long long)(f->column + cps));
@@ -161,6 +177,18 @@ int sarif_end(struct jsonl *w, struct sarif *s, const char *const *errors, size_
 
 	err |= buf_addf(b, "],\"invocations\":[{\"executionSuccessful\":%s",
 			n_errors ? "false" : "true");
+	if (s->config) {
+		/* What stderr said, and where: the file is artifact 0. */
+		struct buf m = {0};
+
+		err |= buf_addf(&m, "using configuration %s", s->config);
+		err |= BUF_LIT(b, ",\"toolConfigurationNotifications\":[{\"level\":\"note\","
+			       "\"message\":{\"text\":");
+		err |= emit_json_string(b, m.data ? m.data : "", m.len);
+		err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":");
+		err |= location(b, s, s->config, 0) | BUF_LIT(b, "}}]}]");
+		buf_free(&m);
+	}
 	if (n_errors) {
 		err |= BUF_LIT(b, ",\"toolExecutionNotifications\":[");
 		for (i = 0; i < n_errors; i++)
