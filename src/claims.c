@@ -567,6 +567,53 @@ static bool since_said(struct claims *c, const struct held *h)
 	return n == 6 || !isalpha((unsigned char)p[n - 7]);
 }
 
+/* Words before a number read as an identifier's ("gift card 1234"). */
+#define IDENT_WORDS 3
+
+/*
+ * Is the bare number h the digits of an identifier the grounding holds,
+ * said with its parts apart: "certificate 7504069" or "certificate
+ * #7504069" of a tool's "certificate_7504069", "gift card 1234" of
+ * "gift_card_1234"? Never the digits alone.
+ */
+static bool ident_held(struct claims *c, struct held *h)
+{
+	uint64_t lo = h->from > c->start + 48 ? h->from - 48 : c->start;
+	char key[64 + 24];
+	const char *b, *d;
+	size_t nb, nd, at, words, k;
+
+	if (!ground_codes_held(c->ground))
+		return false;
+	b = window_get(c->w, lo, h->from, &nb);
+	d = window_get(c->w, h->from, h->to, &nd);
+	if (nb != h->from - lo || nd != h->to - h->from || nd > 24)
+		return false;
+	at = nb;
+	if (at && b[at - 1] == '#')
+		at--;
+	for (words = 0; words < IDENT_WORDS && at && (b[at - 1] == ' ' || b[at - 1] == '_'); words++) {
+		size_t end = --at, len;
+
+		while (at && isalpha((unsigned char)b[at - 1]))
+			at--;
+		len = end - at;
+		if (len < 2)
+			return false;
+		/* the words from here to the number, then its digits */
+		for (k = 0; k < nd && isdigit((unsigned char)d[k]); k++)
+			;
+		if (k != nd || nb - at + nd > sizeof(key))
+			return false;
+		memcpy(key, b + at, nb - at);
+		memcpy(key + (nb - at), d, nd);
+		if (ground_ident_key(key, nb - at + nd, &c->key) == 0 &&
+		    ground_find(c->ground, c->key.data, c->key.len, &h->grounded_at))
+			return true;
+	}
+	return false;
+}
+
 /* Nouns a year before them dates as a work: "a 2024 study", "2024 surveys". */
 static const char *const works[] = {
 	"analyses", "analysis", "article", "articles", "audit", "audits", "paper", "papers", "poll",
@@ -755,7 +802,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * any figure written the same way (the newest is where it is)... */
 	if (h->q.kind == QUANTITY_NUMBER) {
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
-			return CHECK_REPORT;
+			return ident_held(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 	}
 	/* ...unless it is said between the very words, both of them, that the

@@ -358,6 +358,11 @@ static inline bool ascii_alpha(unsigned char c)
 	return (unsigned char)((c | 0x20) - 'a') < 26;
 }
 
+static inline bool ascii_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 static inline unsigned char ascii_lower(unsigned char c)
 {
 	return (unsigned char)(c - 'A') < 26 ? c | 0x20 : c;
@@ -2102,6 +2107,19 @@ static bool word_is_address(const char *t, size_t ws, size_t we)
 	return false;
 }
 
+/* The first digit of t[i, n) right after a "_" ("certificate_7504069"), else n. */
+static size_t next_underscored_digit(const char *t, size_t i, size_t n)
+{
+	const char *p;
+
+	while (i < n && (p = memchr(t + i, '_', n - i))) {
+		i = (size_t)(p - t) + 1;
+		if (i < n && ascii_digit((unsigned char)t[i]))
+			return i;
+	}
+	return n;
+}
+
 size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool addresses,
 			size_t *start)
 {
@@ -2109,9 +2127,10 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 
 	while (i < n) {
 		size_t d, a, b, k;
+		bool ident;
 
-		/* a digit with a letter beside it: perhaps a code's */
-		d = numlex_next_glued(t, i, n);
+		/* a digit with a letter or "_" beside it: perhaps a code's */
+		d = MIN(numlex_next_glued(t, i, n), next_underscored_digit(t, i, n));
 		if (d == n)
 			break;
 		/* the run of letters, digits and "_" around it, read once */
@@ -2121,9 +2140,11 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 			;
 		i = b;
 		k = b - a;
-		if (k < 5 || k > 64 || memchr(t + a, '_', k))
+		ident = k <= 64 && ground_is_underscored(t + a, k);
+		if (!ident && (k < 5 || k > 64 || memchr(t + a, '_', k)))
 			continue;
-		if ((a > 0 && t[a - 1] == '#' && (k == 6 || k == 8)) || !ground_is_code(t + a, k)) {
+		if (!ident &&
+		    ((a > 0 && t[a - 1] == '#' && (k == 6 || k == 8)) || !ground_is_code(t + a, k))) {
 			cur->names++;
 			continue;
 		}
@@ -2152,11 +2173,58 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 	return 0;
 }
 
+bool ground_is_underscored(const char *t, size_t n)
+{
+	size_t i = 0, letters = 0, digits;
+
+	for (;;) {
+		size_t w = i;
+
+		while (i < n && ascii_alpha((unsigned char)t[i]))
+			i++;
+		if (i == w || i == n || t[i] != '_')
+			return false;
+		letters += i - w;
+		i++;
+		if (i < n && ascii_digit((unsigned char)t[i]))
+			break;
+	}
+	for (digits = 0; i < n && ascii_digit((unsigned char)t[i]); i++)
+		digits++;
+	return i == n && letters >= 2 && digits >= 3;
+}
+
+/*
+ * An identifier's key as a reader compares it, whatever joins its parts:
+ * its letters lowercased and its digits, "_", blanks and "#" left out
+ * ("certificate_7504069" is "certificate 7504069" is "certificate
+ * #7504069").
+ */
+int ground_ident_key(const char *t, size_t n, struct buf *out)
+{
+	size_t i;
+
+	out->len = 0;
+	if (buf_addc(out, (char)('0' + GROUNDING_CODE)) < 0)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		if ((ascii_alpha((unsigned char)t[i]) || ascii_digit((unsigned char)t[i])) &&
+		    buf_addc(out, (char)ascii_lower((unsigned char)t[i])) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 /* A code's key: a hash's first seven digits, lowercased; another code as it is. */
 static int code_key(const char *t, size_t n, struct buf *out)
 {
 	size_t i;
 
+	if (ground_is_underscored(t, n)) {
+		for (i = 0; i < n; i++)
+			if (t[i] != '_' && buf_addc(out, (char)ascii_lower((unsigned char)t[i])) < 0)
+				return -ENOMEM;
+		return 0;
+	}
 	if (!is_hash(t, n))
 		return buf_add(out, t, n);
 	for (i = 0; i < 7; i++)

@@ -302,6 +302,19 @@ int ground_sync(struct ground *dst, struct ground *src);
  * a letter ("5a22ac8"; not "deadbeef", "2024")?
  */
 bool ground_is_code(const char *text, size_t n);
+/*
+ * Is text an identifier of words and digits joined by "_", the digits last
+ * ("certificate_7504069", "gift_card_1234"): two letters or more, three
+ * digits or more? ground_next_code() gives these too, and its key
+ * (ground_key(), GROUNDING_CODE) is ground_ident_key()'s of its parts.
+ */
+bool ground_is_underscored(const char *text, size_t n);
+/*
+ * The key of an identifier said with its parts apart ("certificate
+ * 7504069", "certificate #7504069"): its letters, lowercased, and digits
+ * under GROUNDING_CODE, as the grounding keys "certificate_7504069".
+ */
+int ground_ident_key(const char *text, size_t n, struct buf *out);
 /* Where ground_next_code() is in a text: zeroed to start at its beginning. */
 struct ground_codes {
 	size_t at;          /* the next byte to read */

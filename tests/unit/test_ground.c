@@ -90,6 +90,9 @@ TEST(ground_codes_in_text)
 		{"http://a.example/A1B2C3D4 then A1B2C3D4 and x/A1B2C3D4", "A1B2C3D4"},
 		{"", ""},
 		{"A1B2C3", "A1B2C3"},
+		/* words and digits joined by "_", the digits last */
+		{"certificate_7504069, gift_card_123; not ab_12, a_123, _1234, ab_123x or ab__123",
+		 "certificate_7504069|gift_card_123"},
 	};
 	char got[256];
 	size_t i;
@@ -1396,4 +1399,22 @@ TEST(ground_derive_sums)
 	CHECK_STR(how, "100 + 100");
 	CHECK_EQ(at, 50);
 	ground_free(g);
+}
+
+/* An identifier's parts said apart key as the identifier joined by "_". */
+TEST(ground_ident_keys)
+{
+	struct buf a = {0}, b = {0};
+
+	CHECK(ground_is_underscored("certificate_7504069", 19));
+	CHECK(!ground_is_underscored("certificate7504069", 18));
+	CHECK_EQ(ground_key(GROUNDING_CODE, "Certificate_7504069", 19, &a), 0);
+	CHECK_EQ(ground_ident_key("certificate #7504069", 20, &b), 0);
+	CHECK_EQ(a.len, b.len);
+	CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+	CHECK_EQ(ground_ident_key("gift card 123", 13, &b), 0);
+	CHECK_EQ(ground_key(GROUNDING_CODE, "gift_card_123", 13, &a), 0);
+	CHECK(a.len == b.len && memcmp(a.data, b.data, a.len) == 0);
+	buf_free(&a);
+	buf_free(&b);
 }
