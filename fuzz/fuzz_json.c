@@ -14,6 +14,9 @@
  *    string valid UTF-8 (no lone surrogate escape left);
  *  - url_redact() leaves no userinfo in any "://" authority, keeps text
  *    without '@' as it is, and redacts nothing twice.
+ *  - json_scan_object() accepts what json_parse() accepts, with the same
+ *    top type and, for an object, the same members' keys and spans, and
+ *    refuses what json_parse() refuses for any reason but its limits.
  */
 #include <errno.h>
 #include <math.h>
@@ -317,6 +320,52 @@ static void check_same(const struct json_value *a, const struct json_value *b)
 	}
 }
 
+struct seen {
+	const struct json_value *root; /* NULL: json_parse() did not read it */
+	size_t i;
+};
+
+static int see(void *ctx, const struct json_member_span *m)
+{
+	struct seen *sn = ctx;
+	const char *key;
+	size_t len, s, e;
+	const struct json_value *v;
+
+	FUZZ_CHECK(m->key && m->key[m->key_len] == '\0' && m->start < m->end);
+	if (sn->root) {
+		v = json_object_at(sn->root, sn->i, &key, &len);
+		FUZZ_CHECK(v, "json_scan_object found more members");
+		json_span(v, &s, &e);
+		FUZZ_CHECK(len == m->key_len && memcmp(key, m->key, len) == 0 &&
+			   json_type(v) == m->type && s == m->start && e == m->end,
+			   "member %zu scanned otherwise", sn->i);
+	}
+	sn->i++;
+	return 0;
+}
+
+static void check_scan(const char *text, size_t size, const struct json_value *root,
+		       const struct json_error *perr)
+{
+	struct seen sn = {root, 0};
+	struct json_error jerr = {0};
+	enum json_type type;
+	int err = json_scan_object(text, size, see, &sn, &type, &jerr);
+
+	FUZZ_CHECK(err == 0 || err == -EINVAL, "json_scan_object returned %d", err);
+	if (err < 0)
+		FUZZ_CHECK(jerr.msg && jerr.offset <= size);
+	if (root) {
+		FUZZ_CHECK(err == 0, "json_scan_object refuses what json_parse reads: %s", jerr.msg);
+		FUZZ_CHECK(type == json_type(root) && sn.i == json_object_len(root));
+	} else if (strcmp(perr->msg, "nesting deeper than 64") != 0 &&
+		   strcmp(perr->msg, "more than 1000000 values") != 0) {
+		FUZZ_CHECK(err == -EINVAL, "json_scan_object reads what json_parse refuses: %s",
+			   perr->msg);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
@@ -332,6 +381,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	err = json_parse(text, size, &root, &jerr);
 	FUZZ_CHECK(err == 0 || err == -EINVAL, "json_parse returned %d", err);
+	check_scan(text, size, root, &jerr);
 	if (err < 0) {
 		FUZZ_CHECK(root == NULL && jerr.msg != NULL && jerr.offset <= size,
 			   "a refusal must say where, inside the text");

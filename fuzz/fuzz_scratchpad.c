@@ -8,7 +8,10 @@
  *    value spliced in, whose other members are the same, in the same order,
  *    and whose bytes outside the spliced value are the input's (a new
  *    member adds only itself and a comma);
- *  - execution.result, when it reads one, is the string json_get() finds.
+ *  - it reads what json_parse() reads, and more: where json_parse() takes
+ *    the text, execution.result, context_health and the member's place are
+ *    what json_get() finds; where json_parse() refuses it for any reason
+ *    but its limits (depth, values), scratchpad_parse() refuses it too.
  */
 #include <errno.h>
 #include <string.h>
@@ -44,30 +47,53 @@ static void same_members(const struct json_value *a, const char *ta,
 	}
 }
 
+/* json_parse() refused text only for a limit scratchpad_parse() does not have. */
+static bool limit_only(const struct json_error *e)
+{
+	return strcmp(e->msg, "nesting deeper than 64") == 0 ||
+	       strcmp(e->msg, "more than 1000000 values") == 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *text = (const char *)data;
 	struct scratchpad sp, again;
-	struct json_error jerr = {0};
+	struct json_error jerr = {0}, terr = {0};
+	struct json_value *tree = NULL, *tree2 = NULL;
 	struct buf out = {0};
 	const struct json_value *mine;
 	size_t s, e, vlen = sizeof(value) - 1;
-	int err;
+	int err, terr_rc;
 
+	terr_rc = json_parse(text, size, &tree, &terr);
 	err = scratchpad_parse(&sp, text, size, &jerr);
 	FUZZ_CHECK(err == 0 || err == -EINVAL, "scratchpad_parse returned %d", err);
 	if (err < 0) {
-		FUZZ_CHECK(sp.root == NULL && jerr.msg && jerr.offset <= size);
+		FUZZ_CHECK(sp.result_tree == NULL && sp.zone_tree == NULL && jerr.msg &&
+			   jerr.offset <= size);
+		FUZZ_CHECK(terr_rc < 0 || json_type(tree) != JSON_OBJECT,
+			   "json_parse reads an object scratchpad_parse refuses: %s", jerr.msg);
+		json_free(tree);
 		return 0;
 	}
-	FUZZ_CHECK(json_type(sp.root) == JSON_OBJECT);
-	if (sp.result) {
+	FUZZ_CHECK(terr_rc == 0 || limit_only(&terr), "scratchpad_parse reads what json_parse "
+		   "refuses: %s at %zu", terr.msg, terr.offset);
+	if (terr_rc == 0) {
+		const char *r, *zone;
 		size_t n;
-		const char *r = json_string(json_get(json_get(sp.root, "execution"), "result"), &n);
 
-		FUZZ_CHECK(r == sp.result && n == sp.result_len);
-	} else {
-		FUZZ_CHECK(sp.result_problem != NULL);
+		FUZZ_CHECK(json_type(tree) == JSON_OBJECT);
+		r = json_string(json_get(json_get(tree, "execution"), "result"), &n);
+		FUZZ_CHECK(r ? sp.result && n == sp.result_len && memcmp(r, sp.result, n) == 0
+			     : !sp.result && sp.result_problem, "execution.result read otherwise");
+		FUZZ_CHECK(scratchpad_health_value(json_get(tree, "context_health"), &zone) ==
+				   sp.health, "context_health read otherwise");
+		FUZZ_CHECK(zone ? sp.zone && strcmp(zone, sp.zone) == 0 : !sp.zone);
+		mine = json_get(tree, SCRATCHPAD_KEY);
+		json_span(mine, &s, &e);
+		FUZZ_CHECK(!!mine == sp.has_member && (!mine || (s == sp.at && e == sp.end)),
+			   "the member found elsewhere");
+		FUZZ_CHECK(json_object_len(tree) == sp.members);
 	}
 	FUZZ_CHECK(sp.at <= sp.end && sp.end <= size);
 	FUZZ_CHECK(scratchpad_splice(&sp, value, vlen, &out) == 0);
@@ -78,14 +104,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = scratchpad_parse(&again, out.data, out.len, &jerr);
 	FUZZ_CHECK(err == 0, "the spliced scratchpad does not read: %s at %zu", jerr.msg,
 		   jerr.offset);
-	mine = json_get(again.root, SCRATCHPAD_KEY);
-	json_span(mine, &s, &e);
-	FUZZ_CHECK(mine && e - s == vlen && memcmp(out.data + s, value, vlen) == 0,
+	FUZZ_CHECK(again.has_member && again.end - again.at == vlen &&
+		   memcmp(out.data + again.at, value, vlen) == 0,
 		   "the member is not the value spliced in");
-	FUZZ_CHECK(again.has_member && again.at == s && again.end == e);
-	same_members(sp.root, text, again.root, out.data, !sp.has_member);
-	/* Splicing again replaces the member in place. */
-	out.len = 0;
+	FUZZ_CHECK(again.members == sp.members + !sp.has_member);
+	if (terr_rc == 0) {
+		FUZZ_CHECK(json_parse(out.data, out.len, &tree2, &terr) == 0 || limit_only(&terr),
+			   "the spliced scratchpad is not JSON: %s", terr.msg);
+		if (tree2) {
+			mine = json_get(tree2, SCRATCHPAD_KEY);
+			json_span(mine, &s, &e);
+			FUZZ_CHECK(mine && s == again.at && e == again.end);
+			same_members(tree, text, tree2, out.data, !sp.has_member);
+		}
+	}
+	json_free(tree);
+	json_free(tree2);
 	scratchpad_fini(&again);
 	buf_free(&out);
 	scratchpad_fini(&sp);

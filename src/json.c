@@ -46,6 +46,9 @@ struct json_member {
 
 /* ---- the arena: blocks that are only ever freed together ---- */
 
+struct block;
+static void arena_free(struct block *b);
+
 struct block {
 	struct block *next;
 	size_t used, cap;
@@ -82,6 +85,17 @@ static void *arena_alloc(struct arena *a, size_t n)
 	}
 	b->used += n;
 	return (char *)b->data + b->used - n;
+}
+
+/* Keeps the newest block, emptied, and frees the rest: the next string
+ * reuses it (json_scan_object() needs one decoded string at a time). */
+static void arena_rewind(struct arena *a)
+{
+	if (!a->head)
+		return;
+	arena_free(a->head->next);
+	a->head->next = NULL;
+	a->head->used = 0;
 }
 
 static void arena_free(struct block *b)
@@ -590,4 +604,182 @@ const struct json_value *json_object_at(const struct json_value *v, size_t i,
 	if (key_len)
 		*key_len = m->key_len;
 	return &m->value;
+}
+
+/* ---- the tree-less scan ---- */
+
+/* The open containers, one bit each (1: an object), innermost last. */
+struct kinds {
+	unsigned char *bits;
+	size_t cap, depth;
+};
+
+static int kinds_push(struct kinds *k, bool object)
+{
+	size_t byte = k->depth / 8;
+
+	if (grow(&k->bits, &k->cap, byte + 1, 1) < 0)
+		return -ENOMEM;
+	if (object)
+		k->bits[byte] |= (unsigned char)(1u << (k->depth % 8));
+	else
+		k->bits[byte] &= (unsigned char)~(1u << (k->depth % 8));
+	k->depth++;
+	return 0;
+}
+
+static bool kinds_object(const struct kinds *k)
+{
+	size_t d = k->depth - 1;
+
+	return k->bits[d / 8] >> (d % 8) & 1;
+}
+
+static enum json_type type_at(unsigned char c)
+{
+	switch (c) {
+	case '{': return JSON_OBJECT;
+	case '[': return JSON_ARRAY;
+	case '"': return JSON_STRING;
+	case 't': case 'f': return JSON_BOOL;
+	case 'n': return JSON_NULL;
+	default: return JSON_NUMBER;
+	}
+}
+
+/*
+ * The same grammar as parse_value(), without recursion: a loop over the
+ * bytes with the open containers' kinds on a bit stack, so that nesting
+ * costs a bit a level and no value is kept.
+ */
+int json_scan_object(const char *text, size_t len, json_member_fn fn, void *ctx,
+		     enum json_type *type, struct json_error *err)
+{
+	struct parser ps = {
+		.text = (const unsigned char *)text,
+		.p = (const unsigned char *)text,
+		.end = (const unsigned char *)text + len,
+		.arena.next_cap = 4096,
+		.err = err,
+	};
+	struct kinds k = {0};
+	struct json_member_span m = {0};
+	struct json_value scalar;
+	char *key = NULL;
+	size_t key_cap = 0;
+	const unsigned char *comma;
+	bool in_member = false;
+	const char *s;
+	size_t n;
+	int ret = 0;
+
+	*type = JSON_NONE;
+	skip_ws(&ps);
+	if (ps.p < ps.end)
+		*type = type_at(*ps.p);
+value:
+	skip_ws(&ps);
+	if (ps.p >= ps.end) {
+		ret = fail(&ps, ps.p, -EINVAL, "expected a value");
+		goto out;
+	}
+	if (k.depth == 1 && *type == JSON_OBJECT) {
+		in_member = true;
+		m.type = type_at(*ps.p);
+		m.start = (size_t)(ps.p - ps.text);
+	}
+	if (*ps.p == '{' || *ps.p == '[') {
+		bool object = *ps.p == '{';
+
+		ret = kinds_push(&k, object);
+		if (ret < 0) {
+			ret = fail(&ps, ps.p, ret, "out of memory");
+			goto out;
+		}
+		ps.p++;
+		skip_ws(&ps);
+		if (ps.p < ps.end && *ps.p == (object ? '}' : ']')) {
+			k.depth--;
+			ps.p++;
+			goto done;
+		}
+		if (object)
+			goto key;
+		goto value;
+	}
+	arena_rewind(&ps.arena);
+	if (*ps.p == '"')
+		ret = parse_string(&ps, &s, &n);
+	else if (*ps.p == '-' || (*ps.p >= '0' && *ps.p <= '9'))
+		ret = parse_number(&ps, &scalar);
+	else
+		ret = parse_literal(&ps, &scalar);
+	if (ret < 0)
+		goto out;
+done:
+	/* A value ended; k.depth containers are still open around it. */
+	if (k.depth == 1 && in_member) {
+		in_member = false;
+		m.end = (size_t)(ps.p - ps.text);
+		ret = fn(ctx, &m);
+		if (ret < 0)
+			goto out;
+	}
+	if (k.depth == 0) {
+		skip_ws(&ps);
+		if (ps.p < ps.end)
+			ret = fail(&ps, ps.p, -EINVAL, "trailing characters after the value");
+		goto out;
+	}
+	skip_ws(&ps);
+	if (ps.p < ps.end && *ps.p == ',') {
+		comma = ps.p++;
+		skip_ws(&ps);
+		if (ps.p < ps.end && *ps.p == (kinds_object(&k) ? '}' : ']')) {
+			ret = fail(&ps, comma, -EINVAL, "trailing comma");
+			goto out;
+		}
+		if (kinds_object(&k))
+			goto key;
+		goto value;
+	}
+	if (ps.p < ps.end && *ps.p == (kinds_object(&k) ? '}' : ']')) {
+		k.depth--;
+		ps.p++;
+		goto done;
+	}
+	ret = fail(&ps, ps.p, -EINVAL,
+		   kinds_object(&k) ? "expected ',' or '}'" : "expected ',' or ']'");
+	goto out;
+key:
+	if (ps.p >= ps.end || *ps.p != '"') {
+		ret = fail(&ps, ps.p, -EINVAL, "expected a string key");
+		goto out;
+	}
+	arena_rewind(&ps.arena);
+	ret = parse_string(&ps, &s, &n);
+	if (ret < 0)
+		goto out;
+	if (k.depth == 1) {
+		/* Kept past the value's strings, which reuse the arena. */
+		if (grow(&key, &key_cap, n + 1, 1) < 0) {
+			ret = fail(&ps, ps.p, -ENOMEM, "out of memory");
+			goto out;
+		}
+		memcpy(key, s, n + 1);
+		m.key = key;
+		m.key_len = n;
+	}
+	skip_ws(&ps);
+	if (ps.p >= ps.end || *ps.p != ':') {
+		ret = fail(&ps, ps.p, -EINVAL, "expected ':'");
+		goto out;
+	}
+	ps.p++;
+	goto value;
+out:
+	arena_free(ps.arena.head);
+	free(k.bits);
+	free(key);
+	return ret;
 }

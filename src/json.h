@@ -101,4 +101,25 @@ size_t json_object_len(const struct json_value *v);
 const struct json_value *json_object_at(const struct json_value *v, size_t i,
 					const char **key, size_t *key_len);
 
+/* A member of the object json_scan_object() reads. */
+struct json_member_span {
+	const char *key;      /* decoded, NUL-terminated; valid during the call only */
+	size_t key_len;
+	enum json_type type;  /* the value's */
+	size_t start, end;    /* the value's bytes: text[start, end) */
+};
+typedef int (*json_member_fn)(void *ctx, const struct json_member_span *m);
+
+/*
+ * Checks text[0, len) as json_parse() does, but with no limit on depth or
+ * values and no tree: memory is a bit per level of nesting and the longest
+ * string. *type is set to the top value's type (JSON_NONE for none); when
+ * that is an object, fn is called for each of its members in text order
+ * (before the text is known to be valid: a caller uses what it saw only
+ * when this returns 0). Returns 0, -EINVAL (err says where and why),
+ * -ENOMEM, or what fn returned when negative (the scan stops there).
+ */
+int json_scan_object(const char *text, size_t len, json_member_fn fn, void *ctx,
+		     enum json_type *type, struct json_error *err);
+
 #endif

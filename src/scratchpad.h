@@ -6,7 +6,8 @@
  *
  * scratchpad_parse() reads text, which the caller keeps alive and unchanged
  * until scratchpad_fini(); the pointers it sets point into text or into
- * the parsed tree it owns. No function takes ownership of its arguments.
+ * the decoded strings it owns. It builds no tree of the whole file: any
+ * depth and number of values is read (json.h's json_scan_object()). No function takes ownership of its arguments.
  */
 #ifndef HALLUSCAN_SCRATCHPAD_H
 #define HALLUSCAN_SCRATCHPAD_H
@@ -32,7 +33,8 @@ enum scratchpad_health {
 struct scratchpad {
 	const char *text;
 	size_t len;
-	struct json_value *root;
+	size_t members;     /* the object's */
+	struct json_value *result_tree, *zone_tree; /* owned: the decoded strings */
 	/* execution.result, or NULL, and then why it cannot be scanned */
 	const char *result;
 	size_t result_len;
@@ -52,9 +54,10 @@ struct scratchpad {
 };
 
 /*
- * Parses text[0, len) as a scratchpad: a JSON object (json.h's grammar).
- * Returns 0, -EINVAL (not JSON, or not an object, or past
- * SCRATCHPAD_MAX_BYTES: err says where and why) or -ENOMEM.
+ * Parses text[0, len) as a scratchpad: a JSON object (json.h's grammar,
+ * without its limits on depth and values). Returns 0, -EINVAL (not JSON,
+ * or not an object, or past SCRATCHPAD_MAX_BYTES: err says where and why)
+ * or -ENOMEM.
  */
 int scratchpad_parse(struct scratchpad *sp, const char *text, size_t len,
 		     struct json_error *err);
