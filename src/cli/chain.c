@@ -35,10 +35,21 @@ static int lock_path(struct chain *c)
 
 	for (;;) {
 		struct stat now;
-		int fd = open(c->path, O_RDONLY | O_CLOEXEC);
+		/* Not blocking: opening a FIFO would wait for a writer forever. */
+		int fd = open(c->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 		if (fd < 0)
 			return errno;
+		if (fstat(fd, &c->st) < 0) {
+			int e = errno;
+
+			close(fd);
+			return e;
+		}
+		if (!S_ISREG(c->st.st_mode)) {
+			close(fd);
+			return -1; /* c->st says what it is */
+		}
 		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 			int e = errno;
 
@@ -75,8 +86,6 @@ static int read_all(struct chain *c)
 {
 	size_t cap = 0;
 
-	if (!S_ISREG(c->st.st_mode))
-		return EINVAL;
 	if (c->st.st_size > (off_t)SCRATCHPAD_MAX_BYTES)
 		return EFBIG;
 	for (;;) {
@@ -106,6 +115,30 @@ static int read_all(struct chain *c)
 	return 0;
 }
 
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISDIR(m)  ? "a folder"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+			     : "not a regular file";
+}
+
+/* Room in the file for the three lists, the rest of the file as it is. */
+static size_t list_room(const struct chain *c)
+{
+	/* The key, colon, comma and indentation of a new member, and the
+	 * member's other fields (an error is a struct diag at most, escaped). */
+	size_t fixed = sizeof(SCRATCHPAD_KEY) + c->sp.lead_len + c->sp.colon_len + 8 + 6 * 1024 +
+		       256;
+	size_t rest = c->len - (c->sp.end - c->sp.at);
+
+	if (rest + fixed >= SCRATCHPAD_MAX_BYTES)
+		return 0;
+	return MIN((size_t)CHAIN_LISTS_MAX_BYTES, SCRATCHPAD_MAX_BYTES - rest - fixed);
+}
+
 int chain_open(struct chain *c, const char *path, struct diag *d)
 {
 	struct json_error je = {0};
@@ -116,6 +149,11 @@ int chain_open(struct chain *c, const char *path, struct diag *d)
 	if (!c->path)
 		return errno;
 	err = lock_path(c);
+	if (err < 0)
+		return diag_set(d, -EINVAL,
+				"%s: %s: a scratchpad must be a regular file (it is read whole and "
+				"replaced by renaming a new file over it); left as it is",
+				path, kind_of(c->st.st_mode));
 	if (err == 0)
 		err = read_all(c);
 	if (err)
@@ -127,6 +165,7 @@ int chain_open(struct chain *c, const char *path, struct diag *d)
 	if (err < 0)
 		return err;
 	c->parsed = true;
+	c->room = list_room(c);
 	return 0;
 }
 
@@ -151,7 +190,7 @@ int chain_finding(void *ctx, const char *path, const struct halluscan_finding *f
 {
 	struct chain *c = ctx;
 	struct buf *b = &c->list[list_of(f->signal)];
-	size_t i;
+	size_t i, was = b->len;
 	int err = 0;
 
 	if (f->grounded)
@@ -159,6 +198,11 @@ int chain_finding(void *ctx, const char *path, const struct halluscan_finding *f
 	c->findings++;
 	if (f->severity > c->verdict)
 		c->verdict = f->severity;
+	/* The first findings, in order, while they fit; then only counted. */
+	if (c->truncated) {
+		c->truncated++;
+		return 0;
+	}
 	err |= buf_adds(b, b->len ? ",{\"text\":" : "{\"text\":");
 	err |= emit_json_string(b, f->text, f->text_len);
 	err |= add_str(b, "signal", f->signal, strlen(f->signal));
@@ -177,7 +221,15 @@ int chain_finding(void *ctx, const char *path, const struct halluscan_finding *f
 	err |= buf_addf(b, ",\"start\":%llu,\"end\":%llu,\"line\":%llu,\"column\":%llu}",
 			(unsigned long long)f->start, (unsigned long long)f->end,
 			(unsigned long long)f->line, (unsigned long long)f->column);
-	return err ? -ENOMEM : 0;
+	if (err)
+		return -ENOMEM;
+	if (c->listed + (b->len - was) > c->room) {
+		b->len = was;
+		c->truncated++;
+		return 0;
+	}
+	c->listed += b->len - was;
+	return 0;
 }
 
 /* The member's value: one line of JSON. */
@@ -197,8 +249,11 @@ static int member(const struct chain *c, const char *error, struct buf *b)
 		err |= buf_add(b, c->list[i].data, c->list[i].len);
 		err |= buf_addc(b, ']');
 	}
-	err |= buf_addf(b, ",\"findings\":%llu,\"verdict\":\"%s\",\"pressure\":%s",
-			(unsigned long long)c->findings, halluscan_severity_name(c->verdict),
+	/* A run that failed passes nothing: its verdict says so, whatever it
+	 * found before it stopped. */
+	err |= buf_addf(b, ",\"findings\":%llu,\"truncated\":%llu,\"verdict\":\"%s\",\"pressure\":%s",
+			(unsigned long long)c->findings, (unsigned long long)c->truncated,
+			error ? "error" : halluscan_severity_name(c->verdict),
 			c->pressure ? "true" : "false");
 	err |= BUF_LIT(b, ",\"error\":");
 	err |= error ? emit_json_string(b, error, strlen(error)) : BUF_LIT(b, "null");
@@ -273,6 +328,10 @@ int chain_commit(struct chain *c, const char *error)
 	err = member(c, error, &value);
 	if (err == 0 && scratchpad_splice(&c->sp, value.data ? value.data : "", value.len, &out) < 0)
 		err = ENOMEM;
+	/* What the next step could not read is not written (list_room()
+	 * leaves room; a file already at the limit has none). */
+	if (err == 0 && out.len > SCRATCHPAD_MAX_BYTES)
+		err = EFBIG;
 	if (err == 0)
 		err = replace(c, out.data, out.len);
 	buf_free(&value);

@@ -29,6 +29,13 @@
 #include "scratchpad.h"
 #include "util.h"
 
+/*
+ * The member's three lists together, at most: the first findings that fit
+ * are listed, the others only counted ("truncated"), so that no result
+ * makes a file the next step cannot read (past SCRATCHPAD_MAX_BYTES).
+ */
+#define CHAIN_LISTS_MAX_BYTES (1u << 20)
+
 /* How long chain_open() waits for another writer's lock before giving up. */
 #define CHAIN_LOCK_WAIT_MS 10000
 
@@ -50,7 +57,8 @@ struct chain {
 	bool parsed;
 	bool pressure;          /* what the run scanned with, recorded */
 	struct buf list[CHAIN_LISTS];
-	uint64_t findings;
+	size_t listed, room;    /* the lists' bytes, and at most */
+	uint64_t findings, truncated;
 	enum halluscan_severity verdict;
 };
 
@@ -59,17 +67,20 @@ struct chain {
  * links to the file). Returns 0; a positive
  * errno for a file that cannot be opened, locked (ETIMEDOUT: another
  * writer held it past CHAIN_LOCK_WAIT_MS) or read; -EINVAL for one that is
- * not a JSON object (d says where; the file is left as it is, and
+ * not a regular file (a FIFO, folder or device: refused without waiting)
+ * or not a JSON object (d says what; the file is left as it is, and
  * chain_commit() then refuses to write); -ENOMEM.
  */
 int chain_open(struct chain *c, const char *path, struct diag *d);
 /* A finding as it is reported (report.h's tap): into its list. 0 or -ENOMEM. */
 int chain_finding(void *ctx, const char *path, const struct halluscan_finding *f);
 /*
- * Writes the member: the three lists, the verdict, and error (NULL: none,
- * written as null). Atomic: a temporary file beside it, fsync, rename, the
+ * Writes the member: the three lists (up to CHAIN_LISTS_MAX_BYTES), the
+ * verdict ("error" when error is set), and error (NULL: none, written as
+ * null). Atomic: a temporary file beside it, fsync, rename, the
  * folder fsynced; the file keeps its mode. Returns 0 or a positive errno
- * (the scratchpad is then as it was).
+ * (the scratchpad is then as it was; EFBIG: it would pass
+ * SCRATCHPAD_MAX_BYTES, or a file-size limit was reached).
  */
 int chain_commit(struct chain *c, const char *error);
 /* Releases the lock and frees what c holds. */

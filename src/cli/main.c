@@ -1019,6 +1019,12 @@ int main(int argc, char **argv)
 	int status = EXIT_ERROR, err;
 	size_t k;
 
+	/*
+	 * A file-size limit (ulimit -f) reached is a write error (EFBIG) with
+	 * a message and the temporary file removed, not a silent death that
+	 * leaves it behind.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc > 1 && strcmp(argv[1], "eval") == 0)
 		return eval_main(argc - 1, argv + 1);
 	/* A closed pipe is a write error with a message, not a silent death. */
@@ -1096,8 +1102,9 @@ int main(int argc, char **argv)
 	if (o.baseline) {
 		err = baseline_load(&base, o.baseline, &d);
 		if (err > 0) {
-			cli_warn("%s: %s", o.baseline, strerror(err));
-			goto out;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.baseline, strerror(err));
+			err = -err;
+			goto fail;
 		}
 		if (err < 0)
 			goto fail;
@@ -1154,8 +1161,8 @@ int main(int argc, char **argv)
 
 		err = read_file_max(o.bibs[k], BIB_MAX_BYTES + 1, &data, &len);
 		if (err < 0 && err != -ENOMEM) {
-			cli_warn("%s: %s", o.bibs[k], strerror(-err));
-			goto out;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.bibs[k], strerror(-err));
+			goto fail;
 		}
 		if (err == 0)
 			err = halluscan_scanner_add_bibliography(sc, o.bibs[k], data, len, &herr);
@@ -1177,9 +1184,9 @@ int main(int argc, char **argv)
 		err = scan_text(sc, chain.sp.result, chain.sp.result_len, "execution.result", &rep,
 				&failed);
 		if (err) {
-			cli_warn("%s", out.err ? strerror(out.err) : strerror(-err));
-			chain_error = out.err ? "write error" : strerror(-err);
-			goto out;
+			if (out.err)
+				snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err));
+			goto fail;
 		}
 	}
 	err = o.scratchpad && optind == argc
@@ -1194,25 +1201,26 @@ int main(int argc, char **argv)
 		err = scan_one(sc, &in, name, shown, &rep, o.line_buffered, &failed, &io_error, &lh);
 		if (err) {
 			if (out.err)
-				cli_warn("write error: %s", strerror(out.err));
+				snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err));
 			else
-				cli_warn("%s: %s", shown, strerror(-err));
-			goto out;
+				snprintf(d.msg, sizeof(d.msg), "%s: %s", shown, strerror(-err));
+			goto fail;
 		}
 	}
 	err = report_finish(&rep);
 	if (err == 0)
 		err = jsonl_sync(&out);
 	if (err) {
-		cli_warn("write error: %s", strerror(out.err ? out.err : -err));
-		goto out;
+		snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err ? out.err : -err));
+		goto fail;
 	}
 	say_limit_hits(&lh);
 	if (o.write_baseline) {
 		err = baseline_write(&wbase, o.write_baseline);
 		if (err) {
-			cli_warn("%s: %s", o.write_baseline, strerror(err));
-			goto out;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.write_baseline, strerror(err));
+			err = -err;
+			goto fail;
 		}
 		/* The findings are accepted: only an error fails the run. */
 		failed = false;
@@ -1227,12 +1235,15 @@ int main(int argc, char **argv)
 		status = EXIT_PASS;
 	goto out;
 fail:
-	if (err == -ENOMEM)
+	if (err == -ENOMEM && !d.msg[0])
 		cli_warn("out of memory");
 	else
 		cli_warn("%s", d.msg[0] ? d.msg : strerror(-err));
-	chain_error = err == -ENOMEM ? "out of memory" : d.msg[0] ? d.msg : strerror(-err);
+	chain_error = err == -ENOMEM && !d.msg[0] ? "out of memory" : d.msg[0] ? d.msg : strerror(-err);
 out:
+	/* Every failed run says so in the member, never with a verdict "pass". */
+	if (status == EXIT_ERROR && !chain_error)
+		chain_error = "the scan did not finish (see the standard error)";
 	if (chain.parsed && commit_scratchpad(&chain, status == EXIT_ERROR ? chain_error : NULL))
 		status = EXIT_ERROR;
 	plain_fini(&in);
