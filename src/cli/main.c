@@ -1186,6 +1186,8 @@ int main(int argc, char **argv)
 		if (err) {
 			if (out.err)
 				snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err));
+			else
+				d.msg[0] = '\0'; /* fail: says err */
 			goto fail;
 		}
 	}
