@@ -217,6 +217,12 @@ def seeds_json():
     # credentials in URLs, for url_redact()
     write('json', 'url-userinfo', b'["https://alice:tok@git.example.com:8443/r.git",'
                                   b'"http://p@ss@10.0.0.1/x a://x@b://y@c https://@h ftp://u@[::1]:21/"]')
+    # Past json_parse()'s 64 levels: json_scan_object() reads it, or refuses
+    # the trailing comma deep inside.
+    deep = b'[' * 200 + b']' * 200
+    write('json', 'deep-object',
+          b'{"a":' + deep + b',"b":{"c":' + b'{"d":' * 80 + b'null' + b'}' * 80 + b'}}')
+    write('json', 'deep-trailing-comma', b'{"a":' + b'[' * 100 + b'1,' + b']' * 100 + b'}')
     for name, stdin, _ in case_inputs():
         rec = {'response': stdin.decode('utf-8', 'replace'), 'has_hallucination': False}
         write('json', 'case-' + name, json.dumps(rec).encode())
