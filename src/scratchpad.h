@@ -7,7 +7,8 @@
  * scratchpad_parse() reads text, which the caller keeps alive and unchanged
  * until scratchpad_fini(); the pointers it sets point into text or into
  * the decoded strings it owns. It builds no tree of the whole file: any
- * depth and number of values is read (json.h's json_scan_object()). No function takes ownership of its arguments.
+ * depth and number of values is read (json.h's json_scan_object()). No
+ * function takes ownership of its arguments.
  */
 #ifndef HALLUSCAN_SCRATCHPAD_H
 #define HALLUSCAN_SCRATCHPAD_H

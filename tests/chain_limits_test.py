@@ -199,7 +199,8 @@ for fmt in ["jsonl", "text", "sarif", "github"]:
           f"standard output ({fmt}) past ulimit -f: exit {rc}, {err!r}")
 
 recs = os.path.join(tmp, "recs.jsonl")
-write(recs, "".join(json.dumps({"id": f"r{i}", "dataset": "d", "text": f"See https://h{i}.example/p.",
+write(recs, "".join(json.dumps({"id": f"r{i}", "dataset": "d",
+                                "text": f"See https://h{i}.example/p.",
                                 "response": f"See https://h{i}.example/p, it grew 73.4%.",
                                 "has_hallucination": False}) + "\n" for i in range(300)))
 for what, args in [("--records", ["--records", "--field", "text", recs]),

@@ -251,7 +251,8 @@ static int member(const struct chain *c, const char *error, struct buf *b)
 	}
 	/* A run that failed passes nothing: its verdict says so, whatever it
 	 * found before it stopped. */
-	err |= buf_addf(b, ",\"findings\":%llu,\"truncated\":%llu,\"verdict\":\"%s\",\"pressure\":%s",
+	err |= buf_addf(b, ",\"findings\":%llu,\"truncated\":%llu,\"verdict\":\"%s\","
+			"\"pressure\":%s",
 			(unsigned long long)c->findings, (unsigned long long)c->truncated,
 			error ? "error" : halluscan_severity_name(c->verdict),
 			c->pressure ? "true" : "false");
