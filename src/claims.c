@@ -90,6 +90,11 @@ struct claims {
 	void *claim_ctx;
 	bool in_tool;
 	bool pressure;       /* HALLUSCAN_SCAN_PRESSURE: see enum pressure */
+	/* The sums of money the model's text said as the grounding states
+	 * them, newest last (a ring): a sum or difference of two is grounded
+	 * only with one of these among its terms (ground_derive()). */
+	double said[GROUND_DERIVE_SAID];
+	size_t n_said;
 	uint64_t counts[CLAIM_LABELS];
 	struct claim_item *items;  /* a claim's checkable items */
 	size_t cap_items;
@@ -353,6 +358,7 @@ void claims_reset(struct claims *c)
 	c->pend_text.len = 0;
 	c->judged_from = c->judged_to = c->dec_end = 0;
 	c->n_ent = 0;
+	c->n_said = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -928,6 +934,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		v = GROUND_STATED;
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
+		if (quantity_class_of(&h->q) == QC_MONEY)
+			c->said[c->n_said++ % GROUND_DERIVE_SAID] = h->q.value;
 		return CHECK_GROUNDED;
 	}
 	/* A count or an ordinal in words ("two ways", "the first time") is
@@ -961,7 +969,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		char how[96];
 		size_t off = c->text.len;
 
-		if (ground_derive(c->ground, &h->q, how, sizeof(how), &h->grounded_at)) {
+		if (ground_derive(c->ground, &h->q, c->said, MIN(c->n_said, (size_t)GROUND_DERIVE_SAID),
+				  how, sizeof(how), &h->grounded_at)) {
 			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
 				h->source_off = off;
 			return CHECK_GROUNDED;

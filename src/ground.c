@@ -2391,8 +2391,18 @@ static bool derived_as(double want, const struct derive_term *p, char op,
 	return false;
 }
 
-bool ground_derive(const struct ground *g, const struct quantity *a, char *how, size_t n,
-		   uint64_t *at)
+static bool said_of(const double *said, size_t n_said, double v)
+{
+	size_t i;
+
+	for (i = 0; i < n_said; i++)
+		if (said[i] == v)
+			return true;
+	return false;
+}
+
+bool ground_derive(const struct ground *g, const struct quantity *a, const double *said,
+		   size_t n_said, char *how, size_t n, uint64_t *at)
 {
 	struct derive_term t[DERIVE_TERMS + DERIVE_BARE];
 	unsigned f[DERIVE_FACTORS];
@@ -2411,7 +2421,8 @@ bool ground_derive(const struct ground *g, const struct quantity *a, char *how, 
 		for (j = i; j < nt; j++) {
 			const struct derive_term *hi = t[j].v > t[i].v ? &t[j] : &t[i];
 
-			if (j == i && t[i].times < 2)
+			if ((j == i && t[i].times < 2) ||
+			    !(said_of(said, n_said, t[i].v) || said_of(said, n_said, t[j].v)))
 				continue;
 			if (derived_as(a->value, &t[i], '+', &t[j], f, nf, how, n) ||
 			    (j > i && derived_as(a->value, hi, '-', hi == &t[i] ? &t[j] : &t[i], f, nf,

@@ -245,18 +245,21 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
  * A sum of money the grounding does not state, computed from figures it
  * does, as agents compute totals, fares and refunds: one times a count the
  * grounding gives (2 to 9: "2 passengers", a JSON array of two), the sum or
- * the difference of two, or such a sum or difference times a count. The terms are the 8
- * newest distinct figures of a's unit and the 4 newest bare ones said as
- * money (a JSON value whose keys say "price", "amount", "fare", "total"...,
- * or prose with such a word before it); a figure said twice in its unit
- * may be taken twice. Exact to the cent; a
- * figure with a scale ("$1.2 million") is never derived. On true, how
- * holds the derivation ("145 x 2", "(145 + 132) x 2", "(132 - 110) x 2"),
- * cut to n bytes,
- * and *at where its first term is said.
+ * the difference of two, or such a sum or difference times a count. A sum
+ * or difference only where one of its terms is among said[0, n_said), the
+ * figures the answer itself has stated (a total it computes from fares it
+ * names; not one that two figures it never named happen to make). The
+ * terms are the 8 newest distinct figures of a's unit and the 4 newest bare
+ * ones said as money (a JSON value whose keys say "price", "amount",
+ * "fare", "total"..., or prose with such a word before it); a figure said
+ * twice in its unit may be taken twice. Exact to the cent; a figure with a
+ * scale ("$1.2 million") is never derived. On true, how holds the
+ * derivation ("145 x 2", "(145 + 132) x 2", "(132 - 110) x 2"), cut to n
+ * bytes, and *at where its first term is said.
  */
-bool ground_derive(const struct ground *g, const struct quantity *a, char *how, size_t n,
-		   uint64_t *at);
+#define GROUND_DERIVE_SAID 16
+bool ground_derive(const struct ground *g, const struct quantity *a, const double *said,
+		   size_t n_said, char *how, size_t n, uint64_t *at);
 /*
  * A yes/no a structured record states ("OutdoorSeating": false, "WiFi":
  * "free"): the words its key path is named by in prose (attrs.h), what it

@@ -1349,6 +1349,8 @@ TEST(ground_derive_sums)
 		{"45%", NULL},               /* money only */
 	};
 	static const char price[] = "the economy price is ", stars[] = "review stars ";
+	/* what the answer said before: a sum or difference takes one of them */
+	static const double said[] = {145, 132.25, 100};
 	struct ground_context none = {0}, money, rating;
 	struct ground *g = NULL;
 	struct quantity q;
@@ -1375,27 +1377,32 @@ TEST(ground_derive_sums)
 		bool got;
 
 		CHECK(quantity_parse(cases[i].want, strlen(cases[i].want), &q));
-		got = ground_derive(g, &q, how, sizeof(how), &at);
+		got = ground_derive(g, &q, said, ARRAY_SIZE(said), how, sizeof(how), &at);
 		if (got != (cases[i].how != NULL) || (got && strcmp(how, cases[i].how) != 0))
 			fprintf(stderr, "  %s: got %s\n", cases[i].want, got ? how : "none");
 		CHECK_EQ(got, cases[i].how != NULL);
 		if (got && cases[i].how)
 			CHECK_STR(how, cases[i].how);
 	}
+	/* Of two figures the answer never said, no sum; a product needs none. */
+	CHECK(quantity_parse("$277", 4, &q));
+	CHECK(!ground_derive(g, &q, said + 1, 1, how, sizeof(how), &at));
+	CHECK(quantity_parse("$290", 4, &q));
+	CHECK(ground_derive(g, &q, NULL, 0, how, sizeof(how), &at));
 	/* A figure said once is not taken twice; said twice, it is. */
 	ground_reset(g);
 	CHECK(quantity_parse("$100", 4, &q));
 	CHECK_EQ(ground_add_quantity(g, &q, "$100", 4, 0, &none), 0);
 	CHECK(quantity_parse("$200", 4, &q));
-	CHECK(!ground_derive(g, &q, how, sizeof(how), &at));
+	CHECK(!ground_derive(g, &q, said, ARRAY_SIZE(said), how, sizeof(how), &at));
 	CHECK(quantity_parse("100", 3, &q));
 	CHECK_EQ(ground_add_quantity(g, &q, "100", 3, 40, &money), 0);
 	CHECK(quantity_parse("$200", 4, &q));
-	CHECK(!ground_derive(g, &q, how, sizeof(how), &at)); /* of another unit: still once */
+	CHECK(!ground_derive(g, &q, said, ARRAY_SIZE(said), how, sizeof(how), &at)); /* of another unit: still once */
 	CHECK(quantity_parse("$100", 4, &q));
 	CHECK_EQ(ground_add_quantity(g, &q, "$100", 4, 50, &none), 0);
 	CHECK(quantity_parse("$200", 4, &q));
-	CHECK(ground_derive(g, &q, how, sizeof(how), &at));
+	CHECK(ground_derive(g, &q, said, ARRAY_SIZE(said), how, sizeof(how), &at));
 	CHECK_STR(how, "100 + 100");
 	CHECK_EQ(at, 50);
 	ground_free(g);
