@@ -57,8 +57,9 @@ static void check_keys(const char *t, size_t n)
 		if (k == GROUNDING_EXACT || k == GROUNDING_QUANTITY)
 			FUZZ_CHECK(key.len == n + 1 && memcmp(key.data + 1, t, n) == 0);
 	}
-	/* The codes of the text, in order, each a code and no part of a longer
-	 * run; reading addresses too finds as many or more. */
+	/* The codes of the text, in order, each a code (or an identifier of
+	 * words and digits joined by "_") and no part of a longer run; reading
+	 * addresses too finds as many or more. */
 	{
 		size_t found[2] = {0, 0};
 
@@ -69,7 +70,8 @@ static void check_keys(const char *t, size_t n)
 			while ((len = ground_next_code(t, n, &cur, i == 1, &from)) > 0) {
 				FUZZ_CHECK(from >= at && len <= n - from, "code [%zu, +%zu) from %zu",
 					   from, len, at);
-				FUZZ_CHECK(ground_is_code(t + from, len));
+				FUZZ_CHECK(ground_is_code(t + from, len) ||
+					   ground_is_underscored(t + from, len));
 				FUZZ_CHECK((from == 0 || !isalnum((unsigned char)t[from - 1])) &&
 					   (from + len == n || !isalnum((unsigned char)t[from + len])),
 					   "a code inside a run");
@@ -79,6 +81,16 @@ static void check_keys(const char *t, size_t n)
 		}
 		FUZZ_CHECK(found[1] >= found[0], "%zu codes with addresses, %zu without", found[1],
 			   found[0]);
+	}
+	/* An identifier joined by "_" keys as its parts said apart do. */
+	if (ground_is_underscored(t, n)) {
+		struct buf apart = {0};
+
+		FUZZ_CHECK(ground_key(GROUNDING_CODE, t, n, &key) == 0 &&
+			   ground_ident_key(t, n, &apart) == 0);
+		FUZZ_CHECK(key.len == apart.len && memcmp(key.data, apart.data, key.len) == 0,
+			   "an identifier's key and its parts' differ");
+		buf_free(&apart);
 	}
 	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash is
 	 * keyed by its first seven digits in either case. */
