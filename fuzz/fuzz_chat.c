@@ -3,8 +3,9 @@
  * The transcript reader (src/input/chat.c) on any JSON line, as
  * --input chat reads one:
  *  - every line is classified; a conversation or a message is walked to
- *    the end (or to what the callback stops), never crashing, and an
- *    invalid one says why;
+ *    the end (or to what the callback stops, or to a message it cannot
+ *    read), never crashing, and an invalid line or an unreadable message
+ *    says why;
  *  - each part's kind is one of the three, its role is set, its text is
  *    readable to its length, its message indexes never go back (top-level
  *    text has none), and a conversation counts every message it walked;
@@ -59,6 +60,14 @@ static int on_part(void *ctx, const struct chat_part *p)
 	return ++w->parts == w->stop_at ? -ECANCELED : 0;
 }
 
+/* A reason was written: a NUL-terminated, non-empty string inside the buffer. */
+static bool said_why(const struct chat_error *e)
+{
+	size_t n = strnlen(e->why, sizeof(e->why));
+
+	return n > 0 && n < sizeof(e->why);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *line = (const char *)data;
@@ -66,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_value *v = NULL;
 	struct json_error jerr = {0};
 	struct buf scratch = {0};
-	const char *why = NULL;
+	struct chat_error ce;
 	size_t n_messages = 0, from, to, stop;
 	int err;
 
@@ -83,24 +92,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct walk w = {.line = line, .len = size, .scratch = &scratch,
 				 .stop_at = pass ? stop : 0};
 
-		switch (chat_classify(v, &msg, &why)) {
+		memset(&ce, 0x55, sizeof(ce));
+		switch (chat_classify(v, &msg, &ce)) {
 		case CHAT_CONVERSATION:
-			err = chat_conversation(v, &scratch, on_part, &w, &n_messages);
-			FUZZ_CHECK(err == 0 || err == -ECANCELED, "walk: %d", err);
+			err = chat_conversation(v, &scratch, on_part, &w, &n_messages, &ce);
+			FUZZ_CHECK(err == 0 || err == -ECANCELED || err == -EBADMSG, "walk: %d", err);
+			FUZZ_CHECK(err != -EBADMSG || said_why(&ce));
 			FUZZ_CHECK(err == -ECANCELED ? w.parts == stop : true);
 			FUZZ_CHECK(err != 0 || !w.any || w.last_message < n_messages,
 				   "message %zu of %zu", w.last_message, n_messages);
 			break;
 		case CHAT_MESSAGE:
 			FUZZ_CHECK(msg != NULL);
-			err = chat_message(msg, 7, &scratch, on_part, &w);
-			FUZZ_CHECK(err == 0 || err == -ECANCELED, "walk: %d", err);
+			err = chat_message(msg, 7, &scratch, on_part, &w, &ce);
+			FUZZ_CHECK(err == 0 || err == -ECANCELED || err == -EBADMSG, "walk: %d", err);
+			FUZZ_CHECK(err != -EBADMSG || said_why(&ce));
 			FUZZ_CHECK(!w.any || w.last_message == 7);
 			break;
 		case CHAT_EVENT:
 			break;
 		case CHAT_INVALID:
-			FUZZ_CHECK(why != NULL && why[0] != '\0');
+			FUZZ_CHECK(said_why(&ce));
 			break;
 		default:
 			FUZZ_CHECK(!"an unknown line kind");

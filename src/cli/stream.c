@@ -372,7 +372,7 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 	const struct json_value *msg;
 	struct json_value *v = NULL;
 	struct json_error je;
-	const char *why;
+	struct chat_error ce;
 	char text[160];
 	size_t kf, kt;
 	int err = 0;
@@ -390,7 +390,7 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 		parse_error(&je, text, sizeof(text));
 		return transcript_error(w, text);
 	}
-	switch (chat_classify(v, &msg, &why)) {
+	switch (chat_classify(v, &msg, &ce)) {
 	case CHAT_CONVERSATION:
 		err = convo_close(w, c);
 		if (!err)
@@ -398,7 +398,11 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 		if (!err)
 			err = health(w, v);
 		if (!err)
-			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages);
+			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages, &ce);
+		/* What was read before an unreadable message keeps its findings
+		 * and its summary; the error says which message stopped it. */
+		if (err == -EBADMSG)
+			err = transcript_error(w, ce.why);
 		if (!err)
 			err = conversation_end(w, w->record);
 		break;
@@ -420,7 +424,9 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 		if (!err)
 			err = health(w, v);
 		if (!err)
-			err = chat_message(msg, w->agg.messages++, &w->scratch, on_part, w);
+			err = chat_message(msg, w->agg.messages++, &w->scratch, on_part, w, &ce);
+		if (err == -EBADMSG)
+			err = transcript_error(w, ce.why);
 		break;
 	case CHAT_EVENT:
 		/* A line of no message may still say how the context is. */
@@ -428,7 +434,7 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 			err = health(w, v);
 		break;
 	case CHAT_INVALID:
-		err = transcript_error(w, why);
+		err = transcript_error(w, ce.why);
 		break;
 	}
 	json_free(v);
@@ -574,6 +580,7 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 {
 	const struct stream_options *o = w->st->o;
 	const struct json_value *msg;
+	struct chat_error ce;
 	const char *text;
 	size_t n;
 	int err;
@@ -582,15 +589,25 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 	if (err)
 		return err;
 	if (o->chat) {
-		switch (chat_classify(v, &msg, why)) {
+		switch (chat_classify(v, &msg, &ce)) {
 		case CHAT_CONVERSATION:
-			return chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages);
+			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages, &ce);
+			break;
 		case CHAT_MESSAGE:
 			w->agg.messages = 1;
-			return chat_message(msg, 0, &w->scratch, on_part, w);
-		default:
+			err = chat_message(msg, 0, &w->scratch, on_part, w, &ce);
+			break;
+		case CHAT_EVENT:
 			return 0;
+		case CHAT_INVALID:
+		default:
+			err = -EBADMSG;
 		}
+		if (err != -EBADMSG)
+			return err;
+		snprintf(w->why, sizeof(w->why), "%s", ce.why);
+		*why = w->why;
+		return 0;
 	}
 	text = json_string(json_get(v, o->field), &n);
 	if (!text) {

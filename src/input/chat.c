@@ -3,12 +3,25 @@
 #include "chat.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static bool is(const char *s, const char *lit)
 {
 	return s && strcmp(s, lit) == 0;
+}
+
+static bool one_of(const char *s, const char *const *set, size_t n)
+{
+	size_t i;
+
+	for (i = 0; s && i < n; i++)
+		if (strcmp(s, set[i]) == 0)
+			return true;
+	return false;
 }
 
 static const char *str(const struct json_value *v, const char *key)
@@ -23,76 +36,236 @@ static const char *const item_types[] = {
 	"web_search_call", "file_search_call", "computer_call", "computer_call_output",
 	"mcp_call", "mcp_list_tools", "mcp_approval_request", "mcp_approval_response",
 	"image_generation_call", "code_interpreter_call", "item_reference",
+	"shell_call", "shell_call_output", "apply_patch_call", "apply_patch_call_output",
+	"tool_search_call", "tool_search_output", "compaction",
 };
 
 static bool item_type(const char *t)
 {
-	size_t i;
-
-	for (i = 0; t && i < ARRAY_SIZE(item_types); i++)
-		if (strcmp(t, item_types[i]) == 0)
-			return true;
-	return false;
+	return one_of(t, item_types, ARRAY_SIZE(item_types));
 }
 
-/* What a role's text is; false for a role we do not know (neither scanned nor grounding). */
+/*
+ * Run log lines that hold no message of the conversation: metadata, or a
+ * copy of a message another line holds (Claude Code's "result", Codex's
+ * event_msg). Any other "type" of a line that is no message is unknown,
+ * and an error: it may hold the model's text.
+ */
+static const char *const event_types[] = {
+	/* Claude Code: its session log, and claude -p --output-format stream-json */
+	"summary", "custom-title", "file-history-snapshot", "queue-operation", "system",
+	"progress", "result", "stream_event",
+	/* Codex: its rollout files */
+	"session_meta", "turn_context", "event_msg", "compacted",
+};
+
+/*
+ * What a role's text is, in any case ("Assistant", "AI", Cohere's
+ * "CHATBOT"); false for a role the reader does not know. LangChain's
+ * message types are roles too ("ai", "human", "AIMessageChunk").
+ */
 static bool role_kind(const char *role, enum chat_kind *k)
 {
 	static const struct {
 		const char *role;
 		enum chat_kind kind;
 	} roles[] = {
-		{"assistant", CHAT_SCAN}, {"model", CHAT_SCAN},
+		{"assistant", CHAT_SCAN}, {"model", CHAT_SCAN}, {"ai", CHAT_SCAN},
+		{"bot", CHAT_SCAN}, {"chatbot", CHAT_SCAN}, {"aimessagechunk", CHAT_SCAN},
 		{"user", CHAT_PROMPT}, {"system", CHAT_PROMPT}, {"developer", CHAT_PROMPT},
-		{"human", CHAT_PROMPT},
+		{"human", CHAT_PROMPT}, {"humanmessagechunk", CHAT_PROMPT},
+		{"systemmessagechunk", CHAT_PROMPT},
 		{"tool", CHAT_TOOL}, {"function", CHAT_TOOL}, {"ipython", CHAT_TOOL},
+		{"toolmessagechunk", CHAT_TOOL}, {"functionmessagechunk", CHAT_TOOL},
 	};
 	size_t i;
 
 	for (i = 0; role && i < ARRAY_SIZE(roles); i++)
-		if (strcmp(role, roles[i].role) == 0) {
+		if (strcasecmp(role, roles[i].role) == 0) {
 			*k = roles[i].kind;
 			return true;
 		}
 	return false;
 }
 
-/* A run log's wrapper around a message: Claude Code's "message", Codex's "payload". */
-static const struct json_value *unwrap(const struct json_value *v)
-{
-	const struct json_value *m;
+/* LangChain's message types, which it writes where others write a role. */
+static const char *const lc_types[] = {
+	"ai", "human", "system", "tool", "function", "AIMessageChunk", "HumanMessageChunk",
+	"SystemMessageChunk", "ToolMessageChunk", "FunctionMessageChunk",
+};
 
-	if (json_get(v, "role"))
-		return v;
-	m = json_get(v, "message");
-	if (json_type(m) == JSON_OBJECT)
-		return m;
-	m = json_get(v, "payload");
-	if (json_type(m) == JSON_OBJECT)
-		return m;
-	return v;
+/* The role a LangChain constructor's class implies: {"id": [..., "AIMessage"]}. */
+static const char *class_role(const struct json_value *id)
+{
+	static const struct {
+		const char *prefix, *role;
+	} classes[] = {
+		{"AIMessage", "ai"}, {"HumanMessage", "human"}, {"SystemMessage", "system"},
+		{"ToolMessage", "tool"}, {"FunctionMessage", "function"},
+	};
+	size_t n = json_array_len(id), i;
+	const char *c = n ? json_string(json_array_at(id, n - 1), NULL) : NULL;
+
+	for (i = 0; c && i < ARRAY_SIZE(classes); i++)
+		if (strcmp(c, classes[i].prefix) == 0 ||
+		    (strncmp(c, classes[i].prefix, strlen(classes[i].prefix)) == 0 &&
+		     strcmp(c + strlen(classes[i].prefix), "Chunk") == 0))
+			return classes[i].role;
+	return NULL;
+}
+
+/* A message as a line or a list holds it: the object its text is in, and its role. */
+struct envelope {
+	const struct json_value *body;
+	const char *role;  /* NULL: none found */
+	bool has_role;     /* a "role" member, of any type */
+};
+
+/*
+ * Opens the wrappers a message comes in: a run log's (Claude Code's
+ * "message", Codex's "payload"), LangChain's message_to_dict() ("data")
+ * and its serializer's constructor ("kwargs").
+ */
+static void open_envelope(const struct json_value *v, struct envelope *e)
+{
+	const struct json_value *m, *b;
+	const char *type = str(v, "type");
+
+	e->body = v;
+	e->role = NULL;
+	if (is(type, "constructor") && json_type(m = json_get(v, "kwargs")) == JSON_OBJECT) {
+		e->body = m;
+		e->has_role = json_get(m, "role") != NULL;
+		e->role = e->has_role ? str(m, "role") : class_role(json_get(v, "id"));
+		return;
+	}
+	if (!json_get(v, "role")) {
+		if (json_type(m = json_get(v, "message")) == JSON_OBJECT)
+			e->body = m;
+		else if (json_type(m = json_get(v, "payload")) == JSON_OBJECT)
+			e->body = m;
+		else if (one_of(type, lc_types, ARRAY_SIZE(lc_types)) &&
+			 json_type(m = json_get(v, "data")) == JSON_OBJECT)
+			e->body = m;
+	}
+	b = e->body;
+	e->has_role = json_get(b, "role") != NULL;
+	if (e->has_role)
+		e->role = str(b, "role");
+	/* A LangChain message names its kind in "type"; a Claude Code
+	 * "system" line has a "subtype" and is no message. */
+	else if (one_of(str(b, "type"), lc_types, ARRAY_SIZE(lc_types)) && json_get(b, "content") &&
+		 !json_get(b, "subtype"))
+		e->role = str(b, "type");
+}
+
+static int bad(struct chat_error *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->why, sizeof(e->why), fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+/* What a content part is. */
+enum part {
+	PART_TEXT,    /* text: *t, *n */
+	PART_TOOL,    /* a tool's result held in a message: *tool is its content */
+	PART_SKIP,    /* known and not text (a tool call, an image, thinking) */
+	PART_UNKNOWN, /* none of these */
+};
+
+/* A text field: a string, or the Assistants API's {"value": ...}. */
+static bool text_value(const struct json_value *x, const char **t, size_t *n)
+{
+	*t = json_string(x, n);
+	if (!*t)
+		*t = json_string(json_get(x, "value"), n);
+	return *t != NULL;
+}
+
+static bool ends_with(const char *s, const char *lit)
+{
+	size_t a = strlen(s), b = strlen(lit);
+
+	return a >= b && strcmp(s + a - b, lit) == 0;
 }
 
 /*
- * The text of a content part: a string, or a text block of any API
- * ("text", "input_text", "output_text", or an untyped {"text"}), or an
- * assistant's refusal. NULL for anything else (images, tool calls,
- * reasoning, tool results, which the caller handles).
+ * Parts the model writes that are not its reply: tool calls (their
+ * arguments are a request to a tool, which checks them), reasoning (never
+ * shown to the reader), and media.
  */
-static const char *part_text(const struct json_value *p, size_t *n)
-{
-	const char *t, *type;
+static const char *const skipped_types[] = {
+	"tool_use", "server_tool_use", "mcp_tool_use", "tool_call", "tool_call_chunk",
+	"invalid_tool_call", "server_tool_call", "server_tool_call_chunk", "function_call",
+	"thinking", "redacted_thinking", "reasoning",
+	"image", "image_url", "image_file", "input_image", "audio", "input_audio", "video",
+	"file", "input_file", "document", "container_upload",
+};
 
-	t = json_string(p, n);
-	if (t)
-		return t;
+/* Gemini's parts are untyped: the member they hold says what they are. */
+static const char *const gemini_parts[] = {
+	"inlineData", "inline_data", "fileData", "file_data", "functionCall", "function_call",
+	"functionResponse", "function_response", "executableCode", "executable_code",
+	"videoMetadata", "video_metadata", "thoughtSignature", "thought_signature",
+};
+
+static enum part part_of(const struct json_value *p, const char **t, size_t *n,
+			 const struct json_value **tool)
+{
+	const struct json_value *x;
+	const char *type;
+	bool thought = false;
+	size_t i;
+
+	*t = json_string(p, n);
+	if (*t)
+		return PART_TEXT;
+	if (json_type(p) != JSON_OBJECT)
+		return PART_UNKNOWN;
 	type = str(p, "type");
-	if (!type || is(type, "text") || is(type, "input_text") || is(type, "output_text"))
-		return json_string(json_get(p, "text"), n);
+	if (!type) {
+		/* A Gemini thought is reasoning, as a thinking block is. */
+		if (json_bool(json_get(p, "thought"), &thought) == 0 && thought)
+			return PART_SKIP;
+		if ((x = json_get(p, "text")))
+			return text_value(x, t, n) ? PART_TEXT : PART_UNKNOWN;
+		if ((x = json_get(p, "codeExecutionResult")) ||
+		    (x = json_get(p, "code_execution_result"))) {
+			*tool = json_get(x, "output");
+			return PART_TOOL;
+		}
+		for (i = 0; i < ARRAY_SIZE(gemini_parts); i++)
+			if (json_get(p, gemini_parts[i]))
+				return PART_SKIP;
+		return PART_UNKNOWN;
+	}
+	if (is(type, "text") || is(type, "input_text") || is(type, "output_text"))
+		return text_value(json_get(p, "text"), t, n) ? PART_TEXT : PART_UNKNOWN;
 	if (is(type, "refusal"))
-		return json_string(json_get(p, "refusal"), n);
-	return NULL;
+		return (*t = json_string(json_get(p, "refusal"), n)) ? PART_TEXT : PART_UNKNOWN;
+	/* Anthropic's tool_result, and its server tools' (web_search_tool_result, ...). */
+	if (ends_with(type, "tool_result")) {
+		*tool = json_get(p, "content");
+		return PART_TOOL;
+	}
+	return one_of(type, skipped_types, ARRAY_SIZE(skipped_types)) ? PART_SKIP : PART_UNKNOWN;
 }
+
+/* One message being read. */
+struct reading {
+	chat_fn fn;
+	void *ctx;
+	struct buf *scratch; /* the model's parts, joined */
+	struct chat_error *err;
+	size_t index;
+	const char *role;
+	enum chat_kind kind;
+	bool any; /* scratch holds a part */
+};
 
 static int emit(chat_fn fn, void *ctx, enum chat_kind kind, size_t index, const char *role,
 		const char *text, size_t n)
@@ -102,26 +275,91 @@ static int emit(chat_fn fn, void *ctx, enum chat_kind kind, size_t index, const 
 	return n ? fn(ctx, &p) : 0;
 }
 
-/* Each text of v (a string or an array of parts) as a part of kind. */
+/* Each text of v (a string, a part or an array of parts) as a part of kind; the rest is skipped. */
 static int emit_texts(const struct json_value *v, enum chat_kind kind, size_t index,
 		      const char *role, chat_fn fn, void *ctx)
 {
+	const struct json_value *tool;
 	const char *t;
 	size_t i, n;
-	int err;
+	int err = 0;
 
-	t = json_string(v, &n);
-	if (t)
-		return emit(fn, ctx, kind, index, role, t, n);
-	for (i = 0; i < json_array_len(v); i++) {
-		const struct json_value *p = json_array_at(v, i);
+	if (json_type(v) != JSON_ARRAY)
+		return part_of(v, &t, &n, &tool) == PART_TEXT ? emit(fn, ctx, kind, index, role, t, n)
+							       : 0;
+	for (i = 0; i < json_array_len(v) && !err; i++)
+		if (part_of(json_array_at(v, i), &t, &n, &tool) == PART_TEXT)
+			err = emit(fn, ctx, kind, index, role, t, n);
+	return err;
+}
 
-		t = part_text(p, &n);
-		err = t ? emit(fn, ctx, kind, index, role, t, n) : 0;
-		if (err)
-			return err;
+static const char *type_name(enum json_type t)
+{
+	switch (t) {
+	case JSON_NULL: return "null";
+	case JSON_BOOL: return "a boolean";
+	case JSON_NUMBER: return "a number";
+	case JSON_STRING: return "a string";
+	case JSON_ARRAY: return "an array";
+	case JSON_OBJECT: return "an object";
+	default: return "nothing";
 	}
-	return 0;
+}
+
+/* One part of a message: the model's text is gathered, the rest emitted. */
+static int read_part(struct reading *r, const struct json_value *p, size_t at)
+{
+	const struct json_value *tool = NULL;
+	const char *t, *type;
+	size_t n;
+
+	switch (part_of(p, &t, &n, &tool)) {
+	case PART_TEXT:
+		if (r->kind != CHAT_SCAN)
+			return emit(r->fn, r->ctx, r->kind, r->index, r->role, t, n);
+		/* The model's parts are one text, a line break apart (a sentence
+		 * ends there, so parts never run into each other). */
+		if ((r->any && buf_addc(r->scratch, '\n') < 0) || buf_add(r->scratch, t, n) < 0)
+			return -ENOMEM;
+		r->any = true;
+		return 0;
+	case PART_TOOL:
+		return emit_texts(tool, CHAT_TOOL, r->index, r->role, r->fn, r->ctx);
+	case PART_SKIP:
+		return 0;
+	case PART_UNKNOWN:
+		break;
+	}
+	/* What is not the model's only grounds less when it is not read. */
+	if (r->kind != CHAT_SCAN)
+		return 0;
+	type = str(p, "type");
+	if (type)
+		return bad(r->err, "message_index %zu (%.40s): content part %zu is of type \"%.40s\", "
+			   "which holds no text this reader knows", r->index, r->role, at, type);
+	return bad(r->err, "message_index %zu (%.40s): content part %zu is %s with no text this "
+		   "reader knows", r->index, r->role, at, type_name(json_type(p)));
+}
+
+/* Where a message keeps its text: the first of these that is there and not null. */
+static const struct json_value *content_of(const struct json_value *m)
+{
+	static const char *const keys[] = {
+		"content", /* most APIs */
+		"parts",   /* Gemini */
+		"text",    /* message-level text */
+		"message", /* Cohere's chat history */
+	};
+	const struct json_value *c;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		c = json_get(m, keys[i]);
+		if (c && json_type(c) != JSON_NULL)
+			return c;
+	}
+	/* Chat Completions' spoken reply: content null, the words in its transcript. */
+	return json_get(json_get(m, "audio"), "transcript");
 }
 
 /* A Responses item that is no message: a tool's output grounds, the rest is skipped. */
@@ -150,62 +388,73 @@ static int walk_item(const struct json_value *m, const char *type, size_t index,
 	return err;
 }
 
-int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
-		 void *ctx)
+/* A message; one with no role has role dflt (Gemini's contents), or none when NULL. */
+static int read_message(const struct json_value *m, size_t index, struct buf *scratch,
+			chat_fn fn, void *ctx, struct chat_error *e, const char *dflt)
 {
+	struct reading r = {.fn = fn, .ctx = ctx, .scratch = scratch, .err = e, .index = index};
 	const struct json_value *content;
-	const char *role, *t;
-	enum chat_kind kind;
+	struct envelope env;
+	const char *t, *type;
 	size_t i, n;
-	bool any = false;
-	int err;
+	int err = 0;
 
-	m = unwrap(m);
-	role = str(m, "role");
-	if (!role)
-		return item_type(str(m, "type")) ? walk_item(m, str(m, "type"), index, fn, ctx) : 0;
-	if (!role_kind(role, &kind))
-		return 0;
-	content = json_get(m, "content");
-	if (!content)
-		content = json_get(m, "parts"); /* Gemini */
-	if (kind != CHAT_SCAN) {
-		if (json_string(content, NULL))
-			return emit_texts(content, kind, index, role, fn, ctx);
-		for (i = 0; i < json_array_len(content); i++) {
-			const struct json_value *p = json_array_at(content, i);
-
-			if (is(str(p, "type"), "tool_result"))
-				err = emit_texts(json_get(p, "content"), CHAT_TOOL, index, role, fn, ctx);
-			else if ((t = part_text(p, &n)))
-				err = emit(fn, ctx, kind, index, role, t, n);
-			else
-				err = 0;
-			if (err)
-				return err;
-		}
-		return 0;
+	open_envelope(m, &env);
+	type = str(env.body, "type");
+	if (!env.has_role && !env.role && dflt && json_type(m) == JSON_OBJECT && !type)
+		env.role = dflt;
+	if (!env.has_role && !env.role) {
+		if (item_type(type))
+			return walk_item(env.body, type, index, fn, ctx);
+		if (json_type(m) != JSON_OBJECT)
+			return bad(e, "message_index %zu is %s, not a message", index,
+				   type_name(json_type(m)));
+		if (type)
+			return bad(e, "message_index %zu is of type \"%.40s\", which this reader "
+				   "does not know", index, type);
+		return bad(e, "message_index %zu has no role", index);
 	}
-	/* The model's text: its parts are one text, a line break apart (a
-	 * sentence ends there, so parts never run into each other). */
+	if (!env.role)
+		return bad(e, "message_index %zu: its role is %s, not a string", index,
+			   type_name(json_type(json_get(env.body, "role"))));
+	if (!role_kind(env.role, &r.kind))
+		return bad(e, "message_index %zu: role \"%.40s\" is not one this reader knows",
+			   index, env.role);
+	r.role = env.role;
+	content = content_of(env.body);
 	t = json_string(content, &n);
 	if (t)
-		return emit(fn, ctx, CHAT_SCAN, index, role, t, n);
+		return emit(fn, ctx, r.kind, index, r.role, t, n);
 	scratch->len = 0;
-	for (i = 0; i < json_array_len(content); i++) {
-		t = part_text(json_array_at(content, i), &n);
-		if (!t)
-			continue;
-		if ((any && buf_addc(scratch, '\n') < 0) || buf_add(scratch, t, n) < 0)
-			return -ENOMEM;
-		any = true;
+	switch (json_type(content)) {
+	case JSON_NONE:
+		break; /* no text: a call of tools only */
+	case JSON_ARRAY:
+		for (i = 0; i < json_array_len(content) && !err; i++)
+			err = read_part(&r, json_array_at(content, i), i);
+		break;
+	case JSON_OBJECT:
+		err = read_part(&r, content, 0); /* a lone part */
+		break;
+	default:
+		if (r.kind == CHAT_SCAN)
+			err = bad(e, "message_index %zu (%.40s): its content is %s, not text", index,
+				  r.role, type_name(json_type(content)));
 	}
-	return emit(fn, ctx, CHAT_SCAN, index, role, scratch->data, scratch->len);
+	if (err || r.kind != CHAT_SCAN)
+		return err;
+	return emit(fn, ctx, CHAT_SCAN, index, r.role, scratch->data, scratch->len);
+}
+
+int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
+		 void *ctx, struct chat_error *e)
+{
+	return read_message(m, index, scratch, fn, ctx, e, NULL);
 }
 
 /* Each message of an array (or a bare string, a Responses request's user input). */
 static int walk_list(const struct json_value *list, size_t *index, struct buf *scratch,
-		     chat_fn fn, void *ctx)
+		     chat_fn fn, void *ctx, struct chat_error *e, const char *dflt)
 {
 	size_t i;
 	int err;
@@ -213,62 +462,110 @@ static int walk_list(const struct json_value *list, size_t *index, struct buf *s
 	if (json_string(list, NULL))
 		return emit_texts(list, CHAT_PROMPT, (*index)++, "user", fn, ctx);
 	for (i = 0; i < json_array_len(list); i++) {
-		err = chat_message(json_array_at(list, i), (*index)++, scratch, fn, ctx);
+		err = read_message(json_array_at(list, i), (*index)++, scratch, fn, ctx, e, dflt);
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
-		      size_t *n_messages)
+/* A choice of a completion: its message, or the legacy completion's text. */
+static int walk_choice(const struct json_value *c, size_t index, struct buf *scratch, chat_fn fn,
+		       void *ctx, struct chat_error *e)
 {
+	const struct json_value *m = json_get(c, "message");
+	const char *t;
+	size_t n;
+
+	if (m)
+		return chat_message(m, index, scratch, fn, ctx, e);
+	if ((t = json_string(json_get(c, "text"), &n)))
+		return emit(fn, ctx, CHAT_SCAN, index, "assistant", t, n);
+	/* A streamed chunk holds a piece of a reply: pieces are no sentences. */
+	if (json_get(c, "delta"))
+		return bad(e, "message_index %zu: a streamed chunk's \"delta\" is a piece of a "
+			   "reply; join the stream into one message first", index);
+	return bad(e, "message_index %zu: a choice with no \"message\" or \"text\"", index);
+}
+
+/* The text of a system prompt: a string, parts, or Gemini's {"parts": [...]}. */
+static int emit_system(const struct json_value *v, chat_fn fn, void *ctx)
+{
+	if (json_type(v) == JSON_OBJECT && json_get(v, "parts"))
+		v = json_get(v, "parts");
+	/* Instructions are no message of the list: they get no index. */
+	return emit_texts(v, CHAT_PROMPT, SIZE_MAX, "system", fn, ctx);
+}
+
+int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
+		      size_t *n_messages, struct chat_error *e)
+{
+	/* Gemini's contents default to the user's: a request's text with no role is its prompt. */
+	static const struct {
+		const char *key, *dflt;
+	} lists[] = {{"messages", NULL}, {"contents", "user"}, {"input", NULL}};
 	const struct json_value *choices = json_get(v, "choices");
+	const struct json_value *candidates = json_get(v, "candidates");
 	size_t index = 0, i;
 	int err;
 
-	/* Instructions are no message of the list: they get no index. */
-	err = emit_texts(json_get(v, "instructions"), CHAT_PROMPT, SIZE_MAX, "system", fn, ctx);
+	err = emit_system(json_get(v, "instructions"), fn, ctx);
 	if (!err)
-		err = emit_texts(json_get(v, "system"), CHAT_PROMPT, SIZE_MAX, "system", fn, ctx);
+		err = emit_system(json_get(v, "system"), fn, ctx);
 	if (!err)
-		err = walk_list(json_get(v, "messages"), &index, scratch, fn, ctx);
+		err = emit_system(json_get(v, "systemInstruction"), fn, ctx);
 	if (!err)
-		err = walk_list(json_get(v, "input"), &index, scratch, fn, ctx);
+		err = emit_system(json_get(v, "system_instruction"), fn, ctx);
+	for (i = 0; !err && i < ARRAY_SIZE(lists); i++)
+		err = walk_list(json_get(v, lists[i].key), &index, scratch, fn, ctx, e, lists[i].dflt);
 	if (!err && json_type(json_get(v, "output")) == JSON_ARRAY)
-		err = walk_list(json_get(v, "output"), &index, scratch, fn, ctx);
+		err = walk_list(json_get(v, "output"), &index, scratch, fn, ctx, e, NULL);
 	for (i = 0; !err && i < json_array_len(choices); i++)
-		err = chat_message(json_get(json_array_at(choices, i), "message"), index++, scratch,
-				   fn, ctx);
+		err = walk_choice(json_array_at(choices, i), index++, scratch, fn, ctx, e);
+	/* Gemini's reply: each candidate's content is a message (none when it was blocked). */
+	for (i = 0; !err && i < json_array_len(candidates); i++) {
+		const struct json_value *c = json_get(json_array_at(candidates, i), "content");
+
+		err = c ? read_message(c, index, scratch, fn, ctx, e, "model") : 0;
+		index++;
+	}
 	*n_messages = index;
 	return err;
 }
 
 enum chat_line chat_classify(const struct json_value *v, const struct json_value **msg,
-			     const char **why)
+			     struct chat_error *e)
 {
-	const struct json_value *m, *in = json_get(v, "input");
+	const struct json_value *in = json_get(v, "input");
+	struct envelope env;
+	const char *type = str(v, "type");
 
 	*msg = NULL;
-	*why = NULL;
+	e->why[0] = '\0';
 	if (json_type(v) != JSON_OBJECT) {
-		*why = "a transcript line must be a JSON object";
+		bad(e, "a transcript line must be a JSON object");
 		return CHAT_INVALID;
 	}
 	if (json_type(json_get(v, "messages")) == JSON_ARRAY ||
 	    json_type(json_get(v, "output")) == JSON_ARRAY ||
 	    json_type(json_get(v, "choices")) == JSON_ARRAY ||
-	    (!json_get(v, "type") && (json_type(in) == JSON_ARRAY || json_type(in) == JSON_STRING)))
+	    json_type(json_get(v, "contents")) == JSON_ARRAY ||
+	    json_type(json_get(v, "candidates")) == JSON_ARRAY ||
+	    (!type && (json_type(in) == JSON_ARRAY || json_type(in) == JSON_STRING)))
 		return CHAT_CONVERSATION;
-	m = unwrap(v);
-	if (json_type(json_get(m, "role")) == JSON_STRING || item_type(str(m, "type"))) {
-		*msg = m;
+	open_envelope(v, &env);
+	if (env.has_role || env.role || item_type(str(env.body, "type"))) {
+		*msg = v;
 		return CHAT_MESSAGE;
 	}
-	if (json_type(json_get(v, "type")) == JSON_STRING)
+	if (one_of(type, event_types, ARRAY_SIZE(event_types)))
 		return CHAT_EVENT;
-	*why = "not a chat message or conversation (no \"messages\", \"input\", \"output\", "
-	       "\"role\" or \"type\")";
+	if (type)
+		bad(e, "a line of type \"%.40s\", which this reader does not know (it may hold "
+		    "the model's text)", type);
+	else
+		bad(e, "not a chat message or conversation (no \"messages\", \"contents\", "
+		    "\"input\", \"output\", \"choices\", \"role\" or \"type\")");
 	return CHAT_INVALID;
 }
 

@@ -3,10 +3,18 @@
  * The transcript reader: a parsed JSONL line of an agent transcript walked
  * as messages, each part of a message said to be the model's text (to
  * scan), tool output (grounding) or what the user or system said (prompt
- * grounding). It reads OpenAI Chat Completions messages, Anthropic
- * Messages, OpenAI Responses items and agent run logs that wrap one of
+ * grounding). It reads OpenAI Chat Completions messages (and legacy
+ * completions' choices), Anthropic Messages, OpenAI Responses items, the
+ * Assistants API's thread messages, Gemini's contents and candidates,
+ * LangChain's serialized messages, and agent run logs that wrap one of
  * those in {"type": ..., "message"|"payload": {...}}; it knows nothing of
  * scanners.
+ *
+ * It fails closed: a part of the model's message it cannot read (content
+ * of an unknown type, a number, a role it does not know, a line of an
+ * unknown type) is an error, never a message read as empty. What is not
+ * the model's (a user's image, a tool's binary output) is skipped: left
+ * unread it only grounds less.
  *
  * Structure decides what a text is, never the text: a tool result is
  * grounding because of where it sits, and tags an assistant wrote are
@@ -31,6 +39,11 @@ enum chat_kind {
 	CHAT_PROMPT, /* system, developer and user text */
 };
 
+/* Why a line cannot be read, when a call returns CHAT_INVALID or -EBADMSG. */
+struct chat_error {
+	char why[256];
+};
+
 struct chat_part {
 	enum chat_kind kind;
 	size_t message;    /* the message's index in its conversation, 0-based */
@@ -46,27 +59,30 @@ enum chat_line {
 	CHAT_CONVERSATION, /* a whole conversation: messages, input/output, choices */
 	CHAT_MESSAGE,      /* one message or item (*msg: unwrapped from a run log's wrapper) */
 	CHAT_EVENT,        /* a run log line that holds no message (metadata, summaries) */
-	CHAT_INVALID,      /* none of these: *why says so */
+	CHAT_INVALID,      /* none of these, or a line of an unknown type: e->why says so */
 };
 
-/* What the parsed line v is. */
+/* What the parsed line v is; for a message, *msg is what chat_message() walks. */
 enum chat_line chat_classify(const struct json_value *v, const struct json_value **msg,
-			     const char **why);
+			     struct chat_error *e);
 
 /*
  * Walks a conversation line: top-level instructions or system text as
- * prompt, then each message of "messages", "input" and "output" (in that
- * order, indexed across them), then each choice's message. The text parts
+ * prompt, then each message of "messages", "contents", "input" and
+ * "output" (in that order, indexed across them), then each choice's
+ * message (or a legacy completion's text), then each Gemini candidate. The text parts
  * of one scanned message are joined with a line break in *scratch, and
  * given as one part. *n_messages gets the number of messages (items
- * included) walked. Returns 0, what fn returned, or -ENOMEM.
+ * included) walked. Returns 0, what fn returned, -ENOMEM, or -EBADMSG
+ * (e->why says which message and why) for a message it cannot read; the
+ * walk stops there.
  */
 int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
-		      size_t *n_messages);
+		      size_t *n_messages, struct chat_error *e);
 
-/* Walks one message (as chat_classify() unwrapped it) with the given index. */
+/* Walks one message (or a wrapper of one) with the given index; returns as chat_conversation(). */
 int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
-		 void *ctx);
+		 void *ctx, struct chat_error *e);
 
 /*
  * The conversation a message line belongs to, when it says: the raw JSON
