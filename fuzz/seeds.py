@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Writes the seed corpora of fuzz/corpus/ from what the tree already holds:
 the built-in packs and their examples, the golden CLI cases' inputs and a
-few short synthetic records. Run from anywhere; it replaces the generated
+few short synthetic records, the transcript fixtures and transcript shapes. Run from anywhere; it replaces the generated
 seeds (named seed-*) and leaves other files (inputs a fuzzer found and that
 were kept on purpose) alone. Serialized rulesets (the rules target's *.blob)
 are written by the rules target itself: see fuzz_rules.c (FUZZ_WRITE_BLOBS).
@@ -325,6 +325,65 @@ def seeds_record():
     write('record', 'long-line', head(times=32, piece=200) + b'Revenue was $1.2 billion and margins ' * 14)
 
 
+# Transcript shapes beyond the fixtures: each one read (roles, nested
+# texts) or refused (what could be the model's and is not read).
+CHAT_SHAPES = {
+    'role-spellings': {'messages': [{'role': 'AI', 'content': 'a'}, {'role': 'Assistant', 'content': 'b'},
+                                    {'role': 'CHATBOT', 'message': 'c'}, {'role': 'USER', 'content': 'u'}]},
+    'message-text': {'role': 'assistant', 'text': 'https://t.example', 'audio': {'transcript': 'v'}},
+    'audio-transcript': {'role': 'assistant', 'content': None, 'audio': {'transcript': 'Said 12.5%.'}},
+    'assistants-value': {'object': 'thread.message', 'role': 'assistant', 'content': [
+        {'type': 'text', 'text': {'value': 'V 41.5%', 'annotations': []}},
+        {'type': 'image_file', 'image_file': {'file_id': 'f'}}]},
+    'gemini': {'systemInstruction': {'parts': [{'text': 'Y'}]}, 'contents': [
+        {'parts': [{'text': 'Q'}]},
+        {'role': 'model', 'parts': [{'text': 'why', 'thought': True}, {'functionCall': {'name': 'f'}},
+                                    {'text': 'A https://g.example'},
+                                    {'codeExecutionResult': {'outcome': 'OUTCOME_OK', 'output': 'O'}}]},
+        {'role': 'user', 'parts': [{'functionResponse': {'name': 'f', 'response': {}}}]}]},
+    'gemini-candidates': {'candidates': [{'content': {'role': 'model', 'parts': [{'text': 'C'}]}},
+                                         {'finishReason': 'SAFETY'}]},
+    'langchain': {'messages': [{'type': 'human', 'content': 'H'},
+                               {'type': 'ai', 'content': [{'type': 'text', 'text': 'A'}], 'tool_calls': []},
+                               {'type': 'tool', 'content': 'T', 'tool_call_id': 'c'},
+                               {'type': 'AIMessageChunk', 'content': 'B'}]},
+    'langchain-dict': {'type': 'ai', 'data': {'content': 'D', 'type': 'ai'}},
+    'langchain-dumpd': {'lc': 1, 'type': 'constructor', 'id': ['langchain', 'schema', 'messages', 'AIMessage'],
+                        'kwargs': {'content': 'K'}},
+    'legacy-choice': {'choices': [{'text': 'X', 'index': 0}]},
+    'server-tool-result': {'role': 'assistant', 'content': [
+        {'type': 'server_tool_use', 'name': 'web_search', 'input': {}},
+        {'type': 'web_search_tool_result', 'content': [{'type': 'web_search_result', 'url': 'https://w.example'}]},
+        {'type': 'mcp_tool_result', 'content': [{'type': 'text', 'text': 'M'}]},
+        {'type': 'text', 'text': 'R'}]},
+    'claude-events': {'type': 'system', 'subtype': 'init', 'session_id': 's', 'content': 'x'},
+    'bad-content-object': {'messages': [{'role': 'assistant', 'content': {'kind': 'weird', 'body': 'x'}}]},
+    'bad-content-number': {'messages': [{'role': 'assistant', 'content': 42}]},
+    'bad-part-type': {'role': 'assistant', 'content': [{'type': 'text', 'text': 'a'}, {'type': 'markdown'}]},
+    'bad-text-object': {'role': 'assistant', 'content': [{'type': 'text', 'text': {'v': 1}}]},
+    'bad-role': {'role': 'critic', 'content': 'x'},
+    'bad-role-type': {'role': 5, 'content': 'x'},
+    'bad-no-role': {'messages': [{'content': 'x'}, 7]},
+    'bad-item-type': {'output': [{'type': 'agent_note', 'text': 'x'}]},
+    'bad-line-type': {'type': 'agent_reply', 'text': 'x'},
+    'bad-delta': {'choices': [{'delta': {'content': 'x'}}]},
+}
+
+
+def seeds_chat():
+    # The last byte is where the callback stops the walk (fuzz_chat.c): 3.
+    fix = os.path.join(TOP, 'tests', 'fixtures', 'chat')
+    k = 0
+    for name in sorted(n for n in os.listdir(fix) if n.endswith('.jsonl')):
+        for line in open(os.path.join(fix, name), 'rb').read().split(b'\n'):
+            if line.strip():
+                k += 1
+                write('chat', '%s-%d' % (name[:-len('.jsonl')], k), line + b'\x03')
+    for name, v in CHAT_SHAPES.items():
+        write('chat', 'shape-' + name, json.dumps(v).encode() + b'\x03')
+        write('chat', 'shape-' + name + '-stop', json.dumps(v).encode() + b'\x01')
+
+
 def seeds_numlex():
     # byte 0: bit 0 the text starts a line, bits 1-7 repeats; byte 1 the item to stop at.
     for name, stdin, source in case_inputs():
@@ -350,7 +409,8 @@ def seeds_numlex():
 
 
 def main():
-    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex'):
+    for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex',
+              'chat'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -361,6 +421,7 @@ def main():
     seeds_decode()
     seeds_record()
     seeds_numlex()
+    seeds_chat()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 

@@ -136,6 +136,46 @@ check(len(ann) == 3 and ann[0]["verdict"] == "block" and ann[0]["messages"] == 5
 check(all(f["message_index"] == 4 and f["role"] == "assistant" for f in ann[0]["findings"]),
       "chat records: findings without message_index and role")
 
+# What could be the model's text is read, or refused: never a silent pass.
+# Records: a role spelled "ai" is scanned; content that is a number and a
+# line of an unknown type are errors inside their records; a run log's
+# event passes.
+lines = [
+    '{"messages":[{"role":"ai","content":"See https://ai.example/r"}]}',
+    '{"messages":[{"role":"assistant","content":42}]}',
+    '{"type":"agent_reply","content":"See https://hidden.example/r"}',
+    '{"type":"summary","summary":"a title"}',
+]
+rc, out, err = run(["--input", "chat", "--records"], ("\n".join(lines) + "\n").encode())
+ann = [json.loads(l)["halluscan"] for l in out.splitlines()]
+check(rc == 2 and "2 malformed" in err, f"chat records unreadable: exit {rc}, {err!r}")
+check(len(ann) == 4 and [f["text"] for f in ann[0].get("findings", [])] == ["https://ai.example/r"],
+      f"chat records: role ai not scanned: {ann[:1]}")
+check(len(ann) == 4 and "content is a number" in ann[1].get("error", ""),
+      f"chat records: content 42 not refused: {ann[1:2]}")
+check(len(ann) == 4 and "agent_reply" in ann[2].get("error", ""),
+      f"chat records: an unknown line type not refused: {ann[2:3]}")
+check(len(ann) == 4 and ann[3].get("verdict") == "pass", f"chat records: an event: {ann[3:]}")
+
+# A run log: a line of an unknown type is an error naming it, and the lines
+# around it are read as one conversation still.
+log = [
+    {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "Rate? It was 12.5%."}},
+    {"type": "assistant_v9", "sessionId": "s", "body": "See https://v9.example/x"},
+    {"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "https://thought.example/t"},
+        {"type": "text", "text": {"value": "It is 12.5%, see https://reply.example/y"}}]}},
+]
+rc, out, err = run(["--input", "chat"], ("\n".join(json.dumps(l) for l in log) + "\n").encode())
+recs = [json.loads(l) for l in out.splitlines()]
+errors = [r for r in recs if r["type"] == "error"]
+check(rc == 2 and len(errors) == 1 and errors[0]["record"] == 2
+      and "assistant_v9" in errors[0]["message"], f"run log unknown line: exit {rc}, {errors}")
+check([r["text"] for r in recs if r["type"] == "finding"] == ["https://reply.example/y"],
+      f"run log: the reply's text.value not read, or thinking scanned: {recs}")
+check([(r["record"], r["messages"]) for r in recs if r["type"] == "summary"] == [(1, 2)],
+      f"run log: conversation cut by the bad line: {recs}")
+
 # Scale-out: the same bytes from one process, -j 2, and GNU parallel --pipe.
 n = 10000 if SANITIZE not in ("", "none") else 100000
 recs = []

@@ -399,11 +399,12 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 			err = health(w, v);
 		if (!err)
 			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages, &ce);
-		/* What was read before an unreadable message keeps its findings
-		 * and its summary; the error says which message stopped it. */
+		/* A line with an unreadable message gets no summary: a verdict
+		 * on part of it would read as one on all of it. The error takes
+		 * its place, after the findings of the messages before. */
 		if (err == -EBADMSG)
 			err = transcript_error(w, ce.why);
-		if (!err)
+		else if (!err)
 			err = conversation_end(w, w->record);
 		break;
 	case CHAT_MESSAGE:
