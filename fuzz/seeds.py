@@ -356,6 +356,12 @@ CHAT_SHAPES = {
         {'type': 'web_search_tool_result', 'content': [{'type': 'web_search_result', 'url': 'https://w.example'}]},
         {'type': 'mcp_tool_result', 'content': [{'type': 'text', 'text': 'M'}]},
         {'type': 'text', 'text': 'R'}]},
+    'codex-exec-message': {'type': 'item.completed', 'item': {'id': 'i', 'type': 'agent_message', 'text': 'A'}},
+    'codex-exec-command': {'type': 'item.completed', 'item': {
+        'type': 'command_execution', 'command': 'ls', 'aggregated_output': 'O', 'exit_code': 0}},
+    'codex-exec-mcp': {'type': 'item.completed', 'item': {
+        'type': 'mcp_tool_call', 'result': {'content': [{'type': 'text', 'text': 'M'}]}}},
+    'bad-codex-item': {'type': 'item.completed', 'item': {'type': 'collab_call', 'text': 'x'}},
     'claude-events': {'type': 'system', 'subtype': 'init', 'session_id': 's', 'content': 'x'},
     'bad-content-object': {'messages': [{'role': 'assistant', 'content': {'kind': 'weird', 'body': 'x'}}]},
     'bad-content-number': {'messages': [{'role': 'assistant', 'content': 42}]},

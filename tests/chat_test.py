@@ -176,6 +176,24 @@ check([r["text"] for r in recs if r["type"] == "finding"] == ["https://reply.exa
 check([(r["record"], r["messages"]) for r in recs if r["type"] == "summary"] == [(1, 2)],
       f"run log: conversation cut by the bad line: {recs}")
 
+# codex exec --json: the agent's message is scanned, a command's output
+# grounds it, an item still in progress is not read twice.
+stream = [
+    {"type": "thread.started", "thread_id": "th_1"},
+    {"type": "turn.started"},
+    {"type": "item.completed", "item": {"id": "item_0", "type": "command_execution", "command": "cat README",
+                                        "aggregated_output": "Docs: https://docs.example/a\n", "exit_code": 0,
+                                        "status": "completed"}},
+    {"type": "item.updated", "item": {"id": "item_1", "type": "agent_message", "text": "https://partial.example"}},
+    {"type": "item.completed", "item": {"id": "item_1", "type": "agent_message",
+                                        "text": "Docs at https://docs.example/a and https://made-up.example/b"}},
+    {"type": "turn.completed", "usage": {"input_tokens": 1, "cached_input_tokens": 0, "output_tokens": 1}},
+]
+rc, out, err = run(["--input", "chat"], ("\n".join(json.dumps(l) for l in stream) + "\n").encode())
+recs = [json.loads(l) for l in out.splitlines()]
+check(rc == 0 and [r["text"] for r in recs if r["type"] == "finding"] == ["https://made-up.example/b"],
+      f"codex exec: exit {rc}, {recs}")
+
 # Scale-out: the same bytes from one process, -j 2, and GNU parallel --pipe.
 n = 10000 if SANITIZE not in ("", "none") else 100000
 recs = []

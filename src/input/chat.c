@@ -55,8 +55,21 @@ static const char *const event_types[] = {
 	/* Claude Code: its session log, and claude -p --output-format stream-json */
 	"summary", "custom-title", "file-history-snapshot", "queue-operation", "system",
 	"progress", "result", "stream_event",
-	/* Codex: its rollout files */
+	/* Codex: its rollout files, and codex exec --json (an item started or
+	 * updated is read when it completes) */
 	"session_meta", "turn_context", "event_msg", "compacted",
+	"thread.started", "turn.started", "turn.completed", "turn.failed", "item.started",
+	"item.updated", "error",
+};
+
+/*
+ * The items of codex exec --json's "item.completed" lines: the agent's
+ * message is scanned, a command's or MCP tool's output grounds, the rest
+ * (reasoning, file changes, searches, to-do lists, errors) is no text.
+ */
+static const char *const codex_items[] = {
+	"agent_message", "command_execution", "mcp_tool_call", "reasoning", "file_change",
+	"web_search", "todo_list", "error",
 };
 
 /*
@@ -119,6 +132,7 @@ struct envelope {
 	const struct json_value *body;
 	const char *role;  /* NULL: none found */
 	bool has_role;     /* a "role" member, of any type */
+	bool codex_item;   /* body is the item of an "item.completed" line */
 };
 
 /*
@@ -133,6 +147,14 @@ static void open_envelope(const struct json_value *v, struct envelope *e)
 
 	e->body = v;
 	e->role = NULL;
+	e->codex_item = false;
+	if (is(type, "item.completed") && json_type(m = json_get(v, "item")) == JSON_OBJECT) {
+		e->body = m;
+		e->has_role = false;
+		e->codex_item = true;
+		e->role = is(str(m, "type"), "agent_message") ? "assistant" : NULL;
+		return;
+	}
 	if (is(type, "constructor") && json_type(m = json_get(v, "kwargs")) == JSON_OBJECT) {
 		e->body = m;
 		e->has_role = json_get(m, "role") != NULL;
@@ -372,6 +394,11 @@ static int walk_item(const struct json_value *m, const char *type, size_t index,
 	if (is(type, "function_call_output") || is(type, "custom_tool_call_output") ||
 	    is(type, "local_shell_call_output") || is(type, "mcp_call"))
 		return emit_texts(json_get(m, "output"), CHAT_TOOL, index, "tool", fn, ctx);
+	if (is(type, "command_execution")) /* codex exec */
+		return emit_texts(json_get(m, "aggregated_output"), CHAT_TOOL, index, "tool", fn, ctx);
+	if (is(type, "mcp_tool_call"))
+		return emit_texts(json_get(json_get(m, "result"), "content"), CHAT_TOOL, index, "tool",
+				  fn, ctx);
 	if (is(type, "file_search_call")) {
 		const struct json_value *r = json_get(m, "results");
 
@@ -404,7 +431,7 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 	if (!env.has_role && !env.role && dflt && json_type(m) == JSON_OBJECT && !type)
 		env.role = dflt;
 	if (!env.has_role && !env.role) {
-		if (item_type(type))
+		if (item_type(type) || (env.codex_item && one_of(type, codex_items, ARRAY_SIZE(codex_items))))
 			return walk_item(env.body, type, index, fn, ctx);
 		if (json_type(m) != JSON_OBJECT)
 			return bad(e, "message_index %zu is %s, not a message", index,
@@ -554,7 +581,7 @@ enum chat_line chat_classify(const struct json_value *v, const struct json_value
 	    (!type && (json_type(in) == JSON_ARRAY || json_type(in) == JSON_STRING)))
 		return CHAT_CONVERSATION;
 	open_envelope(v, &env);
-	if (env.has_role || env.role || item_type(str(env.body, "type"))) {
+	if (env.has_role || env.role || item_type(str(env.body, "type")) || env.codex_item) {
 		*msg = v;
 		return CHAT_MESSAGE;
 	}

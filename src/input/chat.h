@@ -6,9 +6,9 @@
  * grounding). It reads OpenAI Chat Completions messages (and legacy
  * completions' choices), Anthropic Messages, OpenAI Responses items, the
  * Assistants API's thread messages, Gemini's contents and candidates,
- * LangChain's serialized messages, and agent run logs that wrap one of
- * those in {"type": ..., "message"|"payload": {...}}; it knows nothing of
- * scanners.
+ * LangChain's serialized messages, agent run logs that wrap one of those
+ * in {"type": ..., "message"|"payload": {...}}, and codex exec --json's
+ * completed items; it knows nothing of scanners.
  *
  * It fails closed: a part of the model's message it cannot read (content
  * of an unknown type, a number, a role it does not know, a line of an

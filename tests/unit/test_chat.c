@@ -135,6 +135,19 @@ TEST(chat_run_logs)
 	walk("{\"type\":\"system\",\"subtype\":\"init\",\"content\":\"x\"}", CHAT_EVENT);
 	walk("{\"type\":\"result\",\"subtype\":\"success\",\"result\":\"x\"}", CHAT_EVENT);
 	walk("{\"type\":\"file-history-snapshot\",\"snapshot\":{}}", CHAT_EVENT);
+	/* codex exec --json: a completed item is a message, the rest are events. */
+	CHECK_STR(walk("{\"type\":\"item.completed\",\"item\":{\"id\":\"i\",\"type\":\"agent_message\","
+		       "\"text\":\"A\"}}", CHAT_MESSAGE), "S:7:assistant:A|");
+	CHECK_STR(walk("{\"type\":\"item.completed\",\"item\":{\"type\":\"command_execution\","
+		       "\"command\":\"ls\",\"aggregated_output\":\"O\"}}", CHAT_MESSAGE), "T:7:tool:O|");
+	CHECK_STR(walk("{\"type\":\"item.completed\",\"item\":{\"type\":\"mcp_tool_call\",\"result\":"
+		       "{\"content\":[{\"type\":\"text\",\"text\":\"M\"}]}}}", CHAT_MESSAGE), "T:7:tool:M|");
+	CHECK_STR(walk("{\"type\":\"item.completed\",\"item\":{\"type\":\"reasoning\",\"text\":\"R\"}}",
+		       CHAT_MESSAGE), "");
+	walk("{\"type\":\"item.updated\",\"item\":{\"type\":\"agent_message\",\"text\":\"A\"}}",
+	     CHAT_EVENT);
+	refused("{\"type\":\"item.completed\",\"item\":{\"type\":\"collab_call\",\"text\":\"x\"}}",
+		CHAT_MESSAGE, "type \"collab_call\"");
 }
 
 /* Roles in the spellings APIs and frameworks write. */
