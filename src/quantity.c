@@ -456,6 +456,9 @@ static bool __attribute__((cold, noinline)) items_of(const struct quantity *g, c
 	const char *p = g->unit + strlen(QUANTITY_ITEMS);
 	size_t n = strlen(noun);
 
+	if (!*p)
+		return true; /* an array with no key: of whatever its items are called */
+
 	while (*p) {
 		size_t w = strcspn(p, ":");
 

@@ -92,7 +92,9 @@ bool quantity_follows(int before);
  * unit is QUANTITY_ITEMS and then the array's last key words, ':'-separated
  * ("items:results", "items:review:info"). It states a count of one of those
  * nouns only ("3 results", "2 reviews"), never a bare number or another
- * noun's count: an array's length is no figure of anything else.
+ * noun's count: an array's length is no figure of anything else. An array
+ * with no key ("items:") states a count of any noun ("4 flights" of a
+ * search's four results), still never a bare number.
  */
 #define QUANTITY_ITEMS "items:"
 void quantity_set_items(struct quantity *q, const char *const *words, size_t n_words,

@@ -506,15 +506,15 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 /*
  * A JSON array's number of items ("results": three of them), held as a
  * count of what its key names: "3 results" is then grounded, "3" alone or
- * "3 servers" is not (quantity.h). An array with no key names nothing.
+ * "3 servers" is not (quantity.h). An array with no key (a tool's whole
+ * result, a list of flights) is a count of whatever the answer calls its
+ * items: "I found 4 flights" of a search that returned four.
  */
 static int ground_items(struct scan *s, const struct record_value *v)
 {
 	struct ground_context gc;
 	struct quantity q;
 
-	if (v->n_words == 0)
-		return 0;
 	quantity_set_items(&q, v->words, v->n_words, strtod(v->text, NULL));
 	record_context(v, 0, &gc);
 	if (s->rec_ground == s->span_ground) {

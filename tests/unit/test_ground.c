@@ -901,6 +901,10 @@ TEST(quantity_items_state_only_their_nouns)
 		{reviews, 3, 2, "2 businesses", false}, /* (the last two key words only) */
 		{matches, 1, 4, "4 matches", true},
 		{matches, 1, 1, "1 match", true},
+		/* an array with no key: a count of whatever its items are called */
+		{NULL, 0, 4, "4 flights", true},
+		{NULL, 0, 4, "5 flights", false},
+		{NULL, 0, 4, "4", false},
 	};
 	struct quantity a, g;
 	size_t i;
