@@ -109,10 +109,14 @@ int baseline_load(struct baseline *b, const char *path, struct diag *d)
 	size_t len, lineno = 0;
 	int err;
 
-	err = read_file(path, &data, &len);
+	err = read_file_max(path, BASELINE_MAX_BYTES + 1, &data, &len);
 	if (err)
 		return err < 0 ? -err : err;
-	err = 0;
+	if (len > BASELINE_MAX_BYTES) {
+		free(data);
+		return diag_set(d, -EINVAL, "%s: larger than a baseline may be (%zu MiB)", path,
+				BASELINE_MAX_BYTES >> 20);
+	}
 	for (line = data; line < data + len && err == 0; line = end + 1) {
 		struct json_value *v = NULL;
 		const char *fp;

@@ -20,6 +20,12 @@
 #include "util.h"
 
 #define FINGERPRINT_LEN 16
+/*
+ * The largest baseline read: about 400,000 accepted findings. A larger
+ * file, or one that never ends (/dev/zero, a pipe left open), is refused
+ * after this many bytes, not read until memory runs out.
+ */
+#define BASELINE_MAX_BYTES ((size_t)64 << 20)
 
 struct baseline {
 	char (*fps)[FINGERPRINT_LEN + 1]; /* sorted after baseline_load() */
@@ -29,7 +35,8 @@ struct baseline {
 
 /*
  * Reads the fingerprints of the file at path. 0; the positive errno of a
- * file that cannot be read; or -EINVAL with d saying "FILE:LINE: ...".
+ * file that cannot be read; or -EINVAL with d saying "FILE:LINE: ..." or
+ * "FILE: larger than ..." (BASELINE_MAX_BYTES).
  */
 int baseline_load(struct baseline *b, const char *path, struct diag *d);
 bool baseline_has(const struct baseline *b, const char *fp);
