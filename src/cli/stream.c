@@ -28,6 +28,17 @@
 #define BATCH_LINES 2048
 #define BATCH_BYTES ((size_t)4 << 20)
 
+/*
+ * A record's findings held to write its line: past this many bytes of
+ * them, the rest are not held but written by scanning the record again
+ * once the verdict (the member's first value) has been written. A record
+ * as dense in findings as text can be (a URL every 20 bytes: each finding's
+ * JSON is ~24 times its text) then peaks at ~2 times its size, not ~50.
+ */
+#define RECORD_LIST_HOLD ((size_t)1 << 20)
+/* The second scan writes its findings in pieces of this size. */
+#define RECORD_LIST_PIECE ((size_t)64 << 10)
+
 struct source_text {
 	char *text;
 	size_t len;
@@ -47,6 +58,7 @@ struct batch {
 	size_t *off, *len;     /* line i: text.data + off[i], len[i] bytes */
 	bool *too_long;
 	size_t n, cap;
+	uint64_t first;        /* the line number of line 0 */
 };
 
 struct stream;
@@ -59,7 +71,10 @@ struct worker {
 	struct buf ann;        /* --records: the findings, as a JSON array's items */
 	struct buf where;      /* the members that say where a record is */
 	struct agg agg;
-	size_t n_ann;
+	size_t n_ann;          /* findings of the record so far */
+	size_t listed;         /* of them, in ann when it reached RECORD_LIST_HOLD */
+	bool over;             /* ann reached RECORD_LIST_HOLD: the rest are counted */
+	bool rescan;           /* the second scan: the first listed were written */
 	uint64_t record;       /* the line being read */
 	int err;               /* a fatal error seen in a callback */
 	char why[256];         /* what is wrong with a record */
@@ -81,6 +96,10 @@ struct stream {
 	struct batch batch;
 	char *const *files;    /* for -j over files */
 	const char *name;      /* the input being read */
+	uint64_t *unit_line;   /* -j over files: the line each file's run ended on */
+	/* Where the run ended on an error that ends it (out of memory). */
+	const char *fail_path;
+	uint64_t fail_line;
 };
 
 /* ---- a conversation's summary ---- */
@@ -163,6 +182,25 @@ static int member_u64(struct buf *b, const char *key, uint64_t v)
 	return BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":") | buf_add_u64(b, v);
 }
 
+/* Writes p straight to the output, after what w->out holds. */
+static int out_write(struct worker *w, const void *p, size_t n)
+{
+	int err = jsonl_flush(&w->out);
+
+	if (err == 0 && n && fwrite(p, 1, n, w->out.f) != n)
+		err = w->out.err = errno ? errno : EIO;
+	return err > 0 ? -err : err;
+}
+
+/* The findings in ann, written and let go. */
+static int out_ann(struct worker *w)
+{
+	int err = out_write(w, w->ann.data, w->ann.len);
+
+	w->ann.len = 0;
+	return err;
+}
+
 /* A finding inside a record's annotation: the finding record's members
  * but type and path (a record is not a file). */
 static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
@@ -170,6 +208,14 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 	struct buf *b = &w->ann;
 	int err = 0;
 
+	if (w->rescan && w->n_ann < w->listed) {
+		w->n_ann++; /* written from the first scan */
+		return 0;
+	}
+	if (w->over && !w->rescan) {
+		w->n_ann++;
+		return 0;
+	}
 	err |= buf_adds(b, w->n_ann++ ? ",{\"signal\":" : "{\"signal\":");
 	err |= emit_json_string(b, f->signal, strlen(f->signal));
 	err |= jsonl_also(b, f);
@@ -193,7 +239,15 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 	err |= member_quote(b, "message", f->message, strlen(f->message));
 	err |= member_quote(b, "recovery", f->recovery, strlen(f->recovery));
 	err |= buf_addc(b, '}');
-	return err ? -ENOMEM : 0;
+	if (err)
+		return -ENOMEM;
+	if (w->rescan && b->len >= RECORD_LIST_PIECE)
+		return out_ann(w);
+	if (!w->rescan && b->len >= RECORD_LIST_HOLD) {
+		w->over = true;
+		w->listed = w->n_ann;
+	}
+	return 0;
 }
 
 static int on_finding(void *ctx, const struct halluscan_finding *f)
@@ -253,6 +307,7 @@ static int conversation_begin(struct worker *w)
 	agg_begin(&w->agg, st->n_signals);
 	w->n_ann = 0;
 	w->ann.len = 0;
+	w->over = false;
 	return err;
 }
 
@@ -459,7 +514,7 @@ static int transcript_file(struct worker *w, const char *name)
 	const char *line;
 	size_t n;
 	bool long_line;
-	int fd, rc, err;
+	int fd, rc = 0, err;
 
 	w->out.path = name;
 	w->record = 0;
@@ -473,6 +528,10 @@ static int transcript_file(struct worker *w, const char *name)
 		w->out.where = NULL;
 		if (!err && w->st->o->line_buffered)
 			err = jsonl_sync(&w->out);
+	}
+	if (err == 0 && rc == -ENOMEM) {
+		w->record++; /* the line that could not be held */
+		err = rc;
 	}
 	if (err == 0)
 		err = convo_close(w, &c);
@@ -535,8 +594,17 @@ static int ground_member(struct worker *w, const struct json_value *v, enum hall
 	return err;
 }
 
-/* The "halluscan" member's value: verdict, findings, counts. */
-static int annotation(struct worker *w, struct buf *b, const char *why)
+/* The "halluscan" member's value up to its findings: {"verdict":V,"findings":[ */
+static int annotation_head(struct worker *w, struct buf *b)
+{
+	agg_end(&w->agg, w->st->o);
+	return BUF_LIT(b, "{\"verdict\":\"") |
+	       buf_adds(b, halluscan_severity_name(w->agg.s.verdict)) |
+	       BUF_LIT(b, "\",\"findings\":[") ? -ENOMEM : 0;
+}
+
+/* The rest, after the findings: counts. */
+static int annotation_tail(struct worker *w, struct buf *b)
 {
 	const struct stream_options *o = w->st->o;
 	const struct halluscan_summary *s = &w->agg.s;
@@ -544,13 +612,8 @@ static int annotation(struct worker *w, struct buf *b, const char *why)
 	bool first = true;
 	int err = 0;
 
-	if (why)
-		return BUF_LIT(b, "{\"error\":") | emit_json_string_utf8(b, why, strlen(why), NULL) |
-		       replaced(w, b) | buf_addc(b, '}');
 	agg_end(&w->agg, o);
-	err |= BUF_LIT(b, "{\"verdict\":\"") | buf_adds(b, halluscan_severity_name(s->verdict)) |
-	       BUF_LIT(b, "\",\"findings\":[") | buf_add(b, w->ann.data, w->ann.len) |
-	       BUF_LIT(b, "],\"signals\":{");
+	err |= BUF_LIT(b, "],\"signals\":{");
 	for (i = 0; i < s->n_signals; i++) {
 		if (!s->signal_counts[i])
 			continue;
@@ -625,6 +688,28 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 }
 
 /*
+ * A record whose findings passed RECORD_LIST_HOLD: what the line holds up
+ * to the findings is written, then those listed, then the rest from a
+ * second scan, which finds the same findings in the same order (a record
+ * is a conversation of its own: the scanner starts afresh).
+ */
+static int record_stream(struct worker *w, const struct json_value *v, const char **why)
+{
+	size_t listed = w->listed;
+	int err = out_ann(w);
+
+	if (!err)
+		err = conversation_begin(w);
+	if (!err) {
+		w->rescan = true;
+		w->listed = listed;
+		err = record_scan(w, v, why);
+		w->rescan = false;
+	}
+	return err ? err : out_ann(w);
+}
+
+/*
  * One record: the same line with a "halluscan" member added before its
  * last brace. The line is copied byte for byte but for what a strict
  * reader refuses (bytes that are no UTF-8, lone surrogate escapes): they
@@ -664,10 +749,25 @@ static int record_line(struct worker *w, const char *line, size_t n, bool long_l
 		json_span(v, &start, &end);
 		if (why)
 			w->malformed++;
+		/* The record's line is copied strictly into the output (it is
+		 * written out before the findings when they are too many to hold:
+		 * record_stream()), then the member. */
 		w->replaced = 0;
-		err = emit_json_text_utf8(b, line, end - 1, &w->replaced) |
-		      (json_object_len(v) ? buf_addc(b, ',') : 0) | BUF_LIT(b, "\"halluscan\":");
-		err = err ? -ENOMEM : annotation(w, b, why);
+		if (emit_json_text_utf8(b, line, end - 1, &w->replaced) |
+		    (json_object_len(v) ? buf_addc(b, ',') : 0) | BUF_LIT(b, "\"halluscan\":"))
+			err = -ENOMEM;
+		if (!err && why &&
+		    (BUF_LIT(b, "{\"error\":") | emit_json_string_utf8(b, why, strlen(why), NULL) |
+		     replaced(w, b) | buf_addc(b, '}')))
+			err = -ENOMEM;
+		if (!err && !why)
+			err = annotation_head(w, b);
+		if (!err && !why && w->over)
+			err = record_stream(w, v, &why);
+		else if (!err && !why && buf_add(b, w->ann.data, w->ann.len))
+			err = -ENOMEM;
+		if (!err && !why)
+			err = annotation_tail(w, b);
 		/* (after the value only whitespace: json_parse() said so) */
 		if (err == 0 && (buf_addc(b, '}') | buf_add(b, line + end, n - end) | buf_addc(b, '\n')))
 			err = -ENOMEM;
@@ -680,7 +780,10 @@ static int batch_unit(void *worker, size_t i)
 {
 	struct worker *w = worker;
 	struct batch *bt = &w->st->batch;
-	int err = record_line(w, bt->text.data + bt->off[i], bt->len[i], bt->too_long[i]);
+	int err;
+
+	w->record = bt->first + i;
+	err = record_line(w, bt->text.data + bt->off[i], bt->len[i], bt->too_long[i]);
 
 	return err ? err : jsonl_flush(&w->out);
 }
@@ -705,8 +808,10 @@ static int batch_add(struct batch *bt, const char *line, size_t n, bool long_lin
 	bt->off[bt->n] = bt->text.len;
 	bt->len[bt->n] = n;
 	bt->too_long[bt->n] = long_line;
+	if (!long_line && buf_add(&bt->text, line, n) < 0)
+		return -ENOMEM;
 	bt->n++;
-	return long_line ? 0 : buf_add(&bt->text, line, n);
+	return 0;
 }
 
 static int batch_run(struct stream *st, FILE *f)
@@ -719,9 +824,15 @@ static int batch_run(struct stream *st, FILE *f)
 	if (!rc)
 		return -ENOMEM;
 	err = jobs_run(st->jobs, bt->n, f, rc);
-	for (i = 0; i < bt->n && !err; i++)
+	for (i = 0; i < bt->n && !err; i++) {
 		err = rc[i];
+		if (err) {
+			st->fail_path = st->name;
+			st->fail_line = bt->first + i;
+		}
+	}
 	free(rc);
+	bt->first += bt->n;
 	bt->n = 0;
 	bt->text.len = 0;
 	if (!err && st->o->line_buffered && fflush(f) != 0)
@@ -737,14 +848,19 @@ static int records_file(struct stream *st, const char *name, FILE *f)
 	const char *line;
 	size_t n;
 	bool long_line;
-	int fd, rc, err;
+	uint64_t lineno = 0;
+	int fd, rc = 0, err;
 
 	fd = open_input(name);
 	if (fd < 0)
 		return errno;
+	st->name = name;
+	st->batch.first = 1;
 	err = lines_new(fd, RECORD_MAX, &lines);
 	while (err == 0 && (rc = lines_next(lines, &line, &n, &long_line)) > 0) {
+		lineno++;
 		if (!st->jobs) {
+			w->record = lineno;
 			err = record_line(w, line, n, long_line);
 			if (!err)
 				err = jsonl_flush(&w->out);
@@ -753,11 +869,27 @@ static int records_file(struct stream *st, const char *name, FILE *f)
 			continue;
 		}
 		err = batch_add(&st->batch, line, n, long_line);
+		if (err == -ENOMEM) {
+			rc = err;
+			err = 0;
+			lineno--;
+			break;
+		}
 		if (!err && (st->batch.n >= BATCH_LINES || st->batch.text.len >= BATCH_BYTES))
 			err = batch_run(st, f);
 	}
+	/* The lines before one that could not be held are done and written. */
 	if (!err && st->jobs && st->batch.n)
 		err = batch_run(st, f);
+	if (err == 0 && rc == -ENOMEM) {
+		/* The line that could not be held ends the run; those before it are written. */
+		err = rc;
+		st->fail_path = name;
+		st->fail_line = lineno + 1;
+	} else if (err < 0 && !st->jobs) {
+		st->fail_path = name;
+		st->fail_line = lineno;
+	}
 	lines_free(lines);
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -771,7 +903,10 @@ static int file_unit(void *worker, size_t i)
 	struct worker *w = worker;
 	int err = transcript_file(w, w->st->files[i]);
 
-	return err ? err : jsonl_flush(&w->out);
+	if (!err)
+		err = jsonl_flush(&w->out);
+	w->st->unit_line[i] = w->record;
+	return err;
 }
 
 /* ---- the run ---- */
@@ -806,7 +941,7 @@ static int workers_new(struct stream *st, FILE *f)
 	struct halluscan_error herr = {0};
 	void **ws;
 	size_t i;
-	int err = 0;
+	int err = 0, cerr;
 
 	st->w = calloc(o->jobs, sizeof(*st->w));
 	if (!st->w)
@@ -831,9 +966,13 @@ static int workers_new(struct stream *st, FILE *f)
 		return -ENOMEM;
 	for (i = 0; i < o->jobs; i++)
 		ws[i] = &st->w[i];
-	err = jobs_new(o->jobs, ws, o->records ? batch_unit : file_unit, &st->jobs);
+	err = jobs_new(o->jobs, ws, o->records ? batch_unit : file_unit, &st->jobs, &cerr);
 	free(ws);
-	for (i = 0; err == 0 && i < o->jobs; i++)
+	if (err == 0 && cerr)
+		cli_warn("-j %zu: %zu thread(s) could not be created (%s); running on %zu",
+			 o->jobs, o->jobs - jobs_threads(st->jobs), strerror(cerr),
+			 jobs_threads(st->jobs));
+	for (i = 0; err == 0 && i < jobs_threads(st->jobs); i++)
 		st->w[i].out.f = jobs_stream(st->jobs, i);
 	return err;
 }
@@ -857,6 +996,7 @@ static void stream_free(struct stream *st)
 	for (i = 0; i < st->n_sources; i++)
 		free(st->sources[i].text);
 	free(st->sources);
+	free(st->unit_line);
 	free(st->batch.text.data);
 	free(st->batch.off);
 	free(st->batch.len);
@@ -885,12 +1025,19 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	if (err)
 		goto out;
 	rc = calloc(n_files, sizeof(*rc));
-	if (!rc) {
+	st.unit_line = calloc(n_files, sizeof(*st.unit_line));
+	if (!rc || !st.unit_line) {
 		err = -ENOMEM;
 		goto out;
 	}
 	if (!o->records && st.jobs && n_files > 1) {
 		err = jobs_run(st.jobs, n_files, f, rc);
+		for (i = 0; i < n_files && !err && !st.fail_path; i++) {
+			if (rc[i] < 0) {
+				st.fail_path = files[i];
+				st.fail_line = st.unit_line[i];
+			}
+		}
 	} else {
 		/* One stream: written as it is read, by the calling thread. */
 		if (!o->records)
@@ -900,6 +1047,10 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 					   : transcript_file(&st.w[0], files[i]);
 			if (rc[i] == 0)
 				rc[i] = jsonl_flush(&st.w[0].out);
+			if (rc[i] < 0 && !o->records && !st.fail_path) {
+				st.fail_path = files[i];
+				st.fail_line = st.w[0].record;
+			}
 			if (rc[i] < 0)
 				err = rc[i];
 		}
@@ -912,8 +1063,14 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 			err = rc[i];
 		}
 	}
-	if (err == 0 && fflush(f) != 0)
+	/* What came before an error is written, whatever the error. */
+	if (fflush(f) != 0 && err == 0)
 		err = -errno;
+	if (err == -ENOMEM && st.fail_path) {
+		cli_warn("%s:%llu: out of memory; the output stops before this line",
+			 st.fail_path, (unsigned long long)st.fail_line);
+		goto out;
+	}
 	if (err < 0) {
 		cli_warn("%s%s", err == -ENOMEM ? "" : "write error: ", strerror(-err));
 		goto out;
