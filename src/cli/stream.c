@@ -1022,14 +1022,16 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	err = load_sources(&st);
 	if (err == 0)
 		err = workers_new(&st, f);
+	if (err == 0) {
+		rc = calloc(n_files, sizeof(*rc));
+		st.unit_line = calloc(n_files, sizeof(*st.unit_line));
+		if (!rc || !st.unit_line)
+			err = -ENOMEM;
+	}
+	if (err < 0)
+		cli_warn("%s", strerror(-err)); /* before any input: nothing to say where */
 	if (err)
 		goto out;
-	rc = calloc(n_files, sizeof(*rc));
-	st.unit_line = calloc(n_files, sizeof(*st.unit_line));
-	if (!rc || !st.unit_line) {
-		err = -ENOMEM;
-		goto out;
-	}
 	if (!o->records && st.jobs && n_files > 1) {
 		err = jobs_run(st.jobs, n_files, f, rc);
 		for (i = 0; i < n_files && !err && !st.fail_path; i++) {
