@@ -73,7 +73,7 @@ struct worker {
 	struct agg agg;
 	size_t n_ann;          /* findings of the record so far */
 	size_t listed;         /* of them, in ann when it reached RECORD_LIST_HOLD */
-	bool over;             /* ann reached RECORD_LIST_HOLD: the rest are counted */
+	bool over;             /* ann reached RECORD_LIST_HOLD: the rest come from a rescan */
 	bool rescan;           /* the second scan: the first listed were written */
 	uint64_t record;       /* the line being read */
 	int err;               /* a fatal error seen in a callback */
