@@ -248,6 +248,7 @@ static const struct {
 	X(L, 'e', "eleven", R_CARD, 11, U_NONE) \
 	X(L, 'e', "eleventh", R_ORD, 11, U_NONE) \
 	X(L, 'e', "else", R_STOP, 0, U_NONE) \
+	X(L, 'e', "entire", R_ADJ, 0, U_NONE) \
 	X(L, 'e', "estimate", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'e', "estimated", R_APPROX | R_APPROX2, 0, U_NONE) \
 	X(L, 'e', "estimates", R_YEARNOUN, 0, U_NONE) \
@@ -662,6 +663,7 @@ static const struct {
 	X(L, 'w', "which", R_STOP, 0, U_NONE) \
 	X(L, 'w', "while", R_STOP, 0, U_NONE) \
 	X(L, 'w', "who", R_STOP, 0, U_NONE) \
+	X(L, 'w', "whole", R_ADJ, 0, U_NONE) \
 	X(L, 'w', "whom", R_STOP, 0, U_NONE) \
 	X(L, 'w', "whose", R_STOP, 0, U_NONE) \
 	X(L, 'w', "why", R_STOP, 0, U_NONE) \
@@ -2067,6 +2069,13 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 		}
 		if (spells(lx, w.ws, w.we, "plus") && hyphen) {
 			o->flags |= NUMLEX_APPROX | NUMLEX_ABOVE; /* "50-plus" */
+			i = w.we;
+			continue;
+		}
+		/* "12 whole days", "3 more weeks": a duration past one adjective. */
+		if ((roles(&w) & R_ADJ) && round < 3 && !hyphen && !o->currency &&
+		    word_at(lx, skip_blanks(lx, w.we), &w2) && w2.v &&
+		    unit_info[w2.v->unit].cls == UC_DURATION) {
 			i = w.we;
 			continue;
 		}

@@ -89,6 +89,8 @@ static const struct lcase cases[] = {
 	/* durations */
 	{"within 14 days", {{"14 days", NULL, "seconds", 14 * 86400, 0, 0}}},
 	{"you have two weeks", {{"two weeks", NULL, "seconds", 14 * 86400, 0, W}}},
+	{"for 12 whole days", {{"12 whole days", NULL, "seconds", 12 * 86400, 0, 0}}},
+	{"3 entire weeks", {{"3 entire weeks", NULL, "seconds", 21 * 86400, 0, 0}}},
 	{"a 6-month trial", {{"6-month", NULL, "seconds", 6 * 2592000, 0, 0}}},
 	{"a 3-month trial", {{"3-month", NULL, "seconds", 3 * 2592000, 0, 0}}},
 	{"4-5 minutes", {{"4", "4-5 minutes", "seconds", 240, 0, R}, {"5 minutes", "4-5 minutes", "seconds", 300, 0, R}}},
