@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Derive the bench/agents fixtures from pinned upstream commits.
+
+Each source is read with `git show COMMIT:PATH` from a clone (or a bare
+mirror) of its repository, so the fixtures can be rebuilt byte for byte:
+
+  python3 bench/agents/convert.py --tooltalk DIR --sgd DIR --toolbench DIR
+
+writes bench/agents/{tooltalk,sgd,toolbench}.jsonl, one conversation a line
+in the OpenAI Chat Completions form halluscan's --input chat reads
+({"id": ..., "source": ..., "messages": [...]}): a tool call is an
+assistant message with tool_calls, its result a "tool" message, and the
+assistant's words to the user a message of their own after the results
+they rest on.  Only a selection is kept (see SELECT below); see README.md
+for the licences.  sierra-research/tau-bench is held out: nothing here
+reads it or a copy of it.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+TOOLTALK_COMMIT = "e05f4ce6132c80ed33392b81535b077d56ab28fd"
+SGD_COMMIT = "e852981ae34990f4358979625854259302feaa78"
+TOOLBENCH_COMMIT = "d56fdd89faf8c91fa135090b212bb9057ee5cfc2"
+
+# SGD: the first dialogues (file order) of each service domain that call a
+# service, from the dev split; a customer-service mix of bookings and quotes.
+SGD_FILES = ["dev/dialogues_%03d.json" % i for i in range(1, 15)]
+SGD_DOMAINS = ["Flights", "Hotels", "Restaurants", "RentalCars", "Banks",
+               "Buses", "Events", "Trains", "Homes", "Payment"]
+SGD_PER_DOMAIN = 10
+
+
+def git_show(repo, commit, path):
+    return subprocess.run(["git", "-C", repo, "show", "%s:%s" % (commit, path)],
+                          check=True, capture_output=True).stdout
+
+
+def git_ls(repo, commit, under):
+    out = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "--name-only",
+                          commit, under], check=True, capture_output=True)
+    return sorted(out.stdout.decode().split())
+
+
+def call(cid, name, args):
+    return {"id": cid, "type": "function",
+            "function": {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}}
+
+
+def tooltalk(repo):
+    convs = []
+    for sub in ("data/easy", "data/tooltalk"):
+        for path in git_ls(repo, TOOLTALK_COMMIT, sub):
+            if not path.endswith(".json"):
+                continue
+            d = json.loads(git_show(repo, TOOLTALK_COMMIT, path))
+            meta = d.get("metadata", {})
+            # ToolTalk's harness tells the model the time and place.
+            msgs = [{"role": "system", "content":
+                     "You are a helpful assistant. Current time: %s. Location: %s."
+                     % (meta.get("timestamp", ""), meta.get("location", ""))}]
+            n = 0
+            for turn in d["conversation"]:
+                if turn["role"] == "user":
+                    msgs.append({"role": "user", "content": turn["text"]})
+                    continue
+                for api in turn.get("apis", []):
+                    n += 1
+                    cid = "call_%d" % n
+                    req = api["request"]
+                    msgs.append({"role": "assistant", "content": None, "tool_calls":
+                                 [call(cid, req["api_name"], req.get("parameters", {}))]})
+                    res = api.get("response")
+                    if api.get("exception"):
+                        res = {"error": api["exception"]}
+                    msgs.append({"role": "tool", "tool_call_id": cid,
+                                 "content": json.dumps(res, ensure_ascii=False)})
+                msgs.append({"role": "assistant", "content": turn["text"]})
+            convs.append({"id": "tooltalk/" + d["name"], "source": "tooltalk",
+                          "messages": msgs})
+    return convs
+
+
+def sgd(repo):
+    picked = {dom: [] for dom in SGD_DOMAINS}
+    for path in SGD_FILES:
+        for d in json.loads(git_show(repo, SGD_COMMIT, path)):
+            dom = d["services"][0].split("_")[0]
+            if dom not in picked or len(picked[dom]) >= SGD_PER_DOMAIN:
+                continue
+            if len(d["services"]) != 1:
+                continue
+            if not any("service_results" in f for t in d["turns"] for f in t["frames"]):
+                continue
+            picked[dom].append(d)
+    convs = []
+    for dom in SGD_DOMAINS:
+        for d in picked[dom]:
+            msgs = []
+            n = 0
+            for t in d["turns"]:
+                if t["speaker"] == "USER":
+                    msgs.append({"role": "user", "content": t["utterance"]})
+                    continue
+                for f in t["frames"]:
+                    if "service_call" not in f:
+                        continue
+                    n += 1
+                    cid = "call_%d" % n
+                    sc = f["service_call"]
+                    msgs.append({"role": "assistant", "content": None, "tool_calls":
+                                 [call(cid, sc["method"], sc["parameters"])]})
+                    msgs.append({"role": "tool", "tool_call_id": cid,
+                                 "content": json.dumps(f.get("service_results", []),
+                                                       ensure_ascii=False)})
+                msgs.append({"role": "assistant", "content": t["utterance"]})
+            convs.append({"id": "sgd/" + d["dialogue_id"], "source": "sgd",
+                          "domain": d["services"][0], "messages": msgs})
+    return convs
+
+
+def toolbench(repo):
+    convs = []
+    for path in git_ls(repo, TOOLBENCH_COMMIT, "data_example/answer"):
+        if not path.endswith(".json"):
+            continue
+        d = json.loads(git_show(repo, TOOLBENCH_COMMIT, path))
+        tm = d.get("answer_generation", {}).get("train_messages")
+        if not tm:
+            continue
+        chain = tm[-1]
+        msgs = []
+        n = 0
+        for m in chain:
+            role = m["role"]
+            if role == "system":
+                continue  # the tool catalogue: long, and not the user's words
+            if role == "user":
+                msgs.append({"role": "user", "content": m["content"].strip()})
+            elif role == "assistant":
+                fc = m.get("function_call")
+                if m.get("content"):
+                    # the model's thought before a call: it shows it in the log
+                    msgs.append({"role": "assistant", "content": m["content"]})
+                if not fc:
+                    continue
+                try:
+                    args = json.loads(fc["arguments"])
+                except ValueError:
+                    args = {"raw": fc["arguments"]}
+                if fc["name"] == "Finish":
+                    ans = args.get("final_answer") if isinstance(args, dict) else None
+                    if ans:
+                        msgs.append({"role": "assistant", "content": ans})
+                    continue
+                n += 1
+                cid = "call_%d" % n
+                msgs.append({"role": "assistant", "content": None,
+                             "tool_calls": [call(cid, fc["name"], args)]})
+            elif role in ("function", "tool"):
+                msgs.append({"role": "tool", "tool_call_id": "call_%d" % n,
+                             "content": m["content"]})
+        if not any(m["role"] == "assistant" and m.get("content") for m in msgs):
+            continue
+        name = path.split("/")[-2] + "/" + path.split("/")[-1][:-5]
+        convs.append({"id": "toolbench/" + name, "source": "toolbench", "messages": msgs})
+    return convs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tooltalk", required=True, help="git dir of microsoft/ToolTalk")
+    ap.add_argument("--sgd", required=True,
+                    help="git dir of google-research-datasets/dstc8-schema-guided-dialogue")
+    ap.add_argument("--toolbench", required=True, help="git dir of OpenBMB/ToolBench")
+    ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    a = ap.parse_args()
+    for name, fn, repo in (("tooltalk", tooltalk, a.tooltalk), ("sgd", sgd, a.sgd),
+                           ("toolbench", toolbench, a.toolbench)):
+        convs = fn(repo)
+        with open(os.path.join(a.out, name + ".jsonl"), "w", encoding="utf-8") as f:
+            for c in convs:
+                f.write(json.dumps(c, ensure_ascii=False, sort_keys=False) + "\n")
+        replies = sum(1 for c in convs for m in c["messages"]
+                      if m["role"] == "assistant" and m.get("content"))
+        print("%s: %d conversations, %d assistant replies" % (name, len(convs), replies),
+              file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
