@@ -337,14 +337,19 @@ def main():
     flagged = 0
     naive_flagged = 0
     by_rule_unchanged = Counter()
+    by_source = defaultdict(lambda: [0, 0, 0])  # replies, halluscan flagged, naive flagged
     unchanged_findings = []
     rec_of = {id(c): k + 1 for k, c in enumerate(convs)}
     for c, i, t, nv in unchanged:
         fs = found_u.get((rec_of[id(c)], i), [])
+        src = c.get("source") or c["id"].split("/")[0]
+        by_source[src][0] += 1
         if fs:
             flagged += 1
+            by_source[src][1] += 1
         if nv:
             naive_flagged += 1
+            by_source[src][2] += 1
         for f in fs:
             by_rule_unchanged[f["rule"]] += 1
             unchanged_findings.append({"conversation": c["id"], "reply_index": i,
@@ -355,6 +360,9 @@ def main():
                                 "naive": naive_flagged / max(1, len(unchanged)),
                                 "halluscan_replies": flagged, "naive_replies": naive_flagged}
     res["unchanged_findings_by_rule"] = dict(by_rule_unchanged.most_common())
+    res["unchanged_flagged_by_source"] = {k: {"replies": v[0], "halluscan": v[1] / v[0],
+                                              "naive": v[2] / v[0]}
+                                          for k, v in sorted(by_source.items())}
     kinds = defaultdict(lambda: [0, 0, 0])  # plants, halluscan hits, naive hits
     caught_by = Counter()
     for k, (kind, cid, i, bs, be, nv, nt) in enumerate(plants):
@@ -397,7 +405,10 @@ def main():
                                    res["recall"]["halluscan"]))
     print("%-28s %10.3f %10.3f" % ("unchanged replies flagged", res["unchanged_flagged"]["naive"],
                                    res["unchanged_flagged"]["halluscan"]))
-    print("by plant kind (recall):")
+    print("unchanged replies flagged, by source:")
+    for k, v in res["unchanged_flagged_by_source"].items():
+        print("  %-26s %10.3f %10.3f   (%d replies)" % (k, v["naive"], v["halluscan"], v["replies"]))
+    print("planted recall, by plant kind:")
     for k, v in res["by_kind"].items():
         print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
     print("plants caught, by signal: " + ", ".join("%s %d" % kv for kv in caught_by.most_common()))

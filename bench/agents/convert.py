@@ -5,9 +5,10 @@
 Each source is read with `git show COMMIT:PATH` from a clone (or a bare
 mirror) of its repository, so the fixtures can be rebuilt byte for byte:
 
-  python3 bench/agents/convert.py --tooltalk DIR --sgd DIR --toolbench DIR
+  python3 bench/agents/convert.py --tooltalk DIR --sgd DIR --toolbench DIR \\
+      --sweagent DIR
 
-writes bench/agents/{tooltalk,sgd,toolbench}.jsonl, one conversation a line
+writes bench/agents/{tooltalk,sgd,toolbench,sweagent}.jsonl, one conversation a line
 in the OpenAI Chat Completions form halluscan's --input chat reads
 ({"id": ..., "source": ..., "messages": [...]}): a tool call is an
 assistant message with tool_calls, its result a "tool" message, and the
@@ -25,6 +26,11 @@ import sys
 TOOLTALK_COMMIT = "e05f4ce6132c80ed33392b81535b077d56ab28fd"
 SGD_COMMIT = "e852981ae34990f4358979625854259302feaa78"
 TOOLBENCH_COMMIT = "d56fdd89faf8c91fa135090b212bb9057ee5cfc2"
+SWEAGENT_COMMIT = "3ea751c087f32b16e039a2233dd6eefecef325d5"
+
+# SWE-agent: its GPT-4 test runs and the CTF demonstrations (one run per
+# task; the human-written and replayed demonstrations are left out).
+SWEAGENT_DIRS = ["tests/test_data/trajectories", "trajectories/demonstrations/ctf"]
 
 # SGD: the first dialogues (file order) of each service domain that call a
 # service, from the dev split; a customer-service mix of bookings and quotes.
@@ -170,16 +176,54 @@ def toolbench(repo):
     return convs
 
 
+def sweagent(repo):
+    convs = []
+    for sub in SWEAGENT_DIRS:
+        for path in git_ls(repo, SWEAGENT_COMMIT, sub):
+            if not path.endswith(".traj"):
+                continue
+            d = json.loads(git_show(repo, SWEAGENT_COMMIT, path))
+            msgs = []
+            n = 0
+            task = False
+            for m in d.get("history", []):
+                if m.get("is_demo") or m["role"] == "system":
+                    continue
+                c = m.get("content")
+                if isinstance(c, list):
+                    c = "\n".join(p.get("text", "") for p in c if isinstance(p, dict))
+                if m["role"] == "assistant":
+                    if m.get("thought", "").strip():
+                        msgs.append({"role": "assistant", "content": m["thought"].strip()})
+                    if m.get("action", "").strip():
+                        n += 1
+                        msgs.append({"role": "assistant", "content": None, "tool_calls":
+                                     [call("call_%d" % n, "bash", {"command": m["action"]})]})
+                elif m["role"] in ("user", "tool"):
+                    if not task:
+                        # the first: the task as the user gave it
+                        msgs.append({"role": "user", "content": c})
+                        task = True
+                    else:
+                        # every later one is the environment's observation
+                        msgs.append({"role": "tool", "tool_call_id": "call_%d" % n, "content": c})
+            name = path.split("/")[-1][:-5]
+            convs.append({"id": "sweagent/" + name, "source": "sweagent", "messages": msgs})
+    return convs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tooltalk", required=True, help="git dir of microsoft/ToolTalk")
     ap.add_argument("--sgd", required=True,
                     help="git dir of google-research-datasets/dstc8-schema-guided-dialogue")
     ap.add_argument("--toolbench", required=True, help="git dir of OpenBMB/ToolBench")
+    ap.add_argument("--sweagent", required=True, help="git dir of SWE-agent/SWE-agent")
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     a = ap.parse_args()
     for name, fn, repo in (("tooltalk", tooltalk, a.tooltalk), ("sgd", sgd, a.sgd),
-                           ("toolbench", toolbench, a.toolbench)):
+                           ("toolbench", toolbench, a.toolbench),
+                           ("sweagent", sweagent, a.sweagent)):
         convs = fn(repo)
         with open(os.path.join(a.out, name + ".jsonl"), "w", encoding="utf-8") as f:
             for c in convs:
