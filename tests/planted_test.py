@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/planted.py runs on the agents corpus and computes both columns.
+
+A small sample of bench/agents/ (seeded, so the same every run): the
+script must exit 0 and give recall and the unchanged-flagged share for
+halluscan and for the naive check, each a share in [0, 1], plants of the
+value kinds, and a findings file.  Then a two-reply corpus whose answers
+are known by hand: the naive check must flag the reply whose figure no
+tool gave and only that one, find a changed price, and halluscan must find
+the made-up URL.  Not a timed test.  Exit 77 (skipped) without the corpus.
+
+usage: planted_test.py HALLUSCAN SRCDIR
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+BIN, SRC = sys.argv[1], sys.argv[2]
+SCRIPT = os.path.join(SRC, "bench", "planted.py")
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def planted(args):
+    p = subprocess.run([sys.executable, SCRIPT, "--halluscan", BIN, "--json"] + args,
+                       capture_output=True, timeout=120)
+    check(p.returncode == 0, "planted.py %s exited %d: %s" % (args, p.returncode,
+                                                              p.stderr.decode()[:500]))
+    return json.loads(p.stdout) if p.returncode == 0 else None
+
+
+def share(x):
+    return isinstance(x, float) and 0.0 <= x <= 1.0
+
+
+corpus = sorted(glob.glob(os.path.join(SRC, "bench", "agents", "*.jsonl")))
+if not corpus:
+    print("skipped: no corpus in bench/agents/")
+    sys.exit(77)
+
+with tempfile.TemporaryDirectory() as tmp:
+    found = os.path.join(tmp, "findings.jsonl")
+    r = planted(["--sample", "40", "--findings", found])
+    if r:
+        check(r["conversations"] == 40, "sample of 40 conversations, got %d" % r["conversations"])
+        check(r["replies"] > 100 and r["plants"] > 50, "replies and plants: %s" % r)
+        for who in ("halluscan", "naive"):
+            check(share(r["recall"][who]), "recall of %s: %r" % (who, r["recall"][who]))
+            check(share(r["unchanged_flagged"][who]),
+                  "unchanged flagged by %s: %r" % (who, r["unchanged_flagged"][who]))
+        kinds = set(r["by_kind"])
+        check({"price", "time", "url", "statistic", "total"} <= kinds, "plant kinds: %s" % kinds)
+        check(os.path.exists(found), "no findings file")
+        n = sum(1 for _ in open(found))
+        check(n == sum(r["unchanged_findings_by_rule"].values()),
+              "findings file has %d lines, counts say %s" % (n, r["unchanged_findings_by_rule"]))
+
+    # Two replies whose answers are known: the first says the tool's price,
+    # the second a figure nobody gave.
+    mini = os.path.join(tmp, "mini.jsonl")
+    conv = {"id": "mini/1", "messages": [
+        {"role": "user", "content": "How much is the room?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "c1", "type": "function",
+             "function": {"name": "quote", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "c1", "content": "{\"room\": \"Deluxe\", \"price\": 329}"},
+        {"role": "assistant", "content": "The Deluxe room is $329 a night."},
+        {"role": "user", "content": "Thanks."},
+        {"role": "assistant", "content": "It sleeps 7 guests."}]}
+    with open(mini, "w") as f:
+        f.write(json.dumps(conv) + "\n")
+    r = planted([mini])
+    if r:
+        check(r["replies"] == 2, "two replies, got %d" % r["replies"])
+        check(r["unchanged_flagged"]["naive_replies"] == 1,
+              "naive flags the reply with 7 and only it: %s" % r["unchanged_flagged"])
+        check(r["by_kind"].get("price", {}).get("naive") == 1.0,
+              "naive finds the changed price: %s" % r["by_kind"])
+        check(r["by_kind"].get("url", {}).get("halluscan") == 1.0,
+              "halluscan finds the made-up URL: %s" % r["by_kind"])
+
+if failures:
+    print("%d failure(s)" % failures)
+    sys.exit(1)
+print("ok")
