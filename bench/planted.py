@@ -293,7 +293,8 @@ def overlaps(f, s, e):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("corpus", nargs="*", help="default: bench/agents/*.jsonl")
+    ap.add_argument("corpus", nargs="*",
+                    help="default: bench/agents/*.jsonl but judged.jsonl")
     ap.add_argument("--halluscan", default=os.path.join(ROOT, "build", "halluscan"))
     ap.add_argument("--seed", type=int, default=36)
     ap.add_argument("--sample", type=int, default=0, help="conversations to take (0: all)")
@@ -302,7 +303,9 @@ def main():
     ap.add_argument("--show-plants", type=int, default=0, metavar="N",
                     help="print N planted replies of each kind (to read the plants)")
     a = ap.parse_args()
-    paths = a.corpus or sorted(glob.glob(os.path.join(HERE, "agents", "*.jsonl")))
+    # judged.jsonl beside the transcripts holds judgements, not conversations
+    paths = a.corpus or sorted(p for p in glob.glob(os.path.join(HERE, "agents", "*.jsonl"))
+                               if os.path.basename(p) != "judged.jsonl")
     if not paths:
         sys.exit("planted: no corpus (bench/agents/*.jsonl)")
     if not os.access(a.halluscan, os.X_OK):
