@@ -943,6 +943,111 @@ static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, un
 	}
 }
 
+/* Digits from i: how many, none when a letter or digit stands before i. */
+static size_t digits_at(const char *s, size_t b, size_t i, size_t e)
+{
+	size_t k = i;
+
+	if (i > b && (is_alpha(s[i - 1]) || is_digit(s[i - 1])))
+		return 0;
+	while (k < e && is_digit(s[k]))
+		k++;
+	return k - i;
+}
+
+/*
+ * Whether [b, e) says a value of a record: an amount with its cents
+ * ($272.33, not "$11.53 billion"), a time of day (06:00), a date with its
+ * day (2024-05-24, May 24, 24 May; not a conference's "July 6-10"), or an
+ * identifier: "#" and one with a digit (#W2378156, #4821), or a number of
+ * six digits or more (1151293680). Itineraries, order lines and passenger
+ * lists are made of these; a title seldom holds one ("The $100 Startup",
+ * "Fahrenheit 451", "Web 2.0", "COVID-19", "August 1914" and "the MSP430"
+ * do not count, so a flight number alone does not either), and an entry
+ * whose authors, venue or ids mark it is read by the other parsers before
+ * it is asked whether it is a bare title.
+ */
+static bool record_value(const char *s, size_t b, size_t e)
+{
+	static const char *const months[] = {"january", "february", "march", "april", "may",
+					     "june", "july", "august", "september", "october",
+					     "november", "december", "jan", "feb", "mar", "apr",
+					     "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"};
+	size_t i, k, n, m;
+
+	for (i = b; i < e; i++) {
+		char c = s[i];
+
+		if (c == '#') {
+			bool digit = false;
+
+			for (k = i + 1; k < e && (is_upper(s[k]) || is_digit(s[k])); k++)
+				digit |= is_digit(s[k]);
+			if (digit && k - i > 3)
+				return true;
+			continue;
+		}
+		if (!is_digit(c))
+			continue;
+		n = digits_at(s, b, i, e);
+		if (n == 0) {
+			while (i + 1 < e && is_digit(s[i + 1]))
+				i++;
+			continue;
+		}
+		k = i + n;
+		if (n >= 6 && (k == e || !is_digit(s[k])))
+			return true;
+		/* $272.33 (or £, €): the currency sign stands before i */
+		if (k + 2 < e && s[k] == '.' && is_digit(s[k + 1]) && is_digit(s[k + 2]) &&
+		    (k + 3 == e || !is_digit(s[k + 3])) && i > b &&
+		    (s[i - 1] == '$' || (i >= b + 2 && (unsigned char)s[i - 1] == 0xA3) ||
+		     (i >= b + 3 && (unsigned char)s[i - 1] == 0xAC && (unsigned char)s[i - 2] == 0x82)) &&
+		    !(at_ci(s, k + 4, e, "thousand") || at_ci(s, k + 4, e, "million") ||
+		      at_ci(s, k + 4, e, "billion") || at_ci(s, k + 4, e, "trillion")))
+			return true;
+		/* 06:00, 9:30 */
+		if (n <= 2 && k + 2 < e && s[k] == ':' && s[k + 1] >= '0' && s[k + 1] <= '5' &&
+		    is_digit(s[k + 2]) && (k + 3 == e || !is_digit(s[k + 3])) &&
+		    (n == 1 || (s[i] - '0') * 10 + (s[i + 1] - '0') < 24))
+			return true;
+		/* 2024-05-24 */
+		if (n == 4 && k + 5 < e && s[k] == '-' && is_digit(s[k + 1]) && is_digit(s[k + 2]) &&
+		    s[k + 3] == '-' && is_digit(s[k + 4]) && is_digit(s[k + 5]))
+			return true;
+		/* 24 May */
+		if (n <= 2 && k + 1 < e && s[k] == ' ')
+			for (m = 0; m < ARRAY_SIZE(months); m++) {
+				size_t z = k + 1 + strlen(months[m]);
+
+				if (at_ci(s, k + 1, e, months[m]) && (z >= e || !is_alpha(s[z])))
+					return true;
+			}
+		i = k - 1;
+	}
+	/* May 24, Jan. 5 */
+	for (i = b; i < e; i++) {
+		if (!is_upper(s[i]) || (i > b && is_alpha(s[i - 1])))
+			continue;
+		for (m = 0; m < ARRAY_SIZE(months); m++) {
+			size_t z = i + strlen(months[m]);
+
+			if (!at_ci(s, i, e, months[m]) || (z < e && is_alpha(s[z])))
+				continue;
+			if (z < e && s[z] == '.')
+				z++;
+			if (z < e && s[z] == ' ')
+				z++;
+			n = z < e ? digits_at(s, b, z, e) : 0;
+			/* July 6-10: the days of a conference */
+			if (n >= 1 && n <= 2 && (z + n == e || (!is_digit(s[z + n]) && s[z + n] != '-' &&
+							       !at_ci(s, z + n, e, "\xe2\x80\x93"))))
+				return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Whether the list item [b, e) is a title: 0 no, 1 maybe, 2 surely. A title
  * is a capitalised phrase of two words or more that is no sentence, no
@@ -964,6 +1069,9 @@ static int title_item(const struct refs *r, const char *s, size_t b, size_t e, b
 
 	trim(s, &b, &e, "*_");
 	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
+		return 0;
+	/* An itinerary, an order line, a passenger: the values of a record. */
+	if (record_value(s, b, e))
 		return 0;
 	/* "**Term**: explanation" and "Term: explanation." are glossaries, not titles. */
 	for (p = memchr(s + b, ':', e - b); p; p = memchr(p + 1, ':', (size_t)(s + e - p - 1))) {
