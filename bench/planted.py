@@ -169,7 +169,7 @@ def candidates(reply, g):
         fig = m.group(0).rstrip(",")
         v = fnum(fig)
         # a lone small integer is a count or an ordinal more often than a value
-        if v is None or v in g.tool_nums and (v >= 10 or "." in fig):
+        if v is not None and v in g.tool_nums and (v >= 10 or "." in fig):
             cands["number"].append((m.start(), m.start() + len(fig), bump(fig, g)))
     return cands
 
