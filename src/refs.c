@@ -1308,7 +1308,9 @@ static bool parse_quoted(const struct refs *r, const char *s, size_t b, size_t e
 			if (!kind)
 				return false;
 			en->strong = kind == 2;
-			en->style = en->year ? REF_STYLE_QUOTED_TITLE : REF_STYLE_TITLE_LIST;
+			/* a year alone marks no reference ('"Basic Economy" fare, 2024'):
+			 * such a title is judged with its list, as a bare one */
+			en->style = REF_STYLE_TITLE_LIST;
 		} else {
 			return false;
 		}
