@@ -19,9 +19,9 @@ run outside the GIL, so threads scan in parallel. Offsets are byte
 offsets into the UTF-8 text; text is decoded with surrogateescape, so
 bytes that are not UTF-8 survive.
 
-The library is found at $HALLUSCAN_LIBRARY, else beside this file's
-source tree's build (../../build), else as libhalluscan.so.0 on the
-loader's path.
+The library is found at $HALLUSCAN_LIBRARY, else beside this file
+(libhalluscan.so, as `pip install .` puts it), else in this file's source
+tree's build (../../build), else as libhalluscan.so.0 on the loader's path.
 """
 import ctypes
 import dataclasses
@@ -40,8 +40,12 @@ def _load():
     path = os.environ.get("HALLUSCAN_LIBRARY")
     if not path:
         here = os.path.dirname(os.path.abspath(__file__))
-        built = os.path.join(here, "..", "..", "build", "libhalluscan.so.0")
-        path = built if os.path.exists(built) else "libhalluscan.so.0"
+        # A wheel's copy is the one built with this file: it comes first.
+        for path in (os.path.join(here, "libhalluscan.so"),
+                     os.path.join(here, "..", "..", "build", "libhalluscan.so.0"),
+                     "libhalluscan.so.0"):
+            if os.path.exists(path):
+                break
     return ctypes.CDLL(path)
 
 
