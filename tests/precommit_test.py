@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """The pre-commit hooks as users install them, in throwaway repositories.
 
-1. .pre-commit-hooks.yaml with the real pre-commit (Debian's package):
+1. .pre-commit-hooks.yaml's halluscan-system hook with the real pre-commit (Debian's package),
+   the program on the PATH (the halluscan hook, built by pre-commit: precommit_clone_test.py):
    a staged fake URL blocks the commit and is shown; a clean file passes;
    a file with a space in its name works.
 2. The README's plain git hook (.git/hooks/pre-commit): it checks what is
@@ -85,7 +86,7 @@ def with_pre_commit():
     rev = git(hooks, "rev-parse", "HEAD").stdout.decode().strip()
     repo = new_repo("project")
     write(repo, ".pre-commit-config.yaml",
-          "repos:\n- repo: %s\n  rev: %s\n  hooks:\n  - id: halluscan\n" % (hooks, rev))
+          "repos:\n- repo: %s\n  rev: %s\n  hooks:\n  - id: halluscan-system\n" % (hooks, rev))
     git(repo, "add", ".pre-commit-config.yaml")
     p = subprocess.run(["pre-commit", "install"], cwd=repo, capture_output=True, env=env)
     check(p.returncode == 0, "pre-commit install", p.stderr.decode())
