@@ -952,7 +952,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * false alarms 3 -> 20 of 1,648, in dialogue summaries); not one
 	 * ahead of today (date_ahead). */
 	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE && !since_said(c, h) &&
-	    !(h->q.kind == QUANTITY_DATE && h->q.scale == 1 && !date_ahead(c, h, end)))
+	    !(h->q.kind == QUANTITY_DATE && h->q.scale == 1 && !date_ahead(c, h, end)) &&
+	    !(h->q.kind == QUANTITY_TIME && ground_holds_unit(c->ground, h->q.unit_hash)))
 		return CHECK_SILENT;
 	/* "about 60 days" for 66 (near, where no other figure is said as
 	 * the answer says this one): what an approximation says; not "around

@@ -1651,6 +1651,18 @@ unsigned ground_days_held(const struct ground *g)
 	return g->days_seen;
 }
 
+bool ground_holds_unit(const struct ground *g, uint64_t unit_hash)
+{
+	uint32_t i;
+
+	if (!g->units || !g->qcount)
+		return false;
+	for (i = g->units[mix(unit_hash)]; i != NIL; i = g->ql[i].unit.next)
+		if (g->ql[i].unit_hash == unit_hash)
+			return true;
+	return false;
+}
+
 const struct ground_quantity *ground_day_time(const struct ground *g)
 {
 	uint64_t clock = quantity_unit_hash("time:clock");

@@ -114,6 +114,8 @@ const char *ground_day_name(unsigned days);
  * week" counts them.
  */
 unsigned ground_days_held(const struct ground *g);
+/* True when a quantity of the unit (quantity_unit_hash()) is held. */
+bool ground_holds_unit(const struct ground *g, uint64_t unit_hash);
 /* The newest time said of a day (among the newest DAYS_WALK times), or NULL. */
 const struct ground_quantity *ground_day_time(const struct ground *g);
 

@@ -2585,6 +2585,9 @@ static void push(struct out *out, size_t pf, size_t pt, const struct quantity *q
 	it->part_to = pt;
 	it->q = *q;
 	it->flags = flags;
+	/* A range of times ("7:0-14:0", "9 to 5") is on one clock as written. */
+	if (flags & NUMLEX_RANGE)
+		it->q.either_half = false;
 }
 
 /* Hands the items of one expression [from, to) to the caller, in order of their parts. */
@@ -2634,6 +2637,8 @@ static void quantity_of(const struct opnd *o, struct quantity *q)
 	case K_TIME:
 		quantity_set(q, QUANTITY_TIME, "time:clock", o->minutes + o->seconds / 60,
 			     o->clock_prec == 60 ? 60 : o->clock_prec == 1 ? 1 : 1.0 / 60);
+		q->either_half = !o->meridiem && o->minutes >= 60 && o->minutes < 10 * 60 &&
+				 o->x.idigits == 1;
 		break;
 	case K_TEMP:
 		v = o->neg ? -v : v;

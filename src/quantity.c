@@ -660,6 +660,9 @@ static bool lexed_states(const struct quantity *a, const struct quantity *g)
 		return rounds_to((g->value - a->offset) / a->scale, a) ||
 		       rounds_to((celsius_of(g->value) - a->offset) / a->scale, a);
 	}
+	if (a->kind == QUANTITY_TIME && g->kind == QUANTITY_TIME && (a->either_half || g->either_half) &&
+	    rounds_to((fmod(g->value + 720, 1440) - a->offset) / a->scale, a))
+		return true;
 	return rounds_to((g->value - a->offset) / a->scale, a);
 }
 

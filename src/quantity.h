@@ -55,6 +55,12 @@ struct quantity {
 	bool items;         /* a JSON array's number of items (QUANTITY_ITEMS, below) */
 	bool years;         /* an ordinal of years, unit "ordinal:years" ("35th anniversary") */
 	double offset;      /* value = written * scale + offset: 0 but for Fahrenheit */
+	/* A time of the clock written with no am or pm, an hour of one digit
+	 * ("6:15"; not "06:15", "11:00" or "18:15", which a 24-hour clock
+	 * writes) and not in a range ("7:0-14:0"): it may be said of either
+	 * half of the day, and states or is stated by the time twelve hours
+	 * on ("evening 6:15" is "6:15 pm"). */
+	bool either_half;
 };
 
 /*
