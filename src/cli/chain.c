@@ -256,6 +256,9 @@ static int member(const struct chain *c, const char *error, struct buf *b)
 			(unsigned long long)c->findings, (unsigned long long)c->truncated,
 			error ? "error" : halluscan_severity_name(c->verdict),
 			c->pressure ? "true" : "false");
+	err |= buf_addf(b, ",\"suppressed\":{\"inline\":%llu,\"baseline\":%llu,\"code\":%llu}",
+			(unsigned long long)c->sup_inline, (unsigned long long)c->sup_baseline,
+			(unsigned long long)c->sup_code);
 	err |= BUF_LIT(b, ",\"error\":");
 	err |= error ? emit_json_string(b, error, strlen(error)) : BUF_LIT(b, "null");
 	err |= buf_addf(b, ",\"version\":\"%s\"}", halluscan_version());

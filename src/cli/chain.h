@@ -60,6 +60,9 @@ struct chain {
 	size_t listed, room;    /* the lists' bytes, and at most */
 	uint64_t findings, truncated;
 	enum halluscan_severity verdict;
+	/* What the run dropped, recorded: by a directive (never, for the
+	 * chain's text is model output), the baseline, Markdown code. */
+	uint64_t sup_inline, sup_baseline, sup_code;
 };
 
 /*

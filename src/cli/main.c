@@ -58,6 +58,7 @@ enum {
 	OPT_COLOR,
 	OPT_STDIN_NAME,
 	OPT_NO_INLINE_IGNORE,
+	OPT_INLINE_IGNORE,
 	OPT_BASELINE,
 	OPT_WRITE_BASELINE,
 	OPT_NO_BUILTIN_RULES,
@@ -98,6 +99,7 @@ static const struct option long_options[] = {
 	{"color", optional_argument, NULL, OPT_COLOR},
 	{"stdin-name", required_argument, NULL, OPT_STDIN_NAME},
 	{"no-inline-ignore", no_argument, NULL, OPT_NO_INLINE_IGNORE},
+	{"inline-ignore", no_argument, NULL, OPT_INLINE_IGNORE},
 	{"baseline", required_argument, NULL, OPT_BASELINE},
 	{"write-baseline", required_argument, NULL, OPT_WRITE_BASELINE},
 	{"no-builtin-rules", no_argument, NULL, OPT_NO_BUILTIN_RULES},
@@ -123,7 +125,8 @@ static const char usage_text[] =
 	"usage: halluscan [-f jsonl|text|sarif|github] [--context NAME]...\n"
 	"                 [--fail-on warn|block|never] [--rules PATH]... [--no-builtin-rules]\n"
 	"                 [--select LIST] [--ignore LIST] [--config FILE | --no-config]\n"
-	"                 [--baseline FILE] [--write-baseline FILE] [--no-inline-ignore]\n"
+	"                 [--baseline FILE] [--write-baseline FILE]\n"
+	"                 [--no-inline-ignore | --inline-ignore]\n"
 	"                 [--no-skip-code] [--show-recovery] [--color[=WHEN]]\n"
 	"                 [--stdin-name NAME] [--line-buffered] [--engine hyperscan|pcre2]\n"
 	"                 [--source FILE]... [--prompt FILE]... [--bib FILE]...\n"
@@ -171,6 +174,10 @@ static const char help_text[] =
 	"                      write the fingerprints of the findings reported to FILE\n"
 	"                      (and exit 0 unless an error)\n"
 	"  --no-inline-ignore  report what halluscan:ignore and halluscan:off cover\n"
+	"  --inline-ignore     honour them on standard input too, which under a span\n"
+	"                      nonce, --fail-on warn or a context that blocks is\n"
+	"                      taken as model output (a directive there is then\n"
+	"                      reported as spoofed_directive)\n"
 	"  --no-skip-code      report prose signals in Markdown code too\n"
 	"  --config FILE       read FILE, not $HALLUSCAN_CONFIG or .halluscan.yaml\n"
 	"  --no-config         read no configuration file\n"
@@ -250,7 +257,7 @@ struct options {
 	enum out_format format;
 	const char *stdin_name, *baseline, *write_baseline, *config;
 	int color;                /* -1 auto, 0 never, 1 always */
-	bool show_recovery, no_inline_ignore, no_builtin, no_config, no_skip_code;
+	bool show_recovery, no_inline_ignore, inline_ignore, no_builtin, no_config, no_skip_code;
 	bool format_set, fail_on_set;
 	struct strv select, ignore;
 	/* Issue 15: the chain's scratchpad, and detection under context pressure. */
@@ -343,6 +350,12 @@ static void check_modes(const struct options *o)
 			 "-j or rule listings");
 		usage();
 	}
+	if (o->inline_ignore && (o->no_inline_ignore || o->scratchpad || o->chat || o->records)) {
+		cli_warn("--inline-ignore honours directives on standard input: not with "
+			 "--no-inline-ignore, --scratchpad, --input chat or --records, whose text is "
+			 "model output");
+		usage();
+	}
 	if (o->n_bibs && (o->pairs || o->chat || o->records || o->jobs > 1)) {
 		cli_warn("--bib goes with text input: not yet with --pairs, --input chat, --records or -j");
 		usage();
@@ -401,6 +414,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_INLINE_IGNORE:
 			o->no_inline_ignore = true;
+			break;
+		case OPT_INLINE_IGNORE:
+			o->inline_ignore = true;
 			break;
 		case OPT_BASELINE:
 			o->baseline = optarg;
@@ -638,6 +654,11 @@ static void say_encoding(const char *name, enum decode_encoding guess)
 			 "iconv -f %s -t UTF-8 %s | halluscan", name, enc, enc, name);
 }
 
+/* Which inputs are model output (stdin_is_model_output()), and whether directives are honoured elsewhere. */
+struct model_output {
+	bool all, stdin, honour;
+};
+
 /*
  * Scans one input and writes its summary. Returns 0, or a negative errno
  * for an error that ends the run (a write error); an input that could not
@@ -646,14 +667,16 @@ static void say_encoding(const char *name, enum decode_encoding guess)
  * carry.
  */
 static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *name,
-		    const char *shown, struct report *rep, bool line_buffered, bool *failed,
-		    bool *io_error, struct limit_hits *lh)
+		    const char *shown, struct report *rep, const struct model_output *mo,
+		    bool line_buffered, bool *failed, bool *io_error, struct limit_hits *lh)
 {
 	const struct halluscan_summary *sum;
 	struct jsonl_input how;
 	bool fail = false;
 	int err;
 
+	rep->model_output = mo->all || (mo->stdin && strcmp(name, "-") == 0);
+	rep->inline_ignore = mo->honour && !rep->model_output;
 	report_input(rep, shown);
 	in->on_text = report_text;
 	in->text_ctx = rep;
@@ -716,6 +739,9 @@ static int scan_text(struct halluscan_scanner *sc, const char *text, size_t len,
 	bool fail = false;
 	int err = 0;
 
+	/* The chain's step: what the agent produced. */
+	rep->model_output = true;
+	rep->inline_ignore = false;
 	report_input(rep, shown);
 	for (at = 0; at < len && err == 0; at += n) {
 		n = MIN(len - at, (size_t)PLAIN_READ_SIZE);
@@ -910,6 +936,34 @@ static int apply_config(struct options *o, struct config *cfg, struct diag *d)
 	return 0;
 }
 
+/* ---- model output ---- */
+
+/*
+ * Is standard input model output, whose inline directives are not honoured
+ * but reported? It is when the run gates it: under a span nonce (a
+ * harness), with --fail-on warn, or under a context that blocks a signal.
+ * A --scratchpad run's inputs all are. Files named on the command line (the
+ * pre-commit and docs use) are what a person edits, as is plain standard
+ * input, or any with --inline-ignore. --input chat and --records never
+ * honour directives (stream.c), nor does the library.
+ */
+static bool stdin_is_model_output(const struct options *o, const struct halluscan_rules *rules)
+{
+	const struct ruleset *rs = api_rules_db(rules)->rs;
+	size_t i, k;
+
+	if (o->inline_ignore)
+		return false;
+	if (o->span_nonce || o->fail_on == HALLUSCAN_FAIL_ON_WARN)
+		return true;
+	for (i = 0; i < o->n_contexts; i++)
+		for (k = 0; k < rs->n_contexts; k++)
+			if (strcmp(o->contexts[i], rs->contexts[k].name) == 0 &&
+			    rs->contexts[k].n_escalate > 0)
+				return true;
+	return false;
+}
+
 /* ---- the chain's scratchpad ---- */
 
 /*
@@ -1015,6 +1069,7 @@ int main(int argc, char **argv)
 	struct chain chain = {.fd = -1};
 	const char *chain_error = NULL;
 	char cache[PATH_MAX];
+	struct model_output mo;
 	bool failed = false, io_error = false;
 	int status = EXIT_ERROR, err;
 	size_t k;
@@ -1125,6 +1180,9 @@ int main(int argc, char **argv)
 	err = report_start(&rep, &d);
 	if (err < 0)
 		goto fail;
+	mo = (struct model_output){.all = o.scratchpad != NULL,
+				   .stdin = stdin_is_model_output(&o, rules),
+				   .honour = !o.no_inline_ignore};
 	halluscan_scanner_options_init(&so);
 	so.contexts = (const char *const *)o.contexts;
 	so.n_contexts = o.n_contexts;
@@ -1200,7 +1258,8 @@ int main(int argc, char **argv)
 		const char *name = inputs.v[k];
 		const char *shown = strcmp(name, "-") == 0 && o.stdin_name ? o.stdin_name : name;
 
-		err = scan_one(sc, &in, name, shown, &rep, o.line_buffered, &failed, &io_error, &lh);
+		err = scan_one(sc, &in, name, shown, &rep, &mo, o.line_buffered, &failed, &io_error,
+			       &lh);
 		if (err) {
 			if (out.err)
 				snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err));
@@ -1246,6 +1305,9 @@ out:
 	/* Every failed run says so in the member, never with a verdict "pass". */
 	if (status == EXIT_ERROR && !chain_error)
 		chain_error = "the scan did not finish (see the standard error)";
+	chain.sup_inline = rep.total_sup_inline;
+	chain.sup_baseline = rep.total_sup_baseline;
+	chain.sup_code = rep.total_sup_code;
 	if (chain.parsed && commit_scratchpad(&chain, status == EXIT_ERROR ? chain_error : NULL))
 		status = EXIT_ERROR;
 	plain_fini(&in);

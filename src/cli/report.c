@@ -54,6 +54,7 @@ static const char *signal_description(const char *signal)
 		{"contradicted_attribute", "A yes/no a structured record states, said otherwise in the answer"},
 		{"unterminated_span", "A tool-output span never closed: nothing vouched for the text after it"},
 		{"spoofed_span", "A tool-span delimiter without the run's nonce: the model wrote it"},
+		{"spoofed_directive", "An inline directive (halluscan:off, halluscan:ignore) in model output, where none is honoured"},
 	};
 	size_t i;
 
@@ -177,16 +178,25 @@ int report_start(struct report *r, struct diag *d)
 	if (!r->counts)
 		return -ENOMEM;
 	r->ps.directives = r->inline_ignore;
+	/* Without a rule of the signal nothing confirms a directive, and none is honoured. */
+	r->ps.confirm = true;
 	r->ps.code = r->skip_code;
+	r->directive_signal = SIZE_MAX;
+	for (i = 0; i < r->n_signals; i++)
+		if (strcmp(halluscan_rules_signal(r->rules, i), SIGNAL_DIRECTIVE) == 0)
+			r->directive_signal = i;
 	return r->format == OUT_SARIF ? sarif_start(r) : 0;
 }
 
 void report_input(struct report *r, const char *path)
 {
 	r->out->path = path;
+	r->ps.directives = r->inline_ignore;
 	prescan_begin(&r->ps);
 	memset(r->counts, 0, r->n_signals * sizeof(*r->counts));
 	r->findings = r->sup_inline = r->sup_baseline = r->sup_code = 0;
+	r->seen_to = 0;
+	r->scanned = false;
 	r->verdict = HALLUSCAN_PASS;
 	r->n_keys = 0;
 	r->inputs++;
@@ -257,20 +267,37 @@ static int write_finding(struct report *r, const struct halluscan_finding *f, co
 	}
 }
 
-/* A finding whose line has been read: suppressed, or counted and written. */
+static bool in_code(const struct report *r, const struct halluscan_finding *f)
+{
+	return r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start);
+}
+
+/* Is f covered by a directive: 1, 0, or -1 not known until the scanner has gone further. */
+static int covered(struct report *r, const struct halluscan_finding *f)
+{
+	if (!r->inline_ignore || in_code(r, f))
+		return 0;
+	return prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule,
+			       r->scanned ? UINT64_MAX : MAX(r->seen_to, f->start));
+}
+
+/*
+ * A finding whose line has been read: suppressed, or counted and written.
+ * A directive still unconfirmed covers nothing (a long line's finding
+ * decided before its directives were).
+ */
 static int decide(struct report *r, const struct halluscan_finding *f, const char *fp)
 {
-	bool in_code = r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start);
-	bool ignored = !in_code && r->inline_ignore &&
-		       prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule);
+	bool code = in_code(r, f);
+	bool ignored = !code && covered(r, f) == 1;
 	int err;
 
 	/* A repeat shown for the record (--show-grounded) is not shown where a
 	 * finding would not be; it is no finding, so nothing is counted as
 	 * suppressed. */
-	if (in_code || ignored) {
+	if (code || ignored) {
 		if (!f->grounded) {
-			r->sup_code += in_code;
+			r->sup_code += code;
 			r->sup_inline += ignored;
 		}
 		return 0;
@@ -313,8 +340,8 @@ static int release(struct report *r, bool all)
 	while (r->first_held < r->n_held && err == 0) {
 		struct held *h = &r->held[r->first_held];
 
-		if (!all && !h->claim_len && h->f.line > r->ps.lines_done &&
-		    r->n_held - r->first_held <= HELD_MAX)
+		if (!all && !h->claim_len && r->n_held - r->first_held <= HELD_MAX &&
+		    (h->f.line > r->ps.lines_done || covered(r, &h->f) < 0))
 			break;
 		if (h->claim_len) {
 			err = buf_add(&r->out->b, h->mem, h->claim_len);
@@ -400,6 +427,16 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	char fp[FINGERPRINT_LEN + 1] = "";
 	int err;
 
+	/* Findings come in order of offset: a directive before this one that
+	 * the scanner found has been reported by now. */
+	r->seen_to = MAX(r->seen_to, f->start);
+	if (f->signal_index == r->directive_signal && !r->model_output) {
+		/* The person's directive: it confirms the one read there, and
+		 * what waited for it may go. */
+		err = r->inline_ignore ? prescan_confirm(&r->ps, f->start) : 0;
+		r->seen_to = MAX(r->seen_to, f->start + 1);
+		return err ? err : release(r, false);
+	}
 	/* A repeat shown for the record (--show-grounded) is of a signal and a
 	 * rule too: it is chosen as a finding is. */
 	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
@@ -419,7 +456,7 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 			return err;
 		fingerprint(f->rule, t, n, r->out->path, index, fp);
 	}
-	if (r->n_held == 0 && f->line <= r->ps.lines_done)
+	if (r->n_held == 0 && f->line <= r->ps.lines_done && covered(r, f) >= 0)
 		return decide(r, f, fp);
 	err = hold_finding(r, f, fp);
 	return err ? err : release(r, false);
@@ -466,7 +503,8 @@ int report_text_end(struct report *r)
 {
 	int err = prescan_end(&r->ps);
 
-	return err ? err : release(r, true);
+	/* What waits for a directive to be confirmed waits for the scanner's end. */
+	return err ? err : release(r, false);
 }
 
 int report_summary(struct report *r, const struct halluscan_summary *s,
@@ -478,6 +516,7 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 									  : HALLUSCAN_BLOCK;
 	int err;
 
+	r->scanned = true;
 	err = release(r, true);
 	if (err)
 		return err;
@@ -491,6 +530,9 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 	*failed = t.failed;
 	r->total_findings += r->findings;
 	r->total_suppressed += r->sup_inline + r->sup_baseline + r->sup_code;
+	r->total_sup_inline += r->sup_inline;
+	r->total_sup_baseline += r->sup_baseline;
+	r->total_sup_code += r->sup_code;
 	r->inputs_with_findings += r->findings > 0;
 	if (r->format != OUT_JSONL)
 		return 0;

@@ -5,6 +5,14 @@
  * holds it until its line has been read whole, then drops it when a
  * directive on that line, Markdown code or the baseline covers it
  * (counting it as suppressed), and writes the rest in the chosen format.
+ *
+ * Directives are honoured (inline_ignore) in what a person edits; model
+ * output (model_output) honours none, and a directive written there is a
+ * finding of its own (signal spoofed_directive, patterns/directives.yaml).
+ * Where they are honoured, that rule's findings are the person's
+ * directives: not reported, they confirm the directives read, so that one
+ * inside a tool span (the tool's data, never an instruction) covers
+ * nothing; a finding waits for the directives of its line to be confirmed.
  * Each input's summary is recounted from what was written.
  *
  * The caller owns struct report: zero it, set the fields above "private",
@@ -24,6 +32,9 @@
 #include "output/formats.h"
 #include "output/jsonl.h"
 
+/* The signal of a directive in model output (patterns/directives.yaml). */
+#define SIGNAL_DIRECTIVE "spoofed_directive"
+
 struct report {
 	struct jsonl *out;
 	const struct halluscan_rules *rules;
@@ -31,6 +42,7 @@ struct report {
 	struct text_style style;
 	enum halluscan_fail_on fail_on;
 	bool inline_ignore, skip_code;
+	bool model_output; /* directives are findings (then inline_ignore is false) */
 	/* Signals or rule ids: only these (none: all), and never these. */
 	const char *const *select, *const *ignore;
 	size_t n_select, n_ignore;
@@ -58,10 +70,14 @@ struct report {
 	size_t n_signals;
 	struct buf redacted; /* a finding's text, a URL's credentials redacted */
 	uint64_t findings, sup_inline, sup_baseline, sup_code;
+	size_t directive_signal;  /* spoofed_directive's index, or SIZE_MAX */
+	uint64_t seen_to;         /* the scanner's findings have reached this offset */
+	bool scanned;             /* the input has been scanned to its end */
 	enum halluscan_severity verdict;
 	char cwd[4096];
 	/* over the run, for the line on stderr */
 	uint64_t total_findings, total_warn, total_block, total_suppressed;
+	uint64_t total_sup_inline, total_sup_baseline, total_sup_code;
 	size_t inputs, inputs_with_findings;
 };
 

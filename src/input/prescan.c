@@ -70,6 +70,7 @@ void prescan_begin(struct prescan *p)
 		free(p->ignores[i].names);
 	p->off = p->lines_done = p->line_start = 0;
 	p->n_code = p->n_off = p->n_ignores = p->line_len = 0;
+	p->n_marks = p->marks_done = p->n_seen = 0;
 	p->off_open = p->in_fence = p->in_indented = p->in_list = false;
 	p->prev_blank = true;
 }
@@ -109,8 +110,8 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-/* halluscan:ignore [a[, b]...] at s[i..n), i just after "ignore". */
-static int add_ignore(struct prescan *p, const char *s, size_t i, size_t n)
+/* halluscan:ignore [a[, b]...] at s[i..n), i just after "ignore"; the directive starts at at. */
+static int add_ignore(struct prescan *p, const char *s, size_t i, size_t n, uint64_t at)
 {
 	struct buf names = {0};
 	int err = 0;
@@ -142,16 +143,47 @@ static int add_ignore(struct prescan *p, const char *s, size_t i, size_t n)
 		buf_free(&names);
 		return -ENOMEM;
 	}
-	p->ignores[p->n_ignores++] = (struct prescan_ignore){p->lines_done + 1, names.data};
+	p->ignores[p->n_ignores++] = (struct prescan_ignore){p->lines_done + 1, at, names.data};
 	return 0;
 }
 
+/*
+ * The word w at s[i], ending where no letter, digit, '_' or '.' follows
+ * ("halluscan:off-->" is one): the rule that reports directives in model
+ * output (patterns/directives.yaml) finds every one of these.
+ */
 static bool word_at(const char *s, size_t i, size_t n, const char *w)
 {
 	size_t k = strlen(w);
+	char c = i + k < n ? s[i + k] : ' ';
 
-	return n - i >= k && memcmp(s + i, w, k) == 0 && (i + k == n || !is_name(s[i + k]) ||
-							  s[i + k] == '-');
+	return n - i >= k && memcmp(s + i, w, k) == 0 &&
+	       ((!is_name(c) && !(c >= 'A' && c <= 'Z')) || c == '-');
+}
+
+/* Off at at (on: on), applied: an off while off and an on while on do nothing. */
+static int apply_mark(struct prescan *p, uint64_t at, bool on)
+{
+	if (!on && !p->off_open) {
+		if (grow(&p->off_ranges, &p->cap_off, p->n_off + 1, sizeof(*p->off_ranges)) < 0)
+			return -ENOMEM;
+		p->off_ranges[p->n_off++] = (struct prescan_range){at, UINT64_MAX};
+		p->off_open = true;
+	} else if (on && p->off_open) {
+		p->off_ranges[p->n_off - 1].end = at;
+		p->off_open = false;
+	}
+	return 0;
+}
+
+static int add_mark(struct prescan *p, uint64_t at, bool on)
+{
+	if (!p->confirm)
+		return apply_mark(p, at, on);
+	if (grow(&p->marks, &p->cap_marks, p->n_marks + 1, sizeof(*p->marks)) < 0)
+		return -ENOMEM;
+	p->marks[p->n_marks++] = (struct prescan_mark){at, on};
+	return 0;
 }
 
 static int directives(struct prescan *p, const char *s, size_t n)
@@ -163,18 +195,12 @@ static int directives(struct prescan *p, const char *s, size_t n)
 		size_t i = (size_t)(q - s) + DIRECTIVE_LEN;
 		uint64_t at = p->line_start + (uint64_t)(q - s);
 
-		if (word_at(s, i, n, "ignore")) {
-			err = add_ignore(p, s, i + 6, n);
-		} else if (word_at(s, i, n, "off") && !p->off_open) {
-			err = grow(&p->off_ranges, &p->cap_off, p->n_off + 1, sizeof(*p->off_ranges));
-			if (err == 0) {
-				p->off_ranges[p->n_off++] = (struct prescan_range){at, UINT64_MAX};
-				p->off_open = true;
-			}
-		} else if (word_at(s, i, n, "on") && p->off_open) {
-			p->off_ranges[p->n_off - 1].end = at;
-			p->off_open = false;
-		}
+		if (word_at(s, i, n, "ignore"))
+			err = add_ignore(p, s, i + 6, n, at);
+		else if (word_at(s, i, n, "off"))
+			err = add_mark(p, at, false);
+		else if (word_at(s, i, n, "on"))
+			err = add_mark(p, at, true);
 		q += DIRECTIVE_LEN;
 	}
 	return err;
@@ -359,6 +385,8 @@ void prescan_fini(struct prescan *p)
 	free(p->code_ranges);
 	free(p->off_ranges);
 	free(p->ignores);
+	free(p->marks);
+	free(p->seen);
 	free(p->line);
 }
 
@@ -398,13 +426,46 @@ static bool names_has(const char *names, const char *name)
 	return false;
 }
 
-bool prescan_ignored(const struct prescan *p, uint64_t offset, uint64_t line,
-		     const char *signal, const char *rule)
+static bool seen(const struct prescan *p, uint64_t at)
+{
+	size_t lo = 0, hi = p->n_seen;
+
+	if (!p->confirm)
+		return true;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->seen[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->n_seen && p->seen[lo] == at;
+}
+
+int prescan_confirm(struct prescan *p, uint64_t at)
+{
+	if (p->n_seen > 0 && p->seen[p->n_seen - 1] >= at)
+		return 0;
+	if (grow(&p->seen, &p->cap_seen, p->n_seen + 1, sizeof(*p->seen)) < 0)
+		return -ENOMEM;
+	p->seen[p->n_seen++] = at;
+	return 0;
+}
+
+int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const char *signal,
+		    const char *rule, uint64_t seen_to)
 {
 	size_t lo = 0, hi = p->n_ignores;
+	bool pending = false;
 
+	/* The offs and ons before seen_to are settled: confirmed, or a tool's. */
+	for (; p->marks_done < p->n_marks && p->marks[p->marks_done].at < seen_to; p->marks_done++)
+		if (seen(p, p->marks[p->marks_done].at) &&
+		    apply_mark(p, p->marks[p->marks_done].at, p->marks[p->marks_done].on) < 0)
+			return 0; /* no memory for the range: the finding is reported */
 	if (in_ranges(p->off_ranges, p->n_off, offset))
-		return true;
+		return 1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -416,8 +477,11 @@ bool prescan_ignored(const struct prescan *p, uint64_t offset, uint64_t line,
 	for (; lo < p->n_ignores && p->ignores[lo].line == line; lo++) {
 		const char *names = p->ignores[lo].names;
 
-		if (!names || names_has(names, signal) || names_has(names, rule))
-			return true;
+		if (names && !names_has(names, signal) && !names_has(names, rule))
+			continue;
+		if (seen(p, p->ignores[lo].at))
+			return 1;
+		pending |= p->ignores[lo].at >= seen_to;
 	}
-	return false;
+	return pending ? -1 : 0;
 }

@@ -13,6 +13,11 @@
  * Memory is that line buffer plus the directives and code ranges kept
  * (at most PRESCAN_RANGES_MAX code ranges: the oldest go first).
  *
+ * With confirm set, a directive counts only once prescan_confirm() says
+ * the scanner found it as the model's text, not inside a tool span (whose
+ * text is a tool's data, never an instruction): the scanner's directive
+ * findings, which come in order of offset, confirm them.
+ *
  * The caller owns struct prescan: zero it, set the flags, call
  * prescan_begin() for each input, and prescan_fini() at the end.
  */
@@ -33,11 +38,19 @@ struct prescan_range {
 /* A line's halluscan:ignore: every signal, or those listed. */
 struct prescan_ignore {
 	uint64_t line;
+	uint64_t at;  /* where "halluscan:" starts */
 	char *names; /* "a,b" (signals or rule ids), or NULL: every signal */
+};
+
+/* A halluscan:off or halluscan:on waiting for the scanner's word (confirm). */
+struct prescan_mark {
+	uint64_t at;
+	bool on;
 };
 
 struct prescan {
 	bool directives, code; /* what to look for: set before prescan_begin() */
+	bool confirm;          /* directives count once confirmed (see above) */
 
 	uint64_t off;          /* bytes read */
 	uint64_t lines_done;   /* complete lines (UINT64_MAX after prescan_end) */
@@ -49,6 +62,12 @@ struct prescan {
 	bool off_open;
 	struct prescan_ignore *ignores;
 	size_t n_ignores, cap_ignores;
+	/* confirm: the offs and ons read, those applied to off_ranges, and the
+	 * offsets confirmed (increasing) */
+	struct prescan_mark *marks;
+	size_t n_marks, cap_marks, marks_done;
+	uint64_t *seen;
+	size_t n_seen, cap_seen;
 
 	/* private: the line being read, and the block state of Markdown */
 	char *line;
@@ -71,8 +90,14 @@ bool prescan_in_code(const struct prescan *p, uint64_t offset);
 /*
  * Is a finding of signal and rule, at offset on line, covered by a
  * directive (off ... on, or an ignore of its line naming it or nothing)?
+ * 1 yes, 0 no; with confirm, -1 when a directive of its line at or past
+ * seen_to may still be confirmed. seen_to: every directive before it that
+ * the scanner found has been confirmed (UINT64_MAX: the input was all
+ * scanned); it is at least offset.
  */
-bool prescan_ignored(const struct prescan *p, uint64_t offset, uint64_t line,
-		     const char *signal, const char *rule);
+int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const char *signal,
+		    const char *rule, uint64_t seen_to);
+/* The scanner found a directive at offset at (increasing from call to call). 0 or -ENOMEM. */
+int prescan_confirm(struct prescan *p, uint64_t at);
 
 #endif

@@ -248,7 +248,7 @@ TEST(rules_builtin_packs)
 
 	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
 	CHECK_EQ(ruleset_finish(rs, &d), 0);
-	CHECK_EQ(rs->n_signals, 9); /* the four, ungrounded_number, altered_number, fabricated_reference, altered_reference, contradicted_attribute */
+	CHECK_EQ(rs->n_signals, 10); /* the four, ungrounded_number, altered_number, fabricated_reference, altered_reference, contradicted_attribute, spoofed_directive */
 	CHECK(ruleset_context(rs, "medical") != NULL);
 	CHECK(ruleset_context(rs, "user-facing") != NULL);
 	CHECK_EQ(db_compile(rs, ENGINE_PCRE2, &db, &d), 0);
