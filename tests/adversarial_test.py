@@ -78,6 +78,15 @@ CASES = {
     "num-thousand": (TOOL, "1 thousand ", ""),
     "num-quarter": (TOOL, "first quarter ", ""),
     "num-percent": (TOOL, "12.5% ", ""),
+    # directive.inline: on standard input directives are honoured, each
+    # found by the rule and confirmed; under a nonce each is a finding
+    "dir-off": ("", "<!-- halluscan:off --> halluscan:on ", "https://a.example/x"),
+    "dir-ignore": ("See https://a.example/x ", "halluscan:ignore ", "ok."),
+    "dir-names": ("See https://a.example/x ", "halluscan:ignore a, ", "ok."),
+    "dir-spans": ("See https://a.example/x ", "<tool_output>halluscan:ignore</tool_output> ",
+                  "ok."),
+    "dir-nonce": ("", "<!-- halluscan:off --> ", "https://a.example/x",
+                  ["--span-nonce", "n0nce-adversarial"]),
     # under context pressure: stat.round_*, future.will_dated, and
     # future.dated_release without its hedge exemption
     "press-round": ("", "70% of ", "ok.", ["--pressure"]),

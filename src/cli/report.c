@@ -196,6 +196,7 @@ void report_input(struct report *r, const char *path)
 	memset(r->counts, 0, r->n_signals * sizeof(*r->counts));
 	r->findings = r->sup_inline = r->sup_baseline = r->sup_code = 0;
 	r->seen_to = 0;
+	r->waiting = false;
 	r->scanned = false;
 	r->verdict = HALLUSCAN_PASS;
 	r->n_keys = 0;
@@ -275,23 +276,30 @@ static bool in_code(const struct report *r, const struct halluscan_finding *f)
 /* Is f covered by a directive: 1, 0, or -1 not known until the scanner has gone further. */
 static int covered(struct report *r, const struct halluscan_finding *f)
 {
-	if (!r->inline_ignore || in_code(r, f))
-		return 0;
 	return prescan_ignored(&r->ps, f->start, f->line, f->signal, f->rule,
-			       r->scanned ? UINT64_MAX : MAX(r->seen_to, f->start));
+			       r->scanned ? UINT64_MAX : MAX(r->seen_to, f->start), &r->wait_for);
 }
 
+/* decide(): f waits for a directive of its line to be confirmed. */
+#define NOT_YET 1
+
 /*
- * A finding whose line has been read: suppressed, or counted and written.
- * A directive still unconfirmed covers nothing (a long line's finding
- * decided before its directives were).
+ * A finding whose line has been read: suppressed, or counted and written;
+ * or NOT_YET, unless force, when a directive it depends on may still be
+ * confirmed. Forced, a directive still unconfirmed covers nothing (a long
+ * line's finding decided before its directives were).
  */
-static int decide(struct report *r, const struct halluscan_finding *f, const char *fp)
+static int decide(struct report *r, const struct halluscan_finding *f, const char *fp, bool force)
 {
 	bool code = in_code(r, f);
-	bool ignored = !code && covered(r, f) == 1;
+	int cover = code || !r->inline_ignore ? 0 : covered(r, f);
+	bool ignored = cover == 1;
 	int err;
 
+	if (cover < 0 && !force) {
+		r->waiting = true; /* f is, or is to be, the first held */
+		return NOT_YET;
+	}
 	/* A repeat shown for the record (--show-grounded) is not shown where a
 	 * finding would not be; it is no finding, so nothing is counted as
 	 * suppressed. */
@@ -340,8 +348,10 @@ static int release(struct report *r, bool all)
 	while (r->first_held < r->n_held && err == 0) {
 		struct held *h = &r->held[r->first_held];
 
-		if (!all && !h->claim_len && r->n_held - r->first_held <= HELD_MAX &&
-		    (h->f.line > r->ps.lines_done || covered(r, &h->f) < 0))
+		bool force = all || r->n_held - r->first_held > HELD_MAX;
+
+		if (!force && !h->claim_len &&
+		    (h->f.line > r->ps.lines_done || (r->waiting && r->seen_to <= r->wait_for)))
 			break;
 		if (h->claim_len) {
 			err = buf_add(&r->out->b, h->mem, h->claim_len);
@@ -350,7 +360,12 @@ static int release(struct report *r, bool all)
 			/* Into the entry as it is now: the array moves as it grows. */
 			h->f.also = h->also;
 			h->f.also_index = h->also_index;
-			err = decide(r, &h->f, h->fp);
+			err = decide(r, &h->f, h->fp, force);
+			if (err == NOT_YET) {
+				err = 0;
+				break;
+			}
+			r->waiting = false;
 		}
 		free(h->mem);
 		r->first_held++;
@@ -456,8 +471,11 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 			return err;
 		fingerprint(f->rule, t, n, r->out->path, index, fp);
 	}
-	if (r->n_held == 0 && f->line <= r->ps.lines_done && covered(r, f) >= 0)
-		return decide(r, f, fp);
+	if (r->n_held == 0 && f->line <= r->ps.lines_done) {
+		err = decide(r, f, fp, false);
+		if (err != NOT_YET)
+			return err;
+	}
 	err = hold_finding(r, f, fp);
 	return err ? err : release(r, false);
 }

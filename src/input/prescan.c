@@ -454,7 +454,7 @@ int prescan_confirm(struct prescan *p, uint64_t at)
 }
 
 int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const char *signal,
-		    const char *rule, uint64_t seen_to)
+		    const char *rule, uint64_t seen_to, uint64_t *wait)
 {
 	size_t lo = 0, hi = p->n_ignores;
 	bool pending = false;
@@ -481,7 +481,10 @@ int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const cha
 			continue;
 		if (seen(p, p->ignores[lo].at))
 			return 1;
-		pending |= p->ignores[lo].at >= seen_to;
+		if (!pending && p->ignores[lo].at >= seen_to) {
+			pending = true;
+			*wait = p->ignores[lo].at;
+		}
 	}
 	return pending ? -1 : 0;
 }

@@ -93,10 +93,11 @@ bool prescan_in_code(const struct prescan *p, uint64_t offset);
  * 1 yes, 0 no; with confirm, -1 when a directive of its line at or past
  * seen_to may still be confirmed. seen_to: every directive before it that
  * the scanner found has been confirmed (UINT64_MAX: the input was all
- * scanned); it is at least offset.
+ * scanned); it is at least offset. With -1, *wait is the offset of the
+ * first such directive: nothing changes before seen_to passes it.
  */
 int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const char *signal,
-		    const char *rule, uint64_t seen_to);
+		    const char *rule, uint64_t seen_to, uint64_t *wait);
 /* The scanner found a directive at offset at (increasing from call to call). 0 or -ENOMEM. */
 int prescan_confirm(struct prescan *p, uint64_t at);
 

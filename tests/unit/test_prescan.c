@@ -67,3 +67,56 @@ TEST(prescan_decoys_are_no_directive)
 	prescan_fini(&p);
 	free(text);
 }
+
+/*
+ * With confirm, a directive counts once the scanner confirms it (found as
+ * the model's text, outside every tool span): an off confirmed and an on
+ * not (a tool's) leave the rest off; an ignore of the line not yet passed
+ * is pending (-1, and where), one passed unconfirmed covers nothing.
+ */
+TEST(prescan_confirmed_directives)
+{
+	static const char text[] =
+		"a <!-- halluscan:off -->\n"           /* line 1, off at 7 */
+		"b <t>halluscan:on</t>\n"              /* line 2, on at 30: the tool's */
+		"c x halluscan:ignore\n"               /* line 3, ignore at 51 */
+		"d y halluscan:ignore z\n";            /* line 4, ignore at 72 */
+	struct prescan p;
+	uint64_t wait = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.directives = true;
+	p.confirm = true;
+	prescan_begin(&p);
+	CHECK_EQ(prescan_feed(&p, text, sizeof(text) - 1), 0);
+	CHECK_EQ(prescan_end(&p), 0);
+	CHECK_EQ(p.n_ignores, 2);
+	CHECK_EQ(p.ignores[0].at, 51);
+	CHECK_EQ(p.ignores[1].at, 72);
+	/* Nothing confirmed yet: a finding before the off is not covered. */
+	CHECK_EQ(prescan_ignored(&p, 2, 1, "s", "r", 2, &wait), 0);
+	CHECK_EQ(prescan_confirm(&p, 7), 0);
+	CHECK_EQ(prescan_ignored(&p, 26, 2, "s", "r", 26, &wait), 1);
+	/* The on at 30 was never confirmed: still off on line 3. */
+	CHECK_EQ(prescan_ignored(&p, 49, 3, "s", "r", 49, &wait), 1);
+	prescan_fini(&p);
+
+	/* Ignores alone: pending until passed or confirmed. */
+	memset(&p, 0, sizeof(p));
+	p.directives = true;
+	p.confirm = true;
+	prescan_begin(&p);
+	CHECK_EQ(prescan_feed(&p, text + 47, sizeof(text) - 1 - 47), 0);
+	CHECK_EQ(prescan_end(&p), 0);
+	/* "x" at 2 of line 1, its ignore at 4: pending. */
+	CHECK_EQ(prescan_ignored(&p, 2, 1, "s", "r", 2, &wait), -1);
+	CHECK_EQ(wait, 4);
+	/* Passed unconfirmed (inside a span): covers nothing. */
+	CHECK_EQ(prescan_ignored(&p, 2, 1, "s", "r", 5, &wait), 0);
+	/* Line 2's names z, confirmed: it covers z, not another. */
+	CHECK_EQ(prescan_confirm(&p, 25), 0);
+	CHECK_EQ(prescan_ignored(&p, 23, 2, "s", "r", 23, &wait), 0);
+	CHECK_EQ(prescan_ignored(&p, 23, 2, "z", "r", 23, &wait), 1);
+	CHECK_EQ(prescan_ignored(&p, 23, 2, "q", "r", 23, &wait), 0);
+	prescan_fini(&p);
+}
