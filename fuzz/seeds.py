@@ -414,9 +414,23 @@ def seeds_numlex():
     write('numlex', 'digits-repeated', bytes([2 * 3, 0]) + b'1 1-9 9 12345678901234567890 ' * 8)
 
 
+def seeds_prescan():
+    """Directives and Markdown: the golden cases that hold either, and decoys."""
+    for name, stdin, _ in case_inputs():
+        if b'halluscan:' in stdin or b'`' in stdin or b'    ' in stdin:
+            write('prescan', name, bytes([len(name) % 97]) + stdin)
+    page = os.path.join(CASES, 'directive-tool-span', 'page.md')
+    if os.path.exists(page):
+        write('prescan', 'directive-tool-span', bytes([5]) + open(page, 'rb').read())
+    write('prescan', 'decoys', bytes([8]) + (
+        b'hxxxxxxxx: halluscan;HALLUSCAN:off halluscan :off halluscan:offA halluscan:off.\n'
+        b'a halluscan:ignore fabricated_url, url.http-->\n```\nhalluscan:off\n```\n'
+        b'b halluscan:on `x` halluscan:ignore\n    code https://a.b\n') * 3)
+
+
 def main():
     for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex',
-              'chat'):
+              'chat', 'prescan'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -428,6 +442,7 @@ def main():
     seeds_record()
     seeds_numlex()
     seeds_chat()
+    seeds_prescan()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 

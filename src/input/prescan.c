@@ -445,11 +445,18 @@ static bool seen(const struct prescan *p, uint64_t at)
 
 int prescan_confirm(struct prescan *p, uint64_t at)
 {
-	if (p->n_seen > 0 && p->seen[p->n_seen - 1] >= at)
+	size_t k = p->n_seen;
+
+	if (seen(p, at))
 		return 0;
 	if (grow(&p->seen, &p->cap_seen, p->n_seen + 1, sizeof(*p->seen)) < 0)
 		return -ENOMEM;
-	p->seen[p->n_seen++] = at;
+	/* In order of offset, as findings come; one out of order still counts. */
+	while (k > 0 && p->seen[k - 1] > at)
+		k--;
+	memmove(p->seen + k + 1, p->seen + k, (p->n_seen - k) * sizeof(*p->seen));
+	p->seen[k] = at;
+	p->n_seen++;
 	return 0;
 }
 

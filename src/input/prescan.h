@@ -98,7 +98,7 @@ bool prescan_in_code(const struct prescan *p, uint64_t offset);
  */
 int prescan_ignored(struct prescan *p, uint64_t offset, uint64_t line, const char *signal,
 		    const char *rule, uint64_t seen_to, uint64_t *wait);
-/* The scanner found a directive at offset at (increasing from call to call). 0 or -ENOMEM. */
+/* The scanner found a directive at offset at (in order of offset, as a rule). 0 or -ENOMEM. */
 int prescan_confirm(struct prescan *p, uint64_t at);
 
 #endif
