@@ -49,7 +49,7 @@ static struct engine_pattern rule_pattern(const struct rule *r)
 {
 	unsigned flags = (r->caseless ? ENGINE_CASELESS : 0u) |
 			 (r->quantities || !r->pattern ? ENGINE_NEVER : 0u) |
-			 (r->pressure == PRESSURE_ONLY ? ENGINE_LATE : 0u);
+			 (r->pressure == PRESSURE_ONLY || r->wake_on ? ENGINE_LATE : 0u);
 
 	return (struct engine_pattern){r->pattern, flags, (const char *const *)r->alternatives,
 				       r->n_alternatives};

@@ -11,9 +11,6 @@
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "config.h"
 #if HAVE_HYPERSCAN
@@ -421,43 +418,6 @@ static struct literal literal_of(const struct engine_pattern *p)
 		l.len = (unsigned char)n;
 	}
 	return l;
-}
-
-/*
- * Does s[0, n) hold l? Starts are tested by their first and last bytes, 32
- * at a time, and only those compared: glibc's memmem took 2.8
- * instructions a byte, as much as the pcre2_match() it was to spare.
- */
-static bool has_literal(const char *s, size_t n, const struct literal *l)
-{
-	size_t k = l->len, i = 0;
-
-	if (n < k)
-		return false;
-#if defined(__SSE2__)
-	__m128i first = _mm_set1_epi8(l->s[0]), last = _mm_set1_epi8(l->s[k - 1]);
-
-	for (; i + k - 1 + 32 <= n; i += 32) {
-		const __m128i *a = (const __m128i *)(const void *)(s + i);
-		const __m128i *b = (const __m128i *)(const void *)(s + i + k - 1);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(a), first),
-				     _mm_cmpeq_epi8(_mm_loadu_si128(b), last))) |
-			     (unsigned)_mm_movemask_epi8(_mm_and_si128(
-				     _mm_cmpeq_epi8(_mm_loadu_si128(a + 1), first),
-				     _mm_cmpeq_epi8(_mm_loadu_si128(b + 1), last))) << 16;
-
-		for (; m; m &= m - 1)
-			if (memcmp(s + i + (size_t)__builtin_ctz(m), l->s, k) == 0)
-				return true;
-	}
-#endif
-	/* The rest, shorter than a block: from one first byte to the next. */
-	for (const char *p = s + i, *end = s + n - k + 1;
-	     p < end && (p = memchr(p, l->s[0], (size_t)(end - p))); p++)
-		if (memcmp(p, l->s, k) == 0)
-			return true;
-	return false;
 }
 
 /* Compiles the PCRE2 side of the patterns marked e->pcre2[i]. */
@@ -1239,7 +1199,8 @@ static int scan_line(struct engine_stream *s, size_t len, size_t limit)
 		/* A line without the literal a pattern starts with holds no match:
 		 * one search, not a call of pcre2_match (which costs more than
 		 * the search on the short lines of prose). */
-		if (e->lit[i].len && pos < len && !has_literal(s->line + pos, len - pos, &e->lit[i]))
+		if (e->lit[i].len && pos < len &&
+		    !find_literal(s->line + pos, len - pos, e->lit[i].s, e->lit[i].len))
 			continue;
 		while (pos < limit) {
 			PCRE2_SIZE *ov;

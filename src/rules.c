@@ -447,6 +447,14 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 			else
 				err = fail(p, v, "pressure must be strict (no exemptions under pressure) "
 					   "or only (reported only under pressure)");
+		} else if (strcmp(key, "wake_on") == 0) {
+			ONCE(r->wake_on);
+			if (v->type != YAML_SCALAR_NODE || !*scalar(v) ||
+			    strlen(scalar(v)) > RULE_WAKE_MAX)
+				err = fail(p, v, "wake_on must be a literal of 1 to 15 bytes that every "
+					   "match starts with");
+			else
+				err = (r->wake_on = xstrndup(scalar(v), strlen(scalar(v)))) ? 0 : -ENOMEM;
 		} else if (strcmp(key, "description") == 0) {
 			if (v->type != YAML_SCALAR_NODE)
 				err = fail(p, v, "\"description\" must be a string");
@@ -818,6 +826,7 @@ void ruleset_free(struct ruleset *rs)
 		free(r->message);
 		free(r->recovery);
 		free(r->unless_before);
+		free(r->wake_on);
 		free(r->unless_after);
 		free(r->near.signal);
 		free(r->near.message);
@@ -1382,6 +1391,10 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 			digest_str(&h, r->unless_sentence[j]);
 		if (r->pressure)
 			digest_str(&h, pressure_name(r->pressure));
+		if (r->wake_on) {
+			digest_str(&h, "wake_on");
+			digest_str(&h, r->wake_on);
+		}
 		digest_str(&h, "examples");
 		digest_examples(&h, r->examples, r->n_examples);
 		digest_str(&h, "negatives");
@@ -1510,7 +1523,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 4u
+#define RULES_BLOB_VERSION 5u
 
 struct codec {
 	bool writing;
@@ -1753,6 +1766,7 @@ static void codec_rule(struct codec *c, void *p)
 	CODEC_ENUM(c, r->grounding, ARRAY_SIZE(grounding_names) - 1);
 	codec_near(c, &r->near);
 	CODEC_ENUM(c, r->pressure, PRESSURE_ONLY);
+	codec_opt_str(c, &r->wake_on);
 	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
 	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
 	codec_where(c, &r->at);

@@ -75,6 +75,8 @@ enum pressure {
 
 const char *pressure_name(enum pressure p);
 
+#define RULE_WAKE_MAX 15
+
 struct rule {
 	char *id;
 	char *signal;
@@ -100,6 +102,10 @@ struct rule {
 	enum grounding grounding;
 	struct near near; /* signal NULL: none */
 	enum pressure pressure;
+	/* A literal every match starts with (wake_on), or NULL: the rule is scanned
+	 * only from its first occurrence in an input on (scan.c), so that text
+	 * without it costs nothing. At most RULE_WAKE_MAX bytes. */
+	char *wake_on;
 	struct example *examples, *negatives;
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;

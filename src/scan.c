@@ -69,6 +69,11 @@ struct scan {
 	uint64_t ground_lo, ground_hi; /* what a reference line read as grounding may span */
 	uint64_t source_line;          /* where the source's current line starts */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
+	/* The literal that wakes the late database (a rule's wake_on), or
+	 * NULL: none, or rules that differ, which then run from the start. */
+	const char *wake;
+	size_t wake_len;
+	bool woken;                 /* this input's late database is awake */
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
 	struct buf key;
@@ -887,9 +892,32 @@ static void reset(struct scan *s)
 	s->ground_stale = s->have_sources;
 	if (!s->have_sources)
 		ground_reset(s->ground);
-	/* Under pressure its rules (in the late database) run from the start. */
-	if (s->pressure && !s->pending)
+	/* Under pressure its rules (in the late database) run from the start,
+	 * as do rules that wake on different literals. */
+	s->woken = s->pressure || (s->wake_len && !s->wake);
+	if (s->woken && !s->pending)
 		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
+}
+
+/*
+ * Wakes the late database at the first wake literal of the input, found in
+ * the piece that ends at the window's end and the bytes before it: the
+ * rules that wake on it scan from there on, which is where every match of
+ * theirs starts at the earliest.
+ */
+static int wake_on_literal(struct scan *s, size_t n)
+{
+	uint64_t at = s->win.base + s->win.len - n, from = at >= s->wake_len ? at - s->wake_len + 1 : 0;
+	size_t held;
+	const char *text = window_get(&s->win, from, at + n, &held), *hit;
+
+	hit = find_literal(text, held, s->wake, s->wake_len);
+	if (!hit)
+		return 0;
+	s->woken = true;
+	from = MIN(at, s->win.base + (uint64_t)(hit - s->win.data));
+	text = window_get(&s->win, from, at, &held);
+	return engine_stream_wake(s->es, held ? text : NULL, held, from, from);
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
@@ -905,6 +933,19 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	s->pol = pol;
 	s->fn = fn;
 	s->ctx = ctx;
+	for (size_t i = 0; i < s->rs->n_rules; i++) {
+		const char *w = s->rs->rules[i].wake_on;
+
+		/* On PCRE2 a rule runs all along: its engine skips the lines
+		 * without its literal itself. */
+		if (!w || engine_is_pcre2(db->engine, db->first_rule_id + i))
+			continue;
+		if (s->wake_len && (!s->wake || strcmp(s->wake, w) != 0))
+			s->wake = NULL; /* a second literal: every input wakes it */
+		else if (!s->wake_len)
+			s->wake = w;
+		s->wake_len = s->wake ? strlen(s->wake) : 1;
+	}
 	s->counts = calloc(scan_n_signals(s->rs), sizeof(*s->counts));
 	s->win.data = malloc(WINDOW_CAP);
 	s->win.cap = WINDOW_CAP;
@@ -1007,6 +1048,7 @@ void scan_pressure(struct scan *s, bool on)
 	 * for the next). */
 	if (on && !s->pending)
 		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
+	s->woken |= on;
 }
 
 bool scan_pressured(const struct scan *s)
@@ -1184,6 +1226,9 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 		memcpy(s->win.data + s->win.len, p, n);
 		s->win.len += n;
 		s->bytes += n;
+		err = s->woken || !s->wake ? 0 : wake_on_literal(s, n);
+		if (err)
+			return err;
 		err = engine_stream_feed(s->es, p, n, on_match, s);
 		if (err)
 			return err;

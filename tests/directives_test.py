@@ -188,6 +188,18 @@ for eng in engines:
     got = [f.signal for f in found]
     check("spoofed_directive" not in got and "fabricated_url" in got,
           "%s: library, a span's directive: %s" % (eng, got))
+    # Split anywhere, a directive is found as whole (the late rule wakes on
+    # a "halluscan:" cut between reads).
+    text = ("x " * 40 + "<!-- halluscan:off --> https://a.example/x\n").encode()
+    with halluscan.Scanner(rules) as sc:
+        whole = [(f.signal, f.start) for f in sc.check(text)[1]]
+        for piece in (1, 3, 7, 9, 10, 64):
+            got = []
+            for i in range(0, len(text), piece):
+                got += [(f.signal, f.start) for f in sc.feed(text[i:i + piece])]
+            got += [(f.signal, f.start) for f in sc.end()[0]]
+            check(got == whole and ("spoofed_directive", 85) in whole,
+                  "%s: library, pieces of %d: %s, whole %s" % (eng, piece, got, whole))
     rules.close()
     print("%s: done" % eng, flush=True)
 
