@@ -790,22 +790,35 @@ struct ruleset *ruleset_new(void)
 	return calloc(1, sizeof(struct ruleset));
 }
 
-static void free_strings(char **v, size_t n)
+/* Frees a string of rs (NULL: of none) unless one of its arenas holds it. */
+static void str_free(const struct ruleset *rs, char *p)
+{
+	uintptr_t u = (uintptr_t)p;
+	size_t i;
+
+	for (i = 0; rs && i < rs->n_arenas; i++)
+		if (u >= (uintptr_t)rs->arenas[i].data &&
+		    u < (uintptr_t)rs->arenas[i].data + rs->arenas[i].len)
+			return;
+	free(p);
+}
+
+static void free_strings(const struct ruleset *rs, char **v, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		free(v[i]);
+		str_free(rs, v[i]);
 	free(v);
 }
 
-static void free_examples(struct example *e, size_t n)
+static void free_examples(const struct ruleset *rs, struct example *e, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		free(e[i].text);
-		free(e[i].match);
+		str_free(rs, e[i].text);
+		str_free(rs, e[i].match);
 	}
 	free(e);
 }
@@ -819,45 +832,45 @@ void ruleset_free(struct ruleset *rs)
 	for (i = 0; i < rs->n_rules; i++) {
 		struct rule *r = &rs->rules[i];
 
-		free(r->id);
-		free(r->signal);
-		free(r->pattern);
-		free_strings(r->alternatives, r->n_alternatives);
-		free(r->message);
-		free(r->recovery);
-		free(r->unless_before);
-		free(r->wake_on);
-		free(r->unless_after);
-		free(r->near.signal);
-		free(r->near.message);
-		free(r->near.recovery);
-		free_strings(r->unless_sentence, r->n_unless_sentence);
-		free_examples(r->examples, r->n_examples);
-		free_examples(r->negatives, r->n_negatives);
+		str_free(rs, r->id);
+		str_free(rs, r->signal);
+		str_free(rs, r->pattern);
+		free_strings(rs, r->alternatives, r->n_alternatives);
+		str_free(rs, r->message);
+		str_free(rs, r->recovery);
+		str_free(rs, r->unless_before);
+		str_free(rs, r->wake_on);
+		str_free(rs, r->unless_after);
+		str_free(rs, r->near.signal);
+		str_free(rs, r->near.message);
+		str_free(rs, r->near.recovery);
+		free_strings(rs, r->unless_sentence, r->n_unless_sentence);
+		free_examples(rs, r->examples, r->n_examples);
+		free_examples(rs, r->negatives, r->n_negatives);
 	}
 	for (i = 0; i < rs->n_spans; i++) {
-		free(rs->spans[i].name);
-		free(rs->spans[i].open);
-		free(rs->spans[i].close);
+		str_free(rs, rs->spans[i].name);
+		str_free(rs, rs->spans[i].open);
+		str_free(rs, rs->spans[i].close);
 	}
 	for (i = 0; i < rs->n_contexts; i++) {
-		free(rs->contexts[i].name);
-		free(rs->contexts[i].description);
-		free_strings(rs->contexts[i].escalate, rs->contexts[i].n_escalate);
+		str_free(rs, rs->contexts[i].name);
+		str_free(rs, rs->contexts[i].description);
+		free_strings(rs, rs->contexts[i].escalate, rs->contexts[i].n_escalate);
 	}
 	for (i = 0; i < rs->n_triggers; i++) {
 		struct trigger *t = &rs->triggers[i];
 
-		free(t->name);
-		free(t->description);
-		free(t->pattern);
-		free_strings(t->escalate, t->n_escalate);
-		free_examples(t->examples, t->n_examples);
-		free_examples(t->negatives, t->n_negatives);
+		str_free(rs, t->name);
+		str_free(rs, t->description);
+		str_free(rs, t->pattern);
+		free_strings(rs, t->escalate, t->n_escalate);
+		free_examples(rs, t->examples, t->n_examples);
+		free_examples(rs, t->negatives, t->n_negatives);
 	}
 	for (i = 0; i < rs->n_lists; i++) {
-		free(rs->lists[i].name);
-		free_strings(rs->lists[i].words, rs->lists[i].n_words);
+		str_free(rs, rs->lists[i].name);
+		free_strings(rs, rs->lists[i].words, rs->lists[i].n_words);
 	}
 	free(rs->rules);
 	free(rs->spans);
@@ -865,7 +878,10 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->triggers);
 	free(rs->lists);
 	free(rs->signals); /* the strings belong to the rules */
-	free_strings(rs->files, rs->n_files);
+	free_strings(rs, rs->files, rs->n_files);
+	for (i = 0; i < rs->n_arenas; i++)
+		free(rs->arenas[i].data);
+	free(rs->arenas);
 	free(rs);
 }
 
@@ -1283,7 +1299,7 @@ int ruleset_add_path(struct ruleset *rs, const char *path, struct diag *d)
 		err = add_file(rs, names[i], d);
 out:
 	closedir(dir);
-	free_strings(names, n);
+	free_strings(NULL, names, n);
 	return err;
 }
 
@@ -1530,6 +1546,8 @@ struct codec {
 	struct buf *out;                   /* writing */
 	const unsigned char *at, *end;     /* reading */
 	struct ruleset *rs;                /* its files table serves codec_where() */
+	char *arena;                       /* reading: where the strings go, */
+	size_t arena_used, arena_len;      /* each with its NUL */
 	int err;
 	const char *why;                   /* for -EINVAL */
 };
@@ -1659,6 +1677,14 @@ static void codec_string(struct codec *c, char **s, bool required)
 		return;
 	if (memchr(p, '\0', n - 1)) {
 		codec_fail(c, -EINVAL, "a string holds a NUL");
+		return;
+	}
+	/* The arena has room: a string of n - 1 bytes took n + 3 of the input. */
+	if (c->arena && c->arena_len - c->arena_used >= n) {
+		*s = c->arena + c->arena_used;
+		memcpy(*s, p, n - 1);
+		(*s)[n - 1] = '\0';
+		c->arena_used += n;
 		return;
 	}
 	*s = xstrndup((const char *)p, n - 1);
@@ -1887,7 +1913,9 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 		 sizeof(struct context)) < 0 ||
 	    grow(&rs->triggers, &rs->cap_triggers, rs->n_triggers + src->n_triggers,
 		 sizeof(struct trigger)) < 0 ||
-	    grow(&rs->lists, &rs->cap_lists, rs->n_lists + src->n_lists, sizeof(struct wordlist)) < 0)
+	    grow(&rs->lists, &rs->cap_lists, rs->n_lists + src->n_lists, sizeof(struct wordlist)) < 0 ||
+	    grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + src->n_arenas,
+		 sizeof(struct rules_arena)) < 0)
 		return -ENOMEM;
 	move_items(rs->files, &rs->n_files, src->files, &src->n_files, sizeof(char *));
 	move_items(rs->rules, &rs->n_rules, src->rules, &src->n_rules, sizeof(struct rule));
@@ -1897,6 +1925,8 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 	move_items(rs->triggers, &rs->n_triggers, src->triggers, &src->n_triggers,
 		   sizeof(struct trigger));
 	move_items(rs->lists, &rs->n_lists, src->lists, &src->n_lists, sizeof(struct wordlist));
+	move_items(rs->arenas, &rs->n_arenas, src->arenas, &src->n_arenas,
+		   sizeof(struct rules_arena));
 	return 0;
 }
 
@@ -1910,6 +1940,16 @@ int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, str
 
 	if (!tmp)
 		return -ENOMEM;
+	/*
+	 * The strings go to one block, not a malloc() each: the built-in
+	 * rules' thousand strings were a tenth of a 4 KB message's
+	 * instructions (issue 35). No string outgrows it (see codec_string()).
+	 */
+	if (len > 0 && grow(&tmp->arenas, &tmp->cap_arenas, 1, sizeof(struct rules_arena)) == 0 &&
+	    (c.arena = malloc(len))) {
+		c.arena_len = len;
+		tmp->arenas[tmp->n_arenas++] = (struct rules_arena){c.arena, len};
+	}
 	codec_ruleset(&c, tmp);
 	if (c.err == 0 && c.at != c.end)
 		codec_fail(&c, -EINVAL, "bytes after the end");

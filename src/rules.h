@@ -150,6 +150,12 @@ struct wordlist {
 	struct where at;
 };
 
+/* A block that holds many of a ruleset's strings, freed as one. */
+struct rules_arena {
+	char *data;
+	size_t len;
+};
+
 struct ruleset {
 	struct rule *rules;
 	size_t n_rules;
@@ -169,6 +175,8 @@ struct ruleset {
 	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals, cap_triggers,
 	       cap_lists;
 	bool digest_loaded; /* all came from one serialized ruleset, digest included */
+	struct rules_arena *arenas; /* the strings of serialized rulesets, one block each */
+	size_t n_arenas, cap_arenas;
 };
 
 struct ruleset *ruleset_new(void);

@@ -492,6 +492,33 @@ TEST(rules_serialized_with_more)
 	ruleset_free(before);
 }
 
+/*
+ * A serialized ruleset's strings share one block per load (issue 35): two
+ * loads and a pack in one ruleset keep every string whole, and freeing it
+ * frees each block once and each of the pack's strings (ASan in build-san).
+ */
+TEST(rules_serialized_twice_with_pack)
+{
+	struct ruleset *one = ruleset_new(), *rs = ruleset_new();
+	struct diag d = {""};
+	size_t i, n;
+
+	CHECK_EQ(ruleset_add_serialized(one, builtin_rules, builtin_rules_len, &d), 0);
+	n = one->n_rules;
+	CHECK_EQ(ruleset_add_serialized(rs, builtin_rules, builtin_rules_len, &d), 0);
+	CHECK_EQ(ruleset_add_buffer(rs, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_add_serialized(rs, builtin_rules, builtin_rules_len, &d), 0);
+	CHECK_EQ(rs->n_arenas, 2);
+	CHECK(rs->n_rules > 2 * n);
+	for (i = 0; i < n && rs->n_rules > 2 * n; i++) {
+		CHECK_STR(rs->rules[i].id, one->rules[i].id);
+		CHECK_STR(rs->rules[rs->n_rules - n + i].message, one->rules[i].message);
+	}
+	CHECK_STR(rs->rules[n].at.file, "p.yaml");
+	ruleset_free(one);
+	ruleset_free(rs);
+}
+
 /* Refused with -EINVAL and a reason, leaving the ruleset as it was. */
 static void blob_refused(const void *blob, size_t len, const char *why)
 {
