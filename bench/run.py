@@ -29,6 +29,28 @@ Sections (--only picks some; all by default):
   memory      peak RSS on 1 GB of input and on a 100 MB single line.
 Then the issue's targets, met or missed and by how much.
 
+Now against then (issue 35):
+
+    python3 bench/run.py --against REV [--size 64M] [--repeats 7]
+                         [--identical] [--callgrind] [--no-timing]
+
+builds the git revision REV beside the tree (git archive into
+build/bench-against/COMMIT, meson setup and compile there, once per commit)
+and runs --halluscan (now) and REV's build (then) on the same inputs in one
+interleaved run, now and then alternating first round by round: plain text
+in MB per CPU-second and per wall second, against ripgrep's default engine
+on the same patterns (when rg is installed) and against cat | cat; tool
+spans in 1% of the sentences and in 40% of the bytes against plain;
+--records with a source per record, records per CPU-second; one 4 KB
+message as a process against /bin/true; the library on a 4 KB reply with a
+4 KB JSON source (bench/libbench, when the revision has it); peak RSS with
+spans. Medians, and now / then ratios of CPU and wall time both.
+--identical first checks that both write byte-identical output on every
+bench corpus (exit 1 when not): a speed change must not change findings.
+--callgrind counts instructions (valgrind) per byte for both on small
+inputs (--callgrind-size) and the 4 KB message: the one figure a loaded
+machine does not move. bench/HISTORY.md keeps the log of these runs.
+
 Every section notes how much CPU other processes took meanwhile: on a shared
 machine wall-clock numbers move with it (CPU-second figures much less).
 
@@ -1166,6 +1188,348 @@ class Bench:
                 shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+# ------------------------------------------------ now against then (--against)
+
+
+def git(*argv):
+    return subprocess.run(["git", "-C", str(ROOT)] + list(argv), check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+def build_rev(rev, setup_args=()):
+    """Builds the git revision rev beside the tree, once per commit: its
+    files (git archive, the work tree untouched) under
+    build/bench-against/COMMIT/src, a meson build in .../build. Returns that
+    build directory."""
+    sha = git("rev-parse", "--verify", f"{rev}^{{commit}}")
+    base = ROOT / "build" / "bench-against" / sha
+    build, done = base / "build", base / "built"
+    if done.exists() and (build / "halluscan").exists():
+        log(f"--against {rev}: cached build of {sha[:12]} in {build}")
+        return sha, build
+    shutil.rmtree(base, ignore_errors=True)
+    (base / "src").mkdir(parents=True)
+    log(f"--against {rev}: building {sha[:12]} in {base} (once per commit)")
+    arch = subprocess.Popen(["git", "-C", str(ROOT), "archive", sha], stdout=subprocess.PIPE)
+    subprocess.run(["tar", "-x", "-C", str(base / "src")], stdin=arch.stdout, check=True)
+    if arch.wait():
+        sys.exit(f"run.py: git archive {sha} failed")
+    subprocess.run(["meson", "setup", str(build), str(base / "src")] + list(setup_args),
+                   check=True, stdout=subprocess.DEVNULL)
+    # The program and the library's benchmark only: not the tests.
+    targets = ["halluscan:executable"]
+    if (base / "src" / "bench" / "libbench.c").exists():
+        targets.append("bench/libbench")
+    subprocess.run(["nice", "meson", "compile", "-C", str(build)] + targets, check=True,
+                   stdout=subprocess.DEVNULL)
+    done.write_text(sha + "\n")
+    return sha, build
+
+
+def callgrind_instructions(argv, stdin_path):
+    """Instructions the program executes on stdin_path (callgrind's
+    'Collected'): the same count on a loaded machine as on a quiet one."""
+    with open(stdin_path, "rb") as f:
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] +
+                           argv, stdin=f, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           text=True)
+    m = re.search(r"Collected : (\d+)", p.stderr)
+    if not m:
+        sys.exit(f"run.py: no count from callgrind for {argv[0]}: {p.stderr[-500:]}")
+    return int(m.group(1))
+
+
+def json_source(path, size=4096):
+    """About size bytes of a tool's JSON answer: figures with keys, dates,
+    percentages and URLs, as a search or database tool returns them."""
+    items, i = [], 0
+    while True:
+        items.append({"name": f"Unit {i}", "revenue_musd": round(17.5 + i * 13.25, 2),
+                      "growth": f"{(i * 7) % 40}.{i % 10}%", "employees": 120 + i * 37,
+                      "reported": f"2024-{i % 12 + 1:02d}-{i % 27 + 1:02d}",
+                      "url": f"https://data.example/units/{i}"})
+        text = json.dumps({"query": "units by revenue", "results": items}, indent=1)
+        if len(text) >= size:
+            break
+        i += 1
+    Path(path).write_text(text + "\n")
+    return path
+
+
+class Against(Bench):
+    """Now (the tree's build) against then (--against REV, built beside it):
+    the figures of issue 35's table for both, from one interleaved run."""
+
+    def resolve(self):
+        a = self.a
+        if not Path(a.halluscan).exists():
+            sys.exit(f"run.py: no halluscan at {a.halluscan}")
+        self.sha, self.then_build = build_rev(a.against, a.against_setup.split())
+        self.now = self.snapshot(a.halluscan, "halluscan-now")
+        self.then = self.snapshot(str(self.then_build / "halluscan"), "halluscan-then")
+        self.hal, self.any_hal = self.now, self.now
+        self.libbench = {"now": a.libbench, "then": str(self.then_build / "bench" / "libbench")}
+        self.gencorpus = a.gencorpus if Path(a.gencorpus).exists() else \
+            self.build_c("gencorpus", [BENCH / "gencorpus.c"])
+        self.maxrss = a.maxrss if Path(a.maxrss).exists() else \
+            self.build_c("maxrss", [ROOT / "tools" / "maxrss.c"])
+        self.rg = shutil.which("rg")
+        self.grep = shutil.which("grep")
+        self.notes.append(f"now: {self.version(self.now)} ({a.halluscan}); then: "
+                          f"{self.version(self.then)} ({a.against} = {self.sha[:12]}, built in "
+                          f"{self.then_build})")
+
+    def prepare(self):
+        a = self.a
+        log(f"temporary directory {self.tmp}; corpora of {human_size(a.size)}")
+        self.plain = self.gen("plain.txt", size=a.size)
+        self.spans1 = self.gen("spans1.txt", "--spans", "1", size=a.size)
+        self.spans = self.gen("spans40.txt", "--spans", "40", size=a.size)
+        self.message = self.pick_message()
+        sys.path.insert(0, str(BENCH))
+        import records
+        self.records = self.tmp / "records.jsonl"
+        records.write_text(self.records, a.records)
+        self.records_args = records.TEXT_ARGS
+        self.reply = self.tmp / "reply-4k.txt"
+        with open(self.reply, "wb") as f:
+            subprocess.run([self.gencorpus, "--seed", "9", "--message"], stdout=f, check=True)
+        self.source = json_source(self.tmp / "source-4k.json")
+        self.rules = []
+        if self.rg:
+            out = subprocess.run([self.now, "--export-patterns"], check=True,
+                                 capture_output=True, text=True).stdout
+            for row in out.splitlines():
+                rid, signal, flags, regex = row.split("\t", 3)
+                self.rules.append({"id": rid, "signal": signal, "caseless": flags == "i",
+                                   "regex": regex})
+
+    def corpora(self):
+        """The bench corpora: (name, path, extra arguments)."""
+        return [("plain", self.plain, []), ("spans-1", self.spans1, []),
+                ("spans-40", self.spans, []), ("4 KB message", self.message, []),
+                ("records", self.records, self.records_args)]
+
+    def identical(self):
+        """Findings byte for byte, now against then, on every bench corpus:
+        a speed change must not change what halluscan says."""
+        tab = Table("Findings, now against then, byte for byte",
+                    ["corpus", "bytes", "findings now", "findings then", "identical"])
+        self.differ = []
+        for name, path, extra in self.corpora():
+            outs = {}
+            for side, binary in (("now", self.now), ("then", self.then)):
+                out = self.tmp / f"identical-{side}.jsonl"
+                with open(path, "rb") as fi, open(out, "wb") as fo:
+                    subprocess.run([binary, "--fail-on", "never"] + extra, stdin=fi, stdout=fo,
+                                   check=True)
+                outs[side] = out.read_bytes()
+            count = {k: v.count(b'{"type":"finding"') for k, v in outs.items()}
+            same = outs["now"] == outs["then"]
+            if not same:
+                a_lines, b_lines = outs["now"].splitlines(), outs["then"].splitlines()
+                line = next((i for i, (x, y) in enumerate(zip(a_lines, b_lines)) if x != y),
+                            min(len(a_lines), len(b_lines)))
+                self.differ.append(name)
+                tab.notes.append(f"{name}: first difference on output line {line + 1}")
+            tab.add(name, path.stat().st_size, count["now"], count["then"],
+                    "yes" if same else "NO")
+        self.tables.append(tab)
+
+    def callgrind(self):
+        """Instructions (callgrind) per byte for now and then on small inputs."""
+        a = self.a
+        small = {"plain": self.gen("cg-plain.txt", size=a.callgrind_size),
+                 "spans-1": self.gen("cg-spans1.txt", "--spans", "1", size=a.callgrind_size),
+                 "spans-40": self.gen("cg-spans40.txt", "--spans", "40", size=a.callgrind_size)}
+        tab = Table(f"Instructions (valgrind --tool=callgrind), {human_size(a.callgrind_size)} "
+                    "inputs and the 4 KB message",
+                    ["input", "then", "now", "then / byte", "now / byte", "now / then"])
+        self.cg = {}
+        rows = [("4 KB message (one process)", self.message, [])]
+        rows += [(k, v, []) for k, v in small.items()]
+        for name, path, extra in rows:
+            got = {}
+            for side, binary in (("then", self.then), ("now", self.now)):
+                log(f"callgrind: {side} on {name}")
+                got[side] = callgrind_instructions([binary, "--fail-on", "never"] + extra, path)
+            size = path.stat().st_size
+            self.cg[name] = got
+            tab.add(name, got["then"], got["now"], got["then"] / size, got["now"] / size,
+                    f"{got['now'] / got['then']:.3f}")
+        # A process's fixed cost apart: instructions per byte beyond the message's.
+        base = self.cg["4 KB message (one process)"]
+        for name, path in small.items():
+            size = path.stat().st_size - self.message.stat().st_size
+            per = {k: (self.cg[name][k] - base[k]) / size for k in ("then", "now")}
+            tab.notes.append(f"{name}, less one process's start-up (the message's count): "
+                             f"{per['then']:.1f} -> {per['now']:.1f} instructions per byte "
+                             f"({per['now'] / per['then']:.3f})")
+        tab.notes.append("Counts are of one run each: callgrind's count moves by well under "
+                         "0.1% from run to run, whatever else the machine does (SHA-256 runs "
+                         "its portable code under valgrind).")
+        self.tables.append(tab)
+
+    def run_pair(self, key, producer, extra, store):
+        """One round: now and then on the same input, the order alternating
+        by round. store[key][side] gets (wall, cpu, rss) tuples."""
+        sides = [("now", self.now), ("then", self.then)]
+        if self.round % 2:
+            sides.reverse()
+        for side, binary in sides:
+            if (key, side) in self.failed:
+                continue
+            out = self.tmp / f"out-{side}.txt"
+            dt, rss, rc, err, cpu = self.pipeline(producer, [binary, "--fail-on", "never"] +
+                                                  extra, out)
+            if rc != 0:
+                # An older build may lack what the figure needs (--records):
+                # its cell stays empty, the rest of the run goes on.
+                self.failed[(key, side)] = err.splitlines()[0][:200] if err else f"exit {rc}"
+                log(f"  {side} failed on {key}: {self.failed[(key, side)]}")
+                continue
+            store.setdefault(key, {}).setdefault(side, []).append((dt, cpu, rss))
+
+    def lib_round(self, store):
+        for side in (("now", "then") if self.round % 2 == 0 else ("then", "now")):
+            prog = self.libbench[side]
+            if not Path(prog).exists():
+                continue
+            p = subprocess.run([prog, str(self.reply), self.now if side == "now" else self.then,
+                                "--source", str(self.source), "--iterations",
+                                str(self.a.lib_iterations), "--spawns", "1"],
+                               capture_output=True, text=True)
+            for key, label in (("lib", "library: warm, with a source"),
+                               ("lib-each", "library: its own source per reply")):
+                m = re.search(r"^%s\s+\d+\s+([\d.]+)" % re.escape(label), p.stdout, re.M)
+                if m:
+                    store.setdefault(key, {}).setdefault(side, []).append(float(m.group(1)))
+
+    def rounds(self):
+        a = self.a
+        store = {}
+        rg = None
+        if self.rg and self.rules:
+            ok = [r for r in self.rules if self.rg_accepts(r, False)]
+            f = self.tmp / "rg-default.pat"
+            f.write_text(alternation(ok))
+            rg = [self.rg, "-a", "--no-unicode", "-o", "-f", str(f)]
+            self.notes.append(f"ripgrep's default engine runs {len(ok)} of the "
+                              f"{len(self.rules)} exported patterns (now's).")
+        spawns = max(1, a.e2e_runs // a.repeats)
+        self.failed = {}
+        for self.round in range(a.repeats):
+            log(f"round {self.round + 1}/{a.repeats}")
+            for key, path in (("plain", self.plain), ("spans-1", self.spans1),
+                              ("spans-40", self.spans)):
+                self.run_pair(key, ["cat", str(path)], [], store)
+            dt, rss, _, _, cpu = self.pipeline(["cat", str(self.plain)], ["cat"], os.devnull)
+            store.setdefault("cat", {}).setdefault("cat", []).append((dt, cpu, rss))
+            if rg:
+                dt, rss, rc, err, cpu = self.pipeline(["cat", str(self.plain)], rg, os.devnull)
+                store.setdefault("rg", {}).setdefault("rg", []).append((dt, cpu, rss))
+            self.run_pair("records", ["cat", str(self.records)], self.records_args, store)
+            for _ in range(spawns):
+                for side, argv in (("true", ["/bin/true"]), ("now", [self.now]),
+                                   ("then", [self.then])):
+                    wall, cpu = self.spawn_timed(argv, self.message)
+                    store.setdefault("start", {}).setdefault(side, []).append((wall, cpu, None))
+            self.lib_round(store)
+        self.store = store
+
+    def ratio_table(self):
+        a, st = self.a, self.store
+        size = self.plain.stat().st_size
+
+        def med(key, side, i):
+            v = [x[i] for x in st.get(key, {}).get(side, [])]
+            return median(v)
+
+        def mbps(key, side, i):
+            t = med(key, side, i)
+            return size / 1e6 / t if t else None
+
+        tab = Table(f"Now against then ({a.against} = {self.sha[:12]}): medians of "
+                    f"{a.repeats} interleaved rounds, {human_size(a.size)} corpora",
+                    ["measure", "then", "now", "now / then", "goal (issue 35)"])
+
+        def r(x, y):
+            return f"{x / y:.2f}" if x and y else "-"
+
+        for what, i in (("CPU", 1), ("wall", 0)):
+            p_now, p_then = mbps("plain", "now", i), mbps("plain", "then", i)
+            unit = "MB per CPU-second" if i else "MB/s, wall"
+            tab.add(f"plain text, {unit}", p_then, p_now, r(p_now, p_then), "")
+            if "rg" in st:
+                rgv = mbps("rg", "rg", i)
+                tab.add(f"  against ripgrep's default engine ({fmt(rgv, 0)}), {what}",
+                        r(p_then, rgv) + "x", r(p_now, rgv) + "x", "",
+                        ">= 1.5x" if i else "")
+            cat = mbps("cat", "cat", 0)
+            if i == 0:
+                tab.add(f"  against cat | cat ({fmt(cat, 0)} MB/s), wall", r(p_then, cat) + "x",
+                        r(p_now, cat) + "x", "", ">= 0.30x")
+            for key, goal in (("spans-1", ">= 0.30x"), ("spans-40", ">= 0.25x")):
+                s_now, s_then = mbps(key, "now", i), mbps(key, "then", i)
+                tab.add(f"  {key} against plain, {what} ({fmt(s_then)} -> {fmt(s_now)} MB/s)",
+                        r(s_then, p_then) + "x", r(s_now, p_now) + "x",
+                        r(s_now, s_then), goal if i else "")
+        n = a.records
+        for what, i in (("CPU", 1), ("wall", 0)):
+            rec_now, rec_then = med("records", "now", i), med("records", "then", i)
+            unit = "per CPU-second" if i else "per second, wall"
+            tab.add(f"--records with a source per record, records {unit}",
+                    n / rec_then if rec_then else None, n / rec_now if rec_now else None,
+                    r(rec_then, rec_now), ">= 60,000" if i else "")
+        true = {i: med("start", "true", i) for i in (0, 1)}
+        for what, i in (("wall", 0), ("CPU", 1)):
+            s_now, s_then = med("start", "now", i), med("start", "then", i)
+            tab.add(f"one 4 KB message as a process, {what} ms "
+                    f"(/bin/true {true[i] * 1e3:.2f})", s_then and s_then * 1e3,
+                    s_now and s_now * 1e3, r(s_now, s_then), "")
+            tab.add(f"  against /bin/true, {what}", r(s_then, true[i]) + "x",
+                    r(s_now, true[i]) + "x", "", "<= 1.5x" if i == 0 else "")
+        for key, label in (("lib", "library, 4 KB reply, a 4 KB JSON source (warm), us"),
+                           ("lib-each", "  the source given again with each reply, us")):
+            v = st.get(key, {})
+            tab.add(label, median(v.get("then", [])), median(v.get("now", [])),
+                    r(median(v.get("now", [])), median(v.get("then", []))),
+                    "<= 15 us" if key == "lib" else "")
+        rss = {side: max((x[2] or 0 for key in ("spans-1", "spans-40")
+                          for x in st.get(key, {}).get(side, [])), default=0) / 1024 or None
+               for side in ("now", "then")}
+        tab.add("peak RSS with spans, MiB", rss["then"], rss["now"], r(rss["now"], rss["then"]),
+                "<= 8 MiB")
+        for (key, side), err in self.failed.items():
+            tab.notes.append(f"{side} failed on {key}: {err}")
+        tab.notes.append("now / then: of the figures themselves (for times, lower is better; "
+                         "for MB/s and records, higher). CPU time is the process's user + sys "
+                         "(wait4), which other load moves far less than the wall clock.")
+        if not Path(self.libbench["then"]).exists():
+            tab.notes.append(f"then has no bench/libbench: no library figure for it.")
+        self.tables.append(tab)
+
+    def run(self):
+        self.contention = []
+        try:
+            self.resolve()
+            self.prepare()
+            if self.a.identical:
+                self.section(self.identical)
+            if self.a.callgrind:
+                self.section(self.callgrind)
+            if not self.a.no_timing:
+                self.section(self.rounds)
+                self.ratio_table()
+            self.report()
+        finally:
+            if self.a.keep:
+                log(f"kept {self.tmp}")
+            else:
+                shutil.rmtree(self.tmp, ignore_errors=True)
+        return 1 if getattr(self, "differ", None) else 0
+
+
 def busy_seconds():
     """CPU seconds all CPUs have spent busy since boot (/proc/stat)."""
     with open("/proc/stat") as f:
@@ -1262,9 +1626,40 @@ def main():
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("--wait-quiet", type=float, default=0, metavar="SECONDS",
                     help="first wait up to this long for the CPUs to be 90%% idle")
+    g = ap.add_argument_group("now against then (issue 35)")
+    g.add_argument("--against", metavar="REV",
+                   help="build the git revision REV beside the tree (cached under "
+                   "build/bench-against/COMMIT) and print issue 35's figures for --halluscan "
+                   "(now) and REV (then) from one interleaved run, with now / then ratios")
+    g.add_argument("--against-setup", default="", metavar="ARGS",
+                   help="extra `meson setup` arguments for REV's build")
+    g.add_argument("--identical", action="store_true",
+                   help="with --against: check that now and then write byte-identical output "
+                   "on the bench corpora (exit 1 when not)")
+    g.add_argument("--callgrind", action="store_true",
+                   help="with --against: instructions per byte (valgrind --tool=callgrind) of "
+                   "now and then on small inputs, stable on a loaded machine")
+    g.add_argument("--callgrind-size", type=parse_size, default=MIB,
+                   help="input size for --callgrind (default 1M)")
+    g.add_argument("--no-timing", action="store_true",
+                   help="with --against: skip the timed rounds (just --identical/--callgrind)")
+    g.add_argument("--records", type=int, help="records in the --records input (default "
+                   "20000; --quick 2000)")
+    g.add_argument("--lib-iterations", type=int, default=2000,
+                   help="checks per round of bench/libbench (default 2000)")
+    g.add_argument("--libbench", default=str(ROOT / "build" / "bench" / "libbench"))
     a = ap.parse_args()
 
     quick = a.quick
+    if a.against:
+        for k, v in dict(size=4 * MIB if quick else 64 * MIB, repeats=2 if quick else 7,
+                         e2e_runs=20 if quick else 140,
+                         records=2000 if quick else 20000).items():
+            if getattr(a, k) is None:
+                setattr(a, k, v)
+        sys.exit(Against(a).run())
+    if a.identical or a.callgrind or a.no_timing:
+        ap.error("--identical, --callgrind and --no-timing go with --against REV")
     defaults = dict(size=16 * MIB if quick else 256 * MIB, repeats=2 if quick else 5,
                     rss_size=64 * MIB if quick else 1024 * MIB,
                     line_size=8 * MIB if quick else 100 * MIB, python_repeats=1,
