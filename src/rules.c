@@ -1581,17 +1581,25 @@ static const unsigned char *codec_take(struct codec *c, size_t n)
 	return p;
 }
 
-static void codec_u32(struct codec *c, uint32_t *v)
+static inline void codec_u32(struct codec *c, uint32_t *v)
 {
-	unsigned char b[4] = {(unsigned char)*v, (unsigned char)(*v >> 8),
-			      (unsigned char)(*v >> 16), (unsigned char)(*v >> 24)};
 	const unsigned char *p;
 
 	if (c->writing) {
+		unsigned char b[4] = {(unsigned char)*v, (unsigned char)(*v >> 8),
+				      (unsigned char)(*v >> 16), (unsigned char)(*v >> 24)};
+
 		codec_put(c, b, sizeof(b));
 		return;
 	}
-	p = codec_take(c, sizeof(b));
+	/* Reading: inline, as it is asked for every field of every rule. */
+	if (c->err == 0 && c->end - c->at >= 4) {
+		p = c->at;
+		c->at += 4;
+		*v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		return;
+	}
+	p = codec_take(c, 4);
 	if (p)
 		*v = p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
