@@ -119,12 +119,17 @@ static int check_rules(const struct ruleset *rs, struct diag *d)
 
 int db_compile(const struct ruleset *rs, enum engine_backend be, struct db **out, struct diag *d)
 {
+	int err = check_rules(rs, d);
+
+	return err < 0 ? err : db_compile_checked(rs, be, out, d);
+}
+
+int db_compile_checked(const struct ruleset *rs, enum engine_backend be, struct db **out,
+		       struct diag *d)
+{
 	struct db *db;
 	int err;
 
-	err = check_rules(rs, d);
-	if (err < 0)
-		return err;
 	err = db_alloc(rs, &db);
 	if (err < 0)
 		return err;
