@@ -266,14 +266,14 @@ def replies(conv):
             yield i, t, Ground("\n".join(tool), "\n".join(prompt))
 
 
-def run_halluscan(binary, convs):
+def run_halluscan(binary, convs, extra=()):
     """Findings of halluscan --input chat, by (line number, message index)."""
     with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False, encoding="utf-8") as f:
         for c in convs:
             f.write(json.dumps({"messages": c["messages"]}, ensure_ascii=False) + "\n")
         name = f.name
     try:
-        r = subprocess.run([binary, "--input", "chat", "--fail-on", "never", name],
+        r = subprocess.run([binary, "--input", "chat", "--fail-on", "never", *extra, name],
                            capture_output=True)
     finally:
         os.unlink(name)
@@ -289,6 +289,38 @@ def run_halluscan(binary, convs):
 
 def overlaps(f, s, e):
     return f[0] < e and s < f[1]
+
+
+def coincidences(binary, convs, seed, per_reply=5):
+    """Random sums of money appended to every reply that states a price ("That
+    comes to $R.", R 0.3 to 3 times one of its prices, written as it is): how
+    many halluscan takes as grounded, by a figure stated (as the naive check
+    would) or by a computation of grounded figures (a total that is wrong
+    passing by luck). Returns (plants, naive grounded, halluscan stated,
+    halluscan derived)."""
+    rng = random.Random(seed + 1)
+    planted, spans, naive = [], [], 0
+    for c in convs:
+        for i, t, g in replies(c):
+            prices = candidates(t, g).get("price") or []
+            for _ in range(per_reply if prices else 0):
+                s, e, _ = rng.choice(prices)
+                fig = fmt(fnum(t[s:e]) * rng.uniform(0.3, 3.0), t[s:e])
+                nt = t + (" That comes to $%s." % fig)
+                st = len(nt) - len(fig) - 2
+                bs, be = bspan(nt, st, st + 1 + len(fig))
+                planted.append({"id": c["id"], "messages": c["messages"][:i] +
+                                [dict(c["messages"][i], content=nt)]})
+                spans.append((i, bs, be))
+                naive += not any(overlaps(f, bs, be) for f in naive_findings(nt, g))
+    found = run_halluscan(binary, planted, ["--show-grounded"])
+    stated = derived = 0
+    for k, (i, bs, be) in enumerate(spans):
+        hit = [f for f in found.get((k + 1, i), []) if overlaps((f["start"], f["end"]), bs, be)]
+        if hit and all(f.get("grounded") for f in hit):
+            derived += any(f.get("source") for f in hit)
+            stated += not any(f.get("source") for f in hit)
+    return len(spans), naive, stated, derived
 
 
 def main():
@@ -382,6 +414,10 @@ def main():
     res["by_kind"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
                       for k, v in sorted(kinds.items())}
     res["plants_caught_by_signal"] = dict(caught_by.most_common())
+    n, naive_c, stated_c, derived_c = coincidences(a.halluscan, convs, a.seed)
+    res["random_totals"] = {"plants": n, "naive_grounded": naive_c / max(1, n),
+                            "halluscan_stated": stated_c / max(1, n),
+                            "halluscan_derived": derived_c / max(1, n)}
     res["seconds"] = round(time.monotonic() - t0, 2)
     if a.show_plants:
         shown = Counter()
@@ -414,6 +450,9 @@ def main():
     print("planted recall, by plant kind:")
     for k, v in res["by_kind"].items():
         print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
+    rt = res["random_totals"]
+    print("random totals grounded by coincidence (%d): naive %.3f, halluscan %.3f stated + %.3f derived"
+          % (rt["plants"], rt["naive_grounded"], rt["halluscan_stated"], rt["halluscan_derived"]))
     print("plants caught, by signal: " + ", ".join("%s %d" % kv for kv in caught_by.most_common()))
     print("findings on unchanged replies, by rule: " +
           ", ".join("%s %d" % kv for kv in by_rule_unchanged.most_common()))
