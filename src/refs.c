@@ -1038,14 +1038,15 @@ static bool record_value(const char *s, size_t b, size_t e)
 			}
 		i = k - 1;
 	}
-	/* May 24, Jan. 5 */
+	/* May 24, Jan. 5 (a capital that begins a month's name: most begin none) */
 	for (i = b; i < e; i++) {
-		if (!is_upper(s[i]) || (i > b && is_alpha(s[i - 1])))
+		if (!is_upper(s[i]) || !strchr("ADFJMNOS", s[i]) || (i > b && is_alpha(s[i - 1])))
 			continue;
 		for (m = 0; m < ARRAY_SIZE(months); m++) {
 			size_t z = i + strlen(months[m]);
 
-			if (!at_ci(s, i, e, months[m]) || (z < e && is_alpha(s[z])))
+			if (months[m][0] != (s[i] | 0x20) || !at_ci(s, i, e, months[m]) ||
+			    (z < e && is_alpha(s[z])))
 				continue;
 			if (z < e && s[z] == '.')
 				z++;
