@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "numlex.h"
 #include "scan.h"
 
 /* Coverage of the claim's content words at or above which the passage
@@ -24,6 +25,19 @@
 #define NEG_NEAREST 3
 /* The longest name a reason quotes whole (a longer one by its head). */
 #define NAME_QUOTED 256
+/* Bytes of a list word's stem kept (a longer word is compared by its head). */
+#define LIST_STEM 24
+/* The absences of one claim held against the passage (the first ones; a
+ * claim sentence past them is judged as any other), and the words of the
+ * thing each names that are looked for. */
+#define ABSENCES_MAX 16
+#define ABSENCE_TOPICS 12
+/* How many words before a negation its subject is looked for, and after
+ * it the verb, noun or participle. */
+#define ABSENCE_BEFORE 5
+/* The most words a comma's contrast sets aside ("ill, not drunk"). */
+#define CONTRAST_WORDS 4
+#define ABSENCE_AFTER 3
 
 /* A distinct content word of the claim, by its stem. */
 struct word {
@@ -52,6 +66,63 @@ struct negated {
 	} near[NEG_NEAREST]; /* the passage sentences sharing the most, most first */
 };
 
+/* A list of the rule packs' words (patterns/pairs.yaml), by their stems. */
+struct stems {
+	char (*w)[LIST_STEM];
+	uint8_t *len;
+	uint32_t *classes; /* pairs.absence_kinds: the quantity classes (bits) */
+	size_t n;
+};
+
+/* The lists, in the order of list_names. */
+enum {
+	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
+	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
+	L_LISTS,
+};
+
+static const char *const list_names[L_LISTS] = {
+	"pairs.absence_sources", "pairs.absence_verbs", "pairs.absence_nouns",
+	"pairs.absence_passives", "pairs.absence_passives_weak", "pairs.absence_persons",
+	"pairs.absence_unable", "pairs.absence_kinds", "pairs.absence_skip",
+	"pairs.absence_breaks", "pairs.absence_subordinators", "pairs.contrasts",
+	"pairs.absence_unknown", "pairs.absence_copulas", "pairs.absence_after_passive",
+};
+
+/* A claim's word: its place. */
+struct place {
+	size_t at, len;
+};
+
+/* A clause of the claim that says the passage (or the one answering) lacks something. */
+struct absence {
+	size_t start, end;     /* the clause, in the claim */
+	uint32_t classes;      /* the kinds of thing it names (quantity classes, bits) */
+	size_t n_topics;       /* the words that name the thing, by stem */
+	char topic[ABSENCE_TOPICS][LIST_STEM];
+	uint8_t topic_len[ABSENCE_TOPICS];
+};
+
+/* A list of topics (stems) to look for in a passage sentence. */
+struct topics {
+	const char (*w)[LIST_STEM];
+	const uint8_t *len;
+	size_t n;
+};
+
+/*
+ * A contrast: "murder instead of manslaughter", "ill, not drunk". Its
+ * negation is no negation of its clause; the passage contradicts it where
+ * it says what the contrast sets aside and not what it asserts.
+ */
+struct contrast {
+	size_t at, len; /* its first word ("not", "instead") */
+	size_t end;     /* the end of what it sets aside */
+	size_t n_set_aside, n_asserted;
+	char set_aside[ABSENCE_TOPICS][LIST_STEM], asserted[ABSENCE_TOPICS][LIST_STEM];
+	uint8_t set_aside_len[ABSENCE_TOPICS], asserted_len[ABSENCE_TOPICS];
+};
+
 /* What a claim with nothing checkable is weighed on. */
 enum claim_words {
 	WORDS_CONTENT, /* its content words */
@@ -77,7 +148,19 @@ struct pairs {
 	struct negated negs[NEG_SENTENCES];
 	size_t n_negs;
 	size_t n_dirs; /* of them, directions */
+	struct stems lists[L_LISTS];
+	char *masked; /* the claim, its absences and contrasts blanked */
+	size_t cap_masked;
+	struct place *places; /* the claim's words */
+	size_t n_places, cap_places;
+	struct absence absences[ABSENCES_MAX];
+	size_t n_absences;
+	struct contrast contrasts[ABSENCES_MAX];
+	size_t n_contrasts;
 };
+
+static bool contrast_at(const struct pairs *p, size_t at);
+static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
 
 static const char *const label_names[] = {
 	[PAIR_SUPPORTS] = "supports",
@@ -155,9 +238,74 @@ static int on_claim(void *ctx, const struct claim *cl)
 	return 0;
 }
 
+static void stems_free(struct stems *l)
+{
+	free(l->w);
+	free(l->len);
+	free(l->classes);
+	*l = (struct stems){0};
+}
+
+/*
+ * Reads the list called name into l, each word by its stem (a contrast's
+ * phrase and a participle as written, lowercased: "stated" is no "state"). A kind is "word=class|class": an unknown
+ * class is -EINVAL. A ruleset without the list leaves it empty.
+ */
+static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
+{
+	const struct wordlist *wl = ruleset_list(rs, list_names[which]);
+	size_t i;
+
+	*l = (struct stems){0};
+	if (!wl || wl->n_words == 0)
+		return 0;
+	l->w = calloc(wl->n_words, sizeof(*l->w));
+	l->len = calloc(wl->n_words, sizeof(*l->len));
+	l->classes = calloc(wl->n_words, sizeof(*l->classes));
+	if (!l->w || !l->len || !l->classes)
+		return -ENOMEM;
+	for (i = 0; i < wl->n_words; i++) {
+		const char *w = wl->words[i], *eq = which == L_KINDS ? strchr(w, '=') : NULL;
+		size_t n = eq ? (size_t)(eq - w) : strlen(w), j;
+
+		if (which == L_KINDS) {
+			const char *c = eq ? eq + 1 : NULL;
+
+			if (!eq || n == 0)
+				return -EINVAL;
+			while (c && *c) {
+				const char *bar = strchr(c, '|');
+				size_t m = bar ? (size_t)(bar - c) : strlen(c);
+				char name[24];
+				int k;
+
+				if (m == 0 || m >= sizeof(name))
+					return -EINVAL;
+				memcpy(name, c, m);
+				name[m] = '\0';
+				if ((k = quantity_class_parse(name)) < 0)
+					return -EINVAL;
+				l->classes[i] |= 1u << k;
+				c = bar ? bar + 1 : NULL;
+			}
+		}
+		if (which == L_CONTRASTS || which == L_PASSIVES || which == L_PASSIVES_WEAK) {
+			n = MIN(n, (size_t)LIST_STEM);
+			for (j = 0; j < n; j++)
+				l->w[i][j] = (char)tolower((unsigned char)w[j]);
+			l->len[i] = (uint8_t)n;
+		} else {
+			l->len[i] = (uint8_t)word_stem(w, n, l->w[i], LIST_STEM);
+		}
+	}
+	l->n = wl->n_words;
+	return 0;
+}
+
 int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
 {
 	struct pairs *p = calloc(1, sizeof(*p));
+	size_t i;
 	int err;
 
 	if (!p)
@@ -169,17 +317,30 @@ int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
 	}
 	scan_claims(p->sc, on_claim, p);
 	p->rs = db->rs;
+	for (i = 0; i < L_LISTS; i++) {
+		err = stems_load(db->rs, i, &p->lists[i]);
+		if (err < 0) {
+			pairs_free(p);
+			return err;
+		}
+	}
 	*out = p;
 	return 0;
 }
 
 void pairs_free(struct pairs *p)
 {
+	size_t i;
+
 	if (!p)
 		return;
 	scan_free(p->sc);
+	for (i = 0; i < L_LISTS; i++)
+		stems_free(&p->lists[i]);
 	free(p->words);
 	free(p->stems);
+	free(p->masked);
+	free(p->places);
 	free(p);
 }
 
@@ -570,7 +731,10 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 
 		at = sentence_next(claim, cn, at, &s, &e);
 		first = p->n_negs;
-		for (i = s; (k = next_word(claim, e, &i)) > 0 && !negates(claim, cn, i, k, true); i += k)
+		/* a contrast's "not" ("ill, not drunk") negates what it sets aside, not the sentence */
+		for (i = s; (k = next_word(claim, e, &i)) > 0 &&
+			    (!negates(claim, cn, i, k, true) || contrast_at(p, i));
+		     i += k)
 			;
 		if (k > 0) {
 			check_add(p, s, e, i, k, 0);
@@ -782,6 +946,538 @@ static const struct word *name_missing(const struct pairs *p, struct pair_verdic
 	return first;
 }
 
+/*
+ * Whether the word w[0, k) is one of list which's, by stem (a participle
+ * as written); *classes: a kind's classes.
+ */
+static bool listed(const struct pairs *p, size_t which, const char *w, size_t k,
+		   uint32_t *classes)
+{
+	const struct stems *l = &p->lists[which];
+	char s[LIST_STEM];
+	size_t m, i;
+
+	if (l->n == 0 || k == 0)
+		return false;
+	if (which == L_PASSIVES || which == L_PASSIVES_WEAK) {
+		for (i = 0; i < l->n; i++)
+			if (l->len[i] == k && strncasecmp(l->w[i], w, k) == 0)
+				return true;
+		return false;
+	}
+	m = word_stem(w, k, s, sizeof(s));
+	for (i = 0; i < l->n; i++)
+		if (l->len[i] == m && memcmp(l->w[i], s, m) == 0) {
+			if (classes)
+				*classes |= l->classes[i];
+			return true;
+		}
+	return false;
+}
+
+/* Whether a word of places [from, to) (clipped to [a, b)) is in list which; *at: the first. */
+static bool listed_in(const struct pairs *p, const char *t, size_t which, size_t a, size_t b,
+		      ptrdiff_t from, ptrdiff_t to, size_t *at)
+{
+	ptrdiff_t j;
+
+	for (j = MAX(from, (ptrdiff_t)a); j < to && j < (ptrdiff_t)b; j++)
+		if (listed(p, which, t + p->places[j].at, p->places[j].len, NULL)) {
+			if (at)
+				*at = (size_t)j;
+			return true;
+		}
+	return false;
+}
+
+/* The first word at or after byte i of t[0, e), its length in *k (0: none). */
+static size_t word_at(const char *t, size_t e, size_t i, size_t *k)
+{
+	*k = next_word(t, e, &i);
+	return i;
+}
+
+/* How many words t[s, e) holds, counted up to most. */
+static size_t words_upto(const char *t, size_t s, size_t e, size_t most)
+{
+	size_t n = 0, k;
+
+	while (n < most && (k = next_word(t, e, &s)) > 0) {
+		n++;
+		s += k;
+	}
+	return n;
+}
+
+/*
+ * Where the clause holding byte at of the sentence [s, e) starts: after the
+ * last ",", ";" or "(" before it, else at the sentence's start. (What is
+ * left before it is judged as the rest of the claim, unless it says
+ * nothing else: absence_leftover().)
+ */
+static size_t clause_start(const char *t, size_t s, size_t at)
+{
+	size_t i;
+
+	for (i = at; i > s; i--)
+		if (t[i - 1] == ',' || t[i - 1] == ';' || t[i - 1] == '(')
+			return i;
+	return s;
+}
+
+/*
+ * Where the clause holding byte at ends: at the first ";" or bracket after it, or at a
+ * comma that a break word follows, or (sub: the clause opens with a
+ * subordinator) at the first comma; else at the sentence's end e, before
+ * its stop (which keeps the sentence apart from the next one once the
+ * clause is blanked).
+ */
+static size_t clause_end(const struct pairs *p, const char *t, size_t e, size_t at, bool sub,
+			 bool any_comma)
+{
+	size_t i, w, k;
+
+	for (i = at; i < e; i++) {
+		if (t[i] == ';' || t[i] == '(' || t[i] == ')')
+			return i;
+		if (t[i] == ',') {
+			if (sub || any_comma)
+				return i;
+			w = word_at(t, e, i + 1, &k);
+			if (k && listed(p, L_BREAKS, t + w, k, NULL))
+				return i;
+		}
+	}
+	return e > at && strchr(".!?", t[e - 1]) ? e - 1 : e;
+}
+
+/* The first of places [a, j] in the clause of place j: after a ",", ";" or "(". */
+static size_t clause_first(const struct pairs *p, const char *t, size_t a, size_t j)
+{
+	size_t i, x;
+
+	for (i = j; i > a; i--)
+		for (x = p->places[i - 1].at + p->places[i - 1].len; x < p->places[i].at; x++)
+			if (t[x] == ',' || t[x] == ';' || t[x] == '(')
+				return i;
+	return a;
+}
+
+/*
+ * Whether the word at places[j] opens an absence in the sentence of places
+ * [a, b): a negation (or an "unable", a "nothing") with a source before it
+ * in its clause and a verb of telling, a noun of information or a participle after it
+ * ("The passage doesn't specify", "the text makes no mention", "the article
+ * says nothing"); a person before it and a verb of knowing after ("I don't
+ * know", "we could not find"; "have" only with a noun of information or a
+ * source after: "I don't have information"); a "no" before a noun of
+ * information, opening the sentence or after a copula ("there is no
+ * mention of", "with no mention of"; not "the agent provides no
+ * information"); a participle of telling after a negation other than "no"
+ * ("is not stated"), ending the clause or before a word of
+ * pairs.absence_after_passive ("not stated in the text"; not "not
+ * available discounts"), and when the participle also says a thing of the
+ * world ("not available") only beside a source or a noun of information;
+ * an "unable" that opens its sentence, before a verb ("Unable to answer";
+ * not "says she is unable to provide"); "not possible to" or "not able to"
+ * and a verb.
+ */
+static bool absence_opens(const struct pairs *p, const char *t, size_t n, size_t a, size_t b,
+			  size_t j)
+{
+	const struct place *w = &p->places[j];
+	ptrdiff_t J = (ptrdiff_t)j;
+	bool neg = negates(t, n, w->at, w->len, true), other, no, src, person;
+	size_t v = 0;
+
+	other = listed(p, L_UNABLE, t + w->at, w->len, NULL);
+	if (!neg && !other)
+		return false;
+	no = (w->len == 2 && strncasecmp(t + w->at, "no", 2) == 0) ||
+	     (other && w->len == 7 && strncasecmp(t + w->at, "nothing", 7) == 0);
+	/* the source is the clause's: "Based on the data, the shop does not
+	 * offer WiFi" says a thing of the shop */
+	src = listed_in(p, t, L_SOURCES, clause_first(p, t, a, j), b, J - ABSENCE_BEFORE, J, NULL);
+	person = listed_in(p, t, L_PERSONS, a, b, J - 3, J, NULL);
+	if (src && (listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
+		    listed_in(p, t, L_NOUNS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
+		    listed_in(p, t, L_PASSIVES, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
+		    listed_in(p, t, L_PASSIVES_WEAK, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
+		    (no && listed_in(p, t, L_VERBS, a, b, J - 2, J, NULL))))
+		return true;
+	if (person && listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, &v)) {
+		const struct place *x = &p->places[v];
+
+		if (!(x->len == 4 && strncasecmp(t + x->at, "have", 4) == 0))
+			return true;
+		if (listed_in(p, t, L_NOUNS, a, b, (ptrdiff_t)v + 1, (ptrdiff_t)v + 5, NULL) ||
+		    listed_in(p, t, L_SOURCES, a, b, (ptrdiff_t)v + 1, (ptrdiff_t)v + 5, NULL))
+			return true;
+	}
+	if (no && neg && listed_in(p, t, L_NOUNS, a, b, J + 1, J + 3, NULL) &&
+	    (j == a || listed_in(p, t, L_COPULAS, a, b, J - 2, J, NULL)))
+		return true;
+	if (neg && !no && listed_in(p, t, L_PASSIVES, a, b, J + 1, J + 3, &v) &&
+	    (v + 1 >= b || listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
+				  p->places[v + 1].len, NULL)))
+		return true;
+	if (neg && !no && listed_in(p, t, L_PASSIVES_WEAK, a, b, J + 1, J + 3, &v) &&
+	    (v + 1 >= b || listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
+				  p->places[v + 1].len, NULL)) &&
+	    (listed_in(p, t, L_SOURCES, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL) ||
+	     listed_in(p, t, L_NOUNS, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL)))
+		return true;
+	if (other && !no && j == a && listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL))
+		return true;
+	if (neg && j + 1 < b) {
+		const struct place *x = &p->places[j + 1];
+
+		if (((x->len == 8 && strncasecmp(t + x->at, "possible", 8) == 0) ||
+		     (x->len == 4 && strncasecmp(t + x->at, "able", 4) == 0)) &&
+		    listed_in(p, t, L_VERBS, a, b, J + 2, J + 4, NULL))
+			return true;
+	}
+	return false;
+}
+
+/* The words of the thing an absence [x->start, x->end) names, and its kinds. */
+static void absence_topics(const struct pairs *p, const char *t, size_t n, size_t a, size_t b,
+			   struct absence *x)
+{
+	static const size_t vocab[] = {
+		L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE,
+		L_SKIP, L_BREAKS, L_SUBORDINATORS,
+	};
+	size_t j, i, m;
+
+	for (j = a; j < b; j++) {
+		const struct place *w = &p->places[j];
+		char s[LIST_STEM];
+		bool skip = false, name;
+
+		if (w->at < x->start || w->at >= x->end)
+			continue;
+		if (listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
+		    negates(t, n, w->at, w->len, true) || !weighed(t, n, w->at, w->len, false, &name))
+			continue;
+		for (i = 0; i < ARRAY_SIZE(vocab) && !skip; i++)
+			skip = listed(p, vocab[i], t + w->at, w->len, NULL);
+		if (skip || x->n_topics == ABSENCE_TOPICS)
+			continue;
+		m = word_stem(t + w->at, w->len, s, sizeof(s));
+		for (i = 0; i < x->n_topics && !skip; i++)
+			skip = x->topic_len[i] == m && memcmp(x->topic[i], s, m) == 0;
+		if (skip)
+			continue;
+		memcpy(x->topic[x->n_topics], s, m);
+		x->topic_len[x->n_topics++] = (uint8_t)m;
+	}
+}
+
+/*
+ * Blanks the whole sentence [s, e) of places [a, b) (but its stop) when
+ * what its absences left is only words of theirs ("Based on the passage,",
+ * "However,"): they say nothing else.
+ */
+static void absence_leftover(struct pairs *p, const char *t, size_t n, size_t a, size_t b,
+			     size_t s, size_t e)
+{
+	static const size_t vocab[] = {
+		L_SOURCES, L_VERBS, L_NOUNS, L_PERSONS, L_UNABLE, L_SKIP, L_BREAKS,
+		L_SUBORDINATORS,
+	};
+	size_t j, i;
+	bool name, other = false;
+
+	for (j = a; j < b && !other; j++) {
+		const struct place *w = &p->places[j];
+
+		if (p->masked[w->at] == ' ' || !weighed(t, n, w->at, w->len, false, &name))
+			continue;
+		other = true;
+		for (i = 0; i < ARRAY_SIZE(vocab) && other; i++)
+			other = !listed(p, vocab[i], t + w->at, w->len, NULL);
+	}
+	if (!other)
+		memset(p->masked + s, ' ', (e > s && strchr(".!?", t[e - 1]) ? e - 1 : e) - s);
+}
+
+/* Adds the stem of the word t[i, i + k) to a topic list of at most ABSENCE_TOPICS. */
+static void topic_add(char (*topic)[LIST_STEM], uint8_t *len, size_t *n, const char *w, size_t k)
+{
+	char s[LIST_STEM];
+	size_t m = word_stem(w, k, s, sizeof(s)), i;
+
+	for (i = 0; i < *n; i++)
+		if (len[i] == m && memcmp(topic[i], s, m) == 0)
+			return;
+	if (*n == ABSENCE_TOPICS)
+		return;
+	memcpy(topic[*n], s, m);
+	len[(*n)++] = (uint8_t)m;
+}
+
+/*
+ * Records the contrast whose phrase is places [j, jj) of the sentence that
+ * starts at place a, what it sets aside ending at byte end: its content
+ * words, and the last content word before the phrase that is not one of
+ * them (what it asserts in its place: "murder" of "murder instead of
+ * manslaughter", "month" of "last month, not last year").
+ */
+static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, size_t j,
+			 size_t jj, size_t end)
+{
+	struct contrast *c = &p->contrasts[p->n_contrasts++];
+	size_t i;
+	bool name;
+
+	memset(c, 0, sizeof(*c));
+	c->at = p->places[j].at;
+	c->len = p->places[j].len;
+	c->end = end;
+	for (i = jj; i < p->n_places && p->places[i].at < end; i++)
+		if (weighed(t, n, p->places[i].at, p->places[i].len, false, &name))
+			topic_add(c->set_aside, c->set_aside_len, &c->n_set_aside,
+				  t + p->places[i].at, p->places[i].len);
+	for (i = j; i > a && c->n_asserted == 0; i--) {
+		const struct place *w = &p->places[i - 1];
+		struct topics aside = {c->set_aside, c->set_aside_len, c->n_set_aside};
+
+		if (weighed(t, n, w->at, w->len, false, &name) &&
+		    !topics_held(&aside, t + w->at, w->len))
+			topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
+	}
+}
+
+/*
+ * Finds the claim's absences (absence_opens()), the first ABSENCES_MAX,
+ * and blanks them in p->masked, a copy of the claim: what is left is what
+ * the claim says of the world. Records its contrasts (pairs.contrasts),
+ * the first ABSENCES_MAX outside absences.
+ */
+static int claim_absences(struct pairs *p, const char *t, size_t n)
+{
+	size_t at = 0, s, e, a, b, j, k, c, i = 0;
+
+	p->n_absences = 0;
+	p->n_contrasts = 0;
+	p->n_places = 0;
+	if (grow(&p->masked, &p->cap_masked, MAX(n, (size_t)1), 1) < 0)
+		return -ENOMEM;
+	memcpy(p->masked, t, n);
+	if (p->lists[L_SOURCES].n == 0 && p->lists[L_CONTRASTS].n == 0)
+		return 0;
+	while ((k = next_word(t, n, &i)) > 0) {
+		if (grow(&p->places, &p->cap_places, p->n_places + 1, sizeof(*p->places)) < 0)
+			return -ENOMEM;
+		p->places[p->n_places++] = (struct place){i, k};
+		i += k;
+	}
+	for (a = 0; at < n;) {
+		at = sentence_next(t, n, at, &s, &e);
+		while (a < p->n_places && p->places[a].at < s)
+			a++;
+		for (b = a; b < p->n_places && p->places[b].at < e; b++)
+			;
+		for (j = a; j < b; j++) {
+			const struct place *w = &p->places[j];
+			struct absence *x;
+			size_t cs, fw, fk;
+
+			if (p->masked[w->at] == ' ' || p->n_absences == ABSENCES_MAX ||
+			    !absence_opens(p, t, n, a, b, j))
+				continue;
+			x = &p->absences[p->n_absences++];
+			memset(x, 0, sizeof(*x));
+			cs = clause_start(t, s, w->at);
+			fw = word_at(t, e, cs, &fk);
+			x->start = cs;
+			x->end = clause_end(p, t, e, w->at, fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
+					    false);
+			absence_topics(p, t, n, a, b, x);
+			memset(p->masked + x->start, ' ', x->end - x->start);
+			absence_leftover(p, t, n, a, b, s, e);
+		}
+		for (j = a; j < b; j++) {
+			const struct place *w = &p->places[j];
+
+			if (p->masked[w->at] == ' ')
+				continue;
+			for (c = 0; c < p->lists[L_CONTRASTS].n; c++) {
+				const char *ph = p->lists[L_CONTRASTS].w[c];
+				size_t pl = p->lists[L_CONTRASTS].len[c], q = 0, jj = j, end, nx;
+				bool comma = pl > 0 && ph[0] == ',';
+
+				if (comma) {
+					size_t z = w->at;
+
+					while (z > s && (t[z - 1] == ' ' || t[z - 1] == '\t'))
+						z--;
+					if (z == s || t[z - 1] != ',')
+						continue;
+					q = 1;
+				}
+				/* each word of the phrase, in turn */
+				while (q < pl && jj < b) {
+					size_t wl;
+
+					while (q < pl && ph[q] == ' ')
+						q++;
+					for (wl = 0; q + wl < pl && ph[q + wl] != ' '; wl++)
+						;
+					if (wl != p->places[jj].len ||
+					    strncasecmp(t + p->places[jj].at, ph + q, wl) != 0)
+						break;
+					q += wl;
+					jj++;
+				}
+				if (q < pl || jj == j)
+					continue;
+				/* not "..., not only X but Y" (no negation), nor a hyphen's "not-for-profit" */
+				nx = p->places[jj - 1].at + p->places[jj - 1].len;
+				if (nx < n && t[nx] == '-')
+					continue;
+				if (comma && !negates(t, n, w->at, w->len, true))
+					continue;
+				end = clause_end(p, t, e, nx, false, true);
+				/* ", not" sets aside a short phrase ("ill, not drunk", "a
+				 * mammal, not a fish"); before a verb's "-ing" or a clause
+				 * ("..., not providing coverage at ...") it negates */
+				if (comma && (words_upto(t, nx, end, CONTRAST_WORDS + 1) > CONTRAST_WORDS ||
+					      (jj < b && p->places[jj].len > 4 &&
+					       strncasecmp(t + p->places[jj].at + p->places[jj].len - 3,
+							   "ing", 3) == 0)))
+					continue;
+				if (p->n_contrasts < ABSENCES_MAX)
+					contrast_add(p, t, n, a, j, jj, end);
+				break;
+			}
+		}
+		a = b;
+	}
+	return 0;
+}
+
+/*
+ * Whether two stems name the same thing: equal, or the shorter one (four
+ * letters or more) begins the other, which is at most three letters longer
+ * ("merg" of "merge" and "merger", which the stemmer leaves apart).
+ */
+static bool same_head(const char *a, size_t an, const char *b, size_t bn)
+{
+	if (an > bn) {
+		const char *t = a;
+		size_t tn = an;
+
+		a = b, an = bn, b = t, bn = tn;
+	}
+	return an == bn ? memcmp(a, b, an) == 0 : an >= 4 && bn - an <= 3 && memcmp(a, b, an) == 0;
+}
+
+/* Adds the class of a claim's quantity to the bits at ctx. */
+static int on_quantity(void *ctx, const struct numlex_item *it)
+{
+	if (!(it->flags & NUMLEX_NOT_CLAIM))
+		*(uint32_t *)ctx |= 1u << quantity_class_of(&it->q);
+	return 0;
+}
+
+/* Bits of the topics the passage word w[0, k) is (same_head()). */
+static uint32_t topics_held(const struct topics *tp, const char *w, size_t k)
+{
+	char st[LIST_STEM];
+	size_t m, j;
+	uint32_t bits = 0;
+
+	if (tp->n == 0)
+		return 0;
+	m = word_stem(w, k, st, sizeof(st));
+	for (j = 0; j < tp->n; j++)
+		if (same_head(tp->w[j], tp->len[j], st, m))
+			bits |= 1u << j;
+	return bits;
+}
+
+/*
+ * The first passage sentence without a negation (or a word of
+ * pairs.absence_unknown: "remains a mystery") that holds the topics of
+ * want (all of up to three, three quarters of more) and none of avoid's,
+ * and, when classes is not 0, a quantity of one of those classes: true
+ * and *from, *to. Nothing to look for is never found.
+ */
+static bool passage_states(const struct pairs *p, const char *passage, size_t pn,
+			   const struct topics *want, const struct topics *avoid, uint32_t classes,
+			   size_t *from, size_t *to)
+{
+	size_t need = want->n <= 3 ? want->n : (3 * want->n + 3) / 4, at, s, e;
+
+	if (want->n == 0 && classes == 0)
+		return false;
+	for (at = 0; at < pn;) {
+		size_t i, k;
+		uint32_t seen = 0, found = 0;
+		bool neg = false;
+
+		at = sentence_next(passage, pn, at, &s, &e);
+		for (i = s; (k = next_word(passage, e, &i)) > 0 && !neg; i += k) {
+			neg = negates(passage, pn, i, k, false) ||
+			      listed(p, L_UNKNOWN, passage + i, k, NULL) ||
+			      topics_held(avoid, passage + i, k) != 0;
+			seen |= topics_held(want, passage + i, k);
+		}
+		if (neg || (size_t)__builtin_popcount(seen) < need)
+			continue;
+		if (classes) {
+			numlex_scan(passage + s, e - s, 0, on_quantity, &found);
+			if (!(found & classes))
+				continue;
+		}
+		*from = s;
+		*to = e;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the passage states what absence x says it lacks: a sentence of
+ * it holds the words that name the thing and, where the absence names a
+ * kind (a date, a price, a number), a quantity of that kind. An absence
+ * that names neither ("I don't know") is never stated.
+ */
+static bool absence_stated(const struct pairs *p, const char *passage, size_t pn,
+			   const struct absence *x, size_t *from, size_t *to)
+{
+	struct topics want = {x->topic, x->topic_len, x->n_topics}, none = {0};
+
+	return passage_states(p, passage, pn, &want, &none, x->classes, from, to);
+}
+
+/*
+ * Whether the passage says what contrast c sets aside, and nothing of
+ * what the claim asserts in its place ("pleaded guilty to murder instead of
+ * manslaughter" where the passage says "pleaded guilty to manslaughter").
+ */
+static bool contrast_reversed(const struct pairs *p, const char *passage, size_t pn,
+			      const struct contrast *c, size_t *from, size_t *to)
+{
+	struct topics want = {c->set_aside, c->set_aside_len, c->n_set_aside};
+	struct topics avoid = {c->asserted, c->asserted_len, c->n_asserted};
+
+	return want.n > 0 && passage_states(p, passage, pn, &want, &avoid, 0, from, to);
+}
+
+/* Whether the claim's word at byte at opens one of its contrasts. */
+static bool contrast_at(const struct pairs *p, size_t at)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_contrasts; i++)
+		if (p->contrasts[i].at == at)
+			return true;
+	return false;
+}
+
 /* "does not offer": the words around the negation at g, at most 60 bytes of the claim. */
 static void negation_text(const char *claim, const struct negated *g, char *out, size_t n)
 {
@@ -816,15 +1512,40 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	struct scan_summary sum;
 	const struct negated *neg, *dir;
 	const struct word *name;
-	size_t dir_near = 0;
+	const struct absence *stated = NULL;
+	const struct contrast *reversed = NULL;
+	size_t dir_near = 0, st_from = 0, st_to = 0, rv_from = 0, rv_to = 0, i;
 	enum claim_words words;
 	size_t qs, qe;
+	const char *original = claim;
 	int err;
 
 	memset(v, 0, sizeof(*v));
 	p->items = p->grounded = p->altered = 0;
 	p->have_grounded = p->have_altered = p->have_missing = p->missing_figure = false;
 	scan_clear_sources(p->sc);
+	/* What the claim says the passage lacks is judged apart: the rest,
+	 * the claim with it blanked, is what it says of the world. */
+	err = claim_absences(p, claim, claim_len);
+	if (err)
+		return err;
+	v->absences = p->n_absences;
+	for (i = 0; i < p->n_absences; i++) {
+		size_t f, t;
+
+		if (!absence_stated(p, passage, passage_len, &p->absences[i], &f, &t))
+			continue;
+		v->absences_stated++;
+		if (!stated) {
+			stated = &p->absences[i];
+			st_from = f;
+			st_to = t;
+		}
+	}
+	for (i = 0; i < p->n_contrasts && !reversed; i++)
+		if (contrast_reversed(p, passage, passage_len, &p->contrasts[i], &rv_from, &rv_to))
+			reversed = &p->contrasts[i];
+	claim = p->masked;
 	err = scan_add_source(p->sc, passage, passage_len);
 	if (!err)
 		err = scan_feed(p->sc, claim, claim_len);
@@ -848,6 +1569,23 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		sentence_around(passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
 		snprintf(v->reason, sizeof(v->reason), "the claim says %s where the passage says %s",
 			 p->altered_text, p->altered_source);
+	} else if (stated) {
+		/* A claim that the passage lacks what it states is the error. */
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		v->quote_start = st_from;
+		v->quote_end = st_to;
+		snprintf(v->reason, sizeof(v->reason),
+			 "the claim says the passage lacks what it states: \"%.*s\"",
+			 (int)MIN(stated->end - stated->start, (size_t)120), original + stated->start);
+	} else if (reversed) {
+		/* "murder instead of manslaughter" where the passage says
+		 * manslaughter: the claim sets aside what the passage says. */
+		v->label = PAIR_DOES_NOT_SUPPORT;
+		v->quote_start = rv_from;
+		v->quote_end = rv_to;
+		snprintf(v->reason, sizeof(v->reason),
+			 "the claim sets aside \"%.*s\" where the passage says it",
+			 (int)MIN(reversed->end - reversed->at, (size_t)120), original + reversed->at);
 	} else if (neg) {
 		/* A negation the passage does not make is the claim's own: it
 		 * says the opposite of what the passage may say, as a changed
@@ -893,6 +1631,14 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 			snprintf(v->reason, sizeof(v->reason),
 				 "%zu of the claim's %zu checkable item(s) %s in the passage",
 				 p->grounded, p->items, p->grounded == 1 ? "is" : "are");
+	} else if (words == WORDS_NONE && p->n_absences > 0) {
+		/* Only what the passage lacks, and it lacks it: nothing the
+		 * passage could contradict, and the claim is right about it. */
+		v->label = PAIR_SUPPORTS;
+		snprintf(v->reason, sizeof(v->reason),
+			 "the claim only says what the passage does not state, and it does not: \"%.*s\"",
+			 (int)MIN(p->absences[0].end - p->absences[0].start, (size_t)120),
+			 original + p->absences[0].start);
 	} else if (words == WORDS_NONE) {
 		/* Nothing to support is not support: the gate fails closed. */
 		v->label = PAIR_DOES_NOT_SUPPORT;
@@ -910,7 +1656,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	/* A name the passage never gives is the claim's own, as a missing link
 	 * is: what the rest supports, it supports only in part ("California"
 	 * for a record's "CA" is a name too: no worse than partly). */
-	if (name && !p->have_altered && !neg && !dir) {
+	if (name && !p->have_altered && !stated && !reversed && !neg && !dir) {
 		size_t r = v->label == PAIR_SUPPORTS ? 0 : strlen(v->reason);
 
 		if (v->label == PAIR_SUPPORTS)

@@ -47,6 +47,11 @@ struct pair_verdict {
 	size_t directions, directions_reversed;
 	/* The claim's names (is_name() in pairs.c), and those the passage holds. */
 	size_t names, names_held;
+	/* The claim's absences: clauses saying the passage (or the one
+	 * answering) lacks something ("The passage does not specify the
+	 * date"), judged apart from the rest; and those the passage
+	 * contradicts by stating the thing. */
+	size_t absences, absences_stated;
 	double coverage;                 /* share of the claim's content words (or of all
 	                                    its words, when it has none) in the passage */
 };

@@ -52,11 +52,13 @@ static int emit_pair(struct buf *b, const char *path, size_t line, const char *i
 	err |= emit_json_quote(b, passage + v->quote_start, v->quote_end - v->quote_start);
 	err |= buf_addf(b, "},\"items\":%zu,\"grounded\":%zu,\"altered\":%zu,\"negations\":%zu,"
 			"\"negations_held\":%zu,\"directions\":%zu,\"directions_reversed\":%zu,"
-			"\"names\":%zu,\"names_held\":%zu,\"coverage\":%.3f,"
+			"\"names\":%zu,\"names_held\":%zu,\"absences\":%zu,\"absences_stated\":%zu,"
+			"\"coverage\":%.3f,"
 			"\"claim_sha256\":\"%s\",\"passage_sha256\":\"%s\",\"ruleset\":\"%.16s\","
 			"\"version\":\"%s\"}\n",
 			v->items, v->grounded, v->altered, v->negations, v->negations_held,
-			v->directions, v->directions_reversed, v->names, v->names_held, v->coverage, hc,
+			v->directions, v->directions_reversed, v->names, v->names_held, v->absences,
+			v->absences_stated, v->coverage, hc,
 			hp, rs->digest, HALLUSCAN_VERSION);
 	return err ? -ENOMEM : 0;
 }
