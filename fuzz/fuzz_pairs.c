@@ -5,14 +5,20 @@
  * strings, pairs_judge); any other input is one raw pair, its first byte
  * saying where the rest splits into claim and passage. For every verdict:
  *  - the label is one of the three, and follows the rules the manual gives:
- *    a changed number is does_not_support, else a negation the passage
- *    does not hold is, else a direction word the passage reverses is,
+ *    a changed number is does_not_support, else an absence the passage
+ *    contradicts (it states what the claim says it lacks) is, else a
+ *    contrast whose set-aside words the passage says is, else a negation
+ *    the passage does not hold is, else a direction word the passage
+ *    reverses is, a claim that is only absences supports,
  *    else all / some (no figure missing) / none of the
  *    checkable items grounded, else coverage 0.80 and 0.50; a name the
  *    passage does not give makes supports partially_supports;
  *  - grounded <= items, negations_held <= negations, names_held <= names,
  *    directions_reversed <= directions,
  *    coverage within [0, 1];
+ *  - absences_stated <= absences; an absence's or a contrast's reason
+ *    quotes the claim's own words, and the passage sentence quoted
+ *    stating the thing is not empty;
  *  - a negation's reason quotes the claim's own words; a reversed
  *    direction's, the claim's word and the quoted passage sentence's; a missing name's
  *    reason names a word of the claim that the passage does not hold as a
@@ -47,6 +53,9 @@
 #define NEGATION_SAYS "the claim says \""
 #define NAME_MISSING "the passage does not name \""
 #define DIRECTION_SAYS "\" where the passage sentences nearest it say \""
+#define ABSENCE_STATED "the claim says the passage lacks what it states: \""
+#define ABSENCE_ONLY "the claim only says what the passage does not state, and it does not: \""
+#define CONTRAST_SAYS "the claim sets aside \""
 /* The longest name a reason quotes whole (pairs.c: a longer one by its head). */
 #define NAME_QUOTED 256
 
@@ -200,6 +209,20 @@ static bool attribute_said(const char *t, size_t n, const char *says, size_t k)
 	return true;
 }
 
+/*
+ * The reason, after its prefix, quotes the claim between double quotes (at
+ * most 120 bytes of it): that text is the claim's.
+ */
+static void quoted_from_claim(const struct pair *pr, const char *reason, const char *prefix)
+{
+	const char *said = reason + strlen(prefix), *q = strrchr(reason, '"');
+
+	FUZZ_CHECK(strncmp(reason, prefix, strlen(prefix)) == 0 && q != NULL && q >= said,
+		   "reason \"%s\"", reason);
+	FUZZ_CHECK(memmem(pr->claim, pr->claim_len, said, (size_t)(q - said)) != NULL,
+		   "the claim does not say \"%.*s\"", (int)(q - said), said);
+}
+
 static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 {
 	size_t rlen = strnlen(v->reason, sizeof(v->reason));
@@ -214,6 +237,8 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 	FUZZ_CHECK(v->negations_held <= v->negations, "%zu of %zu negations held",
 		   v->negations_held, v->negations);
 	FUZZ_CHECK(v->names_held <= v->names, "%zu of %zu names held", v->names_held, v->names);
+	FUZZ_CHECK(v->absences_stated <= v->absences, "%zu of %zu absences stated",
+		   v->absences_stated, v->absences);
 	FUZZ_CHECK(v->directions_reversed <= v->directions, "%zu of %zu directions reversed",
 		   v->directions_reversed, v->directions);
 	FUZZ_CHECK(v->coverage >= 0 && v->coverage <= 1, "coverage %g", v->coverage);
@@ -243,6 +268,16 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 				   attribute_said(pr->passage, pr->passage_len, says, n) ||
 				   quarter_said(pr->passage, pr->passage_len, says, n),
 			   "the passage does not say \"%.*s\"", (int)n, says);
+	} else if (v->absences_stated > 0) {
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "an absence stated, label %s",
+			   pair_label_name(v->label));
+		FUZZ_CHECK(v->quote_end > v->quote_start, "an absence stated, nothing quoted");
+		quoted_from_claim(pr, v->reason, ABSENCE_STATED);
+	} else if (strncmp(v->reason, CONTRAST_SAYS, strlen(CONTRAST_SAYS)) == 0) {
+		FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT, "a contrast reversed, label %s",
+			   pair_label_name(v->label));
+		FUZZ_CHECK(v->quote_end > v->quote_start, "a contrast reversed, nothing quoted");
+		quoted_from_claim(pr, v->reason, CONTRAST_SAYS);
 	} else if (v->negations_held < v->negations) {
 		const char *said = v->reason + strlen(NEGATION_SAYS), *q;
 
@@ -279,6 +314,14 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 				       : v->grounded && !v->figure_missing ? PAIR_PARTIALLY_SUPPORTS
 									   : PAIR_DOES_NOT_SUPPORT;
 
+		/* A claim of absences alone, none stated, is supported. */
+		if (strncmp(v->reason, ABSENCE_ONLY, strlen(ABSENCE_ONLY)) == 0) {
+			FUZZ_CHECK(v->absences > 0 && v->items == 0 && v->coverage == 0,
+				   "only absences: %zu absences, %zu items, coverage %g", v->absences,
+				   v->items, v->coverage);
+			quoted_from_claim(pr, v->reason, ABSENCE_ONLY);
+			want = PAIR_SUPPORTS;
+		}
 		/* ... and a name it does not give makes support partial, the
 		 * reason naming it (after what else it says). */
 		if (v->names_held < v->names) {
@@ -319,7 +362,8 @@ static void same_verdict(const struct pair_verdict *a, const struct pair_verdict
 		   a->coverage == b->coverage && a->negations == b->negations &&
 		   a->negations_held == b->negations_held && a->directions == b->directions &&
 		   a->directions_reversed == b->directions_reversed && a->names == b->names &&
-		   a->names_held == b->names_held && strcmp(a->reason, b->reason) == 0,
+		   a->names_held == b->names_held && a->absences == b->absences &&
+		   a->absences_stated == b->absences_stated && strcmp(a->reason, b->reason) == 0,
 		   "one pair, two verdicts: \"%s\" and \"%s\"", a->reason, b->reason);
 }
 

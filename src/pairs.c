@@ -48,6 +48,7 @@ struct word {
 	const char *said; /* its first place in the claim */
 	size_t said_len;
 	bool name;        /* somewhere a name: is_name() */
+	size_t aside;     /* of count, those a contrast sets aside ("not a fish") */
 };
 
 /*
@@ -78,7 +79,7 @@ struct stems {
 enum {
 	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
 	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
-	L_LISTS,
+	L_CONTRAST_HELD, L_LISTS,
 };
 
 static const char *const list_names[L_LISTS] = {
@@ -87,6 +88,7 @@ static const char *const list_names[L_LISTS] = {
 	"pairs.absence_unable", "pairs.absence_kinds", "pairs.absence_skip",
 	"pairs.absence_breaks", "pairs.absence_subordinators", "pairs.contrasts",
 	"pairs.absence_unknown", "pairs.absence_copulas", "pairs.absence_after_passive",
+	"pairs.contrast_held",
 };
 
 /* A claim's word: its place. */
@@ -160,6 +162,7 @@ struct pairs {
 };
 
 static bool contrast_at(const struct pairs *p, size_t at);
+static bool set_aside_at(const struct pairs *p, size_t at);
 static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
 
 static const char *const label_names[] = {
@@ -656,6 +659,7 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 			p->words[p->n_words++] = (struct word){
 				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
 				.count = 1, .said = claim + i, .said_len = k, .name = name,
+				.aside = set_aside_at(p, i),
 			};
 			*shortest = MIN(*shortest, p->words[p->n_words - 1].len);
 			(*total)++;
@@ -669,6 +673,7 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 
 		if (j > 0 && cmp_words(w, &p->words[i]) == 0) {
 			w->count++;
+			w->aside += p->words[i].aside;
 			w->name |= p->words[i].name;
 			if (p->words[i].said < w->said) {
 				w->said = p->words[i].said;
@@ -789,7 +794,7 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		    size_t pn, enum claim_words *words, double *share, size_t *best_start,
 		    size_t *best_end)
 {
-	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest;
+	size_t total, found = 0, best = 0, sentence = 0, at, s, e, shortest, wi;
 	int err;
 
 	*share = 0;
@@ -845,7 +850,12 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 			g->hits = 0;
 		}
 	}
-	*share = (double)found / (double)total;
+	/* What a contrast sets aside and the passage never says is not the
+	 * claim's to support ("a mammal, not a fish" of a passage silent on fish). */
+	for (wi = 0, shortest = total; wi < p->n_words; wi++)
+		if (p->words[wi].sentence == 0)
+			shortest -= MIN(p->words[wi].aside, shortest);
+	*share = (double)found / (double)(shortest ? shortest : total);
 	return 0;
 }
 
@@ -1051,11 +1061,16 @@ static size_t clause_end(const struct pairs *p, const char *t, size_t e, size_t 
 	return e > at && strchr(".!?", t[e - 1]) ? e - 1 : e;
 }
 
-/* The first of places [a, j] in the clause of place j: after a ",", ";" or "(". */
+/*
+ * The first of places [a, j] in the clause of place j (after a ",", ";" or
+ * "("), looked for among the ABSENCE_BEFORE places before j: what the
+ * source is looked for in, so that every negation costs the same.
+ */
 static size_t clause_first(const struct pairs *p, const char *t, size_t a, size_t j)
 {
 	size_t i, x;
 
+	a = MAX(a, j > ABSENCE_BEFORE ? j - ABSENCE_BEFORE : 0);
 	for (i = j; i > a; i--)
 		for (x = p->places[i - 1].at + p->places[i - 1].len; x < p->places[i].at; x++)
 			if (t[x] == ',' || t[x] == ';' || t[x] == '(')
@@ -1290,6 +1305,8 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 			x = &p->absences[p->n_absences++];
 			memset(x, 0, sizeof(*x));
 			cs = clause_start(t, s, w->at);
+			while (cs < w->at && isspace((unsigned char)t[cs]))
+				cs++;
 			fw = word_at(t, e, cs, &fk);
 			x->start = cs;
 			x->end = clause_end(p, t, e, w->at, fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
@@ -1301,7 +1318,8 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 		for (j = a; j < b; j++) {
 			const struct place *w = &p->places[j];
 
-			if (p->masked[w->at] == ' ')
+			/* (past the first ABSENCES_MAX, a contrast's "not" is a negation again) */
+			if (p->masked[w->at] == ' ' || p->n_contrasts == ABSENCES_MAX)
 				continue;
 			for (c = 0; c < p->lists[L_CONTRASTS].n; c++) {
 				const char *ph = p->lists[L_CONTRASTS].w[c];
@@ -1348,8 +1366,7 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 					       strncasecmp(t + p->places[jj].at + p->places[jj].len - 3,
 							   "ing", 3) == 0)))
 					continue;
-				if (p->n_contrasts < ABSENCES_MAX)
-					contrast_add(p, t, n, a, j, jj, end);
+				contrast_add(p, t, n, a, j, jj, end);
 				break;
 			}
 		}
@@ -1399,15 +1416,16 @@ static uint32_t topics_held(const struct topics *tp, const char *w, size_t k)
 }
 
 /*
- * The first passage sentence without a negation (or a word of
- * pairs.absence_unknown: "remains a mystery") that holds the topics of
+ * The first passage sentence without a negation (or a word of the list
+ * also: pairs.absence_unknown, "remains a mystery"; pairs.contrast_held,
+ * "unlike a fish") that holds the topics of
  * want (all of up to three, three quarters of more) and none of avoid's,
  * and, when classes is not 0, a quantity of one of those classes: true
  * and *from, *to. Nothing to look for is never found.
  */
 static bool passage_states(const struct pairs *p, const char *passage, size_t pn,
 			   const struct topics *want, const struct topics *avoid, uint32_t classes,
-			   size_t *from, size_t *to)
+			   size_t also, size_t *from, size_t *to)
 {
 	size_t need = want->n <= 3 ? want->n : (3 * want->n + 3) / 4, at, s, e;
 
@@ -1421,7 +1439,7 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		at = sentence_next(passage, pn, at, &s, &e);
 		for (i = s; (k = next_word(passage, e, &i)) > 0 && !neg; i += k) {
 			neg = negates(passage, pn, i, k, false) ||
-			      listed(p, L_UNKNOWN, passage + i, k, NULL) ||
+			      listed(p, also, passage + i, k, NULL) ||
 			      topics_held(avoid, passage + i, k) != 0;
 			seen |= topics_held(want, passage + i, k);
 		}
@@ -1450,7 +1468,7 @@ static bool absence_stated(const struct pairs *p, const char *passage, size_t pn
 {
 	struct topics want = {x->topic, x->topic_len, x->n_topics}, none = {0};
 
-	return passage_states(p, passage, pn, &want, &none, x->classes, from, to);
+	return passage_states(p, passage, pn, &want, &none, x->classes, L_UNKNOWN, from, to);
 }
 
 /*
@@ -1464,7 +1482,19 @@ static bool contrast_reversed(const struct pairs *p, const char *passage, size_t
 	struct topics want = {c->set_aside, c->set_aside_len, c->n_set_aside};
 	struct topics avoid = {c->asserted, c->asserted_len, c->n_asserted};
 
-	return want.n > 0 && passage_states(p, passage, pn, &want, &avoid, 0, from, to);
+	return want.n > 0 &&
+	       passage_states(p, passage, pn, &want, &avoid, 0, L_CONTRAST_HELD, from, to);
+}
+
+/* Whether the claim's word at byte at is in what one of its contrasts sets aside. */
+static bool set_aside_at(const struct pairs *p, size_t at)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_contrasts; i++)
+		if (p->contrasts[i].at <= at && at < p->contrasts[i].end)
+			return true;
+	return false;
 }
 
 /* Whether the claim's word at byte at opens one of its contrasts. */

@@ -463,3 +463,182 @@ TEST(pairs_short_words)
 out:
 	teardown(&fx);
 }
+
+/*
+ * An absence (a clause saying the passage, or the one answering, lacks
+ * something) is judged apart: supported when the passage does not state the
+ * thing, does_not_support when it does (its words, and a quantity of the
+ * kind named); the rest of the claim is judged as any claim. A negation
+ * that says a thing of the world is no absence.
+ */
+TEST(pairs_absences_judged_apart)
+{
+	static const struct {
+		const char *claim, *passage, *quote;
+		enum pair_label label;
+		size_t absences, stated;
+	} cases[] = {
+		{"The passage doesn't specify the exact date of the merger.",
+		 "Acme agreed to merge with Beta Corp. The boards approved the deal.", "",
+		 PAIR_SUPPORTS, 1, 0},
+		{"The passage doesn't specify the exact date of the merger.",
+		 "Acme agreed to merge with Beta Corp on March 3, 2021. The boards approved it.",
+		 "Acme agreed to merge with Beta Corp on March 3, 2021.", PAIR_DOES_NOT_SUPPORT, 1, 1},
+		/* a sentence that names the thing but no date does not state it */
+		{"The passage does not say when the merger closes.",
+		 "The merger was approved by both boards.", "", PAIR_SUPPORTS, 1, 0},
+		{"I don't have information about the price of the tickets.",
+		 "The concert is at the Riverside Arena. Doors open at 7 pm.", "", PAIR_SUPPORTS, 1, 0},
+		{"I don't have information about the price of the tickets.",
+		 "The concert is at the Riverside Arena. Tickets cost $45 each.",
+		 "Tickets cost $45 each.", PAIR_DOES_NOT_SUPPORT, 1, 1},
+		{"No details are provided about the side effects of the drug.",
+		 "Common side effects of the drug include nausea.",
+		 "Common side effects of the drug include nausea.", PAIR_DOES_NOT_SUPPORT, 1, 1},
+		/* the passage that says it is not known agrees */
+		{"No details are provided about the side effects of the drug.",
+		 "The side effects of the drug remain unknown.", "", PAIR_SUPPORTS, 1, 0},
+		{"The number of employees is not stated in the text.",
+		 "The company makes pumps in Ohio.", "", PAIR_SUPPORTS, 1, 0},
+		{"There is no mention of how long the warranty lasts.",
+		 "The vacuum comes with two filters.", "", PAIR_SUPPORTS, 1, 0},
+		{"Unable to answer based on the given passages.", "The vacuum comes with two filters.",
+		 "", PAIR_SUPPORTS, 1, 0},
+		{"Based on the passage, I do not know who won.", "Results come on Friday.", "",
+		 PAIR_SUPPORTS, 1, 0},
+		/* the rest of the claim is judged: a changed figure still counts */
+		{"Tickets cost $50, but the passage does not say when the doors open.",
+		 "Tickets for the show cost $45.", "Tickets for the show cost $45.",
+		 PAIR_DOES_NOT_SUPPORT, 1, 0},
+		{"Tickets cost $45, but the passage does not say when the doors open.",
+		 "Tickets for the show cost $45.", "Tickets for the show cost $45.", PAIR_SUPPORTS, 1,
+		 0},
+		/* no absences: the world, not the passage */
+		{"WiFi is not available at the restaurant.", "The restaurant offers free WiFi.",
+		 "The restaurant offers free WiFi.", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		{"Based on the data, the shop does not offer WiFi.", "The shop offers free WiFi.",
+		 "The shop offers free WiFi.", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		{"The agent provides no information on the discount.",
+		 "The agent explains the discount in full.", "The agent explains the discount in full.",
+		 PAIR_DOES_NOT_SUPPORT, 0, 0},
+		{"The shop sells no available discounts.", "The shop sells discounts.",
+		 "The shop sells discounts.", PAIR_DOES_NOT_SUPPORT, 0, 0},
+		{"The petition says she is unable to provide for herself.",
+		 "The petition describes her illness.", "", PAIR_DOES_NOT_SUPPORT, 0, 0},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		if (v.label != cases[i].label || v.absences != cases[i].absences)
+			printf("  %s: %s (%s)\n", cases[i].claim, pair_label_name(v.label), v.reason);
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK_EQ(v.absences, cases[i].absences);
+		CHECK_EQ(v.absences_stated, cases[i].stated);
+		if (cases[i].quote[0])
+			CHECK_STR(quote, cases[i].quote);
+	}
+out:
+	teardown(&fx);
+}
+
+/*
+ * A contrast ("X, not Y", "X instead of Y", "X rather than Y") is no
+ * negation of X: the negation check skips it. The passage contradicts it
+ * where it says Y and not X. A comma's "not" before a verb's "-ing", or
+ * before a long clause, still negates.
+ */
+TEST(pairs_contrast_is_no_negation)
+{
+	static const struct {
+		const char *claim, *passage;
+		enum pair_label label;
+		size_t negations;
+		const char *reason;
+	} cases[] = {
+		{"The blue whale is a mammal, not a fish.",
+		 "The blue whale is a marine mammal. It breathes air, unlike a fish.", PAIR_SUPPORTS, 0,
+		 "nothing checkable"},
+		{"The blue whale is a fish, not a mammal.", "The blue whale is a marine mammal.",
+		 PAIR_DOES_NOT_SUPPORT, 0, "sets aside \"not a mammal\""},
+		{"He pleaded guilty to murder instead of manslaughter.",
+		 "He pleaded guilty to manslaughter.", PAIR_DOES_NOT_SUPPORT, 0,
+		 "sets aside \"instead of manslaughter\""},
+		{"He pleaded guilty to manslaughter instead of murder.",
+		 "He pleaded guilty to manslaughter.", PAIR_SUPPORTS, 0, "nothing checkable"},
+		{"The firm chose to lease the building rather than buy it.",
+		 "The firm chose to lease the building.", PAIR_SUPPORTS, 0, "nothing checkable"},
+		{"He said he was ill, not drunk.", "He said: I was ill, not drunk.", PAIR_SUPPORTS, 0,
+		 "nothing checkable"},
+		/* still negations */
+		{"The agent calls the client, not providing any prices at all.",
+		 "The agent calls the client, providing prices.", PAIR_DOES_NOT_SUPPORT, 1,
+		 "hold no negation"},
+		{"The council did not approve the bike lane.", "The council approved the bike lane.",
+		 PAIR_DOES_NOT_SUPPORT, 1, "hold no negation"},
+		{"The plan cuts costs, not only raising quality.", "The plan cuts costs and raises quality.",
+		 PAIR_SUPPORTS, 0, "nothing checkable"},
+	};
+	struct fixture fx;
+	char quote[256];
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		if (v.label != cases[i].label || !strstr(v.reason, cases[i].reason))
+			printf("  %s: %s (%s)\n", cases[i].claim, pair_label_name(v.label), v.reason);
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK_EQ(v.negations, cases[i].negations);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+out:
+	teardown(&fx);
+}
+
+/*
+ * Absences and contrasts cost the same per word whatever the claim: a
+ * claim that is one sentence of nothing but negations, sources and
+ * contrasts (every negation opens a look around it, every contrast its
+ * clause) grows linearly, as pairs_cost_is_linear measures.
+ */
+TEST(pairs_absence_cost_is_linear)
+{
+	static const size_t sizes[] = {8 << 10, 32 << 10, 128 << 10};
+	static const char unit[] = "the passage does not say rather than it the text no mention ";
+	struct buf claim = {0}, passage = {0};
+	double t[3] = {1e30, 1e30, 1e30};
+	struct fixture fx;
+	size_t i, attempt;
+
+	if (!setup(&fx))
+		goto out;
+	for (attempt = 0; attempt < 3; attempt++) {
+		for (i = 0; i < 3; i++) {
+			claim.len = passage.len = 0;
+			add_prose(&passage, sizes[i], 0);
+			while (claim.len < sizes[i])
+				buf_add(&claim, unit, sizeof(unit) - 1);
+			t[i] = MIN(t[i], judge_cost(&fx, &claim, &passage));
+		}
+		if (t[1] <= 8 * t[0] && t[2] <= 64 * t[0])
+			break;
+	}
+	printf("  %.2f ms, %.2f ms, %.2f ms: %.2fx, %.2fx\n", 1e3 * t[0], 1e3 * t[1], 1e3 * t[2],
+	       t[1] / t[0], t[2] / t[0]);
+	CHECK(t[1] <= 8 * t[0]);
+	CHECK(t[2] <= 64 * t[0]);
+out:
+	buf_free(&claim);
+	buf_free(&passage);
+	teardown(&fx);
+}
