@@ -1391,11 +1391,28 @@ static bool same_head(const char *a, size_t an, const char *b, size_t bn)
 	return an == bn ? memcmp(a, b, an) == 0 : an >= 4 && bn - an <= 3 && memcmp(a, b, an) == 0;
 }
 
-/* Adds the class of a claim's quantity to the bits at ctx. */
+/* The classes of the quantities of a passage sentence, as they are read. */
+struct classes_seen {
+	const char *text;
+	size_t n;
+	uint32_t bits;
+};
+
+/*
+ * Adds the class of a quantity to the bits; a count or bare number that
+ * may be a year ("founded in 1998") is a year too.
+ */
 static int on_quantity(void *ctx, const struct numlex_item *it)
 {
-	if (!(it->flags & NUMLEX_NOT_CLAIM))
-		*(uint32_t *)ctx |= 1u << quantity_class_of(&it->q);
+	struct classes_seen *c = ctx;
+	enum quantity_class k = quantity_class_of(&it->q);
+
+	if (it->flags & NUMLEX_NOT_CLAIM)
+		return 0;
+	c->bits |= 1u << k;
+	if ((k == QC_NUMBER || k == QC_COUNT) &&
+	    quantity_may_be_year(&it->q, c->text, c->n, it->part_from))
+		c->bits |= 1u << QC_YEAR;
 	return 0;
 }
 
@@ -1433,7 +1450,8 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		return false;
 	for (at = 0; at < pn;) {
 		size_t i, k;
-		uint32_t seen = 0, found = 0;
+		uint32_t seen = 0;
+		struct classes_seen found = {0};
 		bool neg = false;
 
 		at = sentence_next(passage, pn, at, &s, &e);
@@ -1446,8 +1464,9 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		if (neg || (size_t)__builtin_popcount(seen) < need)
 			continue;
 		if (classes) {
+			found = (struct classes_seen){passage + s, e - s, 0};
 			numlex_scan(passage + s, e - s, 0, on_quantity, &found);
-			if (!(found & classes))
+			if (!(found.bits & classes))
 				continue;
 		}
 		*from = s;

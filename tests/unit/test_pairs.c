@@ -484,6 +484,10 @@ TEST(pairs_absences_judged_apart)
 		{"The passage doesn't specify the exact date of the merger.",
 		 "Acme agreed to merge with Beta Corp on March 3, 2021. The boards approved it.",
 		 "Acme agreed to merge with Beta Corp on March 3, 2021.", PAIR_DOES_NOT_SUPPORT, 1, 1},
+		/* a bare year states a date ("does" names no part of the thing) */
+		{"The passage does not say when the museum was founded.",
+		 "The museum was founded in 1998.", "The museum was founded in 1998.",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
 		/* a sentence that names the thing but no date does not state it */
 		{"The passage does not say when the merger closes.",
 		 "The merger was approved by both boards.", "", PAIR_SUPPORTS, 1, 0},
