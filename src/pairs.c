@@ -251,8 +251,10 @@ static void stems_free(struct stems *l)
 
 /*
  * Reads the list called name into l, each word by its stem (a contrast's
- * phrase and a participle as written, lowercased: "stated" is no "state"). A kind is "word=class|class": an unknown
- * class is -EINVAL. A ruleset without the list leaves it empty.
+ * phrase and a participle as written, lowercased: "stated" is no "state").
+ * A kind is "word=class|class": an unknown class, or a phrase or
+ * participle longer than LIST_STEM bytes, is -EINVAL. A ruleset without
+ * the list leaves it empty.
  */
 static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
 {
@@ -293,7 +295,9 @@ static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
 			}
 		}
 		if (which == L_CONTRASTS || which == L_PASSIVES || which == L_PASSIVES_WEAK) {
-			n = MIN(n, (size_t)LIST_STEM);
+			/* a phrase cut short would match what it does not say */
+			if (n == 0 || n > LIST_STEM)
+				return -EINVAL;
 			for (j = 0; j < n; j++)
 				l->w[i][j] = (char)tolower((unsigned char)w[j]);
 			l->len[i] = (uint8_t)n;

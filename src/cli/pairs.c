@@ -216,7 +216,12 @@ int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	if (err == 0)
 		err = pairs_new(db, pol, &pj);
 	if (err < 0) {
-		cli_warn("%s", err == -ENOMEM ? "out of memory" : d.msg[0] ? d.msg : strerror(-err));
+		cli_warn("%s", err == -ENOMEM ? "out of memory"
+			       : d.msg[0] ? d.msg
+			       : err == -EINVAL ? "a word of the pairs.* lists is malformed (a kind is "
+						  "word=class|class..., a phrase or participle at most "
+						  "24 bytes)"
+			       : strerror(-err));
 		goto out;
 	}
 	for (i = 0; i < n_files || (i == 0 && n_files == 0); i++) {
