@@ -1025,17 +1025,26 @@ static size_t words_upto(const char *t, size_t s, size_t e, size_t most)
 
 /*
  * Where the clause holding byte at of the sentence [s, e) starts: after the
- * last ",", ";" or "(" before it, else at the sentence's start. (What is
- * left before it is judged as the rest of the claim, unless it says
- * nothing else: absence_leftover().)
+ * last ";" or "(" before it, or at a break word (pairs.absence_breaks) right
+ * after the last comma before it that has one ("Tickets cost $45, but the
+ * passage does not say", "..., with no mention of"); else at the
+ * sentence's start: a comma of a list ("parking, seating, or WiFi is not
+ * available") opens no clause. (What is left before it is judged as the
+ * rest of the claim, unless it says nothing else: absence_leftover().)
  */
-static size_t clause_start(const char *t, size_t s, size_t at)
+static size_t clause_start(const struct pairs *p, const char *t, size_t s, size_t at)
 {
-	size_t i;
+	size_t i, w, k;
 
-	for (i = at; i > s; i--)
-		if (t[i - 1] == ',' || t[i - 1] == ';' || t[i - 1] == '(')
+	for (i = at; i > s; i--) {
+		if (t[i - 1] == ';' || t[i - 1] == '(')
 			return i;
+		if (t[i - 1] == ',') {
+			w = word_at(t, at, i, &k);
+			if (k && listed(p, L_BREAKS, t + w, k, NULL))
+				return w;
+		}
+	}
 	return s;
 }
 
@@ -1308,7 +1317,7 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 				continue;
 			x = &p->absences[p->n_absences++];
 			memset(x, 0, sizeof(*x));
-			cs = clause_start(t, s, w->at);
+			cs = clause_start(p, t, s, w->at);
 			while (cs < w->at && isspace((unsigned char)t[cs]))
 				cs++;
 			fw = word_at(t, e, cs, &fk);
