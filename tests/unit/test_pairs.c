@@ -488,6 +488,13 @@ TEST(pairs_absences_judged_apart)
 		{"The passage does not say when the museum was founded.",
 		 "The museum was founded in 1998.", "The museum was founded in 1998.",
 		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+		/* a record's hours state them; a null does not */
+		{"The data does not give the hours.",
+		 "{\"name\": \"Cafe Rio\", \"hours\": {\"Monday\": \"9:00-17:00\"}}",
+		 "{\"name\": \"Cafe Rio\", \"hours\": {\"Monday\": \"9:00-17:00\"}}",
+		 PAIR_DOES_NOT_SUPPORT, 1, 1},
+		{"The data does not give the hours.",
+		 "{\"name\": \"Cafe Rio\", \"hours\": null}", "", PAIR_SUPPORTS, 1, 0},
 		/* a sentence that names the thing but no date does not state it */
 		{"The passage does not say when the merger closes.",
 		 "The merger was approved by both boards.", "", PAIR_SUPPORTS, 1, 0},
