@@ -35,9 +35,9 @@
 /* How many words before a negation its subject is looked for, and after
  * it the verb, noun or participle. */
 #define ABSENCE_BEFORE 5
+#define ABSENCE_AFTER 3
 /* The most words a comma's contrast sets aside ("ill, not drunk"). */
 #define CONTRAST_WORDS 4
-#define ABSENCE_AFTER 3
 
 /* A distinct content word of the claim, by its stem. */
 struct word {
@@ -151,7 +151,7 @@ struct pairs {
 	size_t n_negs;
 	size_t n_dirs; /* of them, directions */
 	struct stems lists[L_LISTS];
-	char *masked; /* the claim, its absences and contrasts blanked */
+	char *masked; /* the claim, its absences blanked */
 	size_t cap_masked;
 	struct place *places; /* the claim's words */
 	size_t n_places, cap_places;

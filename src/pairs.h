@@ -7,6 +7,9 @@
  * citations) where it has any, and otherwise on how many of its content
  * words the passage holds (of all its words when it has no content word),
  * by stem; a name the passage does not give lowers support to partial.
+ * What the claim says the passage lacks (an absence: "The passage does not
+ * give the date") is judged apart, wrong only where the passage states it;
+ * a contrast ("X, not Y") is no negation of X (pairs.c, patterns/pairs.yaml).
  * The cost is linear in the claim and the passage together, times the log
  * of the claim's words.
  *
