@@ -142,22 +142,6 @@ int emit_json_quote_utf8(struct buf *b, const char *s, size_t n, size_t *replace
 	return err;
 }
 
-static int hex4(const unsigned char *p)
-{
-	int v = 0, i, d;
-
-	for (i = 0; i < 4; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
-			d = (p[i] | 0x20) - 'a' + 10;
-		else
-			return -1;
-		v = v << 4 | d;
-	}
-	return v;
-}
-
 int emit_json_text_utf8(struct buf *b, const char *t, size_t n, size_t *replaced)
 {
 	const unsigned char *p = (const unsigned char *)t;

@@ -143,22 +143,6 @@ static void skip_ws(struct parser *ps)
 		ps->p++;
 }
 
-static int hex4(const unsigned char *p)
-{
-	int v = 0, i, d;
-
-	for (i = 0; i < 4; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
-			d = (p[i] | 0x20) - 'a' + 10;
-		else
-			return -1;
-		v = v << 4 | d;
-	}
-	return v;
-}
-
 static char *put_utf8(char *o, uint32_t cp)
 {
 	if (cp < 0x80) {

@@ -455,3 +455,19 @@ const char *find_literal(const char *s, size_t n, const char *lit, size_t k)
 			return p;
 	return NULL;
 }
+
+int hex4(const unsigned char *p)
+{
+	int v = 0, i, d;
+
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if ((p[i] | 0x20) >= 'a' && (p[i] | 0x20) <= 'f')
+			d = (p[i] | 0x20) - 'a' + 10;
+		else
+			return -1;
+		v = v << 4 | d;
+	}
+	return v;
+}

@@ -141,4 +141,7 @@ int lines_next(struct lines *l, const char **line, size_t *len, bool *too_long);
 /* The first lit[0, k) in s[0, n), or NULL: memmem, several times as fast on short texts. */
 const char *find_literal(const char *s, size_t n, const char *lit, size_t k);
 
+/* The four hexadecimal digits at p (a JSON \uXXXX's) as a number, or -1. */
+int hex4(const unsigned char *p);
+
 #endif

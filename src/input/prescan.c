@@ -8,58 +8,15 @@
 
 #include "util.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #define DIRECTIVE "halluscan:"
 #define DIRECTIVE_LEN (sizeof(DIRECTIVE) - 1)
 /* The longest list of names a halluscan:ignore is read for. */
 #define NAMES_MAX 256
 
-#if defined(__SSE2__)
-/* The starts among s[0, 16) whose first and last bytes are the directive's, as bits. */
-static __m128i directive_ends(const char *s)
-{
-	__m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
-	__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + DIRECTIVE_LEN - 1));
-
-	return _mm_and_si128(_mm_cmpeq_epi8(a, _mm_set1_epi8(DIRECTIVE[0])),
-			     _mm_cmpeq_epi8(b, _mm_set1_epi8(DIRECTIVE[DIRECTIVE_LEN - 1])));
-}
-#endif
-
-/*
- * The first "halluscan:" in s[0, n), or NULL. Every piece of input is
- * searched, and glibc's memmem read it at 1.3 instructions a byte: the
- * starts are tested by their first and last bytes ('h' and ':' nine apart,
- * seldom both), 64 at a time, and only those are compared.
- */
+/* The first "halluscan:" in s[0, n), or NULL: every piece of input is searched. */
 static const char *find_directive(const char *s, size_t n)
 {
-	size_t i = 0;
-
-#if defined(__SSE2__)
-	for (; i + DIRECTIVE_LEN - 1 + 64 <= n; i += 64) {
-		__m128i m0 = directive_ends(s + i), m1 = directive_ends(s + i + 16);
-		__m128i m2 = directive_ends(s + i + 32), m3 = directive_ends(s + i + 48);
-		uint64_t m;
-
-		if (!_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(m0, m1), _mm_or_si128(m2, m3))))
-			continue;
-		m = (uint64_t)(unsigned)_mm_movemask_epi8(m0) |
-		    (uint64_t)(unsigned)_mm_movemask_epi8(m1) << 16 |
-		    (uint64_t)(unsigned)_mm_movemask_epi8(m2) << 32 |
-		    (uint64_t)(unsigned)_mm_movemask_epi8(m3) << 48;
-		for (; m; m &= m - 1) {
-			size_t at = i + (size_t)__builtin_ctzll(m);
-
-			if (memcmp(s + at, DIRECTIVE, DIRECTIVE_LEN) == 0)
-				return s + at;
-		}
-	}
-#endif
-	return memmem(s + i, n - i, DIRECTIVE, DIRECTIVE_LEN);
+	return find_literal(s, n, DIRECTIVE, DIRECTIVE_LEN);
 }
 
 void prescan_begin(struct prescan *p)
