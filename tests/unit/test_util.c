@@ -230,3 +230,33 @@ TEST(sha256_paths_agree)
 		CHECK_STR(a, b);
 	}
 }
+
+/* find_literal() finds what memmem() finds, whatever the literal ends in
+ * (a mark takes the memchr() path) and wherever the text puts it. */
+TEST(find_literal_is_memmem)
+{
+	static const char *const lits[] = {"halluscan:", "ab", "a", "zz:", "x)", "needle", "::"};
+	char text[300];
+	unsigned seed = 7;
+	size_t i, j, round;
+
+	for (round = 0; round < 400; round++) {
+		size_t n = (size_t)(round * 37 % sizeof(text));
+
+		for (j = 0; j < n; j++) {
+			seed = seed * 1103515245u + 12345u;
+			text[j] = "abhz:x) lnuscde"[(seed >> 16) % 15];
+		}
+		/* now and then a whole literal at a block's edge */
+		if (round % 3 == 0 && n > 80)
+			memcpy(text + 64 - round % 9, "halluscan:", 10);
+		for (i = 0; i < ARRAY_SIZE(lits); i++) {
+			size_t k = strlen(lits[i]);
+			const char *want = memmem(text, n, lits[i], k), *got = find_literal(text, n, lits[i], k);
+
+			CHECK(got == want);
+		}
+	}
+	CHECK(find_literal("abc", 3, "", 0) != NULL);
+	CHECK(find_literal("ab", 2, "abc", 3) == NULL);
+}
