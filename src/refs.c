@@ -1074,19 +1074,13 @@ static bool record_value(const char *s, size_t b, size_t e)
  * Names of people, places and products are "maybe": a list of them is
  * taken for titles only under a references heading, or with two sure ones.
  */
-static int title_item(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
+static int title_shaped(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
 {
 	struct title_shape t, head;
 	size_t i, colon = e;
 	const char *p;
 	bool period;
 
-	trim(s, &b, &e, "*_");
-	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
-		return 0;
-	/* An itinerary, an order line, a passenger: the values of a record. */
-	if (record_value(s, b, e))
-		return 0;
 	/* "**Term**: explanation" and "Term: explanation." are glossaries, not titles. */
 	for (p = memchr(s + b, ':', e - b); p; p = memchr(p + 1, ':', (size_t)(s + e - p - 1))) {
 		i = (size_t)(p - s);
@@ -1128,6 +1122,22 @@ static int title_item(const struct refs *r, const char *s, size_t b, size_t e, b
 	}
 	return t.capitalised == t.significant && (t.words >= 5 || (t.words >= 4 && t.significant < t.words))
 		       ? 2 : 1;
+}
+
+/*
+ * Whether the list item [b, e) is a title, as title_shaped() says, unless
+ * it states a record's values (an itinerary, an order line, a passenger),
+ * asked only of what has a title's shape: most items have none.
+ */
+static int title_item(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
+{
+	int kind;
+
+	trim(s, &b, &e, "*_");
+	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
+		return 0;
+	kind = title_shaped(r, s, b, e, quoted);
+	return kind && record_value(s, b, e) ? 0 : kind;
 }
 
 /* ---- entries ---- */
