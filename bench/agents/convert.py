@@ -6,9 +6,9 @@ Each source is read with `git show COMMIT:PATH` from a clone (or a bare
 mirror) of its repository, so the fixtures can be rebuilt byte for byte:
 
   python3 bench/agents/convert.py --tooltalk DIR --sgd DIR --toolbench DIR \\
-      --sweagent DIR
+      --sweagent DIR --agentdojo DIR
 
-writes bench/agents/{tooltalk,sgd,toolbench,sweagent}.jsonl, one conversation a line
+writes bench/agents/{tooltalk,sgd,toolbench,sweagent,agentdojo}.jsonl, one conversation a line
 in the OpenAI Chat Completions form halluscan's --input chat reads
 ({"id": ..., "source": ..., "messages": [...]}): a tool call is an
 assistant message with tool_calls, its result a "tool" message, and the
@@ -20,6 +20,7 @@ reads it or a copy of it.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -27,6 +28,9 @@ TOOLTALK_COMMIT = "e05f4ce6132c80ed33392b81535b077d56ab28fd"
 SGD_COMMIT = "e852981ae34990f4358979625854259302feaa78"
 TOOLBENCH_COMMIT = "d56fdd89faf8c91fa135090b212bb9057ee5cfc2"
 SWEAGENT_COMMIT = "3ea751c087f32b16e039a2233dd6eefecef325d5"
+# ethz-spylab/agentdojo (MIT): the last upstream commit before its runs/
+# were deleted; a fork such as sequrity-ai/agentdojo carries it in history.
+AGENTDOJO_COMMIT = "b3177d5a65e1578e52568989e73d80909e3eae49"
 
 # SWE-agent: its GPT-4 test runs and the CTF demonstrations (one run per
 # task; the human-written and replayed demonstrations are left out).
@@ -38,6 +42,22 @@ SGD_FILES = ["dev/dialogues_%03d.json" % i for i in range(1, 15)]
 SGD_DOMAINS = ["Flights", "Hotels", "Restaurants", "RentalCars", "Banks",
                "Buses", "Events", "Trains", "Homes", "Payment"]
 SGD_PER_DOMAIN = 10
+
+
+# AgentDojo: runs without an attack (none/none.json: the injection slots
+# hold their benign defaults) of two models, GPT-4o over every suite and
+# Claude 3.5 Sonnet over the record-keeping ones (travel, banking); only the
+# conversations whose last reply lists what the tools returned (a line
+# opening with "- ", "* " or "1. ", or two "Label: value" lines): the
+# itineraries, transaction lists and field summaries the other sources lack.
+AGENTDOJO_RUNS = [("gpt-4o-2024-05-13", "gpt-4o", ("banking", "slack", "travel", "workspace")),
+                  ("claude-3-5-sonnet-20241022", "claude-3.5-sonnet", ("banking", "travel"))]
+LIST_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)[ \t]")
+FIELD_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)?[ \t]*\**[A-Z][\w ]{1,30}:\**[ \t]+\S")
+
+
+def lists(text):
+    return bool(LIST_LINE.search(text)) or len(FIELD_LINE.findall(text)) >= 2
 
 
 def git_show(repo, commit, path):
@@ -212,6 +232,48 @@ def sweagent(repo):
     return convs
 
 
+def agentdojo(repo):
+    convs = []
+    for model, short, suites in AGENTDOJO_RUNS:
+        for suite in suites:
+            for path in git_ls(repo, AGENTDOJO_COMMIT, "runs/%s/%s" % (model, suite)):
+                # injection_task_N/none: an attacker's goal run as the user's task
+                if not path.endswith("/none/none.json") or "/user_task_" not in path:
+                    continue
+                d = json.loads(git_show(repo, AGENTDOJO_COMMIT, path))
+                if d.get("injection_task_id") or d.get("attack_type") or d.get("injections"):
+                    continue
+                msgs = agentdojo_messages(d["messages"])
+                said = [m["content"] for m in msgs if m["role"] == "assistant" and m["content"]]
+                if not said or not lists(said[-1]):
+                    continue
+                convs.append({"id": "agentdojo/%s/%s/%s" % (short, suite, d["user_task_id"]),
+                              "source": "agentdojo", "domain": suite, "model": model,
+                              "messages": msgs})
+    return convs
+
+
+def agentdojo_messages(log):
+    msgs = []
+    for m in log:
+        role = m["role"]
+        text = m.get("content")
+        if role in ("system", "user"):
+            msgs.append({"role": role, "content": text})
+        elif role == "assistant":
+            if text and text.strip():
+                msgs.append({"role": "assistant", "content": text})
+            if m.get("tool_calls"):
+                msgs.append({"role": "assistant", "content": None, "tool_calls":
+                             [call(tc["id"], tc["function"], tc.get("args", {}))
+                              for tc in m["tool_calls"]]})
+        elif role == "tool":
+            # the harness shows the model the error in place of the content
+            msgs.append({"role": "tool", "tool_call_id": m["tool_call_id"],
+                         "content": m.get("error") or text or ""})
+    return msgs
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tooltalk", required=True, help="git dir of microsoft/ToolTalk")
@@ -219,11 +281,15 @@ def main():
                     help="git dir of google-research-datasets/dstc8-schema-guided-dialogue")
     ap.add_argument("--toolbench", required=True, help="git dir of OpenBMB/ToolBench")
     ap.add_argument("--sweagent", required=True, help="git dir of SWE-agent/SWE-agent")
+    ap.add_argument("--agentdojo", required=True,
+                    help="git dir of ethz-spylab/agentdojo (or a fork holding %s)"
+                    % AGENTDOJO_COMMIT[:12])
     ap.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     a = ap.parse_args()
     for name, fn, repo in (("tooltalk", tooltalk, a.tooltalk), ("sgd", sgd, a.sgd),
                            ("toolbench", toolbench, a.toolbench),
-                           ("sweagent", sweagent, a.sweagent)):
+                           ("sweagent", sweagent, a.sweagent),
+                           ("agentdojo", agentdojo, a.agentdojo)):
         convs = fn(repo)
         with open(os.path.join(a.out, name + ".jsonl"), "w", encoding="utf-8") as f:
             for c in convs:
