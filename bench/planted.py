@@ -399,20 +399,25 @@ def main():
                                               "naive": v[2] / v[0]}
                                           for k, v in sorted(by_source.items())}
     kinds = defaultdict(lambda: [0, 0, 0])  # plants, halluscan hits, naive hits
+    plant_src = defaultdict(lambda: [0, 0, 0])
+    src_of = {c["id"]: c.get("source") or c["id"].split("/")[0] for c in convs}
     caught_by = Counter()
     for k, (kind, cid, i, bs, be, nv, nt) in enumerate(plants):
         fs = found_p.get((k + 1, i), [])
         hit = [f for f in fs if overlaps((f["start"], f["end"]), bs, be)]
-        kinds[kind][0] += 1
+        naive_hit = any(overlaps(f, bs, be) for f in nv)
+        for tally in (kinds[kind], plant_src[src_of[cid]]):
+            tally[0] += 1
+            tally[1] += bool(hit)
+            tally[2] += naive_hit
         if hit:
-            kinds[kind][1] += 1
             caught_by[hit[0]["signal"]] += 1
-        if any(overlaps(f, bs, be) for f in nv):
-            kinds[kind][2] += 1
     tot = [sum(v[j] for v in kinds.values()) for j in range(3)]
     res["recall"] = {"halluscan": tot[1] / max(1, tot[0]), "naive": tot[2] / max(1, tot[0])}
     res["by_kind"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
                       for k, v in sorted(kinds.items())}
+    res["recall_by_source"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
+                               for k, v in sorted(plant_src.items())}
     res["plants_caught_by_signal"] = dict(caught_by.most_common())
     n, naive_c, stated_c, derived_c = coincidences(a.halluscan, convs, a.seed)
     res["random_totals"] = {"plants": n, "naive_grounded": naive_c / max(1, n),
@@ -447,6 +452,9 @@ def main():
     print("unchanged replies flagged, by source:")
     for k, v in res["unchanged_flagged_by_source"].items():
         print("  %-26s %10.3f %10.3f   (%d replies)" % (k, v["naive"], v["halluscan"], v["replies"]))
+    print("planted recall, by source:")
+    for k, v in res["recall_by_source"].items():
+        print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
     print("planted recall, by plant kind:")
     for k, v in res["by_kind"].items():
         print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
