@@ -758,6 +758,84 @@ static uint32_t reported_instead(const struct claims *c, const struct held *h, u
 	return other;
 }
 
+/* Words (lower case) that may stand between a counting verb and its figure
+ * ("found only 3", "here are the 3"). */
+static bool count_filler(const char *w, size_t k)
+{
+	static const char *const fill[] = {"all", "exactly", "just", "only", "the"};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fill); i++)
+		if (strlen(fill[i]) == k && memcmp(w, fill[i], k) == 0)
+			return true;
+	return false;
+}
+
+/* The word (ASCII letters and an apostrophe) that ends at b[at], lower
+ * case in w: its length, 0 when there is none or it is too long. */
+static size_t word_ending(const char *b, size_t at, char *w, size_t cap, size_t *start)
+{
+	size_t k = at;
+
+	while (k > 0 && (isalpha((unsigned char)b[k - 1]) || b[k - 1] == '\''))
+		k--;
+	if (k == at || at - k >= cap)
+		return 0;
+	for (*start = k; k < at; k++)
+		w[k - *start] = (char)tolower((unsigned char)b[k]);
+	return at - *start;
+}
+
+/*
+ * Is the bare figure h said as how many results there are: after a verb
+ * of finding ("I found 4", "it returned 4", "I got 4") or "there are",
+ * "here are" ("there are 4 such buses", "here are the 3 newest emails"),
+ * or before "of them"? Such a figure counts the list a tool returned
+ * (ground_newest_list()); any other bare figure is no count of a list.
+ */
+static bool counts_results(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const verbs[] = {"fetched", "find", "found", "got", "retrieved",
+					    "returned", "returns", "there's", "here's"};
+	uint64_t lo = h->from > c->start + 40 ? h->from - 40 : c->start;
+	char w[16];
+	const char *b, *p;
+	size_t nb, n, at, k, st, i, fillers = 0;
+
+	if (h->q.decimals != 0 || h->q.scale != 1 || h->q.value < 0)
+		return false;
+	p = window_get(c->w, h->to, MIN(end, h->to + 9), &n);
+	if (n >= 8 && strncasecmp(p, " of them", 8) == 0 && (n == 8 || !isalpha((unsigned char)p[8])))
+		return true;
+	b = window_get(c->w, lo, h->from, &nb);
+	if (nb != h->from - lo)
+		return false;
+	at = nb;
+	for (;;) {
+		if (at == 0 || b[at - 1] != ' ')
+			return false;
+		at--;
+		k = word_ending(b, at, w, sizeof(w), &st);
+		if (k == 0)
+			return false;
+		if (count_filler(w, k) && fillers++ < 2) {
+			at = st;
+			continue;
+		}
+		break;
+	}
+	for (i = 0; i < ARRAY_SIZE(verbs); i++)
+		if (strlen(verbs[i]) == k && memcmp(w, verbs[i], k) == 0)
+			return true;
+	/* "there are 4", "here were 4" */
+	if (!((k == 3 && memcmp(w, "are", 3) == 0) || (k == 4 && memcmp(w, "were", 4) == 0)))
+		return false;
+	if (st == 0 || b[st - 1] != ' ')
+		return false;
+	k = word_ending(b, st - 1, w, sizeof(w), &st);
+	return (k == 5 && memcmp(w, "there", 5) == 0) || (k == 4 && memcmp(w, "here", 4) == 0);
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -807,6 +885,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
 	 * any figure written the same way (the newest is where it is)... */
 	if (h->q.kind == QUANTITY_NUMBER) {
+		/* "I found 4": the newest list's length, whatever else says 4. */
+		if (counts_results(c, h, end) && (gq = ground_newest_list(c->ground, h->q.value))) {
+			h->grounded_at = gq->at;
+			return CHECK_GROUNDED;
+		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
@@ -849,6 +932,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		ground_context_after(p, n, &ctx);
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
+		/* "I found 3 messages" of a list its key calls "emails": a count
+		 * of results, whatever the noun, is the newest list's length. */
+		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && counts_results(c, h, end) &&
+		    (said = ground_newest_list(c->ground, h->q.value))) {
+			gq = said;
+			v = GROUND_STATED;
+		}
 	}
 	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
 	 * shares no word with the grounding's 2023 is not that 2023 altered:

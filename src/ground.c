@@ -1728,6 +1728,21 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 	return NULL;
 }
 
+const struct ground_quantity *ground_newest_list(const struct ground *g, double n)
+{
+	uint32_t j;
+
+	/* From the newest back (asked only of a figure said as a count of
+	 * results, so the walk is rare). */
+	for (j = 0; j < g->qcount; j++) {
+		const struct ground_quantity *gq = &g->q[(g->qhead + g->qcount - 1 - j) % GROUND_CAP];
+
+		if (gq->q.items)
+			return gq->q.value == n ? gq : NULL;
+	}
+	return NULL;
+}
+
 int ground_copy(struct ground *dst, const struct ground *src)
 {
 	int err;

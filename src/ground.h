@@ -244,6 +244,16 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
+ * The number of items of the newest JSON array the grounding holds (the
+ * last one closed: a tool's result list closes after the lists inside its
+ * items, so it is that list), when it is n; NULL when it is another or
+ * there is none. What "I found 4" and "there are 4" count, where a bare
+ * figure says how many results there are: only this one list, so that a
+ * wrong count is not grounded by the length of some other list.
+ */
+const struct ground_quantity *ground_newest_list(const struct ground *g, double n);
+
+/*
  * A sum of money the grounding does not state, computed from figures it
  * does, as agents compute totals, fares and refunds: one times a count the
  * grounding gives (2 to 9: "2 passengers", a JSON array of two), the sum or
