@@ -323,6 +323,61 @@ def coincidences(binary, convs, seed, per_reply=5):
     return len(spans), naive, stated, derived
 
 
+def turn_list(conv, i):
+    """How many results the last tool result of reply i's turn (since the
+    user last spoke) lists: a JSON array, or an object's one array member;
+    None when it lists none."""
+    for m in reversed(conv["messages"][:i]):
+        if m["role"] in ("user", "system", "developer"):
+            return None
+        if m["role"] not in ("tool", "function"):
+            continue
+        try:
+            v = json.loads(text_of(m))
+        except ValueError:
+            continue
+        if isinstance(v, dict):
+            lists = [x for x in v.values() if isinstance(x, list)]
+            v = lists[0] if len(lists) == 1 else None
+        if isinstance(v, list):
+            return len(v)
+    return None
+
+
+def count_coincidences(binary, convs, seed, per_reply=2):
+    """Bare counts of results appended to every reply after a tool result
+    ("I found N."): N the length of the list the turn's last tool result
+    returned (right), or N from 1 to 12 other than it (wrong). Returns
+    (wrong plants, wrong ones halluscan takes as grounded, right plants,
+    right ones grounded): how often a wrong count of results passes by
+    luck (a figure said elsewhere, another list's length), and how often
+    a right one is grounded."""
+    rng = random.Random(seed + 2)
+    planted, spans = [], []
+    for c in convs:
+        for i, t, g in replies(c):
+            if not g.tool.strip():
+                continue
+            n = turn_list(c, i)
+            figs = [rng.choice([x for x in range(1, 13) if x != n]) for _ in range(per_reply)]
+            if n is not None:
+                figs.append(n)
+            for fig in figs:
+                nt = t.rstrip() + " I found %d." % fig
+                st = len(nt) - len(str(fig)) - 1
+                bs, be = bspan(nt, st, st + len(str(fig)))
+                planted.append({"id": c["id"], "messages": c["messages"][:i] +
+                                [dict(c["messages"][i], content=nt)]})
+                spans.append((i, bs, be, fig == n))
+    found = run_halluscan(binary, planted, ["--show-grounded"])
+    res = [0, 0, 0, 0]
+    for k, (i, bs, be, right) in enumerate(spans):
+        hit = [f for f in found.get((k + 1, i), []) if overlaps((f["start"], f["end"]), bs, be)]
+        res[2 if right else 0] += 1
+        res[3 if right else 1] += bool(hit) and all(f.get("grounded") for f in hit)
+    return tuple(res)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", nargs="*",
@@ -423,6 +478,9 @@ def main():
     res["random_totals"] = {"plants": n, "naive_grounded": naive_c / max(1, n),
                             "halluscan_stated": stated_c / max(1, n),
                             "halluscan_derived": derived_c / max(1, n)}
+    wn, wg, rn, rg = count_coincidences(a.halluscan, convs, a.seed)
+    res["random_counts"] = {"wrong": wn, "wrong_grounded": wg / max(1, wn),
+                            "right": rn, "right_grounded": rg / max(1, rn)}
     res["seconds"] = round(time.monotonic() - t0, 2)
     if a.show_plants:
         shown = Counter()
@@ -461,6 +519,9 @@ def main():
     rt = res["random_totals"]
     print("random totals grounded by coincidence (%d): naive %.3f, halluscan %.3f stated + %.3f derived"
           % (rt["plants"], rt["naive_grounded"], rt["halluscan_stated"], rt["halluscan_derived"]))
+    rc = res["random_counts"]
+    print("counts of results (\"I found N.\") grounded: wrong %.3f (%d), right %.3f (%d)"
+          % (rc["wrong_grounded"], rc["wrong"], rc["right_grounded"], rc["right"]))
     print("plants caught, by signal: " + ", ".join("%s %d" % kv for kv in caught_by.most_common()))
     print("findings on unchanged replies, by rule: " +
           ", ".join("%s %d" % kv for kv in by_rule_unchanged.most_common()))

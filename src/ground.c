@@ -121,6 +121,7 @@ struct ground {
 	} reported[5];
 	unsigned days_seen; /* the days of the week times were said of since then */
 	bool codes;         /* a code put in, or ground_note_codes(), since then */
+	uint64_t turn;      /* the seq of the turn's first quantity (ground_turn()) */
 	/*
 	 * For ground_sync(). version changes with every change to the set;
 	 * epoch with every reset, to a number no other set had (a set freed
@@ -201,6 +202,7 @@ void ground_reset(struct ground *g)
 	memset(g->reported, 0, sizeof(g->reported));
 	g->days_seen = 0;
 	g->codes = false;
+	g->turn = 0;
 	g->dirty = false;
 	g->version++;
 	g->epoch = next_epoch();
@@ -1732,15 +1734,29 @@ const struct ground_quantity *ground_newest_list(const struct ground *g, double 
 {
 	uint32_t j;
 
-	/* From the newest back (asked only of a figure said as a count of
-	 * results, so the walk is rare). */
+	/* From the newest back to the turn's start (asked only of a figure
+	 * said as a count of results, so the walk is rare). */
 	for (j = 0; j < g->qcount; j++) {
-		const struct ground_quantity *gq = &g->q[(g->qhead + g->qcount - 1 - j) % GROUND_CAP];
+		uint32_t i = (g->qhead + g->qcount - 1 - j) % GROUND_CAP;
+		const struct ground_quantity *gq = &g->q[i];
 
+		if (g->ql[i].seq < g->turn)
+			return NULL;
 		if (gq->q.items)
 			return gq->q.value == n ? gq : NULL;
 	}
 	return NULL;
+}
+
+void ground_turn(struct ground *g)
+{
+	g->turn = g->qseq;
+}
+
+/* dst's turn starts where src's does: its newest quantities are src's. */
+static void turn_of(struct ground *dst, const struct ground *src)
+{
+	dst->turn = dst->qseq - MIN(src->qseq - src->turn, dst->qseq);
 }
 
 int ground_copy(struct ground *dst, const struct ground *src)
@@ -1750,6 +1766,7 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	ground_reset(dst);
 	dst->active = src->active;
 	err = ground_merge(dst, src);
+	turn_of(dst, src);
 	dst->evictions = 0;
 	/* What src saw since its reset, evicted or not: as a sync keeps them. */
 	dst->periods = src->periods;
@@ -1918,6 +1935,7 @@ int ground_sync(struct ground *dst, struct ground *src)
 		ground_reset(dst);
 		return err;
 	}
+	turn_of(dst, src);
 	src->rewritten = UINT64_MAX;
 	dst->synced_from = src;
 	dst->synced_epoch = src->epoch;

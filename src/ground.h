@@ -244,14 +244,19 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
- * The number of items of the newest JSON array the grounding holds (the
- * last one closed: a tool's result list closes after the lists inside its
- * items, so it is that list), when it is n; NULL when it is another or
- * there is none. What "I found 4" and "there are 4" count, where a bare
- * figure says how many results there are: only this one list, so that a
- * wrong count is not grounded by the length of some other list.
+ * The number of items of the newest JSON array the grounding holds since
+ * the turn began (ground_turn(); the last one closed: a tool's result list
+ * closes after the lists inside its items, so it is that list), when it
+ * is n; NULL when it is another or there is none. What "I found 4" and
+ * "there are 4" count, where a bare figure says how many results there
+ * are: only this one list, so that a wrong count is not grounded by the
+ * length of some other list, nor of one a tool returned before the user
+ * last spoke.
  */
 const struct ground_quantity *ground_newest_list(const struct ground *g, double n);
+/* A turn begins (a user's or system message): what comes after it is the
+ * turn's (ground_newest_list()); a copy or sync keeps where it began. */
+void ground_turn(struct ground *g);
 
 /*
  * A sum of money the grounding does not state, computed from figures it

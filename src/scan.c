@@ -1110,6 +1110,12 @@ int scan_source_begin(struct scan *s)
 	return 0;
 }
 
+void scan_source_turn(struct scan *s)
+{
+	if (s->sources)
+		ground_turn(s->sources);
+}
+
 int scan_source_feed(struct scan *s, const void *buf, size_t len)
 {
 	const char *p = buf;

@@ -121,6 +121,8 @@ int scan_show_grounded(struct scan *s, bool on);
 int scan_source_begin(struct scan *s);
 int scan_source_feed(struct scan *s, const void *buf, size_t len);
 int scan_source_end(struct scan *s);
+/* The source begun is a prompt: a turn begins with it (ground_turn()). */
+void scan_source_turn(struct scan *s);
 /* The same for a whole text at once. */
 int scan_add_source(struct scan *s, const void *buf, size_t len);
 /*

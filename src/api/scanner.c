@@ -268,6 +268,7 @@ int halluscan_scanner_grounding_begin(struct halluscan_scanner *sc, enum hallusc
 	sc->state = GROUNDING;
 	sc->prompting = kind == HALLUSCAN_GROUND_PROMPT;
 	if (sc->prompting) {
+		scan_source_turn(sc->scan);
 		/* A prompt after an answer is the next turn: its own triggers. */
 		if (sc->answered) {
 			triggers_clear(sc->triggers);
