@@ -1742,10 +1742,53 @@ const struct ground_quantity *ground_newest_list(const struct ground *g, double 
 
 		if (g->ql[i].seq < g->turn)
 			return NULL;
-		if (gq->q.items)
+		if (gq->q.items && gq->q.kind == QUANTITY_COUNT)
 			return gq->q.value == n ? gq : NULL;
 	}
 	return NULL;
+}
+
+/* The most quantities ground_day_run() reads: a month of days, each with
+ * a few figures. */
+#define DAY_RUN_WALK 256
+
+unsigned ground_day_run(const struct ground *g, uint64_t seq_from, uint64_t at_from)
+{
+	static const uint16_t before[12] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334};
+	uint16_t day[GROUND_DAY_RUN_MAX];
+	unsigned n = 0, gaps = 0, i, j;
+
+	for (j = 0; j < g->qcount; j++) {
+		uint32_t k = (g->qhead + g->qcount - 1 - j) % GROUND_CAP;
+		const struct quantity *q = &g->q[k].q;
+		int month, dom;
+
+		if (g->ql[k].seq < seq_from || g->q[k].at < at_from)
+			break;
+		if (j == DAY_RUN_WALK)
+			return 0;
+		if (q->kind != QUANTITY_DATE || q->scale != 1)
+			continue;
+		month = (int)(q->value / 100);
+		dom = (int)q->value % 100;
+		if (n == GROUND_DAY_RUN_MAX || month < 1 || month > 12 || dom < 1 || dom > 31)
+			return 0;
+		day[n++] = (uint16_t)(before[month - 1] + dom);
+	}
+	if (n < 2)
+		return 0;
+	/* Sorted (a month at most), each the day after the one before; the
+	 * year may turn once in between (December 31st, January 1st). */
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && day[j - 1] > day[j]; j--) {
+			uint16_t t = day[j];
+
+			day[j] = day[j - 1];
+			day[j - 1] = t;
+		}
+	for (i = 0; i < n; i++)
+		gaps += (day[(i + 1) % n] + 365 - day[i]) % 365 != 1;
+	return gaps == 1 ? n : 0;
 }
 
 void ground_turn(struct ground *g)

@@ -254,6 +254,15 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
  * last spoke.
  */
 const struct ground_quantity *ground_newest_list(const struct ground *g, double n);
+/*
+ * The days a list of dated items covers: of the quantities put in since
+ * seq seq_from, at offset at_from or later (a JSON array's items), the
+ * days of a month (QUANTITY_DATE) when they are two or more, at most
+ * GROUND_DAY_RUN_MAX, each said once and each the day after another (a
+ * forecast of three days: "the next three days"); else 0.
+ */
+#define GROUND_DAY_RUN_MAX 31
+unsigned ground_day_run(const struct ground *g, uint64_t seq_from, uint64_t at_from);
 /* A turn begins (a user's or system message): what comes after it is the
  * turn's (ground_newest_list()); a copy or sync keeps where it began. */
 void ground_turn(struct ground *g);

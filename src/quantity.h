@@ -52,7 +52,8 @@ struct quantity {
 	int decimals;       /* digits written after the point: the precision claimed */
 	double scale;       /* what one written unit is worth in the base (1e9 for "billion") */
 	bool words;         /* written in words ("twenty-five") */
-	bool items;         /* a JSON array's number of items (QUANTITY_ITEMS, below) */
+	bool items;         /* a JSON array's number of items (QUANTITY_ITEMS, below),
+			       or of the days its dated items cover (in seconds) */
 	bool years;         /* an ordinal of years, unit "ordinal:years" ("35th anniversary") */
 	double offset;      /* value = written * scale + offset: 0 but for Fahrenheit */
 	/* A time of the clock written with no am or pm, an hour of one digit

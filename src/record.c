@@ -69,6 +69,7 @@ struct record {
 	unsigned depth;
 	bool object[RECORD_MAX_DEPTH];
 	uint32_t items[RECORD_MAX_DEPTH]; /* an array frame's items so far */
+	uint64_t opened[RECORD_MAX_DEPTH]; /* an array frame's '[' (stream offset) */
 	char count[16];		/* an array's items, written for RECORD_COUNT */
 	uint16_t wbase[RECORD_MAX_DEPTH];
 	uint16_t wtop;
@@ -156,6 +157,7 @@ static int emit(struct record *r, enum record_kind k, const char *s, size_t n, u
 		.kind = k, .text = s, .len = n, .at = at, .end = end,
 		.words = r->wptr + r->wtop - nw, .n_words = nw,
 		.cont = cont, .marks = r->marks, .n_marks = n_marks,
+		.opened = k == RECORD_COUNT ? r->opened[r->depth - 1] : at,
 	};
 
 	r->stats.values++;
@@ -823,6 +825,7 @@ static int value_start(struct record *r, const char **qp, const char *end)
 		}
 		r->object[r->depth] = c == '{';
 		r->items[r->depth] = 0;
+		r->opened[r->depth] = off(r, q);
 		r->wbase[r->depth] = r->wtop;
 		r->depth++;
 		r->st = c == '{' ? S_KEY_OR_CLOSE : S_VALUE_OR_CLOSE;

@@ -110,6 +110,9 @@ struct record_value {
 	const char *const *words;
 	size_t n_words;
 	bool cont;		/* continues the value the previous call delivered */
+	/* RECORD_COUNT: the stream offset of the array's '[' (its items are
+	 * the values delivered from there); else at. */
+	uint64_t opened;
 	/* Where escapes changed the length (see record_offset()). */
 	const struct record_mark *marks;
 	size_t n_marks;

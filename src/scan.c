@@ -131,6 +131,7 @@ struct scan {
 	bool codes;           /* a rule checks codes (grounding: code): values are read for them */
 	bool rec_on;
 	uint64_t rec_at, rec_base;
+	uint64_t rec_seq;            /* the ground's next seq when the text began */
 	const struct record_value *rec_value;
 	/* The periods of the value's figures, and the quantities of its last
 	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
@@ -519,14 +520,29 @@ static int ground_items(struct scan *s, const struct record_value *v)
 {
 	struct ground_context gc;
 	struct quantity q;
+	double n = strtod(v->text, NULL);
+	char text[24];
+	int err;
 
-	quantity_set_items(&q, v->words, v->n_words, strtod(v->text, NULL));
+	quantity_set_items(&q, v->words, v->n_words, n);
 	record_context(v, 0, &gc);
 	if (s->rec_ground == s->span_ground) {
 		s->span_ground_used = true;
 		s->span_quantities++;
 	}
-	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+	err = ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+	/* Items each dated a day after another (a forecast): as many days
+	 * ("the next three days"). */
+	if (err == 0 && n >= 2 && n <= GROUND_DAY_RUN_MAX &&
+	    ground_day_run(s->rec_ground, s->rec_seq, s->rec_base + v->opened) == (unsigned)n) {
+		quantity_set(&q, QUANTITY_BASE, "seconds", n * QUANTITY_DAY_SECONDS,
+			     QUANTITY_DAY_SECONDS);
+		q.items = true; /* no bare figure: a length is no figure of anything else */
+		snprintf(text, sizeof(text), "%u days", (unsigned)n);
+		err = ground_add_quantity(s->rec_ground, &q, text, strlen(text), s->rec_base + v->at,
+					  &gc);
+	}
+	return err;
 }
 
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
@@ -596,6 +612,7 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_ground = g;
 	s->rec_on = true;
 	s->rec_at = s->rec_base = at;
+	s->rec_seq = ground_next_seq(g);
 }
 
 /* Feeds the reader the open span's bytes up to offset to (still in the window). */

@@ -55,7 +55,9 @@ static int collect(void *ctx, const struct record_value *v)
 	}
 	buf_addc(b, '\n');
 	/* Without escapes the text is the stream's bytes at its offset; an
-	 * array's count stands at its ']'. */
+	 * array's count stands at its ']', and says where its '[' is. */
+	CHECK(v->kind == RECORD_COUNT ? input && v->opened < v->at && input[v->opened] == '['
+				      : v->opened == v->at);
 	if (v->kind == RECORD_COUNT)
 		CHECK(input && v->at < input_len && input[v->at] == ']' && v->end == v->at + 1);
 	else if (v->n_marks == 0 && input &&
