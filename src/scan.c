@@ -132,6 +132,10 @@ struct scan {
 	bool rec_on;
 	uint64_t rec_at, rec_base;
 	uint64_t rec_seq;            /* the ground's next seq when the text began */
+	/* A run of text lines alike but for a leading number (line_run()). */
+	uint64_t run_shape, run_at;
+	uint32_t run_n;
+	struct ground_context run_ctx; /* its lines' words */
 	const struct record_value *rec_value;
 	/* The periods of the value's figures, and the quantities of its last
 	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
@@ -545,6 +549,82 @@ static int ground_items(struct scan *s, const struct record_value *v)
 	return err;
 }
 
+/* Lines alike that make a list: at least this many. */
+#define LINE_RUN_MIN 3
+
+/* The run of lines alike ends: as many as they are, a list with no key. */
+static int line_run_end(struct scan *s)
+{
+	struct quantity q;
+	char text[16];
+	int n, err = 0;
+
+	if (s->run_n >= LINE_RUN_MIN) {
+		quantity_set_items(&q, NULL, 0, s->run_n);
+		n = snprintf(text, sizeof(text), "%u", (unsigned)s->run_n);
+		if (s->rec_ground == s->span_ground) {
+			s->span_ground_used = true;
+			s->span_quantities++;
+		}
+		err = ground_add_quantity(s->rec_ground, &q, text, (size_t)n, s->run_at, &s->run_ctx);
+	}
+	s->run_n = 0;
+	return err;
+}
+
+/*
+ * A command's output that repeats a line ("[0] Got random number: 4",
+ * "[1] Got random number: 4", ...) lists its lines: lines of text alike
+ * but for a leading number ("[3]", "3.", "3)", "3:") count as the items
+ * of a list ("16 times", "it printed 16"), as an array's do.
+ */
+static int line_run(struct scan *s, const struct record_value *v)
+{
+	const char *p = v->text, *end = v->text + v->len;
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	if (v->cont)
+		return line_run_end(s);
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && (*p == '[' || *p == '#')) {
+		const char *d = p + 1;
+
+		while (d < end && *d >= '0' && *d <= '9')
+			d++;
+		if (d > p + 1 && (*p == '#' || (d < end && *d == ']')))
+			p = d + (*p == '[');
+	} else if (p < end && *p >= '0' && *p <= '9') {
+		const char *d = p;
+
+		while (d < end && *d >= '0' && *d <= '9')
+			d++;
+		if (d < end && (*d == '.' || *d == ')' || *d == ':') && d + 1 < end && d[1] == ' ')
+			p = d + 1;
+	}
+	for (i = 0; i < v->n_words; i++)
+		for (const char *w = v->words[i]; *w; w++)
+			h = (h ^ (unsigned char)*w) * 1099511628211ull;
+	h = (h ^ 0xff) * 1099511628211ull;
+	for (; p < end; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	if (s->run_n > 0 && h == s->run_shape) {
+		/* (its words are the first line's: read once, when it is a run) */
+		if (s->run_n == 1)
+			record_context(v, v->len, &s->run_ctx);
+		if (s->run_n < UINT32_MAX)
+			s->run_n++;
+		return 0;
+	}
+	if (line_run_end(s) < 0)
+		return -ENOMEM;
+	s->run_shape = h;
+	s->run_at = s->rec_base + v->at;
+	s->run_n = 1;
+	return 0;
+}
+
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
 static int ground_codes(struct scan *s, const struct record_value *v)
 {
@@ -587,6 +667,13 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0 || v->kind == RECORD_BOOL)
 			return err;
 	}
+	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) &&
+	    record_mode(s->reader) == RECORD_MODE_TEXT) {
+		int err = line_run(s, v);
+
+		if (err < 0)
+			return err;
+	}
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
 	if (v->kind == RECORD_COUNT)
@@ -613,6 +700,7 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_on = true;
 	s->rec_at = s->rec_base = at;
 	s->rec_seq = ground_next_seq(g);
+	s->run_n = 0;
 }
 
 /* Feeds the reader the open span's bytes up to offset to (still in the window). */
@@ -638,6 +726,9 @@ static int reader_end(struct scan *s, uint64_t to)
 
 	if (!err && s->rec_on)
 		err = record_end(s->reader, on_ground_value, s);
+	if (!err && s->rec_on)
+		err = line_run_end(s);
+	s->run_n = 0;
 	s->rec_on = false;
 	return err;
 }
