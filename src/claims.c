@@ -885,14 +885,20 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* A bare number ("accelerate 11 737 MAX deliveries") is grounded by
 	 * any figure written the same way (the newest is where it is)... */
 	if (h->q.kind == QUANTITY_NUMBER) {
-		/* "I found 4": the newest list's length, whatever else says 4. */
-		if (counts_results(c, h, end) && (gq = ground_newest_list(c->ground, h->q.value))) {
-			h->grounded_at = gq->at;
+		const struct ground_quantity *list =
+			counts_results(c, h, end) ? ground_newest_list(c->ground) : NULL;
+
+		/* "I found 4": the newest list's length, whatever else says 4... */
+		if (list && list->q.value == h->q.value) {
+			h->grounded_at = list->at;
 			return CHECK_GROUNDED;
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
+		/* ...and not what else says 5, where the list has 4. */
+		if (list)
+			return report_against(c, h, list, NULL, NULL);
 	}
 	/* ...unless it is said between the very words, both of them, that the
 	 * grounding puts around another bare number and not around its own.
@@ -935,7 +941,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		/* "I found 3 messages" of a list its key calls "emails": a count
 		 * of results, whatever the noun, is the newest list's length. */
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && counts_results(c, h, end) &&
-		    (said = ground_newest_list(c->ground, h->q.value))) {
+		    (said = ground_newest_list(c->ground)) && said->q.value == h->q.value) {
 			gq = said;
 			v = GROUND_STATED;
 		}

@@ -1730,7 +1730,7 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 	return NULL;
 }
 
-const struct ground_quantity *ground_newest_list(const struct ground *g, double n)
+const struct ground_quantity *ground_newest_list(const struct ground *g)
 {
 	uint32_t j;
 
@@ -1743,7 +1743,7 @@ const struct ground_quantity *ground_newest_list(const struct ground *g, double 
 		if (g->ql[i].seq < g->turn)
 			return NULL;
 		if (gq->q.items && gq->q.kind == QUANTITY_COUNT)
-			return gq->q.value == n ? gq : NULL;
+			return gq;
 	}
 	return NULL;
 }

@@ -244,16 +244,16 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
- * The number of items of the newest JSON array the grounding holds since
- * the turn began (ground_turn(); the last one closed: a tool's result list
- * closes after the lists inside its items, so it is that list), when it
- * is n; NULL when it is another or there is none. What "I found 4" and
+ * The number of items of the newest JSON array (or run of lines alike)
+ * the grounding holds since the turn began (ground_turn(); the last one
+ * closed: a tool's result list closes after the lists inside its items,
+ * so it is that list); NULL when there is none. What "I found 4" and
  * "there are 4" count, where a bare figure says how many results there
  * are: only this one list, so that a wrong count is not grounded by the
  * length of some other list, nor of one a tool returned before the user
  * last spoke.
  */
-const struct ground_quantity *ground_newest_list(const struct ground *g, double n);
+const struct ground_quantity *ground_newest_list(const struct ground *g);
 /*
  * The days a list of dated items covers: of the quantities put in since
  * seq seq_from, at offset at_from or later (a JSON array's items), the
