@@ -106,6 +106,11 @@ def seeds_scan_split():
               '</tool_output nonce="%s"> It was $1.3 billion.\n<tool_output>Growth was 73.4%%.'
               '</tool_output> Growth was 73.4%%.\n<tool_result nonce="%s">open\n' % (NONCE, NONCE, NONCE))
     write('scan_split', 'nonce', scan_split_seed(NONCE_FLAG | CLAIMS | PCRE2, nonced.encode(), piece=9))
+    # A source whose lines repeat but for a leading number (a list of lines).
+    write('scan_split', 'line-run-source',
+          scan_split_seed(SOURCE | CLAIMS | GROUNDED,
+                          read('tests', 'cli', 'cases', 'number-line-run', 'stdin'),
+                          read('tests', 'cli', 'cases', 'number-line-run', 'source.txt'), piece=11))
     # Every rule's examples and negative examples, one rule a seed.
     for r in rules():
         texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
