@@ -1429,3 +1429,82 @@ TEST(ground_ident_keys)
 	buf_free(&a);
 	buf_free(&b);
 }
+
+/* Puts a day of a month (QUANTITY_DATE, month * 100 + day) in at offset at. */
+static void add_day(struct ground *g, int month, int day, uint64_t at)
+{
+	struct ground_context none = {0};
+	struct quantity q;
+
+	quantity_set(&q, QUANTITY_DATE, "date:day", month * 100 + day, 1);
+	CHECK_EQ(ground_add_quantity(g, &q, "day", 3, at, &none), 0);
+}
+
+/* Days each the day after another, across a month's and a year's end;
+ * not with one said twice or one missing, nor what came before from. */
+TEST(ground_days_running)
+{
+	struct ground *g = NULL;
+	struct ground_context none = {0};
+	struct quantity q;
+	uint64_t seq;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	add_day(g, 3, 1, 5); /* before the list */
+	seq = ground_next_seq(g);
+	add_day(g, 12, 31, 20);
+	quantity_set(&q, QUANTITY_NUMBER, "number", 7, 1); /* a high of 7 */
+	CHECK_EQ(ground_add_quantity(g, &q, "7", 1, 25, &none), 0);
+	add_day(g, 1, 1, 30);
+	add_day(g, 12, 30, 40);
+	CHECK_EQ(ground_day_run(g, seq, 10), 3u);
+	CHECK_EQ(ground_day_run(g, 0, 0), 0u);   /* March 1st too */
+	CHECK_EQ(ground_day_run(g, seq, 30), 0u); /* from offset 30: Jan 1st, Dec 30th */
+	CHECK_EQ(ground_day_run(g, seq, 20), 3u);
+	add_day(g, 1, 2, 50);
+	CHECK_EQ(ground_day_run(g, seq, 10), 4u);
+	CHECK_EQ(ground_day_run(g, seq, 30), 0u); /* Jan 1st, 2nd and Dec 30th */
+	add_day(g, 1, 2, 60);
+	CHECK_EQ(ground_day_run(g, seq, 10), 0u); /* January 2nd twice */
+	ground_free(g);
+}
+
+/* The newest list of the turn: none from before it began, in a copy too. */
+TEST(ground_list_of_the_turn)
+{
+	struct ground *g = NULL, *copy = NULL;
+	struct ground_context none = {0};
+	struct quantity q;
+	const struct ground_quantity *l;
+
+	CHECK_EQ(ground_new(&g), 0);
+	CHECK_EQ(ground_new(&copy), 0);
+	if (!g || !copy)
+		goto out;
+	quantity_set_items(&q, NULL, 0, 4);
+	CHECK_EQ(ground_add_quantity(g, &q, "4", 1, 10, &none), 0);
+	quantity_set(&q, QUANTITY_NUMBER, "number", 9, 1);
+	CHECK_EQ(ground_add_quantity(g, &q, "9", 1, 11, &none), 0);
+	l = ground_newest_list(g);
+	CHECK(l && l->q.value == 4);
+	ground_turn(g);
+	CHECK(ground_newest_list(g) == NULL);
+	CHECK(ground_sync(copy, g) >= 0);
+	CHECK(ground_newest_list(copy) == NULL);
+	quantity_set_items(&q, NULL, 0, 2);
+	CHECK_EQ(ground_add_quantity(g, &q, "2", 1, 12, &none), 0);
+	CHECK(ground_sync(copy, g) >= 0); /* the newest put in */
+	l = ground_newest_list(copy);
+	CHECK(l && l->q.value == 2);
+	CHECK_EQ(ground_copy(copy, g), 0);
+	l = ground_newest_list(copy);
+	CHECK(l && l->q.value == 2);
+	ground_turn(g);
+	CHECK_EQ(ground_copy(copy, g), 0);
+	CHECK(ground_newest_list(copy) == NULL);
+out:
+	ground_free(copy);
+	ground_free(g);
+}
