@@ -23,7 +23,7 @@ struct hashes {
 
 struct attrs {
 	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj, cond;
-	struct hashes yes, no; /* values, lowercased, not stemmed */
+	struct hashes yes, no, offers; /* lowercased, not stemmed */
 	struct syn *syn;
 	size_t n_syn;
 };
@@ -129,6 +129,7 @@ static const struct {
 	{"attr.conditionals", offsetof(struct attrs, cond), false},
 	{"attr.yes", offsetof(struct attrs, yes), true},
 	{"attr.no", offsetof(struct attrs, no), true},
+	{"attr.offers", offsetof(struct attrs, offers), true},
 };
 
 static struct hashes *list_field(struct attrs *a, size_t i)
@@ -537,6 +538,29 @@ static bool question(const char *s, size_t n)
 	return n && s[n - 1] == '?';
 }
 
+/*
+ * Does the clause of w[at] offer or price the attribute ("You can add
+ * travel insurance", "Travel insurance costs $30", "Insurance would cover
+ * ...")? attr.offers, as written. Read only for a mention, so the words of
+ * most sentences are never hashed twice.
+ */
+static bool offered(const struct attrs *a, const char *s, const struct tok *w, size_t nw, size_t at)
+{
+	size_t b = at, e = at;
+
+	if (a->offers.n == 0)
+		return false;
+	while (b > 0 && !w[b - 1].brk)
+		b--;
+	while (e + 1 < nw && !w[e + 1].brk)
+		e++;
+	for (; b <= e; b++)
+		if (w[b].to - w[b].from <= WORD_MAX &&
+		    has(&a->offers, lower_hash(s + w[b].from, w[b].to - w[b].from)))
+			return true;
+	return false;
+}
+
 enum label { NOT_LABEL, LABEL_YES, LABEL_NO, LABEL_OTHER };
 
 /*
@@ -646,7 +670,7 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		    !mention(w, nw, j, nj, ga, &from, &to, &inner, &last) || w[inner].hypothetical)
 			continue;
 		label = label_of(a, s, w, nw, last);
-		if (label == LABEL_OTHER)
+		if (label == LABEL_OTHER || (label == NOT_LABEL && offered(a, s, w, nw, inner)))
 			continue;
 		said = label == NOT_LABEL ? !negated(w, nw, inner, last) : label == LABEL_YES;
 		if (said == ga->truth) {
