@@ -2290,6 +2290,26 @@ static int refs_bib(struct claims *c, struct claim_item *it, bool *held)
 	}
 }
 
+/*
+ * Does a bare title of a list name a record a tool returned, by a code or
+ * a name of letters and digits of it that the tool output holds ("Flight
+ * HZN330: PHX to DFW, Basic Economy", "Order #W4418207: 3 items")?
+ * An itinerary, an order's lines: a reference's title carries no such code.
+ */
+static bool names_record(struct claims *c, const struct claim_item *it, uint64_t *at)
+{
+	struct ground_codes cur = {.want_names = true};
+	size_t from, len;
+
+	if (it->ref.style != REF_STYLE_TITLE_LIST || !ground_codes_held(c->ground))
+		return false;
+	while ((len = ground_next_code(it->text, it->text_len, &cur, false, &from)) > 0)
+		if (ground_code_key(&cur, it->text + from, len, &c->key) == 0 &&
+		    ground_find(c->ground, c->key.data, c->key.len, at))
+			return true;
+	return false;
+}
+
 /* Reports an entry that nothing grounds (or, with show_grounded, marked grounded). */
 static int refs_report(struct claims *c, struct claim_item *it)
 {
@@ -2297,7 +2317,8 @@ static int refs_report(struct claims *c, struct claim_item *it)
 	bool held = false;
 	int err;
 
-	if (c->ground && refs_keys(c->refs, &it->ref, it->text, ref_key_held, &rg) > 0) {
+	if (c->ground && (refs_keys(c->refs, &it->ref, it->text, ref_key_held, &rg) > 0 ||
+			  names_record(c, it, &rg.at))) {
 		held = true;
 	} else if (bib_count(c->bib)) {
 		err = refs_bib(c, it, &held);

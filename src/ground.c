@@ -2213,9 +2213,10 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 {
 	size_t i = cur->at;
 
+	cur->is_name = false;
 	while (i < n) {
 		size_t d, a, b, k;
-		bool ident;
+		bool ident, name = false;
 
 		/* a digit with a letter or "_" beside it: perhaps a code's */
 		d = MIN(numlex_next_glued(t, i, n), next_underscored_digit(t, i, n));
@@ -2234,7 +2235,9 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 		if (!ident &&
 		    ((a > 0 && t[a - 1] == '#' && (k == 6 || k == 8)) || !ground_is_code(t + a, k))) {
 			cur->names++;
-			continue;
+			if (!cur->want_names)
+				continue;
+			name = true;
 		}
 		if (!addresses) {
 			/* its word (between blanks), read once for all its codes */
@@ -2255,10 +2258,16 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 		}
 		*start = a;
 		cur->at = b;
+		cur->is_name = name;
 		return k;
 	}
 	cur->at = n;
 	return 0;
+}
+
+int ground_code_key(const struct ground_codes *cur, const char *t, size_t n, struct buf *out)
+{
+	return cur->is_name ? ground_ident_key(t, n, out) : ground_key(GROUNDING_CODE, t, n, out);
 }
 
 bool ground_is_underscored(const char *t, size_t n)

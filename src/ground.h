@@ -351,6 +351,8 @@ struct ground_codes {
 	bool word_address;  /* ...and whether it holds an address */
 	size_t names;       /* runs read past that glue letters and digits, five to 64
 			       of them ("ELITEFIT15", "SHA256"), but are no code */
+	bool want_names;    /* set by the caller: give those runs too... */
+	bool is_name;       /* ...and this says the last one given is one */
 };
 
 /*
@@ -364,6 +366,12 @@ struct ground_codes {
  */
 size_t ground_next_code(const char *text, size_t n, struct ground_codes *cur, bool addresses,
 			size_t *start);
+/*
+ * The key of what ground_next_code() gave: a code's (ground_key()), or a
+ * name's (cur->is_name: "HZN330", "#W4418207"), whose letters are compared
+ * without case and whose "#" is left out (ground_ident_key()).
+ */
+int ground_code_key(const struct ground_codes *cur, const char *text, size_t n, struct buf *out);
 /*
  * The key under which a match of kind k is compared (reset into out; a
  * quantity compares through ground_match_quantity, its key is its text):

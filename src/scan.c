@@ -628,11 +628,11 @@ static int line_run(struct scan *s, const struct record_value *v)
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
 static int ground_codes(struct scan *s, const struct record_value *v)
 {
-	struct ground_codes cur = {0};
+	struct ground_codes cur = {.want_names = true};
 	size_t from, len;
 
 	while ((len = ground_next_code(v->text, v->len, &cur, true, &from)) > 0) {
-		int err = ground_key(GROUNDING_CODE, v->text + from, len, &s->key);
+		int err = ground_code_key(&cur, v->text + from, len, &s->key);
 
 		if (err == 0)
 			err = ground_add(s->rec_ground, s->key.data, s->key.len,
