@@ -650,6 +650,24 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 	return 0;
 }
 
+/*
+ * An id of five digits or more and nothing else ("item_id": "9612497925"):
+ * the reply that gives it ("item 9612497925") says it as a number, so it is
+ * grounded as one. No count or price has that many digits by coincidence;
+ * a shorter id ("id": 7) or one with letters grounds no figure.
+ */
+static bool digits_only(const char *t, size_t n)
+{
+	size_t i;
+
+	if (n < 5 || n > 20)
+		return false;
+	for (i = 0; i < n; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return false;
+	return true;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -684,7 +702,8 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0)
 			return err;
 	}
-	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]))
+	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]) &&
+	    !digits_only(v->text, v->len))
 		return 0;
 	s->rec_value = v;
 	numlex_periods_reset(&s->periods);
