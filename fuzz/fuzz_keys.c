@@ -264,6 +264,13 @@ struct line_q {
 #define SWAP_WALK 128
 #define SWAP_SHARED 2
 
+/* A bound g says that a keeps ("under 34": 30) is no figure a changed. */
+static bool keeps_bound(const struct line_q *a, const struct line_q *g)
+{
+	return (g->ctx.bound < 0 && a->q.value < g->q.value) ||
+	       (g->ctx.bound > 0 && a->q.value > g->q.value);
+}
+
 /*
  * A figure said where the grounding says another of its unit: among the
  * SWAP_WALK newest of a's unit (and of bare numbers, for a count), those
@@ -287,7 +294,7 @@ static const struct line_q *swapped(const struct line_q *g, size_t n, const stru
 			walked++;
 			k = ground_context_shared(&a->ctx, &g[i].ctx);
 			if (k < SWAP_SHARED || !quantity_comparable(&a->q, &g[i].q) ||
-			    quantity_states(&a->q, &g[i].q))
+			    keeps_bound(a, &g[i]) || quantity_states(&a->q, &g[i].q))
 				continue;
 			d = quantity_distance(&a->q, &g[i].q);
 			if (!best || k > best_k || (k == best_k && d < best_d) ||
@@ -331,7 +338,7 @@ static const struct line_q *walk(const struct line_q *g, size_t n, const struct 
 				stated[shared] = &g[i];
 			continue;
 		}
-		if (!quantity_comparable(&a->q, &g[i].q))
+		if (!quantity_comparable(&a->q, &g[i].q) || keeps_bound(a, &g[i]))
 			continue;
 		d = quantity_distance(&a->q, &g[i].q);
 		shared = contexts_share(&a->ctx, &g[i].ctx);

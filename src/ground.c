@@ -938,6 +938,16 @@ static void judge_figure(struct qsearch *s, const struct quantity *g)
 		s->seen_distance = quantity_distance(s->a, g);
 }
 
+/*
+ * Does a keep the bound gq says ("under 34 euros" a user asked for, 30
+ * euros found)? Then gq is a condition a meets, not a figure a changed.
+ */
+static bool keeps_bound(const struct quantity *a, const struct ground_quantity *gq)
+{
+	return (gq->ctx.bound < 0 && a->value < gq->q.value) ||
+	       (gq->ctx.bound > 0 && a->value > gq->q.value);
+}
+
 static void judge(struct qsearch *s, uint32_t i)
 {
 	const struct ground *g = s->g;
@@ -964,6 +974,8 @@ static void judge(struct qsearch *s, uint32_t i)
 		return;
 	d = s->seen_distance;
 	if (d > s->best[0] && d > s->best[1])
+		return;
+	if (keeps_bound(s->a, gq))
 		return;
 	shared = share_context(s->ctx, &gq->ctx);
 	if (d < s->best[shared] ||
@@ -1240,7 +1252,7 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
-			if (!quantity_comparable(a, &gq->q))
+			if (!quantity_comparable(a, &gq->q) || keeps_bound(a, gq))
 				continue;
 			/* Whether it would win, before the dearer question whether
 			 * it states a (then it is no swap): most lose here. */

@@ -182,6 +182,8 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
  *  4. the nearest of its unit within tolerance, in a shared context first:
  *     GROUND_NEAR;
  *  5. else NULL and GROUND_NONE.
+ * In 2. and 4., a bound that a keeps is no candidate ("under 34 euros" a
+ * user asked for, 30 euros said): a meets it, it did not change it.
  * The pointer is valid until the set changes.
  */
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
