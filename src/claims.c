@@ -1078,17 +1078,20 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 
 /*
  * The capitalised word right before the bare number at from ("Prisma 6",
- * "Toby 3632", "Route 66"), whose digits the number is: its length, its
- * bytes at *name; 0 when there is none.
+ * "Toby 3632", "Route 66", "ID: 7"), whose digits the number is: its
+ * length, its bytes at *name, the bytes from its start to the number in
+ * *span; 0 when there is none.
  */
-static size_t name_before(const struct claims *c, uint64_t from, const char **name)
+static size_t name_before(const struct claims *c, uint64_t from, const char **name, size_t *span)
 {
-	size_t n, k;
+	size_t n, k, gap;
 	const char *s = window_get(c->w, c->start, from, &n);
 
-	k = quantity_name_before(s, n);
-	if (k)
-		*name = s + n - 1 - k;
+	k = quantity_name_before(s, n, &gap);
+	if (k) {
+		*name = s + n - gap - k;
+		*span = k + gap;
+	}
 	return k;
 }
 
@@ -1163,7 +1166,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	struct quantity q = it->q;
 	uint32_t period;
 	int rule, role;
-	size_t n, k = 0;
+	size_t n, k = 0, span = 0;
 	bool all_day = false, week = false;
 
 	/* "$1.30 to $1.40 for Q4 2019": the figure held before its period
@@ -1194,7 +1197,8 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		return 0;
 	if (q.kind == QUANTITY_NUMBER &&
 	    (q.words || in_match(c, base + it->from, base + it->to) ||
-	     ((k = name_before(c, base + it->from, &name)) && !quantity_set_name(&q, name, k, q.value))))
+	     ((k = name_before(c, base + it->from, &name, &span)) &&
+	      !quantity_set_name(&q, name, k, q.value))))
 		return 0;
 	rule = c->class_rule[quantity_class_of(&q)];
 	if (rule < 0)
@@ -1202,7 +1206,7 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	/* A range is reported whole; a date's year or a quarter's, as its part;
 	 * a name's digits with the name. */
 	from = base + ((it->flags & NUMLEX_RANGE) ? it->from : it->part_from) -
-	       (k && !all_day && !week ? k + 1 : 0);
+	       (k && !all_day && !week ? span : 0);
 	to = all_day ? base + it->from + k : base + ((it->flags & NUMLEX_RANGE) ? it->to : it->part_to);
 	if (grow(&c->held, &c->cap_held, c->n_held + 1, sizeof(*c->held)) < 0)
 		return -ENOMEM;

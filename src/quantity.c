@@ -548,15 +548,31 @@ bool quantity_set_name(struct quantity *q, const char *name, size_t n, double va
 	return true;
 }
 
-size_t quantity_name_before(const char *t, size_t p)
+size_t quantity_name_before(const char *t, size_t p, size_t *gap)
 {
-	size_t b;
+	size_t b, e = p;
 
-	if (p < 2 || t[p - 1] != ' ')
+	*gap = 1;
+	if (p < 2)
 		return 0;
-	for (b = p - 1; b > 0 && isalpha((unsigned char)t[b - 1]); b--)
+	/* "ID: 7", "ID #7", "id: #7": an id's digits after its label */
+	if (t[e - 1] == '#')
+		e--;
+	if (e >= 2 && t[e - 1] == ' ' && t[e - 2] == ':')
+		e -= 2;
+	else if (e >= 1 && t[e - 1] == ' ')
+		e--;
+	else
+		return 0;
+	if (e != p - 1 && !(e >= 2 && (t[e - 2] | 0x20) == 'i' && (t[e - 1] | 0x20) == 'd' &&
+			    (e == 2 || !isalpha((unsigned char)t[e - 3]))))
+		return 0;
+	for (b = e; b > 0 && isalpha((unsigned char)t[b - 1]); b--)
 		;
-	return b < p - 1 && isupper((unsigned char)t[b]) ? p - 1 - b : 0;
+	if (b == e || !(isupper((unsigned char)t[b]) || e != p - 1))
+		return 0;
+	*gap = p - e;
+	return e - b;
 }
 
 bool quantity_may_be_year(const struct quantity *q, const char *t, size_t n, size_t p)

@@ -198,8 +198,12 @@ void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit,
  * name is the name's bytes; false when it is too long for a unit.
  */
 bool quantity_set_name(struct quantity *q, const char *name, size_t n, double value);
-/* The capitalised word that ends one blank before t[p] ("Toby 3632"): its length, or 0. */
-size_t quantity_name_before(const char *t, size_t p);
+/*
+ * The capitalised word that ends one blank before t[p] ("Toby 3632"), or
+ * an id's label before its digits ("ID: 7", "id #7", "ID 7"): its length,
+ * or 0; the bytes between it and t[p] in *gap.
+ */
+size_t quantity_name_before(const char *t, size_t p, size_t *gap);
 /*
  * A count or bare number that may be a year as well: four digits of
  * 1900-2099 standing alone at t[p] ("for 2021 remains", where "remains" is

@@ -491,7 +491,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	if (err == 0 && it->q.kind == QUANTITY_NUMBER && !it->q.words) {
 		/* A figure after a name ("Toby 3632"): the name's digits too, as the
 		 * model's text has them (claims.c). */
-		size_t k = quantity_name_before(v->text, it->part_from), b = it->part_from - 1 - k;
+		size_t gap, k = quantity_name_before(v->text, it->part_from, &gap);
+		size_t b = it->part_from - gap - k;
 		struct quantity q;
 
 		if (k && quantity_set_name(&q, v->text + b, k, it->q.value))
@@ -650,22 +651,39 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 	return 0;
 }
 
-/*
- * An id of five digits or more and nothing else ("item_id": "9612497925"):
- * the reply that gives it ("item 9612497925") says it as a number, so it is
- * grounded as one. No count or price has that many digits by coincidence;
- * a shorter id ("id": 7) or one with letters grounds no figure.
- */
-static bool digits_only(const char *t, size_t n)
+/* Does t[0, n) hold digits only, at least least of them (and at most 20)? */
+static bool digits_only(const char *t, size_t n, size_t least)
 {
 	size_t i;
 
-	if (n < 5 || n > 20)
+	if (n < least || n > 20)
 		return false;
 	for (i = 0; i < n; i++)
 		if (t[i] < '0' || t[i] > '9')
 			return false;
 	return true;
+}
+
+/*
+ * A number under an id-like key ("id": 7, "user_id": "42"): the digits of
+ * that key's name, as "ID 7", "ID: 7" or "id #7" say them (the name
+ * quantities of claims.c), never a figure.
+ */
+static int ground_id_digits(struct scan *s, const struct record_value *v)
+{
+	const char *w = v->words[v->n_words - 1];
+	struct ground_context gc;
+	struct quantity q;
+
+	if (!digits_only(v->text, v->len, 1) ||
+	    !quantity_set_name(&q, w, strlen(w), strtod(v->text, NULL)))
+		return 0;
+	record_context(v, 0, &gc);
+	if (s->rec_ground == s->span_ground) {
+		s->span_ground_used = true;
+		s->span_quantities++;
+	}
+	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 }
 
 static int on_ground_value(void *ctx, const struct record_value *v)
@@ -702,9 +720,16 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0)
 			return err;
 	}
-	if (v->n_words > 0 && names_something(v->words[v->n_words - 1]) &&
-	    !digits_only(v->text, v->len))
-		return 0;
+	/* An id of five digits or more and nothing else ("item_id":
+	 * "9612497925") is said as a number too ("item 9612497925"), and
+	 * grounded as one: no count or price has that many digits by
+	 * coincidence; a shorter one ("id": 7) grounds no figure. */
+	if (v->n_words > 0 && names_something(v->words[v->n_words - 1])) {
+		int err = ground_id_digits(s, v);
+
+		if (err < 0 || !digits_only(v->text, v->len, 5))
+			return err;
+	}
 	s->rec_value = v;
 	numlex_periods_reset(&s->periods);
 	s->per_mark = s->per_end = ground_next_seq(s->rec_ground);
