@@ -74,6 +74,11 @@ struct scan {
 	const char *wake;
 	size_t wake_len;
 	bool woken;                 /* this input's late database is awake */
+	/* The literal starts nowhere in the input before wake_clear (looked
+	 * for here, or by the caller: scan_wake_known), and with wake_hit it
+	 * starts there. */
+	uint64_t wake_clear;
+	bool wake_hit;
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
 	struct buf key;
@@ -1047,6 +1052,8 @@ static void reset(struct scan *s)
 	/* Under pressure its rules (in the late database) run from the start,
 	 * as do rules that wake on different literals. */
 	s->woken = s->pressure || (s->wake_len && !s->wake);
+	s->wake_clear = 0;
+	s->wake_hit = false;
 	if (s->woken && !s->pending)
 		s->pending = engine_stream_wake(s->es, NULL, 0, 0, 0);
 }
@@ -1055,21 +1062,47 @@ static void reset(struct scan *s)
  * Wakes the late database at the first wake literal of the input, found in
  * the piece that ends at the window's end and the bytes before it: the
  * rules that wake on it scan from there on, which is where every match of
- * theirs starts at the earliest.
+ * theirs starts at the earliest. What the caller has already looked at
+ * (scan_wake_known) is not looked at again.
  */
 static int wake_on_literal(struct scan *s, size_t n)
 {
 	uint64_t at = s->win.base + s->win.len - n, from = at >= s->wake_len ? at - s->wake_len + 1 : 0;
+	/* Where a literal that starts before lim ends in the bytes read. */
+	uint64_t lim = at + n >= s->wake_len ? at + n - s->wake_len + 1 : 0, hit_at;
 	size_t held;
-	const char *text = window_get(&s->win, from, at + n, &held), *hit;
+	const char *text, *hit;
 
-	hit = find_literal(text, held, s->wake, s->wake_len);
-	if (!hit)
-		return 0;
+	if (s->wake_clear >= lim)
+		return 0; /* (a hit at wake_clear is not all read yet) */
+	if (s->wake_hit) {
+		hit_at = s->wake_clear;
+	} else {
+		from = MAX(from, s->wake_clear);
+		text = window_get(&s->win, from, at + n, &held);
+		hit = find_literal(text, held, s->wake, s->wake_len);
+		if (!hit) {
+			s->wake_clear = lim;
+			return 0;
+		}
+		hit_at = s->win.base + (uint64_t)(hit - s->win.data);
+	}
 	s->woken = true;
-	from = MIN(at, s->win.base + (uint64_t)(hit - s->win.data));
+	from = MIN(at, hit_at);
 	text = window_get(&s->win, from, at, &held);
 	return engine_stream_wake(s->es, held ? text : NULL, held, from, from);
+}
+
+void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, bool hit)
+{
+	if (s->ended)
+		reset(s);
+	/* Only news about bytes not yet looked at here, of this literal. */
+	if (s->woken || !s->wake || k != s->wake_len || memcmp(lit, s->wake, k) != 0 ||
+	    clear < s->wake_clear || (clear == s->wake_clear && !hit) || s->wake_hit)
+		return;
+	s->wake_clear = clear;
+	s->wake_hit = hit;
 }
 
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,

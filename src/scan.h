@@ -131,6 +131,15 @@ int scan_add_source(struct scan *s, const void *buf, size_t len);
  * with d saying where the file is malformed. Call between inputs.
  */
 int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len, struct diag *d);
+/*
+ * The caller has looked for the literal lit (k bytes) in the input, and it
+ * starts nowhere before offset clear; with hit, it starts at clear. When
+ * lit is the one the late database wakes on (a rule's wake_on), the scan
+ * takes this instead of looking at those bytes again. Call it before
+ * scan_feed() gives it the bytes (it starts the next input, as scan_feed()
+ * does); news of bytes already looked at is ignored.
+ */
+void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, bool hit);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next

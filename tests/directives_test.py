@@ -207,6 +207,26 @@ for eng in engines:
 rc, recs, _ = run(engines[0], [reply])
 check(rc == 0 and findings(recs) == [] and suppressed_inline(recs) == 1,
       "a file's directive: exit %d, %s" % (rc, findings(recs)))
+# A directive honoured in a file, cut between the program's reads (128 KiB)
+# at every byte of it: the search that finds it for the program wakes the
+# scanner's directive rule there too, whose finding confirms it.
+READ = 128 * 1024
+FILLER = b"The quick brown fox jumps over the lazy dog.\n"
+for eng in engines:
+    for word, line in ((b"ignore", b"See https://a.example/x for details. <!-- halluscan:ignore -->\n"),
+                       (b"off", b"<!-- halluscan:off --> See https://a.example/x for details.\n")):
+        for cut in range(-1, 12):
+            start = READ - cut  # where "halluscan:" starts
+            head = start - line.index(b"halluscan:")
+            text = FILLER * (head // len(FILLER))
+            text += b" " * (head - len(text) - 1) + b"\n" + line
+            path = os.path.join(tmp, "cut.md")
+            with open(path, "wb") as f:
+                f.write(text)
+            rc, recs, _ = run(eng, [path])
+            check(rc == 0 and findings(recs) == [] and suppressed_inline(recs) == 1,
+                  "%s: halluscan:%s %d bytes before a read's end: exit %d, %s, %d suppressed"
+                  % (eng, word.decode(), cut, rc, findings(recs), suppressed_inline(recs)))
 # --inline-ignore goes with standard input only.
 rc, _, err = run(engines[0], ["--inline-ignore", "--records", "--field", "text"])
 check(rc == 2 and "--inline-ignore" in err, "--inline-ignore --records: exit %d" % rc)

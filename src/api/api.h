@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "halluscan.h"
 
@@ -41,6 +42,13 @@ int api_policy_new(const struct ruleset *rs, const char *const *contexts, size_t
  * between messages. -EBUSY during an input or grounding.
  */
 int api_scanner_pressure(struct halluscan_scanner *sc, bool on);
+/*
+ * The program looked for lit in the input up to clear, and found it at
+ * clear with hit (scan_wake_known): ignored during grounding or after a
+ * failure.
+ */
+void api_scanner_wake_known(struct halluscan_scanner *sc, const char *lit, size_t k,
+			    uint64_t clear, bool hit);
 /* Copies d into err (when not NULL) and returns code. */
 int api_error(struct halluscan_error *err, int code, const struct diag *d);
 

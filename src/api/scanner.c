@@ -414,6 +414,13 @@ int api_scanner_pressure(struct halluscan_scanner *sc, bool on)
 	return 0;
 }
 
+void api_scanner_wake_known(struct halluscan_scanner *sc, const char *lit, size_t k,
+			    uint64_t clear, bool hit)
+{
+	if (sc->state == IDLE || sc->state == INPUT)
+		scan_wake_known(sc->scan, lit, k, clear, hit);
+}
+
 int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned flags)
 {
 	if (!(flags & HALLUSCAN_RESET_KEEP_GROUNDING)) {

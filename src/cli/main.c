@@ -705,6 +705,7 @@ static int scan_one(struct halluscan_scanner *sc, struct plain *in, const char *
 	rep->model_output = mo->all || (mo->stdin && strcmp(name, "-") == 0);
 	rep->inline_ignore = mo->honour && !rep->model_output;
 	report_input(rep, shown);
+	rep->scanner = sc;
 	in->on_text = report_text;
 	in->text_ctx = rep;
 	err = plain_scan(in, sc, name, line_buffered ? on_line : NULL, rep->out);

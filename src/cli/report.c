@@ -514,6 +514,9 @@ int report_text(void *ctx, const char *text, size_t len)
 		err = prescan_feed(&r->ps, text, len);
 	else
 		r->ps.lines_done = UINT64_MAX;
+	if (err == 0 && r->ps.directives && r->scanner)
+		api_scanner_wake_known(r->scanner, PRESCAN_DIRECTIVE, PRESCAN_DIRECTIVE_LEN,
+				       r->ps.dir_clear, r->ps.dir_hit);
 	return err ? err : release(r, false);
 }
 

@@ -54,6 +54,9 @@ struct report {
 	 * ones), and the path it is about, when set: --scratchpad's lists. */
 	int (*tap)(void *ctx, const char *path, const struct halluscan_finding *f);
 	void *tap_ctx;
+	/* The scanner that reads the text after report_text(), or NULL: told
+	 * where the input's first directive is, which it need not look for. */
+	struct halluscan_scanner *scanner;
 
 	/* private */
 	struct prescan ps;

@@ -8,8 +8,8 @@
 
 #include "util.h"
 
-#define DIRECTIVE "halluscan:"
-#define DIRECTIVE_LEN (sizeof(DIRECTIVE) - 1)
+#define DIRECTIVE PRESCAN_DIRECTIVE
+#define DIRECTIVE_LEN PRESCAN_DIRECTIVE_LEN
 /* The longest list of names a halluscan:ignore is read for. */
 #define NAMES_MAX 256
 
@@ -25,7 +25,9 @@ void prescan_begin(struct prescan *p)
 
 	for (i = 0; i < p->n_ignores; i++)
 		free(p->ignores[i].names);
-	p->off = p->lines_done = p->line_start = 0;
+	p->off = p->lines_done = p->line_start = p->dir_clear = 0;
+	p->dir_hit = false;
+	p->dir_tail_len = 0;
 	p->n_code = p->n_off = p->n_ignores = p->line_len = 0;
 	p->n_marks = p->marks_done = p->n_seen = 0;
 	p->off_open = p->in_fence = p->in_indented = p->in_list = false;
@@ -283,6 +285,39 @@ static int line_done(struct prescan *p, const char *s, size_t n, unsigned may)
 	return err;
 }
 
+/*
+ * The piece text[0, len), read from p->off on, whose first directive is
+ * dir: keeps dir_clear and dir_hit, until the input's first directive.
+ */
+static void first_directive(struct prescan *p, const char *text, size_t len, const char *dir)
+{
+	const size_t keep = DIRECTIVE_LEN - 1;
+	char join[2 * (DIRECTIVE_LEN - 1)];
+	size_t head = MIN(len, keep), t = p->dir_tail_len;
+	const char *hit;
+
+	/* One that starts in the bytes before the piece and ends in it. */
+	memcpy(join, p->dir_tail, t);
+	memcpy(join + t, text, head);
+	hit = find_directive(join, t + head);
+	if (hit || dir) {
+		p->dir_clear = hit ? p->off - t + (uint64_t)(hit - join) : p->off + (uint64_t)(dir - text);
+		p->dir_hit = true;
+		return;
+	}
+	p->dir_clear = p->off + len >= keep ? p->off + len - keep : 0;
+	if (len >= keep) {
+		memcpy(p->dir_tail, text + len - keep, keep);
+		p->dir_tail_len = keep;
+	} else {
+		size_t old = MIN(t, keep - len);
+
+		memmove(p->dir_tail, p->dir_tail + t - old, old);
+		memcpy(p->dir_tail + old, text, len);
+		p->dir_tail_len = old + len;
+	}
+}
+
 int prescan_feed(struct prescan *p, const char *text, size_t len)
 {
 	const char *end = text + len;
@@ -291,8 +326,15 @@ int prescan_feed(struct prescan *p, const char *text, size_t len)
 	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
 		return -ENOMEM;
 	/* The next directive and backtick of the piece: a line before them
-	 * holds neither (searching each line costs more than the rest). */
-	const char *dir = text, *tick = text;
+	 * holds neither (searching each line costs more than the rest). The
+	 * piece is searched whole at once, for the scanner too. */
+	const char *dir = NULL, *tick = text;
+
+	if (p->directives) {
+		dir = find_directive(text, len);
+		if (!p->dir_hit)
+			first_directive(p, text, len, dir);
+	}
 
 	while (text < end && err == 0) {
 		const char *nl = memchr(text, '\n', (size_t)(end - text));

@@ -28,6 +28,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What every directive starts with. */
+#define PRESCAN_DIRECTIVE "halluscan:"
+#define PRESCAN_DIRECTIVE_LEN (sizeof(PRESCAN_DIRECTIVE) - 1)
 #define PRESCAN_LINE_MAX (64 * 1024)
 #define PRESCAN_RANGES_MAX 4096
 
@@ -54,6 +57,12 @@ struct prescan {
 
 	uint64_t off;          /* bytes read */
 	uint64_t lines_done;   /* complete lines (UINT64_MAX after prescan_end) */
+	/* With directives: PRESCAN_DIRECTIVE starts nowhere in the input
+	 * before dir_clear (in lines of any length, across pieces), and with
+	 * dir_hit it starts there: the first one, which wakes the scanner's
+	 * directive rule (scan_wake_known), found by the one search. */
+	uint64_t dir_clear;
+	bool dir_hit;
 
 	struct prescan_range *code_ranges; /* in order, not overlapping */
 	size_t n_code, cap_code;
@@ -69,7 +78,10 @@ struct prescan {
 	uint64_t *seen;
 	size_t n_seen, cap_seen;
 
-	/* private: the line being read, and the block state of Markdown */
+	/* private: the input's last bytes, for a directive across pieces */
+	char dir_tail[PRESCAN_DIRECTIVE_LEN - 1];
+	size_t dir_tail_len;
+	/* the line being read, and the block state of Markdown */
 	char *line;
 	size_t line_len;
 	uint64_t line_start;
