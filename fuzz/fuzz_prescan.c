@@ -15,6 +15,7 @@
 
 #include "fuzz.h"
 #include "input/prescan.h"
+#include "util.h"
 
 static void read_all(struct prescan *p, const char *text, size_t n, size_t piece, bool confirm)
 {
@@ -58,6 +59,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < whole.n_code && i < split.n_code; i++)
 		FUZZ_CHECK(whole.code_ranges[i].start == split.code_ranges[i].start &&
 			   whole.code_ranges[i].end == split.code_ranges[i].end);
+
+	/* The first directive, for the scanner's wake, wherever the pieces cut. */
+	{
+		const char *first = find_literal(text, n, PRESCAN_DIRECTIVE, PRESCAN_DIRECTIVE_LEN);
+		uint64_t at = first ? (uint64_t)(first - text) : n >= 9 ? n - 9 : 0;
+
+		FUZZ_CHECK(whole.dir_hit == !!first && whole.dir_clear == at,
+			   "whole: %d at %llu, not %d at %llu", whole.dir_hit,
+			   (unsigned long long)whole.dir_clear, !!first, (unsigned long long)at);
+		FUZZ_CHECK(split.dir_hit == !!first && split.dir_clear == at,
+			   "pieces of %zu: %d at %llu, not %d at %llu", piece, split.dir_hit,
+			   (unsigned long long)split.dir_clear, !!first, (unsigned long long)at);
+	}
 
 	/* With confirm: every "halluscan:" confirmed, or none. */
 	read_all(&none, text, n, piece, true);
