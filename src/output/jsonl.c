@@ -7,26 +7,25 @@
 
 #include "emit.h"
 
-/* ,"key":"v" */
-static int field_str(struct buf *b, const char *key, const char *v, size_t n)
-{
-	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
+/* ,"k": as one literal and its length: the key and value helpers' key */
+#define KEY(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1
 
-	return err ? -ENOMEM : emit_json_string(b, v, n);
+/* ,"key":"v" */
+static int field_str(struct buf *b, const char *key, size_t klen, const char *v, size_t n)
+{
+	return buf_add(b, key, klen) ? -ENOMEM : emit_json_string(b, v, n);
 }
 
 /* ,"key":"v" for text quoted from the input: a URL's credentials redacted */
-static int field_quote(struct buf *b, const char *key, const char *v, size_t n)
+static int field_quote(struct buf *b, const char *key, size_t klen, const char *v, size_t n)
 {
-	int err = BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":");
-
-	return err ? -ENOMEM : emit_json_quote(b, v, n);
+	return buf_add(b, key, klen) ? -ENOMEM : emit_json_quote(b, v, n);
 }
 
 /* ,"key":v */
-static int field_u64(struct buf *b, const char *key, uint64_t v)
+static int field_u64(struct buf *b, const char *key, size_t klen, uint64_t v)
 {
-	return BUF_LIT(b, ",\"") | buf_adds(b, key) | BUF_LIT(b, "\":") | buf_add_u64(b, v);
+	return buf_add(b, key, klen) | buf_add_u64(b, v);
 }
 
 /* The record's start: {"type":"T","path":"P" and where it is in a transcript */
@@ -79,13 +78,15 @@ int jsonl_also(struct buf *b, const struct halluscan_finding *f)
 static int reference(struct buf *b, const struct halluscan_reference *r)
 {
 	const struct {
-		const char *key, *v;
+		const char *key;
+		size_t klen;
+		const char *v;
 		size_t n;
 	} f[] = {
-		{"title", r->title, r->title_len},   {"authors", r->authors, r->authors_len},
-		{"venue", r->venue, r->venue_len},   {"doi", r->doi, r->doi_len},
-		{"arxiv", r->arxiv, r->arxiv_len},   {"isbn", r->isbn, r->isbn_len},
-		{"url", r->url, r->url_len},
+		{KEY("title"), r->title, r->title_len},   {KEY("authors"), r->authors, r->authors_len},
+		{KEY("venue"), r->venue, r->venue_len},   {KEY("doi"), r->doi, r->doi_len},
+		{KEY("arxiv"), r->arxiv, r->arxiv_len},   {KEY("isbn"), r->isbn, r->isbn_len},
+		{KEY("url"), r->url, r->url_len},
 	};
 	const char *p;
 	size_t i, k = 0;
@@ -94,9 +95,9 @@ static int reference(struct buf *b, const struct halluscan_reference *r)
 	err |= BUF_LIT(b, ",\"reference\":{\"style\":") | emit_json_string(b, r->style, strlen(r->style));
 	for (i = 0; i < ARRAY_SIZE(f); i++)
 		if (f[i].v)
-			err |= field_quote(b, f[i].key, f[i].v, f[i].n);
+			err |= field_quote(b, f[i].key, f[i].klen, f[i].v, f[i].n);
 	if (r->year)
-		err |= field_u64(b, "year", r->year);
+		err |= field_u64(b, KEY("year"), r->year);
 	if (r->problems) {
 		err |= BUF_LIT(b, ",\"problems\":[");
 		for (i = 0; (p = halluscan_reference_problem((unsigned)i)); i++)
@@ -114,32 +115,32 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	int err = 0;
 
 	err |= head(w, "finding");
-	err |= field_str(b, "signal", f->signal, strlen(f->signal));
+	err |= field_str(b, KEY("signal"), f->signal, strlen(f->signal));
 	err |= jsonl_also(b, f);
-	err |= field_str(b, "rule", f->rule, strlen(f->rule));
+	err |= field_str(b, KEY("rule"), f->rule, strlen(f->rule));
 	err |= BUF_LIT(b, ",\"severity\":\"");
 	err |= buf_adds(b, halluscan_severity_name(f->severity));
 	err |= buf_addc(b, '"');
 	if (f->trigger)
-		err |= field_str(b, "trigger", f->trigger, strlen(f->trigger));
-	err |= field_u64(b, "start", f->start);
-	err |= field_u64(b, "end", f->end);
-	err |= field_u64(b, "line", f->line);
-	err |= field_u64(b, "column", f->column);
-	err |= field_quote(b, "text", f->text, f->text_len);
+		err |= field_str(b, KEY("trigger"), f->trigger, strlen(f->trigger));
+	err |= field_u64(b, KEY("start"), f->start);
+	err |= field_u64(b, KEY("end"), f->end);
+	err |= field_u64(b, KEY("line"), f->line);
+	err |= field_u64(b, KEY("column"), f->column);
+	err |= field_quote(b, KEY("text"), f->text, f->text_len);
 	if (f->text_truncated)
 		err |= BUF_LIT(b, ",\"text_truncated\":true");
 	if (f->grounded)
-		err |= BUF_LIT(b, ",\"grounded\":true") | field_u64(b, "grounded_at", f->grounded_at);
+		err |= BUF_LIT(b, ",\"grounded\":true") | field_u64(b, KEY("grounded_at"), f->grounded_at);
 	if (f->source)
-		err |= field_quote(b, "source", f->source, strlen(f->source)) |
-		       field_u64(b, "source_at", f->source_at);
+		err |= field_quote(b, KEY("source"), f->source, strlen(f->source)) |
+		       field_u64(b, KEY("source_at"), f->source_at);
 	if (f->reference)
 		err |= reference(b, f->reference);
 	if (fingerprint)
-		err |= field_str(b, "fingerprint", fingerprint, strlen(fingerprint));
-	err |= field_quote(b, "message", f->message, strlen(f->message));
-	err |= field_quote(b, "recovery", f->recovery, strlen(f->recovery));
+		err |= field_str(b, KEY("fingerprint"), fingerprint, strlen(fingerprint));
+	err |= field_quote(b, KEY("message"), f->message, strlen(f->message));
+	err |= field_quote(b, KEY("recovery"), f->recovery, strlen(f->recovery));
 	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : jsonl_flush(w);
 }
@@ -158,21 +159,21 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 	int err = 0;
 
 	err |= head(w, "claim");
-	err |= field_u64(b, "start", c->start) | field_u64(b, "end", c->end);
+	err |= field_u64(b, KEY("start"), c->start) | field_u64(b, KEY("end"), c->end);
 	err |= BUF_LIT(b, ",\"label\":\"") | buf_adds(b, halluscan_claim_label_name(c->label)) |
 	       buf_addc(b, '"');
-	err |= field_quote(b, "text", c->text, c->text_len);
+	err |= field_quote(b, KEY("text"), c->text, c->text_len);
 	err |= BUF_LIT(b, ",\"items\":[");
 	for (i = 0; i < c->n_items; i++) {
 		const struct halluscan_claim_item *it = c->items[i];
 
 		err |= buf_adds(b, i ? ",{\"rule\":" : "{\"rule\":");
 		err |= emit_json_string(b, it->rule, strlen(it->rule));
-		err |= field_u64(b, "start", it->start) | field_u64(b, "end", it->end);
-		err |= field_quote(b, "text", it->text, it->text_len);
+		err |= field_u64(b, KEY("start"), it->start) | field_u64(b, KEY("end"), it->end);
+		err |= field_quote(b, KEY("text"), it->text, it->text_len);
 		if (it->grounded)
 			err |= BUF_LIT(b, ",\"grounded\":true") |
-			       field_u64(b, "grounded_at", it->grounded_at) | buf_addc(b, '}');
+			       field_u64(b, KEY("grounded_at"), it->grounded_at) | buf_addc(b, '}');
 		else
 			err |= BUF_LIT(b, ",\"grounded\":false}");
 	}
@@ -188,11 +189,11 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	int err = 0;
 
 	err |= head(w, "summary");
-	err |= field_u64(b, "bytes", s->bytes);
+	err |= field_u64(b, KEY("bytes"), s->bytes);
 	if (in && in->encoding)
-		err |= field_str(b, "encoding", in->encoding, strlen(in->encoding)) |
-		       field_u64(b, "replaced", in->replaced);
-	err |= field_u64(b, "findings", s->findings);
+		err |= field_str(b, KEY("encoding"), in->encoding, strlen(in->encoding)) |
+		       field_u64(b, KEY("replaced"), in->replaced);
+	err |= field_u64(b, KEY("findings"), s->findings);
 	err |= BUF_LIT(b, ",\"signals\":{");
 	for (i = 0; i < s->n_signals; i++)
 		err |= buf_addf(b, "%s\"%s\":%llu", i ? "," : "",
@@ -200,11 +201,11 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 				(unsigned long long)s->signal_counts[i]);
 	err |= buf_addc(b, '}');
 	err |= buf_addf(b, ",\"verdict\":\"%s\"", halluscan_severity_name(s->verdict));
-	err |= field_u64(b, "exempted", s->exempted) | field_u64(b, "grounded", s->grounded) |
-	       field_u64(b, "repeats", s->repeats) | field_u64(b, "spans", s->spans) |
-	       field_u64(b, "unterminated_spans", s->unterminated_spans);
+	err |= field_u64(b, KEY("exempted"), s->exempted) | field_u64(b, KEY("grounded"), s->grounded) |
+	       field_u64(b, KEY("repeats"), s->repeats) | field_u64(b, KEY("spans"), s->spans) |
+	       field_u64(b, KEY("unterminated_spans"), s->unterminated_spans);
 	if (s->ground_evictions)
-		err |= field_u64(b, "ground_evictions", s->ground_evictions);
+		err |= field_u64(b, KEY("ground_evictions"), s->ground_evictions);
 	if (s->pressure)
 		err |= BUF_LIT(b, ",\"pressure\":true");
 	if (in && (in->suppressed_inline || in->suppressed_baseline || in->suppressed_code))
@@ -228,9 +229,9 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 					s->claims_sufficient ? "sufficient" : "insufficient");
 	}
 	if (in && in->error)
-		err |= field_str(b, "error", in->error, strlen(in->error));
+		err |= field_str(b, KEY("error"), in->error, strlen(in->error));
 	if (s->match_limit_hits)
-		err |= field_u64(b, "match_limit_hits", s->match_limit_hits);
+		err |= field_u64(b, KEY("match_limit_hits"), s->match_limit_hits);
 	err |= buf_addf(b, ",\"ruleset\":\"%.16s\",\"version\":\"%s\"}\n",
 			halluscan_rules_digest(w->rules), halluscan_version());
 	return err ? -ENOMEM : jsonl_flush(w);
