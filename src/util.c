@@ -60,7 +60,7 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
-int buf_add(struct buf *b, const void *p, size_t n)
+int buf_add_grow(struct buf *b, const void *p, size_t n)
 {
 	if (n == 0)
 		return 0;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
@@ -73,7 +74,20 @@ struct buf {
 	size_t len, cap;
 };
 
-int buf_add(struct buf *b, const void *p, size_t n);
+int buf_add_grow(struct buf *b, const void *p, size_t n);
+/*
+ * Appends n bytes, a NUL kept after them; 0 or -ENOMEM. Inline where the
+ * buffer has room: the writers append a few bytes at a time.
+ */
+static inline int buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n == 0 || n >= b->cap - b->len)
+		return buf_add_grow(b, p, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
 /* Appends a string literal. */
 #define BUF_LIT(b, lit) buf_add((b), (lit), sizeof(lit) - 1)
 int buf_addc(struct buf *b, char c);
