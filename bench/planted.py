@@ -51,6 +51,11 @@ TIME = re.compile(r"(?<![\d:])(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|(?<![\
                   re.I)
 IDTOK = re.compile(r"(?<![\w-])(?=[\w-]*\d)(?=[\w-]*[A-Za-z-])[A-Za-z0-9][\w-]{3,}[A-Za-z0-9](?![\w-])")
 KINDS = ["price", "date", "time", "id", "number", "url", "statistic", "total"]
+# Wrong arithmetic on correct tool figures (issue 36's class 3), planted
+# with their own random numbers so that the kinds above stay as they were.
+ARITH = ["total_item", "total_short", "charge_half"]
+PARTY = re.compile(r'"(?:passengers|travelers|travellers|guests|adults|number_of_seats)"\s*:\s*"?([2-9])\b')
+SUM_KEY = re.compile(r'"\w*(?:total|amount|charge|charged|paid|payment|refund|balance)\w*"\s*:\s*"?(\d[\d,]*(?:\.\d+)?)')
 
 
 def fnum(s):
@@ -80,6 +85,10 @@ class Ground:
         for m in re.finditer(r"(?<!\d)(\d{1,2}):(\d{2})(?::\d{2})?(?!\d)", tool):
             self.tool_times.add((int(m.group(1)), int(m.group(2))))
         self.tool_dates = {(int(y), int(mo), int(d)) for y, mo, d in ISO_DATE.findall(tool)}
+        # the party a tool record counts (the newest), and its figures keyed as sums
+        parties = PARTY.findall(tool)
+        self.party = int(parties[-1]) if parties else 0
+        self.sum_nums = {fnum(x) for x in SUM_KEY.findall(tool)} - {None}
 
     def naive_has(self, fig):
         return re.search(r"(?<![\d])" + re.escape(fig) + r"(?![\d])", self.all) is not None
@@ -229,6 +238,51 @@ def plant(reply, kind, cands, rng, g):
         s = len(reply) + len(sep) + add.index("$")
         return reply + sep + add, s, s + 1 + len(fig)
     return None
+
+
+def plant_arith(reply, kind, cands, rng, g):
+    """(new reply, start char, end char) for one wrong computation of kind,
+    built from the reply's own prices, or None where the reply has no such
+    pattern: total_item, a total that is one item's price (the reply lists
+    two or more prices, or the tool record counts a party of two or more);
+    total_short, a total of three or more listed prices that leaves one
+    out; charge_half, a price the tool keys as a sum (total, amount,
+    charge, refund...) halved or doubled where the reply states it."""
+    prices = [(s, e) for s, e, _ in cands.get("price", [])]
+    vals = [fnum(reply[s:e]) for s, e in prices]
+    distinct = sorted(set(vals))
+    sep = "" if reply.endswith((" ", "\n")) else " "
+    if kind == "total_item":
+        if not (len(distinct) >= 2 or (g.party >= 2 and distinct)):
+            return None
+        k = rng.randrange(len(prices))
+        fig = reply[prices[k][0]:prices[k][1]].rstrip(",")
+    elif kind == "total_short":
+        # three or more prices; or two (legs) for a party the tool counts,
+        # the total for the party leaving one leg out
+        if len(distinct) >= 3:
+            tot = sum(distinct) - rng.choice(distinct)
+        elif len(distinct) == 2 and g.party >= 2:
+            tot = (sum(distinct) - rng.choice(distinct)) * g.party
+        else:
+            return None
+        fig = fmt(tot, reply[prices[0][0]:prices[0][1]].rstrip(","))
+    elif kind == "charge_half":
+        sums = [(s, e) for (s, e), v in zip(prices, vals) if v in g.sum_nums]
+        if not sums:
+            return None
+        s, e = rng.choice(sums)
+        v = fnum(reply[s:e])
+        for nv in rng.sample([v / 2, v * 2], 2):
+            new = fmt(nv, reply[s:e] if "." in reply[s:e] or nv == int(nv) else reply[s:e] + ".00")
+            if fnum(new) not in g.tool_nums:
+                return reply[:s] + new + reply[e:], s - 1, s + len(new)
+        return None
+    else:
+        return None
+    add = "That comes to $%s in total." % fig
+    st = len(reply) + len(sep) + add.index("$")
+    return reply + sep + add, st, st + 1 + len(fig)
 
 
 def fmt(v, like):
@@ -400,6 +454,7 @@ def main():
     t0 = time.monotonic()
     convs = load(paths, a.sample, a.seed)
     rng = random.Random(a.seed)
+    arng = random.Random(a.seed + 2)
 
     unchanged = []   # (conv, index, text, naive)
     planted = []     # conversation copies
@@ -410,8 +465,9 @@ def main():
             cands = candidates(t, g)
             if not any(cands.values()):
                 continue
-            for kind in KINDS:
-                p = plant(t, kind, cands, rng, g)
+            for kind in KINDS + ARITH:
+                p = plant(t, kind, cands, rng, g) if kind in KINDS else \
+                    plant_arith(t, kind, cands, arng, g)
                 if p is None:
                     continue
                 nt, s, e = p
@@ -467,8 +523,13 @@ def main():
             tally[2] += naive_hit
         if hit:
             caught_by[hit[0]["signal"]] += 1
-    tot = [sum(v[j] for v in kinds.values()) for j in range(3)]
+    # recall over the kinds planted since the start (comparable across
+    # versions), and with the wrong computations too
+    tot = [sum(v[j] for k, v in kinds.items() if k in KINDS) for j in range(3)]
     res["recall"] = {"halluscan": tot[1] / max(1, tot[0]), "naive": tot[2] / max(1, tot[0])}
+    tot = [sum(v[j] for v in kinds.values()) for j in range(3)]
+    res["recall_with_arithmetic"] = {"halluscan": tot[1] / max(1, tot[0]),
+                                     "naive": tot[2] / max(1, tot[0])}
     res["by_kind"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
                       for k, v in sorted(kinds.items())}
     res["recall_by_source"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
@@ -505,6 +566,8 @@ def main():
     print("%-28s %10s %10s" % ("", "naive", "halluscan"))
     print("%-28s %10.3f %10.3f" % ("planted recall", res["recall"]["naive"],
                                    res["recall"]["halluscan"]))
+    print("%-28s %10.3f %10.3f" % ("... with wrong computations", res["recall_with_arithmetic"]["naive"],
+                                   res["recall_with_arithmetic"]["halluscan"]))
     print("%-28s %10.3f %10.3f" % ("unchanged replies flagged", res["unchanged_flagged"]["naive"],
                                    res["unchanged_flagged"]["halluscan"]))
     print("unchanged replies flagged, by source:")

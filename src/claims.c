@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 #include <pcre2.h>
 
 #define EXEMPT_MATCH_LIMIT 100000
+#define CLAIMS_TOTAL_ITEMS 8
 
 struct held {
 	size_t rule;
@@ -43,6 +45,7 @@ struct held {
 	bool attr_agrees;
 	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
 	bool week;         /* "open seven days a week": checked only against days' hours */
+	unsigned char total; /* CLAIM_TOTAL_*: source is the derivation it differs from */
 };
 
 /*
@@ -95,6 +98,14 @@ struct claims {
 	 * only with one of these among its terms (ground_derive()). */
 	double said[GROUND_DERIVE_SAID];
 	size_t n_said;
+	/* The total check (check_total()): the sums of money the answer stated
+	 * as an item's (a fare, a price; not as a total, a charge, a refund),
+	 * distinct, in order; and the party it said it counts ("2 passengers"),
+	 * or 0. */
+	double totals[CLAIMS_TOTAL_ITEMS];
+	size_t n_totals;
+	uint64_t totals_at; /* where the grounding says the last of them */
+	unsigned party;
 	uint64_t counts[CLAIM_LABELS];
 	struct claim_item *items;  /* a claim's checkable items */
 	size_t cap_items;
@@ -359,6 +370,8 @@ void claims_reset(struct claims *c)
 	c->judged_from = c->judged_to = c->dec_end = 0;
 	c->n_ent = 0;
 	c->n_said = 0;
+	c->n_totals = 0;
+	c->party = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -837,6 +850,285 @@ static bool counts_results(struct claims *c, const struct held *h, uint64_t end)
 }
 
 /*
+ * The total check: a sum of money the answer presents as a total, a
+ * difference, a charge or a refund is held to what the figures it is
+ * computed from make. Agents get the arithmetic wrong on correct tool
+ * figures: one passenger's fare given as the total for two, a total that
+ * leaves out a leg, "$600 processed" where the tool charged 1,200. Its
+ * role is read from the words around it in its sentence, up to the next
+ * sum of money on each side: a total ("total", "altogether", "combined",
+ * "for both of you"), a charge ("charged", "processed", "you'll pay"), a
+ * refund ("refund", "back"), a difference; a figure said per item ("per
+ * person", "each") has none.
+ */
+enum {
+	ROLE_TOTAL = 1, ROLE_CHARGE = 2, ROLE_REFUND = 4, ROLE_DIFF = 8, ROLE_PER = 16,
+	ROLE_TWO = 32, /* "for both", "the two of you": a party of two */
+};
+
+static const struct {
+	const char *w;
+	unsigned role;
+} role_words[] = {
+	{"altogether", ROLE_TOTAL}, {"apiece", ROLE_PER}, {"back", ROLE_REFUND},
+	{"billed", ROLE_CHARGE}, {"charge", ROLE_CHARGE}, {"charged", ROLE_CHARGE},
+	{"combined", ROLE_TOTAL}, {"comes", ROLE_TOTAL}, {"credited", ROLE_REFUND}, {"difference", ROLE_DIFF},
+	{"each", ROLE_PER}, {"overall", ROLE_TOTAL}, {"paid", ROLE_CHARGE}, {"pay", ROLE_CHARGE},
+	{"per", ROLE_PER}, {"processed", ROLE_CHARGE}, {"refund", ROLE_REFUND},
+	{"refunded", ROLE_REFUND}, {"reimbursed", ROLE_REFUND}, {"total", ROLE_TOTAL},
+	{"totaling", ROLE_TOTAL}, {"totalling", ROLE_TOTAL}, {"totals", ROLE_TOTAL},
+};
+
+/* The roles the words of text[0, n) give; at most max words are read;
+ * "per" or "each" among the first skip_per words not. */
+static unsigned role_of_words(const char *text, size_t n, size_t max, size_t skip_per)
+{
+	char w[16], prev[16] = "";
+	size_t i = 0, k, words = 0;
+	unsigned role = 0;
+
+	while (i < n && words < max) {
+		size_t len = 0;
+
+		while (i < n && !isalpha((unsigned char)text[i]))
+			i++;
+		while (i < n && isalpha((unsigned char)text[i])) {
+			if (len + 1 < sizeof(w))
+				w[len++] = (char)tolower((unsigned char)text[i]);
+			i++;
+		}
+		if (!len)
+			break;
+		w[len] = '\0';
+		words++;
+		for (k = 0; k < ARRAY_SIZE(role_words); k++)
+			if (strcmp(w, role_words[k].w) == 0 &&
+			    !(role_words[k].role == ROLE_PER && words <= skip_per))
+				role |= role_words[k].role;
+		/* "for both", "both of you", "the two of you" */
+		if ((strcmp(w, "both") == 0 && strcmp(prev, "for") == 0) ||
+		    (strcmp(w, "of") == 0 && (strcmp(prev, "both") == 0 || strcmp(prev, "two") == 0)))
+			role |= ROLE_TOTAL | ROLE_TWO;
+		memcpy(prev, w, len + 1);
+	}
+	return role;
+}
+
+/* The role of the sum of money h in its sentence (ROLE_*). */
+static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
+{
+	uint64_t lo = c->start, hi = end;
+	const char *p;
+	size_t i, n;
+	unsigned before, after;
+
+	for (i = 0; i < c->n_held; i++) {
+		const struct held *o = &c->held[i];
+
+		if (o == h || !o->lexed || quantity_class_of(&o->q) != QC_MONEY)
+			continue;
+		if (o->to <= h->from && o->to > lo)
+			lo = o->to;
+		if (o->from >= h->to && o->from < hi)
+			hi = o->from;
+	}
+	if (h->from - lo > 160)
+		lo = h->from - 160;
+	p = window_get(c->w, lo, h->from, &n);
+	/* ("$375 per passenger and $750 altogether": the per is the one before's) */
+	before = role_of_words(p, n, 32, lo > c->start ? 3 : 0);
+	p = window_get(c->w, h->to, MIN(hi, h->to + 48), &n);
+	/* (words after a comma or colon are the next clause's) */
+	for (i = 0; i < n && p[i] != ',' && p[i] != ':' && p[i] != ';'; i++)
+		;
+	after = role_of_words(p, i, 4, 0);
+	return before | after;
+}
+
+/* Writes "a + b + c = s" of the answer's items (times party, when 2 or more). */
+/* A figure as a derivation writes it: to the cent where it has cents. */
+static void total_fig(char *out, size_t n, double v)
+{
+	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
+}
+
+static void items_sum_text(const struct claims *c, unsigned party, char *out, size_t n)
+{
+	double sum = 0;
+	size_t i, k = 0;
+	char f[32];
+
+	if (party >= 2)
+		k += (size_t)snprintf(out + k, n - k, "(");
+	for (i = 0; i < c->n_totals && k < n; i++) {
+		total_fig(f, sizeof(f), c->totals[i]);
+		k += (size_t)snprintf(out + k, n - k, "%s%s", i ? " + " : "", f);
+		sum += c->totals[i];
+	}
+	if (party >= 2 && k < n) {
+		k += (size_t)snprintf(out + k, n - k, ") x %u", party);
+		sum *= party;
+	}
+	total_fig(f, sizeof(f), sum);
+	if (k < n)
+		snprintf(out + k, n - k, " = %s", f);
+}
+
+static double items_sum(const struct claims *c)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < c->n_totals; i++)
+		sum += c->totals[i];
+	return sum;
+}
+
+static bool is_item(const struct claims *c, double v)
+{
+	size_t i;
+
+	for (i = 0; i < c->n_totals; i++)
+		if (fabs(c->totals[i] - v) < 0.005)
+			return true;
+	return false;
+}
+
+/* Reports h as a total the figures contradict: how says what they make. */
+static enum check report_total(struct claims *c, struct held *h, unsigned kind, const char *how,
+			       uint64_t at)
+{
+	size_t off = c->text.len;
+
+	if (buf_add(&c->text, how, strlen(how) + 1) < 0)
+		return CHECK_REPORT;
+	h->source_off = off;
+	h->grounded_at = at;
+	h->total = (unsigned char)kind;
+	return CHECK_REPORT;
+}
+
+/* The party a total is for: said in its sentence ("for both of you"), by
+ * the answer ("2 passengers"), else by the grounding ("passengers": [...]). */
+static unsigned party_of(const struct claims *c, unsigned role)
+{
+	if (role & ROLE_TWO)
+		return 2;
+	return c->party ? c->party : ground_party(c->ground);
+}
+
+/*
+ * A total stated as a figure the grounding states (gq): one passenger's
+ * fare ("price": 145) given as the total, the charge or the payment of a
+ * party of two or more; one item of the answer's own list given as their
+ * total, or one of its two figures as their difference. CHECK_REPORT with
+ * the derivation, or CHECK_GROUNDED.
+ */
+static enum check check_total_stated(struct claims *c, struct held *h, unsigned role,
+				     const struct ground_quantity *gq)
+{
+	char how[96], a[32], b[32];
+	unsigned party;
+
+	if ((role & ROLE_PER) || !(role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_DIFF)))
+		return CHECK_GROUNDED;
+	if ((role & (ROLE_TOTAL | ROLE_CHARGE)) && (party = party_of(c, role)) >= 2 &&
+	    ground_item_price(c->ground, &h->q)) {
+		total_fig(a, sizeof(a), h->q.value);
+		total_fig(b, sizeof(b), h->q.value * party);
+		snprintf(how, sizeof(how), "%u passengers x %s = %s", party, a, b);
+		return report_total(c, h, CLAIM_TOTAL_FARE, how, gq->at);
+	}
+	if ((role & ROLE_TOTAL) && c->n_totals >= 2 && is_item(c, h->q.value) &&
+	    fabs(items_sum(c) - h->q.value) >= 0.005) {
+		items_sum_text(c, 0, how, sizeof(how));
+		return report_total(c, h, CLAIM_TOTAL_ITEM, how, gq->at);
+	}
+	if ((role & ROLE_DIFF) && c->n_totals == 2 && is_item(c, h->q.value)) {
+		double hi = MAX(c->totals[0], c->totals[1]), lo = MIN(c->totals[0], c->totals[1]);
+
+		total_fig(a, sizeof(a), hi);
+		total_fig(b, sizeof(b), lo);
+		snprintf(how, sizeof(how), "%s - %s = ", a, b);
+		total_fig(a, sizeof(a), hi - lo);
+		strncat(how, a, sizeof(how) - strlen(how) - 1);
+		return report_total(c, h, CLAIM_TOTAL_TERM, how, gq->at);
+	}
+	return CHECK_GROUNDED;
+}
+
+/*
+ * A total the grounding does not state: with a list of three or more
+ * items the answer stated, their sum (times the party) grounds it, and one
+ * that leaves out one of them is reported; a charge or a refund half or
+ * twice what the grounding says was charged or refunded is reported. -1:
+ * neither (ground_derive() and the near check decide).
+ */
+static int check_total_computed(struct claims *c, struct held *h, unsigned role)
+{
+	const struct ground_quantity *gq;
+	char how[96], a[32];
+	unsigned party = party_of(c, role);
+	double sum = items_sum(c), v = h->q.value;
+	size_t i, off;
+
+	if (!(role & ROLE_PER) && (role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_REFUND)) &&
+	    (gq = ground_charged(c->ground, &h->q))) {
+		total_fig(a, sizeof(a), gq->q.value);
+		if (role & (ROLE_CHARGE | ROLE_REFUND))
+			snprintf(how, sizeof(how), "the %s %s", a,
+				 role & ROLE_REFUND ? "refunded" : "charged");
+		else
+			snprintf(how, sizeof(how), "the total %s", a);
+		return report_total(c, h, CLAIM_TOTAL_DIFFERS, how, gq->at);
+	}
+	if (c->n_totals < 2)
+		return -1;
+	if (fabs(sum - v) < 0.005 || (party >= 2 && fabs(sum * party - v) < 0.005)) {
+		items_sum_text(c, fabs(sum - v) < 0.005 ? 0 : party, how, sizeof(how));
+		*strstr(how, " = ") = '\0';
+		off = c->text.len;
+		if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+			h->source_off = off;
+		h->grounded_at = c->totals_at;
+		return CHECK_GROUNDED;
+	}
+	/* (of two, one left out is one item: with a party of two or more,
+	 * "$290" for 2 x $145 where the answer's legs are $145 and $132) */
+	if (!(role & ROLE_TOTAL) || (role & ROLE_PER) || c->n_totals < (party >= 2 ? 2 : 3))
+		return -1;
+	for (i = 0; i < c->n_totals; i++)
+		if ((c->n_totals >= 3 && fabs(sum - c->totals[i] - v) < 0.005) ||
+		    (party >= 2 && fabs((sum - c->totals[i]) * party - v) < 0.005)) {
+			items_sum_text(c, fabs(sum - c->totals[i] - v) < 0.005 ? 0 : party, how,
+				       sizeof(how));
+			return report_total(c, h, CLAIM_TOTAL_DIFFERS, how, c->totals_at);
+		}
+	return -1;
+}
+
+/* A total that nothing grounds, near what the answer's own list makes
+ * (within the rule's tolerance): reported as differing from that. */
+static bool near_items_total(struct claims *c, struct held *h, unsigned role, double tolerance)
+{
+	unsigned party = party_of(c, role);
+	double sum = items_sum(c), v = h->q.value;
+	char how[96];
+
+	if (!(role & ROLE_TOTAL) || (role & ROLE_PER) || c->n_totals < 2 || !(tolerance > 0))
+		return false;
+	if (party >= 2 && fabs(sum * party - v) <= tolerance * sum * party)
+		sum *= party;
+	else if (fabs(sum - v) <= tolerance * sum)
+		party = 0;
+	else
+		return false;
+	items_sum_text(c, party, how, sizeof(how));
+	report_total(c, h, CLAIM_TOTAL_DIFFERS, how, c->totals_at);
+	return true;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -852,6 +1144,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	uint64_t at;
 	const char *p;
 	size_t n;
+	bool money = false;
+	unsigned role = 0;
 
 	/* "open 24 hours a day" where the grounding gives the days their
 	 * hours: each day said (every day when none is) must be open from
@@ -946,6 +1240,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			v = GROUND_STATED;
 		}
 	}
+	/* A sum of money in a total's, a charge's or a refund's role is held
+	 * to what the figures make (check_total_stated(), _computed()). */
+	money = quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 && h->q.value > 0;
+	role = money ? money_role(c, h, end) : 0;
 	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
 	 * shares no word with the grounding's 2023 is not that 2023 altered:
 	 * it is said of something else. */
@@ -1030,8 +1328,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		v = GROUND_STATED;
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
+		if (money && check_total_stated(c, h, role, gq) == CHECK_REPORT)
+			return CHECK_REPORT;
 		if (quantity_class_of(&h->q) == QC_MONEY)
 			c->said[c->n_said++ % GROUND_DERIVE_SAID] = h->q.value;
+		/* an item of the answer's own list, for a total said after it */
+		if (money && !(role & ~ROLE_PER) && !is_item(c, h->q.value) &&
+		    c->n_totals < CLAIMS_TOTAL_ITEMS) {
+			c->totals[c->n_totals++] = h->q.value;
+			c->totals_at = gq->at;
+		}
 		return CHECK_GROUNDED;
 	}
 	/* A count or an ordinal in words ("two ways", "the first time") is
@@ -1065,7 +1371,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))) {
 		char how[96];
 		size_t off = c->text.len;
+		int k = money ? check_total_computed(c, h, role) : -1;
 
+		if (k >= 0)
+			return (enum check)k;
 		if (ground_derive(c->ground, &h->q, c->said, MIN(c->n_said, (size_t)GROUND_DERIVE_SAID),
 				  how, sizeof(how), &h->grounded_at)) {
 			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
@@ -1073,6 +1382,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		}
 	}
+	if (money && v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) &&
+	    near_items_total(c, h, role, r->near.signal ? r->near.tolerance : 0))
+		return CHECK_REPORT;
 	return report_against(c, h, gq, by_day, otherwise);
 }
 
@@ -1200,6 +1512,10 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	     ((k = name_before(c, base + it->from, &name, &span)) &&
 	      !quantity_set_name(&q, name, k, q.value))))
 		return 0;
+	/* "for 2 passengers": the party a total of the answer is for */
+	if (q.kind == QUANTITY_COUNT && !q.words && q.value >= 2 && q.value <= 9 &&
+	    ground_party_noun(&q))
+		c->party = (unsigned)q.value;
 	rule = c->class_rule[quantity_class_of(&q)];
 	if (rule < 0)
 		return 0;
@@ -2109,7 +2425,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			.text_len = h->text_len, .truncated = h->truncated,
 			.grounded = h->grounded, .grounded_at = h->grounded_at,
 			.source = h->source_off ? c->text.data + h->source_off : NULL,
-			.n_also = h->n_also,
+			.total = h->total, .n_also = h->n_also,
 		};
 
 		memcpy(it.also, h->also, sizeof(it.also));

@@ -54,9 +54,20 @@ struct claim_item {
 	bool grounded;        /* repeats tool output */
 	uint64_t grounded_at; /* where that tool output is (or the near figure) */
 	const char *source;   /* a number check's near grounded figure, or NULL */
+	/* A stated total that the figures it is computed from contradict
+	 * (CLAIM_TOTAL_*, 0: none): source is then the derivation. */
+	unsigned char total;
 	/* A bibliography entry (a rule with grounding: reference): its fields,
 	 * relative to text, when ref.style is not REF_STYLE_NONE. */
 	struct ref_entry ref;
+};
+
+/* What a total the figures contradict is (claim_item.total). */
+enum {
+	CLAIM_TOTAL_FARE = 1, /* one passenger's fare stated as the party's total */
+	CLAIM_TOTAL_ITEM,     /* one item of the answer's own list stated as their total */
+	CLAIM_TOTAL_TERM,     /* one of two figures stated as their difference */
+	CLAIM_TOTAL_DIFFERS,  /* differs from what the figures make, or a charge says */
 };
 
 enum claim_label {

@@ -2541,3 +2541,140 @@ bool ground_derive(const struct ground *g, const struct quantity *a, const doubl
 	}
 	return false;
 }
+
+/*
+ * The total check (claims.c): what the grounding says a stated total is.
+ * The words that key a figure as one item's price, and those that key it
+ * as a sum already (a charge, a refund, a total): "price": 145 in a
+ * flight is one passenger's fare; "amount": 1200 in a payment is what was
+ * charged.
+ */
+static const char *const item_words[] = {"fare", "fares", "price", "prices", "rate"};
+static const char *const sum_words[] = {
+	"amount", "balance", "charge", "charged", "paid", "payment", "refund", "refunded",
+	"subtotal", "sum", "total",
+};
+/* Nouns a party is counted in ("passengers": [..two..], "2 passengers"). */
+static const char *const party_words[] = {
+	"adult", "adults", "guest", "guests", "passenger", "passengers", "people", "person",
+	"persons", "traveler", "travelers", "traveller", "travellers",
+};
+
+static bool ctx_says(const struct ground_context *ctx, const char *const *w, size_t nw)
+{
+	size_t i, k;
+
+	for (i = 0; i < ctx->n; i++)
+		for (k = 0; k < nw; k++)
+			if (ctx->word[i] == word_hash(w[k], strlen(w[k])))
+				return true;
+	return false;
+}
+
+/* Calls fn on each figure of a's unit, then each bare one said as money,
+ * newest first, DERIVE_WALK of each at most; stops when fn says so. */
+static const struct ground_quantity *money_walk(const struct ground *g, uint64_t unit,
+						bool (*fn)(const struct ground_quantity *, void *),
+						void *arg)
+{
+	uint64_t units[2] = {unit, quantity_unit_hash("number")};
+	uint32_t i, walked;
+	size_t u;
+
+	if (!g->units || !g->qcount)
+		return NULL;
+	for (u = 0; u < 2; u++)
+		for (walked = 0, i = g->units[mix(units[u])]; i != NIL && walked < DERIVE_WALK;
+		     i = g->ql[i].unit.next) {
+			if (g->ql[i].unit_hash != units[u])
+				continue;
+			walked++;
+			if ((u == 0 || said_as_money(&g->q[i].ctx)) && fn(&g->q[i], arg))
+				return &g->q[i];
+		}
+	return NULL;
+}
+
+struct item_search {
+	double v;
+	unsigned items, sums;
+};
+
+static bool count_keys(const struct ground_quantity *gq, void *arg)
+{
+	struct item_search *s = arg;
+
+	if (!to_the_cent(gq->q.value, s->v))
+		return false;
+	if (ctx_says(&gq->ctx, sum_words, ARRAY_SIZE(sum_words)))
+		s->sums++;
+	else if (ctx_says(&gq->ctx, item_words, ARRAY_SIZE(item_words)))
+		s->items++;
+	return false;
+}
+
+bool ground_item_price(const struct ground *g, const struct quantity *a)
+{
+	struct item_search s = {a->value, 0, 0};
+
+	money_walk(g, a->unit_hash, count_keys, &s);
+	return s.items > 0 && s.sums == 0;
+}
+
+bool ground_party_noun(const struct quantity *q)
+{
+	const char *u = q->items ? strrchr(q->unit, ':') + 1 : q->unit;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(party_words); k++)
+		if (strcmp(u, party_words[k]) == 0)
+			return true;
+	return false;
+}
+
+unsigned ground_party(const struct ground *g)
+{
+	uint32_t j;
+
+	for (j = 0; j < MIN(g->qcount, (uint32_t)DERIVE_RING); j++) {
+		const struct ground_quantity *gq = &g->q[(g->qhead + g->qcount - 1 - j) % GROUND_CAP];
+		const struct quantity *q = &gq->q;
+
+		if (q->value < 1 || q->value > DERIVE_FACTOR_MAX || q->value != floor(q->value))
+			continue;
+		if ((q->kind == QUANTITY_COUNT && ground_party_noun(q)) ||
+		    (q->kind == QUANTITY_NUMBER && ctx_says(&gq->ctx, party_words, ARRAY_SIZE(party_words))))
+			return (unsigned)q->value;
+	}
+	return 0;
+}
+
+struct charged_search {
+	double v;
+	const struct ground_quantity *hit;
+	unsigned same;
+};
+
+static bool halved_or_doubled(const struct ground_quantity *gq, void *arg)
+{
+	struct charged_search *s = arg;
+
+	if (!ctx_says(&gq->ctx, sum_words, ARRAY_SIZE(sum_words)) || !(gq->q.value > 0))
+		return false;
+	if (s->hit && to_the_cent(gq->q.value, s->hit->q.value) && gq->at != s->hit->at)
+		s->same++;
+	if (!s->hit && (to_the_cent(gq->q.value * 2, s->v) || to_the_cent(gq->q.value / 2, s->v)))
+		s->hit = gq;
+	return false;
+}
+
+const struct ground_quantity *ground_charged(const struct ground *g, const struct quantity *a)
+{
+	struct charged_search s = {a->value, NULL, 0};
+
+	if (quantity_class_of(a) != QC_MONEY || a->scale != 1 || !(a->value > 0))
+		return NULL;
+	money_walk(g, a->unit_hash, halved_or_doubled, &s);
+	/* two payments of 600 make a charge of 1200: doubled is then no error */
+	return s.same ? NULL : s.hit;
+}

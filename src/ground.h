@@ -289,6 +289,27 @@ void ground_turn(struct ground *g);
 bool ground_derive(const struct ground *g, const struct quantity *a, const double *said,
 		   size_t n_said, char *how, size_t n, uint64_t *at);
 /*
+ * For a total the answer states (claims.c): whether every figure of a's
+ * value the grounding holds, in a's unit or bare and said as money, is
+ * keyed as one item's price ("price", "fare") and none as a sum already
+ * ("total", "amount", "charged", "refund"...), one at least.
+ */
+bool ground_item_price(const struct ground *g, const struct quantity *a);
+/*
+ * The newest count of 1 to 9 of a party the grounding gives ("passengers":
+ * an array of two; "passengers": "1"; "2 adults"), among the 256 newest
+ * quantities; 0 when there is none.
+ */
+unsigned ground_party(const struct ground *g);
+/* Whether a count's noun is a party's ("passengers", "adults", "people"). */
+bool ground_party_noun(const struct quantity *q);
+/*
+ * A figure the grounding keys as a sum already (a charge, a refund, an
+ * amount paid) that a is half or twice of, the newest; NULL when there is
+ * none, or when that figure is said twice (two charges of 600 make 1200).
+ */
+const struct ground_quantity *ground_charged(const struct ground *g, const struct quantity *a);
+/*
  * A yes/no a structured record states ("OutdoorSeating": false, "WiFi":
  * "free"): the words its key path is named by in prose (attrs.h), what it
  * says, where, and its key and value as text for a finding. At most

@@ -245,6 +245,22 @@ static int ref_finding(struct scan *s, const struct claim_item *it, struct findi
 }
 
 /* A finding of the model's text, decided by claims. */
+/* A total the figures contradict (claims.c, check_total_*()): the message
+ * says what it is and, in {source}, what the figures make. */
+static const char *total_message(unsigned kind)
+{
+	switch (kind) {
+	case CLAIM_TOTAL_FARE:
+		return "{text} is one passenger's fare, not the total; {source}";
+	case CLAIM_TOTAL_ITEM:
+		return "{text} is one item's price, not the total; {source}";
+	case CLAIM_TOTAL_TERM:
+		return "{text} is one of the figures, not their difference; {source}";
+	default:
+		return "{text} differs from {source}";
+	}
+}
+
 static int claim_finding(struct scan *s, const struct claim_item *it)
 {
 	const struct rule *r = &s->rs->rules[it->rule];
@@ -281,9 +297,12 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 	}
 	if (it->ref.style != REF_STYLE_NONE)
 		return ref_finding(s, it, &f);
-	if (policy_render(near ? r->near.message : r->message, it->text, it->text_len,
+	if (policy_render(near && it->total ? total_message(it->total)
+			  : near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
-	    policy_render(near ? r->near.recovery : r->recovery, it->text, it->text_len,
+	    policy_render(near && it->total ? "Give the figure the tools' figures make "
+					     "({source}), or say what it covers."
+			  : near ? r->near.recovery : r->recovery, it->text, it->text_len,
 			  it->source, &s->rec) < 0)
 		return -ENOMEM;
 	/* The other signals on this text: one recovery that answers them all. */
