@@ -922,15 +922,26 @@ static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 	size_t i, n;
 	unsigned before, after;
 
-	for (i = 0; i < c->n_held; i++) {
-		const struct held *o = &c->held[i];
+	/* the nearest sums of money on each side, among the 16 held nearest
+	 * (held are in order of from: a sentence of a thousand sums costs no
+	 * more per sum than one of two) */
+	size_t at = (size_t)(h - c->held), k;
 
-		if (o == h || !o->lexed || quantity_class_of(&o->q) != QC_MONEY)
-			continue;
-		if (o->to <= h->from && o->to > lo)
-			lo = o->to;
-		if (o->from >= h->to && o->from < hi)
-			hi = o->from;
+	for (k = 1; k <= 16 && k <= at; k++) {
+		const struct held *o = &c->held[at - k];
+
+		if (o->lexed && quantity_class_of(&o->q) == QC_MONEY && o->to <= h->from) {
+			lo = MAX(lo, o->to);
+			break;
+		}
+	}
+	for (k = 1; k <= 16 && at + k < c->n_held; k++) {
+		const struct held *o = &c->held[at + k];
+
+		if (o->lexed && quantity_class_of(&o->q) == QC_MONEY && o->from >= h->to) {
+			hi = MIN(hi, o->from);
+			break;
+		}
 	}
 	if (h->from - lo > 160)
 		lo = h->from - 160;
@@ -1068,9 +1079,12 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 {
 	const struct ground_quantity *gq;
 	char how[96], a[32];
-	unsigned party = party_of(c, role);
+	unsigned party;
 	double sum = items_sum(c), v = h->q.value;
 	size_t i, off;
+
+	if (!role && c->n_totals < 2)
+		return -1;
 
 	if (!(role & ROLE_PER) && (role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_REFUND)) &&
 	    (gq = ground_charged(c->ground, &h->q))) {
@@ -1084,6 +1098,7 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 	}
 	if (c->n_totals < 2)
 		return -1;
+	party = party_of(c, role);
 	if (fabs(sum - v) < 0.005 || (party >= 2 && fabs(sum * party - v) < 0.005)) {
 		items_sum_text(c, fabs(sum - v) < 0.005 ? 0 : party, how, sizeof(how));
 		*strstr(how, " = ") = '\0';
@@ -1111,12 +1126,13 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
  * (within the rule's tolerance): reported as differing from that. */
 static bool near_items_total(struct claims *c, struct held *h, unsigned role, double tolerance)
 {
-	unsigned party = party_of(c, role);
+	unsigned party;
 	double sum = items_sum(c), v = h->q.value;
 	char how[96];
 
 	if (!(role & ROLE_TOTAL) || (role & ROLE_PER) || c->n_totals < 2 || !(tolerance > 0))
 		return false;
+	party = party_of(c, role);
 	if (party >= 2 && fabs(sum * party - v) <= tolerance * sum * party)
 		sum *= party;
 	else if (fabs(sum - v) <= tolerance * sum)
