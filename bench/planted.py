@@ -246,7 +246,8 @@ def plant_arith(reply, kind, cands, rng, g):
     pattern: total_item, a total that is one item's price (the reply lists
     two or more prices, or the tool record counts a party of two or more);
     total_short, a total of three or more listed prices that leaves one
-    out; charge_half, a price the tool keys as a sum (total, amount,
+    out (or, of one fare for a party of three or more, one traveller);
+    charge_half, a price the tool keys as a sum (total, amount,
     charge, refund...) halved or doubled where the reply states it."""
     prices = [(s, e) for s, e, _ in cands.get("price", [])]
     vals = [fnum(reply[s:e]) for s, e in prices]
@@ -264,6 +265,9 @@ def plant_arith(reply, kind, cands, rng, g):
             tot = sum(distinct) - rng.choice(distinct)
         elif len(distinct) == 2 and g.party >= 2:
             tot = (sum(distinct) - rng.choice(distinct)) * g.party
+        elif len(distinct) == 1 and g.party >= 3:
+            # one fare for a party of three or more, one traveller left out
+            tot = distinct[0] * (g.party - 1)
         else:
             return None
         fig = fmt(tot, reply[prices[0][0]:prices[0][1]].rstrip(","))
@@ -509,7 +513,7 @@ def main():
     res["unchanged_flagged_by_source"] = {k: {"replies": v[0], "halluscan": v[1] / v[0],
                                               "naive": v[2] / v[0]}
                                           for k, v in sorted(by_source.items())}
-    kinds = defaultdict(lambda: [0, 0, 0])  # plants, halluscan hits, naive hits
+    kinds = defaultdict(lambda: [0, 0, 0, 0])  # plants, halluscan hits, naive hits, altered_number
     plant_src = defaultdict(lambda: [0, 0, 0])
     src_of = {c["id"]: c.get("source") or c["id"].split("/")[0] for c in convs}
     caught_by = Counter()
@@ -523,6 +527,7 @@ def main():
             tally[2] += naive_hit
         if hit:
             caught_by[hit[0]["signal"]] += 1
+            kinds[kind][3] += any(f["signal"] == "altered_number" for f in hit)
     # recall over the kinds planted since the start (comparable across
     # versions), and with the wrong computations too
     tot = [sum(v[j] for k, v in kinds.items() if k in KINDS) for j in range(3)]
@@ -530,7 +535,8 @@ def main():
     tot = [sum(v[j] for v in kinds.values()) for j in range(3)]
     res["recall_with_arithmetic"] = {"halluscan": tot[1] / max(1, tot[0]),
                                      "naive": tot[2] / max(1, tot[0])}
-    res["by_kind"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
+    res["by_kind"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0],
+                          "altered": v[3] / v[0]}
                       for k, v in sorted(kinds.items())}
     res["recall_by_source"] = {k: {"plants": v[0], "halluscan": v[1] / v[0], "naive": v[2] / v[0]}
                                for k, v in sorted(plant_src.items())}
@@ -578,7 +584,8 @@ def main():
         print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
     print("planted recall, by plant kind:")
     for k, v in res["by_kind"].items():
-        print("  %-26s %10.3f %10.3f   (%d plants)" % (k, v["naive"], v["halluscan"], v["plants"]))
+        print("  %-26s %10.3f %10.3f   (%d plants, %.3f as altered_number)"
+              % (k, v["naive"], v["halluscan"], v["plants"], v["altered"]))
     rt = res["random_totals"]
     print("random totals grounded by coincidence (%d): naive %.3f, halluscan %.3f stated + %.3f derived"
           % (rt["plants"], rt["naive_grounded"], rt["halluscan_stated"], rt["halluscan_derived"]))

@@ -1069,6 +1069,41 @@ static enum check check_total_stated(struct claims *c, struct held *h, unsigned 
 }
 
 /*
+ * A total of the one fare the answer stated, for the party: the fare times
+ * the party grounds it ("$69" of a $23 fare for 3 travelers); times fewer
+ * than the party, it leaves some out ("$46"). Only where the grounding
+ * keys the fare as one item's price. -1: neither.
+ */
+static int check_party_total(struct claims *c, struct held *h, unsigned role)
+{
+	struct quantity item = h->q;
+	unsigned party = party_of(c, role), k;
+	char how[96], a[32], b[32];
+	size_t off;
+
+	item.value = c->totals[0];
+	if (party < 2 || !ground_item_price(c->ground, &item))
+		return -1;
+	total_fig(a, sizeof(a), item.value);
+	for (k = 2; k <= party; k++) {
+		if (fabs(item.value * k - h->q.value) >= 0.005)
+			continue;
+		if (k == party) {
+			snprintf(how, sizeof(how), "%s x %u", a, party);
+			off = c->text.len;
+			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+				h->source_off = off;
+			h->grounded_at = c->totals_at;
+			return CHECK_GROUNDED;
+		}
+		total_fig(b, sizeof(b), item.value * party);
+		snprintf(how, sizeof(how), "%u passengers x %s = %s", party, a, b);
+		return report_total(c, h, CLAIM_TOTAL_DIFFERS, how, c->totals_at);
+	}
+	return -1;
+}
+
+/*
  * A total the grounding does not state: with a list of three or more
  * items the answer stated, their sum (times the party) grounds it, and one
  * that leaves out one of them is reported; a charge or a refund half or
@@ -1096,6 +1131,8 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 			snprintf(how, sizeof(how), "the total %s", a);
 		return report_total(c, h, CLAIM_TOTAL_DIFFERS, how, gq->at);
 	}
+	if (c->n_totals == 1 && (role & ROLE_TOTAL) && !(role & ROLE_PER))
+		return check_party_total(c, h, role);
 	if (c->n_totals < 2)
 		return -1;
 	party = party_of(c, role);

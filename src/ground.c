@@ -2554,6 +2554,8 @@ static const char *const sum_words[] = {
 	"amount", "balance", "charge", "charged", "paid", "payment", "refund", "refunded",
 	"subtotal", "sum", "total",
 };
+/* Words of a payment: two of one figure are two payments. */
+static const char *const payment_words[] = {"amount", "charge", "charged", "paid", "payment"};
 /* Nouns a party is counted in ("passengers": [..two..], "2 passengers"). */
 static const char *const party_words[] = {
 	"adult", "adults", "guest", "guests", "passenger", "passengers", "people", "person",
@@ -2661,7 +2663,10 @@ static bool halved_or_doubled(const struct ground_quantity *gq, void *arg)
 
 	if (!ctx_says(&gq->ctx, sum_words, ARRAY_SIZE(sum_words)) || !(gq->q.value > 0))
 		return false;
-	if (s->hit && to_the_cent(gq->q.value, s->hit->q.value) && gq->at != s->hit->at)
+	/* (a payment said again, not a record's total said again by a
+	 * search and then a booking) */
+	if (s->hit && to_the_cent(gq->q.value, s->hit->q.value) && gq->at != s->hit->at &&
+	    ctx_says(&gq->ctx, payment_words, ARRAY_SIZE(payment_words)))
 		s->same++;
 	if (!s->hit && (to_the_cent(gq->q.value * 2, s->v) || to_the_cent(gq->q.value / 2, s->v)))
 		s->hit = gq;

@@ -306,7 +306,9 @@ bool ground_party_noun(const struct quantity *q);
 /*
  * A figure the grounding keys as a sum already (a charge, a refund, an
  * amount paid) that a is half or twice of, the newest; NULL when there is
- * none, or when that figure is said twice (two charges of 600 make 1200).
+ * none, or when a payment of that figure ("amount", "paid") is said twice
+ * (two charges of 600 make 1200; a total a search and then a booking both
+ * give is one).
  */
 const struct ground_quantity *ground_charged(const struct ground *g, const struct quantity *a);
 /*
