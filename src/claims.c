@@ -869,19 +869,37 @@ enum {
 static const struct {
 	const char *w;
 	unsigned role;
+	bool before_only; /* "comes to $86", "pay $145": a verb before its sum */
 } role_words[] = {
-	{"altogether", ROLE_TOTAL}, {"apiece", ROLE_PER}, {"back", ROLE_REFUND},
-	{"billed", ROLE_CHARGE}, {"charge", ROLE_CHARGE}, {"charged", ROLE_CHARGE},
-	{"combined", ROLE_TOTAL}, {"comes", ROLE_TOTAL}, {"credited", ROLE_REFUND}, {"difference", ROLE_DIFF},
-	{"each", ROLE_PER}, {"overall", ROLE_TOTAL}, {"paid", ROLE_CHARGE}, {"pay", ROLE_CHARGE},
-	{"per", ROLE_PER}, {"processed", ROLE_CHARGE}, {"refund", ROLE_REFUND},
-	{"refunded", ROLE_REFUND}, {"reimbursed", ROLE_REFUND}, {"total", ROLE_TOTAL},
-	{"totaling", ROLE_TOTAL}, {"totalling", ROLE_TOTAL}, {"totals", ROLE_TOTAL},
+	{"altogether", ROLE_TOTAL, false},
+	{"apiece", ROLE_PER, false},
+	{"back", ROLE_REFUND, false},
+	{"billed", ROLE_CHARGE, false},
+	{"charge", ROLE_CHARGE, false},
+	{"charged", ROLE_CHARGE, false},
+	{"combined", ROLE_TOTAL, false},
+	{"comes", ROLE_TOTAL, true},
+	{"credited", ROLE_REFUND, false},
+	{"difference", ROLE_DIFF, false},
+	{"each", ROLE_PER, false},
+	{"overall", ROLE_TOTAL, false},
+	{"paid", ROLE_CHARGE, false},
+	{"pay", ROLE_CHARGE, true},
+	{"per", ROLE_PER, false},
+	{"processed", ROLE_CHARGE, false},
+	{"refund", ROLE_REFUND, false},
+	{"refunded", ROLE_REFUND, false},
+	{"reimbursed", ROLE_REFUND, false},
+	{"total", ROLE_TOTAL, false},
+	{"totaling", ROLE_TOTAL, false},
+	{"totalling", ROLE_TOTAL, false},
+	{"totals", ROLE_TOTAL, false},
 };
 
 /* The roles the words of text[0, n) give; at most max words are read;
- * "per" or "each" among the first skip_per words not. */
-static unsigned role_of_words(const char *text, size_t n, size_t max, size_t skip_per)
+ * "per" or "each" among the first skip_per words not; after: the words
+ * after the sum, where a verb said before one is not its. */
+static unsigned role_of_words(const char *text, size_t n, size_t max, size_t skip_per, bool after)
 {
 	char w[16], prev[16] = "";
 	size_t i = 0, k, words = 0;
@@ -903,7 +921,8 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
 		words++;
 		for (k = 0; k < ARRAY_SIZE(role_words); k++)
 			if (strcmp(w, role_words[k].w) == 0 &&
-			    !(role_words[k].role == ROLE_PER && words <= skip_per))
+			    !(role_words[k].role == ROLE_PER && words <= skip_per) &&
+			    !(after && role_words[k].before_only))
 				role |= role_words[k].role;
 		/* "for both", "both of you", "the two of you" */
 		if ((strcmp(w, "both") == 0 && strcmp(prev, "for") == 0) ||
@@ -947,12 +966,12 @@ static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 		lo = h->from - 160;
 	p = window_get(c->w, lo, h->from, &n);
 	/* ("$375 per passenger and $750 altogether": the per is the one before's) */
-	before = role_of_words(p, n, 32, lo > c->start ? 3 : 0);
+	before = role_of_words(p, n, 32, lo > c->start ? 3 : 0, false);
 	p = window_get(c->w, h->to, MIN(hi, h->to + 48), &n);
 	/* (words after a comma or colon are the next clause's) */
 	for (i = 0; i < n && p[i] != ',' && p[i] != ':' && p[i] != ';'; i++)
 		;
-	after = role_of_words(p, i, 4, 0);
+	after = role_of_words(p, i, 4, 0, true);
 	return before | after;
 }
 
