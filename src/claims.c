@@ -22,6 +22,8 @@
 
 #define EXEMPT_MATCH_LIMIT 100000
 #define CLAIMS_TOTAL_ITEMS 8
+/* a derivation of CLAIMS_TOTAL_ITEMS terms of 16 digits, written out */
+#define CLAIMS_TOTAL_HOW 256
 
 struct held {
 	size_t rule;
@@ -1057,7 +1059,7 @@ static unsigned party_of(const struct claims *c, unsigned role)
 static enum check check_total_stated(struct claims *c, struct held *h, unsigned role,
 				     const struct ground_quantity *gq)
 {
-	char how[96], a[32], b[32];
+	char how[CLAIMS_TOTAL_HOW], a[32], b[32];
 	unsigned party;
 
 	if ((role & ROLE_PER) || !(role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_DIFF)))
@@ -1097,7 +1099,7 @@ static int check_party_total(struct claims *c, struct held *h, unsigned role)
 {
 	struct quantity item = h->q;
 	unsigned party = party_of(c, role), k;
-	char how[96], a[32], b[32];
+	char how[CLAIMS_TOTAL_HOW], a[32], b[32];
 	size_t off;
 
 	item.value = c->totals[0];
@@ -1132,10 +1134,11 @@ static int check_party_total(struct claims *c, struct held *h, unsigned role)
 static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 {
 	const struct ground_quantity *gq;
-	char how[96], a[32];
+	char how[CLAIMS_TOTAL_HOW], a[32];
 	unsigned party;
 	double sum = items_sum(c), v = h->q.value;
 	size_t i, off;
+	char *eq;
 
 	if (!role && c->n_totals < 2)
 		return -1;
@@ -1157,7 +1160,8 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 	party = party_of(c, role);
 	if (fabs(sum - v) < 0.005 || (party >= 2 && fabs(sum * party - v) < 0.005)) {
 		items_sum_text(c, fabs(sum - v) < 0.005 ? 0 : party, how, sizeof(how));
-		*strstr(how, " = ") = '\0';
+		if ((eq = strstr(how, " = ")))
+			*eq = '\0';
 		off = c->text.len;
 		if (buf_add(&c->text, how, strlen(how) + 1) == 0)
 			h->source_off = off;
@@ -1184,7 +1188,7 @@ static bool near_items_total(struct claims *c, struct held *h, unsigned role, do
 {
 	unsigned party;
 	double sum = items_sum(c), v = h->q.value;
-	char how[96];
+	char how[CLAIMS_TOTAL_HOW];
 
 	if (!(role & ROLE_TOTAL) || (role & ROLE_PER) || c->n_totals < 2 || !(tolerance > 0))
 		return false;
