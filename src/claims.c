@@ -865,7 +865,7 @@ static bool counts_results(struct claims *c, const struct held *h, uint64_t end)
  */
 enum {
 	ROLE_TOTAL = 1, ROLE_CHARGE = 2, ROLE_REFUND = 4, ROLE_DIFF = 8, ROLE_PER = 16,
-	ROLE_TWO = 32, /* "for both", "the two of you": a party of two */
+	ROLE_TWO = 32, /* "both of you", "the two of us": a party of two */
 };
 
 static const struct {
@@ -903,7 +903,7 @@ static const struct {
  * after the sum, where a verb said before one is not its. */
 static unsigned role_of_words(const char *text, size_t n, size_t max, size_t skip_per, bool after)
 {
-	char w[16], prev[16] = "";
+	char w[16], prev[16] = "", prev2[16] = "";
 	size_t i = 0, k, words = 0;
 	unsigned role = 0;
 
@@ -926,10 +926,13 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
 			    !(role_words[k].role == ROLE_PER && words <= skip_per) &&
 			    !(after && role_words[k].before_only))
 				role |= role_words[k].role;
-		/* "for both", "both of you", "the two of you" */
-		if ((strcmp(w, "both") == 0 && strcmp(prev, "for") == 0) ||
-		    (strcmp(w, "of") == 0 && (strcmp(prev, "both") == 0 || strcmp(prev, "two") == 0)))
+		/* "both of you", "the two of us", "you both" (not "two of the
+		 * flights", "for both legs": a count of what is priced) */
+		if (((strcmp(w, "you") == 0 || strcmp(w, "us") == 0) && strcmp(prev, "of") == 0 &&
+		     (strcmp(prev2, "both") == 0 || strcmp(prev2, "two") == 0)) ||
+		    (strcmp(w, "both") == 0 && strcmp(prev, "you") == 0))
 			role |= ROLE_TOTAL | ROLE_TWO;
+		memcpy(prev2, prev, sizeof(prev));
 		memcpy(prev, w, len + 1);
 	}
 	return role;
@@ -940,14 +943,12 @@ static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 {
 	uint64_t lo = c->start, hi = end;
 	const char *p;
-	size_t i, n;
+	size_t i, n, k, at = (size_t)(h - c->held);
 	unsigned before, after;
 
 	/* the nearest sums of money on each side, among the 16 held nearest
 	 * (held are in order of from: a sentence of a thousand sums costs no
 	 * more per sum than one of two) */
-	size_t at = (size_t)(h - c->held), k;
-
 	for (k = 1; k <= 16 && k <= at; k++) {
 		const struct held *o = &c->held[at - k];
 
@@ -977,12 +978,14 @@ static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 	return before | after;
 }
 
-/* Writes "a + b + c = s" of the answer's items (times party, when 2 or more). */
 /* A figure as a derivation writes it: to the cent where it has cents. */
 static void total_fig(char *out, size_t n, double v)
 {
 	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
 }
+
+/* Writes "a + b + c = s" of the answer's items (times party, when 2 or
+ * more), cut to n bytes. */
 
 static void items_sum_text(const struct claims *c, unsigned party, char *out, size_t n)
 {
@@ -1125,11 +1128,12 @@ static int check_party_total(struct claims *c, struct held *h, unsigned role)
 }
 
 /*
- * A total the grounding does not state: with a list of three or more
- * items the answer stated, their sum (times the party) grounds it, and one
- * that leaves out one of them is reported; a charge or a refund half or
- * twice what the grounding says was charged or refunded is reported. -1:
- * neither (ground_derive() and the near check decide).
+ * A sum of money the grounding does not state, in a role: a total, charge
+ * or refund half or twice what the grounding says was one is reported; of
+ * the answer's own list of items, their sum (times the party) grounds it,
+ * and a total that leaves one of three or more out (or, for a party of two
+ * or more, one leg of two) is reported; of one item, check_party_total().
+ * -1: none of these (ground_derive() and the near check decide).
  */
 static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 {
@@ -1142,7 +1146,6 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 
 	if (!role && c->n_totals < 2)
 		return -1;
-
 	if (!(role & ROLE_PER) && (role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_REFUND)) &&
 	    (gq = ground_charged(c->ground, &h->q))) {
 		total_fig(a, sizeof(a), gq->q.value);
