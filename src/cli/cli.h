@@ -56,4 +56,17 @@ struct stream_options {
  */
 int cli_stream(const struct stream_options *o, char *const *files, size_t n_files, FILE *f);
 
+/*
+ * A random span nonce of 24 letters and digits into out (n >= 25): 0, or a
+ * negative errno when no randomness could be had.
+ */
+int cli_fresh_nonce(char *out, size_t n);
+
+/*
+ * halluscan hook HARNESS (hook.c): answers a harness's hook payload on
+ * standard input. Returns the exit status the harness's protocol wants;
+ * messages are said there.
+ */
+int hook_main(int argc, char **argv);
+
 #endif

@@ -169,6 +169,7 @@ static const char usage_text[] =
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
 	"                      [--misjudgments FILE] [--sweep] [--pressure]\n"
 	"                      [--format text|json] [FILE]...\n"
+	"       halluscan hook claude-code [OPTION]... < PAYLOAD\n"
 	"       halluscan -V | --version | -h | --help\n";
 
 static const char help_text[] =
@@ -791,7 +792,7 @@ static int scan_text(struct halluscan_scanner *sc, const char *text, size_t len,
  * unless the harness gave one: a delimiter the model wrote there opens
  * nothing, and is reported as spoofed_span.
  */
-static int fresh_nonce(char *out, size_t n)
+int cli_fresh_nonce(char *out, size_t n)
 {
 	static const char alphabet[] =
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -838,7 +839,7 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 		      (o->claims ? HALLUSCAN_SCAN_CLAIMS : 0) |
 		      (o->pressure ? HALLUSCAN_SCAN_PRESSURE : 0);
 	if (o->chat && !o->span_nonce) {
-		if (fresh_nonce(nonce, sizeof(nonce)) < 0) {
+		if (cli_fresh_nonce(nonce, sizeof(nonce)) < 0) {
 			cli_warn("no random nonce: %s", strerror(errno));
 			return EXIT_ERROR;
 		}
@@ -1110,6 +1111,8 @@ int main(int argc, char **argv)
 	signal(SIGXFSZ, SIG_IGN);
 	if (argc > 1 && strcmp(argv[1], "eval") == 0)
 		return eval_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "hook") == 0)
+		return hook_main(argc - 1, argv + 1);
 	/* A closed pipe is a write error with a message, not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	/*
