@@ -110,8 +110,8 @@ static const char hook_help[] =
 	"  --max-blocks N      let a stop through after N blocks in a row (default 3);\n"
 	"                      the same findings twice in a row always are\n"
 	"  --time-limit S      give up after S seconds (default 10): an error\n"
-	"  --history KIB       ground by at least this much of the log before its end,\n"
-	"                      besides the last prompt's turn (default 256)\n"
+	"  --history KIB       ground by at least this much of the log before its end\n"
+	"                      too, not only by the last prompt's turn (default 0)\n"
 	"  --state-dir DIR     where the per-session state is kept (default:\n"
 	"                      $HALLUSCAN_STATE_DIR, $XDG_RUNTIME_DIR/halluscan,\n"
 	"                      $XDG_STATE_HOME/halluscan, ~/.local/state/halluscan)\n"
@@ -217,7 +217,7 @@ static void parse_options(int argc, char **argv, struct hook_opts *o)
 	o->fail_on = HALLUSCAN_FAIL_ON_WARN;
 	o->max_blocks = 3;
 	o->time_limit = 10;
-	o->history = 256 << 10;
+	o->history = 0;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":h", hook_options, NULL)) != -1) {
@@ -785,7 +785,9 @@ static int hook_stop(struct run *r)
 	if (r->p.stop_hook_active && st.valid)
 		to.since = st.size;
 	/* A subagent in the session's own log: its lines are the sidechain. */
-	to.sidechain = r->p.event == HOOK_SUBAGENT_STOP && !r->p.own_transcript;
+	to.lines = r->p.own_transcript			   ? TAIL_ALL
+		   : r->p.event == HOOK_SUBAGENT_STOP ? TAIL_SIDECHAIN
+						      : TAIL_MAIN;
 	fd = open(r->p.transcript_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "%s: %s (the transcript cannot be read, so the reply "

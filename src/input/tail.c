@@ -170,7 +170,7 @@ static int read_line(struct reader *r, const char *s, size_t n, uint64_t at, boo
 	if (!user && !(type && strcmp(type, "assistant") == 0))
 		goto out; /* metadata: summaries, snapshots, progress, system lines */
 	json_bool(json_get(v, "isSidechain"), &side);
-	if (side != o->sidechain)
+	if (o->lines != TAIL_ALL && side != (o->lines == TAIL_SIDECHAIN))
 		goto out;
 	r->meta = false;
 	json_bool(json_get(v, "isMeta"), &r->meta);

@@ -34,9 +34,10 @@
 #define TAIL_LINE_MAX RECORD_MAX
 
 struct tail_options {
-	/* Read the lines with "isSidechain": true only (a subagent's, in the
-	 * session's log), or only the others (the main agent's). */
-	bool sidechain;
+	/* Which lines: all of them (a subagent's own log, whose lines all say
+	 * "isSidechain": true), those of the main agent (no "isSidechain": true),
+	 * or those of a subagent in the session's log ("isSidechain": true). */
+	enum { TAIL_ALL, TAIL_MAIN, TAIL_SIDECHAIN } lines;
 	/* A line that starts before this offset is no part of the reply: what
 	 * was written before a Stop hook blocked (0: none). */
 	uint64_t since;
