@@ -433,9 +433,46 @@ def seeds_prescan():
         b'b halluscan:on `x` halluscan:ignore\n    code https://a.b\n') * 3)
 
 
+def seeds_hook():
+    """Payloads as the hooks reference documents them (byte 0 even), and the
+    hook fixtures' session logs with each option byte (byte 0 odd)."""
+    stop = {"session_id": "abc123", "transcript_path": "/tmp/s.jsonl", "cwd": "/work",
+            "permission_mode": "default", "hook_event_name": "Stop", "stop_hook_active": True}
+    payloads = {
+        'stop': stop,
+        'stop-last-message': dict(stop, last_assistant_message="See https://x.example/a."),
+        'subagent-stop': dict(stop, hook_event_name="SubagentStop", agent_id="a1",
+                              agent_type="Explore", agent_transcript_path="/tmp/a.jsonl"),
+        'post-tool-use': {"session_id": "abc123", "transcript_path": "/tmp/s.jsonl",
+                          "cwd": "/work", "hook_event_name": "PostToolUse", "tool_name": "Write",
+                          "tool_input": {"file_path": "/work/README.md", "content": "x"},
+                          "tool_response": {"filePath": "/work/README.md", "success": True},
+                          "tool_use_id": "toolu_01ABC123"},
+        'post-tool-use-bash': {"hook_event_name": "PostToolUse", "tool_name": "Bash",
+                               "tool_input": {"command": "ls"}},
+        'other-event': {"hook_event_name": "UserPromptSubmit", "prompt": "hi"},
+    }
+    for name, p in payloads.items():
+        write('hook', 'payload-' + name, b'\x00' + json.dumps(p).encode())
+    for name, raw in (('bad-type', b'{"hook_event_name":"Stop","transcript_path":"/x",'
+                                   b'"stop_hook_active":"yes"}'),
+                      ('nul-path', b'{"hook_event_name":"Stop","transcript_path":"/a\\u0000b"}'),
+                      ('not-json', b'{"hook_event_name":')):
+        write('hook', 'payload-' + name, b'\x00' + raw)
+    d = os.path.join(TOP, 'tests', 'fixtures', 'hook')
+    for f in sorted(os.listdir(d)):
+        if not f.endswith('.jsonl'):
+            continue
+        log = read('tests', 'fixtures', 'hook', f)
+        for opt in (0, 1, 2, 0x09, 0x19, 0x21, 0x3a):
+            write('hook', 'log-%s-%02x' % (f[:-6], opt), b'\x01' + bytes([opt]) + log)
+    write('hook', 'log-partial', b'\x01\x01' + read('tests', 'fixtures', 'hook', 'clean.jsonl') +
+          b'{"type":"assistant","message":{"role":"assi')
+
+
 def main():
     for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex',
-              'chat', 'prescan'):
+              'chat', 'prescan', 'hook'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -448,6 +485,7 @@ def main():
     seeds_numlex()
     seeds_chat()
     seeds_prescan()
+    seeds_hook()
     total = sum(len(os.listdir(os.path.join(CORPUS, t))) for t in os.listdir(CORPUS))
     print('%d seeds in %s' % (total, CORPUS))
 
