@@ -340,6 +340,29 @@ for args in (["hook"], ["hook", "codex"], ["hook", "claude-code", "--fail-on", "
     q = subprocess.run([BIN] + args, input=b"{}", capture_output=True)
     check(q.returncode == 2 and q.stderr.startswith(b"halluscan: "), f"usage {args}: {q}")
 
+# ---- the README's .claude/settings.json, run as written ----
+readme = open(os.path.join(SRC, "README.md")).read()
+blocks = [b for b in re.findall(r"```json\n(.*?)```", readme, re.S) if '"hooks"' in b]
+check(len(blocks) == 1, f"README: {len(blocks)} settings snippets")
+settings = json.loads(blocks[0]) if blocks else {"hooks": {}}
+env = {"PATH": os.path.dirname(os.path.abspath(BIN)) + os.pathsep + os.environ["PATH"],
+       "HALLUSCAN_STATE_DIR": os.path.join(TMP, "readme-state")}
+events = {"Stop": stop(SESSION, session="readme"), "SubagentStop": sub,
+          "PostToolUse": post(doc)}
+sub["agent_transcript_path"] = SUB
+for event, payload in events.items():
+    entries = settings["hooks"].get(event, [])
+    check(len(entries) == 1, f"README: {event} has {len(entries)} entries")
+    for e in entries:
+        check(event != "PostToolUse" or re.fullmatch(e.get("matcher", ""), "MultiEdit"),
+              f"README: {event}'s matcher misses MultiEdit")
+        for h in e["hooks"]:
+            check(h["type"] == "command", f"README: {event}: {h}")
+            q = subprocess.run(["sh", "-c", h["command"]], input=json.dumps(payload).encode(),
+                               capture_output=True, env=dict(os.environ, **env))
+            check(q.returncode == 0 and block_reason(q.stdout.decode()),
+                  f"README: {event}: {h['command']}: exit {q.returncode}, {q.stdout!r}")
+
 # ---- cost: a 50 MB session costs what a short one does (not under sanitizers) ----
 if SANITIZE == "none":
     sys.path.insert(0, os.path.join(SRC, "bench"))

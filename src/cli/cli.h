@@ -62,6 +62,9 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
  */
 int cli_fresh_nonce(char *out, size_t n);
 
+/* Where compiled --rules packs are cached (out, n bytes), or NULL for nowhere. */
+const char *cli_cache_dir(char *out, size_t n);
+
 /*
  * halluscan hook HARNESS (hook.c): answers a harness's hook payload on
  * standard input. Returns the exit status the harness's protocol wants;

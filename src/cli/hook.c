@@ -654,7 +654,7 @@ static int scan_open(struct run *r, struct scan *s, struct diag *d)
 	struct halluscan_rules_options ro;
 	struct halluscan_scanner_options so;
 	struct halluscan_error herr = {0};
-	char nonce[32];
+	char nonce[32], cache[PATH_MAX];
 	int err;
 
 	halluscan_rules_options_init(&ro);
@@ -662,7 +662,7 @@ static int scan_open(struct run *r, struct scan *s, struct diag *d)
 	ro.n_paths = r->o.n_rules;
 	ro.flags = (r->o.pcre2 ? HALLUSCAN_RULES_PCRE2 : 0) |
 		   (r->o.n_rules && !r->o.no_builtin ? HALLUSCAN_RULES_BUILTIN : 0);
-	ro.cache_dir = NULL;
+	ro.cache_dir = cli_cache_dir(cache, sizeof(cache));
 	err = halluscan_rules_open(&ro, &s->rules, &herr);
 	if (err < 0)
 		return diag_set(d, err, "%s", herr.message);

@@ -624,7 +624,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 }
 
 /* Where compiled --rules packs are cached: the environment's say, or none. */
-static const char *cache_dir(char *out, size_t n)
+const char *cli_cache_dir(char *out, size_t n)
 {
 	const char *d = getenv("HALLUSCAN_CACHE_DIR"), *x, *h;
 
@@ -1150,7 +1150,7 @@ int main(int argc, char **argv)
 	ro.n_paths = o.n_rules;
 	ro.flags = (o.pcre2 ? HALLUSCAN_RULES_PCRE2 : 0) | (o.check_rules ? HALLUSCAN_RULES_CHECK : 0) |
 		   (o.n_rules && !o.no_builtin ? HALLUSCAN_RULES_BUILTIN : 0);
-	ro.cache_dir = o.no_cache ? NULL : cache_dir(cache, sizeof(cache));
+	ro.cache_dir = o.no_cache ? NULL : cli_cache_dir(cache, sizeof(cache));
 	if (o.export_patterns) {
 		struct ruleset *rs;
 
