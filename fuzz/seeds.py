@@ -385,11 +385,15 @@ def seeds_chat():
     # The last byte is where the callback stops the walk (fuzz_chat.c): 3.
     fix = os.path.join(TOP, 'tests', 'fixtures', 'chat')
     k = 0
-    for name in sorted(n for n in os.listdir(fix) if n.endswith('.jsonl')):
+    # (ATIF trajectories came later: numbered apart, so the others keep their names.)
+    for name in sorted(n for n in os.listdir(fix) if n.endswith('.jsonl') and n != 'atif.jsonl'):
         for line in open(os.path.join(fix, name), 'rb').read().split(b'\n'):
             if line.strip():
                 k += 1
                 write('chat', '%s-%d' % (name[:-len('.jsonl')], k), line + b'\x03')
+    for i, line in enumerate(read('tests', 'fixtures', 'chat', 'atif.jsonl').splitlines()):
+        write('chat', 'atif-%d' % (i + 1), line + b'\x03')
+        write('chat', 'atif-%d-stop' % (i + 1), line + b'\x01')
     for name, v in CHAT_SHAPES.items():
         write('chat', 'shape-' + name, json.dumps(v).encode() + b'\x03')
         write('chat', 'shape-' + name + '-stop', json.dumps(v).encode() + b'\x01')

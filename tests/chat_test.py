@@ -86,6 +86,31 @@ for name, record, tool, prompt, spoofed in CASES:
         check(len(spoofs) == 2 and all(s["severity"] == "block" for s in spoofs),
               f"{name} record {record}: spoofed tags not reported at block: {spoofs}")
 
+# ATIF trajectories (Harbor's Agent Trajectory Interchange Format): an agent
+# step's message is scanned, a user or system step's and the observation
+# results ground what follows them; reasoning and tool calls are not text.
+rc, recs, err = transcript("atif.jsonl")
+check(rc == 1 and err == "", f"atif: exit {rc}, stderr {err!r}")
+check(sorted((r["record"], r["message_index"], r["role"], r["signal"], r["text"]) for r in recs
+             if r["type"] == "finding") ==
+      sorted([(1, 3, "agent", "fabricated_citation", "According to Nakamura et al. (2024)"),
+              (1, 3, "agent", "spoofed_span", "<tool_output>"),
+              (1, 3, "agent", "fabricated_url", "https://benchmarks.invented.example/layout"),
+              (1, 3, "agent", "spoofed_span", "</tool_output>"),
+              (2, 2, "agent", "future_certainty", "will definitely")]),
+      f"atif: findings {[(r.get('record'), r.get('text')) for r in recs]}")
+check([(s["record"], s["messages"]) for s in recs if s["type"] == "summary"] == [(1, 4), (2, 3)],
+      "atif: a trajectory is not one conversation of its steps")
+for bad, why in (({"source": "robot", "message": "x"}, "robot"),
+                 ({"source": "agent", "message": 7}, "not text")):
+    line = json.dumps({"schema_version": "ATIF-v1.4", "session_id": "s",
+                       "agent": {"name": "a", "version": "1"}, "steps": [dict(step_id=1, **bad)]})
+    rc, out, err = run(["--input", "chat"], (line + "\n").encode())
+    check(rc == 2 and why in out.decode(), f"atif: a step {bad}: exit {rc}, {out!r}")
+rc, out, _ = run(["--input", "chat"], (json.dumps({"schema_version": "ATIF-v2.0", "agent": {},
+                                                   "steps": []}) + "\n").encode())
+check(rc == 2 and b"ATIF-v2.0" in out, f"atif: an unknown major version: exit {rc}, {out!r}")
+
 # Offsets are inside the message's text: what they cut out is the text.
 rc, recs, _ = transcript("anthropic.jsonl")
 line = open(os.path.join(FIX, "anthropic.jsonl"), encoding="utf-8").read().splitlines()[0]

@@ -524,6 +524,65 @@ static int emit_system(const struct json_value *v, chat_fn fn, void *ctx)
 	return emit_texts(v, CHAT_PROMPT, SIZE_MAX, "system", fn, ctx);
 }
 
+/*
+ * An ATIF trajectory's steps (Harbor's RFC 0001, "Agent Trajectory
+ * Interchange Format", v1.x): a system or user step's message is the
+ * prompt, an agent step's message the model's text (its reasoning_content
+ * and tool_calls are not), and the observation results of any step are
+ * tool output, read after the step's message they answer.
+ */
+static int walk_atif(const struct json_value *v, size_t *index, struct buf *scratch, chat_fn fn,
+		     void *ctx, struct chat_error *e)
+{
+	const struct json_value *steps = json_get(v, "steps");
+	const char *version = str(v, "schema_version");
+	size_t i, k;
+	int err = 0;
+
+	if (json_get(v, "schema_version") && (!version || strncmp(version, "ATIF-v1.", 8) != 0))
+		return bad(e, "schema_version %s%.40s%s is not an ATIF version this reader knows "
+			   "(ATIF-v1.x)", version ? "\"" : "", version ? version : "(not a string)",
+			   version ? "\"" : "");
+	for (i = 0; i < json_array_len(steps) && !err; i++, (*index)++) {
+		const struct json_value *step = json_array_at(steps, i), *m, *res;
+		const char *source = str(step, "source");
+		struct reading r = {.fn = fn, .ctx = ctx, .scratch = scratch, .err = e,
+				    .index = *index};
+
+		if (json_type(step) != JSON_OBJECT)
+			return bad(e, "step %zu is %s, not a step", i, type_name(json_type(step)));
+		if (is(source, "agent"))
+			r.kind = CHAT_SCAN, r.role = "agent";
+		else if (is(source, "user") || is(source, "system"))
+			r.kind = CHAT_PROMPT, r.role = source;
+		else
+			return bad(e, "step %zu: source %s%.40s%s is not system, user or agent", i,
+				   source ? "\"" : "", source ? source : "(not a string)",
+				   source ? "\"" : "");
+		m = json_get(step, "message");
+		scratch->len = 0;
+		if (json_string(m, NULL)) {
+			const char *t = json_string(m, &k);
+
+			err = emit(fn, ctx, r.kind, r.index, r.role, t, k);
+		} else if (json_type(m) == JSON_ARRAY) {
+			/* Content parts, as a message of the Messages API holds them. */
+			for (k = 0; k < json_array_len(m) && !err; k++)
+				err = read_part(&r, json_array_at(m, k), k);
+			if (!err && r.kind == CHAT_SCAN)
+				err = emit(fn, ctx, CHAT_SCAN, r.index, r.role, scratch->data, scratch->len);
+		} else if (m && json_type(m) != JSON_NULL && r.kind == CHAT_SCAN) {
+			err = bad(e, "step %zu (agent): its message is %s, not text", i,
+				  type_name(json_type(m)));
+		}
+		res = json_get(json_get(step, "observation"), "results");
+		for (k = 0; k < json_array_len(res) && !err; k++)
+			err = emit_texts(json_get(json_array_at(res, k), "content"), CHAT_TOOL, r.index,
+					 "tool", fn, ctx);
+	}
+	return err;
+}
+
 int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
 		      size_t *n_messages, struct chat_error *e)
 {
@@ -543,6 +602,9 @@ int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn f
 		err = emit_system(json_get(v, "systemInstruction"), fn, ctx);
 	if (!err)
 		err = emit_system(json_get(v, "system_instruction"), fn, ctx);
+	if (!err && json_type(json_get(v, "steps")) == JSON_ARRAY &&
+	    json_type(json_get(v, "agent")) == JSON_OBJECT)
+		err = walk_atif(v, &index, scratch, fn, ctx, e);
 	for (i = 0; !err && i < ARRAY_SIZE(lists); i++)
 		err = walk_list(json_get(v, lists[i].key), &index, scratch, fn, ctx, e, lists[i].dflt);
 	if (!err && json_type(json_get(v, "output")) == JSON_ARRAY)
@@ -578,6 +640,9 @@ enum chat_line chat_classify(const struct json_value *v, const struct json_value
 	    json_type(json_get(v, "choices")) == JSON_ARRAY ||
 	    json_type(json_get(v, "contents")) == JSON_ARRAY ||
 	    json_type(json_get(v, "candidates")) == JSON_ARRAY ||
+	    /* An ATIF trajectory: its steps, under its agent. */
+	    (json_type(json_get(v, "steps")) == JSON_ARRAY &&
+	     json_type(json_get(v, "agent")) == JSON_OBJECT) ||
 	    (!type && (json_type(in) == JSON_ARRAY || json_type(in) == JSON_STRING)))
 		return CHAT_CONVERSATION;
 	open_envelope(v, &env);

@@ -7,8 +7,10 @@
  * completions' choices), Anthropic Messages, OpenAI Responses items, the
  * Assistants API's thread messages, Gemini's contents and candidates,
  * LangChain's serialized messages, agent run logs that wrap one of those
- * in {"type": ..., "message"|"payload": {...}}, and codex exec --json's
- * completed items; it knows nothing of scanners.
+ * in {"type": ..., "message"|"payload": {...}}, codex exec --json's
+ * completed items, and ATIF trajectories (Harbor's Agent Trajectory
+ * Interchange Format: {"schema_version": "ATIF-v1.x", "agent": {...},
+ * "steps": [...]}, one per line); it knows nothing of scanners.
  *
  * It fails closed: a part of the model's message it cannot read (content
  * of an unknown type, a number, a role it does not know, a line of an
@@ -68,7 +70,8 @@ enum chat_line chat_classify(const struct json_value *v, const struct json_value
 
 /*
  * Walks a conversation line: top-level instructions or system text as
- * prompt, then each message of "messages", "contents", "input" and
+ * prompt, then an ATIF trajectory's steps, then each message of
+ * "messages", "contents", "input" and
  * "output" (in that order, indexed across them), then each choice's
  * message (or a legacy completion's text), then each Gemini candidate. The text parts
  * of one scanned message are joined with a line break in *scratch, and
