@@ -276,6 +276,14 @@ with open(broken, "a") as f:
     f.write(json.dumps(assistant("Done.", "z")) + "\n")
 rc, out, err = hook(stop(broken, session="broken"))
 check(rc == 2 and "not JSON" in err, f"a reply line that is not JSON: {rc} {err!r}")
+# A log of another format holds no reply to pass; an empty one (no turn yet) has nothing to say.
+rc, out, err = hook(stop(os.path.join(SRC, "tests", "fixtures", "chat", "responses.jsonl"),
+                         session="other"))
+check(rc == 2 and "no line of it is a Claude Code" in err, f"another format: {rc} {err!r}")
+empty = os.path.join(TMP, "empty.jsonl")
+open(empty, "w").close()
+rc, out, err = hook(stop(empty, session="empty"))
+check(rc == 0 and out == "", f"an empty log: {rc} {out!r} {err!r}")
 # A last line still being written (no newline, cut short) is not there yet.
 partial = os.path.join(TMP, "partial.jsonl")
 shutil.copy(os.path.join(FIX, "clean.jsonl"), partial)

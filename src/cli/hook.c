@@ -56,6 +56,8 @@
 #define REASON_LIST_MAX 20
 /* A finding's text as a reason quotes it, at most. */
 #define REASON_QUOTE_MAX 200
+/* A session log is read back this far at most (besides --history). */
+#define STOP_READ_MAX ((uint64_t)64 << 20)
 /* A written document, read whole, at most. */
 #define DOCUMENT_MAX ((size_t)64 << 20)
 
@@ -769,7 +771,8 @@ static int stop_error(struct run *r, const char *msg)
 
 static int hook_stop(struct run *r)
 {
-	struct tail_options to = {.history = r->o.history, .expired = expired, .ctx = r};
+	struct tail_options to = {.history = r->o.history, .max_bytes = r->o.history + STOP_READ_MAX,
+				  .expired = expired, .ctx = r};
 	struct tail t = {0};
 	struct chat_error ce;
 	struct scan s = {0};
@@ -808,8 +811,22 @@ static int hook_stop(struct run *r)
 		status = stop_error(r, msg);
 		goto out;
 	}
+	/* A log of another format (or of no message yet) holds no reply to pass. */
+	if (!err && t.size && !t.messages)
+		err = -ENOMSG;
+	/* Where the reply starts was not reached: what was not read is not checked. */
+	if (!err && t.capped && !t.reply_bounded)
+		err = -E2BIG;
+	if (err) {
+		snprintf(msg, sizeof(msg), "%s: %s", r->p.transcript_path,
+			 err == -ENOMSG ? "no line of it is a Claude Code user or assistant message"
+					: "the last reply starts further back than halluscan reads");
+		status = stop_error(r, msg);
+		goto out;
+	}
 	if (t.capped)
-		cli_warn("hook: %s: only its last %llu bytes were read", r->p.transcript_path,
+		cli_warn("hook: %s: only its last %llu bytes were read; what grounds the reply "
+			 "before them was not", r->p.transcript_path,
 			 (unsigned long long)(t.size - t.from));
 	err = scan_open(r, &s, &d);
 	if (err < 0) {

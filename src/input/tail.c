@@ -172,6 +172,7 @@ static int read_line(struct reader *r, const char *s, size_t n, uint64_t at, boo
 	json_bool(json_get(v, "isSidechain"), &side);
 	if (o->lines != TAIL_ALL && side != (o->lines == TAIL_SIDECHAIN))
 		goto out;
+	t->messages++;
 	r->meta = false;
 	json_bool(json_get(v, "isMeta"), &r->meta);
 	r->n_parts = 0;

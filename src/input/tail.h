@@ -68,6 +68,7 @@ struct tail {
 	bool capped;          /* max_bytes ended the reading before both were found */
 	size_t skipped;       /* grounding lines that could not be read */
 	size_t lines;         /* lines read */
+	size_t messages;      /* of them user or assistant lines (of the lines chosen) */
 };
 
 /*
