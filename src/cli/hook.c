@@ -525,15 +525,6 @@ static int stop_decision(struct run *r, const char *digest, uint64_t size,
 
 /* ---- findings ---- */
 
-static char *dup_text(const char *s, size_t n)
-{
-	char *d = xstrndup(s ? s : "", s ? n : 0);
-
-	if (!d)
-		return NULL;
-	return d;
-}
-
 static int tap(void *ctx, const char *path, const struct halluscan_finding *f)
 {
 	struct run *r = ctx;
@@ -552,11 +543,11 @@ static int tap(void *ctx, const char *path, const struct halluscan_finding *f)
 		n--;
 	k = &r->k[r->n];
 	*k = (struct kept){
-		.signal = dup_text(f->signal, strlen(f->signal)),
-		.rule = dup_text(f->rule, strlen(f->rule)),
-		.text = dup_text(f->text, n),
-		.message = dup_text(f->message, strlen(f->message)),
-		.recovery = dup_text(f->recovery, strlen(f->recovery)),
+		.signal = xstrndup(f->signal, strlen(f->signal)),
+		.rule = xstrndup(f->rule, strlen(f->rule)),
+		.text = xstrndup(f->text, n),
+		.message = xstrndup(f->message, strlen(f->message)),
+		.recovery = xstrndup(f->recovery, strlen(f->recovery)),
 		.severity = f->severity, .line = f->line, .column = f->column,
 		.input = r->input, .truncated = n < f->text_len || f->text_truncated,
 	};
