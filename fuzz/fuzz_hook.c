@@ -2,11 +2,14 @@
 /*
  * The hook's readers of outside input: the payload (src/input/hookin.c) and
  * the end of a session log (src/input/tail.c). The first byte chooses:
- *  - even: the rest is a payload. It is read or refused with a reason,
+ *  - even: the byte after it chooses the harness (odd: Codex), and the
+ *    rest is a payload. It is read or refused with a reason,
  *    never half: a payload read names its event, a stop's transcript is a
- *    non-empty path without a NUL, a file-writing tool's file_path too;
+ *    non-empty path without a NUL (or, for Codex only, none), a
+ *    file-writing tool's file_path too;
  *  - odd: the byte after it sets the options (which lines, a since offset,
- *    history, max_bytes), and the rest is a session log in a file. It is
+ *    history, max_bytes, a Codex rollout), and the rest is a session log
+ *    in a file. It is
  *    read or refused with a reason; what is read lies in the file, in its
  *    order, from where the reading started, and the reply's texts are
  *    counted; reading it again gives the same texts.
@@ -29,7 +32,13 @@ static void payload(const uint8_t *data, size_t size)
 	int err;
 
 	memset(why, 0x55, sizeof(why));
-	err = hook_payload_parse((const char *)data, size, &p, why, sizeof(why));
+	enum hook_harness h = size && data[0] % 2 ? HOOK_CODEX : HOOK_CLAUDE_CODE;
+
+	if (size) {
+		data++;
+		size--;
+	}
+	err = hook_payload_parse((const char *)data, size, h, &p, why, sizeof(why));
 	FUZZ_CHECK(err == 0 || err == -EBADMSG || err == -ENOMEM, "parse: %d", err);
 	if (err == -EBADMSG) {
 		size_t n = strnlen(why, sizeof(why));
@@ -43,7 +52,9 @@ static void payload(const uint8_t *data, size_t size)
 	FUZZ_CHECK(p.event_name != NULL);
 	FUZZ_CHECK(p.event >= HOOK_STOP && p.event <= HOOK_OTHER);
 	if (p.event == HOOK_STOP || p.event == HOOK_SUBAGENT_STOP) {
-		FUZZ_CHECK(p.transcript_path && *p.transcript_path);
+		FUZZ_CHECK(h == HOOK_CODEX || p.transcript_path);
+		FUZZ_CHECK(!p.transcript_path || (*p.transcript_path &&
+						  strlen(p.transcript_path) > 0));
 		FUZZ_CHECK(!p.last_message || strlen(p.last_message) <= p.last_message_len);
 		FUZZ_CHECK(!p.own_transcript || p.event == HOOK_SUBAGENT_STOP);
 	}
@@ -88,6 +99,7 @@ static void session_log(const uint8_t *data, size_t size)
 	o.since = (opt & 0x08) ? size / 2 : 0;
 	o.history = (opt & 0x10) ? size / 3 : 0;
 	o.max_bytes = (opt & 0x20) ? size / 2 + 1 : 0;
+	o.codex = (opt & 0x40) != 0;
 	fd = memfd_create("log", MFD_CLOEXEC);
 	FUZZ_CHECK(fd >= 0);
 	FUZZ_CHECK(size == 0 || write(fd, data, size) == (ssize_t)size);

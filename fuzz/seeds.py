@@ -456,19 +456,26 @@ def seeds_hook():
                                "tool_input": {"command": "ls"}},
         'other-event': {"hook_event_name": "UserPromptSubmit", "prompt": "hi"},
     }
+    codex_stop = {"cwd": "/work", "hook_event_name": "Stop", "last_assistant_message": None,
+                  "model": "gpt-5.2-codex", "permission_mode": "default", "session_id": "s",
+                  "stop_hook_active": False, "transcript_path": None, "turn_id": "t1"}
+    # Byte 1 is the harness: 0 Claude Code, 1 Codex.
     for name, p in payloads.items():
-        write('hook', 'payload-' + name, b'\x00' + json.dumps(p).encode())
+        write('hook', 'payload-' + name, b'\x00\x00' + json.dumps(p).encode())
+    write('hook', 'payload-codex-stop', b'\x00\x01' + json.dumps(codex_stop).encode())
+    write('hook', 'payload-codex-stop-as-claude', b'\x00\x00' + json.dumps(codex_stop).encode())
     for name, raw in (('bad-type', b'{"hook_event_name":"Stop","transcript_path":"/x",'
                                    b'"stop_hook_active":"yes"}'),
                       ('nul-path', b'{"hook_event_name":"Stop","transcript_path":"/a\\u0000b"}'),
                       ('not-json', b'{"hook_event_name":')):
-        write('hook', 'payload-' + name, b'\x00' + raw)
+        write('hook', 'payload-' + name, b'\x00\x00' + raw)
     d = os.path.join(TOP, 'tests', 'fixtures', 'hook')
     for f in sorted(os.listdir(d)):
         if not f.endswith('.jsonl'):
             continue
         log = read('tests', 'fixtures', 'hook', f)
-        for opt in (0, 1, 2, 0x09, 0x19, 0x21, 0x3a):
+        # Bit 6 of the option byte reads it as a Codex rollout.
+        for opt in (0, 1, 2, 0x09, 0x19, 0x21, 0x3a, 0x40, 0x49):
             write('hook', 'log-%s-%02x' % (f[:-6], opt), b'\x01' + bytes([opt]) + log)
     write('hook', 'log-partial', b'\x01\x01' + read('tests', 'fixtures', 'hook', 'clean.jsonl') +
           b'{"type":"assistant","message":{"role":"assi')

@@ -209,6 +209,65 @@ r = block_reason(out) or ""
 check("subagent.invented.example" in r and "redis.invented" not in r,
       f"SubagentStop, sidechain lines: {out!r}")
 
+# ---- Codex: its Stop payload (codex-rs/hooks/schema, stop.command.input) and rollout ----
+ROLLOUT = fixture_copy("codex-rollout.jsonl")
+REPLY = ("p99 is 187 ms, well under the 250 ms SLO; p50 is 41 ms "
+         "(https://grafana.example.com/d/api-latency). A 2025 study by Okafor found 92.4% of "
+         "such gains hold.")
+
+
+def codex_stop(path, reply=REPLY, active=False, session="0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b"):
+    return {"cwd": "/work/app", "hook_event_name": "Stop", "last_assistant_message": reply,
+            "model": "gpt-5.2-codex", "permission_mode": "default", "session_id": session,
+            "stop_hook_active": active, "transcript_path": path, "turn_id": "turn-3"}
+
+
+def codex(payload, *opts):
+    p = subprocess.run([BIN, "hook", "codex", "--state-dir", STATE] + list(opts),
+                       input=json.dumps(payload).encode(), capture_output=True, timeout=60)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+rc, out, err = codex(codex_stop(ROLLOUT))
+r = block_reason(out) or ""
+quoted = re.findall(r'^\d+\. \w+ \(\w+\) "(.*)": ', r, re.M)
+check(rc == 0 and sorted(quoted) == sorted(["A 2025 study by Okafor", "92.4%"]),
+      f"codex: exit {rc}, quoted {quoted}, err {err!r}")
+clean_rollout = os.path.join(TMP, "codex-clean.jsonl")
+with open(clean_rollout, "w") as f:
+    f.write(open(ROLLOUT).read().replace(REPLY, "p99 is 187 ms, under the 250 ms SLO."))
+rc, out, err = codex(codex_stop(clean_rollout, reply="p99 is 187 ms, under the 250 ms SLO.",
+                                session="codex-clean"))
+check(rc == 0 and out == "" and err == "", f"codex clean: exit {rc}, {out!r} {err!r}")
+# No rollout (transcript_path null): the reply alone, with nothing to ground it.
+rc, out, err = codex(codex_stop(None, reply="See https://grafana.example.com/d/api-latency.",
+                                session="codex-null"))
+check(rc == 0 and "grafana.example.com" in (block_reason(out) or ""),
+      f"codex without a rollout: exit {rc}, {out!r}")
+rc, out, err = hook(codex_stop(None, session="claude-null"))
+check(rc == 2 and "transcript_path" in err, f"claude-code with a null transcript_path: {rc}")
+# A Claude Code log is no Codex rollout, and the other way round.
+rc, out, err = codex(codex_stop(CLEAN, session="codex-wrong"))
+check(rc == 2 and "Codex response item" in err, f"codex on a Claude Code log: {rc} {err!r}")
+rc, out, err = hook(stop(ROLLOUT, session="claude-wrong"))
+check(rc == 2 and "Claude Code" in err, f"claude-code on a rollout: {rc} {err!r}")
+# The block's reason, recorded as a user message, never grounds the retry.
+again = os.path.join(TMP, "codex-again.jsonl")
+shutil.copy(ROLLOUT, again)
+rc, out, _ = codex(codex_stop(again, session="codex-loop"))
+append(again, {"type": "response_item", "payload": {"type": "message", "role": "user",
+               "content": [{"type": "input_text", "text": block_reason(out) or "x"}]}})
+# The agent answers with the same reply: were the reason grounding, its quotes would pass.
+append(again, {"type": "response_item", "payload": {"type": "message", "role": "assistant",
+               "content": [{"type": "output_text", "text": REPLY}]}})
+rc, out, err = codex(codex_stop(again, active=True, session="codex-loop"))
+try:
+    msg = json.loads(out)
+except ValueError:
+    msg = {}
+check(rc == 0 and "same 2 findings" in msg.get("systemMessage", ""),
+      f"codex: the reason grounded the retry, or no let-through: {out!r}")
+
 # ---- PostToolUse on a written document ----
 doc = os.path.join(TMP, "REPORT.md")
 with open(doc, "w") as f:

@@ -90,15 +90,16 @@ static const struct option hook_options[] = {
 };
 
 static const char hook_usage[] =
-	"usage: halluscan hook claude-code [--context NAME]... [--fail-on warn|block|never]\n"
+	"usage: halluscan hook claude-code|codex [--context NAME]... [--fail-on warn|block|never]\n"
 	"                 [--rules PATH]... [--no-builtin-rules] [--engine hyperscan|pcre2]\n"
 	"                 [--max-blocks N] [--time-limit SECONDS] [--history KIB]\n"
 	"                 [--state-dir DIR] [--all-files] < PAYLOAD\n";
 
 static const char hook_help[] =
-	"Runs as a Claude Code hook: reads the hook's JSON payload on standard input\n"
-	"and answers as the hook protocol wants. Stop and SubagentStop: the agent's\n"
-	"last reply, grounded by the tool results and prompts of the session log;\n"
+	"Runs as a Claude Code (or Codex) hook: reads the hook's JSON payload on\n"
+	"standard input and answers as the hook protocol wants. Stop and SubagentStop:\n"
+	"the agent's last reply, grounded by the tool results and prompts of the\n"
+	"session log (Codex: its rollout);\n"
 	"PostToolUse on Write, Edit or MultiEdit: the document written (*.md,\n"
 	"*.markdown, *.txt, *.rst, or any file with --all-files). A finding at or\n"
 	"above --fail-on (default warn) blocks with a reason listing each finding\n"
@@ -145,6 +146,7 @@ struct kept {
 };
 
 struct run {
+	enum hook_harness harness;
 	struct hook_opts o;
 	struct hook_payload p;
 	struct kept *k;
@@ -609,7 +611,7 @@ static int reason(const struct run *r, struct buf *b, const char *where, bool do
 	size_t i;
 	int err = 0;
 
-	err |= buf_addf(b, "halluscan (a hallucination check) found %zu signal%s in %s. %s\n",
+	err |= buf_addf(b, TAIL_REASON_MARK " %zu signal%s in %s. %s\n",
 			r->n, r->n == 1 ? "" : "s", where,
 			document ? "Edit the file so that none remains; for each, do what its "
 				   "recovery says:"
@@ -782,6 +784,10 @@ static int hook_stop(struct run *r)
 	to.lines = r->p.own_transcript			   ? TAIL_ALL
 		   : r->p.event == HOOK_SUBAGENT_STOP ? TAIL_SIDECHAIN
 						      : TAIL_MAIN;
+	to.codex = r->harness == HOOK_CODEX;
+	/* Codex without a rollout: its copy of the reply, with nothing to ground it. */
+	if (!r->p.transcript_path)
+		goto scan;
 	fd = open(r->p.transcript_path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		snprintf(msg, sizeof(msg), "%s: %s (the transcript cannot be read, so the reply "
@@ -810,7 +816,10 @@ static int hook_stop(struct run *r)
 		err = -E2BIG;
 	if (err) {
 		snprintf(msg, sizeof(msg), "%s: %s", r->p.transcript_path,
-			 err == -ENOMSG ? "no line of it is a Claude Code user or assistant message"
+			 err == -ENOMSG ? (to.codex ? "no line of it is a Codex response item "
+						      "of the user or the assistant"
+						    : "no line of it is a Claude Code user or "
+						      "assistant message")
 					: "the last reply starts further back than halluscan reads");
 		status = stop_error(r, msg);
 		goto out;
@@ -819,6 +828,7 @@ static int hook_stop(struct run *r)
 		cli_warn("hook: %s: only its last %llu bytes were read; what grounds the reply "
 			 "before them was not", r->p.transcript_path,
 			 (unsigned long long)(t.size - t.from));
+scan:
 	err = scan_open(r, &s, &d);
 	if (err < 0) {
 		snprintf(msg, sizeof(msg), "%s", d.msg[0] ? d.msg : strerror(-err));
@@ -967,20 +977,22 @@ int hook_main(int argc, char **argv)
 	char why[256];
 	int err, status = EXIT_ERROR;
 
-	if (argc < 2 || strcmp(argv[1], "claude-code") != 0) {
+	if (argc >= 2 && strcmp(argv[1], "codex") == 0)
+		r.harness = HOOK_CODEX;
+	else if (argc < 2 || strcmp(argv[1], "claude-code") != 0) {
 		if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
 			fputs(hook_usage, stdout);
 			fputc('\n', stdout);
 			fputs(hook_help, stdout);
 			return EXIT_PASS;
 		}
-		cli_warn("hook takes the harness it speaks to: claude-code%s%s%s",
+		cli_warn("hook takes the harness it speaks to: claude-code or codex%s%s%s",
 			 argc >= 2 ? ", not \"" : "", argc >= 2 ? argv[1] : "", argc >= 2 ? "\"" : "");
 		usage();
 	}
 	parse_options(argc - 1, argv + 1, &r.o);
 	if (optind < argc - 1) {
-		cli_warn("hook claude-code reads its payload on standard input: no FILE");
+		cli_warn("hook %s reads its payload on standard input: no FILE", argv[1]);
 		usage();
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -997,7 +1009,7 @@ int hook_main(int argc, char **argv)
 		cli_warn("hook: the payload cannot be read: %s", strerror(-err));
 		goto out;
 	}
-	err = hook_payload_parse(payload, len, &r.p, why, sizeof(why));
+	err = hook_payload_parse(payload, len, r.harness, &r.p, why, sizeof(why));
 	if (err == -ENOMEM) {
 		cli_warn("out of memory");
 		goto out;

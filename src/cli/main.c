@@ -169,7 +169,7 @@ static const char usage_text[] =
 	"       halluscan eval [--rules PATH]... [--compare-rules PATH]... [--signals LIST]\n"
 	"                      [--misjudgments FILE] [--sweep] [--pressure]\n"
 	"                      [--format text|json] [FILE]...\n"
-	"       halluscan hook claude-code [OPTION]... < PAYLOAD\n"
+	"       halluscan hook claude-code|codex [OPTION]... < PAYLOAD\n"
 	"       halluscan -V | --version | -h | --help\n";
 
 static const char help_text[] =

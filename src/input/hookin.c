@@ -62,8 +62,8 @@ bool hook_writes_file(const char *tool)
 			strcmp(tool, "MultiEdit") == 0);
 }
 
-int hook_payload_parse(const char *text, size_t len, struct hook_payload *p, char *why,
-		       size_t n)
+int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct hook_payload *p,
+		       char *why, size_t n)
 {
 	const struct json_value *v, *m;
 	struct json_error je = {0};
@@ -102,7 +102,10 @@ int hook_payload_parse(const char *text, size_t len, struct hook_payload *p, cha
 				  type_name(json_type(m)));
 			goto fail;
 		}
-		if ((err = member(v, "transcript_path", true, true, &p->transcript_path, NULL, why,
+		/* Codex sends null when it keeps no rollout; Claude Code always a path. */
+		m = json_get(v, "transcript_path");
+		if (!(h == HOOK_CODEX && json_type(m) == JSON_NULL) &&
+		    (err = member(v, "transcript_path", true, true, &p->transcript_path, NULL, why,
 				  n)))
 			goto fail;
 		m = json_get(v, "last_assistant_message");

@@ -28,6 +28,13 @@ enum hook_event {
 	HOOK_OTHER,         /* an event halluscan does not handle */
 };
 
+/* The harness whose payload it is: their Stop payloads differ in what may be null. */
+enum hook_harness {
+	HOOK_CLAUDE_CODE, /* code.claude.com/docs/en/hooks */
+	HOOK_CODEX,       /* openai/codex, codex-rs/hooks/schema: transcript_path may be
+			     null, last_assistant_message is always sent (maybe null) */
+};
+
 struct hook_payload {
 	struct json_value *root;
 	enum hook_event event;
@@ -36,7 +43,8 @@ struct hook_payload {
 	const char *agent_id;        /* SubagentStop's, or NULL */
 	const char *cwd;             /* or NULL */
 	/* Stop and SubagentStop: the session's JSONL, or the subagent's own
-	 * (agent_transcript_path) when the payload names one. */
+	 * (agent_transcript_path) when the payload names one; NULL only when
+	 * Codex sends none. */
 	const char *transcript_path;
 	bool own_transcript;         /* SubagentStop: transcript_path is the subagent's own */
 	bool stop_hook_active;       /* the agent goes on because a Stop hook blocked */
@@ -50,12 +58,12 @@ struct hook_payload {
 bool hook_writes_file(const char *tool);
 
 /*
- * Parses text[0, len) into *p. Returns 0; -EBADMSG with why[0, n) saying
+ * Parses text[0, len), a payload of harness h, into *p. Returns 0; -EBADMSG with why[0, n) saying
  * what is wrong (not JSON, no hook_event_name, a member of the wrong type);
  * or -ENOMEM. On failure *p holds nothing to free.
  */
-int hook_payload_parse(const char *text, size_t len, struct hook_payload *p, char *why,
-		       size_t n);
+int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct hook_payload *p,
+		       char *why, size_t n);
 void hook_payload_free(struct hook_payload *p);
 
 #endif

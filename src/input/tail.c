@@ -90,6 +90,10 @@ static bool harness_text(const char *s, size_t n)
 {
 	size_t i, k;
 
+	/* A block's reason, wherever a harness records it: it quotes the
+	 * findings, and must never ground the reply that repairs them. */
+	if (find_literal(s, n, TAIL_REASON_MARK, sizeof(TAIL_REASON_MARK) - 1))
+		return true;
 	for (i = 0; i < ARRAY_SIZE(harness_prefixes); i++) {
 		k = strlen(harness_prefixes[i]);
 		if (n >= k && memcmp(s, harness_prefixes[i], k) == 0)
@@ -148,8 +152,10 @@ static int read_line(struct reader *r, const char *s, size_t n, uint64_t at, boo
 		t->reply_bounded = true;
 	r->reply = !t->reply_bounded;
 	/* Before the reply only user lines and tool results are wanted: a
-	 * line that names neither is not parsed (most of a long session). */
-	if (!r->reply && !find_literal(s, n, "\"user\"", 6) && !find_literal(s, n, "tool_result", 11))
+	 * Claude Code line that names neither is not parsed (most of a long
+	 * session). A rollout's tool outputs have many names: all are parsed. */
+	if (!r->reply && !o->codex && !find_literal(s, n, "\"user\"", 6) &&
+	    !find_literal(s, n, "tool_result", 11))
 		return 0;
 	err = json_parse(s, n, &v, &je);
 	if (err == -ENOMEM)
@@ -166,12 +172,24 @@ static int read_line(struct reader *r, const char *s, size_t n, uint64_t at, boo
 		return bad_line(r, at, why);
 	}
 	type = json_string(json_get(v, "type"), NULL);
-	user = type && strcmp(type, "user") == 0;
-	if (!user && !(type && strcmp(type, "assistant") == 0))
-		goto out; /* metadata: summaries, snapshots, progress, system lines */
-	json_bool(json_get(v, "isSidechain"), &side);
-	if (o->lines != TAIL_ALL && side != (o->lines == TAIL_SIDECHAIN))
-		goto out;
+	if (o->codex) {
+		const struct json_value *item = json_get(v, "payload");
+		const char *role = json_string(json_get(item, "role"), NULL);
+
+		/* Events (event_msg) copy what response items hold; instructions
+		 * (developer, system) are the harness's. */
+		if (!type || strcmp(type, "response_item") != 0 || json_type(item) != JSON_OBJECT ||
+		    (role && strcmp(role, "user") != 0 && strcmp(role, "assistant") != 0))
+			goto out;
+		user = role && strcmp(role, "user") == 0;
+	} else {
+		user = type && strcmp(type, "user") == 0;
+		if (!user && !(type && strcmp(type, "assistant") == 0))
+			goto out; /* metadata: summaries, snapshots, progress, system lines */
+		json_bool(json_get(v, "isSidechain"), &side);
+		if (o->lines != TAIL_ALL && side != (o->lines == TAIL_SIDECHAIN))
+			goto out;
+	}
 	t->messages++;
 	r->meta = false;
 	json_bool(json_get(v, "isMeta"), &r->meta);

@@ -30,6 +30,12 @@
 #include "input/chat.h"
 #include "util.h"
 
+/*
+ * The words every block's reason starts with (cli/hook.c): a user text that
+ * holds them is the harness's, whatever else marks it.
+ */
+#define TAIL_REASON_MARK "halluscan (a hallucination check) found"
+
 /* A line of the log longer than this is not read (RECORD_MAX as elsewhere). */
 #define TAIL_LINE_MAX RECORD_MAX
 
@@ -38,6 +44,9 @@ struct tail_options {
 	 * "isSidechain": true), those of the main agent (no "isSidechain": true),
 	 * or those of a subagent in the session's log ("isSidechain": true). */
 	enum { TAIL_ALL, TAIL_MAIN, TAIL_SIDECHAIN } lines;
+	/* A Codex rollout, not a Claude Code log: its messages and tool
+	 * results are "response_item" lines; "lines" does not apply. */
+	bool codex;
 	/* A line that starts before this offset is no part of the reply: what
 	 * was written before a Stop hook blocked (0: none). */
 	uint64_t since;
