@@ -48,6 +48,13 @@ struct held {
 	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
 	bool week;         /* "open seven days a week": checked only against days' hours */
 	unsigned char total; /* CLAIM_TOTAL_*: source is the derivation it differs from */
+	bool label;        /* numbers an item of a list run inline ("..., 4. Agence"): no figure */
+};
+
+/* A number of the sentence being lexed that may number an inline list's item (NUMLEX_INLINE_ITEM). */
+struct inline_item {
+	double value;
+	size_t held; /* its index in held, or SIZE_MAX when it was not held */
 };
 
 /*
@@ -151,6 +158,14 @@ struct claims {
 	bool list_heading;
 	uint64_t list_line;
 	struct buf list_text;
+	/* NUMLEX_INLINE_ITEM numbers of the sentence being lexed, in order; the
+	 * last one of an earlier sentence, and its line (UINT64_MAX: none), which
+	 * the first of the next continues ("..., 2. Foo, 3." then "Bar, 4."). */
+	struct inline_item *inl;
+	size_t n_inl, cap_inl;
+	double inl_last;
+	uint64_t inl_line;
+	bool inl_open; /* the sentence goes on past such a number's full stop */
 	const struct bib *bib;
 	struct buf bib_source; /* the bibliography entry an altered one differs from */
 	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
@@ -298,6 +313,7 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	}
 	c->ref_rule = SIZE_MAX;
 	c->ref_line = UINT64_MAX;
+	c->inl_line = UINT64_MAX;
 	c->item_rule[0] = c->item_rule[1] = c->cue_rule = SIZE_MAX;
 	for (r = 0; c->refs && r < rs->n_rules; r++) {
 		if (rs->rules[r].grounding != GROUNDING_REFERENCE)
@@ -341,6 +357,7 @@ void claims_free(struct claims *c)
 	free(c->last_kept);
 	free(c->held);
 	free(c->merge);
+	free(c->inl);
 	free(c->items);
 	buf_free(&c->text);
 	buf_free(&c->key);
@@ -374,6 +391,10 @@ void claims_reset(struct claims *c)
 	c->n_said = 0;
 	c->n_totals = 0;
 	c->party = 0;
+
+	c->n_inl = 0;
+	c->inl_line = UINT64_MAX;
+	c->inl_open = false;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -1570,6 +1591,11 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 			c->held[n].period = period;
 	else if (role == NUMLEX_PERIOD_FIGURE)
 		c->per_first = c->per_end = c->n_held;
+	if (it->flags & NUMLEX_INLINE_ITEM) {
+		if (grow(&c->inl, &c->cap_inl, c->n_inl + 1, sizeof(*c->inl)) < 0)
+			return -ENOMEM;
+		c->inl[c->n_inl++] = (struct inline_item){it->q.value, SIZE_MAX};
+	}
 	if ((it->flags & NUMLEX_FIXED_PHRASE) && (k = open_phrase(c, base + it->from, base + it->to, &week))) {
 		/* a time of every hour of its days, or the count of its days:
 		 * held against their hours */
@@ -1620,10 +1646,39 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 	};
 	if (buf_add(&c->text, s, n) < 0)
 		return -ENOMEM;
+	if (it->flags & NUMLEX_INLINE_ITEM)
+		c->inl[c->n_inl - 1].held = c->n_held;
 	c->n_held++;
 	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
 		c->per_end = c->n_held;
 	return 0;
+}
+
+/*
+ * The numbers of a list run inline ("... 3. Hotel X, 4. Agence Y, 5. ...")
+ * among the sentence's NUMLEX_INLINE_ITEM numbers: each one more than the
+ * one before it (on its line, in this sentence or the last one that had
+ * any) or one less than the one after it. They are labels: "Total: 5."
+ * alone still says five.
+ */
+static void label_inline_items(struct claims *c)
+{
+	double prev = c->inl_line == c->line ? c->inl_last : -1;
+	size_t k;
+
+	for (k = 0; k < c->n_inl; k++) {
+		double v = c->inl[k].value;
+
+		if ((v == prev + 1 || (k + 1 < c->n_inl && c->inl[k + 1].value == v + 1)) &&
+		    c->inl[k].held != SIZE_MAX)
+			c->held[c->inl[k].held].label = true;
+		prev = v;
+	}
+	if (c->n_inl > 0) {
+		c->inl_last = prev;
+		c->inl_line = c->line;
+	}
+	c->n_inl = 0;
 }
 
 /*
@@ -1745,9 +1800,12 @@ static int lex_sentence(struct claims *c, uint64_t end)
 	if (c->bind_periods)
 		numlex_periods_reset(&c->periods);
 	c->per_first = c->per_end = c->n_held;
+	c->n_inl = 0;
 	err = c->lex_numbers ? numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0,
 					   on_lexed, c)
 			     : 0;
+	if (!err)
+		label_inline_items(c);
 	if (!err && c->attrs && ground_attr_count(c->ground) > 0) {
 		size_t k = c->n_held;
 
@@ -2435,7 +2493,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		size_t sig = c->rs->rules[h->rule].signal_index;
 		size_t k = c->last_kept[sig];
 
-		enum check chk = h->lexed ? check_quantity(c, h, end)
+		enum check chk = h->label ? CHECK_SILENT
+				 : h->lexed ? check_quantity(c, h, end)
 				 : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
 				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 
@@ -2518,6 +2577,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	c->start = next;
 	c->max_to = next;
 	c->gen++;
+	c->inl_open = false;
 	return err;
 }
 
@@ -3080,6 +3140,38 @@ static void refs_mark_cue(struct claims *c, const char *s, size_t n)
 		c->ref_cue = true;
 }
 
+/*
+ * The full stop at dot ends "N." mid-line, after ",", ";" or ":" or at the
+ * start of a sentence that began mid-line: maybe an item number of a list
+ * run inline (NUMLEX_INLINE_ITEM), which ends no sentence, so that its
+ * item, and the next item's number, are read with it ("agencies: 1. EKVF,
+ * 2. ACT"). Once one went on so, a sentence end before a digit goes on
+ * too, and "N." after it is another ("plan: 1. Search. 2. Check.").
+ */
+static bool inline_item_dot(const struct claims *c, uint64_t dot)
+{
+	uint64_t lo = dot > 12 ? dot - 12 : 0;
+	const char *s;
+	size_t n, k = 0, i;
+
+	if (lo < c->start)
+		lo = c->start;
+	s = window_get(c->w, lo, dot, &n);
+	if (n < dot - lo)
+		return false;
+	while (k < n && k < 4 && isdigit((unsigned char)s[n - 1 - k]))
+		k++;
+	if (k == 0 || k > 3 || (k == 1 && s[n - 1] == '0'))
+		return false;
+	if (dot - k == c->start)
+		return c->start > c->line_start;
+	for (i = n - k; i > 0 && (s[i - 1] == ' ' || s[i - 1] == '\t'); i--)
+		;
+	return i < n - k && i > 0 &&
+	       (s[i - 1] == ',' || s[i - 1] == ';' || s[i - 1] == ':' ||
+		(c->inl_open && (s[i - 1] == '.' || s[i - 1] == '!' || s[i - 1] == '?')));
+}
+
 int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 {
 	const char *s;
@@ -3108,8 +3200,14 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 		return 0;
 	if (s[0] == '.' && is_abbreviation(c, from))
 		return 0;
+	if (s[0] == '.' && n > 1 && (s[1] == ' ' || s[1] == '\t') &&
+	    ((c->inl_open && isdigit((unsigned char)s[n - 1])) || inline_item_dot(c, from))) {
+		c->inl_open = true;
+		return 0;
+	}
 	if (c->n_held == 0 && !wants_claim(c)) {
 		c->start = to - 1;
+		c->inl_open = false;
 		return 0;
 	}
 	return decide(c, to - 1, to - 1);
@@ -3123,6 +3221,7 @@ static int break_sentence(struct claims *c, uint64_t at)
 	if (c->n_held == 0 && (!wants_claim(c) || at <= c->start)) {
 		if (at > c->start)
 			c->start = at;
+		c->inl_open = false;
 		return 0;
 	}
 	return decide(c, at, at);

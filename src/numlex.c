@@ -27,7 +27,7 @@ enum {
 	R_DATING = 1 << 7,    /* before a year: "in", "since", "mid" */
 	R_WEAKDATE = 1 << 8,  /* before a year of 1900-2099 with no noun after: "from", "of" */
 	R_YEARNOUN = 1 << 9,  /* after a year: "season", "election" */
-	R_REF = 1 << 10,      /* before a reference: "Passage", "Table" */
+	R_REF = 1 << 10,      /* before a reference or a label: "Passage", "Table", "step" */
 	R_SELF = 1 << 11,     /* counted, a count of the text itself: "words" */
 	R_LISTNOUN = 1 << 12, /* counted after a cue, likewise: "tips" */
 	R_CUE = 1 << 13,      /* of the answer's own list: "these", "top", "following", "here", "below", "share" */
@@ -181,6 +181,8 @@ static const struct {
 	X(L, 'c', "century", 0, 0, U_CENTURY) \
 	X(L, 'c', "championship", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'c', "championships", R_YEARNOUN, 0, U_NONE) \
+	X(L, 'c', "chapter", R_REF, 0, U_NONE) \
+	X(L, 'c', "chapters", R_REF, 0, U_NONE) \
 	X(L, 'c', "character", R_SELF, 0, U_NONE) \
 	X(L, 'c', "characters", R_SELF, 0, U_NONE) \
 	X(L, 'c', "chrome", R_PRODUCT, 0, U_NONE) \
@@ -349,6 +351,8 @@ static const struct {
 	X(L, 'i', "ipo", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'i', "is", R_STOP, 0, U_NONE) \
 	X(L, 'i', "it", R_STOP, 0, U_NONE) \
+	X(L, 'i', "item", R_REF, 0, U_NONE) \
+	X(L, 'i', "items", R_REF, 0, U_NONE) \
 	X(L, 'i', "its", R_STOP | R_DET, 0, U_NONE) \
 	X(L, 'j', "jan", R_MONTH, 1, U_NONE) \
 	X(L, 'j', "january", R_MONTH, 1, U_NONE) \
@@ -533,6 +537,8 @@ static const struct {
 	X(L, 's', "second", R_ORD, 2, U_SECOND) \
 	X(L, 's', "seconds", 0, 0, U_SECOND) \
 	X(L, 's', "secs", 0, 0, U_SECOND) \
+	X(L, 's', "section", R_REF, 0, U_NONE) \
+	X(L, 's', "sections", R_REF, 0, U_NONE) \
 	X(L, 's', "sentence", R_SELF, 0, U_NONE) \
 	X(L, 's', "sentences", R_SELF, 0, U_NONE) \
 	X(L, 's', "sep", R_MONTH, 9, U_NONE) \
@@ -565,8 +571,8 @@ static const struct {
 	X(L, 's', "source", R_REF, 0, U_NONE) \
 	X(L, 's', "sources", R_REF, 0, U_NONE) \
 	X(L, 's', "spring", R_DATING, 0, U_NONE) \
-	X(L, 's', "step", R_LISTNOUN, 0, U_NONE) \
-	X(L, 's', "steps", R_LISTNOUN, 0, U_NONE) \
+	X(L, 's', "step", R_LISTNOUN | R_REF, 0, U_NONE) \
+	X(L, 's', "steps", R_LISTNOUN | R_REF, 0, U_NONE) \
 	X(L, 's', "straight", R_ADJ, 0, U_NONE) \
 	X(L, 's', "strategy", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "study", R_YEARNOUN, 0, U_NONE) \
@@ -2495,6 +2501,24 @@ static bool list_marker(struct lex *lx, const struct opnd *o)
 	return line_starts_before(lx, o->x.from);
 }
 
+/* NUMLEX_INLINE_ITEM's shape: "N." or "N)" mid-line after a list's separator or a sentence's end. */
+static bool inline_item(struct lex *lx, const struct opnd *o)
+{
+	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
+	size_t j;
+
+	if (o->kind != K_NUMBER || o->x.words || o->x.comma || o->x.decimals || !whole(&o->x, 1, 999) ||
+	    o->currency || o->to != o->x.to || o->from != o->x.from || (c != '.' && c != ')'))
+		return false;
+	if (!(c1 == ' ' || c1 == '\t' || o->x.to + 1 == lx->n))
+		return false;
+	j = skip_blanks_back(lx, o->x.from);
+	if (j == 0)
+		return true;
+	c = B(lx, j - 1);
+	return c == ',' || c == ';' || c == ':' || ((c == '.' || c == '!' || c == '?') && j < o->x.from);
+}
+
 static bool fixed_phrase(struct lex *lx, size_t from, size_t to)
 {
 	char num[8];
@@ -3038,6 +3062,8 @@ static size_t expression(struct lex *lx, size_t p)
 			f |= side;
 		if (list_marker(lx, &a))
 			f |= NUMLEX_LIST_MARKER;
+		else if (inline_item(lx, &a))
+			f |= NUMLEX_INLINE_ITEM;
 		if (fixed_phrase(lx, a.x.from, a.x.to))
 			f |= NUMLEX_FIXED_PHRASE;
 		operand_items(&a, f | operand_flags(lx, &a, a.from), &out);

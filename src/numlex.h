@@ -78,6 +78,14 @@ enum {
 	 * claim (the year a study appeared), but it dates the study, not the
 	 * figures around it: no reporting period (numlex_period_feed()). */
 	NUMLEX_CITATION = 1u << 11,
+	/* A number that may number an item of a list run inline, mid-line:
+	 * digits alone (1 to 999), then "." or ")" and a blank or the end, after
+	 * ",", ";", ":", a sentence's end or at the text's start ("..., 4.
+	 * Agence", "plan: 1. Search"). Not a list marker by itself ("Total: 5.
+	 * Then" says five): a caller that sees a run of them counting up by
+	 * one takes them for the list's numbering (claims.c). Not set with
+	 * NUMLEX_LIST_MARKER. */
+	NUMLEX_INLINE_ITEM = 1u << 12,
 };
 
 /* The flags of items that are no claim about the world. */

@@ -22,6 +22,7 @@
 #define X NUMLEX_FIXED_PHRASE
 #define V NUMLEX_VERSION
 #define C NUMLEX_CITATION
+#define I NUMLEX_INLINE_ITEM
 #define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
 #define DN (NUMLEX_APPROX | NUMLEX_BELOW)
 #define BEFORE NUMLEX_BELOW /* a year's side, no approximation */
@@ -412,6 +413,12 @@ static const struct lcase cases[] = {
 	{"- 2. Add salt", {{"2", NULL, "number", 2, 0, L}}},
 	{"## 3. Results", {{"3", NULL, "number", 3, 0, L}}},
 	{"It rose 7. Then it fell.", {{"7", NULL, "number", 7, 0, 0}}},
+	/* an item's number mid-line: the shape alone (claims.c reads the run) */
+	{"shops: 1. Carto, 2) Globe; 3. Atlas", {{"1", NULL, "number", 1, 0, I}, {"2", NULL, "number", 2, 0, I},
+						 {"3", NULL, "number", 3, 0, I}}},
+	{"4. Agence Logistique", {{"4", NULL, "number", 4, 0, L}}},
+	{"Total: 5. Then, 2.5. Or 0. Or 1,000.", {{"5", NULL, "number", 5, 0, I}, {"2.5", NULL, "number", 2.5, 1, 0},
+						  {"0", NULL, "number", 0, 0, 0}, {"1,000", NULL, "number", 1000, 0, 0}}},
 	{"7.5 million", {{"7.5 million", NULL, "number", 7.5e6, 1, 0}}},
 
 	/* references */
@@ -422,6 +429,17 @@ static const struct lcase cases[] = {
 	{"see [1, 3]", {{"1", NULL, "number", 1, 0, F}, {"3", NULL, "number", 3, 0, F}}},
 	{"Passages 1 and 2 agree", {{"Passages 1", NULL, "number", 1, 0, F}, {"2", NULL, "number", 2, 0, F}}},
 	{"see Table 2", {{"Table 2", NULL, "number", 2, 0, F}}},
+	/* labels of numbered parts, the answer's own or a document's: no figures */
+	{"Repeat steps 2-6 for each.", {{"steps 2", NULL, "number", 2, 0, F}, {"6", NULL, "number", 6, 0, F}}},
+	{"then go back to step 4", {{"step 4", NULL, "number", 4, 0, F}}},
+	/* ...but a line's number points into a tool's output (a traceback, a
+	 * listing), which says it: a figure, checked */
+	{"the bug is on line 12 of the file", {{"12", NULL, "number", 12, 0, 0}}},
+	{"under Section 230 of the act", {{"Section 230", NULL, "number", 230, 0, F}}},
+	{"chapters 3 and 4", {{"chapters 3", NULL, "number", 3, 0, F}, {"4", NULL, "number", 4, 0, F}}},
+	{"items 2 and 5 are out", {{"items 2", NULL, "number", 2, 0, F}, {"5", NULL, "number", 5, 0, F}}},
+	/* ...a figure before the noun still counts */
+	{"It takes 5 steps and 3 items.", {{"5 steps", NULL, "step", 5, 0, 0}, {"3 items", NULL, "item", 3, 0, 0}}},
 
 	/* fixed phrases */
 	{"open seven days a week", {{"seven days", NULL, "seconds", 7 * 86400, 0, W | X}}},
