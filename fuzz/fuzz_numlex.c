@@ -38,7 +38,7 @@
 #define NUMLEX_FLAGS                                                                      \
 	(NUMLEX_RANGE | NUMLEX_APPROX | NUMLEX_WORDS | NUMLEX_PART | NUMLEX_SELF_COUNT |   \
 	 NUMLEX_LIST_MARKER | NUMLEX_REFERENCE | NUMLEX_FIXED_PHRASE | NUMLEX_VERSION |     \
-	 NUMLEX_ABOVE | NUMLEX_BELOW | NUMLEX_CITATION)
+	 NUMLEX_ABOVE | NUMLEX_BELOW | NUMLEX_CITATION | NUMLEX_INLINE_ITEM | NUMLEX_HEX)
 
 struct items {
 	struct numlex_item *v;
@@ -78,6 +78,14 @@ static int on_item(void *ctx, const struct numlex_item *it)
 	if (it->flags & NUMLEX_CITATION)
 		FUZZ_CHECK(it->q.kind == QUANTITY_YEAR && !(it->flags & NUMLEX_RANGE),
 			   "a citation's flag on kind %d, flags %#x", (int)it->q.kind, it->flags);
+	/* An inline item's number is no list marker, and a hexadecimal one a whole bare number. */
+	FUZZ_CHECK((it->flags & (NUMLEX_INLINE_ITEM | NUMLEX_LIST_MARKER)) !=
+			   (NUMLEX_INLINE_ITEM | NUMLEX_LIST_MARKER),
+		   "an inline item and a list marker at once");
+	if (it->flags & NUMLEX_HEX)
+		FUZZ_CHECK(it->q.kind == QUANTITY_NUMBER && it->q.value == floor(it->q.value) &&
+			   it->q.value >= 0 && it->q.value < 4503599627370496.0,
+			   "a hexadecimal number of %g", it->q.value);
 	FUZZ_CHECK(isfinite(it->q.value) && isfinite(it->q.offset) && isfinite(it->q.scale) &&
 		   it->q.scale != 0, "a quantity not filled in");
 	FUZZ_CHECK(memchr(it->q.unit, '\0', sizeof(it->q.unit)) && it->q.unit[0] &&

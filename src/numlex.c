@@ -3116,6 +3116,38 @@ static int emit_one(struct lex *lx, size_t from, size_t to, const struct quantit
 	return flush(lx, &out, from, to);
 }
 
+static int hex_digit(int c)
+{
+	return is_digit(c) ? c - '0' : (lower(c) >= 'a' && lower(c) <= 'f') ? lower(c) - 'a' + 10 : -1;
+}
+
+/*
+ * "0x14", "0xffffffff" at p: a bare number of its value (NUMLEX_HEX); its
+ * end, or 0 when the digits run on into letters or "_" ("0x1g", "0x1_ff")
+ * or hold more than 13 significant ones (no longer exact in a double).
+ */
+static size_t hex_number(struct lex *lx, size_t p)
+{
+	struct quantity q;
+	size_t i = p + 2, sig = 0;
+	double v = 0;
+	int d;
+
+	if (B(lx, p) != '0' || lower(B(lx, p + 1)) != 'x')
+		return 0;
+	for (; (d = hex_digit(B(lx, i))) >= 0; i++) {
+		if (i - p > 2 + 24)
+			return 0;
+		sig += v > 0 || d > 0;
+		v = v * 16 + d;
+	}
+	if (i == p + 2 || sig > 13 || is_alpha(B(lx, i)) || B(lx, i) == '_')
+		return 0;
+	quantity_set(&q, QUANTITY_NUMBER, "number", v, 1);
+	emit_one(lx, p, i, &q, NUMLEX_HEX);
+	return i;
+}
+
 /* A version at p (after a name when w is not NULL): emits it; its end, or 0. */
 static size_t version(struct lex *lx, size_t from, size_t p, const struct word *w, int min_parts)
 {
@@ -3593,6 +3625,8 @@ static size_t at_digit(struct lex *lx, size_t p)
 	    c0 == '^' || c0 == '_' || ((c0 == '.' || c0 == ':') && is_alnum(c1)) ||
 	    (c0 == '-' && is_digit(c1)))
 		return run_end(lx, p);
+	if (dend == p + 1 && (B(lx, dend) == 'x' || B(lx, dend) == 'X') && (end = hex_number(lx, p)))
+		return end;
 	if ((B(lx, dend) == '@' || B(lx, dend) == '.' || B(lx, dend) == '_' || B(lx, dend) == '+' ||
 	     B(lx, dend) == '-') &&
 	    (end = email_end(lx, dend)))

@@ -86,6 +86,10 @@ enum {
 	 * one takes them for the list's numbering (claims.c). Not set with
 	 * NUMLEX_LIST_MARKER. */
 	NUMLEX_INLINE_ITEM = 1u << 12,
+	/* Hexadecimal, "0x" and up to 13 significant digits ("0x14",
+	 * "0x00000000004011d6"): a bare number of its value, so that a tool's
+	 * "0x14" and an answer's "20" are the same figure, and back. */
+	NUMLEX_HEX = 1u << 13,
 };
 
 /* The flags of items that are no claim about the world. */

@@ -23,6 +23,7 @@
 #define V NUMLEX_VERSION
 #define C NUMLEX_CITATION
 #define I NUMLEX_INLINE_ITEM
+#define H NUMLEX_HEX
 #define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
 #define DN (NUMLEX_APPROX | NUMLEX_BELOW)
 #define BEFORE NUMLEX_BELOW /* a year's side, no approximation */
@@ -441,6 +442,11 @@ static const struct lcase cases[] = {
 	/* ...a figure before the noun still counts */
 	{"It takes 5 steps and 3 items.", {{"5 steps", NULL, "step", 5, 0, 0}, {"3 items", NULL, "item", 3, 0, 0}}},
 
+	/* hexadecimal: its value */
+	{"while local_10 < 0x10; c ^= 0XaB", {{"0x10", NULL, "number", 16, 0, H}, {"0XaB", NULL, "number", 171, 0, H}}},
+	{"at 0x00000000004011d6.", {{"0x00000000004011d6", NULL, "number", 4198870, 0, H}}},
+	{"0x1g, 0x1_ff, 0xFFFFFFFFFFFFFFFF, x=0x14", {{NULL}}},
+
 	/* fixed phrases */
 	{"open seven days a week", {{"seven days", NULL, "seconds", 7 * 86400, 0, W | X}}},
 	{"24/7 support", {{"24/7", NULL, "number", 24, 0, X}}},
@@ -471,7 +477,7 @@ static const struct lcase cases[] = {
 	{"at www.site2.com today", {{NULL}}},
 	{"mail bob42@mail.com or Ann.Lee7@x.org", {{NULL}}},
 	{"user_42 and _9", {{NULL}}},
-	{"id a1b2c3 and 0x1F", {{NULL}}},
+	{"id a1b2c3 and 0x1F", {{"0x1F", NULL, "number", 31, 0, H}}}, /* (hex: its value) */
 	{"Call 555 0100 now", {{NULL}}},
 	{"+1 (415) 555-0100", {{NULL}}},
 	{"call 415-555-0100", {{NULL}}},
