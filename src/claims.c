@@ -1602,7 +1602,8 @@ static int on_lexed(void *ctx, const struct numlex_item *it)
 		all_day = !week;
 		if (all_day)
 			quantity_set(&q, QUANTITY_TIME, "time:clock", 0, 1);
-	} else if (it->flags & NUMLEX_NOT_CLAIM) {
+	} else if (it->flags & (NUMLEX_NOT_CLAIM | NUMLEX_IMPLIED)) {
+		/* (and "over the last decade": loose talk, not a figure) */
 		return 0;
 	}
 	/* A bare number in words ("one of them") claims nothing, nor one inside

@@ -40,10 +40,11 @@ enum {
 	R_APPROX2 = 1 << 20,  /* ends a two-word approximation: "than", "least" (approx_pairs) */
 	R_YEARWORD = 1 << 21, /* makes the figure after it a year, nouns or not: "year", "FY" */
 	R_DET = 1 << 22,      /* a determiner: "a 1997 outbreak", "its 2020 revenue" is a year */
+	R_IMPLIED = 1 << 23,  /* a duration without a number: "decade", "fortnight", "half", "couple" */
 };
 
 /* The words that start an item on their own: only these are looked up as the scan passes. */
-#define R_TRIGGER (R_CARD | R_ORD | R_CLOCK | R_URL)
+#define R_TRIGGER (R_CARD | R_ORD | R_CLOCK | R_URL | R_IMPLIED)
 
 /* Units a word can name (the index into unit_info[]). */
 enum {
@@ -199,6 +200,7 @@ static const struct {
 	X(L, 'c', "context", R_REF, 0, U_NONE) \
 	X(L, 'c', "contexts", R_REF, 0, U_NONE) \
 	X(L, 'c', "could", R_STOP, 0, U_NONE) \
+	X(L, 'c', "couple", R_IMPLIED, 0, U_NONE) \
 	X(L, 'c', "cover", R_CUE, 0, U_NONE) \
 	X(L, 'c', "covid", R_PRODUCT, 0, U_NONE) \
 	X(L, 'c', "crisis", R_YEARNOUN, 0, U_NONE) \
@@ -212,7 +214,7 @@ static const struct {
 	X(L, 'd', "debian", R_PRODUCT, 0, U_NONE) \
 	X(L, 'd', "debut", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'd', "dec", R_MONTH, 12, U_NONE) \
-	X(L, 'd', "decade", 0, 0, U_DECADE) \
+	X(L, 'd', "decade", R_IMPLIED, 0, U_DECADE) \
 	X(L, 'd', "decades", 0, 0, U_DECADE) \
 	X(L, 'd', "december", R_MONTH, 12, U_NONE) \
 	X(L, 'd', "degree", 0, 0, U_DEGREE) \
@@ -298,7 +300,7 @@ static const struct {
 	X(L, 'f', "foreign", R_ADJ, 0, U_NONE) \
 	X(L, 'f', "former", R_ADJ, 0, U_NONE) \
 	X(L, 'f', "fortieth", R_ORD, 40, U_NONE) \
-	X(L, 'f', "fortnight", 0, 0, U_FORTNIGHT) \
+	X(L, 'f', "fortnight", R_IMPLIED, 0, U_FORTNIGHT) \
 	X(L, 'f', "fortnights", 0, 0, U_FORTNIGHT) \
 	X(L, 'f', "forty", R_CARD, 40, U_NONE) \
 	X(L, 'f', "four", R_CARD, 4, U_NONE) \
@@ -317,7 +319,7 @@ static const struct {
 	X(L, 'g', "gtx", R_PRODUCT, 0, U_NONE) \
 	X(L, 'g', "guidance", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'h', "had", R_STOP, 0, U_NONE) \
-	X(L, 'h', "half", R_FRACTION, 0, U_NONE) \
+	X(L, 'h', "half", R_FRACTION | R_IMPLIED, 0, U_NONE) \
 	X(L, 'h', "halves", R_FRACTION, 0, U_NONE) \
 	X(L, 'h', "harvest", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'h', "has", R_STOP, 0, U_NONE) \
@@ -730,6 +732,8 @@ static const unsigned short vocab_start[27] = {
  */
 #define TRIGGERS(X, A) \
 	X(A, 'b', 'i', 'l', "billion") \
+	X(A, 'c', 'o', 'u', "couple") \
+	X(A, 'd', 'e', 'c', "decade") \
 	X(A, 'd', 'o', 'z', "dozen") \
 	X(A, 'e', 'i', 'g', "eight") \
 	X(A, 'e', 'i', 'g', "eighteen") \
@@ -747,11 +751,13 @@ static const unsigned short vocab_start[27] = {
 	X(A, 'f', 'i', 'r', "first") \
 	X(A, 'f', 'i', 'v', "five") \
 	X(A, 'f', 'o', 'r', "fortieth") \
+	X(A, 'f', 'o', 'r', "fortnight") \
 	X(A, 'f', 'o', 'r', "forty") \
 	X(A, 'f', 'o', 'u', "four") \
 	X(A, 'f', 'o', 'u', "fourteen") \
 	X(A, 'f', 'o', 'u', "fourteenth") \
 	X(A, 'f', 'o', 'u', "fourth") \
+	X(A, 'h', 'a', 'l', "half") \
 	X(A, 'h', 't', 't', "http") \
 	X(A, 'h', 't', 't', "https") \
 	X(A, 'h', 'u', 'n', "hundred") \
@@ -3553,6 +3559,61 @@ static size_t glued(struct lex *lx, size_t p)
 	return e;
 }
 
+/* The duration unit word at i ("hour", "days"): its U_*, *end its end; U_NONE if none. */
+static int duration_word_at(struct lex *lx, size_t i, size_t *end)
+{
+	struct word w;
+
+	if (!word_at(lx, i, &w) || !w.v || w.v->unit == U_NONE ||
+	    unit_info[w.v->unit].cls != UC_DURATION)
+		return U_NONE;
+	*end = w.we;
+	return w.v->unit;
+}
+
+/*
+ * A duration a word implies, at the word [p, e) of R_IMPLIED: "a decade",
+ * "the last decade", "a fortnight", "half an hour", "half a day", "a
+ * couple of days" (NUMLEX_IMPLIED). Returns its end, or 0 when the word
+ * implies nothing here ("half of them", "a happy couple").
+ */
+static size_t implied(struct lex *lx, size_t p, size_t e, const struct vword *v)
+{
+	struct quantity q;
+	struct word w;
+	size_t from = p, end = e, i;
+	double n = 1;
+	int unit = v->unit;
+
+	if (v->num == 0 && unit == U_NONE) {
+		/* "half a(n) <unit>", "a couple of <units>" */
+		bool half = e - p == 4;
+
+		i = skip_blanks(lx, e);
+		if (!word_at(lx, i, &w))
+			return 0;
+		if (half ? !(spells(lx, w.ws, w.we, "a") || spells(lx, w.ws, w.we, "an"))
+			 : !spells(lx, w.ws, w.we, "of"))
+			return 0;
+		if (!half) {
+			struct word a;
+
+			if (!word_before(lx, p, false, &a) || !spells(lx, a.ws, a.we, "a"))
+				return 0;
+			from = a.ws;
+		}
+		unit = duration_word_at(lx, skip_blanks(lx, w.we), &end);
+		if (unit == U_NONE)
+			return 0;
+		n = half ? 0.5 : 2;
+	}
+	quantity_set(&q, QUANTITY_BASE, unit_info[unit].base, n * unit_info[unit].factor,
+		     unit_info[unit].factor);
+	q.words = true;
+	emit_one(lx, from, end, &q, NUMLEX_WORDS | NUMLEX_IMPLIED);
+	return end;
+}
+
 /* A word at p; returns its end (or the end of what it starts). */
 static size_t at_word(struct lex *lx, size_t p)
 {
@@ -3584,6 +3645,12 @@ static size_t at_word(struct lex *lx, size_t p)
 	}
 	if (is_alnum(B(lx, p - 1)))
 		return e;
+	if (v->roles & R_IMPLIED) {
+		size_t end = implied(lx, p, e, v);
+
+		if (end || !(v->roles & R_CARD))
+			return MAX(end, e);
+	}
 	if (v->roles & R_CLOCK) {
 		struct quantity q;
 

@@ -90,6 +90,12 @@ enum {
 	 * "0x00000000004011d6"): a bare number of its value, so that a tool's
 	 * "0x14" and an answer's "20" are the same figure, and back. */
 	NUMLEX_HEX = 1u << 13,
+	/* A duration a word implies, with no number: "a decade", "the last
+	 * decade", "a fortnight", "half an hour", "a couple of days" (with
+	 * NUMLEX_WORDS). What a user or a tool said so grounds the figure ("10
+	 * years" for "the last decade"); said by the answer it is loose talk,
+	 * which a caller may take for no claim (claims.c does). */
+	NUMLEX_IMPLIED = 1u << 14,
 };
 
 /* The flags of items that are no claim about the world. */

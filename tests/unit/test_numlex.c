@@ -24,6 +24,7 @@
 #define C NUMLEX_CITATION
 #define I NUMLEX_INLINE_ITEM
 #define H NUMLEX_HEX
+#define M NUMLEX_IMPLIED
 #define UP (NUMLEX_APPROX | NUMLEX_ABOVE)
 #define DN (NUMLEX_APPROX | NUMLEX_BELOW)
 #define BEFORE NUMLEX_BELOW /* a year's side, no approximation */
@@ -495,7 +496,12 @@ static const struct lcase cases[] = {
 	{"someone often", {{NULL}}},
 	{"hundreds of people", {{NULL}}},
 	{"dozens of them", {{NULL}}},
-	{"a couple of days", {{NULL}}},
+	/* a duration a word implies (claims.c takes them for no claim) */
+	{"a couple of days", {{"a couple of days", NULL, "seconds", 2 * 86400, 0, W | M}}},
+	{"for each year in the last decade", {{"decade", NULL, "seconds", 10 * 31536000.0, 0, W | M}}},
+	{"in a fortnight, half an hour", {{"fortnight", NULL, "seconds", 14 * 86400, 0, W | M},
+					  {"half an hour", NULL, "seconds", 1800, 0, W | M}}},
+	{"half of them, a happy couple, couple of days, half-hour", {{NULL}}},
 	{"An thousand n", {{NULL}}},
 	{"an hundred", {{NULL}}},
 	{"Ones and tens", {{NULL}}},
