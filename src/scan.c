@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <ctype.h>
 
 #include "attrs.h"
 #include "bib.h"
@@ -476,6 +478,28 @@ static bool names_something(const char *w)
 	return bsearch(&w, keys, ARRAY_SIZE(keys), sizeof(keys[0]), cmp_key) != NULL;
 }
 
+/*
+ * "of this month", "of the month", "this month", "next month" at t[0, n)
+ * (after blanks): the day an ordinal before it names is of a month the
+ * text leaves to the calendar ("the 10th of this month").
+ */
+static bool month_left_open(const char *t, size_t n)
+{
+	static const char *const tails[] = {"of this month", "of the month", "of next month",
+					    "this month", "next month"};
+	size_t i = 0, k, m;
+
+	while (i < n && (t[i] == ' ' || t[i] == '\t'))
+		i++;
+	for (k = 0; k < ARRAY_SIZE(tails); k++) {
+		m = strlen(tails[k]);
+		if (n - i >= m && strncasecmp(t + i, tails[k], m) == 0 &&
+		    (n - i == m || !isalnum((unsigned char)t[i + m])))
+			return true;
+	}
+	return false;
+}
+
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
@@ -522,6 +546,21 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		if (k && quantity_set_name(&q, v->text + b, k, it->q.value))
 			err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
 						  s->rec_base + record_offset(v, b), &gc);
+	}
+	/* "the 10th of this month": that day of a month no one named here (a
+	 * transcript may not say today's date); any month's 10th is taken for
+	 * it, so the answer's "March 10th" is the day the user gave. */
+	if (err == 0 && it->q.kind == QUANTITY_ORDINAL && !it->q.years && it->q.value >= 1 &&
+	    it->q.value <= 31 && it->q.value == (int)it->q.value &&
+	    month_left_open(v->text + it->to, v->len - it->to)) {
+		struct quantity d;
+		int m;
+
+		for (m = 1; err == 0 && m <= 12; m++) {
+			quantity_set(&d, QUANTITY_DATE, "date:day", m * 100 + it->q.value, 1);
+			err = ground_add_quantity(s->rec_ground, &d, v->text + from, to - from,
+						  s->rec_base + record_offset(v, from), &gc);
+		}
 	}
 	/* Four digits the lexer counted ("our forecast for 2021 remains") are a
 	 * year too: an answer's year is then held against it. */
