@@ -391,7 +391,6 @@ void claims_reset(struct claims *c)
 	c->n_said = 0;
 	c->n_totals = 0;
 	c->party = 0;
-
 	c->n_inl = 0;
 	c->inl_line = UINT64_MAX;
 	c->inl_open = false;
