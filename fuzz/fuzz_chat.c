@@ -75,6 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct json_value *v = NULL;
 	struct json_error jerr = {0};
 	struct buf scratch = {0};
+	struct chat_calls calls = {0};
 	struct chat_error ce;
 	size_t n_messages = 0, from, to, stop;
 	int err;
@@ -104,7 +105,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case CHAT_MESSAGE:
 			FUZZ_CHECK(msg != NULL);
-			err = chat_message(msg, 7, &scratch, on_part, &w, &ce);
+			err = chat_message(msg, 7, &scratch, &calls, on_part, &w, &ce);
 			FUZZ_CHECK(err == 0 || err == -ECANCELED || err == -EBADMSG, "walk: %d", err);
 			FUZZ_CHECK(err != -EBADMSG || said_why(&ce));
 			FUZZ_CHECK(!w.any || w.last_message == 7);
@@ -122,5 +123,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(from < to && to <= size, "key at [%zu, %zu) of %zu", from, to, size);
 	json_free(v);
 	buf_free(&scratch);
+	chat_calls_free(&calls);
 	return 0;
 }

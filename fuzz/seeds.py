@@ -378,6 +378,39 @@ CHAT_SHAPES = {
     'bad-item-type': {'output': [{'type': 'agent_note', 'text': 'x'}]},
     'bad-line-type': {'type': 'agent_reply', 'text': 'x'},
     'bad-delta': {'choices': [{'delta': {'content': 'x'}}]},
+    # Tool calls and their results (who said it): kept, answered, refused.
+    'calls-chat': {'messages': [
+        {'role': 'assistant', 'content': None, 'tool_calls': [
+            {'id': 'c1', 'function': {'arguments': '{"time": "11:00:00"}'}},
+            {'id': 'c2', 'function': {'arguments': {'n': [1, 2.5, True, None]}}},
+            {'id': 'c3', 'args': {'u': 'https://a.example'}}, {'id': 7}, 'x']},
+        {'role': 'tool', 'tool_call_id': 'c1', 'content': '{"error": null, "id": 1}'},
+        {'role': 'tool', 'tool_call_id': 'c2', 'content': '{"metadata": {"exit_code": 1}}'},
+        {'role': 'tool', 'tool_call_id': 'c3', 'status': 'error', 'content': 'Exit code: 0'},
+        {'role': 'tool', 'tool_call_id': 'c1', 'content': '[{"a": 1}]'},
+        {'role': 'assistant', 'content': 'At 11 am.'}]},
+    'calls-anthropic': {'messages': [
+        {'role': 'assistant', 'content': [{'type': 'tool_use', 'id': 't', 'input': {'a': {'b': []}}},
+                                          {'type': 'server_tool_use', 'id': 's', 'input': 'q'}]},
+        {'role': 'user', 'content': [
+            {'type': 'tool_result', 'tool_use_id': 't', 'is_error': True, 'content': 'x'},
+            {'type': 'web_search_tool_result', 'tool_use_id': 's',
+             'content': {'type': 'web_search_tool_result_error', 'error_code': 'x'}}]}]},
+    'calls-items': {'input': [
+        {'type': 'function_call', 'call_id': 'f', 'arguments': '{}'},
+        {'type': 'local_shell_call', 'call_id': 'l', 'action': {'command': ['ls', '-l']}},
+        {'type': 'custom_tool_call', 'call_id': 'k', 'input': 'patch'},
+        {'type': 'function_call_output', 'call_id': 'l', 'output': 'Traceback (most recent call last)'},
+        {'type': 'custom_tool_call_output', 'call_id': 'k', 'output': [{'type': 'input_text', 'text': 'ok'}]},
+        {'type': 'mcp_call', 'arguments': '{"q": 1}', 'output': 'done', 'error': None}]},
+    'calls-codex-exec': {'type': 'item.completed', 'item': {
+        'type': 'command_execution', 'command': 'curl https://a.example', 'aggregated_output': '',
+        'exit_code': 0}},
+    'calls-codex-mcp': {'type': 'item.completed', 'item': {
+        'type': 'mcp_tool_call', 'arguments': {'q': 'x'}, 'result': {'content': [{'type': 'text', 'text': 'r'}]},
+        'error': None, 'status': 'completed'}},
+    'compact-summary': {'type': 'user', 'isCompactSummary': True,
+                        'message': {'role': 'user', 'content': 'summary https://a.example'}},
 }
 
 

@@ -82,6 +82,7 @@ struct worker {
 	/* For the run's end. */
 	size_t malformed;
 	size_t replacing;      /* records with something replaced */
+	size_t lone;           /* --records: lines that are one message of a conversation */
 	uint64_t limit_hits;
 	bool failed;
 };
@@ -409,6 +410,7 @@ struct convo {
 	uint64_t first;        /* its first line */
 	struct buf key;        /* the conversation key of its last keyed line */
 	bool keyed;
+	struct chat_calls calls; /* its tool calls awaiting their results */
 };
 
 static int convo_close(struct worker *w, struct convo *c)
@@ -417,6 +419,7 @@ static int convo_close(struct worker *w, struct convo *c)
 		return 0;
 	c->open = false;
 	c->keyed = false;
+	chat_calls_clear(&c->calls);
 	return conversation_end(w, c->first);
 }
 
@@ -480,7 +483,8 @@ static int transcript_line(struct worker *w, struct convo *c, const char *line, 
 		if (!err)
 			err = health(w, v);
 		if (!err)
-			err = chat_message(msg, w->agg.messages++, &w->scratch, on_part, w, &ce);
+			err = chat_message(msg, w->agg.messages++, &w->scratch, &c->calls, on_part, w,
+					   &ce);
 		if (err == -EBADMSG)
 			err = transcript_error(w, ce.why);
 		break;
@@ -537,6 +541,7 @@ static int transcript_file(struct worker *w, const char *name)
 		err = convo_close(w, &c);
 	lines_free(lines);
 	buf_free(&c.key);
+	chat_calls_free(&c.calls);
 	if (fd != STDIN_FILENO)
 		close(fd);
 	if (err == 0 && rc < 0)
@@ -658,9 +663,14 @@ static int record_scan(struct worker *w, const struct json_value *v, const char 
 			err = chat_conversation(v, &w->scratch, on_part, w, &w->agg.messages, &ce);
 			break;
 		case CHAT_MESSAGE:
-			w->agg.messages = 1;
-			err = chat_message(msg, 0, &w->scratch, on_part, w, &ce);
-			break;
+			/* One message of a log written a message a line: what grounds
+			 * it is on other lines, so it is never scanned alone. */
+			w->lone++;
+			snprintf(w->why, sizeof(w->why), "one message of a conversation logged a "
+				 "message per line: its grounding is on other lines, so --records "
+				 "cannot scan it alone; read the log without --records");
+			*why = w->why;
+			return 0;
 		case CHAT_EVENT:
 			return 0;
 		case CHAT_INVALID:
@@ -1008,7 +1018,7 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	struct stream st = {.o = o, .files = files};
 	static char dash[] = "-";
 	char *const std_in[] = {dash};
-	size_t malformed = 0, replacing = 0, i;
+	size_t malformed = 0, replacing = 0, lone = 0, i;
 	uint64_t hits = 0;
 	bool io_error = false, failed = false;
 	int *rc = NULL, err, status = EXIT_ERROR;
@@ -1078,6 +1088,7 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 		goto out;
 	}
 	for (i = 0; i < o->jobs; i++) {
+		lone += st.w[i].lone;
 		malformed += st.w[i].malformed;
 		replacing += st.w[i].replacing;
 		hits += st.w[i].limit_hits;
@@ -1089,6 +1100,11 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	if (replacing)
 		cli_warn("%zu record(s) held bytes that are not UTF-8 or lone surrogate escapes, "
 			 "written as U+FFFD; see the \"replaced\" members", replacing);
+	if (lone)
+		cli_warn("%zu line(s) are single messages of a conversation logged a message per "
+			 "line (a run log); --records scans each line alone, which would report "
+			 "what a tool said on another line as invented: run halluscan --input chat "
+			 "without --records on such a log", lone);
 	if (malformed)
 		cli_warn("%zu malformed line(s); see the error %s", malformed,
 			 o->records ? "members" : "records");

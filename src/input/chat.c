@@ -2,12 +2,16 @@
 /* Agent transcripts walked as messages: what to scan, what grounds it. */
 #include "chat.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+
+#include "emit.h"
 
 static bool is(const char *s, const char *lit)
 {
@@ -282,6 +286,7 @@ struct reading {
 	chat_fn fn;
 	void *ctx;
 	struct buf *scratch; /* the model's parts, joined */
+	struct chat_calls *calls;
 	struct chat_error *err;
 	size_t index;
 	const char *role;
@@ -295,6 +300,243 @@ static int emit(chat_fn fn, void *ctx, enum chat_kind kind, size_t index, const 
 	struct chat_part p = {.kind = kind, .message = index, .role = role, .text = text, .len = n};
 
 	return n ? fn(ctx, &p) : 0;
+}
+
+/* ---- tool calls and their results ---- */
+
+/* What the calls awaiting results may hold: past it a call is not kept and grounds nothing. */
+#define CALLS_MAX ((size_t)4 << 20)
+
+void chat_calls_clear(struct chat_calls *c)
+{
+	c->b.len = 0;
+}
+
+void chat_calls_free(struct chat_calls *c)
+{
+	buf_free(&c->b);
+}
+
+/* Keeps a call's arguments (text[0, n)) under its id until its result comes. */
+static int call_keep(struct chat_calls *c, const char *id, size_t idn, const char *text, size_t n)
+{
+	size_t head[2] = {idn, n};
+
+	if (!c || !id || !idn || !n || c->b.len > CALLS_MAX || n + idn > CALLS_MAX - c->b.len)
+		return 0;
+	if (buf_add(&c->b, head, sizeof(head)) < 0 || buf_add(&c->b, id, idn) < 0 ||
+	    buf_add(&c->b, text, n) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* Each value of v as JSON text, for arguments given as an object: the tool reads them so. */
+static int value_text(struct buf *b, const struct json_value *v)
+{
+	const char *t, *key;
+	size_t i, n;
+	int64_t k;
+	double d;
+	bool yes;
+	int err = 0;
+
+	switch (json_type(v)) {
+	case JSON_STRING:
+		t = json_string(v, &n);
+		return emit_json_string(b, t, n);
+	case JSON_NUMBER:
+		if (json_int(v, &k) == 0)
+			return buf_addf(b, "%" PRId64, k);
+		json_number(v, &d);
+		return buf_addf(b, "%.15g", d);
+	case JSON_BOOL:
+		json_bool(v, &yes);
+		return buf_adds(b, yes ? "true" : "false");
+	case JSON_ARRAY:
+		err = buf_addc(b, '[');
+		for (i = 0; i < json_array_len(v) && err >= 0; i++)
+			err = (i ? buf_addc(b, ',') : 0) | value_text(b, json_array_at(v, i));
+		return err < 0 ? err : buf_addc(b, ']');
+	case JSON_OBJECT:
+		err = buf_addc(b, '{');
+		for (i = 0; i < json_object_len(v) && err >= 0; i++) {
+			const struct json_value *m = json_object_at(v, i, &key, &n);
+
+			err = (i ? buf_addc(b, ',') : 0) | emit_json_string(b, key, n) |
+			      buf_addc(b, ':') | value_text(b, m);
+		}
+		return err < 0 ? err : buf_addc(b, '}');
+	default:
+		return buf_adds(b, "null");
+	}
+}
+
+/*
+ * Keeps the call id with arguments args: a string is kept as written, any
+ * other value as JSON text built at the end of scratch (and taken off it).
+ */
+static int keep_call(struct chat_calls *c, struct buf *scratch, const struct json_value *id,
+		     const struct json_value *args)
+{
+	size_t idn, n, mark = scratch->len;
+	const char *i = json_string(id, &idn), *t;
+	int err;
+
+	if (!c || !i || !args || json_type(args) == JSON_NULL)
+		return 0;
+	if ((t = json_string(args, &n)))
+		return call_keep(c, i, idn, t, n);
+	err = value_text(scratch, args);
+	if (err >= 0)
+		err = call_keep(c, i, idn, scratch->data + mark, scratch->len - mark);
+	scratch->len = mark;
+	return err < 0 ? -ENOMEM : 0;
+}
+
+/* What a result says of itself when it is a JSON object. */
+struct verdict {
+	const char *text;
+	bool failed;
+	bool records; /* it holds a list of records */
+};
+
+/* Whether text[0, n) is a JSON array whose first item is an object. */
+static bool lists_records(const char *t, size_t n)
+{
+	size_t i = 0;
+
+	if (!n || t[0] != '[')
+		return false;
+	for (i = 1; i < n && isspace((unsigned char)t[i]); i++)
+		;
+	return i < n && t[i] == '{';
+}
+
+static bool span_is(const char *t, const struct json_member_span *m, const char *lit)
+{
+	return m->end - m->start == strlen(lit) && memcmp(t + m->start, lit, m->end - m->start) == 0;
+}
+
+/*
+ * A member of a result object that says the call failed: an "error" that is
+ * not null, false or "", an "is_error" or "isError" true, "success" false,
+ * a "status" of "error" or "failed", or a non-zero exit code ("exit_code",
+ * "exitCode", "returncode", "return_code", here or in "metadata").
+ */
+static int verdict_member(void *ctx, const struct json_member_span *m)
+{
+	static const char *const exits[] = {"exit_code", "exitCode", "returncode", "return_code"};
+	struct verdict *v = ctx;
+	const char *t = v->text;
+
+	if (is(m->key, "error") || is(m->key, "errors"))
+		v->failed |= m->type != JSON_NULL && !span_is(t, m, "false") && !span_is(t, m, "\"\"") &&
+			     !span_is(t, m, "[]") && !span_is(t, m, "{}");
+	else if (is(m->key, "is_error") || is(m->key, "isError"))
+		v->failed |= span_is(t, m, "true");
+	else if (is(m->key, "success"))
+		v->failed |= span_is(t, m, "false");
+	else if (is(m->key, "status"))
+		v->failed |= span_is(t, m, "\"error\"") || span_is(t, m, "\"failed\"");
+	else if (one_of(m->key, exits, ARRAY_SIZE(exits)))
+		v->failed |= m->type == JSON_NUMBER && !span_is(t, m, "0");
+	if (m->type == JSON_ARRAY)
+		v->records |= lists_records(t + m->start, m->end - m->start);
+	else if (is(m->key, "metadata") && m->type == JSON_OBJECT) {
+		struct verdict in = {.text = t + m->start};
+		enum json_type type;
+
+		if (json_scan_object(t + m->start, m->end - m->start, verdict_member, &in, &type,
+				     NULL) == 0)
+			v->failed |= in.failed;
+	}
+	return 0;
+}
+
+static bool starts_word(const char *t, size_t n, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return n >= k && strncasecmp(t, lit, k) == 0 && (n == k || !isalnum((unsigned char)t[k]));
+}
+
+/*
+ * Whether a result's text keeps its call's arguments from grounding: it
+ * says the call failed (a JSON object with a member verdict_member()
+ * names, or a text that opens with "Error" (any case, as a word), a Python
+ * traceback, or "Exit code" with a number other than 0), or it lists
+ * records (a JSON array of objects, or an object with one as a member):
+ * then the call was a question (a search's bounds, a filter) and the
+ * records are the answer, which the reply is held to. Nothing else is read
+ * as a failure: a result is the tool's.
+ */
+static bool text_withholds(const char *t, size_t n)
+{
+	enum json_type type;
+	size_t i;
+
+	while (n && isspace((unsigned char)*t))
+		t++, n--;
+	if (lists_records(t, n))
+		return true;
+	if (n && *t == '{') {
+		struct verdict v = {.text = t};
+
+		return json_scan_object(t, n, verdict_member, &v, &type, NULL) == 0 &&
+		       (v.failed || v.records);
+	}
+	if (starts_word(t, n, "error") || starts_word(t, n, "Traceback (most recent call last)"))
+		return true;
+	if (!starts_word(t, n, "exit code"))
+		return false;
+	for (i = 9; i < n && (t[i] == ':' || t[i] == ' '); i++)
+		;
+	return i < n && isdigit((unsigned char)t[i]) && (t[i] != '0' || (i + 1 < n &&
+							 isdigit((unsigned char)t[i + 1])));
+}
+
+/*
+ * Whether a result (a text, a part or parts) keeps its call's arguments
+ * from grounding: its first text decides (text_withholds()).
+ */
+static bool result_withholds(const struct json_value *v)
+{
+	const struct json_value *p = json_type(v) == JSON_ARRAY ? json_array_at(v, 0) : v;
+	const char *t, *type = str(p, "type");
+	size_t n;
+
+	/* A server tool's error is a result of its own type ("web_search_tool_result_error"). */
+	if (type && ends_with(type, "_error"))
+		return true;
+	if (!(t = json_string(p, &n)) && !(t = json_string(json_get(p, "text"), &n)))
+		return false;
+	return text_withholds(t, n);
+}
+
+/*
+ * The result of call id has come, in message index: when it did not fail,
+ * the call's arguments ground from here on. Either way the call is done.
+ */
+static int call_done(struct chat_calls *c, const struct json_value *id, bool failed,
+		     size_t index, chat_fn fn, void *ctx)
+{
+	size_t idn, at, head[2];
+	const char *i = json_string(id, &idn);
+	int err = 0;
+
+	for (at = 0; c && i && at < c->b.len; at += sizeof(head) + head[0] + head[1]) {
+		memcpy(head, c->b.data + at, sizeof(head));
+		if (head[0] != idn || memcmp(c->b.data + at + sizeof(head), i, idn) != 0)
+			continue;
+		if (!failed)
+			err = emit(fn, ctx, CHAT_TOOL, index, "tool",
+				   c->b.data + at + sizeof(head) + idn, head[1]);
+		memmove(c->b.data + at, c->b.data + at + sizeof(head) + idn + head[1],
+			c->b.len - at - sizeof(head) - idn - head[1]);
+		c->b.len -= sizeof(head) + idn + head[1];
+		break;
+	}
+	return err;
 }
 
 /* Each text of v (a string, a part or an array of parts) as a part of kind; the rest is skipped. */
@@ -334,6 +576,7 @@ static int read_part(struct reading *r, const struct json_value *p, size_t at)
 	const struct json_value *tool = NULL;
 	const char *t, *type;
 	size_t n;
+	int err;
 
 	switch (part_of(p, &t, &n, &tool)) {
 	case PART_TEXT:
@@ -346,8 +589,19 @@ static int read_part(struct reading *r, const struct json_value *p, size_t at)
 		r->any = true;
 		return 0;
 	case PART_TOOL:
-		return emit_texts(tool, CHAT_TOOL, r->index, r->role, r->fn, r->ctx);
+		err = emit_texts(tool, CHAT_TOOL, r->index, r->role, r->fn, r->ctx);
+		if (!err && json_get(p, "tool_use_id")) {
+			bool flag = false;
+
+			json_bool(json_get(p, "is_error"), &flag);
+			err = call_done(r->calls, json_get(p, "tool_use_id"), flag || result_withholds(tool),
+					r->index, r->fn, r->ctx);
+		}
+		return err;
 	case PART_SKIP:
+		type = str(p, "type");
+		if (is(type, "tool_use") || is(type, "server_tool_use") || is(type, "mcp_tool_use"))
+			return keep_call(r->calls, r->scratch, json_get(p, "id"), json_get(p, "input"));
 		return 0;
 	case PART_UNKNOWN:
 		break;
@@ -384,21 +638,81 @@ static const struct json_value *content_of(const struct json_value *m)
 	return json_get(json_get(m, "audio"), "transcript");
 }
 
-/* A Responses item that is no message: a tool's output grounds, the rest is skipped. */
-static int walk_item(const struct json_value *m, const char *type, size_t index, chat_fn fn,
-		     void *ctx)
+/*
+ * The arguments of a call whose result is in the same item, and no error:
+ * they ground now (a string as written, anything else as JSON text built
+ * at the end of scratch).
+ */
+static int ground_args(const struct json_value *args, struct buf *scratch, size_t index,
+		       chat_fn fn, void *ctx)
 {
+	size_t n, mark = scratch->len;
+	const char *t = json_string(args, &n);
+	int err;
+
+	if (t)
+		return emit(fn, ctx, CHAT_TOOL, index, "tool", t, n);
+	if (!args || json_type(args) == JSON_NULL)
+		return 0;
+	err = value_text(scratch, args) < 0 ? -ENOMEM : 0;
+	if (!err)
+		err = emit(fn, ctx, CHAT_TOOL, index, "tool", scratch->data + mark, scratch->len - mark);
+	scratch->len = mark;
+	return err;
+}
+
+/* No error member, or a null one. */
+static bool no_error(const struct json_value *m)
+{
+	return json_type(json_get(m, "error")) <= JSON_NULL;
+}
+
+/*
+ * A Responses item that is no message: a tool's output grounds, and so do
+ * the arguments of a call the tool answered without an error; the rest is
+ * skipped.
+ */
+static int walk_item(const struct json_value *m, const char *type, size_t index,
+		     struct buf *scratch, struct chat_calls *calls, chat_fn fn, void *ctx)
+{
+	const struct json_value *out = json_get(m, "output");
+	int64_t code = -1;
 	size_t i;
 	int err = 0;
 
+	if (is(type, "function_call") || is(type, "custom_tool_call"))
+		return keep_call(calls, scratch, json_get(m, "call_id"),
+				 json_get(m, is(type, "function_call") ? "arguments" : "input"));
+	if (is(type, "local_shell_call") || is(type, "shell_call"))
+		return keep_call(calls, scratch, json_get(m, "call_id"), json_get(m, "action"));
 	if (is(type, "function_call_output") || is(type, "custom_tool_call_output") ||
-	    is(type, "local_shell_call_output") || is(type, "mcp_call"))
-		return emit_texts(json_get(m, "output"), CHAT_TOOL, index, "tool", fn, ctx);
-	if (is(type, "command_execution")) /* codex exec */
-		return emit_texts(json_get(m, "aggregated_output"), CHAT_TOOL, index, "tool", fn, ctx);
-	if (is(type, "mcp_tool_call"))
-		return emit_texts(json_get(json_get(m, "result"), "content"), CHAT_TOOL, index, "tool",
-				  fn, ctx);
+	    is(type, "local_shell_call_output")) {
+		err = emit_texts(out, CHAT_TOOL, index, "tool", fn, ctx);
+		return err ? err : call_done(calls, json_get(m, "call_id"), result_withholds(out), index,
+					     fn, ctx);
+	}
+	if (is(type, "mcp_call")) { /* the call and its result in one item */
+		err = emit_texts(out, CHAT_TOOL, index, "tool", fn, ctx);
+		if (!err && out && no_error(m) && !result_withholds(out))
+			err = ground_args(json_get(m, "arguments"), scratch, index, fn, ctx);
+		return err;
+	}
+	if (is(type, "command_execution")) { /* codex exec */
+		err = emit_texts(json_get(m, "aggregated_output"), CHAT_TOOL, index, "tool", fn, ctx);
+		if (!err && json_int(json_get(m, "exit_code"), &code) == 0 && code == 0)
+			err = ground_args(json_get(m, "command"), scratch, index, fn, ctx);
+		return err;
+	}
+	if (is(type, "mcp_tool_call")) {
+		const struct json_value *res = json_get(m, "result");
+
+		err = emit_texts(json_get(res, "content"), CHAT_TOOL, index, "tool", fn, ctx);
+		if (!err && res && json_type(res) != JSON_NULL && no_error(m) &&
+		    !is(str(m, "status"), "failed") && !json_get(res, "isError") &&
+		    !result_withholds(json_get(res, "content")))
+			err = ground_args(json_get(m, "arguments"), scratch, index, fn, ctx);
+		return err;
+	}
 	if (is(type, "file_search_call")) {
 		const struct json_value *r = json_get(m, "results");
 
@@ -417,22 +731,30 @@ static int walk_item(const struct json_value *m, const char *type, size_t index,
 
 /* A message; one with no role has role dflt (Gemini's contents), or none when NULL. */
 static int read_message(const struct json_value *m, size_t index, struct buf *scratch,
-			chat_fn fn, void *ctx, struct chat_error *e, const char *dflt)
+			struct chat_calls *calls, chat_fn fn, void *ctx, struct chat_error *e,
+			const char *dflt)
 {
-	struct reading r = {.fn = fn, .ctx = ctx, .scratch = scratch, .err = e, .index = index};
-	const struct json_value *content;
+	struct reading r = {.fn = fn, .ctx = ctx, .scratch = scratch, .calls = calls, .err = e,
+			    .index = index};
+	const struct json_value *content, *calls_of;
 	struct envelope env;
 	const char *t, *type;
+	bool flag = false;
 	size_t i, n;
 	int err = 0;
 
+	/* A compaction summary (Claude Code's, on a user line) is the model's
+	 * own account of what came before: it grounds nothing, and it is no
+	 * reply to the reader either. */
+	if (json_bool(json_get(m, "isCompactSummary"), &flag) == 0 && flag)
+		return 0;
 	open_envelope(m, &env);
 	type = str(env.body, "type");
 	if (!env.has_role && !env.role && dflt && json_type(m) == JSON_OBJECT && !type)
 		env.role = dflt;
 	if (!env.has_role && !env.role) {
 		if (item_type(type) || (env.codex_item && one_of(type, codex_items, ARRAY_SIZE(codex_items))))
-			return walk_item(env.body, type, index, fn, ctx);
+			return walk_item(env.body, type, index, scratch, calls, fn, ctx);
 		if (json_type(m) != JSON_OBJECT)
 			return bad(e, "message_index %zu is %s, not a message", index,
 				   type_name(json_type(m)));
@@ -449,9 +771,30 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 			   index, env.role);
 	r.role = env.role;
 	content = content_of(env.body);
+	/* The model's calls (Chat Completions' and LangChain's "tool_calls"):
+	 * kept until their results say whether the tool took them. */
+	calls_of = json_get(env.body, "tool_calls");
+	for (i = 0; r.kind == CHAT_SCAN && i < json_array_len(calls_of) && !err; i++) {
+		const struct json_value *c = json_array_at(calls_of, i);
+		const struct json_value *args = json_get(json_get(c, "function"), "arguments");
+
+		err = keep_call(calls, scratch, json_get(c, "id"), args ? args : json_get(c, "args"));
+	}
+	if (err)
+		return err;
 	t = json_string(content, &n);
 	if (t)
-		return emit(fn, ctx, r.kind, index, r.role, t, n);
+		err = emit(fn, ctx, r.kind, index, r.role, t, n);
+	/* A tool message answers a call (LangChain's says "status": "error"). */
+	if (!err && r.kind == CHAT_TOOL && json_get(env.body, "tool_call_id")) {
+		flag = false;
+		json_bool(json_get(env.body, "is_error"), &flag);
+		err = call_done(calls, json_get(env.body, "tool_call_id"),
+				flag || is(str(env.body, "status"), "error") || result_withholds(content),
+				index, fn, ctx);
+	}
+	if (t || err)
+		return err;
 	scratch->len = 0;
 	switch (json_type(content)) {
 	case JSON_NONE:
@@ -473,15 +816,16 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 	return emit(fn, ctx, CHAT_SCAN, index, r.role, scratch->data, scratch->len);
 }
 
-int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
-		 void *ctx, struct chat_error *e)
+int chat_message(const struct json_value *m, size_t index, struct buf *scratch,
+		 struct chat_calls *calls, chat_fn fn, void *ctx, struct chat_error *e)
 {
-	return read_message(m, index, scratch, fn, ctx, e, NULL);
+	return read_message(m, index, scratch, calls, fn, ctx, e, NULL);
 }
 
 /* Each message of an array (or a bare string, a Responses request's user input). */
 static int walk_list(const struct json_value *list, size_t *index, struct buf *scratch,
-		     chat_fn fn, void *ctx, struct chat_error *e, const char *dflt)
+		     struct chat_calls *calls, chat_fn fn, void *ctx, struct chat_error *e,
+		     const char *dflt)
 {
 	size_t i;
 	int err;
@@ -489,7 +833,8 @@ static int walk_list(const struct json_value *list, size_t *index, struct buf *s
 	if (json_string(list, NULL))
 		return emit_texts(list, CHAT_PROMPT, (*index)++, "user", fn, ctx);
 	for (i = 0; i < json_array_len(list); i++) {
-		err = read_message(json_array_at(list, i), (*index)++, scratch, fn, ctx, e, dflt);
+		err = read_message(json_array_at(list, i), (*index)++, scratch, calls, fn, ctx, e,
+				   dflt);
 		if (err)
 			return err;
 	}
@@ -497,15 +842,15 @@ static int walk_list(const struct json_value *list, size_t *index, struct buf *s
 }
 
 /* A choice of a completion: its message, or the legacy completion's text. */
-static int walk_choice(const struct json_value *c, size_t index, struct buf *scratch, chat_fn fn,
-		       void *ctx, struct chat_error *e)
+static int walk_choice(const struct json_value *c, size_t index, struct buf *scratch,
+		       struct chat_calls *calls, chat_fn fn, void *ctx, struct chat_error *e)
 {
 	const struct json_value *m = json_get(c, "message");
 	const char *t;
 	size_t n;
 
 	if (m)
-		return chat_message(m, index, scratch, fn, ctx, e);
+		return chat_message(m, index, scratch, calls, fn, ctx, e);
 	if ((t = json_string(json_get(c, "text"), &n)))
 		return emit(fn, ctx, CHAT_SCAN, index, "assistant", t, n);
 	/* A streamed chunk holds a piece of a reply: pieces are no sentences. */
@@ -592,6 +937,7 @@ int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn f
 	} lists[] = {{"messages", NULL}, {"contents", "user"}, {"input", NULL}};
 	const struct json_value *choices = json_get(v, "choices");
 	const struct json_value *candidates = json_get(v, "candidates");
+	struct chat_calls calls = {0};
 	size_t index = 0, i;
 	int err;
 
@@ -606,18 +952,20 @@ int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn f
 	    json_type(json_get(v, "agent")) == JSON_OBJECT)
 		err = walk_atif(v, &index, scratch, fn, ctx, e);
 	for (i = 0; !err && i < ARRAY_SIZE(lists); i++)
-		err = walk_list(json_get(v, lists[i].key), &index, scratch, fn, ctx, e, lists[i].dflt);
+		err = walk_list(json_get(v, lists[i].key), &index, scratch, &calls, fn, ctx, e,
+				lists[i].dflt);
 	if (!err && json_type(json_get(v, "output")) == JSON_ARRAY)
-		err = walk_list(json_get(v, "output"), &index, scratch, fn, ctx, e, NULL);
+		err = walk_list(json_get(v, "output"), &index, scratch, &calls, fn, ctx, e, NULL);
 	for (i = 0; !err && i < json_array_len(choices); i++)
-		err = walk_choice(json_array_at(choices, i), index++, scratch, fn, ctx, e);
+		err = walk_choice(json_array_at(choices, i), index++, scratch, &calls, fn, ctx, e);
 	/* Gemini's reply: each candidate's content is a message (none when it was blocked). */
 	for (i = 0; !err && i < json_array_len(candidates); i++) {
 		const struct json_value *c = json_get(json_array_at(candidates, i), "content");
 
-		err = c ? read_message(c, index, scratch, fn, ctx, e, "model") : 0;
+		err = c ? read_message(c, index, scratch, &calls, fn, ctx, e, "model") : 0;
 		index++;
 	}
+	chat_calls_free(&calls);
 	*n_messages = index;
 	return err;
 }

@@ -73,7 +73,8 @@ enum chat_line chat_classify(const struct json_value *v, const struct json_value
  * prompt, then an ATIF trajectory's steps, then each message of
  * "messages", "contents", "input" and
  * "output" (in that order, indexed across them), then each choice's
- * message (or a legacy completion's text), then each Gemini candidate. The text parts
+ * message (or a legacy completion's text), then each Gemini candidate;
+ * a tool call's arguments ground as struct chat_calls says. The text parts
  * of one scanned message are joined with a line break in *scratch, and
  * given as one part. *n_messages gets the number of messages (items
  * included) walked. Returns 0, what fn returned, -ENOMEM, or -EBADMSG
@@ -83,9 +84,29 @@ enum chat_line chat_classify(const struct json_value *v, const struct json_value
 int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn fn, void *ctx,
 		      size_t *n_messages, struct chat_error *e);
 
-/* Walks one message (or a wrapper of one) with the given index; returns as chat_conversation(). */
-int chat_message(const struct json_value *m, size_t index, struct buf *scratch, chat_fn fn,
-		 void *ctx, struct chat_error *e);
+/*
+ * The model's tool calls of one conversation that await their results.
+ * A call's arguments are what the model asked for; they ground what
+ * follows (as tool output, from the result's message on) only once the
+ * tool has answered that call without an error: then the tool has taken
+ * them. A call with no result, or one the tool refused, grounds nothing.
+ * Zero-initialised is empty; chat_calls_clear() empties it for the next
+ * conversation and chat_calls_free() frees it.
+ */
+struct chat_calls {
+	struct buf b; /* entries: id length, text length, id, text */
+};
+
+void chat_calls_clear(struct chat_calls *c);
+void chat_calls_free(struct chat_calls *c);
+
+/*
+ * Walks one message (or a wrapper of one) with the given index; returns as
+ * chat_conversation(). calls holds the conversation's calls across
+ * messages (NULL: no call's arguments ground).
+ */
+int chat_message(const struct json_value *m, size_t index, struct buf *scratch,
+		 struct chat_calls *calls, chat_fn fn, void *ctx, struct chat_error *e);
 
 /*
  * The conversation a message line belongs to, when it says: the raw JSON

@@ -38,7 +38,7 @@ static const char *walk(const char *line, enum chat_line want)
 	if (want == CHAT_CONVERSATION)
 		CHECK(chat_conversation(v, &scratch, collect, &s, &n, &e) == 0);
 	else if (want == CHAT_MESSAGE)
-		CHECK(chat_message(m, 7, &scratch, collect, &s, &e) == 0);
+		CHECK(chat_message(m, 7, &scratch, NULL, collect, &s, &e) == 0);
 	json_free(v);
 	buf_free(&scratch);
 	return s.out;
@@ -60,7 +60,7 @@ static void refused(const char *line, enum chat_line want, const char *said)
 	if (want == CHAT_CONVERSATION)
 		err = chat_conversation(v, &scratch, collect, &s, &n, &e);
 	else if (want == CHAT_MESSAGE)
-		err = chat_message(m, 7, &scratch, collect, &s, &e);
+		err = chat_message(m, 7, &scratch, NULL, collect, &s, &e);
 	CHECK(want == CHAT_INVALID || err == -EBADMSG);
 	if (!strstr(e.why, said)) {
 		fprintf(stderr, "  %s: \"%s\" does not say \"%s\"\n", line, e.why, said);
