@@ -131,6 +131,7 @@ struct ground {
 	 * none). A copy remembers, of its source, where it was taken.
 	 */
 	uint64_t version, epoch, e_added, rewritten;
+	uint32_t texts; /* ground_begin_text() calls since the reset */
 	const struct ground *synced_from;
 	uint64_t synced_epoch, synced_e, synced_q, synced_a, synced_version;
 };
@@ -212,7 +213,13 @@ void ground_reset(struct ground *g)
 	g->ahead = g->acount = 0;
 	g->a_added = 0;
 	g->rewritten = UINT64_MAX;
+	g->texts = 0;
 	g->synced_from = NULL;
+}
+
+void ground_begin_text(struct ground *g)
+{
+	g->texts++;
 }
 
 /* Makes the hash heads ready for an item. */
@@ -834,6 +841,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->q = *q;
 	gq->at = at;
 	gq->ctx = *ctx;
+	gq->ctx.text = g->texts;
 	g->periods |= ctx->period != 0;
 	if (ctx->quarter_year && !ctx->compared) {
 		uint32_t qr = QUANTITY_PERIOD_QUARTER(ctx->quarter_year);
@@ -1209,10 +1217,11 @@ static void judge_lexed(struct qsearch *s)
  * figure of its unit: the best such candidate among the SWAP_WALK newest
  * quantities of a's unit (and of bare numbers, for a count of a noun),
  * sharing at least SWAP_SHARED context words; most words shared, then
- * nearest, then youngest.
+ * nearest, then youngest. None said in a grounding text before since
+ * (a ground_begin_text() count; 0: any).
  */
 static uint32_t find_swap(const struct ground *g, const struct quantity *a,
-			  const struct ground_context *ctx)
+			  const struct ground_context *ctx, uint32_t since)
 {
 	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")}, dup = 0;
 	uint32_t best = NIL;
@@ -1237,6 +1246,9 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (g->ql[i].unit_hash != units[u])
 				continue;
 			walked++;
+			/* (said in a text before since: what a later one says stands) */
+			if (g->q[i].ctx.text && g->q[i].ctx.text < since)
+				continue;
 			/* The context first: most share too little. A word in common
 			 * is a bit in common, so these bits (each as many times as
 			 * ctx has words on it) bound the words shared; most slots
@@ -1271,6 +1283,33 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 		}
 	}
 	return best;
+}
+
+/*
+ * Whether quantity slot i was said in a text before since and no text
+ * from since on says its figure again: the newer texts left it behind
+ * (the user moved the trip from the 8th to the 9th, and the newest
+ * search has only the 9th). One they still say ("pickup" the 9th,
+ * "dropoff" the 12th) is still there to be confused with.
+ */
+static bool superseded(const struct ground *g, uint32_t i, uint32_t since)
+{
+	const struct quantity *b = &g->q[i].q;
+	uint32_t j, walked = 0;
+
+	if (!g->q[i].ctx.text || g->q[i].ctx.text >= since)
+		return false;
+	/* Its unit's quantities, newest first: those of the texts since. */
+	for (j = g->units[mix(b->unit_hash)]; j != NIL && walked < SWAP_WALK; j = g->ql[j].unit.next) {
+		if (g->ql[j].unit_hash != b->unit_hash)
+			continue;
+		if (g->q[j].ctx.text && g->q[j].ctx.text < since)
+			break;
+		walked++;
+		if (quantity_states(b, &g->q[j].q))
+			return false;
+	}
+	return walked < SWAP_WALK;
 }
 
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
@@ -1311,7 +1350,7 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		int need = closeness(ctx, ctx);
 
 		if (need > 0 && s.stated_close < need) {
-			i = find_swap(g, a, ctx);
+			i = find_swap(g, a, ctx, 0);
 			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need) {
 				*v = GROUND_SWAPPED;
 				return &g->q[i];
@@ -1319,8 +1358,13 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		}
 		return &g->q[s.stated[1]];
 	}
-	/* Said where the grounding says another figure: changed on the way. */
-	i = find_swap(g, a, ctx);
+	/* Said where the grounding says another figure: changed on the way,
+	 * unless a later text states it (the user moved the trip to the 9th
+	 * and the newest search holds 2019-03-09): what was said last of a
+	 * thing stands, not what an earlier message said of it. */
+	i = find_swap(g, a, ctx, 0);
+	if (i != NIL && s.stated[0] != NIL && superseded(g, i, g->q[s.stated[0]].ctx.text))
+		i = find_swap(g, a, ctx, g->q[s.stated[0]].ctx.text);
 	*v = GROUND_SWAPPED;
 	if (i != NIL)
 		return &g->q[i];
@@ -1945,6 +1989,8 @@ static int merge_newest(struct ground *dst, const struct ground *src, uint32_t n
 		err = ground_add_quantity(dst, &q->q, q->text, strlen(q->text), q->at, &q->ctx);
 		if (err < 0)
 			return err;
+		/* (a copy says the text it was said in where src was read) */
+		dst->q[(dst->qhead + dst->qcount - 1) % GROUND_CAP].ctx.text = q->ctx.text;
 	}
 	return 0;
 }

@@ -65,6 +65,10 @@ struct ground_context {
 	 * what something is compared with (numlex_period_compared()). */
 	bool compared;
 	uint32_t quarter_year;
+	/* Of a quantity in a set: the grounding text it was read from (its
+	 * set's ground_begin_text() count then, kept by copies), 0 unknown;
+	 * set by ground_add_quantity(), whatever the caller's says. */
+	uint32_t text;
 };
 
 /* The words before a quantity; before points just past the bytes before it. */
@@ -127,6 +131,14 @@ const struct ground_quantity *ground_day_time(const struct ground *g);
  */
 const struct ground_quantity *ground_check_days(const struct ground *g,
 						const struct quantity *a, unsigned days);
+
+/*
+ * A new grounding text (a message, a tool's result) starts: the quantities
+ * added from here on are said in it, after those before (ground_context's
+ * text). A later text that states a figure outranks an earlier one that
+ * says another (ground_match_quantity()).
+ */
+void ground_begin_text(struct ground *g);
 
 /* Records a quantity (bounded like the items; the oldest is evicted). */
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,

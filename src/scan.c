@@ -1343,6 +1343,7 @@ int scan_source_begin(struct scan *s)
 			return err;
 	}
 	ground_activate(s->sources);
+	ground_begin_text(s->sources);
 	s->have_sources = true;
 	s->source_mode = true;
 	s->win.len = 0;

@@ -8,6 +8,9 @@
    failed, one still unanswered, and a search whose answer lists records
    ground nothing;
  - a compaction summary the model wrote grounds nothing;
+ - a figure said where an earlier message said another is held to it only
+   while the newer texts still say that other figure (a date the user
+   moved, which the newest search gives, is grounded);
  - --records refuses a log written one message per line (exit 2, a reason
    on every such line and one on stderr saying how to run it).
 
@@ -195,6 +198,29 @@ codex_compacted = [
     {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [
         {"type": "output_text", "text": f"It is at {URL}."}]}}]
 check(findings(codex_compacted) == [URL], "codex: a compacted summary grounded the reply")
+
+# ---- A figure is held to what was said last, not to what a later text left behind ----
+def trip(second_result):
+    return {"messages": [
+        {"role": "user", "content": "I am leaving from Denver to Boise on May 3rd."},
+        {"role": "tool", "content": json.dumps([{"fare": "41", "from_location": "Denver",
+                                                 "leaving_date": "2019-05-03", "to_location": "Boise"}])},
+        {"role": "user", "content": "Anything a day later instead?"},
+        {"role": "tool", "content": json.dumps(second_result)},
+        {"role": "assistant", "content": "Please confirm: a ticket from Denver on May 4th to Boise."}]}
+
+
+moved = [{"fare": "44", "from_location": "Denver", "leaving_date": "2019-05-04",
+          "to_location": "Boise"}]
+check(findings([trip(moved)]) == [], "a date moved by a newer search is held to the older one")
+# A value the newest result still says is not left behind: the pickup
+# date said as the dropoff's is still held to the pickup date.
+car = {"messages": [
+    {"role": "user", "content": "I want to pick up the car in Denver on May 4th and return it on May 9th."},
+    {"role": "tool", "content": json.dumps([{"car": "Camry", "pickup_date": "2019-05-04",
+                                             "dropoff_date": "2019-05-09", "pickup_city": "Denver"}])},
+    {"role": "assistant", "content": "A Camry is available to pick up in Denver on May 9th."}]}
+check(findings([car]) == ["May 9th"], "a pickup date given the dropoff's is grounded")
 
 # ---- --records and a log of one message a line ----
 cc[2]["message"]["content"][0].pop("is_error")
