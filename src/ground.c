@@ -1246,9 +1246,6 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (g->ql[i].unit_hash != units[u])
 				continue;
 			walked++;
-			/* (said in a text before since: what a later one says stands) */
-			if (g->q[i].ctx.text && g->q[i].ctx.text < since)
-				continue;
 			/* The context first: most share too little. A word in common
 			 * is a bit in common, so these bits (each as many times as
 			 * ctx has words on it) bound the words shared; most slots
@@ -1261,6 +1258,9 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
 			gq = &g->q[i];
+			/* (said in a text before since: what a later one says stands) */
+			if (since && gq->ctx.text && gq->ctx.text < since)
+				continue;
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
