@@ -21,6 +21,7 @@ usage: who_said_test.py HALLUSCAN
 import json
 import subprocess
 import sys
+import time
 
 BIN = sys.argv[1]
 failures = 0
@@ -93,6 +94,26 @@ second = chat(OK_ALARM, OK_FETCH)
 second["messages"][2]["tool_calls"] = []
 del second["messages"][3:5]
 check(findings([first, second]) == BOTH, "chat: a call grounded the next conversation")
+
+# At most 256 calls await their results: a newer one pushes out the oldest,
+# whose result then grounds nothing; every result looks through 256 at most.
+many = [{"id": f"m{k}", "type": "function",
+         "function": {"name": "Fetch", "arguments": json.dumps({"url": f"{URL}?p={k}"})}}
+        for k in range(300)]
+pushed = {"messages": [
+    {"role": "user", "content": ASK},
+    {"role": "assistant", "content": None, "tool_calls": many},
+    {"role": "tool", "tool_call_id": "m0", "content": "ok"},
+    {"role": "tool", "tool_call_id": "m299", "content": "ok"},
+    {"role": "assistant", "content": f"Fetched {URL}?p=0 and {URL}?p=299."}]}
+check(findings([pushed]) == [f"{URL}?p=0"], "chat: the oldest of 300 pending calls grounded")
+t0 = time.monotonic()
+flood = {"messages": [{"role": "assistant", "content": None, "tool_calls": [
+    {"id": f"f{k}", "function": {"arguments": "{}"}} for k in range(20000)]}] +
+    [{"role": "tool", "tool_call_id": f"x{k}", "content": "ok"} for k in range(20000)] +
+    [{"role": "assistant", "content": "Done."}]}
+check(findings([flood]) == [] and time.monotonic() - t0 < 60,
+      f"chat: 20000 calls and unmatched results took {time.monotonic() - t0:.1f} s")
 
 # ---- LangChain: a ToolMessage with status "error" ----
 lc = {"messages": [

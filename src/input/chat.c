@@ -306,10 +306,35 @@ static int emit(chat_fn fn, void *ctx, enum chat_kind kind, size_t index, const 
 
 /* What the calls awaiting results may hold: past it a call is not kept and grounds nothing. */
 #define CALLS_MAX ((size_t)4 << 20)
+/* How many may await theirs: a new one past it pushes out the oldest
+ * (an agent runs a few calls at a time; every result looks through all). */
+#define CALLS_PENDING 256
 
 void chat_calls_clear(struct chat_calls *c)
 {
 	c->b.len = 0;
+	c->n = 0;
+}
+
+/* The entry at byte at: its id, its text, and where the next starts. */
+static size_t call_at(const struct chat_calls *c, size_t at, const char **id, size_t *idn,
+		      const char **text, size_t *n)
+{
+	size_t head[2];
+
+	memcpy(head, c->b.data + at, sizeof(head));
+	*idn = head[0];
+	*n = head[1];
+	*id = c->b.data + at + sizeof(head);
+	*text = *id + head[0];
+	return at + sizeof(head) + head[0] + head[1];
+}
+
+static void call_drop(struct chat_calls *c, size_t at, size_t next)
+{
+	memmove(c->b.data + at, c->b.data + next, c->b.len - next);
+	c->b.len -= next - at;
+	c->n--;
 }
 
 void chat_calls_free(struct chat_calls *c)
@@ -320,13 +345,18 @@ void chat_calls_free(struct chat_calls *c)
 /* Keeps a call's arguments (text[0, n)) under its id until its result comes. */
 static int call_keep(struct chat_calls *c, const char *id, size_t idn, const char *text, size_t n)
 {
-	size_t head[2] = {idn, n};
+	size_t head[2] = {idn, n}, len = c ? c->b.len : 0, k, tn;
+	const char *ki, *kt;
 
 	if (!c || !id || !idn || !n || c->b.len > CALLS_MAX || n + idn > CALLS_MAX - c->b.len)
 		return 0;
 	if (buf_add(&c->b, head, sizeof(head)) < 0 || buf_add(&c->b, id, idn) < 0 ||
-	    buf_add(&c->b, text, n) < 0)
+	    buf_add(&c->b, text, n) < 0) {
+		c->b.len = len;
 		return -ENOMEM;
+	}
+	if (++c->n > CALLS_PENDING)
+		call_drop(c, 0, call_at(c, 0, &ki, &k, &kt, &tn));
 	return 0;
 }
 
@@ -520,20 +550,17 @@ static bool result_withholds(const struct json_value *v)
 static int call_done(struct chat_calls *c, const struct json_value *id, bool failed,
 		     size_t index, chat_fn fn, void *ctx)
 {
-	size_t idn, at, head[2];
-	const char *i = json_string(id, &idn);
+	size_t idn, at, next, kn, n;
+	const char *i = json_string(id, &idn), *k, *t;
 	int err = 0;
 
-	for (at = 0; c && i && at < c->b.len; at += sizeof(head) + head[0] + head[1]) {
-		memcpy(head, c->b.data + at, sizeof(head));
-		if (head[0] != idn || memcmp(c->b.data + at + sizeof(head), i, idn) != 0)
+	for (at = 0; c && i && at < c->b.len; at = next) {
+		next = call_at(c, at, &k, &kn, &t, &n);
+		if (kn != idn || memcmp(k, i, idn) != 0)
 			continue;
 		if (!failed)
-			err = emit(fn, ctx, CHAT_TOOL, index, "tool",
-				   c->b.data + at + sizeof(head) + idn, head[1]);
-		memmove(c->b.data + at, c->b.data + at + sizeof(head) + idn + head[1],
-			c->b.len - at - sizeof(head) - idn - head[1]);
-		c->b.len -= sizeof(head) + idn + head[1];
+			err = emit(fn, ctx, CHAT_TOOL, index, "tool", t, n);
+		call_drop(c, at, next);
 		break;
 	}
 	return err;

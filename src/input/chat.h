@@ -89,12 +89,14 @@ int chat_conversation(const struct json_value *v, struct buf *scratch, chat_fn f
  * A call's arguments are what the model asked for; they ground what
  * follows (as tool output, from the result's message on) only once the
  * tool has answered that call without an error: then the tool has taken
- * them. A call with no result, or one the tool refused, grounds nothing.
+ * them. A call with no result, or one the tool refused, grounds nothing;
+ * so does one pushed out by newer calls (256 await their results at most).
  * Zero-initialised is empty; chat_calls_clear() empties it for the next
  * conversation and chat_calls_free() frees it.
  */
 struct chat_calls {
 	struct buf b; /* entries: id length, text length, id, text */
+	size_t n;     /* entries */
 };
 
 void chat_calls_clear(struct chat_calls *c);
