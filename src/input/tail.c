@@ -195,7 +195,9 @@ static int read_line(struct reader *r, const char *s, size_t n, uint64_t at, boo
 	json_bool(json_get(v, "isMeta"), &r->meta);
 	r->n_parts = 0;
 	r->part_text.len = 0;
-	err = chat_message(v, 0, &r->scratch, on_part, r, &ce);
+	/* (read from the end, a call's result comes before its call: the
+	 * arguments the agent passed ground nothing here) */
+	err = chat_message(v, 0, &r->scratch, NULL, on_part, r, &ce);
 	if (err == -EBADMSG) {
 		err = 0;
 		if (r->reply && !user) {
