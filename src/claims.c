@@ -113,6 +113,10 @@ struct claims {
 	 * or 0. */
 	double totals[CLAIMS_TOTAL_ITEMS];
 	size_t n_totals;
+	double rates[CLAIMS_TOTAL_ITEMS]; /* rates over time said ("€59/day"), the newest last */
+	uint64_t rates_at[CLAIMS_TOTAL_ITEMS]; /* where the grounding says each */
+	size_t n_rates;
+	unsigned span; /* the span of the last total over time ("for 4 days": 4) */
 	uint64_t totals_at; /* where the grounding says the last of them */
 	unsigned party;
 	uint64_t counts[CLAIM_LABELS];
@@ -391,6 +395,7 @@ void claims_reset(struct claims *c)
 	c->n_said = 0;
 	c->n_totals = 0;
 	c->party = 0;
+	c->n_rates = 0;
 	c->n_inl = 0;
 	c->inl_line = UINT64_MAX;
 	c->inl_open = false;
@@ -886,6 +891,7 @@ static bool counts_results(struct claims *c, const struct held *h, uint64_t end)
 enum {
 	ROLE_TOTAL = 1, ROLE_CHARGE = 2, ROLE_REFUND = 4, ROLE_DIFF = 8, ROLE_PER = 16,
 	ROLE_TWO = 32, /* "both of you", "the two of us": a party of two */
+	ROLE_SPAN = 64, /* "for 4 days": a total over time, whatever the party */
 };
 
 static const struct {
@@ -958,6 +964,106 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
 	return role;
 }
 
+/* Is the byte an operator of written arithmetic ("+", "-", "*", "x", "×", "/", "=")? */
+static bool arith_op(const char *p, size_t n)
+{
+	if (n == 0)
+		return false;
+	if (strchr("+-*/=", p[0]))
+		return true;
+	if ((p[0] == 'x' || p[0] == 'X') && (n == 1 || p[1] == ' '))
+		return true;
+	return n >= 2 && (unsigned char)p[0] == 0xC3 && (unsigned char)p[1] == 0x97; /* × */
+}
+
+/*
+ * Is h a term of arithmetic the answer writes out ("$50.00 + $1000.00 +
+ * $10.00 = $1060.00", "€59 * 2 + €60 * 3")? An operator right after it,
+ * or right before it: it is no total, whatever words precede the sum.
+ */
+static bool written_term(struct claims *c, const struct held *h, uint64_t end)
+{
+	const char *p;
+	size_t n, i;
+
+	p = window_get(c->w, h->to, MIN(end, h->to + 8), &n);
+	for (i = 0; i < n && p[i] == ' '; i++)
+		;
+	if (i < n && p[i] != '=' && arith_op(p + i, n - i))
+		return true;
+	p = window_get(c->w, h->from > c->start + 8 ? h->from - 8 : c->start, h->from, &n);
+	while (n && p[n - 1] == ' ')
+		n--;
+	return n && p[n - 1] != '=' && strchr("+-*/x", p[n - 1]) &&
+	       (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' ');
+}
+
+/*
+ * A total "for 4 days" or "for 5 nights": a rate times a span of time, not
+ * a fare times the party. Its sentence's words up to the sum and a few
+ * after: a number then a day, night, week, month or hour.
+ */
+static bool per_span_total(struct claims *c, const struct held *h, uint64_t end, unsigned *count)
+{
+	static const char *const spans[] = {"day", "days", "night", "nights", "week", "weeks",
+					    "month", "months", "hour", "hours"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	const char *p;
+	size_t n, i, k, j;
+
+	p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+	for (i = 0; i + 1 < n; i++) {
+		if (!isdigit((unsigned char)p[i]) || (i + 1 < n && isdigit((unsigned char)p[i + 1])))
+			continue;
+		for (j = i + 1; j < n && p[j] == ' '; j++)
+			;
+		if (j == i + 1)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(spans); k++) {
+			size_t l = strlen(spans[k]);
+
+			if (j + l <= n && strncasecmp(p + j, spans[k], l) == 0 &&
+			    (j + l == n || !isalpha((unsigned char)p[j + l]))) {
+				size_t b = i;
+
+				while (b > 0 && isdigit((unsigned char)p[b - 1]) && i - b < 4)
+					b--;
+				*count = (unsigned)strtoul(p + b, NULL, 10);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* A rate over time right after h: "€59/day", "£50 per night", "$20 an hour". */
+static bool rate_of_time(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const units[] = {"day", "night", "hour", "hr", "week", "month", "mo"};
+	const char *p;
+	size_t n, i = 0, k;
+
+	p = window_get(c->w, h->to, MIN(end, h->to + 12), &n);
+	if (i < n && p[i] == '/')
+		i++;
+	else if (n >= 5 && strncasecmp(p, " per ", 5) == 0)
+		i = 5;
+	else if (n >= 3 && strncasecmp(p, " a ", 3) == 0)
+		i = 3;
+	else if (n >= 4 && strncasecmp(p, " an ", 4) == 0)
+		i = 4;
+	else
+		return false;
+	for (k = 0; k < ARRAY_SIZE(units); k++) {
+		size_t l = strlen(units[k]);
+
+		if (i + l <= n && strncasecmp(p + i, units[k], l) == 0 &&
+		    (i + l == n || !isalpha((unsigned char)p[i + l])))
+			return true;
+	}
+	return false;
+}
+
 /* The role of the sum of money h in its sentence (ROLE_*). */
 static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 {
@@ -995,6 +1101,12 @@ static unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 	for (i = 0; i < n && p[i] != ',' && p[i] != ':' && p[i] != ';'; i++)
 		;
 	after = role_of_words(p, i, 4, 0, true);
+	if (written_term(c, h, end))
+		return 0;
+	/* ("Total price for 4 days: £200": a rate times days, no party's fare) */
+	if ((before | after) & (ROLE_TOTAL | ROLE_CHARGE) && !((before | after) & ROLE_TWO) &&
+	    per_span_total(c, h, end, &c->span))
+		return (before | after) | ROLE_SPAN;
 	return before | after;
 }
 
@@ -1069,6 +1181,8 @@ static unsigned party_of(const struct claims *c, unsigned role)
 {
 	if (role & ROLE_TWO)
 		return 2;
+	if (role & ROLE_SPAN)
+		return 1;
 	return c->party ? c->party : ground_party(c->ground);
 }
 
@@ -1087,6 +1201,18 @@ static enum check check_total_stated(struct claims *c, struct held *h, unsigned 
 
 	if ((role & ROLE_PER) || !(role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_DIFF)))
 		return CHECK_GROUNDED;
+	/* "Total for 4 days: €59" after "€59/day": one day's rate as the total */
+	if ((role & ROLE_SPAN) && c->span >= 2) {
+		size_t i;
+
+		for (i = 0; i < MIN(c->n_rates, (size_t)CLAIMS_TOTAL_ITEMS); i++)
+			if (fabs(c->rates[i] - h->q.value) < 0.005) {
+				total_fig(a, sizeof(a), h->q.value);
+				total_fig(b, sizeof(b), h->q.value * c->span);
+				snprintf(how, sizeof(how), "%u x %s = %s", c->span, a, b);
+				return report_total(c, h, CLAIM_TOTAL_RATE, how, c->rates_at[i]);
+			}
+	}
 	if ((role & (ROLE_TOTAL | ROLE_CHARGE)) && (party = party_of(c, role)) >= 2 &&
 	    ground_item_price(c->ground, &h->q)) {
 		total_fig(a, sizeof(a), h->q.value);
@@ -1166,6 +1292,18 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 
 	if (!role && c->n_totals < 2)
 		return -1;
+	/* "€52/day ... total for 4 days: €208": a grounded rate times the span */
+	if ((role & ROLE_SPAN) && c->span >= 2)
+		for (i = 0; i < MIN(c->n_rates, (size_t)CLAIMS_TOTAL_ITEMS); i++)
+			if (fabs(c->rates[i] * c->span - v) < 0.005) {
+				total_fig(a, sizeof(a), c->rates[i]);
+				snprintf(how, sizeof(how), "%u x %s", c->span, a);
+				off = c->text.len;
+				if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+					h->source_off = off;
+				h->grounded_at = c->rates_at[i];
+				return CHECK_GROUNDED;
+			}
 	if (!(role & ROLE_PER) && (role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_REFUND)) &&
 	    (gq = ground_charged(c->ground, &h->q))) {
 		total_fig(a, sizeof(a), gq->q.value);
@@ -1431,9 +1569,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_REPORT;
 		if (quantity_class_of(&h->q) == QC_MONEY)
 			c->said[c->n_said++ % GROUND_DERIVE_SAID] = h->q.value;
-		/* an item of the answer's own list, for a total said after it */
-		if (money && !(role & ~ROLE_PER) && !is_item(c, h->q.value) &&
-		    c->n_totals < CLAIMS_TOTAL_ITEMS) {
+		/* an item of the answer's own list, for a total said after it (a
+		 * rate over time, "€59/day", is no item of a sum) */
+		if (money && rate_of_time(c, h, end)) {
+			c->rates_at[c->n_rates % CLAIMS_TOTAL_ITEMS] = gq->at;
+			c->rates[c->n_rates++ % CLAIMS_TOTAL_ITEMS] = h->q.value;
+		} else if (money && !(role & ~ROLE_PER) && !is_item(c, h->q.value) &&
+			   c->n_totals < CLAIMS_TOTAL_ITEMS) {
 			c->totals[c->n_totals++] = h->q.value;
 			c->totals_at = gq->at;
 		}

@@ -68,6 +68,7 @@ enum {
 	CLAIM_TOTAL_ITEM,     /* one item of the answer's own list stated as their total */
 	CLAIM_TOTAL_TERM,     /* one of two figures stated as their difference */
 	CLAIM_TOTAL_DIFFERS,  /* differs from what the figures make, or a charge says */
+	CLAIM_TOTAL_RATE,     /* a rate over time ("€59/day") stated as the total for a span */
 };
 
 enum claim_label {

@@ -3713,7 +3713,8 @@ static size_t at_digit(struct lex *lx, size_t p)
 	if (c1 == '/' && (end = slashed(lx, p, dend)))
 		return end;
 	if (word_before(lx, p, false, &w) && w.we == skip_blanks_back(lx, p) && w.we < p) {
-		if (roles(&w) & R_REF)
+		/* (five digits or more name a thing, "item 4410298834": no label) */
+		if ((roles(&w) & R_REF) && dend - p < 5)
 			return references(lx, w.ws, p);
 		if (!(roles(&w) & (R_MONTH | R_CURCODE)) && names_number(lx, &w) &&
 		    (end = named_number(lx, &w, p)))

@@ -258,6 +258,8 @@ static const char *total_message(unsigned kind)
 		return "{text} is one item's price, not the total; {source}";
 	case CLAIM_TOTAL_TERM:
 		return "{text} is one of the figures, not their difference; {source}";
+	case CLAIM_TOTAL_RATE:
+		return "{text} is the rate of one unit of time, not the total; {source}";
 	default:
 		return "{text} differs from {source}";
 	}
