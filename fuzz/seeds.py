@@ -453,6 +453,11 @@ def seeds_numlex():
     ]
     write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
     write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
+    # phone numbers in every layout the lexer reads, and near misses of them
+    write('numlex', 'phones', bytes([1 | 2 * 1, 0]) + (
+        b'Call 408-247-8880, (408) 247-8880, 408.247.8880, +1 408 247 8880, 1-408-247-8880 or '
+        b'+14082478880; London +44 20 7946 0958; not 555-0100, 1 408 247 8880, 500-1000, '
+        b'+1 (415) 555-0100 x12, 123-04 Roosevelt Ave, +123456789012345678.\n'))
     write('numlex', 'digits-repeated', bytes([2 * 3, 0]) + b'1 1-9 9 12345678901234567890 ' * 8)
 
 

@@ -1594,6 +1594,18 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * invented span, no false alarm; times so checked made SummEdits'
 	 * false alarms 3 -> 20 of 1,648, in dialogue summaries); not one
 	 * ahead of today (date_ahead). */
+	/* A phone number is another number, not a changed one, unless it
+	 * differs from the grounded one in a digit or few (said in its place
+	 * or not); and one matching none of the phone numbers the grounding
+	 * gives is reported as ungrounded (with none given, it is silent, as
+	 * other names are). */
+	if (quantity_class_of(&h->q) == QC_PHONE) {
+		if (v == GROUND_SWAPPED && !isfinite(quantity_distance(&h->q, &gq->q)))
+			v = GROUND_NONE;
+		if (v == GROUND_NONE)
+			return ground_holds_unit(c->ground, h->q.unit_hash) ? CHECK_REPORT
+									    : CHECK_SILENT;
+	}
 	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE && !since_said(c, h) &&
 	    !(h->q.kind == QUANTITY_DATE && h->q.scale == 1 && !date_ahead(c, h, end)) &&
 	    !(h->q.kind == QUANTITY_TIME && ground_holds_unit(c->ground, h->q.unit_hash)))

@@ -3193,13 +3193,22 @@ static size_t slashed(struct lex *lx, size_t p, size_t dend)
 
 /*
  * A phone number at p: "555 0100", "555-0100" (not a round range like
- * "500-1000"), "415-555-0100", "(415) 555-0100", "+1 415 555 0100". Its end, or 0.
+ * "500-1000"), "415-555-0100", "(415) 555-0100", "415.555.0100", "+1 415
+ * 555 0100", "1-415-555-0100", "+44 20 7946 0958". Its end, or 0. A whole
+ * number (ten digits of the North American plan, with or without its
+ * country code 1, or an international one after "+") is emitted as an
+ * identifier, unit "ident:phone", whose value is its digits (the plan's
+ * without the 1): the same number however it is spaced states it, and one
+ * digit changed is another number. A local "555-0100" is too little to
+ * compare (which area?) and gives nothing.
  */
 static size_t phone(struct lex *lx, size_t p)
 {
-	size_t len[6], n = 0, i = p, end = p, total = 0;
+	size_t len[6], n = 0, i = p, end = p, total = 0, from = p, g, ndig, used = 0;
 	int sep = 0, c0 = B(lx, p - 1);
-	double first = 0;
+	double first = 0, value = 0;
+	bool whole = false, drop;
+	struct quantity q;
 
 	while (n < ARRAY_SIZE(len)) {
 		size_t s = i, k = 0;
@@ -3221,17 +3230,50 @@ static size_t phone(struct lex *lx, size_t p)
 		if (k == 0 || !is_digit(B(lx, i)))
 			break;
 	}
-	if (c0 == '+' && n >= 2 && total >= 8 && total <= 15)
-		return end;
-	if (n >= 3 && len[0] == 3 && len[1] == 3 && len[2] == 4)
-		return end;
-	if (n == 2 && len[0] == 3 && len[1] == 4 && c0 != '.') {
+	if (c0 == '+' && total <= 15 && (n >= 2 ? total >= 8 : total >= 10)) {
+		/* "+44 20 7946 0958", "+14155550100" */
+		whole = true;
+		used = n;
+	} else if (n >= 4 && len[0] == 1 && first == 1 && len[1] == 3 && len[2] == 3 &&
+		   len[3] == 4 && sep != ' ') {
+		/* "1-415-555-0100", "1.415.555.0100"; not "1 415 555 0100", a
+		 * list of figures as likely */
+		whole = true;
+		used = 4;
+	} else if (n >= 3 && len[0] == 3 && len[1] == 3 && len[2] == 4) {
+		whole = true;
+		used = 3;
+	} else if (n == 2 && len[0] == 3 && len[1] == 4 && c0 != '.') {
 		if (sep == ' ')
 			return end;
 		if (sep == '-' && (B(lx, end - 4) == '0' || fmod(first, 10) != 0))
 			return end;
+		return 0;
+	} else {
+		return 0;
 	}
-	return 0;
+	if (!whole)
+		return end;
+	/* Its digits, group by group (at most 15: exact in a double); the
+	 * plan's country code is left out, so "+1 415 555 0100" states
+	 * "(415) 555-0100". */
+	for (g = 0, ndig = 0; g < used; g++)
+		ndig += len[g];
+	drop = len[0] == 1 && first == 1 && ndig == 11;
+	for (i = p, g = 0; g < used; g++) {
+		while (!is_digit(B(lx, i)))
+			i++;
+		for (; is_digit(B(lx, i)); i++)
+			if (!(g == 0 && drop))
+				value = value * 10 + (B(lx, i) - '0');
+	}
+	if (n == 1 && ndig == 11 && B(lx, p) == '1')
+		value -= 1e10; /* "+14155550100": the plan's, as above */
+	if ((c0 == '+' || c0 == '(') && p > lx->done)
+		from = p - 1;
+	quantity_set(&q, QUANTITY_IDENT, QUANTITY_PHONE, value, 1);
+	emit_one(lx, from, i, &q, 0);
+	return end;
 }
 
 /* "2013-09-08", "2013-09-08T17:30:24Z", "2013-09-08 17:30": a year, a day and a time. */
@@ -3704,7 +3746,8 @@ static size_t at_digit(struct lex *lx, size_t p)
 	if (c0 == '[' && (end = bracket_refs(lx, p)))
 		return end;
 	/* The shapes below start with what each needs after the first digits. */
-	if ((dend - p == 3 || c0 == '+') && (end = phone(lx, p)))
+	if ((dend - p == 3 || c0 == '+' || (dend - p == 1 && B(lx, p) == '1' && (c1 == '-' || c1 == '.'))) &&
+	    (end = phone(lx, p)))
 		return end;
 	if (dend - p == 4 && c1 == '-' && (end = iso_date(lx, p)))
 		return end;

@@ -505,6 +505,25 @@ double quantity_distance(const struct quantity *a, const struct quantity *g)
 #define DEGREES_PER_UNIT 40.0 /* 0.25: ten degrees Celsius */
 #define IDENT_NEAR 0.2        /* identifiers of one name are never further apart */
 
+/*
+ * Two phone numbers' distance: as many digits, at most QUANTITY_PHONE_NEAR
+ * of them different, is near (a twentieth of a tolerance unit a digit);
+ * anything else is no relation (infinity).
+ */
+static double phone_distance(double a, double g)
+{
+	int differ = 0;
+
+	if (!(a >= 1 && g >= 1 && a < 1e15 && g < 1e15) || floor(log10(a)) != floor(log10(g)))
+		return INFINITY;
+	while (a >= 1) {
+		differ += fmod(a, 10) != fmod(g, 10);
+		a = floor(a / 10);
+		g = floor(g / 10);
+	}
+	return differ <= QUANTITY_PHONE_NEAR ? 0.05 * differ : INFINITY;
+}
+
 double quantity_written(const struct quantity *q)
 {
 	return (q->value - q->offset) / q->scale;
@@ -734,6 +753,8 @@ static double lexed_distance(const struct quantity *a, const struct quantity *g)
 	case QUANTITY_IDENT:
 		if (a->value == g->value)
 			return 0;
+		if (strcmp(a->unit, QUANTITY_PHONE) == 0)
+			return phone_distance(a->value, g->value);
 		r = fabs(a->value - g->value) / MAX(fabs(g->value), 1);
 		return IDENT_NEAR * r / (1 + r);
 	default:
@@ -816,6 +837,7 @@ static const char *const class_names[QC_CLASSES] = {
 	[QC_QUARTER] = "quarter", [QC_COUNT] = "count", [QC_NUMBER] = "number",
 	[QC_YEAR] = "year", [QC_DATE] = "date", [QC_TIME] = "time",
 	[QC_TEMPERATURE] = "temperature", [QC_ORDINAL] = "ordinal", [QC_IDENT] = "identifier",
+	[QC_PHONE] = "phone",
 };
 
 const char *quantity_class_name(enum quantity_class k)
@@ -851,7 +873,7 @@ enum quantity_class quantity_class_of(const struct quantity *q)
 	case QUANTITY_ORDINAL:
 		return QC_ORDINAL;
 	case QUANTITY_IDENT:
-		return QC_IDENT;
+		return strcmp(q->unit, QUANTITY_PHONE) == 0 ? QC_PHONE : QC_IDENT;
 	case QUANTITY_BASE:
 		break;
 	}

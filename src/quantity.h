@@ -40,8 +40,18 @@ enum quantity_kind {
 	QUANTITY_ORDINAL,     /* "ordinal:n": "third", "28th"; a bare number states it */
 	QUANTITY_IDENT,       /* "ident:<stem>": the digits of a name ("SARS-CoV-2" is
 				 ident:sarscov# 2), "version:<stem>": a version,
-				 its parts packed in base 1000 ("1.16.0" is 1016000) */
+				 its parts packed in base 1000 ("1.16.0" is 1016000);
+				 QUANTITY_PHONE: a phone number's digits */
 };
+
+/*
+ * A phone number's unit: its value is its digits ("(415) 555-0100" is
+ * 4155550100). Two of as many digits differing in at most
+ * QUANTITY_PHONE_NEAR of them are near (one digit changed is another
+ * number, named as what it was changed from); any others are unrelated.
+ */
+#define QUANTITY_PHONE "ident:phone"
+#define QUANTITY_PHONE_NEAR 3
 
 struct quantity {
 	double value;       /* in the unit's base: dollars, seconds, percent points, items */
@@ -68,11 +78,12 @@ struct quantity {
  * What a rule reports a quantity under (a rule's "quantity:" list): money,
  * a percentage, a duration, a quarter, a count of a noun, a bare number, a
  * year, a calendar date, a time of day, a temperature, an ordinal, an
- * identifier's or version's digits.
+ * identifier's or version's digits, a phone number (an identifier of unit
+ * QUANTITY_PHONE).
  */
 enum quantity_class {
 	QC_MONEY, QC_PERCENT, QC_DURATION, QC_QUARTER, QC_COUNT, QC_NUMBER,
-	QC_YEAR, QC_DATE, QC_TIME, QC_TEMPERATURE, QC_ORDINAL, QC_IDENT,
+	QC_YEAR, QC_DATE, QC_TIME, QC_TEMPERATURE, QC_ORDINAL, QC_IDENT, QC_PHONE,
 	QC_CLASSES,
 };
 

@@ -144,6 +144,7 @@ struct scan {
 	uint32_t run_n;
 	struct ground_context run_ctx; /* its lines' words */
 	const struct record_value *rec_value;
+	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
 	/* The periods of the value's figures, and the quantities of its last
 	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
 	struct numlex_periods periods;
@@ -520,7 +521,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	else if (role == NUMLEX_PERIOD_FIGURE)
 		s->per_mark = ground_next_seq(s->rec_ground);
 	/* A list's numbering, a passage's, "24/7": they state nothing. */
-	if (it->flags & NUMLEX_NOT_CLAIM)
+	if ((it->flags & NUMLEX_NOT_CLAIM) ||
+	    (s->phones_only && quantity_class_of(&it->q) != QC_PHONE))
 		return 0;
 	from = it->flags & NUMLEX_RANGE ? it->from : it->part_from;
 	to = it->flags & NUMLEX_RANGE ? it->to : it->part_to;
@@ -785,15 +787,19 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0)
 			return err;
 	}
-	/* An id of five digits or more and nothing else ("item_id":
-	 * "9612497925") is said as a number too ("item 9612497925"), and
-	 * grounded as one: no count or price has that many digits by
-	 * coincidence; a shorter one ("id": 7) grounds no figure. */
+	/* A value that names or locates something ("zip", "phone", "id")
+	 * counts nothing: only the phone numbers it may hold are grounded,
+	 * and its digits alone as the key's name's ("ID: 7"). An id of five
+	 * digits or more and nothing else ("item_id": "9612497925") is said
+	 * as a number too ("item 9612497925"), and grounded as one: no count
+	 * or price has that many digits by coincidence. */
+	s->phones_only = false;
 	if (v->n_words > 0 && names_something(v->words[v->n_words - 1])) {
 		int err = ground_id_digits(s, v);
 
-		if (err < 0 || !digits_only(v->text, v->len, 5))
+		if (err < 0)
 			return err;
+		s->phones_only = !digits_only(v->text, v->len, 5);
 	}
 	s->rec_value = v;
 	numlex_periods_reset(&s->periods);

@@ -480,9 +480,20 @@ static const struct lcase cases[] = {
 	{"user_42 and _9", {{NULL}}},
 	{"id a1b2c3 and 0x1F", {{"0x1F", NULL, "number", 31, 0, H}}}, /* (hex: its value) */
 	{"Call 555 0100 now", {{NULL}}},
-	{"+1 (415) 555-0100", {{NULL}}},
-	{"call 415-555-0100", {{NULL}}},
 	{"call 555-0100", {{NULL}}},
+	{"1 415 555 0100", {{"1", NULL, "number", 1, 0, 0},
+			    {"415 555 0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+
+	/* phone numbers: identifiers of their digits, however spaced */
+	{"+1 (415) 555-0100", {{"+1 (415) 555-0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"call 415-555-0100", {{"415-555-0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"call (415) 555-0100.", {{"(415) 555-0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"call 415.555.0100 now", {{"415.555.0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"call 415 555 0100 now", {{"415 555 0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"or +1 415 555 0100", {{"+1 415 555 0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"or 1-415-555-0100", {{"1-415-555-0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"or +14155550100", {{"+14155550100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+	{"London +44 20 7946 0958", {{"+44 20 7946 0958", NULL, "ident:phone", 442079460958.0, 0, 0}}},
 	{"issue #42", {{NULL}}},
 	{"open file_v2.txt", {{NULL}}},
 	{"on 3/26/2024", {{NULL}}},
