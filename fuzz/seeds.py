@@ -453,8 +453,9 @@ def seeds_numlex():
     ]
     write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
     write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
-    # phone numbers in every layout the lexer reads, and near misses of them
+    # phone numbers and house numbers in every layout the lexer reads, and near misses
     write('numlex', 'phones', bytes([1 | 2 * 1, 0]) + (
+        b'At 1234 Main St., 55 Fifth Avenue, 9 Martin Luther King Jr Blvd, 12 Street, $12 Main St; '
         b'Call 408-247-8880, (408) 247-8880, 408.247.8880, +1 408 247 8880, 1-408-247-8880 or '
         b'+14082478880; London +44 20 7946 0958; not 555-0100, 1 408 247 8880, 500-1000, '
         b'+1 (415) 555-0100 x12, 123-04 Roosevelt Ave, +123456789012345678.\n'))

@@ -1366,6 +1366,39 @@ static bool near_items_total(struct claims *c, struct held *h, unsigned role, do
 }
 
 /*
+ * A house number on a street the grounding names nowhere ("2260
+ * Middlefield Road" where the tool gives "2200 El Camino Real"): held as
+ * the bare number it is, which any figure written the same way grounds,
+ * and reported as one (its digits alone) under the bare numbers' rule. A
+ * Queens number ("123-04") is no figure of its own and is left alone.
+ */
+static enum check street_as_number(struct claims *c, struct held *h)
+{
+	const struct ground_quantity *gq;
+	struct quantity b;
+	const char *p;
+	size_t n, k;
+
+	if (c->class_rule[QC_NUMBER] < 0)
+		return CHECK_SILENT;
+	p = window_get(c->w, h->from, h->to, &n);
+	for (k = 0; k < n && isdigit((unsigned char)p[k]); k++)
+		;
+	if (k == 0 || (k < n && p[k] == '-'))
+		return CHECK_SILENT;
+	quantity_set(&b, QUANTITY_NUMBER, "number", h->q.value, 1);
+	if ((gq = ground_figure_held(c->ground, &b))) {
+		h->grounded_at = gq->at;
+		return CHECK_GROUNDED;
+	}
+	h->rule = (size_t)c->class_rule[QC_NUMBER];
+	h->q = b;
+	h->to = h->from + k;
+	h->text_len = k;
+	return CHECK_REPORT;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -1594,6 +1627,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * invented span, no false alarm; times so checked made SummEdits'
 	 * false alarms 3 -> 20 of 1,648, in dialogue summaries); not one
 	 * ahead of today (date_ahead). */
+	if (v == GROUND_NONE && h->q.kind == QUANTITY_IDENT &&
+	    strncmp(h->q.unit, QUANTITY_STREET, strlen(QUANTITY_STREET)) == 0)
+		return street_as_number(c, h);
 	/* A phone number is another number, not a changed one, unless it
 	 * differs from the grounded one in a digit or few (said in its place
 	 * or not); and one matching none of the phone numbers the grounding

@@ -3276,6 +3276,76 @@ static size_t phone(struct lex *lx, size_t p)
 	return end;
 }
 
+/* The words that end a street's name ("Main Street", "Fifth Ave"), lowercased. */
+static bool street_word(struct lex *lx, size_t ws, size_t we)
+{
+	static const char *const words[] = {
+		"ave", "avenue", "blvd", "boulevard", "cir", "circle", "court", "ct", "dr", "drive",
+		"expy", "expressway", "highway", "hwy", "lane", "ln", "parkway", "pkwy", "pl", "place",
+		"plaza", "rd", "road", "row", "sq", "square", "st", "street", "ter", "terrace", "trail",
+		"trl", "way",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (spells(lx, ws, we, words[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A street address's house number at p, digits to dend: "1234 Main St",
+ * "55 Fifth Avenue", "377 Santana Row", "123-04 Roosevelt Ave" (a Queens
+ * number, its digits read as one). One to three capitalised words name the
+ * street, then a word that ends a street's name. Emitted as an identifier
+ * of the street, unit "ident:st:<name>" (the name's letters, lowercased,
+ * without the "Street" word: "Main St" is "Main Street"), whose value is
+ * the house number: another number on the same street is another address.
+ * Its end, or 0.
+ */
+static size_t street(struct lex *lx, size_t p, size_t dend)
+{
+	char unit[QUANTITY_UNIT_MAX] = QUANTITY_STREET;
+	size_t i = dend, u = strlen(QUANTITY_STREET), names, ws, we = 0, k;
+	struct quantity q;
+	double v = 0;
+	int c0 = B(lx, p - 1);
+
+	if (dend - p > 6 || is_alnum(c0) || c0 == '$' || c0 == '.' || c0 == ',' || c0 == '-' ||
+	    c0 == '+' || c0 == ':')
+		return 0;
+	for (k = p; k < dend; k++)
+		v = v * 10 + (B(lx, k) - '0');
+	if (B(lx, i) == '-') {
+		for (k = ++i; is_digit(B(lx, i)) && i - k < 3; i++)
+			v = v * 10 + (B(lx, i) - '0');
+		if (i - k < 1 || i - k > 2)
+			return 0;
+	}
+	if (B(lx, i) != ' ')
+		return 0;
+	for (names = 0, i++; names <= 3; names++, i = we + 1) {
+		ws = i;
+		if (!is_upper(B(lx, ws)))
+			return 0;
+		we = letters_end(lx, ws);
+		if (is_digit(B(lx, we)) || B(lx, we) == '_' || B(lx, we) == '-')
+			return 0;
+		if (names > 0 && street_word(lx, ws, we))
+			break;
+		for (k = ws; k < we && u + 1 < sizeof(unit); k++)
+			unit[u++] = (char)lower(B(lx, k));
+		if (B(lx, we) != ' ')
+			return 0;
+	}
+	if (names == 0 || names > 3)
+		return 0;
+	unit[u] = '\0';
+	quantity_set(&q, QUANTITY_IDENT, unit, v, 1);
+	emit_one(lx, p, we, &q, 0);
+	return we;
+}
+
 /* "2013-09-08", "2013-09-08T17:30:24Z", "2013-09-08 17:30": a year, a day and a time. */
 static size_t iso_date(struct lex *lx, size_t p)
 {
@@ -3746,6 +3816,8 @@ static size_t at_digit(struct lex *lx, size_t p)
 	if (c0 == '[' && (end = bracket_refs(lx, p)))
 		return end;
 	/* The shapes below start with what each needs after the first digits. */
+	if ((c1 == ' ' || c1 == '-') && (end = street(lx, p, dend)))
+		return end;
 	if ((dend - p == 3 || c0 == '+' || (dend - p == 1 && B(lx, p) == '1' && (c1 == '-' || c1 == '.'))) &&
 	    (end = phone(lx, p)))
 		return end;

@@ -52,6 +52,13 @@ enum quantity_kind {
  */
 #define QUANTITY_PHONE "ident:phone"
 #define QUANTITY_PHONE_NEAR 3
+/*
+ * A street address's house number is an identifier of its street, unit
+ * QUANTITY_STREET and the street's name ("ident:st:main" of "1234 Main
+ * St"), whose value is the number: another number on that street is
+ * another address.
+ */
+#define QUANTITY_STREET "ident:st:"
 
 struct quantity {
 	double value;       /* in the unit's base: dollars, seconds, percent points, items */

@@ -201,7 +201,7 @@ static const struct lcase cases[] = {
 	{"with 12 of them", {{"12", NULL, "number", 12, 0, 0}}},
 	{"two hundred thousand", {{"two hundred thousand", NULL, "number", 2e5, 0, W}}},
 	{"zero", {{"zero", NULL, "number", 0, 0, W}}},
-	{"831 Santa Barbara St", {{"831", NULL, "number", 831, 0, 0}}},
+	{"831 Santa Barbara St", {{"831 Santa Barbara St", NULL, "ident:st:santabarbara", 831, 0, 0}}},
 	{"5 million to 1 billion",
 	 {{"5 million", "5 million to 1 billion", "number", 5e6, 0, R},
 	  {"1 billion", "5 million to 1 billion", "number", 1e9, 0, R}}},
@@ -483,6 +483,16 @@ static const struct lcase cases[] = {
 	{"call 555-0100", {{NULL}}},
 	{"1 415 555 0100", {{"1", NULL, "number", 1, 0, 0},
 			    {"415 555 0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
+
+	/* house numbers: identifiers of their street */
+	{"at 1234 Main St.", {{"1234 Main St", NULL, "ident:st:main", 1234, 0, 0}}},
+	{"at 55 Fifth Avenue", {{"55 Fifth Avenue", NULL, "ident:st:fifth", 55, 0, 0}}},
+	{"at 377 Santana Row #1000", {{"377 Santana Row", NULL, "ident:st:santana", 377, 0, 0}}},
+	{"at 123-04 Roosevelt Ave", {{"123-04 Roosevelt Ave", NULL, "ident:st:roosevelt", 12304, 0, 0}}},
+	{"at 9 Martin Luther King Jr Blvd", {{"9", NULL, "number", 9, 0, 0}}},
+	{"at 9 Martin Luther King Blvd", {{"9 Martin Luther King Blvd", NULL, "ident:st:martinlutherki", 9, 0, 0}}},
+	{"$12 Main Street", {{"$12", NULL, "usd", 12, 0, 0}}},
+	{"12 Street", {{"12", NULL, "number", 12, 0, 0}}},
 
 	/* phone numbers: identifiers of their digits, however spaced */
 	{"+1 (415) 555-0100", {{"+1 (415) 555-0100", NULL, "ident:phone", 4155550100.0, 0, 0}}},
