@@ -5,7 +5,9 @@
  *    than the text and two bytes, the text itself for exact; for a URL a
  *    fragment or a trailing slash changes nothing; a code is letters and
  *    digits, 6 to 64 of them, and a hash (all hex digits, seven or more)
- *    is keyed by its first seven, lowercased;
+ *    is keyed whole, lowercased, with a short form for each of its first
+ *    seven to twelve digits (ground_hash_prefixes()) that is its key's
+ *    beginning;
  *  - quantity_parse: a finite, non-negative value in a named unit with its
  *    hash and kind, a quantity that states itself at distance 0;
  *  - ground_match_quantity, with the input's lines as grounded quantities
@@ -93,7 +95,7 @@ static void check_keys(const char *t, size_t n)
 		buf_free(&apart);
 	}
 	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash is
-	 * keyed by its first seven digits in either case. */
+	 * keyed whole in either case, its short forms by their beginning. */
 	if (ground_is_code(t, n)) {
 		bool hash = n >= 7;
 
@@ -104,11 +106,24 @@ static void check_keys(const char *t, size_t n)
 		}
 		key_of(GROUNDING_CODE, t, n, &key);
 		if (hash) {
-			FUZZ_CHECK(key.len == 8, "a hash's key of %zu bytes", key.len);
-			FUZZ_CHECK(buf_add(&text, t, 7) == 0);
-			for (i = 0; i < 7; i++)
+			size_t shorts = ground_hash_prefixes(t, n), k;
+
+			FUZZ_CHECK(key.len == n + 1, "a hash's key of %zu bytes", key.len);
+			FUZZ_CHECK(buf_add(&text, t, n) == 0);
+			for (i = 0; i < n; i++)
 				text.data[i] = (char)tolower((unsigned char)text.data[i]);
-			FUZZ_CHECK(memcmp(key.data + 1, text.data, 7) == 0, "a hash's key");
+			FUZZ_CHECK(memcmp(key.data + 1, text.data, n) == 0, "a hash's key");
+			FUZZ_CHECK(shorts == (n > GROUND_HASH_SHORT_MIN
+						      ? MIN(n - 1, (size_t)GROUND_HASH_SHORT_MAX) -
+								GROUND_HASH_SHORT_MIN + 1
+						      : 0),
+				   "%zu short forms of a hash of %zu", shorts, n);
+			for (k = 0; k < shorts; k++) {
+				key_of(GROUNDING_CODE, t, GROUND_HASH_SHORT_MIN + k, &other);
+				FUZZ_CHECK(other.len == GROUND_HASH_SHORT_MIN + k + 1 &&
+						   memcmp(other.data, key.data, other.len) == 0,
+					   "a hash's short form is no beginning of its key");
+			}
 			text.len = 0;
 		}
 	}

@@ -2288,6 +2288,22 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 		i = b;
 		k = b - a;
 		ident = k <= 64 && ground_is_underscored(t + a, k);
+		if (!ident && k >= 7 && memchr(t + a, '_', k)) {
+			/* a hash among words joined by "_" ("clip_2b007cf0ba98"): that part */
+			size_t sa = a, sb;
+
+			for (; sa < b; sa = sb + 1) {
+				for (sb = sa; sb < b && t[sb] != '_'; sb++)
+					;
+				if (sb - sa <= 64 && is_hash(t + sa, sb - sa))
+					break;
+			}
+			if (sa >= b)
+				continue;
+			a = sa;
+			b = sb;
+			k = b - a;
+		}
 		if (!ident && (k < 5 || k > 64 || memchr(t + a, '_', k)))
 			continue;
 		if (!ident &&
@@ -2346,7 +2362,7 @@ bool ground_is_underscored(const char *t, size_t n)
 	}
 	for (digits = 0; i < n && ascii_digit((unsigned char)t[i]); i++)
 		digits++;
-	return i == n && letters >= 2 && digits >= 3;
+	return i == n && letters >= 2 && digits >= 2;
 }
 
 /*
@@ -2369,7 +2385,7 @@ int ground_ident_key(const char *t, size_t n, struct buf *out)
 	return 0;
 }
 
-/* A code's key: a hash's first seven digits, lowercased; another code as it is. */
+/* A code's key: a hash lowercased; another code as it is. */
 static int code_key(const char *t, size_t n, struct buf *out)
 {
 	size_t i;
@@ -2380,12 +2396,23 @@ static int code_key(const char *t, size_t n, struct buf *out)
 				return -ENOMEM;
 		return 0;
 	}
-	if (!is_hash(t, n))
+	/* (all hexadecimal: a hash, or a short form of one, which may lack a
+	 * digit or a letter) */
+	for (i = 0; i < n && is_hex_digit((unsigned char)t[i]); i++)
+		;
+	if (i < n || n < GROUND_HASH_SHORT_MIN)
 		return buf_add(out, t, n);
-	for (i = 0; i < 7; i++)
+	for (i = 0; i < n; i++)
 		if (buf_addc(out, (char)((unsigned char)t[i] | (t[i] > '9' ? 0x20 : 0))) < 0)
 			return -ENOMEM;
 	return 0;
+}
+
+size_t ground_hash_prefixes(const char *t, size_t n)
+{
+	if (!is_hash(t, n) || n <= GROUND_HASH_SHORT_MIN)
+		return 0;
+	return MIN(n - 1, (size_t)GROUND_HASH_SHORT_MAX) - GROUND_HASH_SHORT_MIN + 1;
 }
 
 int ground_key(enum grounding k, const char *text, size_t n, struct buf *out)

@@ -370,8 +370,9 @@ int ground_sync(struct ground *dst, struct ground *src);
 bool ground_is_code(const char *text, size_t n);
 /*
  * Is text an identifier of words and digits joined by "_", the digits last
- * ("certificate_7504069", "gift_card_1234"): two letters or more, three
- * digits or more? ground_next_code() gives these too, and its key
+ * ("certificate_7504069", "gift_card_1234", "local_13"): two letters or
+ * more, two digits or more? ground_next_code() gives these too, and a
+ * hash among such words ("FUN_004016ba", "clip_2b007cf0ba98"); its key
  * (ground_key(), GROUNDING_CODE) is ground_ident_key()'s of its parts.
  */
 bool ground_is_underscored(const char *text, size_t n);
@@ -381,6 +382,18 @@ bool ground_is_underscored(const char *text, size_t n);
  * under GROUNDING_CODE, as the grounding keys "certificate_7504069".
  */
 int ground_ident_key(const char *text, size_t n, struct buf *out);
+/*
+ * A hash is said whole or by its first GROUND_HASH_SHORT_MIN to
+ * GROUND_HASH_SHORT_MAX digits ("5a22ac8", "5a22ac8d3f91" of
+ * "5a22ac8d3f91e0b7c2a4"): the grounding holds those too. How many such
+ * short forms text[0, n) has besides itself, the first of
+ * GROUND_HASH_SHORT_MIN digits and each one longer (0: it is no hash, or
+ * too short to have one). One said longer than that is compared whole, so
+ * that a digit changed anywhere is another hash.
+ */
+#define GROUND_HASH_SHORT_MIN 7
+#define GROUND_HASH_SHORT_MAX 12
+size_t ground_hash_prefixes(const char *text, size_t n);
 /* Where ground_next_code() is in a text: zeroed to start at its beginning. */
 struct ground_codes {
 	size_t at;          /* the next byte to read */
@@ -416,7 +429,7 @@ int ground_code_key(const struct ground_codes *cur, const char *text, size_t n, 
  *                     and trailing slash dropped
  *  GROUNDING_NUMBER   value and unit: "18.3 %" = "18.30 percent" = "18.3%"
  *  GROUNDING_CITATION first author's surname and year: "Smith|2024"
- *  GROUNDING_CODE     a hash by its first seven digits, lowercased
+ *  GROUNDING_CODE     a hash lowercased (ground_hash_prefixes())
  *                     ("5A22AC8" = "5a22ac8d3f"); another code as it is
  *  GROUNDING_EXACT    the text itself
  */

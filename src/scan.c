@@ -700,11 +700,18 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 	size_t from, len;
 
 	while ((len = ground_next_code(v->text, v->len, &cur, true, &from)) > 0) {
-		int err = ground_code_key(&cur, v->text + from, len, &s->key);
+		size_t k, shorts = cur.is_name ? 0 : ground_hash_prefixes(v->text + from, len);
+		int err = 0;
 
-		if (err == 0)
-			err = ground_add(s->rec_ground, s->key.data, s->key.len,
-					 s->rec_base + record_offset(v, from));
+		/* the code, and a hash's short forms ("5a22ac8" of a long one) */
+		for (k = 0; err == 0 && k <= shorts; k++) {
+			size_t n = k < shorts ? GROUND_HASH_SHORT_MIN + k : len;
+
+			err = ground_code_key(&cur, v->text + from, n, &s->key);
+			if (err == 0)
+				err = ground_add(s->rec_ground, s->key.data, s->key.len,
+						 s->rec_base + record_offset(v, from));
+		}
 		if (err < 0)
 			return err;
 		if (s->rec_ground == s->span_ground)

@@ -51,9 +51,14 @@ TEST(ground_keys)
 	/* Texts without a figure do not all share one key. */
 	CHECK_STR(key(GROUNDING_NUMBER, "n/a"), "n/a");
 	CHECK_STR(key(GROUNDING_NUMBER, "none"), "none");
-	/* A hash by its first seven digits in either case; another code as it is. */
-	CHECK_STR(key(GROUNDING_CODE, "5A22AC8D3F91"), "5a22ac8");
+	/* A hash whole in either case (its short forms are keyed by the
+	 * grounding too: ground_hash_prefixes()); another code as it is. */
+	CHECK_STR(key(GROUNDING_CODE, "5A22AC8D3F91"), "5a22ac8d3f91");
 	CHECK_STR(key(GROUNDING_CODE, "5a22ac8"), "5a22ac8");
+	CHECK_EQ(ground_hash_prefixes("5a22ac8d3f91e0b7c2a4", 20), 6u);
+	CHECK_EQ(ground_hash_prefixes("5a22ac8d", 8), 1u);
+	CHECK_EQ(ground_hash_prefixes("5a22ac8", 7), 0u);
+	CHECK_EQ(ground_hash_prefixes("ELITE15FIT", 10), 0u);
 	CHECK_STR(key(GROUNDING_CODE, "ELITE15FIT"), "ELITE15FIT");
 	CHECK_STR(key(GROUNDING_CODE, "A1B2C3"), "A1B2C3");
 }
@@ -91,8 +96,11 @@ TEST(ground_codes_in_text)
 		{"", ""},
 		{"A1B2C3", "A1B2C3"},
 		/* words and digits joined by "_", the digits last */
-		{"certificate_7504069, gift_card_123; not ab_12, a_123, _1234, ab_123x or ab__123",
-		 "certificate_7504069|gift_card_123"},
+		{"certificate_7504069, gift_card_123, local_13; not ab_1, a_123, _1234, ab_123x or ab__123",
+		 "certificate_7504069|gift_card_123|local_13"},
+		/* a hash among words joined by "_" */
+		{"eps1.7_clip_2b007cf0ba98.m4v, FUN_004016ba; not FUN_00401b or in_deadbeef_x",
+		 "2b007cf0ba98|004016ba"},
 	};
 	char got[256];
 	size_t i;
