@@ -3816,7 +3816,8 @@ static size_t at_digit(struct lex *lx, size_t p)
 	if (c0 == '[' && (end = bracket_refs(lx, p)))
 		return end;
 	/* The shapes below start with what each needs after the first digits. */
-	if ((c1 == ' ' || c1 == '-') && (end = street(lx, p, dend)))
+	if (((c1 == ' ' && is_upper(B(lx, dend + 1))) || (c1 == '-' && is_digit(B(lx, dend + 1)))) &&
+	    (end = street(lx, p, dend)))
 		return end;
 	if ((dend - p == 3 || c0 == '+' || (dend - p == 1 && B(lx, p) == '1' && (c1 == '-' || c1 == '.'))) &&
 	    (end = phone(lx, p)))
