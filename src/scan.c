@@ -760,6 +760,48 @@ static int ground_id_digits(struct scan *s, const struct record_value *v)
 	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 }
 
+/*
+ * A phone number a record gives as digits alone under a key that names one
+ * ("phone": "4155550100", "fax": 14155550100, "+442079460958"): the lexer
+ * reads bare digits as a figure; the key says they are a number to dial,
+ * grounded as the lexer grounds a spaced one (numlex.c, phone()).
+ */
+static int ground_bare_phone(struct scan *s, const struct record_value *v)
+{
+	static const char *const keys[] = {"cell", "fax", "mobile", "phone", "tel", "telephone"};
+	struct ground_context gc;
+	struct quantity q;
+	double value = 0;
+	size_t i, j, k, digits;
+	bool named = false;
+
+	if (v->cont || v->len < 10 || v->len > 16)
+		return 0;
+	for (i = 0; i < v->n_words && !named; i++)
+		for (j = 0; j < ARRAY_SIZE(keys) && !named; j++)
+			named = strcmp(v->words[i], keys[j]) == 0;
+	if (!named)
+		return 0;
+	k = v->text[0] == '+';
+	for (i = k; i < v->len; i++) {
+		if (v->text[i] < '0' || v->text[i] > '9')
+			return 0;
+		value = value * 10 + (v->text[i] - '0');
+	}
+	digits = v->len - k;
+	if (digits < 10 || digits > 15)
+		return 0;
+	if (digits == 11 && v->text[k] == '1')
+		value -= 1e10; /* the North American plan's country code */
+	quantity_set(&q, QUANTITY_IDENT, QUANTITY_PHONE, value, 1);
+	record_context(v, 0, &gc);
+	if (s->rec_ground == s->span_ground) {
+		s->span_ground_used = true;
+		s->span_quantities++;
+	}
+	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -790,6 +832,12 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		return ground_items(s, v);
 	if (s->codes && (v->kind == RECORD_STRING || v->kind == RECORD_PROSE)) {
 		int err = ground_codes(s, v);
+
+		if (err < 0)
+			return err;
+	}
+	if (v->kind == RECORD_STRING || v->kind == RECORD_NUMBER) {
+		int err = ground_bare_phone(s, v);
 
 		if (err < 0)
 			return err;
