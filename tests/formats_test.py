@@ -5,11 +5,13 @@
 SARIF validates against the official 2.1.0 schema (tests/sarif/); colour
 follows --color and NO_COLOR; a baseline written today still holds after
 lines are added above its findings; every input that cannot be read is
-one error record.
+one error record. Transcripts (--input chat) give in text, SARIF and github
+the findings JSONL gives, each saying its record, message and role.
     usage: formats_test.py HALLUSCAN SRCDIR
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -190,7 +192,86 @@ def split_reads():
           "a directive and a code span cut across reads (%r, %r)" % (texts, recs[-1].get("suppressed")))
 
 
+def transcripts():
+    """--input chat in every format: the findings of JSONL, each with its message."""
+    fixtures = os.path.join(SRC, "tests", "fixtures", "chat")
+    names = sorted(n for n in os.listdir(fixtures) if n.endswith(".jsonl"))
+    schema = None
+    try:
+        import jsonschema
+        with open(os.path.join(SRC, "tests", "sarif", "sarif-schema-2.1.0.json")) as f:
+            schema = json.load(f)
+    except ImportError:
+        print("skip SARIF schema of transcripts: python3-jsonschema is not installed")
+    total = 0
+    for name in names:
+        args = ["--input", "chat", "--fail-on", "warn", name]
+        j = run(args, cwd=fixtures)
+        want = [(r["record"], r["message_index"], r["role"], r["line"], r["column"], r["signal"])
+                for r in map(json.loads, j.stdout.splitlines()) if r["type"] == "finding"]
+        total += len(want)
+        t = run(["-f", "text"] + args, cwd=fixtures)
+        got = [(int(m[1]), int(m[2]), m[3], int(m[4]), int(m[5]), m[6]) for m in
+               (re.match(r"^%s:(\d+): message (\d+) \((\w+)\) (\d+):(\d+): \w+: .* \[([a-z_]+)[a-z_,]*\]$"
+                         % re.escape(name), line) for line in t.stdout.decode().splitlines())
+               if m]
+        check(t.returncode == j.returncode and got == want and
+              len(t.stdout.splitlines()) == len(want),
+              "text: %s's %d findings, each at its record and message" % (name, len(want)))
+        g = run(["-f", "github"] + args, cwd=fixtures)
+        got = [(int(m[1]), int(m[3]), m[4], int(m[5]), int(m[6]), m[2]) for m in
+               (re.match(r"^::(?:warning|error) file=%s,line=(\d+),title=([a-z_]+)[a-z_%%2C]* in message "
+                         r"(\d+) \((\w+)\) at (\d+)%%3A(\d+)::" % re.escape(name), line)
+                for line in g.stdout.decode().splitlines()) if m]
+        check(g.returncode == j.returncode and got == want and
+              len(g.stdout.splitlines()) == len(want),
+              "github: %s's %d findings, titled with their message" % (name, len(want)))
+        for jobs in ("1", "2"):
+            s = run(["-f", "sarif", "-j", jobs] + args, cwd=fixtures)
+            log = json.loads(s.stdout)
+            res = log["runs"][0]["results"]
+            got = [(r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                    r["properties"]["message_index"], r["properties"]["role"],
+                    r["properties"]["message_line"], r["properties"]["message_column"],
+                    r["properties"]["signal"]) for r in res]
+            check(s.returncode == j.returncode and got == want and
+                  all(r["properties"]["record"] == r["locations"][0]["physicalLocation"]
+                      ["region"]["startLine"] for r in res),
+                  "sarif -j %s: %s's %d findings, on their record's line" % (jobs, name, len(want)))
+            if schema is not None and jobs == "1":
+                try:
+                    jsonschema.validate(log, schema)
+                    valid = True
+                except Exception as e:  # noqa: BLE001 - any failure is the test's
+                    print(e)
+                    valid = False
+                check(valid, "SARIF of a transcript validates against the 2.1.0 schema: " + name)
+    check(total >= 5, "the fixtures hold findings to compare (%d)" % total)
+    # --claims writes claim records in JSONL only; an unreadable line is said in the format's way.
+    convo = (b'{"messages":[{"role":"user","content":"Hi"},'
+             b'{"role":"assistant","content":"It grew 4.53% last year."}]}\n'
+             b'{"role":"assistant","content":\n')
+    p = run(["--input", "chat", "--claims", "-f", "text"], text=convo)
+    out = p.stdout.decode()
+    check(p.returncode == 2 and out == "-:1: message 1 (assistant) 1:9: warn: precise statistic "
+          "4.53% with no source in its sentence [unsourced_statistic,ungrounded_number]\n"
+          and b"halluscan: -:2: not JSON" in p.stderr,
+          "text: no claim records, an unreadable line on stderr (%r %r)" % (out, p.stderr))
+    p = run(["--input", "chat", "-f", "github"], text=convo)
+    check(p.returncode == 2 and p.stdout.decode().splitlines()[-1].startswith(
+          "::error file=-,line=2,title=halluscan::not JSON"), "github: an unreadable line is an error annotation")
+    p = run(["--input", "chat", "-f", "sarif"], text=convo)
+    inv = json.loads(p.stdout)["runs"][0]["invocations"][0]
+    check(p.returncode == 2 and not inv["executionSuccessful"] and
+          inv["toolExecutionNotifications"][0]["message"]["text"].startswith("-:2: not JSON"),
+          "sarif: an unreadable line is a notification")
+    p = run(["--input", "chat", "--records", "-f", "text"], text=convo)
+    check(p.returncode == 2 and b"--records writes JSONL" in p.stderr,
+          "--records stays JSONL")
+
+
 sarif()
+transcripts()
 split_reads()
 colour()
 baseline()

@@ -12,6 +12,7 @@
 
 #include "halluscan.h"
 
+#include "output/formats.h"
 #include "output/jsonl.h"
 #include "util.h"
 
@@ -48,6 +49,11 @@ struct stream_options {
 	size_t n_sources;
 	char *const *prompts;      /* --prompt files: the same, as what the user said */
 	size_t n_prompts;
+	/* --input chat: the format (--records writes JSONL), text's style, and
+	 * the configuration file applied (SARIF names it). */
+	enum out_format format;
+	struct text_style style;
+	const char *config;
 };
 
 /*

@@ -807,9 +807,9 @@ int cli_fresh_nonce(char *out, size_t n)
 	return 0;
 }
 
-/* --input chat and --records (stream.c): JSONL in, JSONL out. */
+/* --input chat (any format) and --records (JSONL) in stream.c. */
 static int run_stream(const struct options *o, const struct halluscan_rules *rules,
-		      char *const *files, size_t n_files)
+		      char *const *files, size_t n_files, const char *config)
 {
 	struct stream_options st = {
 		.chat = o->chat, .records = o->records, .field = o->field,
@@ -817,6 +817,10 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 		.jobs = o->jobs, .line_buffered = o->line_buffered, .rules = rules,
 		.sources = o->sources, .n_sources = o->n_sources,
 		.prompts = o->prompts, .n_prompts = o->n_prompts,
+		.format = o->format, .config = config,
+		.style = {.color = o->color == 1 || (o->color == -1 && isatty(STDOUT_FILENO) &&
+						      !(getenv("NO_COLOR") && *getenv("NO_COLOR"))),
+			  .show_recovery = o->show_recovery},
 	};
 	char nonce[32];
 
@@ -825,10 +829,13 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 			 "run one process per file (xargs -P)");
 		return EXIT_ERROR;
 	}
-	if (o->format != OUT_JSONL || o->baseline || o->write_baseline) {
-		cli_warn("--input chat and --records write JSONL, without baselines");
+	if ((o->records && o->format != OUT_JSONL) || o->baseline || o->write_baseline) {
+		cli_warn("--records writes JSONL; --input chat and --records take no baselines");
 		return EXIT_ERROR;
 	}
+	/* The other formats of a transcript are written on one thread (SARIF is one log). */
+	if (o->format != OUT_JSONL)
+		st.jobs = 1;
 	halluscan_scanner_options_init(&st.so);
 	st.so.contexts = (const char *const *)o->contexts;
 	st.so.n_contexts = o->n_contexts;
@@ -1182,7 +1189,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (o.chat || o.records || o.jobs > 1) {
-		status = run_stream(&o, rules, argv + optind, (size_t)(argc - optind));
+		status = run_stream(&o, rules, argv + optind, (size_t)(argc - optind), cfg.path);
 		goto out;
 	}
 	if (o.baseline) {

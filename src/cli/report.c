@@ -249,6 +249,26 @@ static int occurrence(struct report *r, unsigned long long key, unsigned long lo
 	return 0;
 }
 
+/*
+ * f's fingerprint into fp, of the text as written: a URL's credentials
+ * redacted, so that it tells nothing of them and holds when they rotate.
+ */
+static int finding_fingerprint(struct report *r, const struct halluscan_finding *f, char *fp)
+{
+	const char *t = f->text;
+	size_t n = f->text_len;
+	unsigned long long index;
+	int err = url_redact(&t, &n, &r->redacted);
+
+	if (err)
+		return err;
+	err = occurrence(r, fingerprint_key(f->rule, t, n), &index);
+	if (err)
+		return err;
+	fingerprint(f->rule, t, n, r->out->path, index, fp);
+	return 0;
+}
+
 static int write_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
 {
 	size_t i;
@@ -456,21 +476,9 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	 * rule too: it is chosen as a finding is. */
 	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
 		return 0;
-	if (!f->grounded) {
-		/* Of the text as written: a URL's credentials redacted, so the
-		 * fingerprint tells nothing of them and holds when they rotate. */
-		const char *t = f->text;
-		size_t n = f->text_len;
-		unsigned long long index;
-
-		err = url_redact(&t, &n, &r->redacted);
-		if (err)
-			return err;
-		err = occurrence(r, fingerprint_key(f->rule, t, n), &index);
-		if (err)
-			return err;
-		fingerprint(f->rule, t, n, r->out->path, index, fp);
-	}
+	err = f->grounded ? 0 : finding_fingerprint(r, f, fp);
+	if (err)
+		return err;
 	if (r->n_held == 0 && f->line <= r->ps.lines_done) {
 		err = decide(r, f, fp, false);
 		if (err != NOT_YET)
@@ -591,6 +599,50 @@ int report_error(struct report *r, const char *path, const char *message)
 	case OUT_TEXT:
 	default:
 		return 0;
+	}
+}
+
+int report_message_finding(struct report *r, const struct halluscan_finding *f)
+{
+	char fp[FINGERPRINT_LEN + 1] = "";
+	int err = 0;
+
+	if (!f->grounded) {
+		err = finding_fingerprint(r, f, fp);
+		if (err)
+			return err;
+		r->inputs_with_findings += r->findings == 0;
+		r->findings++;
+		r->total_findings++;
+		if (f->severity >= HALLUSCAN_BLOCK)
+			r->total_block++;
+		else
+			r->total_warn++;
+	}
+	return write_finding(r, f, f->grounded ? NULL : fp);
+}
+
+int report_record_error(struct report *r, const char *path, uint64_t record, const char *message)
+{
+	struct out_message m = {.record = record, .role = ""};
+	struct buf where = {0};
+	int err;
+
+	switch (r->format) {
+	case OUT_GITHUB:
+		r->out->path = path;
+		r->out->message = &m;
+		err = github_error(r->out, message);
+		r->out->message = NULL;
+		return err;
+	case OUT_SARIF:
+		if (buf_addf(&where, "%s:%llu", path, (unsigned long long)record) < 0)
+			return -ENOMEM;
+		err = report_error(r, where.data, message);
+		buf_free(&where);
+		return err;
+	default:
+		return report_error(r, path, message);
 	}
 }
 

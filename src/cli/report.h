@@ -105,6 +105,15 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 		   const struct jsonl_input *how, bool *failed);
 /* An input that could not be read: an error record (the program says it on stderr too). */
 int report_error(struct report *r, const char *path, const char *message);
+/*
+ * --input chat's findings (report_input() per file): no directive, code
+ * span, filter or baseline applies (a transcript is model output, and the
+ * formats write what JSONL does); each is fingerprinted, counted and
+ * written, w->out->message saying which message it is in.
+ */
+int report_message_finding(struct report *r, const struct halluscan_finding *f);
+/* A transcript's line that could not be read, in the format's way (text: nothing). */
+int report_record_error(struct report *r, const char *path, uint64_t record, const char *message);
 /* Ends the output; for text and github, the count on stderr. */
 int report_finish(struct report *r);
 void report_fini(struct report *r);

@@ -21,6 +21,7 @@
 #include "emit.h"
 #include "input/chat.h"
 #include "jobs.h"
+#include "report.h"
 #include "json.h"
 #include "scratchpad.h"
 
@@ -71,6 +72,7 @@ struct worker {
 	struct buf ann;        /* --records: the findings, as a JSON array's items */
 	struct buf where;      /* the members that say where a record is */
 	struct agg agg;
+	struct out_message msg; /* where w->where says, for the other formats */
 	size_t n_ann;          /* findings of the record so far */
 	size_t listed;         /* of them, in ann when it reached RECORD_LIST_HOLD */
 	bool over;             /* ann reached RECORD_LIST_HOLD: the rest come from a rescan */
@@ -101,6 +103,9 @@ struct stream {
 	/* Where the run ended on an error that ends it (out of memory). */
 	const char *fail_path;
 	uint64_t fail_line;
+	/* --input chat in text, SARIF or github (one thread): w[0]'s writer. */
+	struct report rep;
+	bool reporting;
 };
 
 /* ---- a conversation's summary ---- */
@@ -255,14 +260,18 @@ static int on_finding(void *ctx, const struct halluscan_finding *f)
 {
 	struct worker *w = ctx;
 
-	return w->st->o->records ? annotate_finding(w, f) : jsonl_finding(&w->out, f, NULL);
+	if (w->st->o->records)
+		return annotate_finding(w, f);
+	return w->st->reporting ? report_message_finding(&w->st->rep, f)
+				: jsonl_finding(&w->out, f, NULL);
 }
 
 static int on_claim(void *ctx, const struct halluscan_claim *c)
 {
 	struct worker *w = ctx;
 
-	return jsonl_claim(&w->out, c);
+	/* Claims are records of JSONL only, as for plain text. */
+	return w->st->reporting ? 0 : jsonl_claim(&w->out, c);
 }
 
 /* ---- conversations ---- */
@@ -339,6 +348,8 @@ static int set_where(struct worker *w, const struct chat_part *p)
 	err |= member_str(b, "role", p->role, strlen(p->role));
 	w->out.where = b->data;
 	w->out.where_len = b->len;
+	w->msg = (struct out_message){.record = w->record, .index = p->message, .role = p->role};
+	w->out.message = &w->msg;
 	return err ? -ENOMEM : 0;
 }
 
@@ -372,7 +383,9 @@ static int conversation_end(struct worker *w, uint64_t first)
 		return -ENOMEM;
 	w->out.where = b->data;
 	w->out.where_len = b->len;
-	err = jsonl_summary(&w->out, s, NULL);
+	w->out.message = NULL;
+	/* The other formats have no summaries: the exit status is the verdict. */
+	err = w->st->reporting ? 0 : jsonl_summary(&w->out, s, NULL);
 	w->out.where = NULL;
 	w->limit_hits += s->match_limit_hits;
 	if (s->failed)
@@ -384,7 +397,15 @@ static int conversation_end(struct worker *w, uint64_t first)
 static int transcript_error(struct worker *w, const char *why)
 {
 	struct buf *b = &w->out.b;
-	int err = BUF_LIT(b, "{\"type\":\"error\",\"path\":") |
+	int err;
+
+	if (w->st->reporting) {
+		w->malformed++;
+		if (w->st->o->format == OUT_TEXT)
+			cli_warn("%s:%llu: %s", w->out.path, (unsigned long long)w->record, why);
+		return report_record_error(&w->st->rep, w->out.path, w->record, why);
+	}
+	err = BUF_LIT(b, "{\"type\":\"error\",\"path\":") |
 		  emit_json_string(b, w->out.path, strlen(w->out.path)) |
 		  member_u64(b, "record", w->record) | member_str(b, "message", why, strlen(why)) |
 		  BUF_LIT(b, "}\n");
@@ -522,6 +543,8 @@ static int transcript_file(struct worker *w, const char *name)
 
 	w->out.path = name;
 	w->record = 0;
+	if (w->st->reporting)
+		report_input(&w->st->rep, name);
 	fd = open_input(name);
 	if (fd < 0)
 		return errno;
@@ -530,6 +553,7 @@ static int transcript_file(struct worker *w, const char *name)
 		w->record++;
 		err = transcript_line(w, &c, line, n, long_line);
 		w->out.where = NULL;
+		w->out.message = NULL;
 		if (!err && w->st->o->line_buffered)
 			err = jsonl_sync(&w->out);
 	}
@@ -1032,6 +1056,17 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 	err = load_sources(&st);
 	if (err == 0)
 		err = workers_new(&st, f);
+	if (err == 0 && !o->records && o->format != OUT_JSONL) {
+		/* One thread (main.c sees to it): SARIF is one log. */
+		struct diag d = {0};
+
+		st.rep = (struct report){.out = &st.w[0].out, .rules = o->rules,
+					 .format = o->format, .style = o->style,
+					 .fail_on = o->so.fail_on, .model_output = true,
+					 .config = o->config};
+		st.reporting = true;
+		err = report_start(&st.rep, &d);
+	}
 	if (err == 0) {
 		rc = calloc(n_files, sizeof(*rc));
 		st.unit_line = calloc(n_files, sizeof(*st.unit_line));
@@ -1071,10 +1106,14 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 		if (rc[i] > 0) {
 			cli_warn("%s: %s", files[i], strerror(rc[i]));
 			io_error = true;
+			if (st.reporting)
+				err = report_error(&st.rep, files[i], strerror(rc[i]));
 		} else if (rc[i] < 0) {
 			err = rc[i];
 		}
 	}
+	if (st.reporting && err >= 0)
+		err = report_finish(&st.rep);
 	/* What came before an error is written, whatever the error. */
 	if (fflush(f) != 0 && err == 0)
 		err = -errno;
@@ -1106,13 +1145,18 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 			 "what a tool said on another line as invented: run halluscan --input chat "
 			 "without --records on such a log", lone);
 	if (malformed)
-		cli_warn("%zu malformed line(s); see the error %s", malformed,
-			 o->records ? "members" : "records");
+		cli_warn("%zu malformed line(s)%s", malformed,
+			 o->records ? "; see the error members"
+			 : o->format == OUT_JSONL ? "; see the error records"
+			 : o->format == OUT_SARIF ? "; see the log's toolExecutionNotifications"
+			 : o->format == OUT_GITHUB ? "; see the error annotations" : "");
 	status = io_error || malformed ? EXIT_ERROR : failed ? EXIT_FAIL : EXIT_PASS;
 out:
 	if (err > 0)
 		status = EXIT_ERROR;
 	free(rc);
+	if (st.reporting)
+		report_fini(&st.rep);
 	stream_free(&st);
 	return status;
 }

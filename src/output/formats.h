@@ -26,6 +26,7 @@ enum out_format {
 int out_format_parse(const char *name, enum out_format *out);
 
 /* ---- text: PATH:LINE:COL: SEVERITY: MESSAGE [SIGNAL] ---- */
+/* (in a transcript, w->message: PATH:RECORD: message INDEX (ROLE) LINE:COL: ...) */
 
 struct text_style {
 	bool color;         /* ANSI colours */
@@ -37,9 +38,13 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 
 /* ---- GitHub workflow commands ---- */
 
-/* ::warning file=PATH,line=L,col=C,endColumn=E,title=SIGNAL::MESSAGE (::error for block). */
+/*
+ * ::warning file=PATH,line=L,col=C,endColumn=E,title=SIGNAL::MESSAGE (::error for block);
+ * in a transcript (w->message) ::warning file=PATH,line=RECORD,title=SIGNAL in message
+ * INDEX (ROLE) at L:C::MESSAGE.
+ */
 int github_finding(struct jsonl *w, const struct halluscan_finding *f);
-/* ::error file=PATH::MESSAGE, for an input that could not be read. */
+/* ::error file=PATH::MESSAGE, for an input that could not be read (,line=RECORD in a transcript). */
 int github_error(struct jsonl *w, const char *message);
 
 /* ---- SARIF 2.1.0: one run, written as the findings come ---- */

@@ -55,15 +55,29 @@ int github_finding(struct jsonl *w, const struct halluscan_finding *f)
 	err |= buf_adds(b, f->grounded ? "::notice file="
 			 : f->severity >= HALLUSCAN_BLOCK ? "::error file=" : "::warning file=");
 	err |= escaped(b, w->path, strlen(w->path), true);
-	err |= buf_addf(b, ",line=%llu,col=%llu", (unsigned long long)f->line,
-			(unsigned long long)f->column);
-	if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
-		err |= buf_addf(b, ",endColumn=%llu",
-				(unsigned long long)(f->column + code_points(f->text, f->text_len)));
+	if (w->message) {
+		/* A transcript: the annotation is on the record's line (a column
+		 * of the message's text is none of the file's); the title says
+		 * which message and where in it. */
+		err |= buf_addf(b, ",line=%llu", (unsigned long long)w->message->record);
+	} else {
+		err |= buf_addf(b, ",line=%llu,col=%llu", (unsigned long long)f->line,
+				(unsigned long long)f->column);
+		if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
+			err |= buf_addf(b, ",endColumn=%llu",
+					(unsigned long long)(f->column +
+							     code_points(f->text, f->text_len)));
+	}
 	err |= BUF_LIT(b, ",title=");
 	err |= escaped(b, f->signal, strlen(f->signal), true);
 	for (size_t i = 0; i < f->n_also; i++)
 		err |= BUF_LIT(b, "%2C") | escaped(b, f->also[i], strlen(f->also[i]), true);
+	if (w->message) {
+		err |= buf_addf(b, " in message %llu (", (unsigned long long)w->message->index);
+		err |= escaped(b, w->message->role, strlen(w->message->role), true);
+		err |= buf_addf(b, ") at %llu%%3A%llu", (unsigned long long)f->line,
+				(unsigned long long)f->column);
+	}
 	err |= BUF_LIT(b, "::");
 	err |= escaped(b, f->message, strlen(f->message), false);
 	err |= buf_addc(b, '\n');
@@ -76,6 +90,8 @@ int github_error(struct jsonl *w, const char *message)
 	int err = BUF_LIT(b, "::error file=");
 
 	err |= escaped(b, w->path, strlen(w->path), true);
+	if (w->message)
+		err |= buf_addf(b, ",line=%llu", (unsigned long long)w->message->record);
 	err |= BUF_LIT(b, ",title=halluscan::");
 	err |= escaped(b, message, strlen(message), false);
 	err |= buf_addc(b, '\n');

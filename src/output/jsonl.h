@@ -20,6 +20,13 @@
 
 #include "util.h"
 
+/* Where in a transcript a finding is (--input chat), for the writers besides JSONL. */
+struct out_message {
+	uint64_t record;   /* the input line that holds the message, 1-based */
+	uint64_t index;    /* the message's place in its conversation, 0-based */
+	const char *role;  /* as the transcript wrote it */
+};
+
 struct jsonl {
 	FILE *f;
 	const struct halluscan_rules *rules; /* for signal names and the digest */
@@ -28,6 +35,10 @@ struct jsonl {
 	 * transcript the record is (",\"record\":3,..."), as JSON. */
 	const char *where;
 	size_t where_len;
+	/* The same for the text, SARIF and github writers, or NULL: their line
+	 * is then the record's, the message's own line and column are said
+	 * beside it. */
+	const struct out_message *message;
 	struct buf b;      /* records not yet written */
 	int err;           /* errno of the first write error */
 };

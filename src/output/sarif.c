@@ -3,7 +3,9 @@
  * SARIF 2.1.0, the log code scanning reads: one run whose driver lists
  * every loaded rule, then a result per finding, streamed as they come,
  * then the invocation. Locations are URIs relative to the working folder
- * (%SRCROOT%) where the path is under it, columns in code points.
+ * (%SRCROOT%) where the path is under it, columns in code points. A
+ * transcript's result is on its record's line, and its properties say
+ * which message and where in its text.
  */
 #include "formats.h"
 
@@ -145,9 +147,15 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 	err |= BUF_LIT(b, ",\"message\":{\"text\":") | quote(b, f->message);
 	err |= BUF_LIT(b, "},\"locations\":[{\"physicalLocation\":{\"artifactLocation\":");
 	err |= location(b, s, w->path, -1);
-	err |= buf_addf(b, ",\"region\":{\"startLine\":%llu,\"startColumn\":%llu",
-			(unsigned long long)f->line, (unsigned long long)f->column);
-	if (!f->text_truncated && !memchr(f->text, '\n', f->text_len))
+	if (w->message)
+		/* A transcript: the record's line; a column of the message's
+		 * text is none of the file's (the properties say where in it). */
+		err |= buf_addf(b, ",\"region\":{\"startLine\":%llu",
+				(unsigned long long)w->message->record);
+	else
+		err |= buf_addf(b, ",\"region\":{\"startLine\":%llu,\"startColumn\":%llu",
+				(unsigned long long)f->line, (unsigned long long)f->column);
+	if (!w->message && !f->text_truncated && !memchr(f->text, '\n', f->text_len))
 		err |= buf_addf(b, ",\"endColumn\":%llu", (unsigned long long)(f->column + cps));
 	err |= BUF_LIT(b, ",\"snippet\":{\"text\":");
 	err |= emit_json_quote(b, f->text, f->text_len);
@@ -156,6 +164,14 @@ int sarif_result(struct jsonl *w, struct sarif *s, const struct halluscan_findin
 		err |= BUF_LIT(b, ",\"partialFingerprints\":{\"halluscan/v1\":") | str(b, fingerprint) |
 		       buf_addc(b, '}');
 	err |= BUF_LIT(b, ",\"properties\":{\"signal\":") | str(b, f->signal);
+	if (w->message) {
+		err |= buf_addf(b, ",\"record\":%llu,\"message_index\":%llu,\"role\":",
+				(unsigned long long)w->message->record,
+				(unsigned long long)w->message->index);
+		err |= emit_json_string_utf8(b, w->message->role, strlen(w->message->role), NULL);
+		err |= buf_addf(b, ",\"message_line\":%llu,\"message_column\":%llu",
+				(unsigned long long)f->line, (unsigned long long)f->column);
+	}
 	if (f->n_also) {
 		err |= BUF_LIT(b, ",\"also\":[");
 		for (i = 0; i < f->n_also; i++)

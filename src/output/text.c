@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Findings as a person reads them, in the form compilers use and editors
- * jump to: PATH:LINE:COL: SEVERITY: MESSAGE [SIGNAL]. Everything quoted
+ * jump to: PATH:LINE:COL: SEVERITY: MESSAGE [SIGNAL]; in a transcript
+ * PATH:RECORD: message INDEX (ROLE) LINE:COL: SEVERITY: .... Everything quoted
  * from the input is escaped: no input drives the terminal.
  */
 #include "formats.h"
@@ -51,9 +52,20 @@ int text_finding(struct jsonl *w, const struct text_style *st,
 
 	err |= st->color ? BUF_LIT(b, BOLD) : 0;
 	err |= buf_add_visible(b, w->path, strlen(w->path));
-	err |= buf_addf(b, ":%llu:%llu:", (unsigned long long)f->line,
-			(unsigned long long)f->column);
-	err |= st->color ? BUF_LIT(b, RESET) : 0;
+	if (w->message) {
+		/* A transcript: the line is the record's (where an editor jumps),
+		 * then the message and the place inside its text. */
+		err |= buf_addf(b, ":%llu:", (unsigned long long)w->message->record);
+		err |= st->color ? BUF_LIT(b, RESET) : 0;
+		err |= buf_addf(b, " message %llu (", (unsigned long long)w->message->index);
+		err |= buf_add_visible(b, w->message->role, strlen(w->message->role));
+		err |= buf_addf(b, ") %llu:%llu:", (unsigned long long)f->line,
+				(unsigned long long)f->column);
+	} else {
+		err |= buf_addf(b, ":%llu:%llu:", (unsigned long long)f->line,
+				(unsigned long long)f->column);
+		err |= st->color ? BUF_LIT(b, RESET) : 0;
+	}
 	err |= buf_addc(b, ' ');
 	err |= st->color ? buf_adds(b, f->grounded ? DIM : block ? RED : YELLOW) : 0;
 	err |= buf_adds(b, f->grounded ? "grounded" : halluscan_severity_name(f->severity));
