@@ -11,13 +11,16 @@ pre-commit: the README's .pre-commit-config.yaml snippet, its `rev:` the tag
             and the README's `pre-commit install --install-hooks` line: Debian's
             pre-commit builds the `halluscan` hook itself, with no halluscan
             on the PATH; a staged fake URL blocks the commit, a clean file
-            passes.
+            passes. Then the snippet with a commit's sha as its rev (what
+            the README says to pin until a tag is published) and the
+            halluscan-system hook, the program pre-commit built on the PATH.
 No index is asked (PIP_NO_INDEX=1): Debian's python3-mesonpy builds it.
 Exits 77 (skip) when git, pre-commit or an interpreter with venv and
 meson-python is missing, unless HALLUSCAN_REQUIRE_TOOLS is set (CI sets it:
 there a skip is a failure).
     usage: wheel_test.py pip|pre-commit SRCDIR VERSION
 """
+import glob
 import os
 import re
 import shutil
@@ -209,6 +212,34 @@ def pre_commit_mode():
           "the built hook: a staged fake URL blocks the commit and is shown", out)
     rc, out = commit("notes.md", CLEAN, "clean")
     check(rc == 0, "the built hook: a clean file passes", out)
+
+    # Until a tag is published, the README pins a commit: rev takes its
+    # full sha. The rev is resolved as for any hook; halluscan-system, with
+    # the program pre-commit just built on the PATH, spares a second build.
+    sha = git(bare, "rev-parse", "HEAD").strip()
+    built = [os.path.dirname(p) for p in glob.glob(os.path.join(
+        env["PRE_COMMIT_HOME"], "*", "*", "bin", "halluscan"))]
+    check(len(built) == 1, "pre-commit's build of halluscan is in its store", repr(built))
+    if len(built) != 1:
+        return
+    by_sha = re.sub(r"(rev:\s*)\S+", lambda m: m.group(1) + sha, config, count=1)
+    by_sha = re.sub(r"(id:\s*)halluscan\b", lambda m: m.group(1) + "halluscan-system", by_sha)
+    with open(os.path.join(project, ".pre-commit-config.yaml"), "w") as f:
+        f.write(by_sha)
+    git(project, "add", ".pre-commit-config.yaml")
+    path = {"PATH": built[0] + os.pathsep + env["PATH"]}
+    rc, out = run(["sh", "-ex", "-c", line], cwd=project, extra=path)
+    check(rc == 0 and "rev: " + sha in by_sha,
+          "README: the snippet with a commit's sha as its rev installs from the clone", out)
+    with open(os.path.join(project, "notes.md"), "w") as f:
+        f.write(FAKE)
+    git(project, "add", "notes.md")
+    e = dict(env, **path)
+    p = subprocess.run(["git", "commit", "-q", "-m", "fake url"], cwd=project, env=e,
+                       capture_output=True)
+    out = (p.stdout + p.stderr).decode(errors="replace")
+    check(p.returncode != 0 and "notes.md:1:5: warn:" in out,
+          "the hook at a sha: a staged fake URL blocks the commit", out)
 
 
 try:
