@@ -829,8 +829,12 @@ static int run_stream(const struct options *o, const struct halluscan_rules *rul
 			 "run one process per file (xargs -P)");
 		return EXIT_ERROR;
 	}
-	if ((o->records && o->format != OUT_JSONL) || o->baseline || o->write_baseline) {
-		cli_warn("--records writes JSONL; --input chat and --records take no baselines");
+	if (o->records && o->format != OUT_JSONL) {
+		cli_warn("--records writes JSONL only (each line comes back annotated)");
+		return EXIT_ERROR;
+	}
+	if (o->baseline || o->write_baseline) {
+		cli_warn("--input chat and --records take no baselines");
 		return EXIT_ERROR;
 	}
 	/* The other formats of a transcript are written on one thread (SARIF is one log). */
