@@ -2,6 +2,7 @@
 /* Sentence assembly and whole-sentence decisions. */
 #include "claims.h"
 
+#include "arith.h"
 #include "attrs.h"
 #include "bib.h"
 #include "ground.h"
@@ -49,12 +50,30 @@ struct held {
 	bool week;         /* "open seven days a week": checked only against days' hours */
 	unsigned char total; /* CLAIM_TOTAL_*: source is the derivation it differs from */
 	bool label;        /* numbers an item of a list run inline ("..., 4. Agence"): no figure */
+	bool computed;     /* source is the reply's own arithmetic worked out (arith.h) */
 };
 
 /* A number of the sentence being lexed that may number an inline list's item (NUMLEX_INLINE_ITEM). */
 struct inline_item {
 	double value;
 	size_t held; /* its index in held, or SIZE_MAX when it was not held */
+};
+
+/*
+ * A result the reply worked out in writing (arith.h), for the rest of the
+ * reply: one derived from grounded terms grounds the same figure said
+ * again ("- **Car Rental**: €298" after "€59 * 2 + €60 * 3 = €298"); one
+ * that is wrong, or rests on a wrong one, gives its right value to the
+ * sums it is a term of.
+ */
+#define ARITH_DONE 32
+enum { DONE_GROUNDED = 1, DONE_WRONG, DONE_UNGROUNDED };
+struct arith_done {
+	struct arith_q written, right;
+	uint64_t unit_hash;   /* the result's quantity's */
+	uint8_t cur;
+	uint8_t status;       /* DONE_* */
+	char how[ARITH_HOW];  /* for DONE_GROUNDED: the computation */
 };
 
 /*
@@ -119,6 +138,14 @@ struct claims {
 	unsigned span; /* the span of the last total over time ("for 4 days": 4) */
 	uint64_t totals_at; /* where the grounding says the last of them */
 	unsigned party;
+	/* The arithmetic of the sentence being decided, each held item's
+	 * check (decided before the results that rest on them), and the
+	 * reply's results so far (a ring). */
+	struct arith *ar;
+	unsigned char *chk;   /* enum check */
+	size_t cap_chk;
+	struct arith_done done[ARITH_DONE];
+	size_t n_done;
 	uint64_t counts[CLAIM_LABELS];
 	struct claim_item *items;  /* a claim's checkable items */
 	size_t cap_items;
@@ -360,6 +387,8 @@ void claims_free(struct claims *c)
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
+	free(c->ar);
+	free(c->chk);
 	free(c->merge);
 	free(c->inl);
 	free(c->items);
@@ -399,6 +428,7 @@ void claims_reset(struct claims *c)
 	c->n_inl = 0;
 	c->inl_line = UINT64_MAX;
 	c->inl_open = false;
+	c->n_done = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -1398,6 +1428,38 @@ static enum check street_as_number(struct claims *c, struct held *h)
 	return CHECK_REPORT;
 }
 
+/* Whether a figure of quantity q is the written result d of the reply. */
+static bool same_result(const struct arith_done *d, const struct quantity *q)
+{
+	double v = arith_double(d->written);
+
+	return q->scale == 1 && fabs(q->value - v) <= 1e-9 * MAX(1.0, fabs(v)) &&
+	       (d->unit_hash == q->unit_hash || q->kind == QUANTITY_NUMBER ||
+		d->unit_hash == quantity_unit_hash("number"));
+}
+
+/*
+ * A figure the reply worked out earlier from grounded terms, said again
+ * (the newest such result): grounded, its computation as the source.
+ */
+static bool worked_out(struct claims *c, struct held *h)
+{
+	size_t i, k = MIN(c->n_done, (size_t)ARITH_DONE), off = c->text.len;
+
+	for (i = 0; i < k; i++) {
+		const struct arith_done *d = &c->done[(c->n_done - 1 - i) % ARITH_DONE];
+
+		if (!same_result(d, &h->q))
+			continue;
+		if (d->status != DONE_GROUNDED)
+			return false;
+		if (buf_add(&c->text, d->how, strlen(d->how) + 1) == 0)
+			h->source_off = off;
+		return true;
+	}
+	return false;
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -1458,7 +1520,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
-			return ident_held(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+			return ident_held(c, h) || worked_out(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
 		if (list)
@@ -1662,6 +1724,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		size_t off = c->text.len;
 		int k = money ? check_total_computed(c, h, role) : -1;
 
+		if (worked_out(c, h))
+			return CHECK_GROUNDED;
 		if (k >= 0)
 			return (enum check)k;
 		if (ground_derive(c->ground, &h->q, c->said, MIN(c->n_said, (size_t)GROUND_DERIVE_SAID),
@@ -2660,6 +2724,160 @@ static bool wants_claim(const struct claims *c)
 	return (c->claim_fn && !c->in_tool) || lexing(c);
 }
 
+/* The held quantity a figure of the sentence is ([from, to) its digits), or -1. */
+static long held_of(const struct claims *c, uint64_t from, uint64_t to, struct arith_q v)
+{
+	size_t i;
+	long found = -1;
+
+	for (i = 0; i < c->n_held && c->held[i].from < to; i++) {
+		const struct held *h = &c->held[i];
+
+		if (!h->lexed || h->to <= from)
+			continue;
+		/* the end of a range ("$1,350.00 - $10.00" lexed as one) that is this figure */
+		if (found < 0 || fabs(h->q.value - arith_double(v)) < 1e-9)
+			found = (long)i;
+	}
+	return found;
+}
+
+/* Classes a term may be of, and a result. */
+#define TERM_CLASSES (1u << QC_MONEY | 1u << QC_COUNT | 1u << QC_NUMBER | 1u << QC_PERCENT | \
+		      1u << QC_DURATION)
+#define RESULT_CLASSES (1u << QC_MONEY | 1u << QC_COUNT | 1u << QC_NUMBER)
+
+/* Sets h to report its result as worked out: source "<how> is <value>". */
+static void report_worked(struct claims *c, struct held *h, unsigned char *chk, const char *how,
+			  const char *value)
+{
+	size_t off = c->text.len;
+
+	if (buf_adds(&c->text, how) < 0 || buf_adds(&c->text, " is ") < 0 ||
+	    buf_adds(&c->text, value) < 0 || buf_addc(&c->text, '\0') < 0) {
+		c->text.len = off;
+		return;
+	}
+	h->source_off = off;
+	h->computed = true;
+	h->grounded = false;
+	*chk = CHECK_REPORT;
+}
+
+/*
+ * The arithmetic the sentence [c->start, end) writes out (arith.h), over
+ * the checks its held quantities got: a result whose working is wrong is
+ * reported with the right value ("(20 + 30) x 2 x 3 is €300", not €500),
+ * as is one that rests on a result worked wrong before it; a right one
+ * whose terms are all grounded (or worked out from grounded ones) is
+ * grounded, its computation the source; a right one on a term nothing
+ * grounds is not reported apart from that term. The terms keep their own
+ * checks.
+ */
+static int arith_sentence(struct claims *c, uint64_t end)
+{
+	struct arith_q right[ARITH_FIGS];
+	long hi[ARITH_FIGS];
+	uint8_t st[ARITH_FIGS];
+	const char *s;
+	struct arith *a;
+	size_t n, i, j, k;
+
+	s = window_get(c->w, c->start, end, &n);
+	if (n < end - c->start || !arith_may_hold(s, n))
+		return 0;
+	if (!c->ar && !(c->ar = malloc(sizeof(*c->ar))))
+		return -ENOMEM;
+	a = c->ar;
+	if (arith_scan(s, n, a) == 0)
+		return 0;
+	for (i = 0; i < a->n_fig; i++) {
+		const struct arith_fig *f = &a->fig[i];
+
+		hi[i] = held_of(c, c->start + f->num_from, c->start + f->num_to, f->v);
+		right[i] = f->v;
+		st[i] = hi[i] >= 0 && c->chk[hi[i]] == CHECK_GROUNDED ? DONE_GROUNDED : DONE_UNGROUNDED;
+		/* a figure worked out earlier in the reply: grounded, or its right value */
+		for (k = 0; hi[i] >= 0 && k < MIN(c->n_done, (size_t)ARITH_DONE); k++) {
+			const struct arith_done *d = &c->done[(c->n_done - 1 - k) % ARITH_DONE];
+
+			if (!same_result(d, &c->held[hi[i]].q))
+				continue;
+			if (d->status == DONE_WRONG) {
+				right[i] = d->right;
+				st[i] = DONE_WRONG;
+			} else if (d->status == DONE_GROUNDED) {
+				st[i] = DONE_GROUNDED;
+			}
+			break;
+		}
+	}
+	for (j = 0; j < a->n_rel; j++) {
+		const struct arith_rel *r = &a->rel[j];
+		const struct arith_fig *rf = &a->fig[r->result];
+		struct held *h;
+		struct arith_q worked;
+		bool grounded = true, classes = true, on_wrong = false;
+		char how[ARITH_HOW], value[48];
+		struct arith_done *d;
+
+		if (hi[r->result] < 0)
+			continue;
+		h = &c->held[hi[r->result]];
+		if (!(RESULT_CLASSES & 1u << quantity_class_of(&h->q)))
+			continue;
+		for (i = 0; i < r->n_toks; i++) {
+			uint8_t f = r->toks[i].fig;
+
+			if (r->toks[i].kind != ARITH_TOK_FIG)
+				continue;
+			if (hi[f] >= 0 && !(TERM_CLASSES & 1u << quantity_class_of(&c->held[hi[f]].q)))
+				classes = false;
+			grounded &= st[f] == DONE_GROUNDED;
+			on_wrong |= st[f] == DONE_WRONG;
+		}
+		if (!classes || !arith_eval(a, r, right, &worked))
+			continue;
+		d = &c->done[c->n_done++ % ARITH_DONE];
+		*d = (struct arith_done){.written = rf->v, .right = worked,
+					 .unit_hash = h->q.unit_hash, .cur = rf->cur};
+		if (!r->holds) {
+			/* worked wrong: with the right value of each term */
+			arith_how(a, r, s, on_wrong ? right : NULL, how, sizeof(how));
+			arith_format(a, rf, s, on_wrong ? worked : r->value, value, sizeof(value));
+			report_worked(c, h, &c->chk[hi[r->result]], how, value);
+			d->status = st[r->result] = DONE_WRONG;
+			right[r->result] = d->right = on_wrong ? worked : r->value;
+		} else if (on_wrong && !arith_states(rf->v, rf->decimals, worked, r->rounds, r->approx)) {
+			/* right as written, on a term worked wrong before */
+			arith_how(a, r, s, right, how, sizeof(how));
+			arith_format(a, rf, s, worked, value, sizeof(value));
+			report_worked(c, h, &c->chk[hi[r->result]], how, value);
+			d->status = st[r->result] = DONE_WRONG;
+			right[r->result] = worked;
+		} else if (grounded) {
+			size_t off = c->text.len;
+
+			arith_how(a, r, s, NULL, d->how, sizeof(d->how));
+			if (c->chk[hi[r->result]] != CHECK_GROUNDED || !h->source_off) {
+				if (buf_add(&c->text, d->how, strlen(d->how) + 1) == 0)
+					h->source_off = off;
+				c->chk[hi[r->result]] = CHECK_GROUNDED;
+			}
+			d->status = st[r->result] = DONE_GROUNDED;
+		} else {
+			/* on a term nothing grounds: that term is the finding */
+			if (c->chk[hi[r->result]] == CHECK_REPORT)
+				c->chk[hi[r->result]] = CHECK_SILENT;
+			d->status = st[r->result] = c->chk[hi[r->result]] == CHECK_GROUNDED
+							    ? DONE_GROUNDED : DONE_UNGROUNDED;
+			if (d->status == DONE_GROUNDED)
+				arith_how(a, r, s, NULL, d->how, sizeof(d->how));
+		}
+	}
+	return 0;
+}
+
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
 static int decide(struct claims *c, uint64_t end, uint64_t next)
 {
@@ -2676,17 +2894,29 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	err = lex_sentence(c, end);
 	if (err)
 		return err;
+	if (grow(&c->chk, &c->cap_chk, c->n_held ? c->n_held : 1, sizeof(*c->chk)) < 0)
+		return -ENOMEM;
+	/* Each item's check first: the results the sentence works out rest on its terms'. */
+	for (i = 0; i < c->n_held; i++) {
+		struct held *h = &c->held[i];
+
+		c->chk[i] = h->label ? CHECK_SILENT
+			    : h->lexed ? check_quantity(c, h, end)
+			    : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
+			    : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+	}
+	if (c->n_held && lexing(c) && end > c->start) {
+		err = arith_sentence(c, end);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < c->rs->n_signals; i++)
 		c->last_kept[i] = SIZE_MAX;
 	for (i = 0; i < c->n_held; i++) {
 		struct held *h = &c->held[i];
 		size_t sig = c->rs->rules[h->rule].signal_index;
 		size_t k = c->last_kept[sig];
-
-		enum check chk = h->label ? CHECK_SILENT
-				 : h->lexed ? check_quantity(c, h, end)
-				 : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
-				 : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+		enum check chk = (enum check)c->chk[i];
 
 		if (chk == CHECK_SILENT) {
 			h->dropped = true;
@@ -2753,7 +2983,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			.text_len = h->text_len, .truncated = h->truncated,
 			.grounded = h->grounded, .grounded_at = h->grounded_at,
 			.source = h->source_off ? c->text.data + h->source_off : NULL,
-			.total = h->total, .n_also = h->n_also,
+			.total = h->total, .n_also = h->n_also, .computed = h->computed,
 		};
 
 		memcpy(it.also, h->also, sizeof(it.also));

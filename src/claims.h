@@ -57,6 +57,9 @@ struct claim_item {
 	/* A stated total that the figures it is computed from contradict
 	 * (CLAIM_TOTAL_*, 0: none): source is then the derivation. */
 	unsigned char total;
+	/* source is the reply's own arithmetic worked out ("(20 + 30) x 2 x 3
+	 * is €300"), which the finding's text does not state (arith.h) */
+	bool computed;
 	/* A bibliography entry (a rule with grounding: reference): its fields,
 	 * relative to text, when ref.style is not REF_STYLE_NONE. */
 	struct ref_entry ref;

@@ -302,11 +302,15 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 	}
 	if (it->ref.style != REF_STYLE_NONE)
 		return ref_finding(s, it, &f);
-	if (policy_render(near && it->total ? total_message(it->total)
+	/* A result the reply worked out wrong: the message gives the working. */
+	if (policy_render(it->computed ? "{source}, not {text}"
+			  : near && it->total ? total_message(it->total)
 			  : near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
-	    policy_render(near && it->total ? "Give the figure the tools' figures make "
-					     "({source}), or say what it covers."
+	    policy_render(it->computed ? "Work it out again ({source}) and correct {text}, and "
+					 "every figure computed from it."
+			  : near && it->total ? "Give the figure the tools' figures make "
+						"({source}), or say what it covers."
 			  : near ? r->near.recovery : r->recovery, it->text, it->text_len,
 			  it->source, &s->rec) < 0)
 		return -ENOMEM;
