@@ -462,6 +462,28 @@ def seeds_numlex():
     write('numlex', 'digits-repeated', bytes([2 * 3, 0]) + b'1 1-9 9 12345678901234567890 ' * 8)
 
 
+def seeds_arith():
+    # byte 0: repeats (1 + byte % 4); byte 1: the size of the buffers written into.
+    for name, stdin, _ in case_inputs():
+        if name.startswith('chat-a'):
+            write('arith', 'case-' + name, bytes([0, 95]) + stdin)
+    lines = [
+        '- Room: $95.0 * 4 = $380.0 (lowest rate); 4 nights x \u20ac120 = \u20ac480',
+        'Food: (25 + 35) * 2 * 4 + (15 + 20) * 2 * 2 = \u20ac480 + \u20ac200 = \u20ac680',
+        'Net: $2,450.00 - $35.00 = $2,415.00; New amount: 1450.00 (1400.00 + 50.00)',
+        'Hotel: \u20ac440 (4 nights at \u20ac110/night); 4 nights at maximum 90 EUR per night = 360 EUR',
+        'The average of $90, $110 and $160 is $120; $600 split between 4 people is $150 each.',
+        '$100 / 3 = $33.33, 3 x 7 is about 20, 3 x 7 \u2248 21, $240 * 15% = $36, 0.1 + 0.2 = 0.3',
+        '10:00 - 13:00 on 2024-05-26, 10-20 people, v1.2.3, $1.2 million + $300,000 = $1.5 million',
+        '$100 / 0 = $5; 999999999999 * 999999999999 * 999999999999 = 1; \u00a359 \u00d7 4 = \u20ac236',
+    ]
+    write('arith', 'sentences', bytes([0, 255]) + '\n'.join(lines).encode())
+    write('arith', 'sentences-short-buffers', bytes([1, 6]) + lines[1].encode() + b' ')
+    write('arith', 'plus-repeated', bytes([3, 40]) + b'1+' * 2000 + b'1 = 9')
+    write('arith', 'parens-deep', bytes([3, 40]) + b'(' * 500 + b'1 + 1 = 2 ((((((1 + 1)))))) * 2 = 4')
+    write('arith', 'results-many', bytes([3, 80]) + b'1 + 1 = 2 ' * 100)
+
+
 def seeds_prescan():
     """Directives and Markdown: the golden cases that hold either, and decoys."""
     for name, stdin, _ in case_inputs():
@@ -522,7 +544,7 @@ def seeds_hook():
 
 def main():
     for t in ('scan_split', 'pairs', 'eval', 'keys', 'json', 'rules', 'decode', 'record', 'numlex',
-              'chat', 'prescan', 'hook'):
+              'chat', 'prescan', 'hook', 'arith'):
         clean(t)
     seeds_scan_split()
     seeds_pairs()
@@ -533,6 +555,7 @@ def main():
     seeds_decode()
     seeds_record()
     seeds_numlex()
+    seeds_arith()
     seeds_chat()
     seeds_prescan()
     seeds_hook()

@@ -73,6 +73,7 @@ struct arith_done {
 	uint64_t unit_hash;   /* the result's quantity's */
 	uint8_t cur;
 	uint8_t status;       /* DONE_* */
+	uint64_t at;          /* where its first grounded term is grounded */
 	char how[ARITH_HOW];  /* for DONE_GROUNDED: the computation */
 };
 
@@ -1455,6 +1456,7 @@ static bool worked_out(struct claims *c, struct held *h)
 			return false;
 		if (buf_add(&c->text, d->how, strlen(d->how) + 1) == 0)
 			h->source_off = off;
+		h->grounded_at = d->at;
 		return true;
 	}
 	return false;
@@ -2818,6 +2820,7 @@ static int arith_sentence(struct claims *c, uint64_t end)
 		struct held *h;
 		struct arith_q worked;
 		bool grounded = true, classes = true, on_wrong = false;
+		uint64_t at = UINT64_MAX;
 		char how[ARITH_HOW], value[48];
 		struct arith_done *d;
 
@@ -2835,17 +2838,21 @@ static int arith_sentence(struct claims *c, uint64_t end)
 				classes = false;
 			grounded &= st[f] == DONE_GROUNDED;
 			on_wrong |= st[f] == DONE_WRONG;
+			if (at == UINT64_MAX && st[f] == DONE_GROUNDED)
+				at = c->held[hi[f]].grounded_at;
 		}
 		if (!classes || !arith_eval(a, r, right, &worked))
 			continue;
 		d = &c->done[c->n_done++ % ARITH_DONE];
 		*d = (struct arith_done){.written = rf->v, .right = worked,
-					 .unit_hash = h->q.unit_hash, .cur = rf->cur};
+					 .unit_hash = h->q.unit_hash, .cur = rf->cur,
+					 .at = at == UINT64_MAX ? h->grounded_at : at};
 		if (!r->holds) {
 			/* worked wrong: with the right value of each term */
 			arith_how(a, r, s, on_wrong ? right : NULL, how, sizeof(how));
 			arith_format(a, rf, s, on_wrong ? worked : r->value, value, sizeof(value));
 			report_worked(c, h, &c->chk[hi[r->result]], how, value);
+			h->grounded_at = d->at;
 			d->status = st[r->result] = DONE_WRONG;
 			right[r->result] = d->right = on_wrong ? worked : r->value;
 		} else if (on_wrong && !arith_states(rf->v, rf->decimals, worked, r->rounds, r->approx)) {
@@ -2853,15 +2860,18 @@ static int arith_sentence(struct claims *c, uint64_t end)
 			arith_how(a, r, s, right, how, sizeof(how));
 			arith_format(a, rf, s, worked, value, sizeof(value));
 			report_worked(c, h, &c->chk[hi[r->result]], how, value);
+			h->grounded_at = d->at;
 			d->status = st[r->result] = DONE_WRONG;
 			right[r->result] = worked;
 		} else if (grounded) {
 			size_t off = c->text.len;
 
+			/* the working written, rather than one found (not a figure the tools state) */
 			arith_how(a, r, s, NULL, d->how, sizeof(d->how));
-			if (c->chk[hi[r->result]] != CHECK_GROUNDED || !h->source_off) {
+			if (c->chk[hi[r->result]] != CHECK_GROUNDED || h->source_off) {
 				if (buf_add(&c->text, d->how, strlen(d->how) + 1) == 0)
 					h->source_off = off;
+				h->grounded_at = d->at;
 				c->chk[hi[r->result]] = CHECK_GROUNDED;
 			}
 			d->status = st[r->result] = DONE_GROUNDED;
@@ -2873,6 +2883,26 @@ static int arith_sentence(struct claims *c, uint64_t end)
 							    ? DONE_GROUNDED : DONE_UNGROUNDED;
 			if (d->status == DONE_GROUNDED)
 				arith_how(a, r, s, NULL, d->how, sizeof(d->how));
+		}
+		/* the result said again later in the sentence, as a term ("is $31
+		 * a person, so $31 x 2 x 4"): what the result is */
+		for (i = r->result + 1; i < a->n_fig; i++) {
+			struct held *o;
+
+			if (hi[i] < 0 || hi[i] == hi[r->result] || st[i] != DONE_UNGROUNDED ||
+			    !same_result(d, &c->held[hi[i]].q) || a->fig[i].cur != rf->cur)
+				continue;
+			o = &c->held[hi[i]];
+			st[i] = d->status;
+			right[i] = d->right;
+			if (d->status == DONE_GROUNDED && c->chk[hi[i]] == CHECK_REPORT) {
+				size_t off = c->text.len;
+
+				if (buf_add(&c->text, d->how, strlen(d->how) + 1) == 0)
+					o->source_off = off;
+				o->grounded_at = d->at;
+				c->chk[hi[i]] = CHECK_GROUNDED;
+			}
 		}
 	}
 	return 0;

@@ -307,8 +307,8 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 			  : near && it->total ? total_message(it->total)
 			  : near ? r->near.message : r->message, it->text, it->text_len,
 			  it->source, &s->msg) < 0 ||
-	    policy_render(it->computed ? "Work it out again ({source}) and correct {text}, and "
-					 "every figure computed from it."
+	    policy_render(it->computed ? "Correct {text}: {source}; and the figures computed "
+					 "from it."
 			  : near && it->total ? "Give the figure the tools' figures make "
 						"({source}), or say what it covers."
 			  : near ? r->near.recovery : r->recovery, it->text, it->text_len,

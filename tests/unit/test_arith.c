@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/* Arithmetic written out in a sentence: what is read, worked out, and refused. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arith.h"
+#include "test.h"
+#include "util.h"
+
+static struct arith a;
+
+/*
+ * The results of text, one a line: "<result> <- <how> = <value> ok|wrong",
+ * the value written like the result.
+ */
+static const char *results(const char *text)
+{
+	static char out[4096];
+	size_t n = strlen(text), r, i, len = 0;
+
+	out[0] = '\0';
+	r = arith_scan(text, n, &a);
+	for (i = 0; i < r && len < sizeof(out) - 256; i++) {
+		const struct arith_rel *rel = &a.rel[i];
+		const struct arith_fig *f = &a.fig[rel->result];
+		char how[ARITH_HOW], val[48];
+
+		arith_how(&a, rel, text, NULL, how, sizeof(how));
+		arith_format(&a, f, text, rel->value, val, sizeof(val));
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%.*s <- %s = %s %s",
+					i ? "\n" : "", (int)(f->to - f->from), text + f->from, how,
+					val, rel->holds ? "ok" : "wrong");
+	}
+	return out;
+}
+
+TEST(arith_reads_products_sums_and_chains)
+{
+	CHECK_STR(results("- Room: $95.0 * 4 = $380.0 (lowest rate)"), "$380.0 <- $95.0 x 4 = $380.0 ok");
+	CHECK_STR(results("4 nights x €120 = €480"), "€480 <- 4 x €120 = €480 ok");
+	CHECK_STR(results("Bikes: 2 bikes × 3 days × $15 = $90"), "$90 <- 2 x 3 x $15 = $90 ok");
+	CHECK_STR(results("Sum: 130 + 75 + 45 = 250 EUR"), "250 EUR <- 130 + 75 + 45 = 250 EUR ok");
+	CHECK_STR(results("**Total:** $410.0 (Hotel) + $96.0 (Tours) = $506.0"),
+		  "$506.0 <- $410.0 + $96.0 = $506.0 ok");
+	/* parentheses, and a chain whose second side's parts are the first's */
+	CHECK_STR(results("Food: (25 + 35) * 2 * 4 + (15 + 20) * 2 * 2 = €480 + €200 = €680"),
+		  "€480 <- (25 + 35) x 2 x 4 = €480 ok\n"
+		  "€200 <- (15 + 20) x 2 x 2 = €140 wrong\n"
+		  "€680 <- €480 + €200 = €680 ok");
+	/* a difference, with thousands separators kept in the value */
+	CHECK_STR(results("Net: $2,450.00 - $35.00 = $2,415.00"),
+		  "$2,415.00 <- $2,450.00 - $35.00 = $2,415.00 ok");
+	/* the result first, its expression in parentheses */
+	CHECK_STR(results("New amount: 1450.00 (1400.00 + 50.00)"),
+		  "1450.00 <- 1400.00 + 50.00 = 1450.00 ok");
+	CHECK_STR(results("Hotel: €440 (4 nights at €110/night)"), "€440 <- 4 x €110 = €440 ok");
+	CHECK_STR(results("- Rome: €180 (3 days × 2 meals × €30 average)"),
+		  "€180 <- 3 x 2 x €30 = €180 ok");
+	CHECK_STR(results("Stay: 4 nights at maximum 90 EUR per night = 360 EUR"),
+		  "360 EUR <- 4 x 90 EUR = 360 EUR ok");
+	CHECK_STR(results("Price: $330 = $110 x 3"), "$330 <- $110 x 3 = $330 ok");
+	/* inside a parenthesis opened before the expression */
+	CHECK_STR(results("for 2 nights (Maximum cost: 2 × 250 = 500)"), "500 <- 2 x 250 = 500 ok");
+	/* a list item's dash is no minus */
+	CHECK_STR(results("  - 3 meals per day * 2 people * 4 days = 24 meals"),
+		  "24 <- 3 x 2 x 4 = 24 ok");
+	/* words for the operators and the result */
+	CHECK_STR(results("That is 60 times 3, which comes to 180."), "");
+	CHECK_STR(results("60 times 3 comes to 180"), "180 <- 60 x 3 = 180 ok");
+	CHECK_STR(results("$600 divided by 4 is $150 per person"), "$150 <- $600 / 4 = $150 ok");
+	CHECK_STR(results("$600 split between 4 people is $150 each"), "$150 <- $600 / 4 = $150 ok");
+	CHECK_STR(results("$600 / 4 = $160 per person"), "$160 <- $600 / 4 = $150 wrong");
+	CHECK_STR(results("80 plus 45 equals 125"), "125 <- 80 + 45 = 125 ok");
+}
+
+TEST(arith_reads_averages)
+{
+	CHECK_STR(results("The average of $90, $110 and $160 is $120."),
+		  "$120 <- average of $90, $110 and $160 = $120 ok");
+	CHECK_STR(results("the average nightly price of 45.0 and 52.0 is €48.5"),
+		  "€48.5 <- average of 45.0 and 52.0 = €48.5 ok");
+	CHECK_STR(results("The mean of 10, 20, and 40 is 25"), "25 <- average of 10, 20 and 40 = 23.3333 wrong");
+	/* one figure is no average */
+	CHECK_STR(results("The average of $90 is $90"), "");
+}
+
+TEST(arith_works_exactly)
+{
+	/* decimal, not binary: 0.1 + 0.2 is 0.3 */
+	CHECK_STR(results("0.1 + 0.2 = 0.3"), "0.3 <- 0.1 + 0.2 = 0.3 ok");
+	CHECK_STR(results("$19.99 × 3 = $59.97"), "$59.97 <- $19.99 x 3 = $59.97 ok");
+	CHECK_STR(results("$39.99 × 3 = $120"), "$120 <- $39.99 x 3 = $119.97 wrong");
+	/* a division rounds to what is written; cents round too */
+	CHECK_STR(results("$100 / 3 = $33.33"), "$33.33 <- $100 / 3 = $33.3333 ok");
+	CHECK_STR(results("$100 / 3 = $33"), "$33 <- $100 / 3 = $33.3333 ok");
+	CHECK_STR(results("$100 / 3 = $34"), "$34 <- $100 / 3 = $33.3333 wrong");
+	CHECK_STR(results("$12.99 x 1.5 = $19.49"), "$19.49 <- $12.99 x 1.5 = $19.485 ok");
+	/* "about": within 1% */
+	CHECK_STR(results("$1,000 / 7 is about $143"), "$143 <- $1,000 / 7 = $142.8571 ok");
+	CHECK_STR(results("3 x 7 is about 20"), "20 <- 3 x 7 = 21 wrong");
+	CHECK_STR(results("3 x 7 ≈ 21"), "21 <- 3 x 7 = 21 ok");
+	/* a share of a sum */
+	CHECK_STR(results("$240 * 15% = $36"), "$36 <- $240 x 15% = $36 ok");
+	CHECK(arith_states((struct arith_q){1, 3}, 2, (struct arith_q){1, 3}, false, false));
+	CHECK(arith_states((struct arith_q){33, 100}, 2, (struct arith_q){1, 3}, false, false));
+	CHECK(!arith_states((struct arith_q){3, 10}, 1, (struct arith_q){1, 3}, false, false));
+}
+
+TEST(arith_refuses_what_is_no_sum)
+{
+	/* times, dates, ranges, versions, phone numbers, codes */
+	CHECK_STR(results("from 10:00 - 13:00 on 2024-05-26 for 10-20 people, v1.2.3"), "");
+	CHECK_STR(results("Call +1 555 0100 or 3/4 of them, 4WD x 2 = 8"), "");
+	/* a scale word: "$1.2 million" is not worked as 1.2 */
+	CHECK_STR(results("$1.2 million + $300,000 = $1.5 million"), "");
+	/* two currencies: a conversion, not worked here */
+	CHECK_STR(results("€100 + $20 = €120"), "");
+	CHECK_STR(results("£59 × 4 = €236"), "");
+	/* a percentage added: a share of what, not a number */
+	CHECK_STR(results("$100 + 10% = $110"), "");
+	/* division by zero, an overflow, a figure too long */
+	CHECK_STR(results("$100 / 0 = $5"), "");
+	CHECK_STR(results("999999999999 * 999999999999 * 999999999999 = 1"), "");
+	CHECK_STR(results("99999999999999999 + 1 = 2"), "");
+	CHECK_STR(results("1.1234567 + 1 = 2"), "");
+	/* no operator: nothing worked out */
+	CHECK_STR(results("$95 = $95, and 3 is 3"), "");
+	/* an operator with nothing on a side */
+	CHECK_STR(results("+ 5 = 5 and 5 * = 5 and (5 + 5 = 10"), "");
+	/* a result of a share is said otherwise */
+	CHECK_STR(results("30 / 200 = 15%"), "");
+}
+
+TEST(arith_stays_bounded)
+{
+	size_t n = 1 << 20, i;
+	char *s = malloc(n + 1);
+	clock_t t0;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	/* "1+1+1+..." a megabyte long: more terms than an expression holds */
+	for (i = 0; i + 1 < n; i += 2)
+		memcpy(s + i, "1+", 2);
+	memcpy(s + n - 5, "1 = 9", 5);
+	s[n] = '\0';
+	t0 = clock();
+	CHECK_EQ(arith_scan(s, n, &a), 0);
+	CHECK(a.n_fig <= ARITH_FIGS);
+	/* "((((((...": deeper than ARITH_DEPTH */
+	memset(s, '(', n);
+	memcpy(s + n - 9, "1 + 1 = 2", 9);
+	CHECK_EQ(arith_scan(s, n, &a), 0);
+	memcpy(s, "((((((1 + 1)))))) * 2 = 4", 26);
+	CHECK_EQ(arith_scan(s, 26, &a), 0);
+	CHECK_STR(results("(((1 + 1))) * 2 = 4"), "4 <- (((1 + 1))) x 2 = 4 ok");
+	/* figures past ARITH_FIGS are not read; results past ARITH_RELS neither */
+	for (i = 0; i + 10 < n; i += 10)
+		memcpy(s + i, "1 + 1 = 2 ", 10);
+	s[i] = '\0';
+	CHECK_EQ(arith_scan(s, i, &a), ARITH_RELS);
+	CHECK(a.n_fig == ARITH_FIGS);
+	/* linear: the megabytes above in well under a second each */
+	CHECK((double)(clock() - t0) / CLOCKS_PER_SEC < 2.0);
+	free(s);
+}
+
+TEST(arith_how_and_format)
+{
+	const char *t = "(20 + 30) * 2 * 3 = €500";
+	struct arith_q v[ARITH_FIGS];
+	char how[ARITH_HOW], val[48];
+	size_t i;
+
+	CHECK_EQ(arith_scan(t, strlen(t), &a), 1);
+	for (i = 0; i < a.n_fig; i++)
+		v[i] = a.fig[i].v;
+	v[1] = (struct arith_q){45, 1};
+	arith_how(&a, &a.rel[0], t, v, how, sizeof(how));
+	CHECK_STR(how, "(20 + 45) x 2 x 3");
+	CHECK(arith_eval(&a, &a.rel[0], v, &v[0]));
+	CHECK_EQ(v[0].n, 390);
+	arith_format(&a, &a.fig[a.rel[0].result], t, (struct arith_q){1234567, 100}, val, sizeof(val));
+	CHECK_STR(val, "€12345.67");
+	/* cut with "..." */
+	arith_how(&a, &a.rel[0], t, NULL, how, 10);
+	CHECK_STR(how, "(20 + ...");
+	CHECK(strlen(how) < 10);
+}
+
+TEST(arith_may_hold_is_cheap_and_right)
+{
+	CHECK(arith_may_hold("$110 * 3 = $330", 15));
+	CHECK(arith_may_hold("3 nights x 120", 14));
+	CHECK(arith_may_hold("the average of 5 and 7 is 6", 27));
+	CHECK(!arith_may_hold("The hotel costs $110 per night.", 31));
+	CHECK(!arith_may_hold("no figures + here = none", 24));
+	CHECK(!arith_may_hold("", 0));
+}
