@@ -343,13 +343,17 @@ static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, siz
 	*end = j;
 	/* not a figure: glued to what makes it a time, a date, a version, a
 	 * range or a code ("10:30", "2024-05-26", "1.2.3", "3/4", "4WD") */
-	if (i > 0 && (is_alpha(s[i - 1]) || is_digit(s[i - 1]) ||
-		      (s[i - 1] && strchr(".,:/-_#", s[i - 1]))))
+	if ((i > 0 && (is_alpha(s[i - 1]) || is_digit(s[i - 1]) ||
+		       (s[i - 1] && strchr(".,:/-_#", s[i - 1])))) ||
+	    (j < n && (is_alpha(s[j]) || s[j] == '_' ||
+		       ((s[j] == ':' || s[j] == '/' || s[j] == '-' || s[j] == '.' || s[j] == ',') &&
+			j + 1 < n && is_digit(s[j + 1]))))) {
+		/* the whole run is one word ("42average", "4WD") */
+		while (j < n && (is_alpha(s[j]) || is_digit(s[j]) || s[j] == '_'))
+			j++;
+		*end = j;
 		return false;
-	if (j < n && (is_alpha(s[j]) || s[j] == '_' ||
-		      ((s[j] == ':' || s[j] == '/' || s[j] == '-' || s[j] == '.' || s[j] == ',') &&
-		       j + 1 < n && is_digit(s[j + 1]))))
-		return false;
+	}
 	f->decimals = (uint8_t)dec;
 	if (j < n && s[j] == '%') {
 		f->percent = true;
@@ -1114,47 +1118,65 @@ size_t arith_format(const struct arith *a, const struct arith_fig *fig, const ch
 
 /* --- the cheap test ----------------------------------------------------- */
 
+/*
+ * The word at s (letters, none before it) when it joins terms ("x",
+ * "times", "plus", "minus", "divided", "split", "at"): 1; when it starts
+ * an average ("average", "mean"): 2; else 0.
+ */
+static int op_word(const unsigned char *s, size_t n)
+{
+	static const char *const words[] = {"x", "X", "times", "plus", "minus", "divided", "split"};
+	size_t k, l = 0;
+
+	while (l < n && l < 8 && is_alpha((char)s[l]))
+		l++;
+	if (l == 8 || l == 0)
+		return 0;
+	if (word_is((const char *)s, l, "average") || word_is((const char *)s, l, "mean"))
+		return 2;
+	for (k = 0; k < ARRAY_SIZE(words); k++)
+		if (word_is((const char *)s, l, words[k]))
+			return 1;
+	return word_is((const char *)s, l, "at") ? 1 : 0;
+}
+
 bool arith_may_hold(const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	size_t i, digits = 0;
-	bool op = false;
+	size_t i;
+	bool digit = false, op = false;
+	int w;
 
 	for (i = 0; i < n; i++) {
 		unsigned char c = s[i];
 
 		if (c >= '0' && c <= '9') {
-			if (i == 0 || !(s[i - 1] >= '0' && s[i - 1] <= '9'))
-				digits++;
-			if (digits >= 2 && op)
+			if (op)
 				return true;
+			digit = true;
 			continue;
 		}
-		if (digits == 0)
-			continue;
 		switch (c) {
-		case '+': case '*': case '=': case '@': case 0xC3: case 0xC2: case 0xE2:
-			op = true;
+		case '+': case '*': case '=': case '@':
+			op |= digit;
 			break;
-		case ' ':
-			/* " x ", " - ", " / ", "is", "at", "av(erage)", "to(tal)", "eq(uals)",
-			 * "co(mes)", "di(vided)", "sp(lit)", "pl(us)", "mi(nus)", "ti(mes)", "me(an)" */
-			if (i + 2 < n && (s[i + 2] == ' ' || s[i + 2] == '\t') &&
-			    (s[i + 1] == 'x' || s[i + 1] == 'X' || s[i + 1] == '-' || s[i + 1] == '/'))
-				op = true;
-			else if (i + 2 < n) {
-				unsigned char a = s[i + 1], b = s[i + 2];
-
-				if ((a == 'i' && b == 's') || (a == 'a' && (b == 't' || b == 'v')) ||
-				    (a == 't' && (b == 'o' || b == 'i')) || (a == 'e' && b == 'q') ||
-				    (a == 'c' && b == 'o') || (a == 'd' && b == 'i') ||
-				    (a == 's' && b == 'p') || (a == 'p' && b == 'l') ||
-				    (a == 'm' && (b == 'i' || b == 'e')) || (a == 'f' && b == 'o'))
-					op = true;
-			}
+		case '-': case '/':
+			op |= digit && i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t');
 			break;
-		case '(':
-			op = true;
+		case 0xC3: /* × ÷ */
+			op |= digit && i + 1 < n && (s[i + 1] == 0x97 || s[i + 1] == 0xB7);
+			break;
+		case 0xC2: /* · */
+			op |= digit && i + 1 < n && s[i + 1] == 0xB7;
+			break;
+		case 0xE2: /* − ≈ */
+			op |= digit && i + 2 < n && ((s[i + 1] == 0x88 && s[i + 2] == 0x92) ||
+						     (s[i + 1] == 0x89 && s[i + 2] == 0x88));
+			break;
+		case 'x': case 'X': case 't': case 'p': case 'm': case 'd': case 's': case 'a':
+			/* a word's start: an average may come before its figures */
+			if ((i == 0 || !is_alpha((char)s[i - 1])) && (w = op_word(s + i, n - i)))
+				op |= digit || w == 2;
 			break;
 		default:
 			break;

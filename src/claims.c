@@ -2785,8 +2785,25 @@ static int arith_sentence(struct claims *c, uint64_t end)
 	struct arith *a;
 	size_t n, i, j, k;
 
+	uint64_t lo = UINT64_MAX, hi_to = 0;
+	size_t figs = 0;
+
+	/* Two figures the lexer read, and an operator from a little before the
+	 * first to the last: else nothing to work out (most sentences). */
+	for (i = 0; i < c->n_held; i++)
+		if (c->held[i].lexed) {
+			figs++;
+			lo = MIN(lo, c->held[i].from);
+			hi_to = MAX(hi_to, c->held[i].to);
+		}
+	if (figs < 2)
+		return 0;
+	lo = lo > c->start + 64 ? lo - 64 : c->start;
+	s = window_get(c->w, lo, hi_to, &n);
+	if (n < hi_to - lo || !arith_may_hold(s, n))
+		return 0;
 	s = window_get(c->w, c->start, end, &n);
-	if (n < end - c->start || !arith_may_hold(s, n))
+	if (n < end - c->start)
 		return 0;
 	if (!c->ar && !(c->ar = malloc(sizeof(*c->ar))))
 		return -ENOMEM;
