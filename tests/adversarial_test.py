@@ -78,6 +78,10 @@ CASES = {
     "num-thousand": (TOOL, "1 thousand ", ""),
     "num-quarter": (TOOL, "first quarter ", ""),
     "num-percent": (TOOL, "12.5% ", ""),
+    # arithmetic written out (src/arith.c, read where the lexer holds figures)
+    "arith-plus": (TOOL + "Total: ", "1 + ", "1 = 9"),
+    "arith-parens": (TOOL, "(", "1 + 1) * 2 = 4"),
+    "arith-average": (TOOL + "The average of ", "$1, ", "$2 is $3."),
     # directive.inline: on standard input directives are honoured, each
     # found by the rule and confirmed; under a nonce each is a finding
     "dir-off": ("", "<!-- halluscan:off --> halluscan:on ", "https://a.example/x"),
