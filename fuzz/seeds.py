@@ -474,6 +474,7 @@ def seeds_arith():
         'Hotel: \u20ac440 (4 nights at \u20ac110/night); 4 nights at maximum 90 EUR per night = 360 EUR',
         'The average of $90, $110 and $160 is $120; $600 split between 4 people is $150 each.',
         '$100 / 3 = $33.33, 3 x 7 is about 20, 3 x 7 \u2248 21, $240 * 15% = $36, 0.1 + 0.2 = 0.3',
+        'A tip of 18% of $85.00 comes to $15.30; 20% of $150 is $25; 3 of 4 = 0.75',
         '10:00 - 13:00 on 2024-05-26, 10-20 people, v1.2.3, $1.2 million + $300,000 = $1.5 million',
         '$100 / 0 = $5; 999999999999 * 999999999999 * 999999999999 = 1; \u00a359 \u00d7 4 = \u20ac236',
     ]

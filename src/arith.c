@@ -8,7 +8,7 @@
 #include "util.h"
 
 /* Internal token kinds, after ARITH_TOK_AVG. */
-enum { TOK_REL = 16, TOK_SEP, TOK_AND, TOK_AT, TOK_BREAK, TOK_END };
+enum { TOK_REL = 16, TOK_SEP, TOK_AND, TOK_AT, TOK_OF, TOK_BREAK, TOK_END };
 
 /* Chain tokens: a few sides of ARITH_TOKS each. */
 #define CHAIN_TOKS (3 * ARITH_TOKS)
@@ -554,6 +554,8 @@ static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
 		return ARITH_TOK_SUB;
 	if (word_is(s + i, l, "and"))
 		return TOK_AND;
+	if (word_is(s + i, l, "of"))
+		return TOK_OF;
 	if (word_is(s + i, l, "at")) {
 		/* "3 nights at maximum 200 EUR per night" */
 		size_t k = skip_blank(s, n, i + l), m = word_len(s, n, k);
@@ -870,6 +872,19 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 				continue;
 			}
 		}
+		/* "15% of $200": a share of a figure */
+		if (k == TOK_OF) {
+			if (last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].percent) {
+				push(&ch, ARITH_TOK_MUL, 0, false);
+				last = ARITH_TOK_MUL;
+			} else {
+				end_chain(a, &ch);
+				depth = 0;
+				last = TOK_BREAK;
+			}
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
 		if (k == TOK_AT) {
 			if (last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].units) {
 				at = true;
@@ -1157,7 +1172,7 @@ bool arith_may_hold(const char *text, size_t n)
 			continue;
 		}
 		switch (c) {
-		case '+': case '*': case '=': case '@':
+		case '+': case '*': case '=': case '@': case '%':
 			op |= digit;
 			break;
 		case '-': case '/':

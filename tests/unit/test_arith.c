@@ -102,6 +102,11 @@ TEST(arith_works_exactly)
 	CHECK_STR(results("3 x 7 ≈ 21"), "21 <- 3 x 7 = 21 ok");
 	/* a share of a sum */
 	CHECK_STR(results("$240 * 15% = $36"), "$36 <- $240 x 15% = $36 ok");
+	CHECK_STR(results("A tip of 18% of $85.00 comes to $15.30"),
+		  "$15.30 <- 18% x $85.00 = $15.30 ok");
+	CHECK_STR(results("20% of $150 is $25"), "$25 <- 20% x $150 = $30 wrong");
+	/* "of" after no share joins nothing */
+	CHECK_STR(results("3 of 4 = 0.75"), "");
 	CHECK(arith_states((struct arith_q){1, 3}, 2, (struct arith_q){1, 3}, false, false));
 	CHECK(arith_states((struct arith_q){33, 100}, 2, (struct arith_q){1, 3}, false, false));
 	CHECK(!arith_states((struct arith_q){3, 10}, 1, (struct arith_q){1, 3}, false, false));
