@@ -1147,6 +1147,48 @@ static void total_fig(char *out, size_t n, double v)
 	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
 }
 
+/*
+ * A sum of money said for a span of time ("Cost for 3 days: $144",
+ * "Price for 4 days: £236 (£59 per day)", "Weekly cost: $336.00"): the
+ * span times a rate the grounding states (a money figure, or a bare number
+ * the tool gives, "price_per_day": 48.0) grounds it, and says how ("3 x
+ * 48"). Only to the cent: a random figure over a span seldom divides into
+ * a grounded one.
+ */
+static bool span_product(struct claims *c, struct held *h, uint64_t end)
+{
+	const struct ground_quantity *gq;
+	struct quantity r = h->q;
+	unsigned span = 0;
+	char how[64], a[32];
+	size_t off;
+	const char *p;
+	size_t n;
+
+	/* "Weekly cost: $364", "a week-long rental": seven days, said nearest */
+	p = window_get(c->w, h->from > c->start + 24 ? h->from - 24 : c->start, h->from, &n);
+	if (memmem(p, n, "eekly", 5) || memmem(p, n, "eek-long", 8))
+		span = 7;
+	else if (!per_span_total(c, h, end, &span))
+		return false;
+	if (span < 2 || span > 366)
+		return false;
+	r.value = h->q.value / span;
+	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
+		return false;
+	r.value = round(r.value * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)) ||
+	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%u x %s", span, a);
+	off = c->text.len;
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = gq->at;
+	return true;
+}
+
 /* Writes "a + b + c = s" of the answer's items (times party, when 2 or
  * more), cut to n bytes. */
 
@@ -1727,6 +1769,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		int k = money ? check_total_computed(c, h, role) : -1;
 
 		if (worked_out(c, h))
+			return CHECK_GROUNDED;
+		if (money && span_product(c, h, end))
 			return CHECK_GROUNDED;
 		if (k >= 0)
 			return (enum check)k;
