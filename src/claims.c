@@ -1017,16 +1017,31 @@ static bool written_term(struct claims *c, const struct held *h, uint64_t end)
 	const char *p;
 	size_t n, i;
 
-	p = window_get(c->w, h->to, MIN(end, h->to + 8), &n);
+	if (h->nl_flags & NUMLEX_RANGE)
+		return false; /* "$100.0 - $180.0": a range, no subtraction */
+	p = window_get(c->w, h->to, MIN(end, h->to + 12), &n);
 	for (i = 0; i < n && p[i] == ' '; i++)
 		;
-	if (i < n && p[i] != '=' && arith_op(p + i, n - i))
-		return true;
+	if (i < n && p[i] != '=' && arith_op(p + i, n - i)) {
+		/* an operand after it: "$50 + $10", not "$48.59 - Water Bottle" */
+		i += (unsigned char)p[i] == 0xC3 ? 2 : 1;
+		while (i < n && p[i] == ' ')
+			i++;
+		if (i < n && (isdigit((unsigned char)p[i]) || p[i] == '(' || p[i] == '$' ||
+			      (unsigned char)p[i] == 0xC2 || (unsigned char)p[i] == 0xE2))
+			return true;
+	}
 	p = window_get(c->w, h->from > c->start + 8 ? h->from - 8 : c->start, h->from, &n);
 	while (n && p[n - 1] == ' ')
 		n--;
-	return n && p[n - 1] != '=' && strchr("+-*/x", p[n - 1]) &&
-	       (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' ');
+	if (n && strchr("+*/x", p[n - 1]) && (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' '))
+		return true;
+	/* "-" before it only after a figure: "$60 - $10", not "Hotel - $120" */
+	if (n < 2 || p[n - 1] != '-')
+		return false;
+	for (n--; n && p[n - 1] == ' '; n--)
+		;
+	return n && isdigit((unsigned char)p[n - 1]);
 }
 
 /*
