@@ -321,6 +321,9 @@ struct halluscan_claim {
 	enum halluscan_claim_label label;
 	const struct halluscan_claim_item *const *items; /* n_items pointers */
 	size_t n_items;
+	/* The sentence goes on past end: it was longer than the scanner holds
+	 * (16 KiB) and was cut; the next claim is its next piece. */
+	bool cut;
 };
 
 /*
@@ -349,6 +352,14 @@ enum {
 	 * lose their exemptions (see the manual, CHAIN INTEGRATION).
 	 */
 	HALLUSCAN_SCAN_PRESSURE = 1 << 2,
+	/*
+	 * Call on_claim for each sentence of the model's text, as
+	 * HALLUSCAN_SCAN_CLAIMS does, but judge no input by its claims (no
+	 * claim counts in the summary): for a caller that needs where the
+	 * sentences are, such as a filter that drops whole sentences
+	 * (halluscan --quarantine). A span left open then blocks.
+	 */
+	HALLUSCAN_SCAN_SENTENCES = 1 << 3,
 };
 
 /* When an input fails (summary->failed, halluscan_check() returning 1). */

@@ -121,6 +121,7 @@ struct claims {
 	claims_claim_fn claim_fn;
 	void *claim_ctx;
 	bool in_tool;
+	bool cutting;        /* the sentence being decided is cut at the cap */
 	bool pressure;       /* HALLUSCAN_SCAN_PRESSURE: see enum pressure */
 	/* The sums of money the model's text said as the grounding states
 	 * them, newest last (a ring): a sum or difference of two is grounded
@@ -2730,7 +2731,7 @@ static int put_claim(struct claims *c, struct claim *cl, struct claim_item *item
 /* The claim of the sentence [c->start, end), from the held items' verdicts. */
 static int make_claim(struct claims *c, uint64_t end)
 {
-	struct claim cl = {.start = c->start, .end = end};
+	struct claim cl = {.start = c->start, .end = end, .cut = c->cutting};
 	size_t i, n = 0, grounded = 0;
 	const char *s;
 
@@ -3150,7 +3151,9 @@ int claims_advance(struct claims *c, uint64_t pos)
 		/* A match that reaches over the cut keeps its sentence going. */
 		if (c->max_to > cut)
 			cut = c->max_to;
+		c->cutting = true;
 		err = decide(c, cut, cut);
+		c->cutting = false;
 		if (err)
 			return err;
 	}

@@ -92,6 +92,9 @@ struct claim {
 	enum claim_label label;
 	const struct claim_item *items; /* checkable items; grounded says which held */
 	size_t n_items;
+	/* The sentence goes on past end: it was cut at CLAIMS_SENTENCE_CAP
+	 * (the next claim is its next piece). */
+	bool cut;
 };
 
 struct claims;

@@ -124,6 +124,37 @@ void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
 	out->sufficient = out->unsupported_ratio <= max_ratio;
 }
 
+enum disposition policy_disposition(const struct disposition_rule *rule,
+				    const struct disposition_counts *n, const char **why)
+{
+	uint64_t kept = n->total > n->fails ? n->total - n->fails : 0;
+
+	if (n->stuck) {
+		*why = "what fails could not be dropped whole (see stuck)";
+		return DISPOSITION_HOLD;
+	}
+	if (n->total && (double)n->partial / (double)n->total > rule->partial_allowance) {
+		*why = "partial support above the allowance";
+		return DISPOSITION_HOLD;
+	}
+	if (kept && (double)n->supports / (double)kept < rule->min_support) {
+		*why = "support rate below the threshold";
+		return DISPOSITION_HOLD;
+	}
+	if (n->fails) {
+		*why = "failing claims dropped";
+		return DISPOSITION_QUARANTINE;
+	}
+	*why = n->total ? "support rate at or above the threshold, nothing failing"
+			: "nothing failing";
+	return DISPOSITION_SHIP;
+}
+
+const char *disposition_name(enum disposition d)
+{
+	return d == DISPOSITION_SHIP ? "ship" : d == DISPOSITION_QUARANTINE ? "quarantine" : "hold";
+}
+
 /* ---- recovery templates ---- */
 
 /* The host, never the userinfo of "https://user:token@host" taken for it. */

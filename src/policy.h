@@ -53,6 +53,42 @@ void policy_claims(const uint64_t counts[CLAIM_LABELS], double max_ratio,
 		   struct claims_verdict *out);
 
 /*
+ * Seed 002's disposition of a document (--quarantine), decided by rule so
+ * that it can run unattended: "ship a document if supports is at or above
+ * your threshold and does not support is zero; hold it if partial exceeds
+ * a small allowance; quarantine it if any does not support verdict
+ * stands". Quarantine drops the failing claims ("the claim does not appear
+ * in the shipped output at all") and ships the rest; hold ships nothing
+ * until a person looks. In order:
+ *   hold        a failure that cannot be dropped (stuck > 0);
+ *   hold        partial / total > partial_allowance;
+ *   hold        supports / (total - fails) < min_support: what would ship
+ *               falls short of the threshold;
+ *   quarantine  fails > 0 (they are dropped);
+ *   ship        otherwise (nothing judged: ship).
+ * total is every claim judged (supports, partial, fails and those judged
+ * otherwise); *why says the rule that decided, in words.
+ */
+enum disposition { DISPOSITION_SHIP, DISPOSITION_QUARANTINE, DISPOSITION_HOLD };
+
+struct disposition_rule {
+	double min_support;       /* seed 002's "90% supports threshold" */
+	double partial_allowance; /* its "small allowance" */
+};
+
+#define DISPOSITION_MIN_SUPPORT 0.90
+#define DISPOSITION_PARTIAL_ALLOWANCE 0.05
+
+struct disposition_counts {
+	uint64_t total, supports, partial, fails, stuck;
+};
+
+enum disposition policy_disposition(const struct disposition_rule *rule,
+				    const struct disposition_counts *n, const char **why);
+/* "ship", "quarantine" or "hold". */
+const char *disposition_name(enum disposition d);
+
+/*
  * Expands a message or recovery template for one match into out (reset
  * first). Placeholders: {text} the match, {host} a URL's host, {round} a
  * number rounded ("about 73%"), {hedged} the match with its certainty

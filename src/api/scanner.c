@@ -141,6 +141,7 @@ static int on_claim(void *ctx, const struct claim *cl)
 	struct halluscan_claim pub = {
 		.start = cl->start, .end = cl->end, .text = cl->text, .text_len = cl->text_len,
 		.label = (enum halluscan_claim_label)cl->label, .n_items = cl->n_items,
+		.cut = cl->cut,
 	};
 	size_t i;
 
@@ -204,7 +205,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 		err = scan_show_grounded(sc->scan, true);
 	/* Claims are made whether or not the caller wants each one: the
 	 * summary counts them and the input's verdict rests on them. */
-	if (err == 0 && (o.flags & HALLUSCAN_SCAN_CLAIMS))
+	if (err == 0 && (o.flags & (HALLUSCAN_SCAN_CLAIMS | HALLUSCAN_SCAN_SENTENCES)))
 		scan_claims(sc->scan, on_claim, sc);
 out:
 	if (err < 0) {

@@ -12,6 +12,8 @@
 
 #include "halluscan.h"
 
+#include "policy.h"
+
 #include "output/formats.h"
 #include "output/jsonl.h"
 #include "util.h"
@@ -30,9 +32,22 @@ void cli_warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
  * input) and writes a record per line and a summary per file to out.
  * Returns the exit status; messages are said here.
  */
+/*
+ * --pairs --quarantine: each input line whose pair the passage supports
+ * (or partially) is written to text as it was read; one it does not
+ * support is dropped and listed, with its hashes, in a "quarantine" record
+ * after the summary, which gives the disposition under rule.
+ */
+struct pairs_quarantine {
+	FILE *text;
+	struct disposition_rule rule;
+	bool drop;                 /* false under --fail-on never: every line is kept */
+};
+
+/* pq: NULL, or --quarantine's. */
 int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	      size_t n_contexts, char *const *files, size_t n_files, bool fail_never,
-	      bool line_buffered, struct jsonl *out);
+	      bool line_buffered, struct jsonl *out, const struct pairs_quarantine *pq);
 
 /* --input chat and --records (stream.c): what to read and how. */
 struct stream_options {

@@ -74,6 +74,10 @@ enum {
 	OPT_PROMPT_FIELD,
 	OPT_SCRATCHPAD,
 	OPT_PRESSURE,
+	OPT_QUARANTINE,
+	OPT_VERDICT,
+	OPT_MIN_SUPPORT,
+	OPT_PARTIAL_ALLOWANCE,
 };
 
 /*
@@ -142,6 +146,10 @@ static const struct option long_options[] = {
 	{"prompt-field", required_argument, NULL, OPT_PROMPT_FIELD},
 	{"scratchpad", required_argument, NULL, OPT_SCRATCHPAD},
 	{"pressure", no_argument, NULL, OPT_PRESSURE},
+	{"quarantine", no_argument, NULL, OPT_QUARANTINE},
+	{"verdict", required_argument, NULL, OPT_VERDICT},
+	{"min-support", required_argument, NULL, OPT_MIN_SUPPORT},
+	{"partial-allowance", required_argument, NULL, OPT_PARTIAL_ALLOWANCE},
 	{"jobs", required_argument, NULL, 'j'},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
@@ -160,6 +168,8 @@ static const char usage_text[] =
 	"                 [--show-grounded] [--claims]\n"
 	"                 [--max-unsupported-ratio R] [--span-nonce S] [--no-cache]\n"
 	"                 [--pressure] [--scratchpad FILE] [FILE | DIR]...\n"
+	"       halluscan [OPTION]... --quarantine [--verdict FILE] [--min-support R]\n"
+	"                 [--partial-allowance R] [FILE]\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
 	"       halluscan [OPTION]... --records --field NAME [--source-field NAME]\n"
 	"                 [--prompt-field NAME] [-j N] [FILE]...\n"
@@ -247,6 +257,16 @@ static const char help_text[] =
 	"  --source-field NAME with --records: a member (string or array of strings)\n"
 	"                      that grounds the record as a source\n"
 	"  --prompt-field NAME with --records: a member that grounds it as the prompt\n"
+	"  --quarantine        write the text itself, without each sentence that has a\n"
+	"                      finding at or above --fail-on; exit 1 when one is\n"
+	"                      dropped or the text is held (see --verdict)\n"
+	"  --verdict FILE      with --quarantine: the findings, the summary and a\n"
+	"                      \"quarantine\" record (disposition ship, quarantine or\n"
+	"                      hold; what was dropped, with SHA-256 hashes) as JSONL\n"
+	"  --min-support R     with --quarantine and --claims or --pairs: hold when\n"
+	"                      under this share of the claims kept is supported (0.90)\n"
+	"  --partial-allowance R\n"
+	"                      hold when more than this share is partial (0.05)\n"
 	"  -j, --jobs N        with --records or --input chat: records (a batch at a\n"
 	"                      time) or files on N threads, output in input order\n"
 	"                      (default 1)\n"
@@ -291,6 +311,12 @@ struct options {
 	/* Issue 15: the chain's scratchpad, and detection under context pressure. */
 	const char *scratchpad;
 	bool pressure;
+	/* Issue 34: --quarantine (cli/quarantine.c). */
+	struct {
+		bool on;
+		const char *verdict;
+		struct disposition_rule rule;
+	} q;
 };
 
 void cli_warn(const char *fmt, ...)
@@ -390,6 +416,64 @@ static void check_modes(const struct options *o)
 	}
 }
 
+/* --min-support and --partial-allowance: a share from 0 to 1. */
+static double share(const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0 && v <= 1)) {
+		cli_warn("%s takes a number from 0 to 1, not \"%s\"", opt, arg);
+		usage();
+	}
+	return v;
+}
+
+/* Issue 34's options, kept together. Returns false for an option not its own. */
+static bool quarantine_option(int c, struct options *o)
+{
+	switch (c) {
+	case OPT_QUARANTINE:
+		o->q.on = true;
+		return true;
+	case OPT_VERDICT:
+		o->q.verdict = optarg;
+		return true;
+	case OPT_MIN_SUPPORT:
+		o->q.rule.min_support = share("--min-support", optarg);
+		return true;
+	case OPT_PARTIAL_ALLOWANCE:
+		o->q.rule.partial_allowance = share("--partial-allowance", optarg);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* --quarantine writes one text: not with what writes something else. */
+static void check_quarantine(const struct options *o, int n_inputs)
+{
+	if (!o->q.on) {
+		if (o->q.verdict) {
+			cli_warn("--verdict goes with --quarantine");
+			usage();
+		}
+		return;
+	}
+	if (o->chat || o->records || o->scratchpad || o->jobs > 1 || o->write_baseline ||
+	    (o->format_set && o->format != OUT_JSONL)) {
+		cli_warn("--quarantine writes the text of one input: not with --input chat, "
+			 "--records, --scratchpad, -j, --write-baseline or --format");
+		usage();
+	}
+	if (n_inputs > 1) {
+		cli_warn("--quarantine takes one FILE (or standard input)");
+		usage();
+	}
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -399,7 +483,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->color = -1;
 	opterr = 0; /* errors are reported here, under the program's name */
 	o->jobs = 1;
+	o->q.rule = (struct disposition_rule){DISPOSITION_MIN_SUPPORT, DISPOSITION_PARTIAL_ALLOWANCE};
 	while ((c = getopt_long(argc, argv, ":f:hVj:", long_options, NULL)) != -1) {
+		if (quarantine_option(c, o))
+			continue;
 		switch (c) {
 		case OPT_CONTEXT: {
 			char *tok, *save = NULL;
@@ -605,6 +692,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	check_modes(o);
+	check_quarantine(o, argc - optind);
 	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
 		cli_warn("--list-rules, --check-rules and --export-patterns take no FILE");
 		usage();
@@ -1107,6 +1195,8 @@ int main(int argc, char **argv)
 	struct limit_hits lh = {0};
 	struct diag d = {""};
 	struct chain chain = {.fd = -1};
+	struct quarantine quar = {0};
+	FILE *verdict = NULL;
 	const char *chain_error = NULL;
 	char cache[PATH_MAX];
 	struct model_output mo;
@@ -1187,9 +1277,19 @@ int main(int argc, char **argv)
 	}
 	out.rules = rules;
 	if (o.pairs) {
+		struct pairs_quarantine pq = {.text = stdout, .rule = o.q.rule,
+					      .drop = o.fail_on != HALLUSCAN_FAIL_ON_NEVER};
+
+		if (o.q.on && !(out.f = verdict = fopen(o.q.verdict ? o.q.verdict : "/dev/null", "w"))) {
+			err = -errno;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.q.verdict ? o.q.verdict : "/dev/null",
+				 strerror(errno));
+			goto fail;
+		}
 		status = cli_pairs(rules, (const char *const *)o.contexts, o.n_contexts,
 				   argv + optind, (size_t)(argc - optind),
-				   o.fail_on == HALLUSCAN_FAIL_ON_NEVER, o.line_buffered, &out);
+				   o.fail_on == HALLUSCAN_FAIL_ON_NEVER, o.line_buffered, &out,
+				   o.q.on ? &pq : NULL);
 		goto out;
 	}
 	if (o.chat || o.records || o.jobs > 1) {
@@ -1219,6 +1319,22 @@ int main(int argc, char **argv)
 		.line_buffered = o.line_buffered, .config = cfg.path,
 		.tap = o.scratchpad ? chain_finding : NULL, .tap_ctx = &chain,
 	};
+	if (o.q.on) {
+		/* The text goes to standard output; the findings, the summary and
+		 * the record of what was dropped to --verdict (or nowhere). */
+		verdict = fopen(o.q.verdict ? o.q.verdict : "/dev/null", "w");
+		if (!verdict) {
+			err = -errno;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.q.verdict ? o.q.verdict : "/dev/null",
+				 strerror(errno));
+			goto fail;
+		}
+		out.f = verdict;
+		quar = (struct quarantine){.text = stdout, .drop_at = o.fail_on, .labels = o.claims,
+					   .rule = o.q.rule, .line_buffered = o.line_buffered};
+		rep.quarantine = &quar;
+		rep.claims = o.claims;
+	}
 	err = report_start(&rep, &d);
 	if (err < 0)
 		goto fail;
@@ -1234,7 +1350,9 @@ int main(int argc, char **argv)
 	so.flags = (o.show_grounded ? HALLUSCAN_SCAN_SHOW_GROUNDED : 0) |
 		   (o.claims ? HALLUSCAN_SCAN_CLAIMS : 0) |
 		   (o.pressure ? HALLUSCAN_SCAN_PRESSURE : 0);
-	so.on_claim = report_claim;
+	so.on_claim = o.q.on ? report_sentence : report_claim;
+	if (o.q.on)
+		so.flags |= HALLUSCAN_SCAN_SENTENCES;
 	err = halluscan_scanner_new(rules, &so, report_finding, &rep, &sc, &herr);
 	if (err < 0) {
 		snprintf(d.msg, sizeof(d.msg), "%s", herr.message);
@@ -1363,6 +1481,11 @@ out:
 	else
 		left_at_exit.rules = rules;
 	jsonl_fini(&out);
+	quarantine_fini(&quar);
+	if (verdict && fclose(verdict) != 0 && status != EXIT_ERROR) {
+		cli_warn("%s: %s", o.q.verdict, strerror(errno));
+		status = EXIT_ERROR;
+	}
 	baseline_fini(&base);
 	baseline_fini(&wbase);
 	config_free(&cfg);

@@ -104,6 +104,62 @@ static int pair_id(const struct json_value *id, const char *line, struct buf *ou
 	}
 }
 
+/* --quarantine: a line kept is written as it was read, with its newline. */
+static int keep_line(const struct pairs_quarantine *pq, const char *line, size_t n)
+{
+	if (fwrite(line, 1, n, pq->text) != n || putc('\n', pq->text) == EOF)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+/* A pair the passage does not support, for the quarantine record's "dropped". */
+static int drop_pair(struct buf *b, size_t line, const char *id, size_t id_len, const char *claim,
+		     size_t cn, const char *passage, size_t pn, const struct pair_verdict *v)
+{
+	char hc[65], hp[65];
+	int err = 0;
+
+	hex_digest(claim, cn, hc);
+	hex_digest(passage, pn, hp);
+	err |= buf_addf(b, ",{\"line\":%zu,\"id\":", line) | buf_add(b, id, id_len);
+	err |= buf_addf(b, ",\"claim_sha256\":\"%s\",\"passage_sha256\":\"%s\",\"claim\":", hc, hp);
+	err |= emit_json_quote(b, claim, cn);
+	err |= BUF_LIT(b, ",\"reason\":") | emit_json_string(b, v->reason, strlen(v->reason));
+	err |= BUF_LIT(b, "}");
+	return err ? -ENOMEM : 0;
+}
+
+/* The input's disposition under seed 002's rule (policy_disposition()). */
+static int quarantine_record(struct buf *b, const char *path, const struct pairs_quarantine *pq,
+			     const size_t counts[3], const struct buf *dropped, bool *shipped)
+{
+	struct disposition_counts n = {
+		.total = counts[0] + counts[1] + counts[2], .supports = counts[PAIR_SUPPORTS],
+		.partial = counts[PAIR_PARTIALLY_SUPPORTS],
+		.fails = pq->drop ? counts[PAIR_DOES_NOT_SUPPORT] : 0,
+	};
+	enum disposition d;
+	const char *why;
+	int err = 0;
+
+	d = policy_disposition(&pq->rule, &n, &why);
+	*shipped = d == DISPOSITION_SHIP;
+	err |= BUF_LIT(b, "{\"type\":\"quarantine\",\"path\":") | emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"disposition\":\"%s\",\"why\":\"%s\"", disposition_name(d), why);
+	err |= buf_addf(b, ",\"rule\":{\"drop_at\":\"does_not_support\",\"min_support\":%g,"
+			"\"partial_allowance\":%g}", pq->rule.min_support, pq->rule.partial_allowance);
+	err |= buf_addf(b, ",\"claims\":{\"total\":%llu,\"supports\":%llu,\"partial\":%llu,"
+			"\"fails\":%llu,\"stuck\":0}", (unsigned long long)n.total,
+			(unsigned long long)n.supports, (unsigned long long)n.partial,
+			(unsigned long long)n.fails);
+	err |= BUF_LIT(b, ",\"support_rate\":");
+	err |= n.total ? buf_addf(b, "%.4f", (double)n.supports / (double)n.total) : BUF_LIT(b, "null");
+	err |= BUF_LIT(b, ",\"dropped\":[");
+	err |= buf_add(b, dropped->len ? dropped->data + 1 : "", dropped->len ? dropped->len - 1 : 0);
+	err |= BUF_LIT(b, "]}\n");
+	return err ? -ENOMEM : 0;
+}
+
 /*
  * Judges every pair of one input. *bad counts malformed lines, *fails
  * pairs that the passage does not support. With --line-buffered each
@@ -111,10 +167,10 @@ static int pair_id(const struct json_value *id, const char *line, struct buf *ou
  */
 static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *name,
 		       struct jsonl *out, bool line_buffered, size_t *bad, size_t *fails,
-		       int *read_err)
+		       int *read_err, const struct pairs_quarantine *pq, bool *shipped)
 {
 	size_t counts[3] = {0}, line_no = 0, malformed = 0, n;
-	struct buf idj = {0};
+	struct buf idj = {0}, dropped = {0};
 	struct lines *lines = NULL;
 	const char *label = name, *line;
 	bool too_long;
@@ -142,7 +198,10 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 				 "a record may be", n, RECORD_MAX >> 20);
 			why = msg;
 		} else if (strspn(line, " \t\r") == n) {
-			continue; /* a blank line is no record */
+			/* A blank line is no record (and, quarantined, goes through). */
+			if (pq)
+				err = keep_line(pq, line, n);
+			continue;
 		} else if (json_parse(line, n, &rec, &jerr) < 0) {
 			snprintf(msg, sizeof(msg), "not JSON: %s at byte %zu", jerr.msg, jerr.offset);
 			why = msg;
@@ -163,6 +222,9 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		if (err == 0 && why) {
 			malformed++;
 			err = emit_bad_pair(&out->b, label, line_no, why);
+			/* Not a pair: nothing to judge, and the run fails (exit 2). */
+			if (err == 0 && pq && line)
+				err = keep_line(pq, line, n);
 		} else if (err == 0) {
 			err = pairs_judge(pj, c, cn, p, pn, &v);
 			if (!err) {
@@ -170,6 +232,10 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 				err = emit_pair(&out->b, label, line_no, idj.data, idj.len, c, cn, p,
 						pn, &v, rs);
 			}
+			if (!err && pq && pq->drop && v.label == PAIR_DOES_NOT_SUPPORT)
+				err = drop_pair(&dropped, line_no, idj.data, idj.len, c, cn, p, pn, &v);
+			else if (!err && pq)
+				err = keep_line(pq, line, n);
 		}
 		json_free(rec);
 		if (!err)
@@ -183,8 +249,12 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 	buf_free(&idj);
 	if (fd != STDIN_FILENO)
 		close(fd);
-	if (err)
+	if (err == 0 && pq && fflush(pq->text) != 0)
+		err = -errno;
+	if (err) {
+		buf_free(&dropped);
 		return err;
+	}
 	err = BUF_LIT(&out->b, "{\"type\":\"summary\",\"path\":") |
 	      emit_json_string(&out->b, label, strlen(label)) |
 	      buf_addf(&out->b, ",\"pairs\":%zu,\"supports\":%zu,\"partially_supports\":%zu,"
@@ -192,6 +262,9 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		       counts[0] + counts[1] + counts[2], counts[PAIR_SUPPORTS],
 		       counts[PAIR_PARTIALLY_SUPPORTS], counts[PAIR_DOES_NOT_SUPPORT], malformed,
 		       rs->digest, HALLUSCAN_VERSION);
+	if (err == 0 && pq)
+		err = quarantine_record(&out->b, label, pq, counts, &dropped, shipped);
+	buf_free(&dropped);
 	if (err)
 		return -ENOMEM;
 	*bad += malformed;
@@ -202,8 +275,9 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 
 int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	      size_t n_contexts, char *const *files, size_t n_files, bool fail_never,
-	      bool line_buffered, struct jsonl *out)
+	      bool line_buffered, struct jsonl *out, const struct pairs_quarantine *pq)
 {
+	bool held = false;
 	const struct db *db = api_rules_db(rules);
 	struct policy *pol = NULL;
 	struct pairs *pj = NULL;
@@ -227,9 +301,12 @@ int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	for (i = 0; i < n_files || (i == 0 && n_files == 0); i++) {
 		const char *name = i < n_files ? files[i] : "-";
 		int read_err;
+		bool shipped = true;
 
 		out->path = name;
-		err = pairs_input(pj, db->rs, name, out, line_buffered, &bad, &fails, &read_err);
+		err = pairs_input(pj, db->rs, name, out, line_buffered, &bad, &fails, &read_err, pq,
+				  &shipped);
+		held |= !shipped;
 		if (read_err) {
 			cli_warn("%s: %s", name, strerror(read_err));
 			io_error = true;
@@ -243,7 +320,8 @@ int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 	}
 	if (bad)
 		cli_warn("%zu malformed line(s); see the error records", bad);
-	status = io_error || bad ? EXIT_ERROR : !fail_never && fails ? EXIT_FAIL : EXIT_PASS;
+	status = io_error || bad ? EXIT_ERROR
+		 : !fail_never && (fails || held) ? EXIT_FAIL : EXIT_PASS;
 out:
 	pairs_free(pj);
 	policy_free(pol);

@@ -180,7 +180,8 @@ int report_start(struct report *r, struct diag *d)
 	r->ps.directives = r->inline_ignore;
 	/* Without a rule of the signal nothing confirms a directive, and none is honoured. */
 	r->ps.confirm = true;
-	r->ps.code = r->skip_code;
+	/* --quarantine never cuts Markdown code: it needs to know where code is. */
+	r->ps.code = r->skip_code || r->quarantine;
 	r->directive_signal = SIZE_MAX;
 	for (i = 0; i < r->n_signals; i++)
 		if (strcmp(halluscan_rules_signal(r->rules, i), SIGNAL_DIRECTIVE) == 0)
@@ -200,6 +201,8 @@ void report_input(struct report *r, const char *path)
 	r->scanned = false;
 	r->verdict = HALLUSCAN_PASS;
 	r->n_keys = 0;
+	if (r->quarantine)
+		quarantine_begin(r->quarantine);
 	r->inputs++;
 }
 
@@ -354,6 +357,11 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 		}
 		if (r->tap) {
 			err = r->tap(r->tap_ctx, r->out->path, f);
+			if (err)
+				return err;
+		}
+		if (r->quarantine) {
+			err = quarantine_finding(r->quarantine, f, prescan_in_code(&r->ps, f->start));
 			if (err)
 				return err;
 		}
@@ -513,12 +521,38 @@ int report_claim(void *ctx, const struct halluscan_claim *c)
 	return 0;
 }
 
+/* Where the first finding not yet decided is: what --quarantine may not pass. */
+static uint64_t undecided(const struct report *r)
+{
+	size_t i;
+
+	for (i = r->first_held; i < r->n_held; i++)
+		if (!r->held[i].claim_len)
+			return r->held[i].f.start;
+	return UINT64_MAX - 1;
+}
+
+int report_sentence(void *ctx, const struct halluscan_claim *c)
+{
+	struct report *r = ctx;
+	int err = quarantine_sentence(r->quarantine, c);
+
+	err = err ? err : quarantine_advance(r->quarantine, undecided(r));
+	return err ? err : r->claims ? report_claim(ctx, c) : 0;
+}
+
 int report_text(void *ctx, const char *text, size_t len)
 {
 	struct report *r = ctx;
 	int err = 0;
 
-	if (r->inline_ignore || r->skip_code)
+	if (r->quarantine) {
+		err = quarantine_advance(r->quarantine, undecided(r));
+		err = err ? err : quarantine_text(r->quarantine, text, len);
+		if (err)
+			return err;
+	}
+	if (r->inline_ignore || r->skip_code || r->quarantine)
 		err = prescan_feed(&r->ps, text, len);
 	else
 		r->ps.lines_done = UINT64_MAX;
@@ -556,6 +590,15 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 		t.verdict = HALLUSCAN_WARN;
 	t.failed = r->fail_on != HALLUSCAN_FAIL_ON_NEVER &&
 		   (t.verdict >= at || (s->claims && !s->claims_sufficient));
+	if (r->quarantine) {
+		enum disposition d;
+
+		err = quarantine_end(r->quarantine, r->out->path, &r->quarantine_record, &d);
+		if (err)
+			return err;
+		/* Hold and quarantine fail as a finding at --fail-on does. */
+		t.failed = t.failed || d != DISPOSITION_SHIP;
+	}
 	*failed = t.failed;
 	r->total_findings += r->findings;
 	r->total_suppressed += r->sup_inline + r->sup_baseline + r->sup_code;
@@ -569,6 +612,11 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 	h.suppressed_baseline = r->sup_baseline;
 	h.suppressed_code = r->sup_code;
 	err = jsonl_summary(r->out, &t, &h);
+	if (err == 0 && r->quarantine) {
+		err = buf_add(&r->out->b, r->quarantine_record.data, r->quarantine_record.len);
+		r->quarantine_record.len = 0;
+		err = err ? -ENOMEM : jsonl_flush(r->out);
+	}
 	return err ? err : jsonl_sync(r->out);
 }
 
@@ -682,5 +730,6 @@ void report_fini(struct report *r)
 	free(r->keys);
 	free(r->counts);
 	buf_free(&r->redacted);
+	buf_free(&r->quarantine_record);
 	prescan_fini(&r->ps);
 }

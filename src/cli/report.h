@@ -28,6 +28,7 @@
 #include "halluscan.h"
 
 #include "cli/baseline.h"
+#include "cli/quarantine.h"
 #include "input/prescan.h"
 #include "output/formats.h"
 #include "output/jsonl.h"
@@ -57,6 +58,11 @@ struct report {
 	/* The scanner that reads the text after report_text(), or NULL: told
 	 * where the input's first directive is, which it need not look for. */
 	struct halluscan_scanner *scanner;
+	/* --quarantine: told the text, the sentences and the findings counted
+	 * (report_sentence() is then the claim callback), or NULL; claims:
+	 * the claims' records are written too. */
+	struct quarantine *quarantine;
+	bool claims;
 
 	/* private */
 	struct prescan ps;
@@ -72,6 +78,7 @@ struct report {
 	uint64_t *counts;
 	size_t n_signals;
 	struct buf redacted; /* a finding's text, a URL's credentials redacted */
+	struct buf quarantine_record;
 	uint64_t findings, sup_inline, sup_baseline, sup_code;
 	size_t directive_signal;  /* spoofed_directive's index, or SIZE_MAX */
 	uint64_t seen_to;         /* the scanner's findings have reached this offset */
@@ -97,6 +104,8 @@ int report_text_end(struct report *r);
 /* The scanner's callbacks. */
 int report_finding(void *ctx, const struct halluscan_finding *f);
 int report_claim(void *ctx, const struct halluscan_claim *c);
+/* The claim callback under --quarantine. */
+int report_sentence(void *ctx, const struct halluscan_claim *c);
 /*
  * Ends the input: its summary, recounted (in JSONL), and *failed set
  * when it reached fail_on. 0 or a negative errno.
