@@ -236,7 +236,7 @@ for t in (record_hashes, ship_is_identical, split_reads, long_sentences, holds, 
           pairs, usage):
     try:
         t()
-    except (TypeError, KeyError, IndexError) as e:  # no record where one was due
+    except (TypeError, KeyError, IndexError, BrokenPipeError) as e:  # no record where one was due
         check(False, "%s: %r" % (t.__name__, e))
 if failures:
     print("%d failed" % len(failures))
