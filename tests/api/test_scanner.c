@@ -410,6 +410,77 @@ static int record_claim(void *ctx, const struct halluscan_claim *c)
 	return 0;
 }
 
+/* Sentences with their offsets, for HALLUSCAN_SCAN_SENTENCES. */
+struct sentences_seen {
+	uint64_t start[8], end[8];
+	bool cut[8];
+	size_t n, n_cut, total;
+};
+
+static int record_sentence(void *ctx, const struct halluscan_claim *c)
+{
+	struct sentences_seen *s = ctx;
+
+	if (s->n < 8) {
+		s->start[s->n] = c->start;
+		s->end[s->n] = c->end;
+		s->cut[s->n++] = c->cut;
+	}
+	s->total++;
+	s->n_cut += c->cut;
+	return 0;
+}
+
+/* Issue 34: where each sentence is, without the claims' verdict. */
+TEST(api_scan_sentences)
+{
+	struct halluscan_rules *rules = builtin();
+	struct halluscan_scanner_options o;
+	struct halluscan_scanner *sc = NULL;
+	const struct halluscan_summary *sum = NULL;
+	struct sentences_seen seen = {0};
+	const char text[] = "See https://a.example/x now. It grew 73.4%.\nDone.\n";
+	char *big = NULL;
+	size_t i;
+
+	if (!rules)
+		return;
+	halluscan_scanner_options_init(&o);
+	o.flags = HALLUSCAN_SCAN_SENTENCES;
+	o.on_claim = record_sentence;
+	CHECK_EQ(halluscan_scanner_new(rules, &o, NULL, &seen, &sc, NULL), 0);
+	if (!sc)
+		goto out;
+	/* Every claim unsupported, yet nothing fails: no claims verdict. */
+	CHECK_EQ(halluscan_check(sc, text, strlen(text), &sum), 0);
+	CHECK_EQ(seen.n, 3);
+	CHECK(seen.start[0] == 0 && seen.end[0] == 28);
+	CHECK(seen.start[1] == 29 && seen.end[1] == 43);
+	CHECK(seen.start[2] == 44 && seen.end[2] == 49);
+	CHECK(!seen.cut[0] && !seen.cut[1] && !seen.cut[2]);
+	CHECK(sum && sum->claims == NULL && sum->claims_checked == 0);
+	/* A sentence past the 16 KiB cap comes in pieces, all but the last cut. */
+	big = malloc(40001);
+	if (!big)
+		goto out;
+	for (i = 0; i < 40000; i++)
+		big[i] = i % 5 == 4 ? ' ' : 'w';
+	big[39999] = '.';
+	big[40000] = '\0';
+	seen = (struct sentences_seen){0};
+	CHECK_EQ(halluscan_check(sc, big, 40000, &sum), 0);
+	CHECK(seen.total >= 2);
+	CHECK_EQ(seen.n_cut, seen.total - 1);
+	CHECK(seen.total <= 8 && seen.n == seen.total && !seen.cut[seen.n - 1]);
+	CHECK(seen.start[0] == 0 && seen.end[seen.n - 1] == 40000);
+	for (i = 1; i < seen.n; i++)
+		CHECK(seen.start[i] >= seen.end[i - 1]);
+out:
+	free(big);
+	halluscan_scanner_free(sc);
+	halluscan_rules_free(rules);
+}
+
 TEST(api_scan_claims)
 {
 	struct halluscan_rules *rules = builtin();

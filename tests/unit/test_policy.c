@@ -67,3 +67,37 @@ TEST(policy_contexts)
 	policy_free(p);
 	ruleset_free(rs);
 }
+
+/* Seed 002's disposition, rule by rule (issue 34). */
+TEST(policy_disposition_rule)
+{
+	const struct disposition_rule r = {DISPOSITION_MIN_SUPPORT, DISPOSITION_PARTIAL_ALLOWANCE};
+	const char *why = NULL;
+
+	/* Nothing judged, nothing failing: ship. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){0}, &why), DISPOSITION_SHIP);
+	/* 95 supports, 5 partial: at the allowance, ship. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 100, .supports = 95,
+		 .partial = 5}, &why), DISPOSITION_SHIP);
+	/* 6% partial: above it, hold, failures or not. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 100, .supports = 94,
+		 .partial = 6}, &why), DISPOSITION_HOLD);
+	CHECK_STR(why, "partial support above the allowance");
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 100, .supports = 88,
+		 .partial = 6, .fails = 6}, &why), DISPOSITION_HOLD);
+	/* The seed's first batch: 91% supports, 3% partial, 6% fail: the fails go. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 100, .supports = 91,
+		 .partial = 3, .fails = 6}, &why), DISPOSITION_QUARANTINE);
+	CHECK_STR(why, "failing claims dropped");
+	/* What would ship under the threshold (judged otherwise, --claims): hold. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 10, .supports = 8,
+		 .fails = 1}, &why), DISPOSITION_HOLD);
+	CHECK_STR(why, "support rate below the threshold");
+	/* Only failures counted (text without --claims): quarantine. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 2, .fails = 2}, &why),
+		 DISPOSITION_QUARANTINE);
+	/* A failure that could not be dropped holds, whatever else. */
+	CHECK_EQ(policy_disposition(&r, &(struct disposition_counts){.total = 1, .supports = 1,
+		 .stuck = 1}, &why), DISPOSITION_HOLD);
+	CHECK_STR(disposition_name(DISPOSITION_QUARANTINE), "quarantine");
+}
