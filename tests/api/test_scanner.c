@@ -459,7 +459,9 @@ TEST(api_scan_sentences)
 	CHECK(seen.start[2] == 44 && seen.end[2] == 49);
 	CHECK(!seen.cut[0] && !seen.cut[1] && !seen.cut[2]);
 	CHECK(sum && sum->claims == NULL && sum->claims_checked == 0);
-	/* A sentence past the 16 KiB cap comes in pieces, all but the last cut. */
+	/* A sentence past the 16 KiB cap may come in pieces (where the engine
+	 * reports a match past the cap: Hyperscan here, not PCRE2), all but the
+	 * last cut; together they are the sentence. */
 	big = malloc(40001);
 	if (!big)
 		goto out;
@@ -469,7 +471,7 @@ TEST(api_scan_sentences)
 	big[40000] = '\0';
 	seen = (struct sentences_seen){0};
 	CHECK_EQ(halluscan_check(sc, big, 40000, &sum), 0);
-	CHECK(seen.total >= 2);
+	CHECK(seen.total >= 1);
 	CHECK_EQ(seen.n_cut, seen.total - 1);
 	CHECK(seen.total <= 8 && seen.n == seen.total && !seen.cut[seen.n - 1]);
 	CHECK(seen.start[0] == 0 && seen.end[seen.n - 1] == 40000);
