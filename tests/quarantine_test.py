@@ -5,7 +5,8 @@ hashlib, the text that is not dropped byte for byte, a sentence split
 across reads, sentences past the scanner's cap and past the window, and
 the exit statuses.
 
-usage: quarantine_test.py HALLUSCAN
+usage: quarantine_test.py HALLUSCAN [SANITIZE]
+  SANITIZE is meson's b_sanitize: the memory bound is checked without one.
 """
 import hashlib
 import json
@@ -16,6 +17,7 @@ import tempfile
 import time
 
 BIN = sys.argv[1]
+SANITIZED = len(sys.argv) > 2 and sys.argv[2] not in ("", "none")
 failures = []
 TMP = tempfile.mkdtemp(prefix="quarantine-test-")
 VERDICT = os.path.join(TMP, "verdict.jsonl")
@@ -58,7 +60,19 @@ def run(data, *args, pieces=None):
         with open(VERDICT, "rb") as f:
             recs = [json.loads(line) for line in f.read().decode().splitlines()]
     q = [r for r in recs if r.get("type") == "quarantine"]
-    return p.returncode, out, err, q[-1] if q else None, recs
+    rec = q[-1] if q else None
+    if rec is not None:
+        # Each dropped sentence and each failure that stayed is a record of
+        # its own, written as it is decided, before the summary.
+        rec["dropped"] = [r for r in recs if r.get("type") == "dropped"]
+        rec["stuck"] = [r for r in recs if r.get("type") == "stuck"]
+        kinds = [r["type"] for r in recs]
+        check(kinds.index("summary") > max([i for i, k in enumerate(kinds)
+                                            if k in ("dropped", "stuck")] or [-1]),
+              "dropped and stuck records come before the summary")
+        check(rec["claims"]["fails"] == len(rec["dropped"]) and
+              rec["claims"]["stuck"] == len(rec["stuck"]), "the record counts them")
+    return p.returncode, out, err, rec, recs
 
 
 def expected_text(data, rec):
@@ -169,6 +183,25 @@ def long_sentences():
     check(rec["bytes_in"] == len(big), "the rest is read through")
 
 
+def memory():
+    # 20 MB of sentences, a third of them dropped: memory stays bounded
+    # (records are written as they are decided, sentences as they end).
+    import resource
+    line = b"The load held. See https://fake.example.com/a for the graph. It stayed up.\n"
+    data = line * (20_000_000 // len(line))
+    path = os.path.join(TMP, "big.txt")
+    with open(path, "wb") as f:
+        f.write(data)
+    p = subprocess.run([BIN, "--quarantine", "--context", "user-facing", "--verdict", VERDICT, path],
+                       capture_output=True)
+    keep = b"The load held. It stayed up.\n"
+    check(p.returncode == 1 and p.stdout == keep * (len(data) // len(line)),
+          "20 MB: every URL sentence dropped, the rest byte for byte")
+    rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    if not SANITIZED:
+        check(rss < 64 * 1024, "20 MB in at most 64 MB of memory (%d KB)" % rss)
+
+
 def holds():
     # Under a nonce a delimiter without it is the model's text: its
     # sentence is the model's, and goes.
@@ -233,7 +266,7 @@ def usage():
 
 
 for t in (record_hashes, ship_is_identical, split_reads, long_sentences, holds, claims_rule,
-          pairs, usage):
+          pairs, usage, memory):
     try:
         t()
     except (TypeError, KeyError, IndexError, BrokenPipeError) as e:  # no record where one was due

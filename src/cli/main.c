@@ -1331,7 +1331,8 @@ int main(int argc, char **argv)
 		}
 		out.f = verdict;
 		quar = (struct quarantine){.text = stdout, .drop_at = o.fail_on, .labels = o.claims,
-					   .rule = o.q.rule, .line_buffered = o.line_buffered};
+					   .rule = o.q.rule, .line_buffered = o.line_buffered,
+					   .out = &out};
 		rep.quarantine = &quar;
 		rep.claims = o.claims;
 	}

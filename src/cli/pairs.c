@@ -112,26 +112,28 @@ static int keep_line(const struct pairs_quarantine *pq, const char *line, size_t
 	return 0;
 }
 
-/* A pair the passage does not support, for the quarantine record's "dropped". */
-static int drop_pair(struct buf *b, size_t line, const char *id, size_t id_len, const char *claim,
-		     size_t cn, const char *passage, size_t pn, const struct pair_verdict *v)
+/* A pair the passage does not support: a "dropped" record after the pair's. */
+static int drop_pair(struct buf *b, const char *path, size_t line, const char *id, size_t id_len,
+		     const char *claim, size_t cn, const char *passage, size_t pn,
+		     const struct pair_verdict *v)
 {
 	char hc[65], hp[65];
 	int err = 0;
 
 	hex_digest(claim, cn, hc);
 	hex_digest(passage, pn, hp);
-	err |= buf_addf(b, ",{\"line\":%zu,\"id\":", line) | buf_add(b, id, id_len);
+	err |= BUF_LIT(b, "{\"type\":\"dropped\",\"path\":") | emit_json_string(b, path, strlen(path));
+	err |= buf_addf(b, ",\"line\":%zu,\"id\":", line) | buf_add(b, id, id_len);
 	err |= buf_addf(b, ",\"claim_sha256\":\"%s\",\"passage_sha256\":\"%s\",\"claim\":", hc, hp);
 	err |= emit_json_quote(b, claim, cn);
 	err |= BUF_LIT(b, ",\"reason\":") | emit_json_string(b, v->reason, strlen(v->reason));
-	err |= BUF_LIT(b, "}");
+	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : 0;
 }
 
 /* The input's disposition under seed 002's rule (policy_disposition()). */
 static int quarantine_record(struct buf *b, const char *path, const struct pairs_quarantine *pq,
-			     const size_t counts[3], const struct buf *dropped, bool *shipped)
+			     const size_t counts[3], bool *shipped)
 {
 	struct disposition_counts n = {
 		.total = counts[0] + counts[1] + counts[2], .supports = counts[PAIR_SUPPORTS],
@@ -154,9 +156,7 @@ static int quarantine_record(struct buf *b, const char *path, const struct pairs
 			(unsigned long long)n.fails);
 	err |= BUF_LIT(b, ",\"support_rate\":");
 	err |= n.total ? buf_addf(b, "%.4f", (double)n.supports / (double)n.total) : BUF_LIT(b, "null");
-	err |= BUF_LIT(b, ",\"dropped\":[");
-	err |= buf_add(b, dropped->len ? dropped->data + 1 : "", dropped->len ? dropped->len - 1 : 0);
-	err |= BUF_LIT(b, "]}\n");
+	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : 0;
 }
 
@@ -170,7 +170,7 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		       int *read_err, const struct pairs_quarantine *pq, bool *shipped)
 {
 	size_t counts[3] = {0}, line_no = 0, malformed = 0, n;
-	struct buf idj = {0}, dropped = {0};
+	struct buf idj = {0};
 	struct lines *lines = NULL;
 	const char *label = name, *line;
 	bool too_long;
@@ -233,7 +233,8 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 						pn, &v, rs);
 			}
 			if (!err && pq && pq->drop && v.label == PAIR_DOES_NOT_SUPPORT)
-				err = drop_pair(&dropped, line_no, idj.data, idj.len, c, cn, p, pn, &v);
+				err = drop_pair(&out->b, label, line_no, idj.data, idj.len, c, cn, p,
+						pn, &v);
 			else if (!err && pq)
 				err = keep_line(pq, line, n);
 		}
@@ -251,10 +252,8 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		close(fd);
 	if (err == 0 && pq && fflush(pq->text) != 0)
 		err = -errno;
-	if (err) {
-		buf_free(&dropped);
+	if (err)
 		return err;
-	}
 	err = BUF_LIT(&out->b, "{\"type\":\"summary\",\"path\":") |
 	      emit_json_string(&out->b, label, strlen(label)) |
 	      buf_addf(&out->b, ",\"pairs\":%zu,\"supports\":%zu,\"partially_supports\":%zu,"
@@ -263,8 +262,7 @@ static int pairs_input(struct pairs *pj, const struct ruleset *rs, const char *n
 		       counts[PAIR_PARTIALLY_SUPPORTS], counts[PAIR_DOES_NOT_SUPPORT], malformed,
 		       rs->digest, HALLUSCAN_VERSION);
 	if (err == 0 && pq)
-		err = quarantine_record(&out->b, label, pq, counts, &dropped, shipped);
-	buf_free(&dropped);
+		err = quarantine_record(&out->b, label, pq, counts, shipped);
 	if (err)
 		return -ENOMEM;
 	*bad += malformed;

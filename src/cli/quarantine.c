@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "output/jsonl.h"
 
 /* A piece of a sentence (cut: the next piece goes on with it). */
 struct qsent {
@@ -40,10 +41,10 @@ void quarantine_begin(struct quarantine *q)
 {
 	size_t i;
 
-	q->held.len = 0;
+	q->held.len = q->skip = 0;
 	q->held_at = q->fed = 0;
 	q->overflow = q->skip_blanks = false;
-	q->n_sent = 0;
+	q->n_sent = q->sent_head = 0;
 	for (i = 0; i < q->n_find; i++) {
 		free(q->find[i].rule);
 		free(q->find[i].signal);
@@ -74,7 +75,16 @@ static const char *sev_name(enum halluscan_severity s)
 	return halluscan_severity_name(s);
 }
 
-/* A failure that cannot be dropped: in the record's "stuck" list. */
+/* Writes a record built in b to the output as it is decided: nothing grows with the input. */
+static int record(struct quarantine *q, struct buf *b)
+{
+	int err = buf_add(&q->out->b, b->data, b->len);
+
+	b->len = 0;
+	return err ? -ENOMEM : jsonl_flush(q->out);
+}
+
+/* A failure that cannot be dropped: a "stuck" record. */
 static int stuck(struct quarantine *q, const struct qfind *f, uint64_t start, uint64_t end,
 		 const char *why)
 {
@@ -82,7 +92,10 @@ static int stuck(struct quarantine *q, const struct qfind *f, uint64_t start, ui
 	int err = 0;
 
 	q->n.stuck++;
-	err |= BUF_LIT(b, ",{\"start\":") | buf_add_u64(b, start);
+	b->len = 0;
+	err |= BUF_LIT(b, "{\"type\":\"stuck\",\"path\":");
+	err |= emit_json_string(b, q->out->path, strlen(q->out->path));
+	err |= BUF_LIT(b, ",\"start\":") | buf_add_u64(b, start);
 	err |= BUF_LIT(b, ",\"end\":") | buf_add_u64(b, end);
 	if (f) {
 		err |= BUF_LIT(b, ",\"rule\":") | emit_json_string(b, f->rule, strlen(f->rule));
@@ -90,8 +103,8 @@ static int stuck(struct quarantine *q, const struct qfind *f, uint64_t start, ui
 		err |= buf_addf(b, ",\"severity\":\"%s\"", sev_name(f->severity));
 	}
 	err |= BUF_LIT(b, ",\"why\":") | emit_json_string(b, why, strlen(why));
-	err |= BUF_LIT(b, "}");
-	return err ? -ENOMEM : 0;
+	err |= BUF_LIT(b, "}\n");
+	return err ? -ENOMEM : record(q, b);
 }
 
 static void forget(struct quarantine *q, size_t i)
@@ -111,9 +124,9 @@ static int overflow(struct quarantine *q)
 	err = stuck(q, NULL, q->held_at, q->fed, "more than the window (1 MiB) of text waited "
 		    "for its sentence to be decided: a sentence or tool span too long to hold");
 	q->overflow = true;
-	q->held_at += q->held.len;
-	q->held.len = 0;
-	q->n_sent = 0;
+	q->held_at = q->fed;
+	q->held.len = q->skip = 0;
+	q->n_sent = q->sent_head = 0;
 	for (i = q->n_find; i > 0; i--)
 		forget(q, i - 1);
 	return err;
@@ -127,8 +140,14 @@ int quarantine_text(struct quarantine *q, const char *text, size_t len)
 		q->held_at = q->fed;
 		return 0;
 	}
-	if (q->held.len + len > QUARANTINE_WINDOW)
+	if (q->held.len - q->skip + len > QUARANTINE_WINDOW)
 		return overflow(q);
+	/* What was consumed goes once per read, not once per sentence. */
+	if (q->skip) {
+		memmove(q->held.data, q->held.data + q->skip, q->held.len - q->skip);
+		q->held.len -= q->skip;
+		q->skip = 0;
+	}
 	return buf_add(&q->held, text, len) < 0 ? -ENOMEM : 0;
 }
 
@@ -160,6 +179,11 @@ int quarantine_sentence(struct quarantine *q, const struct halluscan_claim *c)
 {
 	if (q->overflow)
 		return 0;
+	if (q->sent_head && q->n_sent == q->cap_sent) {
+		memmove(q->sent, q->sent + q->sent_head, (q->n_sent - q->sent_head) * sizeof(*q->sent));
+		q->n_sent -= q->sent_head;
+		q->sent_head = 0;
+	}
 	if (grow(&q->sent, &q->cap_sent, q->n_sent + 1, sizeof(*q->sent)) < 0)
 		return -ENOMEM;
 	q->sent[q->n_sent++] = (struct qsent){.start = c->start, .end = c->end, .cut = c->cut,
@@ -170,7 +194,7 @@ int quarantine_sentence(struct quarantine *q, const struct halluscan_claim *c)
 /* Writes the held bytes up to offset to, the blanks after a dropped sentence skipped. */
 static int write_gap(struct quarantine *q, uint64_t to)
 {
-	const char *p = q->held.data;
+	const char *p = q->held.data + q->skip;
 	size_t n = (size_t)(to - q->held_at), i = 0;
 
 	if (q->skip_blanks) {
@@ -185,26 +209,25 @@ static int write_gap(struct quarantine *q, uint64_t to)
 /* Lets go of the held bytes before offset to. */
 static void consume(struct quarantine *q, uint64_t to)
 {
-	size_t k = (size_t)(to - q->held_at);
-
-	memmove(q->held.data, q->held.data + k, q->held.len - k);
-	q->held.len -= k;
+	q->skip += (size_t)(to - q->held_at);
 	q->held_at = to;
 }
 
-/* The sentence of pieces sent[0..last]: written whole, or dropped whole. */
+/* The sentence of pieces sent[sent_head..last]: written whole, or dropped whole. */
 static int decide(struct quarantine *q, size_t last)
 {
-	uint64_t start = q->sent[0].start, end = q->sent[last].end;
+	uint64_t start = q->sent[q->sent_head].start, end = q->sent[last].end;
 	struct buf *b = &q->dropped;
 	size_t i, found = 0;
 	int label = -1, err = 0;
+	const char *sent;
 
-	for (i = 0; i <= last; i++)
+	for (i = q->sent_head; i <= last; i++)
 		label = worse(label, q->sent[i].label);
 	q->sentences++;
 	err = write_gap(q, start);
 	consume(q, start);
+	sent = q->held.data + q->skip;
 	for (i = 0; i < q->n_find && err == 0;) {
 		struct qfind *f = &q->find[i];
 
@@ -224,14 +247,17 @@ static int decide(struct quarantine *q, size_t last)
 				struct sha256 s;
 
 				sha256_init(&s);
-				sha256_update(&s, q->held.data, (size_t)(end - start));
+				sha256_update(&s, sent, (size_t)(end - start));
 				sha256_final(&s, h);
 				sha256_hex(h, hex);
-				err |= BUF_LIT(b, ",{\"start\":") | buf_add_u64(b, start);
+				b->len = 0;
+				err |= BUF_LIT(b, "{\"type\":\"dropped\",\"path\":");
+				err |= emit_json_string(b, q->out->path, strlen(q->out->path));
+				err |= BUF_LIT(b, ",\"start\":") | buf_add_u64(b, start);
 				err |= BUF_LIT(b, ",\"end\":") | buf_add_u64(b, end);
 				err |= buf_addf(b, ",\"claim_sha256\":\"%s\",\"passage_sha256\":null", hex);
 				err |= BUF_LIT(b, ",\"claim\":");
-				err |= emit_json_quote(b, q->held.data, (size_t)(end - start));
+				err |= emit_json_quote(b, sent, (size_t)(end - start));
 				err |= BUF_LIT(b, ",\"findings\":[");
 			} else {
 				err |= BUF_LIT(b, ",");
@@ -249,13 +275,16 @@ static int decide(struct quarantine *q, size_t last)
 	if (err)
 		return err < 0 ? err : -ENOMEM;
 	if (found) {
-		if (BUF_LIT(b, "]}") < 0)
+		if (BUF_LIT(b, "]}\n") < 0)
 			return -ENOMEM;
+		err = record(q, b);
+		if (err)
+			return err;
 		q->n.fails++;
 		q->n.total++;
 		q->skip_blanks = true;
 	} else {
-		err = put(q, q->held.data, (size_t)(end - start));
+		err = put(q, sent, (size_t)(end - start));
 		if (q->labels && label >= 0 && label != HALLUSCAN_CLAIM_UNCHECKED) {
 			q->n.total++;
 			q->n.supports += label == HALLUSCAN_CLAIM_SUPPORTED;
@@ -263,8 +292,9 @@ static int decide(struct quarantine *q, size_t last)
 		}
 	}
 	consume(q, end);
-	memmove(q->sent, q->sent + last + 1, (q->n_sent - last - 1) * sizeof(*q->sent));
-	q->n_sent -= last + 1;
+	q->sent_head = last + 1;
+	if (q->sent_head == q->n_sent)
+		q->n_sent = q->sent_head = 0;
 	return err;
 }
 
@@ -275,10 +305,10 @@ int quarantine_advance(struct quarantine *q, uint64_t bound)
 	while (!q->overflow && err == 0) {
 		size_t last;
 
-		for (last = 0; last < q->n_sent && q->sent[last].cut; last++)
+		for (last = q->sent_head; last < q->n_sent && q->sent[last].cut; last++)
 			;
 		if (last == q->n_sent) {
-			if (bound != UINT64_MAX || q->n_sent == 0)
+			if (bound != UINT64_MAX || q->n_sent == q->sent_head)
 				break;
 			last = q->n_sent - 1; /* the input ended inside a cut sentence */
 		}
@@ -331,11 +361,7 @@ int quarantine_end(struct quarantine *q, const char *path, struct buf *b, enum d
 	err |= BUF_LIT(b, ",\"bytes_in\":") | buf_add_u64(b, q->fed);
 	err |= BUF_LIT(b, ",\"bytes_out\":") | buf_add_u64(b, q->bytes_out);
 	err |= buf_addf(b, ",\"input_sha256\":\"%s\",\"output_sha256\":\"%s\"", in, out);
-	err |= BUF_LIT(b, ",\"dropped\":[");
-	err |= buf_add(b, q->dropped.len ? q->dropped.data + 1 : "", q->dropped.len ? q->dropped.len - 1 : 0);
-	err |= BUF_LIT(b, "],\"stuck\":[");
-	err |= buf_add(b, q->stuck.len ? q->stuck.data + 1 : "", q->stuck.len ? q->stuck.len - 1 : 0);
-	err |= BUF_LIT(b, "]}\n");
+	err |= BUF_LIT(b, "}\n");
 	return err ? -ENOMEM : 0;
 }
 

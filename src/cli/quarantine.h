@@ -7,6 +7,10 @@
  * for audit; the document's disposition (ship, quarantine, hold) is
  * policy_disposition()'s.
  *
+ * Each dropped sentence and each failure that cannot be dropped is a
+ * record written to out as soon as it is decided ("dropped", "stuck");
+ * the input's "quarantine" record sums them up.
+ *
  * A sentence is the scanner's (HALLUSCAN_SCAN_SENTENCES): it is held until
  * the findings up to its end are decided, then written whole or dropped
  * whole; every other byte is written as it was read. Pieces of a sentence
@@ -34,6 +38,7 @@
 
 struct qsent;
 struct qfind;
+struct jsonl;
 
 struct quarantine {
 	FILE *text;                       /* where the text goes */
@@ -41,16 +46,20 @@ struct quarantine {
 	bool labels;                      /* count the claims' labels (--claims) */
 	struct disposition_rule rule;
 	bool line_buffered;
+	/* Where the "dropped" and "stuck" records go as they are decided
+	 * (its path names the input). */
+	struct jsonl *out;
 
 	/* private */
-	struct buf held;       /* the bytes from offset held_at on, not yet written */
+	struct buf held;       /* from its byte skip on, the bytes from offset held_at */
+	size_t skip;           /* on, not yet written (skip: consumed, moved out lazily) */
 	uint64_t held_at, fed;
 	bool overflow, skip_blanks;
 	struct qsent *sent;
-	size_t n_sent, cap_sent;
+	size_t sent_head, n_sent, cap_sent; /* those before sent_head are decided */
 	struct qfind *find;
 	size_t n_find, cap_find;
-	struct buf dropped, stuck; /* JSON array members */
+	struct buf dropped, stuck; /* a record being built */
 	struct disposition_counts n;
 	uint64_t sentences, bytes_out;
 	int group_label;       /* the worst label of the sentence's pieces so far */
@@ -68,8 +77,8 @@ int quarantine_sentence(struct quarantine *q, const struct halluscan_claim *c);
 /* Writes what is decided: every finding starting before bound has been. 0 or -errno. */
 int quarantine_advance(struct quarantine *q, uint64_t bound);
 /*
- * Ends the input: writes the rest of its text, and its record to out (with
- * the newline): {"type":"quarantine", ...}. *d is its disposition.
+ * Ends the input: writes the rest of its text, and appends its record to
+ * rec (with the newline): {"type":"quarantine", ...}. *d is its disposition.
  * 0 or a negative errno (a write error of the text: q->err).
  */
 int quarantine_end(struct quarantine *q, const char *path, struct buf *out, enum disposition *d);
