@@ -188,6 +188,19 @@ class ScannerTest(unittest.TestCase):
         self.assertEqual((summary.unsupported_ratio, summary.trust, summary.claims_sufficient),
                          (0.5, 0.5, False))
 
+    def test_sentences(self):
+        # Issue 34: where each sentence is, as --quarantine cuts, with no claims verdict.
+        text = "See https://a.example/x now. It grew 73.4%.\nDone.\n"
+        sc = halluscan.Scanner(sentences=True)
+        ship, found, summary = sc.check(text)
+        self.assertTrue(ship)
+        self.assertIsNone(summary.claims)
+        sentences = sc.claims()
+        self.assertEqual([(c.start, c.end, c.cut) for c in sentences],
+                         [(0, 28, False), (29, 43, False), (44, 49, False)])
+        self.assertEqual([text.encode()[c.start:c.end].decode() for c in sentences],
+                         ["See https://a.example/x now.", "It grew 73.4%.", "Done."])
+
     def test_spans(self):
         sc = halluscan.Scanner(span_nonce="abcdefgh12")
         ship, found, _ = sc.check("x <tool_output>https://a.example/</tool_output>\n")

@@ -104,7 +104,8 @@ class _ClaimItem(Structure):
 class _Claim(Structure):
     _fields_ = [("start", c_uint64), ("end", c_uint64),
                 ("text", POINTER(c_char)), ("text_len", c_size_t), ("label", c_int),
-                ("items", POINTER(POINTER(_ClaimItem))), ("n_items", c_size_t)]
+                ("items", POINTER(POINTER(_ClaimItem))), ("n_items", c_size_t),
+                ("cut", c_bool)]
 
 
 _FINDING_FN = CFUNCTYPE(c_int, c_void_p, POINTER(_Finding))
@@ -160,7 +161,7 @@ _check = _fn("halluscan_check", c_int, c_void_p, c_char_p, c_size_t, POINTER(POI
 
 _RULES_BUILTIN, _RULES_PCRE2, _RULES_CHECK = 1, 2, 4
 _RULE_CASELESS, _RULE_PCRE2, _RULE_LEXER, _RULE_RECOGNIZER, _RULE_RECORDS = 1, 2, 4, 8, 16
-_SCAN_SHOW_GROUNDED, _SCAN_CLAIMS, _SCAN_PRESSURE = 1, 2, 4
+_SCAN_SHOW_GROUNDED, _SCAN_CLAIMS, _SCAN_PRESSURE, _SCAN_SENTENCES = 1, 2, 4, 8
 _RESET_KEEP_GROUNDING = 1
 _FAIL_ON = {"block": 0, "warn": 1, "never": 2}
 _GROUNDING = {"tool": 0, "source": 1, "prompt": 2}
@@ -246,6 +247,7 @@ class Claim:
     text: str
     label: str           # "supported", "partial", "unsupported" or "unchecked"
     items: tuple
+    cut: bool = False    # the sentence goes on in the next claim (cut at 16 KiB)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -300,7 +302,7 @@ def _claim(c):
                                text=_str(it.text, it.text_len), grounded=bool(it.grounded),
                                grounded_at=it.grounded_at if it.grounded else None))
     return Claim(start=c.start, end=c.end, text=_str(c.text, c.text_len),
-                 label=_claim_label_name(c.label).decode(), items=tuple(items))
+                 label=_claim_label_name(c.label).decode(), items=tuple(items), cut=bool(c.cut))
 
 
 # ---- rules ----
@@ -404,6 +406,8 @@ class Scanner:
     contexts escalate signals to block ("medical", "user-facing", ...);
     fail_on is "block", "warn" or "never"; span_nonce marks the harness's
     own tool spans; claims judges each sentence against the grounding;
+    sentences gives each sentence as a Claim (start, end, cut) without
+    judging the input by them (what halluscan --quarantine cuts by);
     show_grounded reports repeats of grounding too, marked; pressure
     detects more aggressively (the compact zone of context health or beyond,
     as halluscan --pressure). on_finding and
@@ -415,7 +419,7 @@ class Scanner:
 
     def __init__(self, rules=None, contexts=(), fail_on="block", span_nonce=None, claims=False,
                  show_grounded=False, max_unsupported_ratio=_MAX_UNSUPPORTED_RATIO,
-                 on_finding=None, on_claim=None, pressure=False):
+                 on_finding=None, on_claim=None, pressure=False, sentences=False):
         self._ptr = None
         self.rules = rules if rules is not None else _builtin_rules()
         if not self.rules._ptr:
@@ -431,7 +435,7 @@ class Scanner:
         self._claim_fn = _CLAIM_FN(lambda ctx, c: me()._claim_cb(c) if me() else 0)
         o = _ScannerOptions(size=ctypes.sizeof(_ScannerOptions))
         o.flags = ((_SCAN_CLAIMS if claims else 0) | (_SCAN_SHOW_GROUNDED if show_grounded else 0) |
-                   (_SCAN_PRESSURE if pressure else 0))
+                   (_SCAN_PRESSURE if pressure else 0) | (_SCAN_SENTENCES if sentences else 0))
         ctx = [c.encode() for c in contexts]
         arr = (c_char_p * max(len(ctx), 1))(*ctx)
         o.contexts, o.n_contexts = ctypes.cast(arr, POINTER(c_char_p)), len(ctx)
