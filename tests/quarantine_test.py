@@ -136,6 +136,10 @@ def ship_is_identical():
     rc, out, err, rec, _ = run(TEXT, "--fail-on", "warn")
     check(rc == 1 and any("73.4%" in d["claim"] for d in rec["dropped"]) and
           out == expected_text(TEXT, rec), "--fail-on warn drops at warn")
+    # Only the blanks right after a dropped sentence go with it.
+    raw = b"Alpha one. See https://x.example.com/a now. Gamma three.  Delta four.\n"
+    rc, out, err, rec, _ = run(raw, "--context", "user-facing")
+    check(out == b"Alpha one. Gamma three.  Delta four.\n", "blanks after a kept sentence stay: %r" % out)
     # Bytes that are not UTF-8 outside a dropped sentence go through.
     raw = b"Odd \xff\xfe bytes here. See https://x.example.com/a now. Fine \xc3\xa9.\n"
     rc, out, err, rec, _ = run(raw, "--context", "user-facing")

@@ -285,6 +285,8 @@ static int decide(struct quarantine *q, size_t last)
 		q->skip_blanks = true;
 	} else {
 		err = put(q, sent, (size_t)(end - start));
+		/* Only the blanks right after a dropped sentence go with it. */
+		q->skip_blanks = false;
 		if (q->labels && label >= 0 && label != HALLUSCAN_CLAIM_UNCHECKED) {
 			q->n.total++;
 			q->n.supports += label == HALLUSCAN_CLAIM_SUPPORTED;
