@@ -267,6 +267,14 @@ def usage():
                  ["--quarantine", "--min-support", "1.5"]):
         p = subprocess.run([BIN, *args], stdin=subprocess.DEVNULL, capture_output=True)
         check(p.returncode == 2 and b"halluscan:" in p.stderr, "usage error: %s" % " ".join(args))
+    folder = os.path.join(TMP, "docs")
+    os.makedirs(folder, exist_ok=True)
+    for name in ("a.md", "b.md"):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write("Fine.\n")
+    p = subprocess.run([BIN, "--quarantine", folder], capture_output=True)
+    check(p.returncode == 2 and b"one FILE" in p.stderr and not p.stdout,
+          "a folder of two files is refused: %r" % p.stderr)
 
 
 for t in (record_hashes, ship_is_identical, split_reads, long_sentences, holds, claims_rule,

@@ -1415,6 +1415,12 @@ int main(int argc, char **argv)
 		      : list_inputs(argv + optind, (size_t)(argc - optind), &cfg, &inputs, &io_error);
 	if (err < 0)
 		goto fail;
+	if (o.q.on && inputs.n > 1) {
+		snprintf(d.msg, sizeof(d.msg), "--quarantine takes one FILE, not a folder of %zu",
+			 inputs.n);
+		err = -EINVAL;
+		goto fail;
+	}
 	for (k = 0; k < inputs.n; k++) {
 		const char *name = inputs.v[k];
 		const char *shown = strcmp(name, "-") == 0 && o.stdin_name ? o.stdin_name : name;
