@@ -337,17 +337,18 @@ bool ground_active(const struct ground *g)
  */
 static const struct {
 	const char *word;
+	uint8_t len;
 	uint32_t hash;
 } stopwords[] = {
-	{"which", 0x08d2ece2u}, {"with", 0x0c4afe69u}, {"while", 0x0dc628ceu}, {"and", 0x0f29c2a6u},
-	{"was", 0x16e2c1f2u}, {"after", 0x1b6e7dc9u}, {"billion", 0x286d9aeau}, {"are", 0x406f344du},
-	{"cent", 0x4ce280cfu}, {"million", 0x52719e77u}, {"but", 0x60d56f8cu}, {"per", 0x6b4b8da4u},
-	{"percent", 0x75f9fa5au}, {"its", 0x80f867d9u}, {"from", 0x95cd8075u}, {"been", 0xa65b72c3u},
-	{"for", 0xacf38390u}, {"about", 0xb323923eu}, {"the", 0xb40eb21cu}, {"were", 0xc7eb512cu},
-	{"that", 0xcb18332cu}, {"their", 0xcbfd3c67u}, {"also", 0xcec76752u},
-	{"thousand", 0xd18d3a0bu}, {"trillion", 0xd3f12050u}, {"this", 0xda2bd281u},
-	{"had", 0xe2befe92u}, {"than", 0xe5185c1au}, {"more", 0xe85541e0u}, {"has", 0xedbf0fe3u},
-	{"dollars", 0xf364bd3fu}, {"have", 0xf5ce03fbu},
+	{"which", 5, 0x08d2ece2u}, {"with", 4, 0x0c4afe69u}, {"while", 5, 0x0dc628ceu}, {"and", 3, 0x0f29c2a6u},
+	{"was", 3, 0x16e2c1f2u}, {"after", 5, 0x1b6e7dc9u}, {"billion", 7, 0x286d9aeau}, {"are", 3, 0x406f344du},
+	{"cent", 4, 0x4ce280cfu}, {"million", 7, 0x52719e77u}, {"but", 3, 0x60d56f8cu}, {"per", 3, 0x6b4b8da4u},
+	{"percent", 7, 0x75f9fa5au}, {"its", 3, 0x80f867d9u}, {"from", 4, 0x95cd8075u}, {"been", 4, 0xa65b72c3u},
+	{"for", 3, 0xacf38390u}, {"about", 5, 0xb323923eu}, {"the", 3, 0xb40eb21cu}, {"were", 4, 0xc7eb512cu},
+	{"that", 4, 0xcb18332cu}, {"their", 5, 0xcbfd3c67u}, {"also", 4, 0xcec76752u},
+	{"thousand", 8, 0xd18d3a0bu}, {"trillion", 8, 0xd3f12050u}, {"this", 4, 0xda2bd281u},
+	{"had", 3, 0xe2befe92u}, {"than", 4, 0xe5185c1au}, {"more", 4, 0xe85541e0u}, {"has", 3, 0xedbf0fe3u},
+	{"dollars", 7, 0xf364bd3fu}, {"have", 4, 0xf5ce03fbu},
 };
 
 /*
@@ -393,9 +394,12 @@ static uint32_t word_hash(const char *w, size_t k)
 	uint32_t h = 2166136261u;
 	size_t i;
 
-	if (k > 4 && ascii_lower((unsigned char)w[k - 1]) == 's' &&
-	    !strchr("sui", ascii_lower((unsigned char)w[k - 2])))
-		k--;
+	if (k > 4 && ascii_lower((unsigned char)w[k - 1]) == 's') {
+		unsigned char c = ascii_lower((unsigned char)w[k - 2]);
+
+		if (c != 's' && c != 'u' && c != 'i')
+			k--;
+	}
 
 	for (i = 0; i < k; i++)
 		h = (h ^ ascii_lower((unsigned char)w[i])) * 16777619u;
@@ -416,8 +420,13 @@ static bool context_stopword(uint32_t h, const char *w, size_t k)
 		else
 			hi = i;
 	}
-	return lo < ARRAY_SIZE(stopwords) && stopwords[lo].hash == h &&
-	       strlen(stopwords[lo].word) == k && strncasecmp(w, stopwords[lo].word, k) == 0;
+	if (lo == ARRAY_SIZE(stopwords) || stopwords[lo].hash != h || stopwords[lo].len != k)
+		return false;
+	/* w is ASCII letters (its caller's word), the list lowercase */
+	for (i = 0; i < k; i++)
+		if (ascii_lower((unsigned char)w[i]) != (unsigned char)stopwords[lo].word[i])
+			return false;
+	return true;
 }
 
 /* '.', '!' or '?' (and NUL, as strchr(".!?", c) had it: no sentence runs through one). */
@@ -439,33 +448,37 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->bound = 0;
 	ctx->compared = false;
 	ctx->quarter_year = 0;
-	/* Back to the start of the sentence. */
-	while (p > start && p[-1] != '\n' &&
-	       !(is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
-		p--;
-	/* The nearest words tell a figure from the others of its sentence. */
-	while (p < before) {
-		const char *w;
+	/* The nearest words tell a figure from the others of its sentence: back
+	 * from the figure, word by word, to its sentence's start or the
+	 * GROUND_CONTEXT_SIDE-th word that counts (the words before those are
+	 * never kept, so they are not read). A word never runs through the
+	 * sentence's start: that is a line break or a terminator, no letter. */
+	while (seen < GROUND_CONTEXT_SIDE && p > start) {
+		const char *e;
 		uint32_t h;
 		size_t k;
 
-		while (p < before && !ascii_alpha((unsigned char)*p))
-			p++;
-		for (w = p; p < before && ascii_alpha((unsigned char)*p); p++)
+		if (p[-1] == '\n' ||
+		    (is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
+			break;
+		if (!ascii_alpha((unsigned char)p[-1])) {
+			p--;
+			continue;
+		}
+		for (e = p; p > start && ascii_alpha((unsigned char)p[-1]); p--)
 			;
-		k = (size_t)(p - w);
+		k = (size_t)(e - p);
 		if (k < 3)
 			continue;
-		h = word_hash(w, k);
-		if (context_stopword(h, w, k))
-			continue;
-		last[seen++ % GROUND_CONTEXT_SIDE] = h;
+		h = word_hash(p, k);
+		if (!context_stopword(h, p, k))
+			last[seen++] = h; /* newest first */
 	}
 	if (seen)
-		ctx->before1 = last[(seen - 1) % GROUND_CONTEXT_SIDE];
-	for (i = seen > GROUND_CONTEXT_SIDE ? seen - GROUND_CONTEXT_SIDE : 0; i < seen; i++) {
-		ctx->word[ctx->n++] = last[i % GROUND_CONTEXT_SIDE];
-		ctx->mask |= 1ull << (last[i % GROUND_CONTEXT_SIDE] % 64);
+		ctx->before1 = last[0];
+	for (i = seen; i-- > 0;) {
+		ctx->word[ctx->n++] = last[i];
+		ctx->mask |= 1ull << (last[i] % 64);
 	}
 }
 
@@ -596,8 +609,9 @@ const char *ground_self_check(void)
 		const char *w = stopwords[i].word;
 		uint32_t h = word_hash(w, strlen(w));
 
-		if (h != stopwords[i].hash || (i > 0 && h <= stopwords[i - 1].hash))
-			return w; /* its hash is wrong, or out of order (or a twin's) */
+		if (h != stopwords[i].hash || strlen(w) != stopwords[i].len ||
+		    (i > 0 && h <= stopwords[i - 1].hash))
+			return w; /* its hash or length is wrong, or out of order (or a twin's) */
 		top[h >> 30] |= 1ull << (h >> 24 & 63);
 	}
 	if (memcmp(top, stopword_top, sizeof(top)) != 0)
