@@ -1365,10 +1365,57 @@ class Against(Bench):
             tab.notes.append(f"{name}, less one process's start-up (the message's count): "
                              f"{per['then']:.1f} -> {per['now']:.1f} instructions per byte "
                              f"({per['now'] / per['then']:.3f})")
+        # --records: per record, a small file's count less the message's start-up.
+        import records
+        n_rec = max(1, self.a.records // 10)
+        rec_path = self.tmp / "cg-records.jsonl"
+        records.write_text(rec_path, n_rec)
+        got = {}
+        for side, binary in (("then", self.then), ("now", self.now)):
+            log(f"callgrind: {side} on {n_rec} records")
+            got[side] = callgrind_instructions([binary, "--fail-on", "never"] + self.records_args,
+                                               rec_path)
+        per = {k: (got[k] - base[k]) / n_rec for k in got}
+        tab.add(f"--records, {n_rec} records (per record, less start-up)", got["then"], got["now"],
+                per["then"], per["now"], f"{per['now'] / per['then']:.3f}")
+        # The library: bench/libbench's three checks of the 4 KB reply (warm;
+        # warm with the 4 KB JSON source; its own source each time), counted
+        # at two iteration counts so that opening the rules and the one spawn
+        # cancel out: instructions per round of the three.
+        lib = {}
+        for side in ("then", "now"):
+            prog = self.libbench[side]
+            if not Path(prog).exists():
+                continue
+            c = []
+            for iters in (20, 60):
+                log(f"callgrind: {side} libbench, {iters} iterations")
+                c.append(callgrind_instructions(
+                    [prog, str(self.reply), self.now if side == "now" else self.then, "--source",
+                     str(self.source), "--iterations", str(iters), "--spawns", "1"], os.devnull))
+            lib[side] = (c[1] - c[0]) / 40
+        if lib:
+            tab.add("library, one round of libbench's three checks (4 KB reply, 4 KB source)",
+                    lib.get("then"), lib.get("now"), "", "",
+                    f"{lib['now'] / lib['then']:.3f}" if len(lib) == 2 else "-")
         tab.notes.append("Counts are of one run each: callgrind's count moves by well under "
                          "0.1% from run to run, whatever else the machine does (SHA-256 runs "
                          "its portable code under valgrind).")
         self.tables.append(tab)
+        # Peak RSS does not move with the machine's load either: one run each.
+        rt = Table(f"Peak RSS (one run each, {human_size(a.size)} corpora), KiB",
+                   ["input", "then", "now", "now / then"])
+        for name, path, extra in self.corpora():
+            got = {}
+            for side, binary in (("then", self.then), ("now", self.now)):
+                _, rss, rc, _, _ = self.pipeline(["cat", str(path)],
+                                                 [binary, "--fail-on", "never"] + extra,
+                                                 os.devnull)
+                got[side] = rss if rc == 0 else None
+            rt.add(name, got["then"], got["now"],
+                   f"{got['now'] / got['then']:.3f}" if got["then"] and got["now"] else "-")
+        rt.notes.append("The goal (issue 35): at most 8 MiB (8,192 KiB) with spans.")
+        self.tables.append(rt)
 
     def run_pair(self, key, producer, extra, store):
         """One round: now and then on the same input, the order alternating
