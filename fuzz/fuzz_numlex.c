@@ -12,8 +12,9 @@
  *  - each quantity is filled in (finite, a unit and its hash, a scale) and
  *    states itself at distance 0;
  *  - the 64-byte block pass gives what the bytewise reference pass gives,
- *    and numlex_next_glued() the digit a letter touches that a byte-by-byte
- *    search finds;
+ *    and numlex_next_glued() the digit a letter touches (and
+ *    numlex_next_code_digit() that or a digit after a "_") that a
+ *    byte-by-byte search finds;
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
  *  - a callback's non-zero return stops the scan at once and is returned;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
@@ -179,6 +180,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  (want + 1 < len && isalpha((unsigned char)text[want + 1])))))
 			want++;
 		FUZZ_CHECK(got == want, "the glued digit from %zu: %zu, byte by byte %zu", i, got, want);
+	}
+
+	/* The same, or a digit after a "_" at or after the start, in one pass. */
+	for (i = 0; i <= len && i < 4 * (size_t)(stop + 1); i += 1 + stop % 5) {
+		size_t want = i, got = numlex_next_code_digit(text, i, len);
+
+		while (want < len &&
+		       !((unsigned char)(text[want] - '0') <= 9 &&
+			 ((want > 0 && isalpha((unsigned char)text[want - 1])) ||
+			  (want + 1 < len && isalpha((unsigned char)text[want + 1])) ||
+			  (want > i && text[want - 1] == '_'))))
+			want++;
+		FUZZ_CHECK(got == want, "the code digit from %zu: %zu, byte by byte %zu", i, got, want);
 	}
 
 	/* Stopped at an item: nothing after it. */

@@ -2267,19 +2267,6 @@ static bool word_is_address(const char *t, size_t ws, size_t we)
 	return false;
 }
 
-/* The first digit of t[i, n) right after a "_" ("certificate_7504069"), else n. */
-static size_t next_underscored_digit(const char *t, size_t i, size_t n)
-{
-	const char *p;
-
-	while (i < n && (p = memchr(t + i, '_', n - i))) {
-		i = (size_t)(p - t) + 1;
-		if (i < n && ascii_digit((unsigned char)t[i]))
-			return i;
-	}
-	return n;
-}
-
 size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool addresses,
 			size_t *start)
 {
@@ -2291,7 +2278,7 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 		bool ident, name = false;
 
 		/* a digit with a letter or "_" beside it: perhaps a code's */
-		d = MIN(numlex_next_glued(t, i, n), next_underscored_digit(t, i, n));
+		d = numlex_next_code_digit(t, i, n);
 		if (d == n)
 			break;
 		/* the run of letters, digits and "_" around it, read once */

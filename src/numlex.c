@@ -3954,6 +3954,44 @@ size_t numlex_next_glued(const char *t, size_t i, size_t n)
 	return n;
 }
 
+size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
+{
+	size_t from = i;
+
+	for (; i < n; i += 64) {
+		char pad[64];
+		const char *b = t + i;
+		uint64_t L, D, S, g, c;
+
+		if (n - i < 64) {
+			/* The tail, blank-padded to a block, as numlex_next_glued(). */
+			memset(pad, ' ', sizeof(pad));
+			memcpy(pad, t + i, n - i);
+			b = pad;
+		}
+		/* glued_bits(), its masks kept */
+		block_masks(b, &L, &D, &S);
+		g = D & (L << 1 | L >> 1);
+		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
+			g |= 1;
+		if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
+			g |= 1ull << 63;
+		/* and a digit after "_" or "@" (S; the "@"s told apart below, by
+		 * the byte), the byte before the block included past the first */
+		c = g | (D & S << 1);
+		if (i > from && (D & 1) && t[i - 1] == '_')
+			c |= 1;
+		for (; c; c &= c - 1) {
+			unsigned j = (unsigned)__builtin_ctzll(c);
+
+			/* (bit 0 not glued is the byte before's "_", checked above) */
+			if ((g >> j & 1) || j == 0 || b[j - 1] == '_')
+				return i + j;
+		}
+	}
+	return n;
+}
+
 /* Both mask builders against byte_class, for every byte value in every lane. */
 static const char *masks_check(void)
 {

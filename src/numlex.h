@@ -204,6 +204,12 @@ int numlex_period_feed(struct numlex_periods *b, const char *text, size_t n,
  * (ground_next_code()); 64 bytes at a time, as the lexer's own pass.
  */
 size_t numlex_next_glued(const char *text, size_t i, size_t n);
+/*
+ * The first digit of text[i, n) that numlex_next_glued() finds, or that
+ * follows a "_" at or after i ("req_886c4"), whichever is first, else n: in
+ * one pass of 64 bytes at a time (ground_next_code()).
+ */
+size_t numlex_next_code_digit(const char *text, size_t i, size_t n);
 
 /*
  * For the tests: the vocabulary is sorted and its trigger list right, the
