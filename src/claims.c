@@ -930,7 +930,7 @@ static const struct {
 	const char *w;
 	unsigned role;
 	bool before_only; /* "comes to $86", "pay $145": a verb before its sum */
-} role_words[] = {
+} role_words[] = { /* in strcmp() order (claims_self_check()) */
 	{"altogether", ROLE_TOTAL, false},
 	{"apiece", ROLE_PER, false},
 	{"back", ROLE_REFUND, false},
@@ -956,13 +956,24 @@ static const struct {
 	{"totals", ROLE_TOTAL, false},
 };
 
+const char *claims_self_check(void)
+{
+	size_t k;
+
+	/* role_of_words() searches role_words by halves */
+	for (k = 1; k < ARRAY_SIZE(role_words); k++)
+		if (strcmp(role_words[k - 1].w, role_words[k].w) >= 0)
+			return role_words[k].w;
+	return NULL;
+}
+
 /* The roles the words of text[0, n) give; at most max words are read;
  * "per" or "each" among the first skip_per words not; after: the words
  * after the sum, where a verb said before one is not its. */
 static unsigned role_of_words(const char *text, size_t n, size_t max, size_t skip_per, bool after)
 {
 	char w[16], prev[16] = "", prev2[16] = "";
-	size_t i = 0, k, words = 0;
+	size_t i = 0, k, lo, hi, words = 0;
 	unsigned role = 0;
 
 	while (i < n && words < max) {
@@ -979,16 +990,30 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
 			break;
 		w[len] = '\0';
 		words++;
-		for (k = 0; k < ARRAY_SIZE(role_words); k++)
-			if (strcmp(w, role_words[k].w) == 0 &&
-			    !(role_words[k].role == ROLE_PER && words <= skip_per) &&
-			    !(after && role_words[k].before_only))
-				role |= role_words[k].role;
+		/* role_words is in order: the one word that can be equal */
+		for (lo = 0, hi = ARRAY_SIZE(role_words); lo < hi;) {
+			int d;
+
+			k = lo + (hi - lo) / 2;
+			d = strcmp(w, role_words[k].w);
+			if (d == 0) {
+				if (!(role_words[k].role == ROLE_PER && words <= skip_per) &&
+				    !(after && role_words[k].before_only))
+					role |= role_words[k].role;
+				break;
+			}
+			if (d < 0)
+				hi = k;
+			else
+				lo = k + 1;
+		}
 		/* "both of you", "the two of us", "you both" (not "two of the
-		 * flights", "for both legs": a count of what is priced) */
-		if (((strcmp(w, "you") == 0 || strcmp(w, "us") == 0) && strcmp(prev, "of") == 0 &&
-		     (strcmp(prev2, "both") == 0 || strcmp(prev2, "two") == 0)) ||
-		    (strcmp(w, "both") == 0 && strcmp(prev, "you") == 0))
+		 * flights", "for both legs": a count of what is priced); words of
+		 * two to four letters only */
+		if (len <= 4 &&
+		    (((strcmp(w, "you") == 0 || strcmp(w, "us") == 0) && strcmp(prev, "of") == 0 &&
+		      (strcmp(prev2, "both") == 0 || strcmp(prev2, "two") == 0)) ||
+		     (strcmp(w, "both") == 0 && strcmp(prev, "you") == 0)))
 			role |= ROLE_TOTAL | ROLE_TWO;
 		memcpy(prev2, prev, sizeof(prev));
 		memcpy(prev, w, len + 1);

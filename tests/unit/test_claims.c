@@ -121,6 +121,16 @@ static void sorted(char *s)
 	free(copy);
 }
 
+/* The total check's role words are in the order role_of_words() searches them by. */
+TEST(claims_role_words_in_order)
+{
+	const char *bad = claims_self_check();
+
+	if (bad)
+		fprintf(stderr, "  out of order: %s\n", bad);
+	CHECK(bad == NULL);
+}
+
 TEST(claims_exemptions_as_if_asked_afresh)
 {
 	static const char alphabet[] = "qqq1122   ==aabbzzx\t";
