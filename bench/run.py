@@ -1375,9 +1375,11 @@ class Against(Bench):
             log(f"callgrind: {side} on {n_rec} records")
             got[side] = callgrind_instructions([binary, "--fail-on", "never"] + self.records_args,
                                                rec_path)
-        per = {k: (got[k] - base[k]) / n_rec for k in got}
+        # (a build without --records stops at once: no figure for it)
+        per = {k: (got[k] - base[k]) / n_rec if got[k] > base[k] else None for k in got}
         tab.add(f"--records, {n_rec} records (per record, less start-up)", got["then"], got["now"],
-                per["then"], per["now"], f"{per['now'] / per['then']:.3f}")
+                per["then"], per["now"],
+                f"{per['now'] / per['then']:.3f}" if per["now"] and per["then"] else "-")
         # The library: bench/libbench's three checks of the 4 KB reply (warm;
         # warm with the 4 KB JSON source; its own source each time), counted
         # at two iteration counts so that opening the rules and the one spawn
