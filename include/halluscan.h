@@ -537,6 +537,28 @@ HALLUSCAN_API int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned
 HALLUSCAN_API int halluscan_check(struct halluscan_scanner *sc, const void *text, size_t len,
 				  const struct halluscan_summary **summary);
 
+/*
+ * --fix in process: text with the spec's recoveries applied, as the rules'
+ * "fix" templates write them (an unverified URL becomes "Search for:
+ * TOPIC" or "(URL not verified)", a precise statistic "approximately 70%",
+ * a named attribution "research in this area suggests that", "will
+ * definitely" "may", an altered number the grounded figure). The result is
+ * scanned again: a repair that is itself a finding is taken back (the
+ * finding stays), and what a repair uncovers is repaired, in at most four
+ * rounds (past them the text is given back unchanged). Tool spans, and
+ * every byte outside a repair (but a link's markup around its URL, and a
+ * comma a template takes), are left as they are. Text and the grounding
+ * are as for halluscan_check(); the finding callback sees the findings of
+ * the text given back, and *summary (may be NULL) is its summary.
+ * Returns the number of repairs made (0: *out is the text as it came), or
+ * a negative errno. *out (not NUL-terminated for the caller's purposes,
+ * though a NUL follows it) and *out_len are valid until the scanner's next
+ * call to halluscan_fix() or its free.
+ */
+HALLUSCAN_API int halluscan_fix(struct halluscan_scanner *sc, const void *text, size_t len,
+				const char **out, size_t *out_len,
+				const struct halluscan_summary **summary);
+
 #ifdef __cplusplus
 }
 #endif

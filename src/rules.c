@@ -4,6 +4,7 @@
  * and a ruleset's binary form, which the program loads without either.
  */
 #include "rules.h"
+#include "fix.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -297,6 +298,27 @@ static int get_examples(struct pack *p, yaml_node_t *n, const char *key,
 	return 0;
 }
 
+/* "fix": a template or a list of them, checked here so that a bad one names its place. */
+static int get_fix(struct pack *p, yaml_node_t *n, char ***out, size_t *count)
+{
+	const char *bad;
+	size_t i;
+	int err;
+
+	if (n->type != YAML_SCALAR_NODE && n->type != YAML_SEQUENCE_NODE)
+		return fail(p, n, "\"fix\" must be a template or a list of templates");
+	err = get_string_list(p, n, "fix", out, count);
+	for (i = 0; i < *count && err == 0; i++)
+		if (fix_check_template((*out)[i], &bad) < 0)
+			err = failf(p, n->type == YAML_SEQUENCE_NODE ?
+					       node(p, n->data.sequence.items.start[i]) : n,
+				    "fix: %s at \"%.20s\" (known: {text} {approx} {may} {source} "
+				    "{topic} {link_text} {drop_comma} {{ }})",
+				    *bad == '\n' || *bad == '\r' ? "a line break" : "unknown placeholder",
+				    bad);
+	return err;
+}
+
 static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 {
 	yaml_node_pair_t *pr;
@@ -312,6 +334,14 @@ static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 		if (k->type != YAML_SCALAR_NODE) {
 			err = fail(p, k, "keys must be strings");
 			goto out;
+		}
+		if (strcmp(scalar(k), "fix") == 0) {
+			if (nr->fix) {
+				err = fail(p, k, "key \"fix\" given twice");
+				goto out;
+			}
+			err = get_fix(p, v, &nr->fix, &nr->n_fix);
+			continue;
 		}
 		if (strcmp(scalar(k), "signal") == 0)
 			field = &nr->signal;
@@ -396,6 +426,9 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "recovery") == 0) {
 			ONCE(r->recovery);
 			err = get_nonempty(p, v, key, &r->recovery);
+		} else if (strcmp(key, "fix") == 0) {
+			ONCE(r->fix);
+			err = get_fix(p, v, &r->fix, &r->n_fix);
 		} else if (strcmp(key, "caseless") == 0) {
 			err = get_bool(p, v, key, &r->caseless);
 		} else if (strcmp(key, "unless_sentence") == 0) {
@@ -844,6 +877,8 @@ void ruleset_free(struct ruleset *rs)
 		str_free(rs, r->near.signal);
 		str_free(rs, r->near.message);
 		str_free(rs, r->near.recovery);
+		free_strings(rs, r->fix, r->n_fix);
+		free_strings(rs, r->near.fix, r->near.n_fix);
 		free_strings(rs, r->unless_sentence, r->n_unless_sentence);
 		free_examples(rs, r->examples, r->n_examples);
 		free_examples(rs, r->negatives, r->n_negatives);
@@ -1402,7 +1437,11 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 			digest_str(&h, r->near.message);
 			digest_str(&h, r->near.recovery);
 			digest_str(&h, tol);
+			for (j = 0; j < r->near.n_fix; j++)
+				digest_str(&h, r->near.fix[j]);
 		}
+		for (j = 0; j < r->n_fix; j++)
+			digest_str(&h, r->fix[j]);
 		for (j = 0; j < r->n_unless_sentence; j++)
 			digest_str(&h, r->unless_sentence[j]);
 		if (r->pressure)
@@ -1539,7 +1578,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 5u
+#define RULES_BLOB_VERSION 6u
 
 struct codec {
 	bool writing;
@@ -1779,6 +1818,7 @@ static void codec_near(struct codec *c, struct near *nr)
 	codec_str(c, &nr->message);
 	codec_str(c, &nr->recovery);
 	codec_double(c, &nr->tolerance);
+	codec_array(c, &nr->fix, &nr->n_fix, sizeof(char *), codec_str_v);
 }
 
 static void codec_rule(struct codec *c, void *p)
@@ -1794,6 +1834,7 @@ static void codec_rule(struct codec *c, void *p)
 	CODEC_ENUM(c, r->severity, SEV_BLOCK);
 	codec_str(c, &r->message);
 	codec_str(c, &r->recovery);
+	codec_array(c, &r->fix, &r->n_fix, sizeof(char *), codec_str_v);
 	codec_array(c, &r->unless_sentence, &r->n_unless_sentence, sizeof(char *), codec_str_v);
 	codec_opt_str(c, &r->unless_before);
 	codec_opt_str(c, &r->unless_after);

@@ -61,6 +61,8 @@ struct near {
 	char *message;
 	char *recovery;
 	double tolerance;
+	char **fix;     /* its --fix templates, as struct rule's */
+	size_t n_fix;
 };
 
 /*
@@ -92,6 +94,10 @@ struct rule {
 	enum severity severity;
 	char *message;
 	char *recovery;
+	/* What --fix writes in place of a match (fix.h): templates tried in
+	 * order, the first whose placeholders all apply; none: not repaired. */
+	char **fix;
+	size_t n_fix;
 	/* Sentence-level exemptions, PCRE2 syntax: the finding is dropped when
 	 * any unless_sentence pattern matches its sentence, unless_before the
 	 * part of the sentence before it, or unless_after the part after it. */

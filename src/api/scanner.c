@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* The public scanner: the pipeline (scan.c) with its callbacks, grounding and state kept honest. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "fix.h"
 #include "scan.h"
 #include "spans.h"
 #include "triggers.h"
@@ -43,6 +45,7 @@ struct halluscan_scanner {
 	struct halluscan_claim_item *items;
 	const struct halluscan_claim_item **item_ptrs;
 	size_t cap_items, cap_ptrs;
+	struct fix_result fix;    /* halluscan_fix()'s text, until the next call */
 };
 
 static int scanner_options(const struct halluscan_scanner_options *in,
@@ -225,6 +228,7 @@ void halluscan_scanner_free(struct halluscan_scanner *sc)
 	policy_free(sc->pol);
 	free(sc->items);
 	free(sc->item_ptrs);
+	fix_result_free(&sc->fix);
 	/* Last: everything above may still read the rules. */
 	halluscan_rules_free(sc->rules);
 	free(sc);
@@ -457,4 +461,70 @@ int halluscan_check(struct halluscan_scanner *sc, const void *text, size_t len,
 	if (summary)
 		*summary = s;
 	return s->failed ? 1 : 0;
+}
+
+/* ---- --fix ---- */
+
+struct collect {
+	struct halluscan_scanner *sc;
+	struct fix_list *list;
+};
+
+static int collect_finding(void *ctx, const struct halluscan_finding *f)
+{
+	struct collect *c = ctx;
+
+	if (f->grounded)
+		return 0;
+	return fix_list_add(c->list, c->sc->rs, f->start, f->end, f->rule, f->signal, f->source);
+}
+
+/* fix_run()'s scan: the text whole, its findings collected, the caller's callback aside. */
+static int fix_scan(void *ctx, const char *text, size_t len, struct fix_list *list)
+{
+	struct halluscan_scanner *sc = ctx;
+	halluscan_finding_fn fn = sc->on_finding;
+	halluscan_claim_fn cl = sc->on_claim;
+	void *user = sc->ctx;
+	struct collect c = {sc, list};
+	int err;
+
+	fix_list_clear(list);
+	sc->on_finding = collect_finding;
+	sc->on_claim = NULL;
+	sc->ctx = &c;
+	err = halluscan_check(sc, text, len, NULL);
+	sc->on_finding = fn;
+	sc->on_claim = cl;
+	sc->ctx = user;
+	return err < 0 ? err : 0;
+}
+
+int halluscan_fix(struct halluscan_scanner *sc, const void *text, size_t len, const char **out,
+		  size_t *out_len, const struct halluscan_summary **summary)
+{
+	size_t i, n = 0;
+	int err;
+
+	if (sc->state == FAILED)
+		return -EBADFD;
+	if (sc->state != IDLE)
+		return -EBUSY;
+	if (!out || !out_len || (!text && len))
+		return -EINVAL;
+	fix_result_free(&sc->fix);
+	err = fix_run(text ? text : "", len, fix_scan, sc, &sc->fix);
+	if (err < 0) {
+		fix_result_free(&sc->fix);
+		return err;
+	}
+	/* The caller's findings are those of the text it gets back. */
+	err = halluscan_check(sc, sc->fix.out.data, sc->fix.out.len, summary);
+	if (err < 0)
+		return err;
+	for (i = 0; i < sc->fix.n_edits; i++)
+		n += !sc->fix.edits[i].reverted;
+	*out = sc->fix.out.data;
+	*out_len = sc->fix.out.len;
+	return n > INT_MAX ? INT_MAX : (int)n;
 }

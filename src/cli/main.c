@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "cli/chain.h"
 #include "cli/configfile.h"
+#include "cli/repair.h"
 #include "cli/report.h"
 #include "bib.h"
 #include "config.h"
@@ -78,6 +79,10 @@ enum {
 	OPT_VERDICT,
 	OPT_MIN_SUPPORT,
 	OPT_PARTIAL_ALLOWANCE,
+	/* --fix (cli/repair.c) */
+	OPT_FIX,
+	OPT_FIX_DIFF,
+	OPT_FIX_REPORT,
 };
 
 /*
@@ -150,6 +155,9 @@ static const struct option long_options[] = {
 	{"verdict", required_argument, NULL, OPT_VERDICT},
 	{"min-support", required_argument, NULL, OPT_MIN_SUPPORT},
 	{"partial-allowance", required_argument, NULL, OPT_PARTIAL_ALLOWANCE},
+	{"fix", no_argument, NULL, OPT_FIX},
+	{"diff", no_argument, NULL, OPT_FIX_DIFF},
+	{"report", required_argument, NULL, OPT_FIX_REPORT},
 	{"jobs", required_argument, NULL, 'j'},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
@@ -170,6 +178,7 @@ static const char usage_text[] =
 	"                 [--pressure] [--scratchpad FILE] [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --quarantine [--verdict FILE] [--min-support R]\n"
 	"                 [--partial-allowance R] [FILE]\n"
+	"       halluscan [OPTION]... --fix [--diff] [--report FILE] [FILE | DIR]...\n"
 	"       halluscan [OPTION]... --input chat [-j N] [FILE]...\n"
 	"       halluscan [OPTION]... --records --field NAME [--source-field NAME]\n"
 	"                 [--prompt-field NAME] [-j N] [FILE]...\n"
@@ -270,6 +279,11 @@ static const char help_text[] =
 	"  -j, --jobs N        with --records or --input chat: records (a batch at a\n"
 	"                      time) or files on N threads, output in input order\n"
 	"                      (default 1)\n"
+	"  --fix               apply each finding's repair (the rules' fix templates):\n"
+	"                      standard input to standard output, files rewritten in\n"
+	"                      place; exit 1 when anything changed\n"
+	"  --diff              with --fix: print a unified diff, rewrite nothing\n"
+	"  --report FILE       with --fix: write the repairs and the findings left to FILE\n"
 	"  --list-rules        print the loaded rules, one per line, and exit\n"
 	"  --check-rules       compile the rules, run every example, and exit\n"
 	"  --export-patterns   print each rule's id, signal, flags and regex, and exit\n"
@@ -317,6 +331,9 @@ struct options {
 		const char *verdict;
 		struct disposition_rule rule;
 	} q;
+	/* Issue 34: --fix, --diff, --report. */
+	bool fix, fix_diff;
+	const char *fix_report;
 };
 
 void cli_warn(const char *fmt, ...)
@@ -470,6 +487,31 @@ static void check_quarantine(const struct options *o, int n_inputs)
 	}
 	if (n_inputs > 1) {
 		cli_warn("--quarantine takes one FILE (or standard input)");
+		usage();
+	}
+}
+
+/*
+ * --fix rewrites text inputs. A transcript or a record is the harness's
+ * log, not a document to rewrite (a hook asks the agent to repair its own
+ * reply instead), so they are refused rather than half-done.
+ */
+static void check_fix(const struct options *o)
+{
+	if ((o->fix_diff || o->fix_report) && !o->fix) {
+		cli_warn("--diff and --report go with --fix");
+		usage();
+	}
+	if (o->fix && o->q.on) {
+		cli_warn("--fix repairs a sentence and --quarantine drops it: one or the other");
+		usage();
+	}
+	if (o->fix && (o->chat || o->records || o->pairs || o->scratchpad || o->jobs > 1 ||
+		       o->write_baseline || o->list_rules || o->check_rules || o->export_patterns ||
+		       o->line_buffered || o->claims)) {
+		cli_warn("--fix repairs text files and standard input: not with --input chat, "
+			 "--records, --pairs, --scratchpad, -j, --write-baseline, --line-buffered, "
+			 "--claims or rule listings");
 		usage();
 	}
 }
@@ -658,6 +700,15 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_PRESSURE:
 			o->pressure = true;
 			break;
+		case OPT_FIX:
+			o->fix = true;
+			break;
+		case OPT_FIX_DIFF:
+			o->fix_diff = true;
+			break;
+		case OPT_FIX_REPORT:
+			o->fix_report = optarg;
+			break;
 		case 'j': {
 			char *end;
 			long n;
@@ -693,6 +744,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 	check_modes(o);
 	check_quarantine(o, argc - optind);
+	check_fix(o);
 	if ((o->list_rules || o->check_rules || o->export_patterns) && optind < argc) {
 		cli_warn("--list-rules, --check-rules and --export-patterns take no FILE");
 		usage();
@@ -1200,7 +1252,7 @@ int main(int argc, char **argv)
 	const char *chain_error = NULL;
 	char cache[PATH_MAX];
 	struct model_output mo;
-	bool failed = false, io_error = false;
+	bool failed = false, io_error = false, fixed = false;
 	int status = EXIT_ERROR, err;
 	size_t k;
 
@@ -1336,6 +1388,16 @@ int main(int argc, char **argv)
 		rep.quarantine = &quar;
 		rep.claims = o.claims;
 	}
+	if (o.fix) {
+		/* --fix's findings go to --report, never among the text on stdout. */
+		out.f = fopen(o.fix_report ? o.fix_report : "/dev/null", "w");
+		if (!out.f) {
+			err = -errno;
+			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.fix_report ? o.fix_report : "/dev/null",
+				 strerror(-err));
+			goto fail;
+		}
+	}
 	err = report_start(&rep, &d);
 	if (err < 0)
 		goto fail;
@@ -1425,8 +1487,16 @@ int main(int argc, char **argv)
 		const char *name = inputs.v[k];
 		const char *shown = strcmp(name, "-") == 0 && o.stdin_name ? o.stdin_name : name;
 
-		err = scan_one(sc, &in, name, shown, &rep, &mo, o.line_buffered, &failed, &io_error,
-			       &lh);
+		if (o.fix) {
+			struct cli_fix fx = {.rules = rules, .sc = sc, .rep = &rep, .diff = o.fix_diff,
+					     .model_output_all = mo.all,
+					     .model_output_stdin = mo.stdin, .honour = mo.honour};
+
+			err = cli_fix_one(&fx, name, shown, &fixed, &failed, &io_error);
+		} else {
+			err = scan_one(sc, &in, name, shown, &rep, &mo, o.line_buffered, &failed,
+				       &io_error, &lh);
+		}
 		if (err) {
 			if (out.err)
 				snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err));
@@ -1438,6 +1508,10 @@ int main(int argc, char **argv)
 	err = report_finish(&rep);
 	if (err == 0)
 		err = jsonl_sync(&out);
+	if (err == 0 && o.fix && (fflush(stdout) != 0 || fclose(out.f) != 0))
+		err = -errno;
+	if (o.fix)
+		out.f = stdout; /* closed, or to be left as it is */
 	if (err) {
 		snprintf(d.msg, sizeof(d.msg), "write error: %s", strerror(out.err ? out.err : -err));
 		goto fail;
@@ -1457,7 +1531,7 @@ int main(int argc, char **argv)
 		chain_error = "an input could not be read (see the summaries)";
 	if (io_error)
 		status = EXIT_ERROR;
-	else if (failed)
+	else if (failed || fixed)
 		status = EXIT_FAIL;
 	else
 		status = EXIT_PASS;

@@ -346,11 +346,13 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 				r->counts[f->also_index[i]]++;
 		if (f->severity > r->verdict)
 			r->verdict = f->severity;
-		if (f->severity >= HALLUSCAN_BLOCK)
+		if (r->mute)
+			;
+		else if (f->severity >= HALLUSCAN_BLOCK)
 			r->total_block++;
 		else
 			r->total_warn++;
-		if (r->write_baseline) {
+		if (r->write_baseline && !r->mute) {
 			err = baseline_add(r->write_baseline, fp, r->out->path, f);
 			if (err)
 				return err;
@@ -366,6 +368,8 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 				return err;
 		}
 	}
+	if (r->mute)
+		return 0;
 	return write_finding(r, f, f->grounded ? NULL : fp);
 }
 
@@ -600,6 +604,8 @@ int report_summary(struct report *r, const struct halluscan_summary *s,
 		t.failed = t.failed || d != DISPOSITION_SHIP;
 	}
 	*failed = t.failed;
+	if (r->mute)
+		return 0;
 	r->total_findings += r->findings;
 	r->total_suppressed += r->sup_inline + r->sup_baseline + r->sup_code;
 	r->total_sup_inline += r->sup_inline;

@@ -63,6 +63,9 @@ struct report {
 	 * the claims' records are written too. */
 	struct quarantine *quarantine;
 	bool claims;
+	/* --fix's rounds: findings are decided and tapped, nothing is written
+	 * or counted over the run (the report is of the text given back). */
+	bool mute;
 
 	/* private */
 	struct prescan ps;

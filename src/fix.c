@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: MIT
+/* --fix: templates rendered into repairs, applied, scanned again. */
+#include "fix.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "url.h"
+
+/* ---- finding lists ---- */
+
+void fix_templates(const struct ruleset *rs, const char *rule, const char *signal,
+		   const char *const **tmpl, size_t *n)
+{
+	size_t i;
+
+	*tmpl = NULL;
+	*n = 0;
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		if (strcmp(r->id, rule) != 0)
+			continue;
+		if (r->near.signal && strcmp(signal, r->near.signal) == 0) {
+			*tmpl = (const char *const *)r->near.fix;
+			*n = r->near.n_fix;
+		} else if (strcmp(signal, r->signal) == 0) {
+			*tmpl = (const char *const *)r->fix;
+			*n = r->n_fix;
+		}
+		return;
+	}
+}
+
+int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start, uint64_t end,
+		 const char *rule, const char *signal, const char *source)
+{
+	struct fix_found *f;
+
+	if (grow(&list->v, &list->cap, list->n + 1, sizeof(*list->v)) < 0)
+		return -ENOMEM;
+	f = &list->v[list->n];
+	*f = (struct fix_found){.start = start, .end = end, .rule = rule, .signal = signal};
+	fix_templates(rs, rule, signal, &f->tmpl, &f->n_tmpl);
+	if (source && !(f->source = xstrndup(source, strlen(source))))
+		return -ENOMEM;
+	list->n++;
+	return 0;
+}
+
+void fix_list_clear(struct fix_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->n; i++)
+		free(list->v[i].source);
+	list->n = 0;
+}
+
+void fix_list_free(struct fix_list *list)
+{
+	fix_list_clear(list);
+	free(list->v);
+	*list = (struct fix_list){0};
+}
+
+/* ---- placeholders ---- */
+
+/* What a placeholder renders from: the document and the match in it. */
+struct fix_ctx {
+	const char *doc;
+	size_t len;
+	uint64_t start, end;
+	const char *source;
+	/* [from, to): the match, or the link around it ("[text](URL)", with
+	 * its text at [text_b, text_e) and link set, or "<URL>") */
+	uint64_t from, to, text_b, text_e;
+	bool link;
+	bool drop_comma; /* {drop_comma} applied: the ',' after the match goes */
+};
+
+/*
+ * "73.4%" -> "approximately 70%", "3.7 percent" -> "approximately 4
+ * percent", "2.7x" -> "approximately 3x", "0.4%" -> "less than 1%",
+ * "99.95%" -> "nearly 100%". One significant figure under 100 (two above):
+ * a figure no one measured keeps no digit that looks measured, and the
+ * result holds no decimal, which is what the statistics rules look for.
+ */
+static int put_approx(struct buf *out, const struct fix_ctx *c)
+{
+	const char *t = c->doc + c->start;
+	size_t n = (size_t)(c->end - c->start), i = 0, j, m = 0;
+	char num[64];
+	const char *sp;
+	bool mult;
+	double v, r;
+
+	while (i < n && !isdigit((unsigned char)t[i]))
+		i++;
+	for (j = i; j < n && (isdigit((unsigned char)t[j]) || t[j] == '.' || t[j] == ','); j++)
+		if (t[j] != ',' && m + 1 < sizeof(num))
+			num[m++] = t[j];
+	if (i == n || m == 0)
+		return 0;
+	num[m] = '\0';
+	v = strtod(num, NULL);
+	if (!(v >= 0 && v < 1e9))
+		return 0;
+	while (j < n && (t[j] == ' ' || t[j] == '\t'))
+		j++;
+	if (j < n && (unsigned char)t[j] == 0xC2 && j + 1 < n && (unsigned char)t[j + 1] == 0xA0)
+		j += 2; /* a no-break space before the unit */
+	if (j == n)
+		return 0; /* a bare number: not what {approx} is for */
+	sp = isalpha((unsigned char)t[j]) && t[j] != 'x' && t[j] != 'X' ? " " : "";
+	mult = t[j] == 'x' || t[j] == 'X' || (unsigned char)t[j] == 0xC3;
+	if (mult && v < 1.5)
+		return buf_addf(out, "less than 2%s%.*s", sp, (int)(n - j), t + j);
+	if (v < 1)
+		return buf_addf(out, "less than 1%s%.*s", sp, (int)(n - j), t + j);
+	if (v < 10)
+		r = floor(v + 0.5);
+	else if (v < 1000)
+		r = floor(v / 10 + 0.5) * 10;
+	else
+		r = floor(v / 100 + 0.5) * 100;
+	if (!mult && v < 100 && r >= 100)
+		return buf_addf(out, "nearly 100%s%.*s", sp, (int)(n - j), t + j);
+	return buf_addf(out, "approximately %.0f%s%.*s", r, sp, (int)(n - j), t + j);
+}
+
+static bool word_is(const char *t, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	return n >= k && strncasecmp(t, w, k) == 0 && (n == k || !isalpha((unsigned char)t[k]));
+}
+
+/*
+ * Certainty hedged with the modal "may", which agrees with any subject:
+ * "will definitely ship by May 2027" -> "may ship by May 2027", "will
+ * most certainly" -> "may"; "is guaranteed to" -> "is expected to".
+ */
+static int put_may(struct buf *out, const struct fix_ctx *c)
+{
+	static const char *const adverbs[] = {
+		"most", "definitely", "certainly", "absolutely", "surely", "undoubtedly",
+		"unquestionably", "guaranteed",
+	};
+	const char *t = c->doc + c->start, *g;
+	size_t n = (size_t)(c->end - c->start), i;
+
+	if (word_is(t, n, "will")) {
+		t += 4, n -= 4;
+		for (;;) {
+			while (n > 0 && (*t == ' ' || *t == '\t'))
+				t++, n--;
+			for (i = 0; i < ARRAY_SIZE(adverbs) && !word_is(t, n, adverbs[i]); i++)
+				;
+			if (i == ARRAY_SIZE(adverbs))
+				break;
+			t += strlen(adverbs[i]), n -= strlen(adverbs[i]);
+		}
+		return n ? buf_addf(out, "may %.*s", (int)n, t) : buf_adds(out, "may");
+	}
+	g = memmem(t, n, "guaranteed to", 13);
+	if (!g)
+		return 0;
+	if (buf_add(out, t, (size_t)(g - t)) < 0)
+		return -ENOMEM;
+	return buf_addf(out, "expected to%.*s", (int)(n - (size_t)(g - t) - 13), g + 13);
+}
+
+/* The grounded figure, when it is one figure (not "145 x 2", how a sum was made). */
+static int put_source(struct buf *out, const struct fix_ctx *c)
+{
+	const char *s = c->source;
+	size_t i;
+
+	if (!s || !*s)
+		return 0;
+	for (i = 0; s[i]; i++)
+		if (s[i] == '\n' || (s[i] == ' ' && s[i + 1] && strchr("x*+-/=", s[i + 1]) &&
+				     s[i + 2] == ' '))
+			return 0;
+	return buf_adds(out, s);
+}
+
+/* Words that say nothing of a page's topic. */
+static bool stop_word(const char *w, size_t n)
+{
+	static const char *const stop[] = {
+		"www", "com", "org", "net", "io", "html", "htm", "php", "asp", "aspx", "jsp",
+		"index", "en", "us", "abs", "pdf", "blob", "tree", "main", "master", "edu",
+		"gov", "co", "uk", "de", "dev", "app", "docs", "doc", "blog", "http", "https",
+		"amp", "utm", "id", "page", "pages", "post", "posts", "article", "articles",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(stop); i++)
+		if (strlen(stop[i]) == n && strncasecmp(w, stop[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Appends the words of p[0, n) (ASCII letters and digits, with a letter; not stop words). */
+static int add_words(struct buf *out, const char *p, size_t n, size_t *count, size_t max)
+{
+	size_t i = 0;
+
+	while (i < n && *count < max) {
+		size_t k = i;
+		bool letter = false;
+
+		while (k < n && isalnum((unsigned char)p[k])) {
+			letter |= isalpha((unsigned char)p[k]) != 0;
+			k++;
+		}
+		if (k > i + 1 && letter && !stop_word(p + i, k - i)) {
+			if ((out->len && buf_addc(out, ' ') < 0) || buf_add(out, p + i, k - i) < 0)
+				return -ENOMEM;
+			++*count;
+		}
+		/* A percent escape is a byte, not a word. */
+		i = k < n && p[k] == '%' ? k + 3 : k + 1;
+	}
+	return 0;
+}
+
+/*
+ * What to search for instead of a URL: the words of its link's text, else
+ * the site's name and the words of its path ("https://docs.python.org/3/
+ * library/asyncio-task.html" -> "python library asyncio task").
+ */
+static int put_topic(struct buf *out, const struct fix_ctx *c)
+{
+	const char *t = c->doc + c->start, *s, *e, *dot;
+	size_t n = (size_t)(c->end - c->start), count = 0, from, to;
+	struct buf w = {0};
+	int err = 0;
+
+	if (c->link) {
+		err = add_words(&w, c->doc + c->text_b, (size_t)(c->text_e - c->text_b), &count, 12);
+		goto out;
+	}
+	s = memmem(t, n, "://", 3);
+	if (!s)
+		goto out;
+	s += 3;
+	url_host(s, (size_t)(t + n - s), &from, &to);
+	/* The host's labels but the top-level one name the site ("python"). */
+	for (dot = s + to; dot > s + from && dot[-1] != '.'; dot--)
+		;
+	if (dot > s + from)
+		err = add_words(&w, s + from, (size_t)(dot - 1 - (s + from)), &count, 8);
+	e = s + to;
+	if (err == 0 && e < t + n) {
+		size_t pn = (size_t)(t + n - e);
+		const char *q = memchr(e, '?', pn), *h = memchr(e, '#', pn);
+
+		if (q)
+			pn = (size_t)(q - e);
+		if (h && (size_t)(h - e) < pn)
+			pn = (size_t)(h - e);
+		err = add_words(&w, e, pn, &count, 8);
+	}
+	/* The site's name alone is no topic. */
+	if (err == 0 && count < 2)
+		w.len = 0;
+out:
+	if (err == 0 && w.len)
+		err = buf_add(out, w.data, w.len);
+	buf_free(&w);
+	return err;
+}
+
+static int put_link_text(struct buf *out, const struct fix_ctx *c)
+{
+	if (!c->link)
+		return 0;
+	return buf_add(out, c->doc + c->text_b, (size_t)(c->text_e - c->text_b));
+}
+
+static int put_text(struct buf *out, const struct fix_ctx *c)
+{
+	return buf_add(out, c->doc + c->start, (size_t)(c->end - c->start));
+}
+
+/* Renders nothing; applies only where a ',' follows the match, which then goes too. */
+static int put_drop_comma(struct buf *out, const struct fix_ctx *c)
+{
+	(void)out;
+	return c->end < c->len && c->doc[c->end] == ',' ? 1 : 0;
+}
+
+static const struct {
+	const char *name;
+	int (*put)(struct buf *, const struct fix_ctx *);
+} fix_placeholders[] = {
+	{"text", put_text},
+	{"approx", put_approx},
+	{"may", put_may},
+	{"source", put_source},
+	{"topic", put_topic},
+	{"link_text", put_link_text},
+	{"drop_comma", put_drop_comma},
+};
+
+static int fix_placeholder(const char *t, size_t *len)
+{
+	const char *close = strchr(t, '}');
+	size_t i;
+
+	if (!close)
+		return -1;
+	for (i = 0; i < ARRAY_SIZE(fix_placeholders); i++) {
+		size_t k = strlen(fix_placeholders[i].name);
+
+		if ((size_t)(close - t) == k && strncmp(t, fix_placeholders[i].name, k) == 0) {
+			*len = k + 2;
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+int fix_check_template(const char *tmpl, const char **bad)
+{
+	const char *t = tmpl;
+
+	if (strpbrk(tmpl, "\n\r")) {
+		*bad = strpbrk(tmpl, "\n\r");
+		return -EINVAL; /* a repair stays on its line: the diff and the offsets rely on it */
+	}
+	while ((t = strpbrk(t, "{}"))) {
+		size_t k;
+
+		if (t[0] == t[1]) {
+			t += 2;
+			continue;
+		}
+		if (t[0] == '}' || fix_placeholder(t + 1, &k) < 0) {
+			*bad = t;
+			return -EINVAL;
+		}
+		t += k;
+	}
+	return 0;
+}
+
+/*
+ * One template: 1 and out set when every placeholder applied (rendered
+ * something, or {drop_comma} found its comma), 0 when one did not.
+ */
+static int render_one(const char *tmpl, struct fix_ctx *c, struct buf *out)
+{
+	const char *t = tmpl;
+
+	out->len = 0;
+	c->drop_comma = false;
+	while (*t) {
+		const char *brace = strpbrk(t, "{}");
+		size_t k, before;
+		int ph, rc;
+
+		if (!brace)
+			return buf_adds(out, t) < 0 ? -ENOMEM : 1;
+		if (buf_add(out, t, (size_t)(brace - t)) < 0)
+			return -ENOMEM;
+		if (brace[0] == brace[1]) {
+			if (buf_addc(out, brace[0]) < 0)
+				return -ENOMEM;
+			t = brace + 2;
+			continue;
+		}
+		ph = fix_placeholder(brace + 1, &k);
+		if (ph < 0)
+			return 0; /* the loader refuses it; never render half a template */
+		before = out->len;
+		rc = fix_placeholders[ph].put(out, c);
+		if (rc < 0)
+			return -ENOMEM;
+		if (fix_placeholders[ph].put == put_drop_comma) {
+			if (rc == 0)
+				return 0;
+			c->drop_comma = true;
+		} else if (out->len == before) {
+			return 0;
+		}
+		t = brace + k;
+	}
+	return 1;
+}
+
+/* A Markdown link whose destination is the match: "[text](URL)", or "<URL>". */
+static void find_link(struct fix_ctx *c)
+{
+	const char *d = c->doc;
+	uint64_t i;
+
+	c->from = c->start;
+	c->to = c->end;
+	if (c->start >= 1 && c->end < c->len && d[c->start - 1] == '<' && d[c->end] == '>') {
+		c->from--;
+		c->to++;
+		return;
+	}
+	if (c->start < 3 || c->end >= c->len || d[c->start - 1] != '(' || d[c->start - 2] != ']' ||
+	    d[c->end] != ')')
+		return;
+	for (i = c->start - 2; i > 0 && c->start - 2 - i <= 512; i--) {
+		char ch = d[i - 1];
+
+		if (ch == '[')
+			break;
+		if (ch == ']' || ch == '\n' || ch == '<' || ch == '>')
+			return;
+	}
+	if (i == 0 || d[i - 1] != '[')
+		return;
+	c->link = true;
+	c->from = i - 1;
+	c->to = c->end + 1;
+	c->text_b = i;
+	c->text_e = c->start - 2;
+}
+
+/* Does a sentence start at p: after the start, a line break, or ". " and the like? */
+static bool sentence_start(const char *d, uint64_t p)
+{
+	while (p > 0 && (d[p - 1] == ' ' || d[p - 1] == '\t'))
+		p--;
+	return p == 0 || strchr(".!?\n", d[p - 1]) != NULL;
+}
+
+int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
+	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to)
+{
+	struct fix_ctx c = {.doc = doc, .len = len, .start = start, .end = end, .source = source};
+	size_t i;
+	int rc = 0;
+	char first;
+
+	if (end > len || start >= end)
+		return 0;
+	find_link(&c);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = render_one(tmpl[i], &c, with);
+	if (rc <= 0)
+		return rc;
+	*from = c.from;
+	*to = c.drop_comma ? end + 1 : c.to;
+	/* The case of the sentence: a capital stays a capital, and a sentence starts with one. */
+	first = doc[c.link ? c.text_b : start];
+	if (with->len && islower((unsigned char)with->data[0]) &&
+	    (isupper((unsigned char)first) || sentence_start(doc, c.from)))
+		with->data[0] = (char)toupper((unsigned char)with->data[0]);
+	return 1;
+}
+
+/* ---- the rounds ---- */
+
+void fix_result_free(struct fix_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_edits; i++)
+		free(res->edits[i].with);
+	free(res->edits);
+	buf_free(&res->out);
+	*res = (struct fix_result){0};
+}
+
+/* Builds the text with the edits not reverted; tpos[i] is edit i's offset in it. */
+static int build(const char *text, size_t len, const struct fix_result *res, struct buf *out,
+		 uint64_t *tpos)
+{
+	uint64_t at = 0;
+	size_t i;
+
+	out->len = 0;
+	if (grow(&out->data, &out->cap, 1, 1) < 0)
+		return -ENOMEM;
+	out->data[0] = '\0';
+	for (i = 0; i < res->n_edits; i++) {
+		const struct fix_edit *e = &res->edits[i];
+
+		if (buf_add(out, text + at, (size_t)(e->start - at)) < 0)
+			return -ENOMEM;
+		tpos[i] = out->len;
+		if (e->reverted) {
+			if (buf_add(out, text + e->start, (size_t)(e->end - e->start)) < 0)
+				return -ENOMEM;
+		} else if (buf_add(out, e->with, e->with_len) < 0) {
+			return -ENOMEM;
+		}
+		at = e->end;
+	}
+	return buf_add(out, text + at, len - at) < 0 ? -ENOMEM : 0;
+}
+
+static int add_edit(struct fix_result *res, const struct fix_edit *e)
+{
+	size_t at = res->n_edits;
+
+	if (grow(&res->edits, &res->cap_edits, res->n_edits + 1, sizeof(*res->edits)) < 0)
+		return -ENOMEM;
+	while (at > 0 && res->edits[at - 1].start >= e->end)
+		at--;
+	memmove(res->edits + at + 1, res->edits + at, (res->n_edits - at) * sizeof(*res->edits));
+	res->edits[at] = *e;
+	res->n_edits++;
+	return 0;
+}
+
+/*
+ * One round: a finding on a repair takes it back (the repair did not
+ * repair); a finding elsewhere with a template that applies becomes a
+ * repair, in offsets of the input (pending, merged after the round).
+ * tpos and tlen say where each edit is in the text scanned.
+ */
+static int round_of(const char *text, struct fix_result *res, const struct fix_list *found,
+		    const uint64_t *tpos, const uint64_t *tlen, struct fix_edit **pending,
+		    size_t *n_pending, size_t *cap_pending, bool *changed)
+{
+	struct buf with = {0};
+	uint64_t last_to = 0;
+	size_t i, k;
+	int err = 0;
+
+	(void)text;
+	for (i = 0; i < found->n && err == 0; i++) {
+		const struct fix_found *f = &found->v[i];
+		uint64_t shift = 0, from, to;
+		bool hit = false;
+		int rc;
+
+		for (k = 0; k < res->n_edits; k++) {
+			struct fix_edit *e = &res->edits[k];
+
+			if (f->start < tpos[k] + tlen[k] && tpos[k] < f->end) {
+				hit = true;
+				if (!e->reverted) {
+					e->reverted = true;
+					*changed = true;
+				}
+			}
+		}
+		if (hit || !f->n_tmpl)
+			continue;
+		rc = fix_render(f->tmpl, f->n_tmpl, res->out.data, res->out.len, f->start, f->end,
+				f->source, &with, &from, &to);
+		if (rc < 0)
+			err = rc;
+		if (rc <= 0 || (*n_pending && from < last_to))
+			continue; /* none applies, or it overlaps the one before: the first wins */
+		for (k = 0; k < res->n_edits; k++) {
+			if (tpos[k] < to && from < tpos[k] + tlen[k])
+				break; /* widened into a repair: left as it is */
+			if (tpos[k] + tlen[k] <= from)
+				shift += tlen[k] - (res->edits[k].end - res->edits[k].start);
+		}
+		if (k < res->n_edits)
+			continue;
+		if (grow(pending, cap_pending, *n_pending + 1, sizeof(**pending)) < 0 ||
+		    !((*pending)[*n_pending].with = xstrndup(with.data ? with.data : "", with.len))) {
+			err = -ENOMEM;
+			break;
+		}
+		(*pending)[*n_pending] = (struct fix_edit){
+			.start = from - shift, .end = to - shift, .with = (*pending)[*n_pending].with,
+			.with_len = with.len, .rule = f->rule, .signal = f->signal,
+		};
+		++*n_pending;
+		last_to = to;
+	}
+	buf_free(&with);
+	return err;
+}
+
+int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res)
+{
+	struct fix_list found = {0};
+	struct fix_edit *pending = NULL;
+	uint64_t *tpos = NULL, *tlen = NULL;
+	size_t cap_tpos = 0, cap_tlen = 0, cap_pending = 0, n_pending = 0, round, i, k;
+	bool changed = true;
+	int err = 0;
+
+	*res = (struct fix_result){0};
+	for (round = 0; round < FIX_ROUNDS && changed && err == 0; round++) {
+		changed = false;
+		if (grow(&tpos, &cap_tpos, res->n_edits + 1, sizeof(*tpos)) < 0 ||
+		    grow(&tlen, &cap_tlen, res->n_edits + 1, sizeof(*tlen)) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		for (k = 0; k < res->n_edits; k++)
+			tlen[k] = res->edits[k].reverted ? res->edits[k].end - res->edits[k].start
+							 : res->edits[k].with_len;
+		err = build(text, len, res, &res->out, tpos);
+		err = err ? err : scan(ctx, res->out.data, res->out.len, &found);
+		n_pending = 0;
+		err = err ? err : round_of(text, res, &found, tpos, tlen, &pending, &n_pending,
+					   &cap_pending, &changed);
+		for (i = 0; i < n_pending; i++) {
+			if (err == 0)
+				err = add_edit(res, &pending[i]);
+			if (err)
+				free(pending[i].with);
+			else
+				changed = true;
+		}
+		fix_list_clear(&found);
+	}
+	if (err == 0 && changed) {
+		/* Not settled: the text is left as it came, every repair taken back. */
+		res->gave_up = true;
+		for (k = 0; k < res->n_edits; k++)
+			res->edits[k].reverted = true;
+		if (grow(&tpos, &cap_tpos, res->n_edits + 1, sizeof(*tpos)) < 0)
+			err = -ENOMEM;
+		err = err ? err : build(text, len, res, &res->out, tpos);
+	}
+	fix_list_free(&found);
+	free(pending);
+	free(tpos);
+	free(tlen);
+	return err;
+}
+
+/* ---- diff ---- */
+
+/* The offset of the start of the line holding p, and of the byte after its end ('\n' included). */
+static uint64_t line_start(const char *t, uint64_t p)
+{
+	while (p > 0 && t[p - 1] != '\n')
+		p--;
+	return p;
+}
+
+static uint64_t line_end(const char *t, size_t len, uint64_t p)
+{
+	while (p < len && t[p] != '\n')
+		p++;
+	return p < len ? p + 1 : p;
+}
+
+static uint64_t lines_in(const char *t, uint64_t a, uint64_t b)
+{
+	uint64_t n = 0;
+
+	for (; a < b; a++)
+		n += t[a] == '\n';
+	return n;
+}
+
+/* Lines [a, b) of t, each with mark before it. */
+static int put_lines(struct buf *out, char mark, const char *t, uint64_t a, uint64_t b)
+{
+	while (a < b) {
+		uint64_t e = line_end(t, b, a);
+
+		if (buf_addc(out, mark) < 0 || buf_add(out, t + a, (size_t)(e - a)) < 0)
+			return -ENOMEM;
+		if (t[e - 1] != '\n' && (BUF_LIT(out, "\n\\ No newline at end of file\n") < 0))
+			return -ENOMEM;
+		a = e;
+	}
+	return 0;
+}
+
+/* How many lines [a, b) of t holds, a last line without '\n' counted. */
+static uint64_t count_lines(const char *t, uint64_t a, uint64_t b)
+{
+	return lines_in(t, a, b) + (b > a && t[b - 1] != '\n');
+}
+
+int fix_diff(const char *path, const char *in, size_t len, const struct fix_result *res,
+	     struct buf *out)
+{
+	const char *o = res->out.data;
+	size_t olen = res->out.len, i = 0;
+	int64_t shift = 0;
+	bool header = false;
+
+	while (i < res->n_edits) {
+		uint64_t a, b, ca, cb, ta, tb, tca, tcb;
+		int64_t s0 = shift;
+		size_t j = i, c;
+
+		if (res->edits[i].reverted) {
+			i++;
+			continue;
+		}
+		/* The changed lines of the edits whose lines touch, with their context. */
+		a = line_start(in, res->edits[i].start);
+		b = line_end(in, len, res->edits[i].end ? res->edits[i].end - 1 : 0);
+		if (res->edits[i].end == res->edits[i].start)
+			b = line_end(in, len, res->edits[i].start);
+		shift += (int64_t)res->edits[i].with_len -
+			 (int64_t)(res->edits[i].end - res->edits[i].start);
+		for (j = i + 1; j < res->n_edits; j++) {
+			const struct fix_edit *e = &res->edits[j];
+			uint64_t cb2 = b;
+
+			if (e->reverted)
+				continue;
+			/* within 6 lines (two contexts) of the last: one hunk */
+			for (c = 0; c < 6 && cb2 < len; c++)
+				cb2 = line_end(in, len, cb2);
+			if (e->start >= cb2)
+				break;
+			b = line_end(in, len, e->end ? e->end - 1 : 0);
+			shift += (int64_t)e->with_len - (int64_t)(e->end - e->start);
+		}
+		ca = a;
+		for (c = 0; c < 3 && ca > 0; c++)
+			ca = line_start(in, ca - 1);
+		cb = b;
+		for (c = 0; c < 3 && cb < len; c++)
+			cb = line_end(in, len, cb);
+		ta = (uint64_t)((int64_t)a + s0);
+		tb = (uint64_t)((int64_t)b + shift);
+		tca = (uint64_t)((int64_t)ca + s0);
+		tcb = (uint64_t)((int64_t)cb + shift);
+		if (!header && buf_addf(out, "--- %s\n+++ %s\n", path, path) < 0)
+			return -ENOMEM;
+		header = true;
+		if (buf_addf(out, "@@ -%llu,%llu +%llu,%llu @@\n",
+			     (unsigned long long)(lines_in(in, 0, ca) + 1),
+			     (unsigned long long)count_lines(in, ca, cb),
+			     (unsigned long long)(lines_in(o, 0, tca) + 1),
+			     (unsigned long long)count_lines(o, tca, tcb)) < 0)
+			return -ENOMEM;
+		if (put_lines(out, ' ', in, ca, a) < 0 || put_lines(out, '-', in, a, b) < 0 ||
+		    put_lines(out, '+', o, ta, tb) < 0 || put_lines(out, ' ', in, b, cb) < 0)
+			return -ENOMEM;
+		(void)olen;
+		i = j;
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --fix: the spec's recoveries applied to the text. A rule's `fix:`
+ * templates (the packs under patterns/) say what replaces its match; fix_run()
+ * replaces every finding it can, scans the result again, takes back a
+ * repair that is itself a finding (and repairs what a repair uncovered),
+ * in a bounded number of rounds. The bytes outside the repairs are never
+ * touched but for a link's markup around a URL ([text](URL), <URL>) and
+ * a comma a template takes ({drop_comma}).
+ */
+#ifndef HALLUSCAN_FIX_H
+#define HALLUSCAN_FIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules.h"
+#include "util.h"
+
+/* Rounds of scan-and-repair at most; past them the text is left as it was. */
+#define FIX_ROUNDS 4
+
+/* A finding as fix_run() needs it: where, and which rule's templates. */
+struct fix_found {
+	uint64_t start, end;
+	const char *const *tmpl; /* the rule's fix templates (NULL: none) */
+	size_t n_tmpl;
+	char *source;            /* owned copy of the finding's source, or NULL */
+	const char *rule, *signal; /* the ruleset's strings */
+};
+
+struct fix_list {
+	struct fix_found *v;
+	size_t n, cap;
+};
+
+/* One repair, in offsets of the input. */
+struct fix_edit {
+	uint64_t start, end;     /* the bytes replaced */
+	char *with;              /* what replaces them (NUL-terminated) */
+	size_t with_len;
+	const char *rule, *signal;
+	bool reverted;           /* the repair was itself a finding: taken back */
+};
+
+struct fix_result {
+	struct buf out;          /* the text repaired (the input when nothing changed) */
+	struct fix_edit *edits;  /* by start; applied and reverted */
+	size_t n_edits, cap_edits;
+	bool gave_up;            /* FIX_ROUNDS did not settle: out is the input */
+};
+
+/* Scans text whole into list (emptied first): the findings to repair. 0 or -errno. */
+typedef int (*fix_scan_fn)(void *ctx, const char *text, size_t len, struct fix_list *list);
+
+/* The templates of a finding's rule and signal (a near signal has its own). */
+void fix_templates(const struct ruleset *rs, const char *rule, const char *signal,
+		   const char *const **tmpl, size_t *n);
+/* Adds a finding to list (source copied). 0 or -ENOMEM. */
+int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start, uint64_t end,
+		 const char *rule, const char *signal, const char *source);
+void fix_list_clear(struct fix_list *list);
+void fix_list_free(struct fix_list *list);
+
+/*
+ * What one finding's templates make of doc[start, end): the first
+ * template all of whose placeholders apply, into with; *from and *to the
+ * bytes it replaces (the match, widened over a link's markup or a comma).
+ * Returns 1 when one applies, 0 when none does, or -ENOMEM.
+ */
+int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
+	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to);
+
+/* -EINVAL when tmpl names a placeholder a fix does not know; *bad points at it. */
+int fix_check_template(const char *tmpl, const char **bad);
+
+/* Repairs text (see above). 0 or a negative errno; res is the caller's to fix_result_free(). */
+int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res);
+void fix_result_free(struct fix_result *res);
+
+/*
+ * A unified diff of the repairs (3 lines of context) under the name path,
+ * appended to out. 0 or -ENOMEM.
+ */
+int fix_diff(const char *path, const char *in, size_t len, const struct fix_result *res,
+	     struct buf *out);
+
+#endif
