@@ -38,7 +38,8 @@ void fix_templates(const struct ruleset *rs, const char *rule, const char *signa
 }
 
 int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start, uint64_t end,
-		 const char *rule, const char *signal, const char *source)
+		 const char *rule, const char *signal, const char *source,
+		 const char *const *also, size_t n_also)
 {
 	struct fix_found *f;
 
@@ -47,6 +48,8 @@ int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start
 	f = &list->v[list->n];
 	*f = (struct fix_found){.start = start, .end = end, .rule = rule, .signal = signal};
 	fix_templates(rs, rule, signal, &f->tmpl, &f->n_tmpl);
+	for (f->n_also = 0; f->n_also < n_also && f->n_also < FIX_ALSO_MAX; f->n_also++)
+		f->also[f->n_also] = also[f->n_also];
 	if (source && !(f->source = xstrndup(source, strlen(source))))
 		return -ENOMEM;
 	list->n++;
@@ -208,6 +211,23 @@ static bool stop_word(const char *w, size_t n)
 	return false;
 }
 
+/* Does the list of words hold w already (in any case)? */
+static bool has_word(const struct buf *list, const char *w, size_t n)
+{
+	size_t i = 0;
+
+	while (i < list->len) {
+		size_t k = i;
+
+		while (k < list->len && list->data[k] != ' ')
+			k++;
+		if (k - i == n && strncasecmp(list->data + i, w, n) == 0)
+			return true;
+		i = k + 1;
+	}
+	return false;
+}
+
 /* Appends the words of p[0, n) (ASCII letters and digits, with a letter; not stop words). */
 static int add_words(struct buf *out, const char *p, size_t n, size_t *count, size_t max)
 {
@@ -221,7 +241,7 @@ static int add_words(struct buf *out, const char *p, size_t n, size_t *count, si
 			letter |= isalpha((unsigned char)p[k]) != 0;
 			k++;
 		}
-		if (k > i + 1 && letter && !stop_word(p + i, k - i)) {
+		if (k > i + 1 && letter && !stop_word(p + i, k - i) && !has_word(out, p + i, k - i)) {
 			if ((out->len && buf_addc(out, ' ') < 0) || buf_add(out, p + i, k - i) < 0)
 				return -ENOMEM;
 			++*count;
@@ -518,6 +538,29 @@ static int add_edit(struct fix_result *res, const struct fix_edit *e)
 	return 0;
 }
 
+static bool had(const struct fix_edit *e, const char *signal)
+{
+	size_t i;
+
+	for (i = 0; i < e->n_also; i++)
+		if (strcmp(e->also[i], signal) == 0)
+			return true;
+	return false;
+}
+
+/* Is f, on repair e, only of signals the repaired finding had besides the one repaired? */
+static bool no_worse(const struct fix_edit *e, const struct fix_found *f)
+{
+	size_t i;
+
+	if (!had(e, f->signal))
+		return false;
+	for (i = 0; i < f->n_also; i++)
+		if (!had(e, f->also[i]))
+			return false;
+	return true;
+}
+
 /*
  * One round: a finding on a repair takes it back (the repair did not
  * repair); a finding elsewhere with a template that applies becomes a
@@ -545,7 +588,7 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 
 			if (f->start < tpos[k] + tlen[k] && tpos[k] < f->end) {
 				hit = true;
-				if (!e->reverted) {
+				if (!e->reverted && !no_worse(e, f)) {
 					e->reverted = true;
 					*changed = true;
 				}
@@ -575,7 +618,9 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 		(*pending)[*n_pending] = (struct fix_edit){
 			.start = from - shift, .end = to - shift, .with = (*pending)[*n_pending].with,
 			.with_len = with.len, .rule = f->rule, .signal = f->signal,
+			.n_also = f->n_also,
 		};
+		memcpy((*pending)[*n_pending].also, f->also, sizeof(f->also));
 		++*n_pending;
 		last_to = to;
 	}
@@ -681,68 +726,85 @@ static uint64_t count_lines(const char *t, uint64_t a, uint64_t b)
 	return lines_in(t, a, b) + (b > a && t[b - 1] != '\n');
 }
 
+/* Line groups: the edits from *i on whose lines touch, as [*a, *b) of in; *i moves past them. */
+static void next_group(const char *in, size_t len, const struct fix_result *res, size_t *i,
+		       uint64_t *a, uint64_t *b, int64_t *delta)
+{
+	const struct fix_edit *e = &res->edits[*i];
+
+	*a = line_start(in, e->start);
+	*b = line_end(in, len, e->end > e->start ? e->end - 1 : e->start);
+	*delta = 0;
+	for (; *i < res->n_edits; ++*i) {
+		e = &res->edits[*i];
+		if (e->reverted)
+			continue;
+		if (e->start >= *b && !(e->start == *b && *b == len))
+			break;
+		*b = MAX(*b, line_end(in, len, e->end > e->start ? e->end - 1 : e->start));
+		*delta += (int64_t)e->with_len - (int64_t)(e->end - e->start);
+	}
+}
+
 int fix_diff(const char *path, const char *in, size_t len, const struct fix_result *res,
 	     struct buf *out)
 {
 	const char *o = res->out.data;
-	size_t olen = res->out.len, i = 0;
+	size_t i = 0, c;
 	int64_t shift = 0;
 	bool header = false;
 
+	while (i < res->n_edits && res->edits[i].reverted)
+		i++;
 	while (i < res->n_edits) {
-		uint64_t a, b, ca, cb, ta, tb, tca, tcb;
-		int64_t s0 = shift;
-		size_t j = i, c;
+		/* A hunk: groups no more than six lines apart (their contexts touch). */
+		uint64_t ga[64], gb[64], ca, cb, cur;
+		int64_t gd[64], s0 = shift, sh;
+		size_t ng = 0, g;
 
-		if (res->edits[i].reverted) {
-			i++;
-			continue;
-		}
-		/* The changed lines of the edits whose lines touch, with their context. */
-		a = line_start(in, res->edits[i].start);
-		b = line_end(in, len, res->edits[i].end ? res->edits[i].end - 1 : 0);
-		if (res->edits[i].end == res->edits[i].start)
-			b = line_end(in, len, res->edits[i].start);
-		shift += (int64_t)res->edits[i].with_len -
-			 (int64_t)(res->edits[i].end - res->edits[i].start);
-		for (j = i + 1; j < res->n_edits; j++) {
-			const struct fix_edit *e = &res->edits[j];
-			uint64_t cb2 = b;
+		do {
+			uint64_t near;
 
-			if (e->reverted)
-				continue;
-			/* within 6 lines (two contexts) of the last: one hunk */
-			for (c = 0; c < 6 && cb2 < len; c++)
-				cb2 = line_end(in, len, cb2);
-			if (e->start >= cb2)
+			next_group(in, len, res, &i, &ga[ng], &gb[ng], &gd[ng]);
+			ng++;
+			while (i < res->n_edits && res->edits[i].reverted)
+				i++;
+			near = gb[ng - 1];
+			for (c = 0; c < 6 && near < len; c++)
+				near = line_end(in, len, near);
+			if (i >= res->n_edits || res->edits[i].start >= near)
 				break;
-			b = line_end(in, len, e->end ? e->end - 1 : 0);
-			shift += (int64_t)e->with_len - (int64_t)(e->end - e->start);
-		}
-		ca = a;
+		} while (ng < ARRAY_SIZE(ga));
+		ca = ga[0];
 		for (c = 0; c < 3 && ca > 0; c++)
 			ca = line_start(in, ca - 1);
-		cb = b;
+		cb = gb[ng - 1];
 		for (c = 0; c < 3 && cb < len; c++)
 			cb = line_end(in, len, cb);
-		ta = (uint64_t)((int64_t)a + s0);
-		tb = (uint64_t)((int64_t)b + shift);
-		tca = (uint64_t)((int64_t)ca + s0);
-		tcb = (uint64_t)((int64_t)cb + shift);
+		for (g = 0, sh = s0; g < ng; g++)
+			sh += gd[g];
 		if (!header && buf_addf(out, "--- %s\n+++ %s\n", path, path) < 0)
 			return -ENOMEM;
 		header = true;
 		if (buf_addf(out, "@@ -%llu,%llu +%llu,%llu @@\n",
 			     (unsigned long long)(lines_in(in, 0, ca) + 1),
 			     (unsigned long long)count_lines(in, ca, cb),
-			     (unsigned long long)(lines_in(o, 0, tca) + 1),
-			     (unsigned long long)count_lines(o, tca, tcb)) < 0)
+			     (unsigned long long)(lines_in(o, 0, (uint64_t)((int64_t)ca + s0)) + 1),
+			     (unsigned long long)count_lines(o, (uint64_t)((int64_t)ca + s0),
+							     (uint64_t)((int64_t)cb + sh))) < 0)
 			return -ENOMEM;
-		if (put_lines(out, ' ', in, ca, a) < 0 || put_lines(out, '-', in, a, b) < 0 ||
-		    put_lines(out, '+', o, ta, tb) < 0 || put_lines(out, ' ', in, b, cb) < 0)
+		cur = ca;
+		for (g = 0, sh = s0; g < ng; g++) {
+			if (put_lines(out, ' ', in, cur, ga[g]) < 0 || put_lines(out, '-', in, ga[g], gb[g]) < 0 ||
+			    put_lines(out, '+', o, (uint64_t)((int64_t)ga[g] + sh),
+				      (uint64_t)((int64_t)gb[g] + sh + gd[g])) < 0)
+				return -ENOMEM;
+			sh += gd[g];
+			cur = gb[g];
+		}
+		if (put_lines(out, ' ', in, cur, cb) < 0)
 			return -ENOMEM;
-		(void)olen;
-		i = j;
+		shift = sh;
 	}
 	return 0;
 }

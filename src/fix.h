@@ -21,6 +21,8 @@
 /* Rounds of scan-and-repair at most; past them the text is left as it was. */
 #define FIX_ROUNDS 4
 
+#define FIX_ALSO_MAX 3
+
 /* A finding as fix_run() needs it: where, and which rule's templates. */
 struct fix_found {
 	uint64_t start, end;
@@ -28,6 +30,8 @@ struct fix_found {
 	size_t n_tmpl;
 	char *source;            /* owned copy of the finding's source, or NULL */
 	const char *rule, *signal; /* the ruleset's strings */
+	const char *also[FIX_ALSO_MAX]; /* other signals on the same text (the ruleset's) */
+	size_t n_also;
 };
 
 struct fix_list {
@@ -41,6 +45,11 @@ struct fix_edit {
 	char *with;              /* what replaces them (NUL-terminated) */
 	size_t with_len;
 	const char *rule, *signal;
+	/* The signals besides signal the finding had: a repair still found
+	 * for them ("approximately 90%" still ungrounded, as "94.2%" was) is
+	 * no worse, and stays; one found for any other is taken back. */
+	const char *also[FIX_ALSO_MAX];
+	size_t n_also;
 	bool reverted;           /* the repair was itself a finding: taken back */
 };
 
@@ -59,7 +68,8 @@ void fix_templates(const struct ruleset *rs, const char *rule, const char *signa
 		   const char *const **tmpl, size_t *n);
 /* Adds a finding to list (source copied). 0 or -ENOMEM. */
 int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start, uint64_t end,
-		 const char *rule, const char *signal, const char *source);
+		 const char *rule, const char *signal, const char *source,
+		 const char *const *also, size_t n_also);
 void fix_list_clear(struct fix_list *list);
 void fix_list_free(struct fix_list *list);
 

@@ -476,7 +476,8 @@ static int collect_finding(void *ctx, const struct halluscan_finding *f)
 
 	if (f->grounded)
 		return 0;
-	return fix_list_add(c->list, c->sc->rs, f->start, f->end, f->rule, f->signal, f->source);
+	return fix_list_add(c->list, c->sc->rs, f->start, f->end, f->rule, f->signal, f->source,
+			    f->also, f->n_also);
 }
 
 /* fix_run()'s scan: the text whole, its findings collected, the caller's callback aside. */

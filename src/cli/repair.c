@@ -41,7 +41,7 @@ static int collect(void *ctx, const char *path, const struct halluscan_finding *
 
 	(void)path;
 	return fix_list_add(c->list, api_rules_db(c->o->rules)->rs, f->start, f->end, f->rule,
-			    f->signal, f->source);
+			    f->signal, f->source, f->also, f->n_also);
 }
 
 /* text whole through the scanner and the report's filters. */
