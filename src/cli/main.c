@@ -1390,7 +1390,11 @@ int main(int argc, char **argv)
 	}
 	if (o.fix) {
 		/* --fix's findings go to --report, never among the text on stdout. */
-		out.f = fopen(o.fix_report ? o.fix_report : "/dev/null", "w");
+		/* /dev/stderr is the stream itself: opened anew, it would write over the messages. */
+		if (o.fix_report && strcmp(o.fix_report, "/dev/stderr") == 0)
+			out.f = fdopen(dup(STDERR_FILENO), "w");
+		else
+			out.f = fopen(o.fix_report ? o.fix_report : "/dev/null", "w");
 		if (!out.f) {
 			err = -errno;
 			snprintf(d.msg, sizeof(d.msg), "%s: %s", o.fix_report ? o.fix_report : "/dev/null",
