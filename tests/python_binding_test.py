@@ -305,6 +305,47 @@ print(ship("The plan costs $12 and has 3 seats.\\n"))
 """
 
 
+class FixTest(unittest.TestCase):
+    """Gate.fix and Scanner.fix: halluscan --fix in process (issue 34)."""
+
+    def test_gate_fix(self):
+        gate = halluscan.Gate()
+        reply = "According to Smith, it grew 73.4%. It will definitely ship by May 2027.\n"
+        fixed = gate.fix(reply)
+        self.assertEqual(fixed.text, "Research in this area suggests that it grew approximately "
+                         "70%. It may ship by May 2027.\n")
+        self.assertEqual(fixed.repairs, 3)
+        self.assertEqual(fixed.findings, [])
+        self.assertEqual(fixed.summary.verdict, "pass")
+        # The program writes the same text.
+        out = subprocess.run([PROGRAM, "--no-config", "--fix"], input=reply.encode(),
+                             capture_output=True).stdout
+        self.assertEqual(out.decode(), fixed.text)
+
+    def test_fix_grounded(self):
+        gate = halluscan.Gate()
+        fixed = gate.fix("Members save 12% on $1.3 billion.\n",
+                         tools=["Members save 10% on $1.2 billion."])
+        self.assertEqual(fixed.text, "Members save 10% on $1.2 billion.\n")
+        self.assertEqual(fixed.repairs, 2)
+        # Bytes in, bytes out; nothing to repair, the same bytes back.
+        sc = halluscan.Scanner()
+        same = sc.fix(b"caf\xc3\xa9 \xff plain\n")
+        self.assertEqual((same.text, same.repairs), (b"caf\xc3\xa9 \xff plain\n", 0))
+        # Still ungrounded after the repair, as it was: no worse, it stays.
+        sc.add_grounding("The rate is 12.5%.", "tool")
+        kept = sc.fix("The rate is 17.3%.\n")
+        self.assertEqual(kept.text, "The rate is approximately 20%.\n")
+        self.assertEqual([f.signal for f in kept.findings], ["ungrounded_number"])
+
+    def test_a_repair_that_is_a_finding_is_taken_back(self):
+        pack = TODO_PACK + "    fix: 'see https://todo.example/done'\n"
+        with halluscan.Rules(packs={"todo.yaml": pack}, builtin=True) as rules:
+            fixed = halluscan.Scanner(rules).fix("A TODO here.\n")
+        self.assertEqual((fixed.text, fixed.repairs), ("A TODO here.\n", 0))
+        self.assertEqual([f.signal for f in fixed.findings], ["unfinished"])
+
+
 class OwnershipTest(unittest.TestCase):
     def run_script(self, gate_args):
         script = EXIT_SCRIPT % {"bindings": os.path.join(SRCDIR, "bindings", "python"),

@@ -158,6 +158,8 @@ _feed = _fn("halluscan_scanner_feed", c_int, c_void_p, c_char_p, c_size_t)
 _end = _fn("halluscan_scanner_end", c_int, c_void_p, POINTER(POINTER(_Summary)))
 _reset = _fn("halluscan_scanner_reset", c_int, c_void_p, c_uint)
 _check = _fn("halluscan_check", c_int, c_void_p, c_char_p, c_size_t, POINTER(POINTER(_Summary)))
+_fix = _fn("halluscan_fix", c_int, c_void_p, c_char_p, c_size_t, POINTER(POINTER(ctypes.c_char)),
+           POINTER(c_size_t), POINTER(POINTER(_Summary)))
 
 _RULES_BUILTIN, _RULES_PCRE2, _RULES_CHECK = 1, 2, 4
 _RULE_CASELESS, _RULE_PCRE2, _RULE_LEXER, _RULE_RECOGNIZER, _RULE_RECORDS = 1, 2, 4, 8, 16
@@ -271,6 +273,16 @@ class Summary:
     trust: float = None
     claims_sufficient: bool = None
     pressure: bool = False  # scanned under context pressure
+
+
+@dataclasses.dataclass(frozen=True)
+class Fixed:
+    """What --fix made of a reply: the text repaired, how many repairs, and the
+    findings and Summary of the repaired text (those no repair could settle)."""
+    text: str
+    repairs: int
+    findings: list
+    summary: Summary
 
 
 @dataclasses.dataclass(frozen=True)
@@ -513,6 +525,19 @@ class Scanner:
         found = self._done(min(rc, 0))
         return rc == 0, found, self._summary(sp.contents)
 
+    def fix(self, text):
+        """The spec's recoveries applied to text, as halluscan --fix: a Fixed
+        (str in, str out; bytes in, bytes out)."""
+        sp, data = POINTER(_Summary)(), _bytes(text)
+        out, n = POINTER(ctypes.c_char)(), c_size_t()
+        rc = _fix(self._handle(), data, len(data), ctypes.byref(out), ctypes.byref(n),
+                  ctypes.byref(sp))
+        found = self._done(min(rc, 0))
+        fixed = ctypes.string_at(out, n.value)
+        if isinstance(text, str):
+            fixed = fixed.decode("utf-8", "surrogateescape")
+        return Fixed(text=fixed, repairs=rc, findings=found, summary=self._summary(sp.contents))
+
     def claims(self):
         """The claims collected since the last call (with claims=True, no on_claim)."""
         out, self._claims = self._claims, []
@@ -597,3 +622,15 @@ class Gate:
             sc.add_grounding(prompt, "prompt")
         ship, findings, summary = sc.check(reply)
         return Verdict(ship=ship, findings=findings, summary=summary, claims=sc.claims())
+
+    def fix(self, reply, sources=(), tools=(), prompt=None):
+        """The reply repaired (Scanner.fix), grounded as check() grounds it."""
+        sc = self._scanner()
+        sc.reset()
+        for text in tools:
+            sc.add_grounding(text, "tool")
+        for text in sources:
+            sc.add_grounding(text, "source")
+        if prompt is not None:
+            sc.add_grounding(prompt, "prompt")
+        return sc.fix(reply)

@@ -594,3 +594,46 @@ TEST(api_scan_user_pack)
 	halluscan_scanner_free(sc);
 	halluscan_rules_free(rules);
 }
+
+/* halluscan_fix(): the recoveries applied, the caller's findings those of the text given back. */
+TEST(api_fix)
+{
+	static const char text[] = "See https://docs.python.org/3/library/asyncio-task.html. "
+				    "According to Smith, it grew 73.4%.\r\n"
+				    "It will definitely ship by May 2027. Revenue was $1.3 billion.\r\n";
+	struct halluscan_rules *rules = builtin();
+	struct halluscan_scanner *sc = NULL;
+	const struct halluscan_summary *sum = NULL;
+	struct record r = {0};
+	const char *out = NULL;
+	size_t len = 0;
+
+	if (!rules)
+		return;
+	CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &r, &sc, NULL), 0);
+	if (!sc)
+		goto out;
+	CHECK_EQ(halluscan_scanner_add_grounding(sc, HALLUSCAN_GROUND_TOOL,
+						 "Revenue was $1.2 billion.", 25), 0);
+	CHECK_EQ(halluscan_fix(sc, text, strlen(text), &out, &len, &sum), 5);
+	CHECK_STR(out, "See Search for: python library asyncio task. Research in this area suggests "
+		       "that it grew approximately 70%.\r\nIt may ship by May 2027. Revenue was $1.2 "
+		       "billion.\r\n");
+	CHECK_EQ(len, strlen(out));
+	/* Under grounding "approximately 70%" is as ungrounded as "73.4%" was: no worse, kept. */
+	CHECK(sum && sum->findings == 1 && sum->verdict == HALLUSCAN_WARN);
+	CHECK_STR(r.brief, "ungrounded_number:70%@103;");
+	/* Nothing to repair: the text as it came, its finding left (no template fits). */
+	r.findings = 0;
+	CHECK_EQ(halluscan_fix(sc, "Plain words.\n", 13, &out, &len, NULL), 0);
+	CHECK_STR(out, "Plain words.\n");
+	CHECK_EQ(halluscan_fix(sc, "", 0, &out, &len, &sum), 0);
+	CHECK_EQ(len, 0);
+	CHECK_EQ(halluscan_fix(sc, NULL, 1, &out, &len, NULL), -EINVAL);
+	/* Not during an input. */
+	CHECK_EQ(halluscan_scanner_feed(sc, "x", 1), 0);
+	CHECK_EQ(halluscan_fix(sc, "x", 1, &out, &len, NULL), -EBUSY);
+out:
+	halluscan_scanner_free(sc);
+	halluscan_rules_free(rules);
+}
