@@ -319,6 +319,47 @@ static int get_fix(struct pack *p, yaml_node_t *n, char ***out, size_t *count)
 	return err;
 }
 
+/* "fix_examples": a list of {text, fixed}. */
+static int get_fix_examples(struct pack *p, yaml_node_t *n, struct example **out, size_t *count)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *pr;
+	size_t cap = 0;
+	int err = 0;
+
+	if (n->type != YAML_SEQUENCE_NODE)
+		return fail(p, n, "\"fix_examples\" must be a list of {text, fixed}");
+	for (it = n->data.sequence.items.start; it < n->data.sequence.items.top; it++) {
+		yaml_node_t *e = node(p, *it);
+		struct example *ex;
+
+		if (grow(out, &cap, *count + 1, sizeof(**out)) < 0)
+			return -ENOMEM;
+		ex = &(*out)[(*count)++];
+		memset(ex, 0, sizeof(*ex));
+		ex->at = where_of(p, e);
+		if (e->type != YAML_MAPPING_NODE)
+			return fail(p, e, "each of \"fix_examples\" must be {text, fixed}");
+		for (pr = e->data.mapping.pairs.start; pr < e->data.mapping.pairs.top; pr++) {
+			yaml_node_t *k = node(p, pr->key), *v = node(p, pr->value);
+
+			if (k->type != YAML_SCALAR_NODE)
+				return fail(p, k, "keys must be strings");
+			if (strcmp(scalar(k), "text") == 0 && !ex->text)
+				err = get_nonempty(p, v, "text", &ex->text);
+			else if (strcmp(scalar(k), "fixed") == 0 && !ex->match && v->type == YAML_SCALAR_NODE)
+				err = (ex->match = xstrndup(scalar(v), strlen(scalar(v)))) ? 0 : -ENOMEM;
+			else
+				err = failf(p, k, "unknown or repeated key \"%s\" in a fix example", scalar(k));
+			if (err < 0)
+				return err;
+		}
+		if (!ex->text || !ex->match)
+			return fail(p, e, "a fix example needs text and fixed");
+	}
+	return 0;
+}
+
 static int parse_near(struct pack *p, yaml_node_t *n, struct near *nr)
 {
 	yaml_node_pair_t *pr;
@@ -429,6 +470,9 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		} else if (strcmp(key, "fix") == 0) {
 			ONCE(r->fix);
 			err = get_fix(p, v, &r->fix, &r->n_fix);
+		} else if (strcmp(key, "fix_examples") == 0) {
+			ONCE(r->fix_examples);
+			err = get_fix_examples(p, v, &r->fix_examples, &r->n_fix_examples);
 		} else if (strcmp(key, "caseless") == 0) {
 			err = get_bool(p, v, key, &r->caseless);
 		} else if (strcmp(key, "unless_sentence") == 0) {
@@ -542,6 +586,10 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 	NEED(r->recovery, "recovery");
 	NEED(r->n_examples, "examples");
 	NEED(have_neg, "negative_examples");
+	if (r->n_fix_examples && !r->n_fix && !r->near.n_fix) {
+		err = failf(p, n, "rule \"%s\": \"fix_examples\" need \"fix\"", r->id);
+		goto out;
+	}
 #undef NEED
 	if (r->near.signal && r->grounding != GROUNDING_QUANTITY && r->grounding != GROUNDING_REFERENCE)
 		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity or reference", r->id);
@@ -882,6 +930,7 @@ void ruleset_free(struct ruleset *rs)
 		free_strings(rs, r->unless_sentence, r->n_unless_sentence);
 		free_examples(rs, r->examples, r->n_examples);
 		free_examples(rs, r->negatives, r->n_negatives);
+		free_examples(rs, r->fix_examples, r->n_fix_examples);
 	}
 	for (i = 0; i < rs->n_spans; i++) {
 		str_free(rs, rs->spans[i].name);
@@ -1454,6 +1503,10 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 		digest_examples(&h, r->examples, r->n_examples);
 		digest_str(&h, "negatives");
 		digest_examples(&h, r->negatives, r->n_negatives);
+		if (r->n_fix_examples) {
+			digest_str(&h, "fix_examples");
+			digest_examples(&h, r->fix_examples, r->n_fix_examples);
+		}
 	}
 	for (i = 0; i < rs->n_spans; i++) {
 		digest_str(&h, rs->spans[i].name);
@@ -1844,6 +1897,7 @@ static void codec_rule(struct codec *c, void *p)
 	codec_opt_str(c, &r->wake_on);
 	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
 	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
+	codec_array(c, &r->fix_examples, &r->n_fix_examples, sizeof(struct example), codec_example);
 	codec_where(c, &r->at);
 	codec_where(c, &r->pattern_at);
 }

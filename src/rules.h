@@ -98,6 +98,10 @@ struct rule {
 	 * order, the first whose placeholders all apply; none: not repaired. */
 	char **fix;
 	size_t n_fix;
+	/* Texts and what --fix makes of them whole (match holds it), run by
+	 * scan_check_examples() as examples are. */
+	struct example *fix_examples;
+	size_t n_fix_examples;
 	/* Sentence-level exemptions, PCRE2 syntax: the finding is dropped when
 	 * any unless_sentence pattern matches its sentence, unless_before the
 	 * part of the sentence before it, or unless_after the part after it. */

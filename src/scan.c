@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The pipeline: bytes -> engine -> spans -> claims -> policy -> findings. */
 #include "scan.h"
+#include "fix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -1696,6 +1697,67 @@ static int check_one(struct scan *sc, struct probe *p, const struct example *ex,
 	return 0;
 }
 
+/* --fix over a fix example: what fix_run() needs, from a scan of its own. */
+struct fix_probe {
+	const struct ruleset *rs;
+	struct scan *sc;
+	struct fix_list *list;
+};
+
+static int on_fix_probe(void *ctx, const struct finding *f)
+{
+	struct fix_probe *fp = ctx;
+
+	if (f->grounded)
+		return 0;
+	return fix_list_add(fp->list, fp->rs, f->start, f->end, f->rule_id, f->signal, f->source,
+			    f->also, f->n_also);
+}
+
+static int fix_probe_scan(void *ctx, const char *text, size_t len, struct fix_list *list)
+{
+	struct fix_probe *fp = ctx;
+	struct scan_summary sum;
+	int err;
+
+	fix_list_clear(list);
+	fp->list = list;
+	err = scan_feed(fp->sc, text, len);
+	return err ? err : scan_end(fp->sc, &sum);
+}
+
+/* Each fix example, repaired whole, must read as its "fixed". */
+static int check_fix_examples(const struct db *db, struct policy *pol, struct diag *d)
+{
+	const struct ruleset *rs = db->rs;
+	struct fix_probe fp = {.rs = rs};
+	struct fix_result res = {0};
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < rs->n_rules && err == 0; i++) {
+		const struct rule *r = &rs->rules[i];
+
+		for (j = 0; j < r->n_fix_examples && err == 0; j++) {
+			const struct example *ex = &r->fix_examples[j];
+
+			if (!fp.sc)
+				err = scan_new(db, pol, on_fix_probe, &fp, &fp.sc);
+			if (err)
+				break;
+			scan_pressure(fp.sc, r->pressure == PRESSURE_ONLY);
+			err = fix_run(ex->text, strlen(ex->text), fix_probe_scan, &fp, &res);
+			if (err == 0 && strcmp(res.out.data, ex->match) != 0)
+				err = diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": fix example gives "
+					       "\"%.100s\", not \"%.100s\"", ex->at.file, ex->at.line,
+					       ex->at.col, r->id, res.out.data, ex->match);
+			fix_result_free(&res);
+		}
+	}
+	scan_free(fp.sc);
+	return err;
+}
+
 int scan_check_examples(const struct db *db, struct diag *d)
 {
 	const struct ruleset *rs = db->rs;
@@ -1720,6 +1782,8 @@ int scan_check_examples(const struct db *db, struct diag *d)
 			err = check_one(sc, &p, &r->negatives[j], false, d);
 	}
 	scan_free(sc);
+	if (err == 0)
+		err = check_fix_examples(db, pol, d);
 	policy_free(pol);
 	return err ? err : triggers_check(rs, d);
 }
