@@ -458,6 +458,44 @@ static bool sentence_start(const char *d, uint64_t p)
 	return p == 0 || strchr(".!?\n", d[p - 1]) != NULL;
 }
 
+/*
+ * "a 73.4% rise" is "an approximately 70% rise": the article before the
+ * repair agrees with its first word, and is taken into it when it must
+ * change (a letter's sound is guessed from the letter: "a", "e", "i", "o"
+ * and "u" open with a vowel). Returns 0 or -ENOMEM.
+ */
+static int article(const char *doc, struct buf *with, uint64_t *from)
+{
+	uint64_t p = *from, w;
+	bool vowel, an;
+	struct buf b = {0};
+	int err;
+
+	if (!with->len || p < 2 || doc[p - 1] != ' ')
+		return 0;
+	w = p - 1;
+	while (w > 0 && isalpha((unsigned char)doc[w - 1]))
+		w--;
+	if (w > 0 && !strchr(" \t\n(\"", doc[w - 1]))
+		return 0;
+	if (p - 1 - w == 1 && (doc[w] == 'a' || doc[w] == 'A'))
+		an = false;
+	else if (p - 1 - w == 2 && strncasecmp(doc + w, "an", 2) == 0)
+		an = true;
+	else
+		return 0;
+	vowel = strchr("aeiouAEIOU", with->data[0]) != NULL;
+	if (vowel == an)
+		return 0;
+	err = buf_addf(&b, "%c%s %.*s", doc[w], vowel ? "n" : "", (int)with->len, with->data);
+	if (err == 0) {
+		buf_free(with);
+		*with = b;
+		*from = w;
+	}
+	return err;
+}
+
 int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
 	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to)
 {
@@ -475,6 +513,8 @@ int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, u
 		return rc;
 	*from = c.from;
 	*to = c.drop_comma ? end + 1 : c.to;
+	if (article(doc, with, from) < 0)
+		return -ENOMEM;
 	/* The case of the sentence: a capital stays a capital, and a sentence starts with one. */
 	first = doc[c.link ? c.text_b : start];
 	if (with->len && islower((unsigned char)with->data[0]) &&
