@@ -3,7 +3,7 @@
 # Runs golden CLI cases: each folder under cases/ holds `cmd` (the arguments,
 # shell-quoted; $SRC is the source tree), optionally `stdin`, and the
 # expected `stdout`, `status` and (when present) `stderr`. The summary's
-# ruleset digest and version are masked so that a rule change does not
+# ruleset digest and version are masked (stdout and stderr) so that a rule change does not
 # rewrite every case. With --update the expectations are rewritten: read
 # the diff before committing it.
 #   usage: run.sh HALLUSCAN SRCDIR [--update] CASE...
@@ -26,7 +26,7 @@ for name in "$@"; do
 	[ -f "$case_dir/stdin" ] && in=$case_dir/stdin
 	(cd "$case_dir" && HALLUSCAN_CACHE_DIR="$tmp/cache" "$bin" "$@" <"$in" >"$tmp/out" 2>"$tmp/err"; echo $? >"$tmp/status")
 	mask <"$tmp/out" | sed "s|$SRC|\$SRC|g" >"$tmp/stdout"
-	sed "s|$SRC|\$SRC|g" "$tmp/err" >"$tmp/stderr"
+	mask <"$tmp/err" | sed "s|$SRC|\$SRC|g" >"$tmp/stderr"
 	if [ $update = 1 ]; then
 		cp "$tmp/stdout" "$case_dir/stdout"
 		cp "$tmp/status" "$case_dir/status"
