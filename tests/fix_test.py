@@ -182,6 +182,13 @@ def samples():
                         yield "%s:%d" % (name, i + 1), m["content"], None
 
 
+class Packs(unittest.TestCase):
+    def test_builtin_fix_examples_pass(self):
+        # --check-rules compiles afresh and repairs every fix example of the packs.
+        r = run(["--no-cache", "--check-rules"])
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+
 class Rescan(unittest.TestCase):
     def test_repaired_text_holds_no_finding_of_a_repaired_kind(self):
         tmp = tempfile.mkdtemp()
