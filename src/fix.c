@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "input/prescan.h"
 #include "url.h"
 
 /* ---- finding lists ---- */
@@ -668,6 +669,35 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 	return err;
 }
 
+/*
+ * Drops the findings in Markdown code (fenced, indented, inline): code is
+ * never rewritten, whatever the scan reports there (--no-skip-code, the
+ * library). 0 or -ENOMEM.
+ */
+static int drop_code(const char *text, size_t len, struct fix_list *found)
+{
+	struct prescan ps = {.code = true};
+	size_t i, k = 0;
+	int err;
+
+	if (found->n == 0)
+		return 0;
+	prescan_begin(&ps);
+	err = prescan_feed(&ps, text, len);
+	err = err ? err : prescan_end(&ps);
+	for (i = 0; i < found->n && err == 0; i++) {
+		if (prescan_in_code(&ps, found->v[i].start)) {
+			free(found->v[i].source);
+			continue;
+		}
+		found->v[k++] = found->v[i];
+	}
+	if (err == 0)
+		found->n = k;
+	prescan_fini(&ps);
+	return err;
+}
+
 int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res)
 {
 	struct fix_list found = {0};
@@ -690,6 +720,7 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 							 : res->edits[k].with_len;
 		err = build(text, len, res, &res->out, tpos);
 		err = err ? err : scan(ctx, res->out.data, res->out.len, &found);
+		err = err ? err : drop_code(res->out.data, res->out.len, &found);
 		n_pending = 0;
 		err = err ? err : round_of(text, res, &found, tpos, tlen, &pending, &n_pending,
 					   &cap_pending, &changed);

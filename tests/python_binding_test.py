@@ -338,6 +338,17 @@ class FixTest(unittest.TestCase):
         self.assertEqual(kept.text, "The rate is approximately 20%.\n")
         self.assertEqual([f.signal for f in kept.findings], ["ungrounded_number"])
 
+    def test_code_is_never_rewritten(self):
+        # The library reports what is in Markdown code; it repairs none of it.
+        text = ("```\nhttps://fenced.example/guide/setup 73.4%\n```\n"
+                "Run `https://inline.example/guide/setup` now.\nIt grew 73.4%.\n")
+        fixed = halluscan.Scanner().fix(text)
+        self.assertEqual(fixed.text, text.replace("It grew 73.4%", "It grew approximately 70%"))
+        self.assertEqual(fixed.repairs, 1)
+        self.assertEqual(sorted(f.text for f in fixed.findings),
+                         ["https://fenced.example/guide/setup",
+                          "https://inline.example/guide/setup"])
+
     def test_a_repair_that_is_a_finding_is_taken_back(self):
         pack = TODO_PACK + "    fix: 'see https://todo.example/done'\n"
         with halluscan.Rules(packs={"todo.yaml": pack}, builtin=True) as rules:
