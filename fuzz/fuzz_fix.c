@@ -3,7 +3,8 @@
  * --fix (src/fix.c) on any text, with the built-in packs' templates and
  * with a template the input writes (its first line):
  *  - a template either fails the check or renders; a rendered repair
- *    covers its match, stays inside the text and holds no line break;
+ *    covers its match, stays inside the text and holds no line break
+ *    but those of the match it copies;
  *  - fix_run() ends (in at most FIX_ROUNDS scans) and its text is the
  *    input with the applied repairs in place, byte for byte elsewhere;
  *    edits are sorted and do not overlap; a text given back unchanged
@@ -66,7 +67,9 @@ static void one_template(const char *tmpl, const char *doc, size_t len, struct f
 		FUZZ_CHECK(rc == 0 || rc == 1, "rc %d", rc);
 		if (rc == 1) {
 			FUZZ_CHECK(from <= start && to >= end && to <= len);
-			FUZZ_CHECK(!memchr(with.data, '\n', with.len));
+			/* A line break comes from the match ({text}, {may}), never the template. */
+			FUZZ_CHECK(!memchr(with.data, '\n', with.len) ||
+				   memchr(doc + start, '\n', (size_t)(end - start)));
 		}
 	}
 	buf_free(&with);
