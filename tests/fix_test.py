@@ -155,6 +155,19 @@ class FileMode(unittest.TestCase):
         self.assertEqual(r.stdout.count(b"\n"), DOC.count("\n"))
 
 
+class Redaction(unittest.TestCase):
+    def test_credentials_stay_out_of_the_report(self):
+        with tempfile.TemporaryDirectory() as d:
+            rep = os.path.join(d, "rep")
+            r = run(["--fix", "--report", rep],
+                    b"See https://bob:s3cr3t@docs.example.com/guide/setup-steps now.\n")
+            self.assertEqual(r.returncode, 1)
+            self.assertEqual(r.stdout, b"See Search for: example guide setup steps now.\n")
+            report = slurp(rep)
+            self.assertNotIn("s3cr3t", report)
+            self.assertIn("https://REDACTED@docs.example.com/guide/setup-steps", report)
+
+
 def samples():
     """(name, text, source or None): the bundled transcript, then corpus replies."""
     with open(os.path.join(SRCDIR, "examples", "transcript.txt")) as f:

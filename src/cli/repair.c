@@ -24,6 +24,7 @@
 #include "emit.h"
 #include "fix.h"
 #include "input/plain.h"
+#include "url.h"
 
 /* What one input costs in memory at most: it is held whole, with its repaired copy. */
 #define FIX_MAX_BYTES ((size_t)64 << 20)
@@ -95,12 +96,20 @@ static int fix_scan(void *ctx, const char *text, size_t len, struct fix_list *li
 static int write_edits(struct jsonl *out, const char *shown, const char *in,
 		       const struct fix_result *res)
 {
-	struct buf *b = &out->b;
+	struct buf *b = &out->b, tmp = {0}, tmp2 = {0};
 	size_t i;
 	int err = 0;
 
 	for (i = 0; i < res->n_edits && err == 0; i++) {
 		const struct fix_edit *e = &res->edits[i];
+		/* A URL's credentials stay out of the report, as in every finding. */
+		const char *t = in + e->start, *w = e->with;
+		size_t tn = (size_t)(e->end - e->start), wn = e->with_len;
+
+		if (url_redact(&t, &tn, &tmp) < 0 || url_redact(&w, &wn, &tmp2) < 0) {
+			err = -ENOMEM;
+			break;
+		}
 
 		err |= BUF_LIT(b, "{\"type\":\"fix\",\"path\":");
 		err |= emit_json_string(b, shown, strlen(shown));
@@ -108,11 +117,13 @@ static int write_edits(struct jsonl *out, const char *shown, const char *in,
 		err |= BUF_LIT(b, ",\"rule\":") | emit_json_string(b, e->rule, strlen(e->rule));
 		err |= buf_addf(b, ",\"start\":%llu,\"end\":%llu,\"text\":",
 				(unsigned long long)e->start, (unsigned long long)e->end);
-		err |= emit_json_string(b, in + e->start, (size_t)(e->end - e->start));
-		err |= BUF_LIT(b, ",\"fixed\":") | emit_json_string(b, e->with, e->with_len);
+		err |= emit_json_string(b, t, tn);
+		err |= BUF_LIT(b, ",\"fixed\":") | emit_json_string(b, w, wn);
 		err |= e->reverted ? BUF_LIT(b, ",\"applied\":false}\n") : BUF_LIT(b, ",\"applied\":true}\n");
 		err = err ? -ENOMEM : jsonl_flush(out);
 	}
+	buf_free(&tmp);
+	buf_free(&tmp2);
 	return err;
 }
 
