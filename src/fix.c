@@ -500,18 +500,27 @@ static int article(const char *doc, struct buf *with, uint64_t *from)
 int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
 	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to)
 {
+	size_t used;
+
+	return fix_render_from(tmpl, 0, n, doc, len, start, end, source, with, from, to, &used);
+}
+
+int fix_render_from(const char *const *tmpl, size_t i, size_t n, const char *doc, size_t len,
+		    uint64_t start, uint64_t end, const char *source, struct buf *with,
+		    uint64_t *from, uint64_t *to, size_t *used)
+{
 	struct fix_ctx c = {.doc = doc, .len = len, .start = start, .end = end, .source = source};
-	size_t i;
 	int rc = 0;
 	char first;
 
 	if (end > len || start >= end)
 		return 0;
 	find_link(&c);
-	for (i = 0; i < n && rc == 0; i++)
+	for (; i < n && rc == 0; i++)
 		rc = render_one(tmpl[i], &c, with);
 	if (rc <= 0)
 		return rc;
+	*used = i - 1;
 	*from = c.from;
 	*to = c.drop_comma ? end + 1 : c.to;
 	if (article(doc, with, from) < 0)
@@ -530,8 +539,10 @@ void fix_result_free(struct fix_result *res)
 {
 	size_t i;
 
-	for (i = 0; i < res->n_edits; i++)
+	for (i = 0; i < res->n_edits; i++) {
 		free(res->edits[i].with);
+		free(res->edits[i].source);
+	}
 	free(res->edits);
 	buf_free(&res->out);
 	*res = (struct fix_result){0};
@@ -565,6 +576,7 @@ static int build(const char *text, size_t len, const struct fix_result *res, str
 	return buf_add(out, text + at, len - at) < 0 ? -ENOMEM : 0;
 }
 
+/* Inserts e in order: 0, 1 when it overlaps an edit (not added), or -ENOMEM. */
 static int add_edit(struct fix_result *res, const struct fix_edit *e)
 {
 	size_t at = res->n_edits;
@@ -573,6 +585,10 @@ static int add_edit(struct fix_result *res, const struct fix_edit *e)
 		return -ENOMEM;
 	while (at > 0 && res->edits[at - 1].start >= e->end)
 		at--;
+	/* A template after the first may have widened its edit this round. */
+	if ((at > 0 && res->edits[at - 1].end > e->start) ||
+	    (at < res->n_edits && res->edits[at].start < e->end))
+		return 1;
 	memmove(res->edits + at + 1, res->edits + at, (res->n_edits - at) * sizeof(*res->edits));
 	res->edits[at] = *e;
 	res->n_edits++;
@@ -603,13 +619,51 @@ static bool no_worse(const struct fix_edit *e, const struct fix_found *f)
 }
 
 /*
+ * Edit k was itself a finding: the next of its templates that applies
+ * (rendered on the input, where its match is), else it is taken back.
+ * The next round scans it again. 0 or -ENOMEM.
+ */
+static int next_template(const char *text, size_t len, struct fix_result *res, size_t k,
+			 struct buf *with)
+{
+	struct fix_edit *e = &res->edits[k];
+	uint64_t from, to;
+	size_t used;
+	char *w;
+	int rc = 0;
+
+	if (e->used + 1 < e->n_tmpl)
+		rc = fix_render_from(e->tmpl, e->used + 1, e->n_tmpl, text, len, e->mstart, e->mend,
+				     e->source, with, &from, &to, &used);
+	if (rc < 0)
+		return rc;
+	/* Only within the bytes it had, or others' it does not reach. */
+	if (rc == 1 && (k == 0 || res->edits[k - 1].end <= from) &&
+	    (k + 1 == res->n_edits || to <= res->edits[k + 1].start)) {
+		if (!(w = xstrndup(with->data ? with->data : "", with->len)))
+			return -ENOMEM;
+		free(e->with);
+		e->with = w;
+		e->with_len = with->len;
+		e->start = from;
+		e->end = to;
+		e->used = used;
+		return 0;
+	}
+	e->reverted = true;
+	return 0;
+}
+
+/*
  * One round: a finding on a repair takes it back (the repair did not
  * repair); a finding elsewhere with a template that applies becomes a
  * repair, in offsets of the input (pending, merged after the round).
  * tpos and tlen say where each edit is in the text scanned.
  */
-static int round_of(const char *text, struct fix_result *res, const struct fix_list *found,
-		    const uint64_t *tpos, const uint64_t *tlen, struct fix_edit **pending,
+static int round_of(const char *text, size_t len, struct fix_result *res,
+		    const struct fix_list *found,
+		    const uint64_t *tpos, const uint64_t *tlen, const uint64_t *olen,
+		    struct fix_edit **pending,
 		    size_t *n_pending, size_t *cap_pending, bool *changed)
 {
 	struct buf with = {0};
@@ -617,28 +671,28 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 	size_t i, k;
 	int err = 0;
 
-	(void)text;
 	for (i = 0; i < found->n && err == 0; i++) {
 		const struct fix_found *f = &found->v[i];
 		uint64_t shift = 0, from, to;
+		size_t used = 0;
 		bool hit = false;
 		int rc;
 
-		for (k = 0; k < res->n_edits; k++) {
+		for (k = 0; k < res->n_edits && err == 0; k++) {
 			struct fix_edit *e = &res->edits[k];
 
 			if (f->start < tpos[k] + tlen[k] && tpos[k] < f->end) {
 				hit = true;
 				if (!e->reverted && !no_worse(e, f)) {
-					e->reverted = true;
+					err = next_template(text, len, res, k, &with);
 					*changed = true;
 				}
 			}
 		}
 		if (hit || !f->n_tmpl)
 			continue;
-		rc = fix_render(f->tmpl, f->n_tmpl, res->out.data, res->out.len, f->start, f->end,
-				f->source, &with, &from, &to);
+		rc = fix_render_from(f->tmpl, 0, f->n_tmpl, res->out.data, res->out.len, f->start,
+				     f->end, f->source, &with, &from, &to, &used);
 		if (rc < 0)
 			err = rc;
 		if (rc <= 0 || (*n_pending && from < last_to))
@@ -647,7 +701,7 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 			if (tpos[k] < to && from < tpos[k] + tlen[k])
 				break; /* widened into a repair: left as it is */
 			if (tpos[k] + tlen[k] <= from)
-				shift += tlen[k] - (res->edits[k].end - res->edits[k].start);
+				shift += tlen[k] - olen[k];
 		}
 		if (k < res->n_edits)
 			continue;
@@ -659,8 +713,14 @@ static int round_of(const char *text, struct fix_result *res, const struct fix_l
 		(*pending)[*n_pending] = (struct fix_edit){
 			.start = from - shift, .end = to - shift, .with = (*pending)[*n_pending].with,
 			.with_len = with.len, .rule = f->rule, .signal = f->signal,
-			.n_also = f->n_also,
+			.n_also = f->n_also, .tmpl = f->tmpl, .n_tmpl = f->n_tmpl, .used = used,
+			.mstart = f->start - shift, .mend = f->end - shift,
 		};
+		if (f->source && !((*pending)[*n_pending].source = xstrndup(f->source, strlen(f->source)))) {
+			free((*pending)[*n_pending].with);
+			err = -ENOMEM;
+			break;
+		}
 		memcpy((*pending)[*n_pending].also, f->also, sizeof(f->also));
 		++*n_pending;
 		last_to = to;
@@ -702,8 +762,8 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 {
 	struct fix_list found = {0};
 	struct fix_edit *pending = NULL;
-	uint64_t *tpos = NULL, *tlen = NULL;
-	size_t cap_tpos = 0, cap_tlen = 0, cap_pending = 0, n_pending = 0, round, i, k;
+	uint64_t *tpos = NULL, *tlen = NULL, *olen = NULL;
+	size_t cap_tpos = 0, cap_tlen = 0, cap_olen = 0, cap_pending = 0, n_pending = 0, round, i, k;
 	bool changed = true;
 	int err = 0;
 
@@ -711,25 +771,30 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 	for (round = 0; round < FIX_ROUNDS && changed && err == 0; round++) {
 		changed = false;
 		if (grow(&tpos, &cap_tpos, res->n_edits + 1, sizeof(*tpos)) < 0 ||
-		    grow(&tlen, &cap_tlen, res->n_edits + 1, sizeof(*tlen)) < 0) {
+		    grow(&tlen, &cap_tlen, res->n_edits + 1, sizeof(*tlen)) < 0 ||
+		    grow(&olen, &cap_olen, res->n_edits + 1, sizeof(*olen)) < 0) {
 			err = -ENOMEM;
 			break;
 		}
-		for (k = 0; k < res->n_edits; k++)
-			tlen[k] = res->edits[k].reverted ? res->edits[k].end - res->edits[k].start
-							 : res->edits[k].with_len;
+		for (k = 0; k < res->n_edits; k++) {
+			olen[k] = res->edits[k].end - res->edits[k].start;
+			tlen[k] = res->edits[k].reverted ? olen[k] : res->edits[k].with_len;
+		}
 		err = build(text, len, res, &res->out, tpos);
 		err = err ? err : scan(ctx, res->out.data, res->out.len, &found);
 		err = err ? err : drop_code(res->out.data, res->out.len, &found);
 		n_pending = 0;
-		err = err ? err : round_of(text, res, &found, tpos, tlen, &pending, &n_pending,
-					   &cap_pending, &changed);
+		err = err ? err : round_of(text, len, res, &found, tpos, tlen, olen, &pending,
+					   &n_pending, &cap_pending, &changed);
 		for (i = 0; i < n_pending; i++) {
-			if (err == 0)
-				err = add_edit(res, &pending[i]);
-			if (err)
+			int rc = err ? err : add_edit(res, &pending[i]);
+
+			if (rc < 0)
+				err = rc;
+			if (rc) {
 				free(pending[i].with);
-			else
+				free(pending[i].source);
+			} else
 				changed = true;
 		}
 		fix_list_clear(&found);
@@ -747,6 +812,7 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 	free(pending);
 	free(tpos);
 	free(tlen);
+	free(olen);
 	return err;
 }
 

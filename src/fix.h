@@ -50,6 +50,12 @@ struct fix_edit {
 	 * no worse, and stays; one found for any other is taken back. */
 	const char *also[FIX_ALSO_MAX];
 	size_t n_also;
+	/* What made it, for the next template when this one is itself a
+	 * finding: the templates, the one used, the match in the input. */
+	const char *const *tmpl;
+	size_t n_tmpl, used;
+	uint64_t mstart, mend;
+	char *source;
 	bool reverted;           /* the repair was itself a finding: taken back */
 };
 
@@ -81,6 +87,10 @@ void fix_list_free(struct fix_list *list);
  */
 int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
 	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to);
+/* The same from template first on; *used says which applied. */
+int fix_render_from(const char *const *tmpl, size_t first, size_t n, const char *doc, size_t len,
+		    uint64_t start, uint64_t end, const char *source, struct buf *with,
+		    uint64_t *from, uint64_t *to, size_t *used);
 
 /* -EINVAL when tmpl names a placeholder a fix does not know; *bad points at it. */
 int fix_check_template(const char *tmpl, const char **bad);
