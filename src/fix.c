@@ -618,6 +618,36 @@ static bool no_worse(const struct fix_edit *e, const struct fix_found *f)
 	return true;
 }
 
+/* A finding of the input as it came: where, and by which rule. */
+struct fix_orig {
+	uint64_t start;
+	const char *rule;
+};
+
+/*
+ * Was f (in the text scanned) there before any repair, by the same rule at
+ * the same place? A reference entry that holds a URL is found again round
+ * its repair: not the repair's doing.
+ */
+static bool was_there(const struct fix_found *f, const struct fix_result *res,
+		      const uint64_t *tpos, const uint64_t *tlen, const uint64_t *olen,
+		      const struct fix_orig *orig, size_t n_orig)
+{
+	uint64_t shift = 0;
+	size_t k;
+
+	for (k = 0; k < res->n_edits; k++) {
+		if (tpos[k] <= f->start && f->start < tpos[k] + tlen[k])
+			return false; /* it starts in a repair */
+		if (tpos[k] + tlen[k] <= f->start)
+			shift += tlen[k] - olen[k];
+	}
+	for (k = 0; k < n_orig; k++)
+		if (orig[k].start == f->start - shift && strcmp(orig[k].rule, f->rule) == 0)
+			return true;
+	return false;
+}
+
 /*
  * Edit k was itself a finding: the next of its templates that applies
  * (rendered on the input, where its match is), else it is taken back.
@@ -663,7 +693,7 @@ static int next_template(const char *text, size_t len, struct fix_result *res, s
 static int round_of(const char *text, size_t len, struct fix_result *res,
 		    const struct fix_list *found,
 		    const uint64_t *tpos, const uint64_t *tlen, const uint64_t *olen,
-		    struct fix_edit **pending,
+		    const struct fix_orig *orig, size_t n_orig, struct fix_edit **pending,
 		    size_t *n_pending, size_t *cap_pending, bool *changed)
 {
 	struct buf with = {0};
@@ -683,7 +713,8 @@ static int round_of(const char *text, size_t len, struct fix_result *res,
 
 			if (f->start < tpos[k] + tlen[k] && tpos[k] < f->end) {
 				hit = true;
-				if (!e->reverted && !no_worse(e, f)) {
+				if (!e->reverted && !no_worse(e, f) &&
+				    !was_there(f, res, tpos, tlen, olen, orig, n_orig)) {
 					err = next_template(text, len, res, k, &with);
 					*changed = true;
 				}
@@ -763,6 +794,8 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 	struct fix_list found = {0};
 	struct fix_edit *pending = NULL;
 	uint64_t *tpos = NULL, *tlen = NULL, *olen = NULL;
+	struct fix_orig *orig = NULL;
+	size_t n_orig = 0, cap_orig = 0;
 	size_t cap_tpos = 0, cap_tlen = 0, cap_olen = 0, cap_pending = 0, n_pending = 0, round, i, k;
 	bool changed = true;
 	int err = 0;
@@ -784,8 +817,14 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 		err = err ? err : scan(ctx, res->out.data, res->out.len, &found);
 		err = err ? err : drop_code(res->out.data, res->out.len, &found);
 		n_pending = 0;
-		err = err ? err : round_of(text, len, res, &found, tpos, tlen, olen, &pending,
-					   &n_pending, &cap_pending, &changed);
+		for (i = 0; round == 0 && i < found.n && err == 0; i++) {
+			if (grow(&orig, &cap_orig, n_orig + 1, sizeof(*orig)) < 0)
+				err = -ENOMEM;
+			else
+				orig[n_orig++] = (struct fix_orig){found.v[i].start, found.v[i].rule};
+		}
+		err = err ? err : round_of(text, len, res, &found, tpos, tlen, olen, orig, n_orig,
+					   &pending, &n_pending, &cap_pending, &changed);
 		for (i = 0; i < n_pending; i++) {
 			int rc = err ? err : add_edit(res, &pending[i]);
 
@@ -813,6 +852,7 @@ int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fi
 	free(tpos);
 	free(tlen);
 	free(olen);
+	free(orig);
 	return err;
 }
 
