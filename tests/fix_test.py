@@ -196,10 +196,24 @@ def samples():
 
 
 class Packs(unittest.TestCase):
-    def test_builtin_fix_examples_pass(self):
-        # --check-rules compiles afresh and repairs every fix example of the packs.
+    def test_fix_examples_pass(self):
+        # --check-rules compiles afresh and repairs every fix example of the packs,
+        # the built-in ones and a pack of one's own.
         r = run(["--no-cache", "--check-rules"])
         self.assertEqual(r.returncode, 0, r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            pack = os.path.join(d, "todo.yaml")
+            with open(pack, "w") as f:
+                f.write("rules:\n  - id: todo.marker\n    signal: unfinished\n"
+                        "    severity: warn\n    pattern: '\\bTODO\\b'\n"
+                        "    message: 'unfinished: {text}'\n    recovery: finish it\n"
+                        "    fix: 'DONE'\n    fix_examples:\n"
+                        "      - {text: 'a TODO here', fixed: 'a DONE here'}\n"
+                        "    examples: ['a TODO here']\n    negative_examples: ['todo']\n")
+            r = run(["--no-cache", "--rules", pack, "--check-rules"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run(["--no-cache", "--rules", pack, "--fix"], b"One TODO left.\n")
+            self.assertEqual((r.returncode, r.stdout), (1, b"One DONE left.\n"))
 
 
 class Rescan(unittest.TestCase):
