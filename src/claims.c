@@ -725,6 +725,54 @@ static bool year_of_other_role(struct claims *c, const struct held *h, uint64_t 
 }
 
 /*
+ * The day of a month a date's year h is written with ("May 26, 2287",
+ * "2287-05-26": the lexer gives the day and its year as parts of one
+ * expression), or NULL; *month_only: the month alone ("March 2285").
+ */
+static const struct held *date_of_year(const struct claims *c, const struct held *h,
+				       bool *month_only)
+{
+	size_t i = (size_t)(h - c->held), k;
+
+	if (h->q.kind != QUANTITY_YEAR || quantity_is_decade(&h->q) || !(h->nl_flags & NUMLEX_PART))
+		return NULL;
+	/* (held in the order of the text: the year before "05-26" or after "May 26") */
+	for (k = i ? i - 1 : i + 1; k <= i + 1 && k < c->n_held; k += 2) {
+		const struct held *d = &c->held[k];
+
+		if (d->lexed && d->expr_from == h->expr_from && d->q.kind == QUANTITY_DATE) {
+			*month_only = d->q.scale != 1;
+			return d;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * A date's year the grounding gives that day with another year: "May 26,
+ * 2287" of a tool's 2024-05-26 is reported as differing from it, the
+ * grounding's date named as written ("2024-05-26", "May 26, 2024").
+ */
+static bool date_year_changed(struct claims *c, struct held *h, const struct held *day)
+{
+	const struct ground_quantity *y, *date = NULL;
+	size_t off = c->text.len;
+
+	y = ground_date_year(c->ground, &day->q, h->q.value, &date);
+	if (!y)
+		return false;
+	h->grounded_at = MIN(y->at, date->at);
+	if ((y->at < date->at ? buf_adds(&c->text, y->text) < 0 || buf_addc(&c->text, '-') < 0 ||
+					buf_adds(&c->text, date->text) < 0
+			      : buf_adds(&c->text, date->text) < 0 || buf_adds(&c->text, ", ") < 0 ||
+					buf_adds(&c->text, y->text) < 0) ||
+	    buf_addc(&c->text, '\0') < 0)
+		return true; /* reported as ungrounded: the weaker claim */
+	h->source_off = off;
+	return true;
+}
+
+/*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
  * the fourth quarter of 2020"), or as the other side of a bound ("with
@@ -1561,8 +1609,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	uint64_t at;
 	const char *p;
 	size_t n;
-	bool money = false;
+	bool money = false, month_only;
 	unsigned role = 0;
+	const struct held *day;
 
 	/* "open 24 hours a day" where the grounding gives the days their
 	 * hours: each day said (every day when none is) must be open from
@@ -1667,6 +1716,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (v == GROUND_NEAR && h->q.kind == QUANTITY_YEAR && ground_context_shared(&ctx, &gq->ctx) == 0 &&
 	    year_of_other_role(c, h, end))
 		v = GROUND_NONE;
+	/* "May 26, 2287" where the tool gives May 26 only as 2024-05-26: that
+	 * date, its year changed (whatever else says 2287 or is near it). */
+	if (h->q.kind == QUANTITY_YEAR && (day = date_of_year(c, h, &month_only)) && !month_only &&
+	    date_year_changed(c, h, day))
+		return CHECK_REPORT;
 	/* A figure the grounding gives of the very period the answer says it
 	 * of ("$2.39 in the third quarter of 2019") is that one, not one said
 	 * in its words of another period ("$1.87 in the third quarter of 2020,
@@ -1765,15 +1819,6 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * checked only for a repeat. */
 	if (h->q.words && (h->q.kind == QUANTITY_COUNT || h->q.kind == QUANTITY_ORDINAL))
 		return CHECK_SILENT;
-	/* A year, month, time or temperature is checked where the grounding
-	 * says one like it: "A 2023 study", "by March 2027", "at 5 pm"
-	 * against tool output that dates nothing claim nothing it could
-	 * contradict; but "since 1997" does (since_said), and so does a day
-	 * of a month ("from August 28th to September 4th"): a summary's dates
-	 * that its source never gives are its own (RAGTruth dev: one more
-	 * invented span, no false alarm; times so checked made SummEdits'
-	 * false alarms 3 -> 20 of 1,648, in dialogue summaries); not one
-	 * ahead of today (date_ahead). */
 	if (v == GROUND_NONE && h->q.kind == QUANTITY_IDENT &&
 	    strncmp(h->q.unit, QUANTITY_STREET, strlen(QUANTITY_STREET)) == 0)
 		return street_as_number(c, h);
@@ -1789,7 +1834,20 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return ground_holds_unit(c->ground, h->q.unit_hash) ? CHECK_REPORT
 									    : CHECK_SILENT;
 	}
+	/* A year, month, time or temperature is checked where the grounding
+	 * says one like it: "A 2023 study", "by March 2027", "at 5 pm"
+	 * against tool output that dates nothing claim nothing it could
+	 * contradict; but "since 1997" does (since_said), and so does a day
+	 * of a month ("from August 28th to September 4th"): a summary's dates
+	 * that its source never gives are its own (RAGTruth dev: one more
+	 * invented span, no false alarm; times so checked made SummEdits'
+	 * false alarms 3 -> 20 of 1,648, in dialogue summaries); not one
+	 * ahead of today (date_ahead); and a date's year that nothing gives,
+	 * where the grounding gives years ("transactions for March 2285" over
+	 * records of 2022): a record's date, not a plan. */
 	if (v == GROUND_NONE && h->q.kind > QUANTITY_BASE && !since_said(c, h) &&
+	    !(date_of_year(c, h, &month_only) &&
+	      ground_holds_unit(c->ground, quantity_unit_hash("date:year"))) &&
 	    !(h->q.kind == QUANTITY_DATE && h->q.scale == 1 && !date_ahead(c, h, end)) &&
 	    !(h->q.kind == QUANTITY_TIME && ground_holds_unit(c->ground, h->q.unit_hash)))
 		return CHECK_SILENT;

@@ -1800,6 +1800,58 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 	return NULL;
 }
 
+/* The most dates of one day ground_date_year() reads. */
+#define DATE_YEAR_WALK 64
+/* How far apart a date's day and its year are written: "2024-05-26" (5),
+ * "May 26, 2024" (8), "26 May 2024". */
+#define DATE_YEAR_GAP 16
+
+/* The year written with the grounded date in slot i (the quantity put in
+ * just before or after it, near it), or NIL. */
+static uint32_t year_beside(const struct ground *g, uint32_t i)
+{
+	uint64_t seq = g->ql[i].seq, first = g->ql[g->qhead].seq;
+	int d;
+
+	for (d = -1; d <= 1; d += 2) {
+		uint32_t j = (i + GROUND_CAP + (uint32_t)d) % GROUND_CAP;
+		const struct ground_quantity *y = &g->q[j];
+
+		if ((d < 0 && seq == first) || (d > 0 && seq + 1 >= first + g->qcount))
+			continue;
+		if (y->q.kind == QUANTITY_YEAR && !quantity_is_decade(&y->q) &&
+		    (y->at > g->q[i].at ? y->at - g->q[i].at : g->q[i].at - y->at) <= DATE_YEAR_GAP)
+			return j;
+	}
+	return NIL;
+}
+
+const struct ground_quantity *ground_date_year(const struct ground *g, const struct quantity *day,
+					       double year, const struct ground_quantity **date)
+{
+	const struct ground_quantity *found = NULL;
+	uint32_t i, y, walked = 0;
+
+	if (g->qcount == 0 || day->kind != QUANTITY_DATE || day->scale != 1)
+		return NULL;
+	for (i = g->vals[val_of(day->value)]; i != NIL && walked < DATE_YEAR_WALK;
+	     i = g->ql[i].val.next) {
+		if (g->ql[i].unit_hash != day->unit_hash || g->q[i].q.value != day->value)
+			continue;
+		walked++;
+		y = year_beside(g, i);
+		/* That day said without a year, or with this one: nothing differs. */
+		if (y == NIL || g->q[y].q.value == year)
+			return NULL;
+		/* (the list is newest first) */
+		if (!found) {
+			found = &g->q[y];
+			*date = &g->q[i];
+		}
+	}
+	return found;
+}
+
 const struct ground_quantity *ground_newest_list(const struct ground *g)
 {
 	uint32_t j;

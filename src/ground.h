@@ -258,6 +258,16 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
+ * For a day of a month (QUANTITY_DATE at scale 1) said with a year: the
+ * year the grounding writes beside that day ("2024-05-26", "May 26,
+ * 2024"), the newest, when every place that gives the day (the 64 newest)
+ * gives it with a year and none with this one; the date in *date. NULL
+ * otherwise: "May 26, 2287" of a tool's 2024-05-26 is that date with its
+ * year changed.
+ */
+const struct ground_quantity *ground_date_year(const struct ground *g, const struct quantity *day,
+					       double year, const struct ground_quantity **date);
+/*
  * The number of items of the newest JSON array (or run of lines alike)
  * the grounding holds since the turn began (ground_turn(); the last one
  * closed: a tool's result list closes after the lists inside its items,
