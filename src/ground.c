@@ -909,6 +909,7 @@ struct qsearch {
 	const struct quantity *seen;
 	bool seen_states, seen_comparable;
 	double seen_distance;
+	uint32_t noun; /* count_noun() of a */
 };
 
 /* True when slot i is older than the stated one held in class k (or there is none). */
@@ -970,6 +971,36 @@ static bool keeps_bound(const struct quantity *a, const struct ground_quantity *
 	       (gq->ctx.bound > 0 && a->value > gq->q.value);
 }
 
+/*
+ * The word a whole count of a noun names ("3 nights": "night", as
+ * word_hash() keys the words of a context), or 0 for any other quantity.
+ */
+static uint32_t count_noun(const struct quantity *a)
+{
+	if (a->kind != QUANTITY_COUNT || a->items || a->decimals != 0 || a->words)
+		return 0;
+	return word_hash(a->unit, strnlen(a->unit, sizeof(a->unit)));
+}
+
+/*
+ * Is gq a bare figure written with decimals ("rating": 3.9, "4.0") whose
+ * words do not name the noun a count (count_noun()) counts? A measure of
+ * another thing, which "3 nights" or "5 stars" were not changed from.
+ */
+static bool other_measure(uint32_t noun, const struct ground_quantity *gq)
+{
+	size_t i;
+
+	if (!noun || gq->q.kind != QUANTITY_NUMBER || gq->q.decimals == 0)
+		return false;
+	if (!(gq->ctx.mask >> (noun % 64) & 1))
+		return true;
+	for (i = 0; i < gq->ctx.n; i++)
+		if (gq->ctx.word[i] == noun)
+			return false;
+	return true;
+}
+
 static void judge(struct qsearch *s, uint32_t i)
 {
 	const struct ground *g = s->g;
@@ -997,7 +1028,7 @@ static void judge(struct qsearch *s, uint32_t i)
 	d = s->seen_distance;
 	if (d > s->best[0] && d > s->best[1])
 		return;
-	if (keeps_bound(s->a, gq))
+	if (keeps_bound(s->a, gq) || other_measure(s->noun, gq))
 		return;
 	shared = share_context(s->ctx, &gq->ctx);
 	if (d < s->best[shared] ||
@@ -1131,6 +1162,11 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.value == a->value)
 				judge(s, i);
+	/* "3 nights": "3 days" states it. */
+	if (quantity_nights(a) &&
+	    !judge_range(s, quantity_unit_hash("seconds"), a->value * QUANTITY_DAY_SECONDS,
+			 a->value * QUANTITY_DAY_SECONDS))
+		return false;
 	/* "40 years": "the 40th anniversary" states it. */
 	if (a->scale == QUANTITY_YEAR_SECONDS && a->unit_hash == quantity_unit_hash("seconds"))
 		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
@@ -1238,7 +1274,7 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			  const struct ground_context *ctx, uint32_t since)
 {
 	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")}, dup = 0;
-	uint32_t best = NIL;
+	uint32_t best = NIL, noun = count_noun(a);
 	size_t best_k = 0, u, walked, j;
 	double best_d = INFINITY;
 	uint8_t per_bit[64] = {0};
@@ -1278,7 +1314,8 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			k = ground_context_shared(ctx, &gq->ctx);
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
-			if (!quantity_comparable(a, &gq->q) || keeps_bound(a, gq))
+			if (!quantity_comparable(a, &gq->q) || keeps_bound(a, gq) ||
+			    other_measure(noun, gq))
 				continue;
 			/* Whether it would win, before the dearer question whether
 			 * it states a (then it is no swap): most lose here. */
@@ -1334,6 +1371,7 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	struct qsearch s = {
 		.g = g, .a = a, .ctx = ctx,
 		.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
+		.noun = count_noun(a),
 	};
 	uint32_t i;
 
@@ -1349,6 +1387,7 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,
 			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
+			.noun = s.noun,
 		};
 		for (i = 0; i < g->qcount; i++)
 			judge(&s, (g->qhead + i) % GROUND_CAP);

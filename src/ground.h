@@ -195,7 +195,10 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
  *     GROUND_NEAR;
  *  5. else NULL and GROUND_NONE.
  * In 2. and 4., a bound that a keeps is no candidate ("under 34 euros" a
- * user asked for, 30 euros said): a meets it, it did not change it.
+ * user asked for, 30 euros said): a meets it, it did not change it; nor,
+ * for a whole count of a noun ("3 nights"), a bare figure written with
+ * decimals whose words do not name that noun ("rating": 3.9): a measure
+ * of another thing.
  * The pointer is valid until the set changes.
  */
 const struct ground_quantity *ground_match_quantity(const struct ground *g,

@@ -471,11 +471,22 @@ static bool __attribute__((cold, noinline)) items_of(const struct quantity *g, c
 	return false;
 }
 
+bool quantity_nights(const struct quantity *a)
+{
+	return a->kind == QUANTITY_COUNT && !a->items && a->decimals == 0 &&
+	       strcmp(a->unit, "night") == 0;
+}
+
 bool quantity_states(const struct quantity *a, const struct quantity *g)
 {
 	if (is_lexed(a->kind) || is_lexed(g->kind))
 		return lexed_states(a, g);
 	if (same_count(a, g))
+		return true;
+	/* "3 nights" of a stay given as "3 days" ("a 3-day trip"): a hotel's
+	 * days are counted as its nights. */
+	if (quantity_nights(a) && g->kind == QUANTITY_BASE && g->scale == QUANTITY_DAY_SECONDS &&
+	    strcmp(g->unit, "seconds") == 0 && g->value == a->value * QUANTITY_DAY_SECONDS)
 		return true;
 	/* A bare number in tool output states any quantity written with that
 	 * number: {"refund_window_days": 14} grounds "14 days". */

@@ -125,6 +125,9 @@ bool quantity_follows(int before);
 void quantity_set_items(struct quantity *q, const char *const *words, size_t n_words,
 			double count);
 
+/* Is a a whole count of nights ("3 nights")? Such a count is stated by as
+ * many days ("3 days", "a 3-day trip": quantity_states()). */
+bool quantity_nights(const struct quantity *a);
 /*
  * True when the written quantity a states the grounded quantity g: the same
  * unit and the same value once g is rounded to the precision a was written

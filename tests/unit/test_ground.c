@@ -255,6 +255,17 @@ static size_t ref_shared(const struct ground_context *a, const struct ground_con
 }
 
 /*
+ * A bare figure with decimals is no candidate to be near a whole count of
+ * a noun, or swapped with it, unless its words name the noun (ground.h);
+ * the words of these tests are small numbers, which name no noun.
+ */
+static bool ref_other_measure(const struct quantity *a, const struct quantity *g)
+{
+	return a->kind == QUANTITY_COUNT && !a->items && a->decimals == 0 && !a->words &&
+	       g->kind == QUANTITY_NUMBER && g->decimals > 0;
+}
+
+/*
  * The swap ground.h describes: among the 128 newest quantities of a's unit
  * (and, for a count of a noun, of bare numbers), the comparable one a does not state
  * that shares the most context words (two at least), then the nearest,
@@ -278,7 +289,8 @@ static const struct ref_item *ref_swap(const struct ref_item *v, size_t n, const
 			if (v[i].q.unit_hash != units[u])
 				continue;
 			walked++;
-			if (!quantity_comparable(a, &v[i].q) || quantity_states(a, &v[i].q))
+			if (!quantity_comparable(a, &v[i].q) || quantity_states(a, &v[i].q) ||
+			    ref_other_measure(a, &v[i].q))
 				continue;
 			k = ref_shared(ctx, &v[i].ctx);
 			if (k < 2 || k < best_k)
@@ -311,7 +323,7 @@ static long long ref_match(const struct ref_item *v, size_t n, const struct quan
 				found[shared][1] = &v[i];
 			continue;
 		}
-		if (!quantity_comparable(a, &v[i].q))
+		if (!quantity_comparable(a, &v[i].q) || ref_other_measure(a, &v[i].q))
 			continue;
 		d = quantity_distance(a, &v[i].q);
 		if (d <= best[shared]) {
