@@ -7,7 +7,8 @@
  *    digits, 6 to 64 of them, and a hash (all hex digits, seven or more)
  *    is keyed whole, lowercased, with a short form for each of its first
  *    seven to twelve digits (ground_hash_prefixes()) that is its key's
- *    beginning;
+ *    beginning; an IBAN (together or in groups of four) by its characters
+ *    without the blanks;
  *  - quantity_parse: a finite, non-negative value in a named unit with its
  *    hash and kind, a quantity that states itself at distance 0;
  *  - ground_match_quantity, with the input's lines as grounded quantities
@@ -73,7 +74,8 @@ static void check_keys(const char *t, size_t n)
 				FUZZ_CHECK(from >= at && len <= n - from, "code [%zu, +%zu) from %zu",
 					   from, len, at);
 				FUZZ_CHECK(ground_is_code(t + from, len) ||
-					   ground_is_underscored(t + from, len));
+					   ground_is_underscored(t + from, len) ||
+					   ground_is_iban(t + from, len));
 				FUZZ_CHECK((from == 0 || !isalnum((unsigned char)t[from - 1])) &&
 					   (from + len == n || !isalnum((unsigned char)t[from + len])),
 					   "a code inside a run");
@@ -94,10 +96,21 @@ static void check_keys(const char *t, size_t n)
 			   "an identifier's key and its parts' differ");
 		buf_free(&apart);
 	}
-	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash is
-	 * keyed whole in either case, its short forms by their beginning. */
+	/* An IBAN is keyed by its characters without the blanks. */
+	if (ground_is_iban(t, n)) {
+		key_of(GROUNDING_CODE, t, n, &key);
+		for (i = 0; i < n; i++)
+			if (t[i] != ' ')
+				FUZZ_CHECK(buf_addc(&text, t[i]) == 0);
+		FUZZ_CHECK(key.len == text.len + 1 && memcmp(key.data + 1, text.data, text.len) == 0,
+			   "an IBAN's key");
+		text.len = 0;
+	}
+	/* A code: capitals and digits, or a hash, six to 64 bytes; a hash (not
+	 * an IBAN) is keyed whole in either case, its short forms by their
+	 * beginning. */
 	if (ground_is_code(t, n)) {
-		bool hash = n >= 7;
+		bool hash = n >= 7 && !ground_is_iban(t, n);
 
 		FUZZ_CHECK(n >= 6 && n <= 64, "a code of %zu bytes", n);
 		for (i = 0; i < n; i++) {

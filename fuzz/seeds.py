@@ -206,6 +206,10 @@ def seeds_keys():
     write('keys', 'url', bytes([100]) + b'HTTPS://Docs.Example.COM:443/a/b/?q=1#frag')
     write('keys', 'citation', bytes([50]) + b'According to Dr. Williams et al. (2024)')
     write('keys', 'number', bytes([1]) + b'18.30 %')
+    # IBANs, together and in groups of four (one code, its key without blanks)
+    write('keys', 'iban', bytes([25]) + b'Paid CH9300762011623852957 and GB29 NWBK 6016 1331 9268 19, '
+          b'not DE89370400440532013000 nor AB12 3456 or NL91 ABNA 0417 1643 00 2024')
+    write('keys', 'iban-grouped', bytes([25]) + b'GB29 NWBK 6016 1331 9268 19')
 
 
 def seeds_json():

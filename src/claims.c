@@ -49,7 +49,8 @@ struct held {
 	bool all_day;      /* "open 24 hours a day", "open 24/7": a time every hour of its days */
 	bool week;         /* "open seven days a week": checked only against days' hours */
 	unsigned char total; /* CLAIM_TOTAL_*: source is the derivation it differs from */
-	bool label;        /* numbers an item of a list run inline ("..., 4. Agence"): no figure */
+	bool label;        /* numbers an item of a list run inline ("..., 4. Agence"), or is a
+			    * group of a code's ("GB29 NWBK 6016 ..."): no figure */
 	bool computed;     /* source is the reply's own arithmetic worked out (arith.h) */
 };
 
@@ -2225,8 +2226,15 @@ static int lex_sentence(struct claims *c, uint64_t end)
 		struct ground_codes cur = {0};
 		size_t k = c->n_held, len, from;
 
-		while (!err && (len = ground_next_code(s, n, &cur, false, &from)) > 0)
+		while (!err && (len = ground_next_code(s, n, &cur, false, &from)) > 0) {
 			err = hold_code(c, from, from + len);
+			/* the groups of an IBAN written in fours ("GB29 NWBK 6016
+			 * ..."): the code's characters, no figures of their own */
+			for (i = first; !err && memchr(s + from, ' ', len) && i < k; i++)
+				if (c->held[i].lexed && c->held[i].from < c->start + from + len &&
+				    c->held[i].to > c->start + from)
+					c->held[i].label = true;
+		}
 		if (!err)
 			err = merge_held(c, first, k);
 	}

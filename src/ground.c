@@ -2312,11 +2312,68 @@ static bool is_hash(const char *t, size_t n)
 	return digit && letter;
 }
 
+static bool upper_byte(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool upper_or_digit(unsigned char c)
+{
+	return upper_byte(c) || (c >= '0' && c <= '9');
+}
+
+static bool code_byte(unsigned char c);
+
+/* Most and least characters of an IBAN (ISO 13616: Norway's 15 to Saint Lucia's 32, with room). */
+#define IBAN_MIN 15
+#define IBAN_MAX 34
+
+/*
+ * The length of an IBAN at the start of t[0, n): two capitals, two check
+ * digits, then capitals and digits, IBAN_MIN to IBAN_MAX in all, written
+ * together ("GB29NWBK60161331926819") or in groups of four after a blank
+ * each, the last of one to four ("GB29 NWBK 6016 1331 9268 19"); 0 when
+ * there is none. Nothing but its end is looked at past IBAN_MAX + 8 bytes.
+ */
+static size_t iban_at(const char *t, size_t n)
+{
+	size_t i = 4, chars = 4, g;
+
+	if (n < IBAN_MIN || !upper_byte((unsigned char)t[0]) || !upper_byte((unsigned char)t[1]) ||
+	    !ascii_digit((unsigned char)t[2]) || !ascii_digit((unsigned char)t[3]))
+		return 0;
+	if (upper_or_digit((unsigned char)t[i])) {
+		while (i < n && upper_or_digit((unsigned char)t[i]))
+			i++;
+		return i >= IBAN_MIN && i <= IBAN_MAX && (i == n || !code_byte((unsigned char)t[i])) ? i : 0;
+	}
+	while (i + 1 < n && t[i] == ' ' && upper_or_digit((unsigned char)t[i + 1])) {
+		for (g = 0; g < 4 && i + 1 + g < n && upper_or_digit((unsigned char)t[i + 1 + g]); g++)
+			;
+		/* a longer word, or one glued to lower case, is no group */
+		if ((i + 1 + g < n && code_byte((unsigned char)t[i + 1 + g])) || chars + g > IBAN_MAX)
+			break;
+		chars += g;
+		i += 1 + g;
+		if (g < 4)
+			break;
+	}
+	return chars >= IBAN_MIN && i > 4 ? i : 0;
+}
+
+bool ground_is_iban(const char *t, size_t n)
+{
+	return n >= IBAN_MIN && n <= IBAN_MAX + IBAN_MAX / 4 && iban_at(t, n) == n;
+}
+
 bool ground_is_code(const char *t, size_t n)
 {
 	size_t i, turns = 0;
 	bool lower = false;
 
+	/* an IBAN, its check digits after its country: "CH9300762011623852957" */
+	if (n <= IBAN_MAX && !memchr(t, ' ', n) && ground_is_iban(t, n))
+		return true;
 	if (n < 6 || n > 64)
 		return false;
 	for (i = 0; i < n; i++) {
@@ -2365,7 +2422,7 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 
 	cur->is_name = false;
 	while (i < n) {
-		size_t d, a, b, k;
+		size_t d, a, b, k, m;
 		bool ident, name = false;
 
 		/* a digit with a letter or "_" beside it: perhaps a code's */
@@ -2380,6 +2437,12 @@ size_t ground_next_code(const char *t, size_t n, struct ground_codes *cur, bool 
 		i = b;
 		k = b - a;
 		ident = k <= 64 && ground_is_underscored(t + a, k);
+		/* an IBAN in groups of four ("GB29 NWBK 6016 ..."): one code, blanks and all */
+		if (k == 4 && (m = iban_at(t + a, n - a)) > k) {
+			i = b = a + m;
+			k = m;
+			ident = true;
+		}
 		if (!ident && k >= 7 && memchr(t + a, '_', k)) {
 			/* a hash among words joined by "_" ("clip_2b007cf0ba98"): that part */
 			size_t sa = a, sb;
@@ -2482,6 +2545,13 @@ static int code_key(const char *t, size_t n, struct buf *out)
 {
 	size_t i;
 
+	/* an IBAN without its blanks: every character of it, grouped or not */
+	if (ground_is_iban(t, n)) {
+		for (i = 0; i < n; i++)
+			if (t[i] != ' ' && buf_addc(out, t[i]) < 0)
+				return -ENOMEM;
+		return 0;
+	}
 	if (ground_is_underscored(t, n)) {
 		for (i = 0; i < n; i++)
 			if (t[i] != '_' && buf_addc(out, (char)ascii_lower((unsigned char)t[i])) < 0)

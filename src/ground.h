@@ -382,6 +382,15 @@ int ground_sync(struct ground *dst, struct ground *src);
  */
 bool ground_is_code(const char *text, size_t n);
 /*
+ * Is text an IBAN: two capitals, two check digits, then capitals and
+ * digits, 15 to 34 in all, written together ("CH9300762011623852957", a
+ * code) or in groups of four after a blank each, the last of one to four
+ * ("GB29 NWBK 6016 1331 9268 19")? ground_next_code() gives either whole,
+ * and its key (GROUNDING_CODE) is its characters without the blanks: one
+ * changed character names another account.
+ */
+bool ground_is_iban(const char *text, size_t n);
+/*
  * Is text an identifier of words and digits joined by "_", the digits last
  * ("certificate_7504069", "gift_card_1234", "local_13"): two letters or
  * more, two digits or more? ground_next_code() gives these too, and a
@@ -419,9 +428,9 @@ struct ground_codes {
 };
 
 /*
- * The next code (ground_is_code()) of text[0, n) after cur: a run of
- * letters and digits with neither on its sides ("_" joins a run), that is
- * one; its length, its start in *start; 0 when there is none. Not a colour
+ * The next code (ground_is_code(), ground_is_iban()) of text[0, n) after
+ * cur: a run of letters and digits with neither on its sides ("_" joins a
+ * run), that is one, or an IBAN in groups; its length, its start in *start; 0 when there is none. Not a colour
  * ("#1A2B3C"), nor, unless addresses (what grounds: a code in a link is
  * said), one in a word (between blanks) that holds "@", "/" or "www."
  * (URLs, e-mail addresses, paths: the URL check's). Linear over all the
