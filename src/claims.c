@@ -1528,6 +1528,29 @@ static bool near_items_total(struct claims *c, struct held *h, unsigned role, do
 	return true;
 }
 
+/* How far before a count its clause is read for the value it counts. */
+#define GROUP_BEFORE 80
+
+/*
+ * Is the count h (of a noun) as many as the items of the turn's lists that
+ * share a field's value, that value said in its clause before it ("**Charlie**:
+ * 2 messages", "Alice sent 3 messages")? Its clause: back to its line's
+ * start or the figure before it, at most GROUP_BEFORE bytes.
+ */
+static bool group_counted(struct claims *c, struct held *h)
+{
+	uint64_t lo = MAX(c->start, h->from > GROUP_BEFORE ? h->from - GROUP_BEFORE : 0);
+	const char *p;
+	size_t n, i;
+
+	p = window_get(c->w, lo, h->from, &n);
+	if (n != h->from - lo)
+		return false;
+	for (i = n; i > 0 && p[i - 1] != '\n' && !isdigit((unsigned char)p[i - 1]); i--)
+		;
+	return ground_group_said(c->ground, p + i, n - i, h->q.value, &h->grounded_at);
+}
+
 /*
  * A house number on a street the grounding names nowhere ("2260
  * Middlefield Road" where the tool gives "2200 El Camino Real"): held as
@@ -1706,6 +1729,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			gq = said;
 			v = GROUND_STATED;
 		}
+		/* "Charlie: 2 messages", "Alice sent 3 messages": as many items
+		 * of the turn's lists say that value of a field. */
+		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && !h->q.items &&
+		    group_counted(c, h))
+			return CHECK_GROUNDED;
 	}
 	/* A sum of money in a total's, a charge's or a refund's role is held
 	 * to what the figures make (check_total_stated(), _computed()). */

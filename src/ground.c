@@ -122,6 +122,12 @@ struct ground {
 	unsigned days_seen; /* the days of the week times were said of since then */
 	bool codes;         /* a code put in, or ground_note_codes(), since then */
 	uint64_t turn;      /* the seq of the turn's first quantity (ground_turn()) */
+	/* The turn's field values and how many items say each (ground_group_add()):
+	 * allocated with the first, GROUND_GROUP_CAP of them; index: a slot + 1
+	 * by the value's hash, 0 empty. */
+	struct ground_group *groups;
+	uint16_t *group_index;
+	uint32_t n_groups;
 	/*
 	 * For ground_sync(). version changes with every change to the set;
 	 * epoch with every reset, to a number no other set had (a set freed
@@ -175,10 +181,12 @@ void ground_free(struct ground *g)
 	free(g->heads);
 	free(g->attr);
 	free(g->attr_index);
+	free(g->groups);
 	free(g);
 }
 
 static void clear_heads(struct ground *g);
+static void groups_clear(struct ground *g);
 
 /* A number for a reset no set has had, on any thread. */
 static uint64_t next_epoch(void)
@@ -215,6 +223,7 @@ void ground_reset(struct ground *g)
 	g->rewritten = UINT64_MAX;
 	g->texts = 0;
 	g->synced_from = NULL;
+	groups_clear(g);
 }
 
 void ground_begin_text(struct ground *g)
@@ -1955,6 +1964,151 @@ unsigned ground_day_run(const struct ground *g, uint64_t seq_from, uint64_t at_f
 void ground_turn(struct ground *g)
 {
 	g->turn = g->qseq;
+	groups_clear(g);
+}
+
+/* ---- values that items of a list share ---- */
+
+static bool code_byte(unsigned char c);
+
+/* Slots of the groups' index: twice the cap, a power of two. */
+#define GROUP_SLOTS (2 * GROUND_GROUP_CAP)
+_Static_assert((GROUP_SLOTS & (GROUP_SLOTS - 1)) == 0 && GROUP_SLOTS < 65536, "the groups' slots");
+
+struct ground_group {
+	uint64_t hash; /* of the field and the value, lowercased */
+	uint64_t at;   /* where the value was first said */
+	uint32_t count;
+	uint8_t len;
+	char value[GROUND_GROUP_VALUE];
+};
+
+static void groups_clear(struct ground *g)
+{
+	if (g->n_groups)
+		memset(g->group_index, 0, GROUP_SLOTS * sizeof(*g->group_index));
+	g->n_groups = 0;
+}
+
+static int groups_alloc(struct ground *g)
+{
+	if (g->groups)
+		return 0;
+	/* (one block: the index after the groups) */
+	g->groups = malloc(GROUND_GROUP_CAP * sizeof(*g->groups) + GROUP_SLOTS * sizeof(uint16_t));
+	if (!g->groups)
+		return -ENOMEM;
+	g->group_index = (uint16_t *)(g->groups + GROUND_GROUP_CAP);
+	memset(g->group_index, 0, GROUP_SLOTS * sizeof(*g->group_index));
+	return 0;
+}
+
+static uint64_t group_hash(uint64_t field, const char *value, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (field * 0x9e3779b97f4a7c15ull);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ ascii_lower((unsigned char)value[i])) * 0x100000001b3ull;
+	return h;
+}
+
+/* Adds count items to the group of hash h (group_hash()) and value (n <= GROUND_GROUP_VALUE). */
+static int group_add(struct ground *g, uint64_t h, const char *value, size_t n, uint64_t at,
+		     uint32_t count)
+{
+	uint32_t slot = (uint32_t)(h ^ h >> 32) & (GROUP_SLOTS - 1);
+	struct ground_group *gr;
+	int err = groups_alloc(g);
+
+	if (err)
+		return err;
+	for (; g->group_index[slot]; slot = (slot + 1) & (GROUP_SLOTS - 1)) {
+		gr = &g->groups[g->group_index[slot] - 1];
+		if (gr->hash == h && gr->len == n && strncasecmp(gr->value, value, n) == 0) {
+			gr->count = count > UINT32_MAX - gr->count ? UINT32_MAX : gr->count + count;
+			return 0;
+		}
+	}
+	/* Full: a value first said past the cap counts nothing. */
+	if (g->n_groups == GROUND_GROUP_CAP)
+		return 0;
+	gr = &g->groups[g->n_groups++];
+	*gr = (struct ground_group){.hash = h, .at = at, .count = count, .len = (uint8_t)n};
+	memcpy(gr->value, value, n);
+	g->group_index[slot] = (uint16_t)g->n_groups;
+	return 0;
+}
+
+int ground_group_add(struct ground *g, uint64_t field, const char *value, size_t n, uint64_t at)
+{
+	size_t i;
+	bool letter = false;
+
+	if (n < 2 || n > GROUND_GROUP_VALUE)
+		return 0;
+	for (i = 0; i < n; i++)
+		letter |= ascii_alpha((unsigned char)value[i]);
+	return letter ? group_add(g, group_hash(field, value, n), value, n, at, 1) : 0;
+}
+
+/* Is value[0, len) said in text[0, n) as words of their own, in any case? */
+static bool said_as_words(const char *text, size_t n, const char *value, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + len <= n; i++)
+		if (strncasecmp(text + i, value, len) == 0 &&
+		    (i == 0 || !code_byte((unsigned char)text[i - 1])) &&
+		    (i + len == n || !code_byte((unsigned char)text[i + len])))
+			return true;
+	return false;
+}
+
+bool ground_group_said(const struct ground *g, const char *before, size_t n, double count,
+		       uint64_t *at)
+{
+	uint32_t i;
+
+	if (count < 1 || count != floor(count))
+		return false;
+	for (i = 0; i < g->n_groups; i++) {
+		const struct ground_group *gr = &g->groups[i];
+
+		if (gr->count == count && said_as_words(before, n, gr->value, gr->len)) {
+			*at = gr->at;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* dst's groups become src's (copy), or gain them (merge). */
+static int groups_take(struct ground *dst, const struct ground *src, bool copy)
+{
+	uint32_t i;
+	int err;
+
+	if (copy)
+		groups_clear(dst);
+	if (!src->n_groups)
+		return 0;
+	if (copy) {
+		if ((err = groups_alloc(dst)) < 0)
+			return err;
+		memcpy(dst->groups, src->groups, src->n_groups * sizeof(*src->groups));
+		memcpy(dst->group_index, src->group_index, GROUP_SLOTS * sizeof(*src->group_index));
+		dst->n_groups = src->n_groups;
+		return 0;
+	}
+	for (i = 0; i < src->n_groups; i++) {
+		const struct ground_group *gr = &src->groups[i];
+
+		err = group_add(dst, gr->hash, gr->value, gr->len, gr->at, gr->count);
+		if (err < 0)
+			return err;
+	}
+	return 0;
 }
 
 /* dst's turn starts where src's does: its newest quantities are src's. */
@@ -1978,6 +2132,8 @@ int ground_copy(struct ground *dst, const struct ground *src)
 	memcpy(dst->reported, src->reported, sizeof(dst->reported));
 	dst->days_seen = src->days_seen;
 	dst->codes = src->codes;
+	if (err == 0)
+		err = groups_take(dst, src, true);
 	return err;
 }
 
@@ -2104,6 +2260,8 @@ int ground_merge(struct ground *dst, const struct ground *src)
 {
 	int err = merge_newest(dst, src, src->count, src->qcount, src->acount);
 
+	if (err == 0)
+		err = groups_take(dst, src, false);
 	if (err == 0) {
 		dst->evictions += src->evictions;
 		dst->codes |= src->codes;
@@ -2130,6 +2288,8 @@ int ground_sync(struct ground *dst, struct ground *src)
 	    (src->rewritten == UINT64_MAX || src->rewritten >= dst->synced_q)) {
 		newest = true;
 		err = merge_newest(dst, src, (uint32_t)ne, (uint32_t)nq, (uint32_t)na);
+		if (err == 0)
+			err = groups_take(dst, src, true); /* (the turn's, as src counts them now) */
 		if (src->active)
 			ground_activate(dst); /* (a set is only activated; reset clears it) */
 		dst->codes |= src->codes; /* (said since the reset, as a copy keeps it) */
@@ -2322,7 +2482,6 @@ static bool upper_or_digit(unsigned char c)
 	return upper_byte(c) || (c >= '0' && c <= '9');
 }
 
-static bool code_byte(unsigned char c);
 
 /* Most and least characters of an IBAN (ISO 13616: Norway's 15 to Saint Lucia's 32, with room). */
 #define IBAN_MIN 15

@@ -291,8 +291,27 @@ const struct ground_quantity *ground_newest_list(const struct ground *g);
 #define GROUND_DAY_RUN_MAX 31
 unsigned ground_day_run(const struct ground *g, uint64_t seq_from, uint64_t at_from);
 /* A turn begins (a user's or system message): what comes after it is the
- * turn's (ground_newest_list()); a copy or sync keeps where it began. */
+ * turn's (ground_newest_list(), the groups below); a copy or sync keeps
+ * where it began. */
 void ground_turn(struct ground *g);
+
+/*
+ * Items of a list that share a field's value: "sender": "Charlie" in two
+ * messages of a channel's (or of two channels' read in one turn) makes
+ * "Charlie: 2 messages". ground_group_add() counts one item saying value
+ * (2 to GROUND_GROUP_VALUE bytes, a letter among them; compared without
+ * case) under a field (a hash of its key's words); at most
+ * GROUND_GROUP_CAP values a turn (one first said past that counts
+ * nothing). A copy or sync takes the source's counts, a merge adds them.
+ * ground_group_said(): whether a value counted exactly count times is said
+ * as words of their own in before[0, n) (what precedes a count in its
+ * clause); *at where it was first said.
+ */
+#define GROUND_GROUP_CAP 256
+#define GROUND_GROUP_VALUE 40
+int ground_group_add(struct ground *g, uint64_t field, const char *value, size_t n, uint64_t at);
+bool ground_group_said(const struct ground *g, const char *before, size_t n, double count,
+		       uint64_t *at);
 
 /*
  * A sum of money the grounding does not state, computed from figures it

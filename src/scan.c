@@ -824,6 +824,22 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0 || v->kind == RECORD_BOOL)
 			return err;
 	}
+	/* A field's value, counted: items of a list that share it ("sender":
+	 * "Charlie" twice) are what "Charlie: 2 messages" counts. */
+	if (v->kind == RECORD_STRING && !v->cont && v->n_words > 0 && v->len <= GROUND_GROUP_VALUE) {
+		uint64_t field = 0xcbf29ce484222325ull;
+		size_t i;
+		int err;
+
+		for (i = 0; i < v->n_words; i++)
+			for (const char *w = v->words[i]; *w; w++)
+				field = (field ^ (unsigned char)*w) * 0x100000001b3ull;
+		err = ground_group_add(s->rec_ground, field, v->text, v->len, s->rec_base + v->at);
+		if (err < 0)
+			return err;
+		if (s->rec_ground == s->span_ground)
+			s->span_ground_used = true;
+	}
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) &&
 	    record_mode(s->reader) == RECORD_MODE_TEXT) {
 		int err = line_run(s, v);

@@ -1528,3 +1528,59 @@ out:
 	ground_free(copy);
 	ground_free(g);
 }
+
+TEST(ground_groups_of_a_field)
+{
+	static const char line[] = "Dana: 2 messages";
+	struct ground *g = NULL, *copy = NULL, *more = NULL;
+	uint64_t at = 0, sender = 7, recipient = 8;
+	char value[GROUND_GROUP_VALUE + 8];
+	size_t i;
+
+	CHECK_EQ(ground_new(&g), 0);
+	CHECK_EQ(ground_new(&copy), 0);
+	CHECK_EQ(ground_new(&more), 0);
+	if (!g || !copy || !more)
+		goto out;
+	CHECK_EQ(ground_group_add(g, sender, "Dana", 4, 10), 0);
+	CHECK_EQ(ground_group_add(g, sender, "Omar", 4, 20), 0);
+	CHECK_EQ(ground_group_add(g, sender, "DANA", 4, 30), 0); /* without case */
+	CHECK_EQ(ground_group_add(g, recipient, "Dana", 4, 40), 0); /* another field */
+	CHECK(ground_group_said(g, line, 6, 2, &at) && at == 10);
+	CHECK(ground_group_said(g, "Dana sent ", 10, 1, &at) && at == 40);
+	CHECK(!ground_group_said(g, line, 6, 3, &at));
+	CHECK(!ground_group_said(g, "Danae: ", 7, 2, &at)); /* words of their own */
+	CHECK(!ground_group_said(g, "Omar: ", 6, 2, &at));
+	/* a copy and a sync take the counts, a merge adds them */
+	CHECK(ground_sync(copy, g) >= 0);
+	CHECK(ground_group_said(copy, line, 6, 2, &at));
+	CHECK_EQ(ground_group_add(g, sender, "Omar", 4, 50), 0);
+	CHECK(ground_sync(copy, g) >= 0);
+	CHECK(ground_group_said(copy, "Omar: ", 6, 2, &at) && at == 20);
+	CHECK_EQ(ground_merge(more, g), 0);
+	CHECK_EQ(ground_merge(more, g), 0);
+	CHECK(ground_group_said(more, line, 6, 4, &at));
+	/* a new turn counts afresh */
+	ground_turn(g);
+	CHECK(!ground_group_said(g, line, 6, 2, &at));
+	CHECK_EQ(ground_copy(copy, g), 0);
+	CHECK(!ground_group_said(copy, line, 6, 2, &at));
+	/* no figure alone, nothing too long, and no more than the cap */
+	CHECK_EQ(ground_group_add(g, sender, "42", 2, 60), 0);
+	CHECK(!ground_group_said(g, "42 ", 3, 1, &at));
+	memset(value, 'a', sizeof(value));
+	CHECK_EQ(ground_group_add(g, sender, value, GROUND_GROUP_VALUE + 1, 70), 0);
+	CHECK(!ground_group_said(g, value, sizeof(value), 1, &at));
+	for (i = 0; i < GROUND_GROUP_CAP + 10; i++) {
+		char v[16];
+		int n = snprintf(v, sizeof(v), "user%zu", i);
+
+		CHECK_EQ(ground_group_add(g, sender, v, (size_t)n, 100 + i), 0);
+	}
+	CHECK(ground_group_said(g, "user0 ", 6, 1, &at));
+	CHECK(!ground_group_said(g, "user300 ", 8, 1, &at));
+out:
+	ground_free(more);
+	ground_free(copy);
+	ground_free(g);
+}
