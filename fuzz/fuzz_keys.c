@@ -9,6 +9,8 @@
  *    seven to twelve digits (ground_hash_prefixes()) that is its key's
  *    beginning; an IBAN (together or in groups of four) by its characters
  *    without the blanks;
+ *  - ground_relative_of: no offset past GROUND_REL_MAX; ground_shift_day
+ *    there and back is the day itself;
  *  - quantity_parse: a finite, non-negative value in a named unit with its
  *    hash and kind, a quantity that states itself at distance 0;
  *  - ground_match_quantity, with the input's lines as grounded quantities
@@ -138,6 +140,26 @@ static void check_keys(const char *t, size_t n)
 					   "a hash's short form is no beginning of its key");
 			}
 			text.len = 0;
+		}
+	}
+	/* Days said relative to others: offsets within GROUND_REL_MAX only; a
+	 * day moved by one and back is itself. */
+	{
+		uint64_t anchored = 0, today = 0;
+		unsigned md, y, back, by;
+		int k;
+
+		ground_relative_of(t, n, &anchored, &today);
+		FUZZ_CHECK(!(anchored >> (2 * GROUND_REL_MAX + 1)) && !(today >> (2 * GROUND_REL_MAX + 1)),
+			   "an offset past %d days", GROUND_REL_MAX);
+		if (n >= 4) {
+			md = (unsigned)(t[0] & 0x0f) * 100 + (unsigned)(t[1] & 0x1f);
+			y = (unsigned)(t[2] & 0x7f) * 20;
+			k = (int)(t[3] % 32);
+			if (md % 100 >= 1 && md % 100 <= 28 && md / 100 >= 1 && md / 100 <= 12 &&
+			    ground_shift_day(md, y, k, &back, &by))
+				FUZZ_CHECK(ground_shift_day(back, by, -k, &back, &by) && back == md &&
+					   by == y, "%u of %u moved %d days and back", md, y, k);
 		}
 	}
 	/* A URL: the fragment never reaches the server, "/a/" is "/a". */

@@ -210,6 +210,9 @@ def seeds_keys():
     write('keys', 'iban', bytes([25]) + b'Paid CH9300762011623852957 and GB29 NWBK 6016 1331 9268 19, '
           b'not DE89370400440532013000 nor AB12 3456 or NL91 ABNA 0417 1643 00 2024')
     write('keys', 'iban-grouped', bytes([25]) + b'GB29 NWBK 6016 1331 9268 19')
+    # days said relative to another or to today
+    write('keys', 'relative-days', bytes([25]) + b'May 27th, the day before the 28th; tomorrow, in 3 days, '
+          b'two weeks later, a week ago, the day after tomorrow, the next day, 40 days later')
 
 
 def seeds_json():

@@ -773,6 +773,146 @@ static bool date_year_changed(struct claims *c, struct held *h, const struct hel
 	return true;
 }
 
+/* The year written with the day h ("May 21, 2024", "2024-05-21"), or 0. */
+static unsigned year_of_day(const struct claims *c, const struct held *h)
+{
+	size_t i = (size_t)(h - c->held), k;
+	bool month_only;
+
+	for (k = i ? i - 1 : i + 1; k <= i + 1 && k < c->n_held; k += 2)
+		if (date_of_year(c, &c->held[k], &month_only) == h)
+			return (unsigned)c->held[k].q.value;
+	return 0;
+}
+
+/* Is md (month x 100 + day) a day the grounding states? Its quantity, or NULL. */
+static const struct ground_quantity *day_grounded(struct claims *c, unsigned md)
+{
+	struct ground_context none = {0};
+	const struct ground_quantity *gq;
+	enum ground_verdict v;
+	struct quantity q;
+
+	quantity_set(&q, QUANTITY_DATE, "date:day", md, 1);
+	gq = ground_match_quantity(c->ground, &q, &none, 0, &v);
+	return v == GROUND_STATED ? gq : NULL;
+}
+
+/*
+ * Does an offset of mask (bit k + GROUND_REL_MAX: k days) take the day
+ * from (of year, 0 unknown) to the day h says (md, of year y, 0: any)?
+ * Then how says so ("05-28 - 1 day") and true.
+ */
+static bool shifted_to(uint64_t mask, unsigned from, unsigned year, unsigned md, unsigned y,
+		       const char *anchor, char *how, size_t n)
+{
+	int k;
+
+	for (k = -GROUND_REL_MAX; k <= GROUND_REL_MAX; k++) {
+		unsigned to, ty;
+
+		if (!(mask >> (k + GROUND_REL_MAX) & 1) ||
+		    !ground_shift_day(from, y && !year ? y : year, k, &to, &ty) || to != md ||
+		    (y && ty && ty != y))
+			continue;
+		snprintf(how, n, "%s %c %d day%s", anchor, k < 0 ? '-' : '+', abs(k), abs(k) == 1 ? "" : "s");
+		return true;
+	}
+	return false;
+}
+
+/* The days "the 28th" and the like name in p[0, n): 1 to 31 with "st", "nd", "rd" or "th". */
+static size_t ordinal_days(const char *p, size_t n, unsigned *out, size_t max)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n && k < max; i++) {
+		unsigned v = 0;
+		size_t j = i;
+
+		if (!isdigit((unsigned char)p[i]) || (i && isalnum((unsigned char)p[i - 1])))
+			continue;
+		while (j < n && j < i + 2 && isdigit((unsigned char)p[j]))
+			v = v * 10 + (unsigned)(p[j++] - '0');
+		if (j + 2 <= n && v >= 1 && v <= 31 &&
+		    (strncasecmp(p + j, "st", 2) == 0 || strncasecmp(p + j, "nd", 2) == 0 ||
+		     strncasecmp(p + j, "rd", 2) == 0 || strncasecmp(p + j, "th", 2) == 0) &&
+		    (j + 2 == n || !isalnum((unsigned char)p[j + 2])))
+			out[k++] = v;
+		i = j;
+	}
+	return k;
+}
+
+/*
+ * A day the grounding does not state, said relative to one it does:
+ * "May 27th, the day before your meeting on the 28th" (a grounded day of
+ * its sentence), "tomorrow (May 21)" or a user's "tomorrow" (today: the
+ * day the grounding says is today's), a user's "a day before" (the
+ * grounding's newest day). Grounded, and how said, when the offset takes
+ * one to it.
+ */
+static bool relative_date(struct claims *c, struct held *h, uint64_t end)
+{
+	unsigned md = (unsigned)h->q.value, y = year_of_day(c, h), year, days[8];
+	uint64_t anchored = 0, today = 0, conv_anchored, conv_today;
+	const struct ground_quantity *gq;
+	char how[64], anchor[24];
+	const char *p;
+	size_t n, i, k, off;
+	bool found = false;
+
+	p = window_get(c->w, c->start, end, &n);
+	if (n != end - c->start)
+		return false;
+	ground_relative_of(p, n, &anchored, &today);
+	ground_relatives(c->ground, &conv_anchored, &conv_today);
+	if (!(anchored | today | conv_anchored | conv_today))
+		return false;
+	/* from today */
+	if ((today | conv_today) && (gq = ground_today(c->ground, &year))) {
+		snprintf(anchor, sizeof(anchor), "today %.12s", gq->text);
+		found = shifted_to(today | conv_today, (unsigned)gq->q.value, year, md, y, anchor, how,
+				   sizeof(how));
+		if (found)
+			h->grounded_at = gq->at;
+	}
+	/* from a grounded day said in the sentence: a date, or "the 28th" of its month or the next */
+	for (i = 0; !found && anchored && i < c->n_held; i++) {
+		const struct held *a = &c->held[i];
+
+		if (a == h || !a->lexed || a->q.kind != QUANTITY_DATE || a->q.scale != 1 ||
+		    !(gq = day_grounded(c, (unsigned)a->q.value)))
+			continue;
+		found = shifted_to(anchored, (unsigned)a->q.value, year_of_day(c, a), md, y, gq->text, how,
+				   sizeof(how));
+		if (found)
+			h->grounded_at = gq->at;
+	}
+	for (i = 0, k = anchored && !found ? ordinal_days(p, n, days, ARRAY_SIZE(days)) : 0; !found && i < 2 * k; i++) {
+		unsigned m = md / 100 + (unsigned)(i % 2), a = (m > 12 ? 1 : m) * 100 + days[i / 2];
+
+		if (a == md || !(gq = day_grounded(c, a)))
+			continue;
+		found = shifted_to(anchored, a, 0, md, y, gq->text, how, sizeof(how));
+		if (found)
+			h->grounded_at = gq->at;
+	}
+	/* from the newest grounded day, by an offset the conversation spoke of */
+	if (!found && conv_anchored && (gq = ground_newest_day(c->ground, &year))) {
+		found = shifted_to(conv_anchored, (unsigned)gq->q.value, year, md, y, gq->text, how,
+				   sizeof(how));
+		if (found)
+			h->grounded_at = gq->at;
+	}
+	if (!found)
+		return false;
+	off = c->text.len;
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	return true;
+}
+
 /*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
@@ -1844,6 +1984,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		return CHECK_GROUNDED;
 	}
+	/* "May 27th, the day before your meeting on the 28th", "tomorrow (May
+	 * 21)": resolved against the day it is said relative to. */
+	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && relative_date(c, h, end))
+		return CHECK_GROUNDED;
 	/* A count or an ordinal in words ("two ways", "the first time") is
 	 * checked only for a repeat. */
 	if (h->q.words && (h->q.kind == QUANTITY_COUNT || h->q.kind == QUANTITY_ORDINAL))

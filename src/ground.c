@@ -128,6 +128,12 @@ struct ground {
 	struct ground_group *groups;
 	uint16_t *group_index;
 	uint32_t n_groups;
+	/* Days said relative to another date ("the day before", "a week
+	 * later") and to today ("tomorrow", "in 3 days") since the reset: bit
+	 * (offset + GROUND_REL_MAX) of each; and the seq of the newest day said
+	 * as today's ("Current time: 2023-09-11 09:00:00"), or UINT64_MAX. */
+	uint64_t rel_anchored, rel_today;
+	uint64_t today_seq;
 	/*
 	 * For ground_sync(). version changes with every change to the set;
 	 * epoch with every reset, to a number no other set had (a set freed
@@ -224,6 +230,8 @@ void ground_reset(struct ground *g)
 	g->texts = 0;
 	g->synced_from = NULL;
 	groups_clear(g);
+	g->rel_anchored = g->rel_today = 0;
+	g->today_seq = UINT64_MAX;
 }
 
 void ground_begin_text(struct ground *g)
@@ -838,6 +846,18 @@ static void clear_heads(struct ground *g)
 	}
 }
 
+/* Does a day's context say it is today's ("Current time: ...", "Today is ...")? */
+static bool says_today(const struct ground_context *ctx)
+{
+	uint32_t today = word_hash("today", 5), current = word_hash("current", 7);
+	size_t i;
+
+	for (i = 0; i < ctx->n; i++)
+		if (ctx->word[i] == today || ctx->word[i] == current)
+			return true;
+	return false;
+}
+
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
 			size_t n, uint64_t at, const struct ground_context *ctx)
 {
@@ -884,6 +904,8 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	memcpy(gq->text, text, n);
 	gq->text[n] = '\0';
 	l = &g->ql[i];
+	if (q->kind == QUANTITY_DATE && q->scale == 1 && says_today(ctx))
+		g->today_seq = g->qseq;
 	l->seq = g->qseq++;
 	l->key = bin_key(q->value);
 	l->unit_hash = q->unit_hash;
@@ -1848,6 +1870,218 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 	return NULL;
 }
 
+/* ---- days said relative to another, or to today ---- */
+
+/* A count of days or weeks a word says: "a", "the", "one" ... "ten", or 1 to 31 in digits; else 0. */
+static int rel_count(const char *w, size_t k)
+{
+	static const char *const words[] = {"one", "two", "three", "four", "five", "six", "seven",
+					    "eight", "nine", "ten"};
+	size_t i;
+	int v = 0;
+
+	if (k && ascii_digit((unsigned char)w[0])) {
+		for (i = 0; i < k && i < 3; i++) {
+			if (!ascii_digit((unsigned char)w[i]))
+				return 0;
+			v = v * 10 + (w[i] - '0');
+		}
+		return i == k && v >= 1 && v <= GROUND_REL_MAX ? v : 0;
+	}
+	if ((k == 1 && ascii_lower((unsigned char)w[0]) == 'a') || (k == 2 && strncasecmp(w, "an", 2) == 0) ||
+	    (k == 3 && strncasecmp(w, "the", 3) == 0))
+		return 1;
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
+			return (int)i + 1;
+	return 0;
+}
+
+/* Days in a unit word ("day", "days": 1; "week", "weeks": 7), else 0. */
+static int rel_unit(const char *w, size_t k)
+{
+	if ((k == 3 || (k == 4 && ascii_lower((unsigned char)w[3]) == 's')) && strncasecmp(w, "day", 3) == 0)
+		return 1;
+	if ((k == 4 || (k == 5 && ascii_lower((unsigned char)w[4]) == 's')) && strncasecmp(w, "week", 4) == 0)
+		return 7;
+	return 0;
+}
+
+static bool rel_is(const char *w, size_t k, const char *lit)
+{
+	return strlen(lit) == k && strncasecmp(w, lit, k) == 0;
+}
+
+static void rel_set(uint64_t *mask, int days)
+{
+	if (days >= -GROUND_REL_MAX && days <= GROUND_REL_MAX)
+		*mask |= 1ull << (days + GROUND_REL_MAX);
+}
+
+/* The next word or run of digits of t[*i, n): its start and length; false at the end. */
+static bool rel_token(const char *t, size_t n, size_t *i, const char **w, size_t *k)
+{
+	size_t j = *i;
+
+	while (j < n && !ascii_alpha((unsigned char)t[j]) && !ascii_digit((unsigned char)t[j]))
+		j++;
+	if (j == n)
+		return false;
+	*w = t + j;
+	if (ascii_digit((unsigned char)t[j]))
+		while (j < n && ascii_digit((unsigned char)t[j]))
+			j++;
+	else
+		while (j < n && ascii_alpha((unsigned char)t[j]))
+			j++;
+	*k = (size_t)(t + j - *w);
+	*i = j;
+	return true;
+}
+
+void ground_relative_of(const char *t, size_t n, uint64_t *anchored, uint64_t *today)
+{
+	const char *w[4] = {"", "", "", ""}; /* the last four tokens, w[3] the newest */
+	size_t k[4] = {0, 0, 0, 0}, i = 0, j;
+	int unit, cnt;
+
+	for (;;) {
+		for (j = 0; j < 3; j++) {
+			w[j] = w[j + 1];
+			k[j] = k[j + 1];
+		}
+		if (!rel_token(t, n, &i, &w[3], &k[3]))
+			break;
+		if (rel_is(w[3], k[3], "tomorrow") || rel_is(w[3], k[3], "yesterday")) {
+			int sign = rel_is(w[3], k[3], "tomorrow") ? 1 : -1;
+
+			/* "the day after tomorrow", "the day before yesterday" */
+			rel_set(today, rel_is(w[1], k[1], "day") &&
+						(rel_is(w[2], k[2], "after") || rel_is(w[2], k[2], "before"))
+					       ? 2 * sign
+					       : sign);
+		} else if (rel_is(w[3], k[3], "today")) {
+			rel_set(today, 0);
+		} else if (rel_is(w[3], k[3], "ago") && (unit = rel_unit(w[2], k[2])) &&
+			   (cnt = rel_count(w[1], k[1]))) {
+			rel_set(today, -cnt * unit); /* "3 days ago" */
+		} else if ((unit = rel_unit(w[3], k[3])) && (cnt = rel_count(w[2], k[2])) &&
+			   rel_is(w[1], k[1], "in") && !rel_is(w[2], k[2], "the")) {
+			rel_set(today, cnt * unit); /* "in 3 days", "in a week" */
+		} else if ((rel_is(w[3], k[3], "before") || rel_is(w[3], k[3], "earlier") ||
+			    rel_is(w[3], k[3], "prior") || rel_is(w[3], k[3], "after") ||
+			    rel_is(w[3], k[3], "later")) &&
+			   (unit = rel_unit(w[2], k[2])) && (cnt = rel_count(w[1], k[1])) &&
+			   /* (not "the days before": no count of them) */
+			   !(rel_is(w[1], k[1], "the") && ascii_lower((unsigned char)w[2][k[2] - 1]) == 's')) {
+			size_t at = i;
+			const char *nw;
+			size_t nk;
+
+			/* (the day before yesterday: said at "yesterday") */
+			if (unit == 1 && cnt == 1 && rel_token(t, n, &at, &nw, &nk) &&
+			    (rel_is(nw, nk, "yesterday") || rel_is(nw, nk, "tomorrow")))
+				continue;
+			rel_set(anchored, (rel_is(w[3], k[3], "after") || rel_is(w[3], k[3], "later") ? 1 : -1) *
+						  cnt * unit); /* "the day before", "two weeks later" */
+		} else if (rel_is(w[3], k[3], "day") &&
+			   (rel_is(w[2], k[2], "next") || rel_is(w[2], k[2], "following"))) {
+			rel_set(anchored, 1);
+		} else if (rel_is(w[3], k[3], "day") &&
+			   (rel_is(w[2], k[2], "previous") || rel_is(w[2], k[2], "prior"))) {
+			rel_set(anchored, -1);
+		}
+	}
+}
+
+void ground_note_relative(struct ground *g, const char *text, size_t n)
+{
+	ground_relative_of(text, n, &g->rel_anchored, &g->rel_today);
+}
+
+void ground_relatives(const struct ground *g, uint64_t *anchored, uint64_t *today)
+{
+	*anchored = g->rel_anchored;
+	*today = g->rel_today;
+}
+
+/* Days since 1970-01-01 of a date of the proleptic Gregorian calendar (H. Hinnant's days_from_civil). */
+static int64_t civil_days(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* The date of a count of days since 1970-01-01 (civil_from_days). */
+static void civil_of(int64_t z, int64_t *y, unsigned *m, unsigned *d)
+{
+	int64_t era;
+	unsigned doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = (unsigned)(z - era * 146097);
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = doy - (153 * mp + 2) / 5 + 1;
+	*m = mp < 10 ? mp + 3 : mp - 9;
+	*y = (int64_t)yoe + era * 400 + (*m <= 2);
+}
+
+bool ground_shift_day(unsigned md, unsigned year, int days, unsigned *out_md, unsigned *out_year)
+{
+	unsigned m = md / 100, d = md % 100, m2, d2;
+	int64_t y = year ? year : 2023, y2; /* (no year: one that is not a leap year) */
+
+	if (m < 1 || m > 12 || d < 1 || d > 31 || year > 9999)
+		return false;
+	civil_of(civil_days(y, m, d) + days, &y2, &m2, &d2);
+	*out_md = m2 * 100 + d2;
+	*out_year = year ? (unsigned)y2 : 0;
+	return true;
+}
+
+/* The year written with the grounded day in slot i, or 0. */
+static unsigned year_of_slot(const struct ground *g, uint32_t i);
+
+const struct ground_quantity *ground_today(const struct ground *g, unsigned *year)
+{
+	uint64_t first;
+	uint32_t i;
+
+	if (g->qcount == 0 || g->today_seq == UINT64_MAX)
+		return NULL;
+	first = g->ql[g->qhead].seq;
+	if (g->today_seq < first || g->today_seq >= first + g->qcount)
+		return NULL; /* evicted */
+	i = (uint32_t)((g->qhead + (g->today_seq - first)) % GROUND_CAP);
+	*year = year_of_slot(g, i);
+	return &g->q[i];
+}
+
+const struct ground_quantity *ground_newest_day(const struct ground *g, unsigned *year)
+{
+	uint64_t day = quantity_unit_hash("date:day");
+	uint32_t i;
+
+	if (g->qcount == 0)
+		return NULL;
+	for (i = g->units[mix(day)]; i != NIL; i = g->ql[i].unit.next)
+		if (g->ql[i].unit_hash == day && g->q[i].q.scale == 1 && g->q[i].q.kind == QUANTITY_DATE) {
+			*year = year_of_slot(g, i);
+			return &g->q[i];
+		}
+	return NULL;
+}
+
 /* The most dates of one day ground_date_year() reads. */
 #define DATE_YEAR_WALK 64
 /* How far apart a date's day and its year are written: "2024-05-26" (5),
@@ -1872,6 +2106,13 @@ static uint32_t year_beside(const struct ground *g, uint32_t i)
 			return j;
 	}
 	return NIL;
+}
+
+static unsigned year_of_slot(const struct ground *g, uint32_t i)
+{
+	uint32_t y = year_beside(g, i);
+
+	return y == NIL ? 0 : (unsigned)g->q[y].q.value;
 }
 
 const struct ground_quantity *ground_date_year(const struct ground *g, const struct quantity *day,
@@ -2083,14 +2324,20 @@ bool ground_group_said(const struct ground *g, const char *before, size_t n, dou
 	return false;
 }
 
-/* dst's groups become src's (copy), or gain them (merge). */
+/* dst's groups and relative days become src's (copy), or gain them (merge). */
 static int groups_take(struct ground *dst, const struct ground *src, bool copy)
 {
 	uint32_t i;
 	int err;
 
-	if (copy)
+	if (copy) {
 		groups_clear(dst);
+		dst->rel_anchored = src->rel_anchored;
+		dst->rel_today = src->rel_today;
+	} else {
+		dst->rel_anchored |= src->rel_anchored;
+		dst->rel_today |= src->rel_today;
+	}
 	if (!src->n_groups)
 		return 0;
 	if (copy) {

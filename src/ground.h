@@ -261,6 +261,37 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
+ * Days said relative to another date or to today. ground_relative_of()
+ * reads text for them and sets, in *anchored, bit (offset +
+ * GROUND_REL_MAX) of each offset from another date it says ("the day
+ * before" -1, "the next day", "the following day", "a day later" +1, "two
+ * weeks later" +14, "3 days earlier" -3), and in *today each from today
+ * ("today" 0, "tomorrow" +1, "yesterday" -1, "the day after tomorrow" +2,
+ * "in 3 days" +3, "a week ago" -7); offsets past GROUND_REL_MAX days are
+ * left out. ground_note_relative() adds what a grounding text says to the
+ * set's (kept since the reset, taken by a copy or sync, added by a
+ * merge); ground_relatives() gives them.
+ */
+#define GROUND_REL_MAX 31
+void ground_relative_of(const char *text, size_t n, uint64_t *anchored, uint64_t *today);
+void ground_note_relative(struct ground *g, const char *text, size_t n);
+void ground_relatives(const struct ground *g, uint64_t *anchored, uint64_t *today);
+/*
+ * The date days after (before, when negative) a day of a month md (month
+ * x 100 + day) of year (0: unknown, taken as a year that is not a leap
+ * year, and *out_year 0); false when md is no date.
+ */
+bool ground_shift_day(unsigned md, unsigned year, int days, unsigned *out_md, unsigned *out_year);
+/*
+ * The newest day of a month the grounding says as today's (its words
+ * "today" or "current": "Current time: 2023-09-11 09:00:00", "Today is
+ * May 20, 2024"), with the year written beside it in *year (0: none);
+ * NULL when there is none (or it was evicted).
+ */
+const struct ground_quantity *ground_today(const struct ground *g, unsigned *year);
+/* The newest day of a month the grounding holds, its year in *year (0: none); or NULL. */
+const struct ground_quantity *ground_newest_day(const struct ground *g, unsigned *year);
+/*
  * For a day of a month (QUANTITY_DATE at scale 1) said with a year: the
  * year the grounding writes beside that day ("2024-05-26", "May 26,
  * 2024"), the newest, when every place that gives the day (the 64 newest)

@@ -824,6 +824,14 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		if (err < 0 || v->kind == RECORD_BOOL)
 			return err;
 	}
+	/* "a day before", "tomorrow": the days from another date or from
+	 * today a user or a tool spoke of, against which a reply's dates are
+	 * resolved. */
+	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && v->len >= 3) {
+		ground_note_relative(s->rec_ground, v->text, v->len);
+		if (s->rec_ground == s->span_ground)
+			s->span_ground_used = true;
+	}
 	/* A field's value, counted: items of a list that share it ("sender":
 	 * "Charlie" twice) are what "Charlie: 2 messages" counts. */
 	if (v->kind == RECORD_STRING && !v->cont && v->n_words > 0 && v->len <= GROUND_GROUP_VALUE) {

@@ -1584,3 +1584,65 @@ out:
 	ground_free(copy);
 	ground_free(g);
 }
+
+TEST(ground_relative_days)
+{
+	static const struct {
+		const char *text;
+		int anchored, today; /* one offset each, or 99 for none */
+	} cases[] = {
+		{"Prepare on May 27th, the day before the review.", -1, 99},
+		{"a day before her birthday", -1, 99},
+		{"Two weeks later we meet.", 14, 99},
+		{"3 days earlier", -3, 99},
+		{"The next day, and the following day", 1, 99},
+		{"on the previous day", -1, 99},
+		{"see you tomorrow", 99, 1},
+		{"the day after tomorrow", 99, 2},
+		{"the day before yesterday", 99, -2},
+		{"in 3 days", 99, 3},
+		{"in a week", 99, 7},
+		{"a week ago", 99, -7},
+		{"today (May 20)", 99, 0},
+		{"40 days later", 99, 99},
+		{"in the days before", 99, 99},
+		{"3 days", 99, 99},
+	};
+	struct ground *g = NULL, *copy = NULL;
+	uint64_t anchored, today;
+	unsigned md, y;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		anchored = today = 0;
+		ground_relative_of(cases[i].text, strlen(cases[i].text), &anchored, &today);
+		if (anchored != (cases[i].anchored == 99 ? 0 : 1ull << (cases[i].anchored + GROUND_REL_MAX)) ||
+		    today != (cases[i].today == 99 ? 0 : 1ull << (cases[i].today + GROUND_REL_MAX))) {
+			fprintf(stderr, "  \"%s\": %#llx %#llx\n", cases[i].text, (unsigned long long)anchored,
+				(unsigned long long)today);
+			CHECK(!"the offsets said");
+		}
+	}
+	/* over a month's end, a year's end and a leap day */
+	CHECK(ground_shift_day(301, 2024, -1, &md, &y) && md == 229 && y == 2024);
+	CHECK(ground_shift_day(301, 0, -1, &md, &y) && md == 228 && y == 0);
+	CHECK(ground_shift_day(1231, 2023, 1, &md, &y) && md == 101 && y == 2024);
+	CHECK(ground_shift_day(528, 0, -7, &md, &y) && md == 521);
+	CHECK(!ground_shift_day(1301, 2024, 1, &md, &y));
+	/* the set keeps what its texts said; a copy takes it, a merge adds it */
+	CHECK_EQ(ground_new(&g), 0);
+	CHECK_EQ(ground_new(&copy), 0);
+	if (!g || !copy)
+		goto out;
+	ground_note_relative(g, "tomorrow", 8);
+	ground_note_relative(copy, "a day before", 12);
+	CHECK_EQ(ground_merge(copy, g), 0);
+	ground_relatives(copy, &anchored, &today);
+	CHECK(anchored == 1ull << (GROUND_REL_MAX - 1) && today == 1ull << (GROUND_REL_MAX + 1));
+	CHECK_EQ(ground_copy(copy, g), 0);
+	ground_relatives(copy, &anchored, &today);
+	CHECK(anchored == 0 && today == 1ull << (GROUND_REL_MAX + 1));
+out:
+	ground_free(copy);
+	ground_free(g);
+}
