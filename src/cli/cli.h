@@ -82,6 +82,8 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
  * negative errno when no randomness could be had.
  */
 int cli_fresh_nonce(char *out, size_t n);
+/* --fail-on's word (warn, block, never) as its level; -1 for any other. */
+int cli_fail_on(const char *word);
 
 /* Where compiled --rules packs are cached (out, n bytes), or NULL for nowhere. */
 const char *cli_cache_dir(char *out, size_t n);

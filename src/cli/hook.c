@@ -240,16 +240,11 @@ static void parse_options(int argc, char **argv, struct hook_opts *o)
 			break;
 		}
 		case OPT_FAIL_ON:
-			if (strcmp(optarg, "warn") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_WARN;
-			else if (strcmp(optarg, "block") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_BLOCK;
-			else if (strcmp(optarg, "never") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_NEVER;
-			else {
+			if (cli_fail_on(optarg) < 0) {
 				cli_warn("--fail-on takes warn, block or never, not \"%s\"", optarg);
 				usage();
 			}
+			o->fail_on = (enum halluscan_fail_on)cli_fail_on(optarg);
 			break;
 		case OPT_RULES:
 			add(&o->rules, &o->n_rules, optarg);

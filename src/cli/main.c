@@ -336,6 +336,14 @@ struct options {
 	const char *fix_report;
 };
 
+int cli_fail_on(const char *word)
+{
+	return strcmp(word, "never") == 0   ? HALLUSCAN_FAIL_ON_NEVER
+	       : strcmp(word, "warn") == 0  ? HALLUSCAN_FAIL_ON_WARN
+	       : strcmp(word, "block") == 0 ? HALLUSCAN_FAIL_ON_BLOCK
+					    : -1;
+}
+
 void cli_warn(const char *fmt, ...)
 {
 	struct buf line = {0};
@@ -594,16 +602,11 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->no_skip_code = true;
 			break;
 		case OPT_FAIL_ON:
-			if (strcmp(optarg, "never") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_NEVER;
-			else if (strcmp(optarg, "warn") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_WARN;
-			else if (strcmp(optarg, "block") == 0)
-				o->fail_on = HALLUSCAN_FAIL_ON_BLOCK;
-			else {
+			if (cli_fail_on(optarg) < 0) {
 				cli_warn("--fail-on takes warn, block or never, not \"%s\"", optarg);
 				usage();
 			}
+			o->fail_on = (enum halluscan_fail_on)cli_fail_on(optarg);
 			o->fail_on_set = true;
 			break;
 		case OPT_RULES:
