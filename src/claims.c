@@ -139,6 +139,12 @@ struct claims {
 	uint64_t rates_at[CLAIMS_TOTAL_ITEMS]; /* where the grounding says each */
 	size_t n_rates;
 	unsigned span; /* the span of the last total over time ("for 4 days": 4) */
+	/* Sums of money the answer worked out right from grounded terms since
+	 * its last total ("Car rental: €135 (3 days at €45/day)"): a total
+	 * said next that is all of them is theirs. */
+	double results[CLAIMS_TOTAL_ITEMS];
+	size_t n_results;
+	uint64_t results_at; /* where the grounding says the first one's first term */
 	uint64_t totals_at; /* where the grounding says the last of them */
 	unsigned party;
 	/* The arithmetic of the sentence being decided, each held item's
@@ -426,6 +432,7 @@ void claims_reset(struct claims *c)
 	c->n_ent = 0;
 	c->n_said = 0;
 	c->n_totals = 0;
+	c->n_results = 0;
 	c->party = 0;
 	c->n_rates = 0;
 	c->n_inl = 0;
@@ -1419,6 +1426,34 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end)
 	return true;
 }
 
+/*
+ * Is h the sum of the two or more sums of money the answer worked out
+ * since its last total (c->results)? Then its source says them ("330 +
+ * 135 + 180"); only to the cent.
+ */
+static bool results_total(struct claims *c, struct held *h)
+{
+	char how[CLAIMS_TOTAL_HOW], f[32];
+	double sum = 0;
+	size_t i, k = 0, off;
+
+	if (c->n_results < 2)
+		return false;
+	for (i = 0; i < c->n_results; i++)
+		sum += c->results[i];
+	if (fabs(sum - h->q.value) >= 0.005)
+		return false;
+	for (i = 0; i < c->n_results && k < sizeof(how); i++) {
+		total_fig(f, sizeof(f), c->results[i]);
+		k += (size_t)snprintf(how + k, sizeof(how) - k, "%s%s", i ? " + " : "", f);
+	}
+	off = c->text.len;
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = c->results_at;
+	return true;
+}
+
 /* Writes "a + b + c = s" of the answer's items (times party, when 2 or
  * more), cut to n bytes. */
 
@@ -1773,7 +1808,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	uint64_t at;
 	const char *p;
 	size_t n;
-	bool money = false, month_only;
+	bool money = false, results = false, month_only;
 	unsigned role = 0;
 	const struct held *day;
 
@@ -1879,6 +1914,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * to what the figures make (check_total_stated(), _computed()). */
 	money = quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 && h->q.value > 0;
 	role = money ? money_role(c, h, end) : 0;
+	/* a total of the sums the answer worked out since its last total */
+	results = money && (role & ROLE_TOTAL) && !(role & ROLE_PER) && results_total(c, h);
+	if (money && (role & ROLE_TOTAL))
+		c->n_results = 0;
 	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
 	 * shares no word with the grounding's 2023 is not that 2023 altered:
 	 * it is said of something else. */
@@ -2043,6 +2082,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		if (worked_out(c, h))
 			return CHECK_GROUNDED;
 		if (money && span_product(c, h, end))
+			return CHECK_GROUNDED;
+		if (results)
 			return CHECK_GROUNDED;
 		if (k >= 0)
 			return (enum check)k;
@@ -3215,6 +3256,12 @@ static int arith_sentence(struct claims *c, uint64_t end)
 				c->chk[hi[r->result]] = CHECK_GROUNDED;
 			}
 			d->status = st[r->result] = DONE_GROUNDED;
+			if (quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 &&
+			    c->n_results < CLAIMS_TOTAL_ITEMS) {
+				if (c->n_results == 0)
+					c->results_at = d->at;
+				c->results[c->n_results++] = h->q.value;
+			}
 		} else {
 			/* on a term nothing grounds: that term is the finding */
 			if (c->chk[hi[r->result]] == CHECK_REPORT)
