@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli/cli.h"
 #include "emit.h"
 
 static void nap_ms(long ms)
@@ -265,21 +266,6 @@ static int member(const struct chain *c, const char *error, struct buf *b)
 	return err ? ENOMEM : 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Replaces the file at c->path with data: beside it, synced, renamed, the folder synced. */
 static int replace(struct chain *c, const char *data, size_t len)
 {
@@ -295,7 +281,7 @@ static int replace(struct chain *c, const char *data, size_t len)
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return errno;
-	err = write_all(fd, data, len);
+	err = cli_write_all(fd, data, len);
 	/* The file's mode stays; its owner too where we may set it. */
 	if (err == 0 && fchmod(fd, c->st.st_mode & 07777) < 0)
 		err = errno;

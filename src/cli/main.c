@@ -336,6 +336,21 @@ struct options {
 	const char *fix_report;
 };
 
+int cli_write_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return errno;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
 int cli_fail_on(const char *word)
 {
 	return strcmp(word, "never") == 0   ? HALLUSCAN_FAIL_ON_NEVER

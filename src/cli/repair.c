@@ -127,21 +127,6 @@ static int write_edits(struct jsonl *out, const char *shown, const char *in,
 	return err;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /*
  * Replaces path with data: a temporary file beside it, the mode (and the
  * owner where we may) of st, synced, renamed over it, the folder synced.
@@ -162,7 +147,7 @@ static int replace(const char *path, const struct stat *st, const char *data, si
 	fd = mkstemp(tmp);
 	if (fd < 0)
 		return errno;
-	err = write_all(fd, data, len);
+	err = cli_write_all(fd, data, len);
 	if (err == 0 && fchmod(fd, st->st_mode & 07777) < 0)
 		err = errno;
 	if (err == 0 && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
