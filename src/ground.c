@@ -452,12 +452,9 @@ static bool is_terminator(char c)
 	return c == '.' || c == '!' || c == '?' || c == '\0';
 }
 
-void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
+/* An empty context: no words, no period, no bound. */
+static void context_clear(struct ground_context *ctx)
 {
-	const char *start = before - MIN(n, 160), *p = before;
-	uint32_t last[GROUND_CONTEXT_SIDE];
-	size_t seen = 0, i;
-
 	ctx->n = 0;
 	ctx->mask = 0;
 	ctx->before1 = ctx->after1 = 0;
@@ -465,16 +462,21 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	ctx->bound = 0;
 	ctx->compared = false;
 	ctx->quarter_year = 0;
-	/* The nearest words tell a figure from the others of its sentence: back
-	 * from the figure, word by word, to its sentence's start or the
-	 * GROUND_CONTEXT_SIDE-th word that counts (the words before those are
-	 * never kept, so they are not read). A word never runs through the
-	 * sentence's start: that is a line break or a terminator, no letter. */
-	while (seen < GROUND_CONTEXT_SIDE && p > start) {
-		const char *e;
-		uint32_t h;
-		size_t k;
+}
 
+/*
+ * The content word of the sentence before *p (back to start; before is
+ * where the walk began): its hash, *p at its first byte; false at the
+ * sentence's start (a line break, or a terminator and a blank) or start.
+ * A word never runs through the sentence's start: that is no letter.
+ */
+static inline bool prev_content_word(const char **pp, const char *start, const char *before,
+				     uint32_t *h)
+{
+	const char *p = *pp, *e;
+	size_t k;
+
+	while (p > start) {
 		if (p[-1] == '\n' ||
 		    (is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
 			break;
@@ -487,10 +489,29 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 		k = (size_t)(e - p);
 		if (k < 3)
 			continue;
-		h = word_hash(p, k);
-		if (!context_stopword(h, p, k))
-			last[seen++] = h; /* newest first */
+		*h = word_hash(p, k);
+		if (!context_stopword(*h, p, k)) {
+			*pp = p;
+			return true;
+		}
 	}
+	*pp = p;
+	return false;
+}
+
+void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
+{
+	const char *start = before - MIN(n, 160), *p = before;
+	uint32_t last[GROUND_CONTEXT_SIDE], h;
+	size_t seen = 0, i;
+
+	context_clear(ctx);
+	/* The nearest words tell a figure from the others of its sentence: back
+	 * from the figure, word by word, to its sentence's start or the
+	 * GROUND_CONTEXT_SIDE-th word that counts (the words before those are
+	 * never kept, so they are not read). */
+	while (seen < GROUND_CONTEXT_SIDE && prev_content_word(&p, start, before, &h))
+		last[seen++] = h; /* newest first */
 	if (seen)
 		ctx->before1 = last[0];
 	for (i = seen; i-- > 0;) {
@@ -535,33 +556,14 @@ static inline bool next_content_word(const char **pp, const char *end, uint32_t 
 void ground_context_nearest(const char *before, size_t nb, const char *after, size_t na,
 			    struct ground_context *ctx)
 {
-	const char *start = before - MIN(nb, 160), *p = before, *end = after + MIN(na, 160), *w;
+	const char *start = before - MIN(nb, 160), *p = before, *end = after + MIN(na, 160);
 	uint32_t h;
-	size_t k;
 
-	ctx->n = 0;
-	ctx->mask = 0;
-	ctx->before1 = ctx->after1 = 0;
-	ctx->period = 0;
-	ctx->bound = 0;
-	ctx->compared = false;
-	ctx->quarter_year = 0;
-	/* Back, word by word, to the first that counts or the sentence's start
-	 * (as ground_context_of() finds them, from that start forward). */
-	while (p > start && !ctx->before1) {
-		if (p[-1] == '\n' ||
-		    (is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
-			break;
-		if (!ascii_alpha((unsigned char)p[-1])) {
-			p--;
-			continue;
-		}
-		for (w = p; p > start && ascii_alpha((unsigned char)p[-1]); p--)
-			;
-		k = (size_t)(w - p);
-		if (k >= 3 && !context_stopword(word_hash(p, k), p, k))
-			ctx->before1 = word_hash(p, k);
-	}
+	context_clear(ctx);
+	/* Back to the first word that counts, in its sentence (as
+	 * ground_context_of() finds it). */
+	if (prev_content_word(&p, start, before, &h))
+		ctx->before1 = h;
 	/* On, to the first that counts before the sentence ends (as ground_context_after()). */
 	p = after;
 	if (next_content_word(&p, end, &h))
