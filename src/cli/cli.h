@@ -84,6 +84,8 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 int cli_fresh_nonce(char *out, size_t n);
 /* Writes all n bytes of p to fd, past EINTR: 0, or the errno of the failure. */
 int cli_write_all(int fd, const char *p, size_t n);
+/* Is arg a comma-separated list with no empty item ("a,b"; not "", "a,", ",,")? */
+bool cli_list_ok(const char *arg);
 /* --fail-on's word (warn, block, never) as its level; -1 for any other. */
 int cli_fail_on(const char *word);
 

@@ -229,8 +229,7 @@ static void parse_options(int argc, char **argv, struct hook_opts *o)
 		case OPT_CONTEXT: {
 			char *tok, *save = NULL;
 
-			if (!*optarg || optarg[0] == ',' || optarg[strlen(optarg) - 1] == ',' ||
-			    strstr(optarg, ",,")) {
+			if (!cli_list_ok(optarg)) {
 				cli_warn("--context takes a comma-separated list of names, not \"%s\"",
 					 optarg);
 				usage();

@@ -394,11 +394,16 @@ static int add_str(char ***v, size_t *n, const char *s)
 }
 
 /* "", "a,", ",a" and "a,,b" are errors: an empty name is a mistake, not "none". */
-static void no_empty_item(const char *opt, const char *arg)
+bool cli_list_ok(const char *arg)
 {
 	size_t n = strlen(arg);
 
-	if (n == 0 || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,")) {
+	return !(n == 0 || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"));
+}
+
+static void no_empty_item(const char *opt, const char *arg)
+{
+	if (!cli_list_ok(arg)) {
 		cli_warn("%s takes a comma-separated list of names, not \"%s\"", opt, arg);
 		usage();
 	}
