@@ -499,6 +499,19 @@ enum json_type json_type(const struct json_value *v)
 	return v ? v->type : JSON_NONE;
 }
 
+const char *json_type_name(enum json_type t, const char *none)
+{
+	switch (t) {
+	case JSON_NULL: return "null";
+	case JSON_BOOL: return "a boolean";
+	case JSON_NUMBER: return "a number";
+	case JSON_STRING: return "a string";
+	case JSON_ARRAY: return "an array";
+	case JSON_OBJECT: return "an object";
+	default: return none;
+	}
+}
+
 void json_span(const struct json_value *v, size_t *start, size_t *end)
 {
 	*start = v ? v->start : 0;

@@ -70,6 +70,8 @@ int json_parse(const char *text, size_t len, struct json_value **out,
 void json_free(struct json_value *root);
 
 enum json_type json_type(const struct json_value *v);
+/* A type as a message says it ("a string", "an object"); none for JSON_NONE. */
+const char *json_type_name(enum json_type t, const char *none);
 /* The value's bytes in the parsed text: text[*start, *end). */
 void json_span(const struct json_value *v, size_t *start, size_t *end);
 

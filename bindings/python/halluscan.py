@@ -611,7 +611,8 @@ class Gate:
             sc = self._local.scanner = Scanner(self.rules, **self._options)
         return sc
 
-    def check(self, reply, sources=(), tools=(), prompt=None):
+    def _grounded(self, sources, tools, prompt):
+        """This thread's scanner, reset and grounded by the tools, sources and prompt."""
         sc = self._scanner()
         sc.reset()
         for text in tools:
@@ -620,17 +621,13 @@ class Gate:
             sc.add_grounding(text, "source")
         if prompt is not None:
             sc.add_grounding(prompt, "prompt")
+        return sc
+
+    def check(self, reply, sources=(), tools=(), prompt=None):
+        sc = self._grounded(sources, tools, prompt)
         ship, findings, summary = sc.check(reply)
         return Verdict(ship=ship, findings=findings, summary=summary, claims=sc.claims())
 
     def fix(self, reply, sources=(), tools=(), prompt=None):
         """The reply repaired (Scanner.fix), grounded as check() grounds it."""
-        sc = self._scanner()
-        sc.reset()
-        for text in tools:
-            sc.add_grounding(text, "tool")
-        for text in sources:
-            sc.add_grounding(text, "source")
-        if prompt is not None:
-            sc.add_grounding(prompt, "prompt")
-        return sc.fix(reply)
+        return self._grounded(sources, tools, prompt).fix(reply)

@@ -584,19 +584,6 @@ static int emit_texts(const struct json_value *v, enum chat_kind kind, size_t in
 	return err;
 }
 
-static const char *type_name(enum json_type t)
-{
-	switch (t) {
-	case JSON_NULL: return "null";
-	case JSON_BOOL: return "a boolean";
-	case JSON_NUMBER: return "a number";
-	case JSON_STRING: return "a string";
-	case JSON_ARRAY: return "an array";
-	case JSON_OBJECT: return "an object";
-	default: return "nothing";
-	}
-}
-
 /* One part of a message: the model's text is gathered, the rest emitted. */
 static int read_part(struct reading *r, const struct json_value *p, size_t at)
 {
@@ -641,7 +628,7 @@ static int read_part(struct reading *r, const struct json_value *p, size_t at)
 		return bad(r->err, "message_index %zu (%.40s): content part %zu is of type \"%.40s\", "
 			   "which holds no text this reader knows", r->index, r->role, at, type);
 	return bad(r->err, "message_index %zu (%.40s): content part %zu is %s with no text this "
-		   "reader knows", r->index, r->role, at, type_name(json_type(p)));
+		   "reader knows", r->index, r->role, at, json_type_name(json_type(p), "nothing"));
 }
 
 /* Where a message keeps its text: the first of these that is there and not null. */
@@ -784,7 +771,7 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 			return walk_item(env.body, type, index, scratch, calls, fn, ctx);
 		if (json_type(m) != JSON_OBJECT)
 			return bad(e, "message_index %zu is %s, not a message", index,
-				   type_name(json_type(m)));
+				   json_type_name(json_type(m), "nothing"));
 		if (type)
 			return bad(e, "message_index %zu is of type \"%.40s\", which this reader "
 				   "does not know", index, type);
@@ -792,7 +779,7 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 	}
 	if (!env.role)
 		return bad(e, "message_index %zu: its role is %s, not a string", index,
-			   type_name(json_type(json_get(env.body, "role"))));
+			   json_type_name(json_type(json_get(env.body, "role")), "nothing"));
 	if (!role_kind(env.role, &r.kind))
 		return bad(e, "message_index %zu: role \"%.40s\" is not one this reader knows",
 			   index, env.role);
@@ -836,7 +823,7 @@ static int read_message(const struct json_value *m, size_t index, struct buf *sc
 	default:
 		if (r.kind == CHAT_SCAN)
 			err = bad(e, "message_index %zu (%.40s): its content is %s, not text", index,
-				  r.role, type_name(json_type(content)));
+				  r.role, json_type_name(json_type(content), "nothing"));
 	}
 	if (err || r.kind != CHAT_SCAN)
 		return err;
@@ -922,7 +909,7 @@ static int walk_atif(const struct json_value *v, size_t *index, struct buf *scra
 				    .index = *index};
 
 		if (json_type(step) != JSON_OBJECT)
-			return bad(e, "step %zu is %s, not a step", i, type_name(json_type(step)));
+			return bad(e, "step %zu is %s, not a step", i, json_type_name(json_type(step), "nothing"));
 		if (is(source, "agent"))
 			r.kind = CHAT_SCAN, r.role = "agent";
 		else if (is(source, "user") || is(source, "system"))
@@ -945,7 +932,7 @@ static int walk_atif(const struct json_value *v, size_t *index, struct buf *scra
 				err = emit(fn, ctx, CHAT_SCAN, r.index, r.role, scratch->data, scratch->len);
 		} else if (m && json_type(m) != JSON_NULL && r.kind == CHAT_SCAN) {
 			err = bad(e, "step %zu (agent): its message is %s, not text", i,
-				  type_name(json_type(m)));
+				  json_type_name(json_type(m), "nothing"));
 		}
 		res = json_get(json_get(step, "observation"), "results");
 		for (k = 0; k < json_array_len(res) && !err; k++)

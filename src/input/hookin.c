@@ -17,19 +17,6 @@ static int bad(char *why, size_t n, const char *fmt, ...)
 	return -EBADMSG;
 }
 
-static const char *type_name(enum json_type t)
-{
-	switch (t) {
-	case JSON_NULL: return "null";
-	case JSON_BOOL: return "a boolean";
-	case JSON_NUMBER: return "a number";
-	case JSON_STRING: return "a string";
-	case JSON_ARRAY: return "an array";
-	case JSON_OBJECT: return "an object";
-	default: return "absent";
-	}
-}
-
 /*
  * The string member key of v into *out: 0; or -EBADMSG when it is of
  * another type, or absent and required, or holds a NUL byte and is a path
@@ -47,7 +34,7 @@ static int member(const struct json_value *v, const char *key, bool required, bo
 	*out = json_string(m, &k);
 	if (!*out)
 		return bad(why, n, "the payload's \"%s\" is %s, not a string", key,
-			   type_name(json_type(m)));
+			   json_type_name(json_type(m), "absent"));
 	if (path && (k == 0 || strlen(*out) != k))
 		return bad(why, n, "the payload's \"%s\" is %s", key,
 			   k ? "a path with a NUL byte in it" : "empty");
@@ -78,7 +65,7 @@ int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct
 		return bad(why, n, "the payload is not JSON: %s at byte %zu", je.msg, je.offset);
 	v = p->root;
 	if (json_type(v) != JSON_OBJECT) {
-		err = bad(why, n, "the payload is %s, not a JSON object", type_name(json_type(v)));
+		err = bad(why, n, "the payload is %s, not a JSON object", json_type_name(json_type(v), "absent"));
 		goto fail;
 	}
 	err = member(v, "hook_event_name", true, false, &p->event_name, NULL, why, n);
@@ -99,7 +86,7 @@ int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct
 		m = json_get(v, "stop_hook_active");
 		if (m && json_bool(m, &p->stop_hook_active) < 0) {
 			err = bad(why, n, "the payload's \"stop_hook_active\" is %s, not a boolean",
-				  type_name(json_type(m)));
+				  json_type_name(json_type(m), "absent"));
 			goto fail;
 		}
 		/* Codex sends null when it keeps no rollout; Claude Code always a path. */
@@ -113,7 +100,7 @@ int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct
 			p->last_message = json_string(m, &p->last_message_len);
 		else if (m && json_type(m) != JSON_NULL) {
 			err = bad(why, n, "the payload's \"last_assistant_message\" is %s, not a string",
-				  type_name(json_type(m)));
+				  json_type_name(json_type(m), "absent"));
 			goto fail;
 		}
 		if (p->event == HOOK_SUBAGENT_STOP) {
@@ -138,7 +125,7 @@ int hook_payload_parse(const char *text, size_t len, enum hook_harness h, struct
 		m = json_get(v, "tool_input");
 		if (json_type(m) != JSON_OBJECT) {
 			err = bad(why, n, "the payload's \"tool_input\" is %s, not an object",
-				  type_name(json_type(m)));
+				  json_type_name(json_type(m), "absent"));
 			goto fail;
 		}
 		if ((err = member(m, "file_path", true, true, &p->file_path, NULL, why, n)))
