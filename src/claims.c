@@ -1427,23 +1427,25 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
- * Is h the sum of the two or more sums of money the answer worked out
- * since its last total (c->results)? Then its source says them ("330 +
- * 135 + 180"); only to the cent.
+ * Is h the sum of the n (two or more) sums of money the answer worked out
+ * since its last total (c->results)? Only to the cent. With write, its
+ * source then says them ("330 + 135 + 180").
  */
-static bool results_total(struct claims *c, struct held *h)
+static bool results_total(struct claims *c, struct held *h, size_t n, bool write)
 {
 	char how[CLAIMS_TOTAL_HOW], f[32];
 	double sum = 0;
 	size_t i, k = 0, off;
 
-	if (c->n_results < 2)
+	if (n < 2)
 		return false;
-	for (i = 0; i < c->n_results; i++)
+	for (i = 0; i < n; i++)
 		sum += c->results[i];
 	if (fabs(sum - h->q.value) >= 0.005)
 		return false;
-	for (i = 0; i < c->n_results && k < sizeof(how); i++) {
+	if (!write)
+		return true;
+	for (i = 0; i < n && k < sizeof(how); i++) {
 		total_fig(f, sizeof(f), c->results[i]);
 		k += (size_t)snprintf(how + k, sizeof(how) - k, "%s%s", i ? " + " : "", f);
 	}
@@ -1808,7 +1810,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	uint64_t at;
 	const char *p;
 	size_t n;
-	bool money = false, results = false, month_only;
+	bool money = false, month_only;
+	size_t results = 0;
 	unsigned role = 0;
 	const struct held *day;
 
@@ -1915,9 +1918,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	money = quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 && h->q.value > 0;
 	role = money ? money_role(c, h, end) : 0;
 	/* a total of the sums the answer worked out since its last total */
-	results = money && (role & ROLE_TOTAL) && !(role & ROLE_PER) && results_total(c, h);
+	results = money && (role & ROLE_TOTAL) && !(role & ROLE_PER) &&
+		  results_total(c, h, c->n_results, false) ? c->n_results : 0;
 	if (money && (role & ROLE_TOTAL))
-		c->n_results = 0;
+		c->n_results = 0; /* (the sums stay in c->results until this sentence's arithmetic) */
 	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
 	 * shares no word with the grounding's 2023 is not that 2023 altered:
 	 * it is said of something else. */
@@ -2083,7 +2087,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		if (money && span_product(c, h, end))
 			return CHECK_GROUNDED;
-		if (results)
+		if (results && results_total(c, h, results, true))
 			return CHECK_GROUNDED;
 		if (k >= 0)
 			return (enum check)k;
