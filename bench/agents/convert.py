@@ -45,13 +45,20 @@ SGD_PER_DOMAIN = 10
 
 
 # AgentDojo: runs without an attack (none/none.json: the injection slots
-# hold their benign defaults) of two models, GPT-4o over every suite and
-# Claude 3.5 Sonnet over the record-keeping ones (travel, banking); only the
+# hold their benign defaults) of seven models of four vendors and three
+# generations (2024-2025: GPT-4o and its mini, Claude 3.5 and 3.7 Sonnet,
+# Gemini 1.5 Pro, Llama 3 70B, Command R+) over every suite; only the
 # conversations whose last reply lists what the tools returned (a line
 # opening with "- ", "* " or "1. ", or two "Label: value" lines): the
 # itineraries, transaction lists and field summaries the other sources lack.
-AGENTDOJO_RUNS = [("gpt-4o-2024-05-13", "gpt-4o", ("banking", "slack", "travel", "workspace")),
-                  ("claude-3-5-sonnet-20241022", "claude-3.5-sonnet", ("banking", "travel"))]
+ALL_SUITES = ("banking", "slack", "travel", "workspace")
+AGENTDOJO_RUNS = [("gpt-4o-2024-05-13", "gpt-4o", ALL_SUITES),
+                  ("claude-3-5-sonnet-20241022", "claude-3.5-sonnet", ALL_SUITES),
+                  ("claude-3-7-sonnet-20250219", "claude-3.7-sonnet", ALL_SUITES),
+                  ("gpt-4o-mini-2024-07-18", "gpt-4o-mini", ALL_SUITES),
+                  ("gemini-1.5-pro-002", "gemini-1.5-pro", ALL_SUITES),
+                  ("meta-llama_Llama-3-70b-chat-hf", "llama-3-70b", ALL_SUITES),
+                  ("command-r-plus", "command-r-plus", ALL_SUITES)]
 LIST_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)[ \t]")
 FIELD_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)?[ \t]*\**[A-Z][\w ]{1,30}:\**[ \t]+\S")
 
@@ -255,6 +262,11 @@ def agentdojo(repo):
 
 def agentdojo_messages(log):
     msgs = []
+    # Some pipelines log calls without ids (Cohere: none; Gemini: ""): the
+    # harness answers a turn's calls in order, so the n-th call made and not
+    # yet answered gets "call_n" and the next result without an id takes it.
+    n = 0
+    waiting = []
     for m in log:
         role = m["role"]
         text = m.get("content")
@@ -264,12 +276,18 @@ def agentdojo_messages(log):
             if text and text.strip():
                 msgs.append({"role": "assistant", "content": text})
             if m.get("tool_calls"):
-                msgs.append({"role": "assistant", "content": None, "tool_calls":
-                             [call(tc["id"], tc["function"], tc.get("args", {}))
-                              for tc in m["tool_calls"]]})
+                calls = []
+                for tc in m["tool_calls"]:
+                    n += 1
+                    cid = tc.get("id") or "call_%d" % n
+                    if not tc.get("id"):
+                        waiting.append(cid)
+                    calls.append(call(cid, tc["function"], tc.get("args", {})))
+                msgs.append({"role": "assistant", "content": None, "tool_calls": calls})
         elif role == "tool":
+            cid = m.get("tool_call_id") or (waiting.pop(0) if waiting else "call_0")
             # the harness shows the model the error in place of the content
-            msgs.append({"role": "tool", "tool_call_id": m["tool_call_id"],
+            msgs.append({"role": "tool", "tool_call_id": cid,
                          "content": m.get("error") or text or ""})
     return msgs
 
