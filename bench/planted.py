@@ -17,8 +17,12 @@ for halluscan (--input chat) and for a naive check computed here: a figure
 in the reply that appears verbatim in no earlier tool, user or system
 message, and a URL likewise.  Deterministic for a seed.
 
+With the hand verdicts of bench/agents/judged.jsonl (or --judged FILE),
+the findings on unchanged replies judged right, in all, by source (agentdojo
+by model) and by rule, and those no verdict covers.
+
   bench/planted.py [--halluscan build/halluscan] [--sample N] [--seed S]
-                   [--findings FILE] [--json] [CORPUS.jsonl ...]
+                   [--findings FILE] [--judged FILE] [--json] [CORPUS.jsonl ...]
 """
 import argparse
 import datetime
@@ -436,6 +440,44 @@ def count_coincidences(binary, convs, seed, per_reply=2):
     return tuple(res)
 
 
+def judged_figures(path, findings, group_of):
+    """The hand verdicts of judged.jsonl held against the findings on
+    unchanged replies: each finding takes the verdict judged for its
+    conversation, reply, start and text (or, when the span moved, for its
+    conversation, reply and text).  Returns right, judged and unjudged
+    counts in all, by group (source; agentdojo by model) and by rule."""
+    exact, loose = {}, {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            d = json.loads(line)
+            exact[(d["conversation"], d["reply_index"], d.get("start"), d["text"])] = d["verdict"]
+            loose.setdefault((d["conversation"], d["reply_index"], d["text"]), d["verdict"])
+    tally = defaultdict(lambda: [0, 0, 0])  # right, judged, unjudged
+    unjudged = []
+    for u in findings:
+        v = exact.get((u["conversation"], u["reply_index"], u["start"], u["text"]),
+                      loose.get((u["conversation"], u["reply_index"], u["text"])))
+        for key in ("all", "source " + group_of(u["conversation"]), "rule " + u["rule"]):
+            if v is None:
+                tally[key][2] += 1
+            else:
+                tally[key][1] += 1
+                tally[key][0] += v == "right"
+        if v is None:
+            unjudged.append({k: u[k] for k in ("conversation", "reply_index", "rule", "text")})
+    out = {"file": path, "unjudged_findings": unjudged}
+    for key, (r, j, n) in sorted(tally.items()):
+        what = {"right": r, "judged": j, "unjudged": n, "precision": r / j if j else None}
+        if key == "all":
+            out.update(what)
+        else:
+            kind, name = key.split(" ", 1)
+            out.setdefault("by_" + kind, {})[name] = what
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("corpus", nargs="*",
@@ -445,6 +487,9 @@ def main():
     ap.add_argument("--sample", type=int, default=0, help="conversations to take (0: all)")
     ap.add_argument("--findings", help="write halluscan's findings on unchanged replies here (JSONL)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument("--judged", metavar="FILE",
+                    help="hand verdicts (JSONL) to hold the findings on unchanged replies against; "
+                    "default: bench/agents/judged.jsonl with the default corpus")
     ap.add_argument("--show-plants", type=int, default=0, metavar="N",
                     help="print N planted replies of each kind (to read the plants)")
     a = ap.parse_args()
@@ -453,6 +498,9 @@ def main():
                                if os.path.basename(p) != "judged.jsonl")
     if not paths:
         sys.exit("planted: no corpus (bench/agents/*.jsonl)")
+    judged = a.judged
+    if judged is None and not a.corpus and os.path.exists(os.path.join(HERE, "agents", "judged.jsonl")):
+        judged = os.path.join(HERE, "agents", "judged.jsonl")
     if not os.access(a.halluscan, os.X_OK):
         sys.exit("planted: no executable %s (build first, or --halluscan PATH)" % a.halluscan)
     t0 = time.monotonic()
@@ -548,6 +596,14 @@ def main():
     wn, wg, rn, rg = count_coincidences(a.halluscan, convs, a.seed)
     res["random_counts"] = {"wrong": wn, "wrong_grounded": wg / max(1, wn),
                             "right": rn, "right_grounded": rg / max(1, rn)}
+    if judged:
+        model = {c["id"]: c.get("model") for c in convs}
+
+        def group_of(cid):
+            # agentdojo's runs by the model that wrote them
+            src = src_of[cid]
+            return "%s/%s" % (src, cid.split("/")[1]) if model.get(cid) else src
+        res["judged"] = judged_figures(judged, unchanged_findings, group_of)
     res["seconds"] = round(time.monotonic() - t0, 2)
     if a.show_plants:
         shown = Counter()
@@ -595,6 +651,18 @@ def main():
     print("plants caught, by signal: " + ", ".join("%s %d" % kv for kv in caught_by.most_common()))
     print("findings on unchanged replies, by rule: " +
           ", ".join("%s %d" % kv for kv in by_rule_unchanged.most_common()))
+    if "judged" in res:
+        jd = res["judged"]
+
+        def share(v):
+            return "%d/%d = %.3f" % (v["right"], v["judged"], v["precision"]) if v["judged"] else "none judged"
+        print("findings on unchanged replies judged right (%s): %s, %d unjudged"
+              % (os.path.relpath(jd["file"]), share(jd) if "judged" in jd else "none judged",
+                 jd.get("unjudged", 0)))
+        for kind in ("source", "rule"):
+            print("  by %s: " % kind + ", ".join(
+                "%s %s%s" % (k, share(v), " (+%d unjudged)" % v["unjudged"] if v["unjudged"] else "")
+                for k, v in jd.get("by_" + kind, {}).items()))
     print("%.2f s" % res["seconds"])
 
 

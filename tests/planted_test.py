@@ -89,6 +89,38 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r["by_kind"].get("url", {}).get("halluscan") == 1.0,
               "halluscan finds the made-up URL: %s" % r["by_kind"])
 
+    # Hand verdicts held against the findings (--judged): "7 guests" is
+    # no figure anyone gave, judged right; a verdict for a span no finding
+    # has counts for nothing; a file without its line leaves it unjudged.
+    minif = os.path.join(tmp, "mini-findings.jsonl")
+    r = planted(["--findings", minif, mini])
+    fs = [json.loads(line) for line in open(minif)] if r else []
+    check(any(f["text"] == "7 guests" for f in fs), "halluscan flags '7 guests': %s" % fs)
+    verdicts = os.path.join(tmp, "judged.jsonl")
+    with open(verdicts, "w") as f:
+        for u in fs:
+            f.write(json.dumps({"conversation": u["conversation"], "reply_index": u["reply_index"],
+                                "start": u["start"], "text": u["text"],
+                                "verdict": "right" if u["text"] == "7 guests" else "wrong"}) + "\n")
+        f.write(json.dumps({"conversation": "mini/1", "reply_index": 3, "start": 19,
+                            "text": "$329", "verdict": "wrong"}) + "\n")
+    r = planted(["--judged", verdicts, mini])
+    if r:
+        jd = r.get("judged", {})
+        check(jd.get("judged") == len(fs) and jd.get("unjudged") == 0 and jd.get("right") == 1,
+              "every finding judged, one right: %s" % jd)
+        check(jd.get("by_rule", {}).get("number.count", {}).get("right") == 1
+              and jd.get("by_source", {}).get("mini", {}).get("judged") == len(fs),
+              "verdicts by rule and by source: %s" % jd)
+    empty = os.path.join(tmp, "none.jsonl")
+    open(empty, "w").close()
+    r = planted(["--judged", empty, mini])
+    if r:
+        jd = r.get("judged", {})
+        check(jd.get("unjudged") == len(fs) and jd.get("judged") == 0
+              and [u["text"] for u in jd.get("unjudged_findings", [])] == [u["text"] for u in fs],
+              "no verdicts: every finding unjudged and listed: %s" % jd)
+
 if failures:
     print("%d failure(s)" % failures)
     sys.exit(1)
