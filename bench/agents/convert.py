@@ -45,9 +45,9 @@ SGD_PER_DOMAIN = 10
 
 
 # AgentDojo: runs without an attack (none/none.json: the injection slots
-# hold their benign defaults) of seven models of four vendors and three
-# generations (2024-2025: GPT-4o and its mini, Claude 3.5 and 3.7 Sonnet,
-# Gemini 1.5 Pro, Llama 3 70B, Command R+) over every suite; only the
+# hold their benign defaults) of seven models of five vendors, 2024 to 2025
+# (GPT-4o and its mini, Claude 3.5 and 3.7 Sonnet, Gemini 1.5 Pro, Llama 3
+# 70B, Command R+), over every suite; only the
 # conversations whose last reply lists what the tools returned (a line
 # opening with "- ", "* " or "1. ", or two "Label: value" lines): the
 # itineraries, transaction lists and field summaries the other sources lack.
