@@ -22,6 +22,8 @@ import subprocess
 import sys
 import tempfile
 
+import documents
+
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = 0
 
@@ -49,10 +51,9 @@ if not python:
     print("skip: no python3 with dask (python3-dask)")
     sys.exit(77)
 
-with open(os.path.join(SRC, "README.md")) as f:
-    m = re.search(r"<!-- tests/dask_test\.py runs this block[^\n]*-->\n```python\n(.*?)```",
-                  f.read(), re.S)
-check(m is not None, "README: the Dask block is there")
+m = re.search(r"<!-- tests/dask_test\.py runs this block[^\n]*-->\n```python\n(.*?)```",
+              documents.text(SRC), re.S)
+check(m is not None, "README.md or docs/: the Dask block is there")
 if not m:
     sys.exit(1)
 snippet = m.group(1)

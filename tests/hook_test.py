@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+import documents
+
 BIN, SRC, SANITIZE = sys.argv[1], sys.argv[2], sys.argv[3]
 FIX = os.path.join(SRC, "tests", "fixtures", "hook")
 TMP = tempfile.mkdtemp(prefix="halluscan-hook-")
@@ -408,7 +410,7 @@ for args in (["hook"], ["hook", "codex"], ["hook", "claude-code", "--fail-on", "
     check(q.returncode == 2 and q.stderr.startswith(b"halluscan: "), f"usage {args}: {q}")
 
 # ---- the README's .claude/settings.json, run as written ----
-readme = open(os.path.join(SRC, "README.md")).read()
+readme = documents.text(SRC)  # README.md and docs/*.md
 blocks = [b for b in re.findall(r"```json\n(.*?)```", readme, re.S) if '"hooks"' in b]
 check(len(blocks) == 1, f"README: {len(blocks)} settings snippets")
 settings = json.loads(blocks[0]) if blocks else {"hooks": {}}

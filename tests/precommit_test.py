@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+import documents
+
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = 0
 
@@ -113,8 +115,7 @@ def with_pre_commit():
 
 
 def readme_hook():
-    with open(os.path.join(SRC, "README.md")) as f:
-        readme = f.read()
+    readme = documents.text(SRC)  # README.md and docs/*.md
     m = re.search(r"```sh\n(#!/bin/sh\n# \.git/hooks/pre-commit.*?)```", readme, re.S)
     check(m is not None, "README: the git hook is there")
     if not m:

@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+import documents
+
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
 failures = 0
 URL = b"See https://x.example/a.\n"
@@ -237,10 +239,9 @@ def sarif(t):
 
 def nonce(t):
     """The README's streaming example, run as written with the harness's parts stubbed."""
-    with open(os.path.join(SRC, "README.md")) as f:
-        readme = f.read()
+    readme = documents.text(SRC)  # README.md and docs/*.md
     blocks = [b for b in re.findall(r"```sh\n(.*?)```", readme, re.S) if "nonce=" in b]
-    check(len(blocks) == 1, "README.md has one streaming example with a nonce")
+    check(len(blocks) == 1, "README.md and docs/ have one streaming example with a nonce")
     if not blocks:
         return
     block = blocks[0]

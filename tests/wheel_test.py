@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+import documents
+
 MODE, SRC, VERSION = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
 failures = 0
 FAKE = "See https://docs.fake.example/setup for the steps.\n"
@@ -60,8 +62,7 @@ def has_modules(python, *modules):
 
 def readme_block(marker, lang):
     """The fenced block that follows the HTML comment starting with marker."""
-    with open(os.path.join(SRC, "README.md")) as f:
-        readme = f.read()
+    readme = documents.text(SRC)  # README.md and docs/*.md
     m = re.search(re.escape(marker) + r"[^\n]*-->\n```%s\n(.*?)```" % lang, readme, re.S)
     check(m is not None, "README: the block after %r is there" % marker)
     if not m:
@@ -165,8 +166,7 @@ def pre_commit_mode():
         python = shutil.which(shebang[2:].split()[1], path=env["PATH"])
     if not has_modules(python, "virtualenv", "mesonpy"):
         skip("pre-commit's interpreter %s has no virtualenv or mesonpy (python3-mesonpy)" % python)
-    with open(os.path.join(SRC, "README.md")) as f:
-        readme = f.read()
+    readme = documents.text(SRC)
     snippets = re.findall(r"```yaml\n(repos:\n.*?)```", readme, re.S)
     check(len(snippets) == 1, "README: one .pre-commit-config.yaml snippet")
     if len(snippets) != 1:
