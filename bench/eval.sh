@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Reproduces the README's "How accurate is it?" numbers from the shared
+# Reproduces docs/accuracy.md's numbers from the shared
 # corpora, read in place; skips cleanly where ../shared is absent.
 #   usage: bench/eval.sh [BUILDDIR]
 set -eu

@@ -1230,7 +1230,7 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="the first N records of each corpus only")
     ap.add_argument("--jobs", type=int, default=2, help="halluscan processes at once (default 2)")
     ap.add_argument("--json", metavar="OUT", help="write every figure as JSON here ('-': standard output)")
-    ap.add_argument("--markdown", action="store_true", help="tables as markdown, for the README")
+    ap.add_argument("--markdown", action="store_true", help="tables as markdown, for docs/accuracy.md")
     ap.add_argument("--breakdown", action="store_true", help="classes of misses and false alarms")
     ap.add_argument("--examples", type=int, default=3, help="examples per class in --breakdown")
     ap.add_argument("--flatten-passages", action="store_true",

@@ -17,7 +17,7 @@ takes at least 0.05 s (below that, start-up and noise decide), or its peak
 RSS more than 8x while the larger is above 64 MB. Memory that grows with
 the input where the input is held whole (a JSON transcript is parsed as one
 document; a --source, a --bib and a --pairs line are read whole: see the
-README's memory bounds) shows as a linear step, not a flag.
+manual's LIMITS) shows as a linear step, not a flag.
 
     python3 bench/growth.py [--halluscan build/halluscan] [--maxrss build/maxrss]
                             [--only SHAPE,...] [--repeats 3] [--scale 1]
