@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Prints the layers of src/ as its #include lines make them (docs/design.md).
+
+A module is a .c file with its .h (src/scan.c and src/scan.h are "scan").
+An include is resolved as the compiler's -I options do here: beside the
+file, then under src/, then under include/. A module's floor is 1 above the
+highest module it includes, so every include runs downhill except those of
+a circle, which are listed. Only includes are read, not calls: a call to a
+function that a header declares comes with that include.
+    usage: scripts/layers.py [SRCDIR]
+"""
+import collections
+import glob
+import os
+import re
+import sys
+
+root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+os.chdir(root)
+files = sorted(glob.glob("src/**/*.[ch]", recursive=True)) + ["include/halluscan.h"]
+lines = collections.Counter()
+edges = collections.defaultdict(set)
+for f in files:
+    m = f[:-2]
+    with open(f, encoding="utf-8") as fh:
+        text = fh.read()
+    lines[m] += text.count("\n")
+    for inc in re.findall(r'^#include "([^"]+)"', text, re.M):
+        for cand in (os.path.join(os.path.dirname(f), inc), os.path.join("src", inc),
+                     os.path.join("include", inc)):
+            if os.path.exists(cand):
+                t = os.path.normpath(cand)[:-2]
+                if t != m:
+                    edges[m].add(t)
+                break  # one not found is generated (config.h) or the system's
+mods = sorted(lines)
+
+# Circles: strongly connected modules (Tarjan), then floors over them.
+index, low, stack, on, circles = {}, {}, [], set(), []
+sys.setrecursionlimit(10000)
+
+
+def connect(v):
+    index[v] = low[v] = len(index)
+    stack.append(v)
+    on.add(v)
+    for w in sorted(edges[v]):
+        if w not in index:
+            connect(w)
+            low[v] = min(low[v], low[w])
+        elif w in on:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = stack.pop()
+            on.discard(w)
+            comp.append(w)
+            if w == v:
+                break
+        if len(comp) > 1:
+            circles.append(sorted(comp))
+
+
+for v in mods:
+    if v not in index:
+        connect(v)
+circle_of = {v: tuple(c) for c in circles for v in c}
+floor = {}
+
+
+def floor_of(v):
+    if v not in floor:
+        floor[v] = 0  # inside a circle: its members share a floor
+        below = [floor_of(w) for w in edges[v] if circle_of.get(w) is None or circle_of.get(w) != circle_of.get(v)]
+        floor[v] = 1 + max(below, default=0)
+        for w in circle_of.get(v, ()):
+            floor[w] = floor[v]
+    return floor[v]
+
+
+for v in mods:
+    floor_of(v)
+by = collections.defaultdict(list)
+for v in mods:
+    by[floor[v]].append(v)
+print("floor  modules (lines, .c and .h together); each includes only floors below it")
+for k in sorted(by, reverse=True):
+    print("%5d  %s" % (k, ", ".join("%s %d" % (v.replace("src/", ""), lines[v]) for v in by[k])))
+print("include circles: %s" % ("; ".join(" <-> ".join(c) for c in circles) or "none"))
+big = [(v, lines[v]) for v in mods if lines[v] > 1500]
+print("modules over 1,500 lines: %s" % ", ".join("%s %d" % b for b in sorted(big, key=lambda b: -b[1])))
