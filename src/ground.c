@@ -104,6 +104,12 @@ struct ground {
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
 	uint32_t qhead, qcount;
+	/* The quantities' texts, in the order of the ring, each NUL-terminated:
+	 * a ring of bytes from the oldest held quantity's text to tx_tail,
+	 * grown (and compacted) when full. Most texts are a few bytes: a
+	 * slot of GROUND_TEXT_MAX each cost 192 KB a set. */
+	char *tx;
+	size_t tx_cap, tx_tail;
 	uint64_t qseq;        /* the next quantity's seq */
 	uint64_t evictions;
 	struct ground_attr *attr; /* a ring of GROUND_ATTR_CAP, allocated with the first */
@@ -184,6 +190,7 @@ void ground_free(struct ground *g)
 	free(g->e);
 	free(g->q);
 	free(g->ql);
+	free(g->tx);
 	free(g->heads);
 	free(g->attr);
 	free(g->attr_index);
@@ -209,6 +216,7 @@ void ground_reset(struct ground *g)
 	free_keys(g);
 	g->head = g->count = 0;
 	g->qhead = g->qcount = 0;
+	g->tx_tail = 0;
 	g->qseq = 0;
 	g->evictions = 0;
 	g->active = false;
@@ -860,15 +868,70 @@ static bool says_today(const struct ground_context *ctx)
 	return false;
 }
 
+/*
+ * Room for need bytes of text at the ring's tail, after the oldest held
+ * quantity's text (the ring holds nothing else): at the tail, else at the
+ * start, else in a ring twice the size, the held texts moved to its start
+ * in their order (and their quantities pointed at them). NULL: no memory.
+ */
+static char *text_room(struct ground *g, size_t need)
+{
+	size_t head, cap, used = 0, k, i;
+	char *tx;
+
+	if (g->qcount == 0) {
+		g->tx_tail = 0;
+		if (need <= g->tx_cap)
+			return g->tx;
+	} else {
+		head = (size_t)(g->q[g->qhead].text - g->tx);
+		if (g->tx_tail > head && g->tx_cap - g->tx_tail >= need)
+			return g->tx + g->tx_tail;
+		if (g->tx_tail > head && need <= head) {
+			g->tx_tail = 0;
+			return g->tx;
+		}
+		if (g->tx_tail < head && head - g->tx_tail >= need)
+			return g->tx + g->tx_tail;
+	}
+	for (i = 0; i < g->qcount; i++)
+		used += strlen(g->q[(g->qhead + i) % GROUND_CAP].text) + 1;
+	cap = MAX(g->tx_cap, (size_t)1024);
+	while (cap < 2 * (used + need))
+		cap *= 2;
+	tx = malloc(cap);
+	if (!tx)
+		return NULL;
+	for (i = 0, used = 0; i < g->qcount; i++) {
+		struct ground_quantity *gq = &g->q[(g->qhead + i) % GROUND_CAP];
+
+		k = strlen(gq->text) + 1;
+		memcpy(tx + used, gq->text, k);
+		gq->text = tx + used;
+		used += k;
+	}
+	free(g->tx);
+	g->tx = tx;
+	g->tx_cap = cap;
+	g->tx_tail = used;
+	return tx + used;
+}
+
 int ground_add_quantity(struct ground *g, const struct quantity *q, const char *text,
 			size_t n, uint64_t at, const struct ground_context *ctx)
 {
+	char copy[GROUND_TEXT_MAX], *t;
+
 	struct ground_quantity *gq;
 	struct qlinks *l;
 	uint32_t i;
 
 	if (use_heads(g) < 0)
 		return -ENOMEM;
+	/* (text may be another set's: copied before this ring can move) */
+	n = MIN(n, sizeof(copy) - 1);
+	memcpy(copy, text, n);
+	copy[n] = '\0';
 	if (g->qcount == GROUND_CAP) {
 		struct lists old = lists_of(g, g->qhead);
 
@@ -881,8 +944,14 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 		g->qcount--;
 		g->evictions++;
 	}
+	t = text_room(g, n + 1);
+	if (!t)
+		return -ENOMEM;
+	memcpy(t, copy, n + 1);
+	g->tx_tail = (size_t)(t - g->tx) + n + 1;
 	i = (g->qhead + g->qcount) % GROUND_CAP;
 	gq = &g->q[i];
+	gq->text = t;
 	gq->q = *q;
 	gq->at = at;
 	gq->ctx = *ctx;
@@ -902,9 +971,6 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->days = day_of_context(ctx);
 	if (q->kind == QUANTITY_TIME)
 		g->days_seen |= gq->days;
-	n = MIN(n, sizeof(gq->text) - 1);
-	memcpy(gq->text, text, n);
-	gq->text[n] = '\0';
 	l = &g->ql[i];
 	if (q->kind == QUANTITY_DATE && q->scale == 1 && says_today(ctx))
 		g->today_seq = g->qseq;

@@ -95,8 +95,13 @@ struct ground_quantity {
 	uint64_t at;
 	struct ground_context ctx;
 	unsigned days; /* the one day of the week it is said of (GROUND_DAY), or 0 */
-	char text[48];
+	/* As written, at most GROUND_TEXT_MAX - 1 bytes, NUL-terminated: kept
+	 * in its set's text ring (valid while the quantity is held, as the
+	 * pointer to it is). */
+	const char *text;
 };
+
+#define GROUND_TEXT_MAX 48
 
 /* Days of the week as bits: Monday is bit 0, Sunday bit 6. */
 #define GROUND_DAY(d) (1u << (d))

@@ -506,6 +506,55 @@ TEST(ground_swap_walk_skips_the_evicted)
 	ground_free(g);
 }
 
+/*
+ * A quantity's text is kept in its set's ring of texts: of every length
+ * (cut to GROUND_TEXT_MAX - 1), through evictions, the ring's wrapping and
+ * growing, a reset and a copy, each held one reads as it was written.
+ */
+TEST(ground_texts_through_the_ring)
+{
+	struct ground_context none = {0};
+	struct ground *g = NULL, *copy = NULL;
+	const struct ground_quantity *gq;
+	struct quantity q;
+	char text[80], want[80];
+	size_t k, round, len;
+	bool ok = true;
+
+	CHECK_EQ(ground_new(&g), 0);
+	CHECK_EQ(ground_new(&copy), 0);
+	if (!g || !copy)
+		goto out;
+	for (round = 0; round < 2; round++) {
+		ground_reset(g);
+		/* lengths that change with k (short runs, then long ones), past the cap twice */
+		for (k = 0; k < 3 * GROUND_CAP; k++) {
+			len = (size_t)snprintf(text, sizeof(text), "%zu %.*s", k, (int)((k / 500 + k * 7) % 70),
+					       "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+			quantity_set(&q, QUANTITY_NUMBER, "number", (double)k, 1);
+			CHECK_EQ(ground_add_quantity(g, &q, text, len, k, &none), 0);
+		}
+		CHECK_EQ(ground_copy(copy, g), 0);
+		for (k = 2 * GROUND_CAP; k < 3 * GROUND_CAP; k++) {
+			len = (size_t)snprintf(want, sizeof(want), "%zu %.*s", k, (int)((k / 500 + k * 7) % 70),
+					       "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz");
+			want[MIN(len, (size_t)GROUND_TEXT_MAX - 1)] = '\0';
+			quantity_set(&q, QUANTITY_NUMBER, "number", (double)k, 1);
+			gq = ground_figure_held(g, &q);
+			ok &= gq && gq->at == k && strcmp(gq->text, want) == 0;
+			gq = ground_figure_held(copy, &q);
+			ok &= gq && gq->at == k && strcmp(gq->text, want) == 0;
+		}
+		CHECK(ok);
+		/* the evicted are gone */
+		quantity_set(&q, QUANTITY_NUMBER, "number", (double)(2 * GROUND_CAP - 1), 1);
+		CHECK(ground_figure_held(g, &q) == NULL);
+	}
+out:
+	ground_free(copy);
+	ground_free(g);
+}
+
 /* Figures are read to the same double strtod() reads, on its fast path and off it. */
 TEST(quantity_values_are_strtod)
 {
@@ -1607,6 +1656,11 @@ TEST(ground_relative_days)
 		{"40 days later", 99, 99},
 		{"in the days before", 99, 99},
 		{"3 days", 99, 99},
+		/* (the words that end a phrase, in any case: read by first letter and length) */
+		{"Two Days After the launch", 2, 99},
+		{"the prior day", -1, 99},
+		{"YESTERDAY", 99, -1},
+		{"Four WEEKS AGO", 99, -28},
 	};
 	struct ground *g = NULL, *copy = NULL;
 	uint64_t anchored, today;
