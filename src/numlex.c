@@ -3917,6 +3917,32 @@ static void swar_block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *
 #define block_masks swar_block_masks
 #endif
 
+/* Whether the 64 bytes at s hold a digit: block_masks()'s D alone, for less. */
+static inline bool block_has_digit(const char *s)
+{
+#if defined(__SSE2__)
+	const __m128i d1 = _mm_set1_epi8('0' - 1), d2 = _mm_set1_epi8('9' + 1);
+	__m128i any = _mm_setzero_si128();
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i));
+
+		any = _mm_or_si128(any, _mm_and_si128(_mm_cmpgt_epi8(x, d1), _mm_cmplt_epi8(x, d2)));
+	}
+	return _mm_movemask_epi8(any) != 0;
+#else
+	uint64_t x, d = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		memcpy(&x, s + 8 * i, 8);
+		d |= swar_between(x, '0', '9');
+	}
+	return d != 0;
+#endif
+}
+
 /*
  * The digits of the 64 bytes at b (text[i, i + 64), or fewer at its end:
  * a blank-padded copy) that a letter touches, as bits; the byte before the
@@ -3969,6 +3995,9 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 			memcpy(pad, t + i, n - i);
 			b = pad;
 		}
+		/* (no digit, nothing below: most blocks of prose) */
+		if (!block_has_digit(b))
+			continue;
 		/* glued_bits(), its masks kept */
 		block_masks(b, &L, &D, &S);
 		g = D & (L << 1 | L >> 1);
@@ -4016,7 +4045,18 @@ static const char *masks_check(void)
 			}
 			if (l[0] != l[1] || d[0] != d[1] || k[0] != k[1])
 				return "(the SIMD byte masks)";
+			if (block_has_digit(buf) != (d[0] != 0))
+				return "(the digit test)";
 		}
+	}
+	/* one digit in any lane, among letters and bytes past 0x7f */
+	for (i = 0; i <= 64; i++) {
+		for (b = 0; b < 64; b++)
+			buf[b] = (char)(b % 2 ? 'z' : 0xb9);
+		if (i < 64)
+			buf[i] = (char)('0' + i % 10);
+		if (block_has_digit(buf) != (i < 64))
+			return "(the digit test)";
 	}
 	return NULL;
 }
