@@ -2040,19 +2040,40 @@ static bool rel_may_end(const char *w, size_t k)
 
 void ground_relative_of(const char *t, size_t n, uint64_t *anchored, uint64_t *today)
 {
-	const char *w[4] = {"", "", "", ""}; /* the last four tokens, w[3] the newest */
-	size_t k[4] = {0, 0, 0, 0}, i = 0, j;
+	/* 0 a byte between tokens, 1 a letter, 2 a digit (ASCII, as rel_token() reads them) */
+	static const uint8_t cls[256] = {
+		['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+		['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+#define L(c) [c] = 1, [(c) + 32] = 1
+		L('A'), L('B'), L('C'), L('D'), L('E'), L('F'), L('G'), L('H'), L('I'),
+		L('J'), L('K'), L('L'), L('M'), L('N'), L('O'), L('P'), L('Q'), L('R'),
+		L('S'), L('T'), L('U'), L('V'), L('W'), L('X'), L('Y'), L('Z'),
+#undef L
+	};
+	const char *w[4], *rw[4]; /* the last four tokens, w[3] the newest; rw a ring of them */
+	size_t k[4], rk[4], i = 0, count = 0, j, from;
+	unsigned char c;
 	int unit, cnt;
 
 	for (;;) {
-		for (j = 0; j < 3; j++) {
-			w[j] = w[j + 1];
-			k[j] = k[j + 1];
-		}
-		if (!rel_token(t, n, &i, &w[3], &k[3]))
+		/* rel_token()'s next token, at the cost of a table look-up a byte */
+		while (i < n && !cls[(unsigned char)t[i]])
+			i++;
+		if (i == n)
 			break;
-		if (!rel_may_end(w[3], k[3]))
+		c = cls[(unsigned char)t[i]];
+		for (from = i++; i < n && cls[(unsigned char)t[i]] == c; i++)
+			;
+		rw[count % 4] = t + from;
+		rk[count % 4] = i - from;
+		count++;
+		if (!rel_may_end(t + from, i - from))
 			continue;
+		/* the tokens before it (none: "", as at the text's start) */
+		for (j = 0; j < 4; j++) {
+			w[j] = count + j >= 4 ? rw[(count + j - 4) % 4] : "";
+			k[j] = count + j >= 4 ? rk[(count + j - 4) % 4] : 0;
+		}
 		if (rel_is(w[3], k[3], "tomorrow") || rel_is(w[3], k[3], "yesterday")) {
 			int sign = rel_is(w[3], k[3], "tomorrow") ? 1 : -1;
 

@@ -1661,6 +1661,11 @@ TEST(ground_relative_days)
 		{"the prior day", -1, 99},
 		{"YESTERDAY", 99, -1},
 		{"Four WEEKS AGO", 99, -28},
+		/* tokens of letters and of digits, apart however they touch */
+		{"3days ago", 99, -3},
+		{"\xc3\x9cn\xc3\xaf" "code 2 weeks later", 14, 99},
+		{"ago", 99, 99},
+		{"day before", 99, 99},
 	};
 	struct ground *g = NULL, *copy = NULL;
 	uint64_t anchored, today;
