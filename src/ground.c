@@ -868,11 +868,14 @@ static bool says_today(const struct ground_context *ctx)
 	return false;
 }
 
+/* The most a ring of texts needs: GROUND_CAP texts of GROUND_TEXT_MAX bytes, and room. */
+#define TEXT_RING_MAX ((size_t)(GROUND_CAP + 4) * GROUND_TEXT_MAX)
+
 /*
  * Room for need bytes of text at the ring's tail, after the oldest held
  * quantity's text (the ring holds nothing else): at the tail, else at the
- * start, else in a ring twice the size, the held texts moved to its start
- * in their order (and their quantities pointed at them). NULL: no memory.
+ * start, else in a larger ring, the held texts moved to its start in their
+ * order (and their quantities pointed at them). NULL: no memory.
  */
 static char *text_room(struct ground *g, size_t need)
 {
@@ -896,9 +899,12 @@ static char *text_room(struct ground *g, size_t need)
 	}
 	for (i = 0; i < g->qcount; i++)
 		used += strlen(g->q[(g->qhead + i) % GROUND_CAP].text) + 1;
-	cap = MAX(g->tx_cap, (size_t)1024);
-	while (cap < 2 * (used + need))
-		cap *= 2;
+	/* Half as much again as is held, in steps of 4 KB; never past what the
+	 * most texts, each as long as can be, take with room for two more:
+	 * there a text always fits at the tail or at the start (at most one
+	 * text's room is left unused, where the ring wraps). */
+	cap = MIN((used + need + (used + need) / 2 + 4095) & ~(size_t)4095, (size_t)TEXT_RING_MAX);
+	cap = MAX(cap, used + need);
 	tx = malloc(cap);
 	if (!tx)
 		return NULL;
