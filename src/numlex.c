@@ -389,10 +389,13 @@ static const struct {
 	X(L, 'm', "many", R_STOP | R_APPROX2, 0, U_NONE) \
 	X(L, 'm', "mar", R_MONTH, 3, U_NONE) \
 	X(L, 'm', "march", R_MONTH, 3, U_NONE) \
+	X(L, 'm', "marked", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'm', "matlab", R_PRODUCT, 0, U_NONE) \
 	X(L, 'm', "may", R_MONTH | R_STOP, 5, U_NONE) \
 	X(L, 'm', "merger", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'm', "mers", R_PRODUCT, 0, U_NONE) \
+	X(L, 'm', "method", R_LISTNOUN | R_REF, 0, U_NONE) \
+	X(L, 'm', "methods", R_LISTNOUN | R_REF, 0, U_NONE) \
 	X(L, 'm', "mid", R_DATING, 0, U_NONE) \
 	X(L, 'm', "midnight", R_CLOCK, 0, U_NONE) \
 	X(L, 'm', "midterms", R_YEARNOUN, 0, U_NONE) \
@@ -533,6 +536,7 @@ static const struct {
 	X(L, 's', "sales", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "same", R_STOP, 0, U_NONE) \
 	X(L, 's', "sars", R_PRODUCT, 0, U_NONE) \
+	X(L, 's', "saw", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "season", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "seasons", R_YEARNOUN, 0, U_NONE) \
 	X(L, 's', "sec", 0, 0, U_SECOND) \
@@ -681,6 +685,7 @@ static const struct {
 	X(L, 'w', "with", R_STOP, 0, U_NONE) \
 	X(L, 'w', "within", R_STOP | R_STOP, 0, U_NONE) \
 	X(L, 'w', "without", R_STOP, 0, U_NONE) \
+	X(L, 'w', "witnessed", R_YEARNOUN, 0, U_NONE) \
 	X(L, 'w', "wk", 0, 0, U_WEEK) \
 	X(L, 'w', "wks", 0, 0, U_WEEK) \
 	X(L, 'w', "word", R_SELF, 0, U_NONE) \
@@ -1921,6 +1926,31 @@ static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
 	return year_after(lx, o, w.we, true);
 }
 
+/*
+ * Is w a month's name as a date writes it: capitalized, or in lower case
+ * where a source writes dates so ("on may 30", "30 june")? In lower case
+ * a full name only (an abbreviation is too often a word), and "may" or
+ * "march", verbs too, only before their day after a word that dates one
+ * ("on may 30", not "they may 30").
+ */
+static bool month_word(struct lex *lx, const struct word *w, bool before_day)
+{
+	struct word p;
+
+	if (!(roles(w) & R_MONTH))
+		return false;
+	if (is_upper(B(lx, w->ws)))
+		return true;
+	if (!spells(lx, w->ws, w->we, "may") && !spells(lx, w->ws, w->we, "march"))
+		return w->we - w->ws >= 4 && !spells(lx, w->ws, w->we, "sept");
+	if (!before_day || !find_word_before(lx, w->ws, false, &p))
+		return false;
+	return spells(lx, p.ws, p.we, "on") || spells(lx, p.ws, p.we, "by") ||
+	       spells(lx, p.ws, p.we, "since") || spells(lx, p.ws, p.we, "until") ||
+	       spells(lx, p.ws, p.we, "till") || spells(lx, p.ws, p.we, "from") ||
+	       spells(lx, p.ws, p.we, "before") || spells(lx, p.ws, p.we, "after");
+}
+
 /* A day ("26", "26th", "twenty-sixth") and a month after it: "26 March", "26th of March". */
 static size_t month_after(struct lex *lx, struct opnd *o, size_t i)
 {
@@ -1931,7 +1961,7 @@ static size_t month_after(struct lex *lx, struct opnd *o, size_t i)
 		return i;
 	if (o->x.ordinal && word_at(lx, j, &w) && spells(lx, w.ws, w.we, "of"))
 		j = skip_blanks(lx, w.we);
-	if (j == i || !word_at(lx, j, &w) || !(roles(&w) & R_MONTH) || !is_upper(B(lx, w.ws)))
+	if (j == i || !word_at(lx, j, &w) || !month_word(lx, &w, false))
 		return i;
 	o->kind = K_DATE;
 	o->month = (int)w.v->num;
@@ -2759,6 +2789,11 @@ static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool
 	} else if (c == 0xE2 && B(lx, j + 1) == 0x80 && B(lx, j + 2) == 0x93) {
 		k = j + 3;
 		*spaced = j > i;
+	} else if (c == '-' && B(lx, j + 1) == '-' && B(lx, j + 2) != '-' && yearish(&a->x) &&
+		   is_digit(B(lx, skip_blanks(lx, j + 2)))) {
+		/* "2007 -- 11": a plain-text source's dash between years (what
+		 * follows is a range only if it reads as a later year) */
+		k = j + 2;
 	}
 	else if (j > i && lower(c) == 't' && lower(B(lx, j + 1)) == 'o' && blank_at(lx, j + 2))
 		k = j + 2;
@@ -2999,8 +3034,7 @@ static size_t expression(struct lex *lx, size_t p)
 				neg_from = 0;
 		}
 	}
-	if (start == p && word_before(lx, p, true, &w) && (roles(&w) & R_MONTH) &&
-	    is_upper(B(lx, w.ws))) {
+	if (start == p && word_before(lx, p, true, &w) && month_word(lx, &w, true)) {
 		month = (int)w.v->num;
 		start = w.ws;
 	}
@@ -3445,7 +3479,10 @@ static size_t references(struct lex *lx, size_t ws, size_t p)
 		i = x.to;
 		j = B(lx, i) == ',' ? i + 1 : i;
 		j = skip_blanks(lx, j);
-		if (word_at(lx, j, &w) && (spells(lx, w.ws, w.we, "and") || spells(lx, w.ws, w.we, "or")))
+		/* ("steps 4 through 6", "steps 4 to 6": the run's end too) */
+		if (word_at(lx, j, &w) && (spells(lx, w.ws, w.we, "and") || spells(lx, w.ws, w.we, "or") ||
+					   spells(lx, w.ws, w.we, "through") || spells(lx, w.ws, w.we, "thru") ||
+					   spells(lx, w.ws, w.we, "to")))
 			j = skip_blanks(lx, w.we);
 		else if (B(lx, j) == '&' || B(lx, j) == '-')
 			j = skip_blanks(lx, j + 1);

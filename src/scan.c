@@ -508,6 +508,28 @@ static bool month_left_open(const char *t, size_t n)
 	return false;
 }
 
+/*
+ * " of 3" at t[0, n) after a name's number ("Method 1 of 3", "Part 2 of
+ * 4"): how many the name numbers (2 to 12), else 0.
+ */
+static unsigned name_of_many(const char *t, size_t n)
+{
+	size_t i = 0;
+	unsigned m = 0;
+
+	while (i < n && t[i] == ' ')
+		i++;
+	if (n - i < 4 || strncasecmp(t + i, "of ", 3) != 0)
+		return 0;
+	for (i += 3; i < n && t[i] == ' '; i++)
+		;
+	for (; i < n && isdigit((unsigned char)t[i]) && m < 100; i++)
+		m = m * 10 + (unsigned)(t[i] - '0');
+	if (i < n && isalnum((unsigned char)t[i]))
+		return 0;
+	return m >= 2 && m <= 12 ? m : 0;
+}
+
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
@@ -555,6 +577,17 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		if (k && quantity_set_name(&q, v->text + b, k, it->q.value))
 			err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
 						  s->rec_base + record_offset(v, b), &gc);
+		/* "Method 1 of 3": the others of the three are named too (an
+		 * answer's "Method 2" is one of them, not Method 1 changed). */
+		if (k && err == 0) {
+			unsigned of = name_of_many(v->text + it->part_to, v->len - it->part_to), m;
+
+			for (m = 1; err == 0 && m <= of; m++)
+				if (m != it->q.value && quantity_set_name(&q, v->text + b, k, m))
+					err = ground_add_quantity(s->rec_ground, &q, v->text + b,
+								  it->part_to - b,
+								  s->rec_base + record_offset(v, b), &gc);
+		}
 	}
 	/* "the 10th of this month": that day of a month no one named here (a
 	 * transcript may not say today's date); any month's 10th is taken for

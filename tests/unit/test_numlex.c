@@ -226,6 +226,24 @@ static const struct lcase cases[] = {
 	/* A decade: its middle, at scale 10 (any year of it states it). */
 	{"in the 1990s", {{"1990s", NULL, "date:year", 1994.5, 0, 0}}},
 	{"in the mid-1990s", {{"mid-1990s", NULL, "date:year", 1994.5, 0, 0}}},
+	/* a year that does something is no count of it */
+	{"1876 saw the telephone arrive", {{"1876", NULL, "date:year", 1876, 0, 0}}},
+	{"2008 marked a turn, and 1969 witnessed the landing",
+	 {{"2008", NULL, "date:year", 2008, 0, 0}, {"1969", NULL, "date:year", 1969, 0, 0}}},
+	/* a plain-text source's double dash between years */
+	{"mayor from 2007 -- 11 before",
+	 {{"2007", "2007 -- 11", "date:year", 2007, 0, R}, {"11", "2007 -- 11", "date:year", 2011, 0, R}}},
+	{"the 1990 -- 1995 seasons",
+	 {{"1990", "1990 -- 1995", "date:year", 1990, 0, R}, {"1995", "1990 -- 1995", "date:year", 1995, 0, R}}},
+	{"In 2007 -- 5 people died",
+	 {{"2007", NULL, "date:year", 2007, 0, 0}, {"5 people", NULL, "people", 5, 0, 0}}},
+	/* dates written in lower case */
+	{"opens on may 30 and runs until june 2",
+	 {{"may 30", NULL, "date:day", 530, 0, 0}, {"june 2", NULL, "date:day", 602, 0, 0}}},
+	{"held on 12 april 2019",
+	 {{"12 april", "12 april 2019", "date:day", 412, 0, P}, {"2019", "12 april 2019", "date:year", 2019, 0, P}}},
+	{"on march 3 they met", {{"march 3", NULL, "date:day", 303, 0, 0}}},
+	{"they may 30 times a day", {{"30 times", NULL, "time", 30, 0, 0}}},
 	{"in the 1980's and late-1970\u2019s", {{"1980's", NULL, "date:year", 1984.5, 0, 0},
 						  {"late-1970\u2019s", NULL, "date:year", 1974.5, 0, 0}}},
 	{"the '90s, the \u201900s, the '10s", {{"'90s", NULL, "date:year", 1994.5, 0, 0},
@@ -430,6 +448,9 @@ static const struct lcase cases[] = {
 	{"as noted in [2].", {{"2", NULL, "number", 2, 0, F}}},
 	{"see [1, 3]", {{"1", NULL, "number", 1, 0, F}, {"3", NULL, "number", 3, 0, F}}},
 	{"Passages 1 and 2 agree", {{"Passages 1", NULL, "number", 1, 0, F}, {"2", NULL, "number", 2, 0, F}}},
+	{"Repeat steps 4 through 6", {{"steps 4", NULL, "number", 4, 0, F}, {"6", NULL, "number", 6, 0, F}}},
+	{"Repeat steps 4 to 6.", {{"steps 4", NULL, "number", 4, 0, F}, {"6", NULL, "number", 6, 0, F}}},
+	{"Method 2 uses a shortcut", {{"Method 2", NULL, "number", 2, 0, F}}},
 	{"see Table 2", {{"Table 2", NULL, "number", 2, 0, F}}},
 	/* labels of numbered parts, the answer's own or a document's: no figures */
 	{"Repeat steps 2-6 for each.", {{"steps 2", NULL, "number", 2, 0, F}, {"6", NULL, "number", 6, 0, F}}},
