@@ -533,16 +533,60 @@ static bool joins_times(const char *p, size_t n)
  * Days the rest of the sentence names are its exceptions ("5 pm to 9 pm
  * daily, with extended hours until 10 pm on Fridays"), left out.
  */
+/*
+ * The length of a clause at p[0, n) that names days and nothing else
+ * (", Tuesday through Friday", " Mon - Fri"), up to its end (",", ";",
+ * ".", a line's end); 0 when it says anything more.
+ */
+static size_t days_clause(const char *p, size_t n)
+{
+	static const char *const joins[] = {"through", "thru", "to", "until", "till", "and", "on",
+					    "from", "every", "except"};
+	size_t i = 0, k, j;
+	bool day = false;
+
+	while (i < n && p[i] != ',' && p[i] != ';' && p[i] != '.' && p[i] != '\n') {
+		if (!isalpha((unsigned char)p[i])) {
+			/* blanks, "-", "&", an en dash's bytes */
+			if (isalnum((unsigned char)p[i]) || ((unsigned char)p[i] < 0x80 && p[i] != ' ' &&
+							     p[i] != '\t' && p[i] != '-' && p[i] != '&' &&
+							     p[i] != '(' && p[i] != ')'))
+				return 0;
+			i++;
+			continue;
+		}
+		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+			;
+		if (ground_days(p + i, k - i))
+			day = true;
+		else {
+			for (j = 0; j < ARRAY_SIZE(joins); j++)
+				if (strlen(joins[j]) == k - i && strncasecmp(p + i, joins[j], k - i) == 0)
+					break;
+			if (j == ARRAY_SIZE(joins))
+				return 0;
+		}
+		i = k;
+	}
+	return day ? i : 0;
+}
+
 static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 {
 	const char *p, *a;
-	size_t n, na, i, j, k;
+	size_t n, na, i, j, k, m;
 	unsigned days, rest;
 
 	a = window_get(c->w, h->to, MIN(end, h->to + 160), &na);
 	k = clause_after(a, na);
 	days = ground_days(a, k);
 	rest = ground_days(a + k, na - k);
+	/* "from 7 am to 3 pm, Tuesday through Friday": days after a comma,
+	 * when the clause there names nothing else */
+	if (!days && k < na && a[k] == ',' && (m = days_clause(a + k + 1, na - k - 1))) {
+		days = ground_days(a + k + 1, m);
+		rest = ground_days(a + k + 1 + m, na - k - 1 - m);
+	}
 	if (!days) {
 		p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
 		for (i = n, j = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n'; i--) {
@@ -563,6 +607,52 @@ static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 		rest = ground_days(a, na);
 	}
 	return days & ~rest ? days & ~rest : days;
+}
+
+/*
+ * A time said as opening hours: "open", "opens", "closes", "hours",
+ * "operates" ... among the words before it in its clause, or days said
+ * of it ("from 5 pm to 9 pm on weekdays").
+ */
+static bool opening_time(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const stems[] = {"open", "clos", "hours", "operat"};
+	const char *p;
+	size_t n, i, k, e;
+
+	p = window_get(c->w, MAX(c->start, h->from > 64 ? h->from - 64 : 0), h->from, &n);
+	for (i = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n';) {
+		for (e = i; i > 0 && isalpha((unsigned char)p[i - 1]); i--)
+			;
+		for (k = 0; e > i && k < ARRAY_SIZE(stems); k++)
+			if (e - i >= strlen(stems[k]) && strncasecmp(p + i, stems[k], strlen(stems[k])) == 0)
+				return true;
+		if (e == i)
+			i--;
+	}
+	return days_said(c, h, end) != 0;
+}
+
+/*
+ * Is a grounded time's text a clock's reading, to the second ("17:30:24"
+ * of "2016-03-12 17:30:24", when a review was posted)? Opening hours are
+ * never written so.
+ */
+static bool clock_reading(const char *t)
+{
+	size_t i = 0, k;
+
+	for (k = 0; k < 3; k++) {
+		size_t d = i;
+
+		while (isdigit((unsigned char)t[i]))
+			i++;
+		if (i - d < 1 || i - d > 2)
+			return false;
+		if (k < 2 && t[i++] != ':')
+			return false;
+	}
+	return t[i] == '\0' || t[i] == '.' || t[i] == 'Z' || t[i] == '+';
 }
 
 /*
@@ -1821,8 +1911,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (h->all_day) {
 		unsigned days = days_said(c, h, end);
 
+		/* With no day's hours given ("hours": null), only the grounding's
+		 * own "open 24/7" says so (scan.c holds it as "time:all-day"). */
 		if (!ground_days_held(c->ground))
-			return CHECK_SILENT;
+			return ground_holds_unit(c->ground, quantity_unit_hash("time:all-day"))
+				       ? CHECK_GROUNDED
+				       : CHECK_REPORT;
 		by_day = ground_check_days(c->ground, &h->q, days ? days : GROUND_DAYS_ALL);
 		if (!by_day) {
 			if ((gq = ground_day_time(c->ground)))
@@ -1942,6 +2036,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	    (said = ground_said_of(c->ground, &h->q, h->period))) {
 		gq = said;
 		v = GROUND_STATED;
+	}
+	/* A time of opening hours that only a clock's reading states (a
+	 * review's "2016-03-12 17:30:24") is stated by nothing. */
+	if (h->q.kind == QUANTITY_TIME && v == GROUND_STATED && clock_reading(gq->text) &&
+	    opening_time(c, h, end)) {
+		gq = NULL;
+		v = GROUND_NONE;
 	}
 	/* A time said of days ("from 7am to 9:30pm on weekdays") is held
 	 * against each of those days' hours where the grounding gives them;

@@ -1692,6 +1692,44 @@ const char *ground_day_name(unsigned days)
 	return NULL;
 }
 
+/* Past "0:0", "00:00" (and blanks around it) at t, or NULL. */
+static const char *zero_clock(const char *t)
+{
+	int k;
+
+	while (*t == ' ')
+		t++;
+	for (k = 0; *t == '0' && k < 2; k++)
+		t++;
+	if (k == 0 || *t++ != ':')
+		return NULL;
+	for (k = 0; *t == '0' && k < 2; k++)
+		t++;
+	if (k == 0)
+		return NULL;
+	while (*t == ' ')
+		t++;
+	return t;
+}
+
+/*
+ * Is gq a day's hours of "0:0-0:0" (also "00:00-00:00")? An hours record
+ * writes so a day it is closed or does not know, not one open all day:
+ * it states no time of that day.
+ */
+static bool closed_day(const struct ground_quantity *gq)
+{
+	const char *t;
+
+	if (!gq->days || gq->q.kind != QUANTITY_TIME || gq->q.value != 0)
+		return false;
+	t = zero_clock(gq->text);
+	if (!t || *t != '-')
+		return false;
+	t = zero_clock(t + 1);
+	return t && *t == '\0';
+}
+
 const struct ground_quantity *ground_check_days(const struct ground *g,
 						const struct quantity *a, unsigned days)
 {
@@ -1718,7 +1756,7 @@ const struct ground_quantity *ground_check_days(const struct ground *g,
 			continue;
 		d = __builtin_ctz(gq->days);
 		known |= gq->days;
-		if (quantity_states(a, &gq->q)) {
+		if (!closed_day(gq) && quantity_states(a, &gq->q)) {
 			stated |= gq->days;
 			continue;
 		}

@@ -530,6 +530,13 @@ static unsigned name_of_many(const char *t, size_t n)
 	return m >= 2 && m <= 12 ? m : 0;
 }
 
+/* Does t[0, n) start with "24/7" or "24 hours a day"? */
+static bool all_day_phrase(const char *t, size_t n)
+{
+	return (n >= 4 && memcmp(t, "24/7", 4) == 0) ||
+	       (n >= 14 && strncasecmp(t, "24 hours a day", 14) == 0);
+}
+
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
@@ -547,6 +554,24 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		ground_set_period(s->rec_ground, s->per_mark, s->per_end, period);
 	else if (role == NUMLEX_PERIOD_FIGURE)
 		s->per_mark = ground_next_seq(s->rec_ground);
+	/* "open 24/7", "24 hours a day": held under a unit of its own, which
+	 * grounds an answer's saying so where no day's hours are given
+	 * (claims.c); no time of the clock. */
+	if ((it->flags & NUMLEX_FIXED_PHRASE) && !s->phones_only &&
+	    all_day_phrase(v->text + it->from, v->len - it->from)) {
+		struct quantity q;
+
+		quantity_set(&q, QUANTITY_TIME, "time:all-day", 0, 1);
+		record_context(v, it->from, &gc);
+		if (s->rec_ground == s->span_ground) {
+			s->span_ground_used = true;
+			s->span_quantities++;
+		}
+		err = ground_add_quantity(s->rec_ground, &q, v->text + it->from, it->to - it->from,
+					  s->rec_base + record_offset(v, it->from), &gc);
+		if (err < 0)
+			return err;
+	}
 	/* A list's numbering, a passage's, "24/7": they state nothing. */
 	if ((it->flags & NUMLEX_NOT_CLAIM) ||
 	    (s->phones_only && quantity_class_of(&it->q) != QC_PHONE))
