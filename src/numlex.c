@@ -3822,6 +3822,17 @@ static size_t at_word(struct lex *lx, size_t p)
 }
 
 /* Digits at p (not glued to letters before them); returns where the scan goes on. */
+/* Does a degree sign and its scale end at i ("°C", "ºF", "℃")? Read past the window. */
+static bool after_degrees(const struct lex *lx, size_t i)
+{
+	const unsigned char *t = (const unsigned char *)lx->t;
+
+	if (i >= 3 && (t[i - 1] == 'C' || t[i - 1] == 'F') && t[i - 3] == 0xC2 &&
+	    (t[i - 2] == 0xB0 || t[i - 2] == 0xBA))
+		return true;
+	return i >= 3 && t[i - 3] == 0xE2 && t[i - 2] == 0x84 && (t[i - 1] == 0x83 || t[i - 1] == 0x89);
+}
+
 static size_t at_digit(struct lex *lx, size_t p)
 {
 	size_t dend, end;
@@ -3836,8 +3847,10 @@ static size_t at_digit(struct lex *lx, size_t p)
 		;
 	if (dend == lx->lim && dend < lx->n)
 		return run_end(lx, p); /* a run of digits longer than the window */
-	/* Part of a path, an anchor, an address, a key or a glued run. */
-	if (c0 == '/' || c0 == '\\' || c0 == '#' || c0 == '@' || c0 == '=' || c0 == '&' ||
+	/* Part of a path, an anchor, an address, a key or a glued run; not
+	 * a temperature's other scale ("180°C/350°F"). */
+	if ((c0 == '/' && !after_degrees(lx, p - 1)) || c0 == '\\' || c0 == '#' || c0 == '@' ||
+	    c0 == '=' || c0 == '&' ||
 	    c0 == '^' || c0 == '_' || ((c0 == '.' || c0 == ':') && is_alnum(c1)) ||
 	    (c0 == '-' && is_digit(c1)))
 		return run_end(lx, p);

@@ -706,6 +706,12 @@ static bool lexed_states(const struct quantity *a, const struct quantity *g)
 		return rounds_to((g->value - a->offset) / a->scale, a) ||
 		       rounds_to((celsius_of(g->value) - a->offset) / a->scale, a);
 	}
+	/* One in Fahrenheit, the other in Celsius: a conversion, which a
+	 * recipe rounds ("350°F (175°C)", "400°F" for 200°C): within a
+	 * fortieth of the degrees Celsius of an oven's heat, 0.6 below 100°C
+	 * ("37°C" is 98.6°F or 99°F, not a fever's 100°F). */
+	if (is_temperature(a) && is_temperature(g) && (a->offset != 0) != (g->offset != 0))
+		return fabs(a->value - g->value) <= (fabs(g->value) >= 100 ? 0.025 * fabs(g->value) : 0.6);
 	if (a->kind == QUANTITY_TIME && g->kind == QUANTITY_TIME && (a->either_half || g->either_half) &&
 	    rounds_to((fmod(g->value + 720, 1440) - a->offset) / a->scale, a))
 		return true;

@@ -357,6 +357,9 @@ static const struct lcase cases[] = {
 	{"22 degrees Celsius", {{"22 degrees Celsius", NULL, "temp:c", 22, 0, 0}}},
 	{"a high of 90 degrees Fahrenheit", {{"90 degrees Fahrenheit", NULL, "temp:c", F_TO_C(90), 0, 0}}},
 	{"about 72 degrees", {{"72 degrees", NULL, "temp:deg", 72, 0, A}}},
+	{"Preheat to 180\xc2\xb0" "C/350\xc2\xb0" "F/gas 4.",
+	 {{"180\xc2\xb0" "C", NULL, "temp:c", 180, 0, 0}, {"350\xc2\xb0" "F", NULL, "temp:c", F_TO_C(350), 0, 0},
+	  {"4", NULL, "number", 4, 0, 0}}},
 	{"at -5\xc2\xb0" "C", {{"-5\xc2\xb0" "C", NULL, "temp:c", -5, 0, 0}}},
 	{"21.5 \xc2\xb0" "C", {{"21.5 \xc2\xb0" "C", NULL, "temp:c", 21.5, 1, 0}}},
 	{"70-75\xc2\xb0" "F",
@@ -728,6 +731,13 @@ static const struct {
 	{"75\xc2\xb0" "F", "72\xc2\xb0" "F", false, true, (F_TO_C(75) - F_TO_C(72)) / 40},
 	{"72\xc2\xb0" "F", "\"temp_f\": 72", true, true, 0},
 	{"72\xc2\xb0" "F", "72 inches", false, false, NAN},
+	/* a conversion between scales, as a recipe rounds it; not a fever for 37 C */
+	{"175\xc2\xb0" "C", "350\xc2\xb0" "F", true, true, NAN},
+	{"350 degrees F", "180\xc2\xb0" "C", true, true, NAN},
+	{"400\xc2\xb0" "F", "200 degrees Celsius", true, true, NAN},
+	{"190\xc2\xb0" "C", "350\xc2\xb0" "F", false, true, NAN},
+	{"99\xc2\xb0" "F", "37\xc2\xb0" "C", true, true, NAN},
+	{"100\xc2\xb0" "F", "37\xc2\xb0" "C", false, true, NAN},
 	/* identifiers: only the same name, and then any other digits are near */
 	{"SARS-CoV-2", "SARS-CoV-2", true, true, 0},
 	{"SARS-CoV-4", "SARS-CoV-2", false, true, NAN},
