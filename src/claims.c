@@ -1027,6 +1027,28 @@ static const struct ground_quantity *said_otherwise(const struct claims *c, cons
 }
 
 /*
+ * Is h a hedge of the grounded gq ("over $180 million", "more than 412
+ * million euros", "nearly 5%" where the grounding says $181.3 million,
+ * 412.8 million euros, 4.7%): an approximation of a count, a bare number
+ * or a sum within a tenth of it, written no finer, on the side it says
+ * ("over" below the figure, "under" above it)?
+ */
+static bool hedge_of(const struct held *h, const struct ground_quantity *gq)
+{
+	unsigned f = h->nl_flags;
+
+	if (!gq || !(f & NUMLEX_APPROX) || (f & NUMLEX_RANGE) || h->q.kind > QUANTITY_BASE ||
+	    gq->q.kind != h->q.kind || gq->q.unit_hash != h->q.unit_hash ||
+	    h->q.decimals > gq->q.decimals || quantity_distance(&h->q, &gq->q) > 0.1)
+		return false;
+	if (f & NUMLEX_ABOVE)
+		return gq->q.value >= h->q.value;
+	if (f & NUMLEX_BELOW)
+		return gq->q.value <= h->q.value;
+	return true;
+}
+
+/*
  * Reports h against the grounded gq (NULL: against nothing): its text is
  * the finding's source, with how the grounding says it, where that is
  * named. by_day: gq is a day's hours ("the grounded 7:0-21:0 on Monday");
@@ -2036,6 +2058,24 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	    (said = ground_said_of(c->ground, &h->q, h->period))) {
 		gq = said;
 		v = GROUND_STATED;
+	}
+	/* "over $180 million" where the grounding says "$181.3 million" in
+	 * those words: that figure hedged, not another swapped in. */
+	if ((v == GROUND_SWAPPED || v == GROUND_NEAR) && (h->nl_flags & NUMLEX_APPROX)) {
+		const struct ground_quantity *hq = gq;
+		struct ground_context none;
+		enum ground_verdict vh = v;
+
+		/* (a swap in its words may hide the figure it hedges: "nearly
+		 * $182 million, beating the $150 million forecast") */
+		if (!hedge_of(h, hq)) {
+			memset(&none, 0, sizeof(none));
+			hq = ground_match_quantity(c->ground, &h->q, &none, 0.1, &vh);
+		}
+		if ((vh == GROUND_NEAR || vh == GROUND_SWAPPED) && hedge_of(h, hq)) {
+			gq = hq;
+			v = GROUND_STATED;
+		}
 	}
 	/* A time of opening hours that only a clock's reading states (a
 	 * review's "2016-03-12 17:30:24") is stated by nothing. */
