@@ -1026,21 +1026,45 @@ static const struct ground_quantity *said_otherwise(const struct claims *c, cons
 		       : NULL;
 }
 
+/* The place a figure is written to, in its unit's base: 0.1 of "4.7%", 10 of "180". */
+static double written_step(const struct quantity *q)
+{
+	double w = fabs(round(quantity_written(q))), step = q->scale;
+	int i;
+
+	if (q->decimals > 0)
+		return step * pow(10, -q->decimals);
+	for (i = 0; i < 15 && w >= 10 && fmod(w, 10) == 0; i++) {
+		w /= 10;
+		step *= 10;
+	}
+	return step;
+}
+
 /*
  * Is h a hedge of the grounded gq ("over $180 million", "more than 412
  * million euros", "nearly 5%" where the grounding says $181.3 million,
  * 412.8 million euros, 4.7%): an approximation of a count, a bare number
- * or a sum within a tenth of it, written no finer, on the side it says
- * ("over" below the figure, "under" above it)?
+ * or a sum within a tenth of it, written to a coarser place (its rounding:
+ * not "approximately $7.60" for "approximately $7.50"), on the side it
+ * says ("over" below the figure, "under" above it)?
  */
-static bool hedge_of(const struct held *h, const struct ground_quantity *gq)
+static bool hedge_of(const struct claims *c, const struct held *h,
+		     const struct ground_quantity *gq)
 {
 	unsigned f = h->nl_flags;
+	size_t i;
 
 	if (!gq || !(f & NUMLEX_APPROX) || (f & NUMLEX_RANGE) || h->q.kind > QUANTITY_BASE ||
 	    gq->q.kind != h->q.kind || gq->q.unit_hash != h->q.unit_hash ||
-	    h->q.decimals > gq->q.decimals || quantity_distance(&h->q, &gq->q) > 0.1)
+	    written_step(&h->q) <= written_step(&gq->q) * (1 + 1e-9) ||
+	    quantity_distance(&h->q, &gq->q) > 0.1)
 		return false;
+	/* Not a figure its sentence states as well: "from at least $7 to
+	 * approximately $7.50" hedges no $7.50, it says another figure. */
+	for (i = 0; i < c->n_held; i++)
+		if (&c->held[i] != h && c->held[i].lexed && quantity_states(&c->held[i].q, &gq->q))
+			return false;
 	if (f & NUMLEX_ABOVE)
 		return gq->q.value >= h->q.value;
 	if (f & NUMLEX_BELOW)
@@ -2067,12 +2091,13 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		enum ground_verdict vh = v;
 
 		/* (a swap in its words may hide the figure it hedges: "nearly
-		 * $182 million, beating the $150 million forecast") */
-		if (!hedge_of(h, hq)) {
+		 * $182 million, beating the $150 million forecast"; not one the
+		 * grounding bounds as well: "at least $7" for "at least $6") */
+		if (!hedge_of(c, h, hq) && (!hq || hq->ctx.bound == 0)) {
 			memset(&none, 0, sizeof(none));
 			hq = ground_match_quantity(c->ground, &h->q, &none, 0.1, &vh);
 		}
-		if ((vh == GROUND_NEAR || vh == GROUND_SWAPPED) && hedge_of(h, hq)) {
+		if ((vh == GROUND_NEAR || vh == GROUND_SWAPPED) && hedge_of(c, h, hq)) {
 			gq = hq;
 			v = GROUND_STATED;
 		}
