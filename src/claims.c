@@ -571,6 +571,32 @@ static size_t days_clause(const char *p, size_t n)
 	return day ? i : 0;
 }
 
+/* Are p[0, n) only words that lead to opening hours ("it opens at", "from")? */
+static bool opening_words(const char *p, size_t n)
+{
+	static const char *const words[] = {"from", "it", "is", "opens", "open", "closes", "close",
+					    "at", "hours", "are", "its", "they", "the", "until", "till"};
+	size_t i = 0, k, j;
+
+	while (i < n) {
+		if (!isalpha((unsigned char)p[i])) {
+			if (p[i] != ' ' && p[i] != '\t' && p[i] != ':')
+				return false;
+			i++;
+			continue;
+		}
+		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+			;
+		for (j = 0; j < ARRAY_SIZE(words); j++)
+			if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
+				break;
+		if (j == ARRAY_SIZE(words))
+			return false;
+		i = k;
+	}
+	return true;
+}
+
 static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 {
 	const char *p, *a;
@@ -605,6 +631,20 @@ static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
 		}
 		days = ground_days(p + i, n - i);
 		rest = ground_days(a, na);
+		/* "open Tuesday through Friday, from 8 am to 3 pm", "On
+		 * weekends, it opens at 8": days of the clause before a comma
+		 * that says no other figure and no closing, when only such
+		 * words lead from the comma to the time (not "with hours
+		 * varying between 11am and 10pm") */
+		if (!days && i > 0 && p[i - 1] == ',' && opening_words(p + i, n - i)) {
+			for (k = i - 1, j = k; j > 0 && p[j - 1] != ',' && p[j - 1] != ';' &&
+					       p[j - 1] != '\n' && !isdigit((unsigned char)p[j - 1]);
+			     j--)
+				;
+			if ((j == 0 || !isdigit((unsigned char)p[j - 1])) &&
+			    !find_literal(p + j, k - j, "clos", 4) && !find_literal(p + j, k - j, "Clos", 4))
+				days = ground_days(p + j, k - j);
+		}
 	}
 	return days & ~rest ? days & ~rest : days;
 }
