@@ -1931,7 +1931,8 @@ static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
  * where a source writes dates so ("on may 30", "30 june")? In lower case
  * a full name only (an abbreviation is too often a word), and "may" or
  * "march", verbs too, only before their day after a word that dates one
- * ("on may 30", not "they may 30").
+ * ("on may 30", not "they may 30"), or after their day with a year ("30
+ * may 2019").
  */
 static bool month_word(struct lex *lx, const struct word *w, bool before_day)
 {
@@ -1943,7 +1944,14 @@ static bool month_word(struct lex *lx, const struct word *w, bool before_day)
 		return true;
 	if (!spells(lx, w->ws, w->we, "may") && !spells(lx, w->ws, w->we, "march"))
 		return w->we - w->ws >= 4 && !spells(lx, w->ws, w->we, "sept");
-	if (!before_day || !find_word_before(lx, w->ws, false, &p))
+	if (!before_day) {
+		/* after its day, only with a year after it: "30 may 2019" */
+		size_t j = skip_blanks(lx, w->we);
+
+		return j > w->we && is_digit(B(lx, j)) && is_digit(B(lx, j + 1)) &&
+		       is_digit(B(lx, j + 2)) && is_digit(B(lx, j + 3)) && !is_alnum(B(lx, j + 4));
+	}
+	if (!find_word_before(lx, w->ws, false, &p))
 		return false;
 	return spells(lx, p.ws, p.we, "on") || spells(lx, p.ws, p.we, "by") ||
 	       spells(lx, p.ws, p.we, "since") || spells(lx, p.ws, p.we, "until") ||
