@@ -52,6 +52,31 @@ struct held {
 	bool label;        /* numbers an item of a list run inline ("..., 4. Agence"), or is a
 			    * group of a code's ("GB29 NWBK 6016 ..."): no figure */
 	bool computed;     /* source is the reply's own arithmetic worked out (arith.h) */
+	bool term;         /* a term of arithmetic the sentence writes out (arith.h) */
+	bool worked;       /* a result the sentence works out right from grounded terms */
+	bool per;          /* a sum of money said as a rate ("€59/day", "€40 per person") */
+	bool total_role;   /* ...said as a total ("Total: €300") */
+	bool other_role;   /* ...as a charge, a refund or a difference: no item of a total */
+};
+
+/*
+ * The reply's own figures (the ledger): its sums of money and the bare
+ * figures it wrote with decimals or worked out, each grounded (stated by
+ * the tools, derived or worked out), in the order said; not the terms of
+ * its written arithmetic (their result stands for them). A total, a net,
+ * an average or a repeat the reply does not write out is read against
+ * them (ledger_derive()). A ring of CLAIMS_LEDGER.
+ */
+#define CLAIMS_LEDGER 32
+#define CLAIMS_LEDGER_HOW 64
+struct ledger_fig {
+	double v;
+	uint64_t unit_hash; /* the figure's unit; a bare figure's is "number" */
+	uint64_t at;        /* where the grounding says it (or its first term) */
+	bool bare, worked, derived, total;
+	bool per; /* a rate, a charge, a refund: no item of a total */
+	signed char sign; /* a sign written before it ("-50.0", "+10.0"), or 0 */
+	char how[CLAIMS_LEDGER_HOW]; /* for derived: its derivation */
 };
 
 /* A number of the sentence being lexed that may number an inline list's item (NUMLEX_INLINE_ITEM). */
@@ -147,6 +172,8 @@ struct claims {
 	uint64_t results_at; /* where the grounding says the first one's first term */
 	uint64_t totals_at; /* where the grounding says the last of them */
 	unsigned party;
+	struct ledger_fig ledger[CLAIMS_LEDGER];
+	size_t n_ledger;
 	/* The arithmetic of the sentence being decided, each held item's
 	 * check (decided before the results that rest on them), and the
 	 * reply's results so far (a ring). */
@@ -439,6 +466,7 @@ void claims_reset(struct claims *c)
 	c->inl_line = UINT64_MAX;
 	c->inl_open = false;
 	c->n_done = 0;
+	c->n_ledger = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -1970,6 +1998,271 @@ static bool worked_out(struct claims *c, struct held *h)
 	return false;
 }
 
+/* The ledger's k-th newest figure. */
+static const struct ledger_fig *ledger_at(const struct claims *c, size_t k)
+{
+	return &c->ledger[(c->n_ledger - 1 - k) % CLAIMS_LEDGER];
+}
+
+/* Whether the ledger's figure f may be a term of the figure q: a sum of
+ * money of q's unit or a bare figure the reply worked out, for money; a
+ * bare one, for a bare figure. */
+static bool ledger_unit(const struct ledger_fig *f, const struct quantity *q)
+{
+	if (q->kind == QUANTITY_NUMBER)
+		return f->bare;
+	return f->unit_hash == q->unit_hash || (f->bare && f->worked);
+}
+
+static bool ledger_source(struct claims *c, struct held *h, const char *how, uint64_t at)
+{
+	size_t off = c->text.len;
+
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = at;
+	return true;
+}
+
+/* A figure the reply derived earlier, said again ("approximately $336.00"
+ * after "Weekly cost: $336.00", 7 x 48): grounded as that was. */
+static bool ledger_repeat(struct claims *c, struct held *h)
+{
+	size_t k;
+
+	for (k = 0; k < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); k++) {
+		const struct ledger_fig *f = ledger_at(c, k);
+
+		if (f->derived && ledger_unit(f, &h->q) && fabs(f->v - h->q.value) < 0.005)
+			return ledger_source(c, h, f->how, f->at);
+	}
+	return false;
+}
+
+/*
+ * A total (h) that is every figure the reply listed since its last total,
+ * two or more, rates left out ("- London: €300 (2 nights) ... - Paris:
+ * €324 ... Total: €4,204"), or all it wrote with one sign ("-50.0",
+ * "-1000.0", "+10.0": spending of 1050.0): not a part of them, which leaves
+ * one out: with short_by, one that is all of three or more but one is
+ * reported as differing from their sum (*short_by set). Only where the
+ * ring holds them all; to the cent.
+ */
+static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
+{
+	char how[CLAIMS_TOTAL_HOW], f[32];
+	size_t k, n = MIN(c->n_ledger, (size_t)CLAIMS_LEDGER), len = 0, first = 0;
+	size_t m[3] = {0, 0, 0};
+	double sum[3] = {0, 0, 0};
+	int s, pick = -1;
+
+	for (k = 0; k < n; k++) {
+		const struct ledger_fig *e = ledger_at(c, k);
+
+		if (!ledger_unit(e, &h->q))
+			continue;
+		if (e->total)
+			break;
+		if (e->per)
+			continue;
+		/* [0] all of them, [1] those written with "-", [2] with "+" */
+		for (s = 0; s < 3; s++)
+			if (s == 0 || e->sign == (s == 1 ? -1 : 1)) {
+				sum[s] += e->v;
+				m[s]++;
+			}
+		first = k;
+	}
+	if (k == n && c->n_ledger > CLAIMS_LEDGER)
+		return false;
+	for (s = 0; s < 3 && pick < 0; s++)
+		if (m[s] >= 2 && fabs(sum[s] - h->q.value) < 0.005)
+			pick = s;
+	if (pick < 0 && m[0] >= 3 && short_by)
+		for (k = 0; k <= first && !*short_by; k++) {
+			const struct ledger_fig *e = ledger_at(c, k);
+
+			*short_by = ledger_unit(e, &h->q) && !e->per &&
+				    fabs(sum[0] - e->v - h->q.value) < 0.005;
+		}
+	if (pick < 0 && !(short_by && *short_by))
+		return false;
+	how[0] = '\0';
+	for (k = first + 1; k-- > 0 && len < sizeof(how);) {
+		const struct ledger_fig *e = ledger_at(c, k);
+
+		if (!ledger_unit(e, &h->q) || e->per || e->total ||
+		    (pick > 0 && e->sign != (pick == 1 ? -1 : 1)))
+			continue;
+		total_fig(f, sizeof(f), e->v);
+		len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
+	}
+	if (pick >= 0)
+		return ledger_source(c, h, how, ledger_at(c, first)->at);
+	/* one left out: what they all make */
+	total_fig(f, sizeof(f), sum[0]);
+	if (len < sizeof(how))
+		snprintf(how + len, sizeof(how) - len, " = %s", f);
+	report_total(c, h, CLAIM_TOTAL_DIFFERS, how, ledger_at(c, first)->at);
+	return false;
+}
+
+/*
+ * h, said as no total, as the sum or the difference of two figures of the
+ * ledger ("Net spending: €1,340.00" after totals of €1,350.00 and
+ * €10.00): one of them derived (two the tools state are ground_derive()'s,
+ * with what the reply said), or, for a bare figure said as a difference,
+ * any two. (A total of two of three it listed leaves one out.)
+ */
+static bool ledger_pair(struct claims *c, struct held *h, bool bare)
+{
+	size_t i, j, n = MIN(c->n_ledger, (size_t)CLAIMS_LEDGER);
+	char how[CLAIMS_LEDGER_HOW + 8], a[32], b[32];
+
+	for (i = 0; i < n; i++) {
+		const struct ledger_fig *p = ledger_at(c, i);
+
+		if (!ledger_unit(p, &h->q))
+			continue;
+		for (j = i + 1; j < n; j++) {
+			const struct ledger_fig *q = ledger_at(c, j);
+			double hi = MAX(p->v, q->v), lo = MIN(p->v, q->v);
+
+			if (!ledger_unit(q, &h->q) || !(bare || p->derived || q->derived))
+				continue;
+			if (fabs(p->v + q->v - h->q.value) < 0.005) {
+				total_fig(a, sizeof(a), q->v);
+				total_fig(b, sizeof(b), p->v);
+				snprintf(how, sizeof(how), "%s + %s", a, b);
+			} else if (fabs(hi - lo - h->q.value) < 0.005) {
+				total_fig(a, sizeof(a), hi);
+				total_fig(b, sizeof(b), lo);
+				snprintf(how, sizeof(how), "%s - %s", a, b);
+			} else {
+				continue;
+			}
+			return ledger_source(c, h, how, q->at);
+		}
+	}
+	return false;
+}
+
+/* How near an average's word is read: before the figure, and after it. */
+#define LEDGER_AVG_BEFORE 24
+#define LEDGER_AVG_AFTER 16
+#define LEDGER_AVG_TERMS 4
+
+/*
+ * h said as an average ("€37.5 average", "an average of $31") of two to
+ * LEDGER_AVG_TERMS figures the reply listed one after the other ("- House
+ * of Sushi: €40 ... - Home Kitchen: €35"): grounded by their mean, to the
+ * cent.
+ */
+static bool ledger_average(struct claims *c, struct held *h, uint64_t end)
+{
+	size_t idx[LEDGER_AVG_TERMS];
+	size_t k, m, i, n, nb, len, terms;
+	const char *p;
+	char how[CLAIMS_LEDGER_HOW + 16], f[32];
+	bool said = false;
+
+	p = window_get(c->w, h->from > c->start + LEDGER_AVG_BEFORE ? h->from - LEDGER_AVG_BEFORE
+								      : c->start, h->from, &nb);
+	for (i = 0; i + 6 <= nb && !said; i++)
+		said = strncasecmp(p + i, "averag", 6) == 0;
+	p = window_get(c->w, h->to, MIN(end, h->to + LEDGER_AVG_AFTER), &n);
+	for (i = 0; i + 6 <= n && !said; i++)
+		said = strncasecmp(p + i, "averag", 6) == 0;
+	if (!said)
+		return false;
+	/* the newest first: each run of m figures of h's unit that ends at k */
+	for (k = 0; k < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); k++) {
+		double sum = 0;
+
+		if (!ledger_unit(ledger_at(c, k), &h->q))
+			continue;
+		for (i = k, m = 0; i < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER) && m < LEDGER_AVG_TERMS;
+		     i++) {
+			const struct ledger_fig *e = ledger_at(c, i);
+
+			if (!ledger_unit(e, &h->q))
+				continue;
+			sum += e->v;
+			idx[m++] = i;
+			if (m < 2 || fabs(sum / (double)m - h->q.value) >= 0.005)
+				continue;
+			terms = m;
+			len = (size_t)snprintf(how, sizeof(how), "(");
+			while (m-- > 0 && len < sizeof(how)) {
+				total_fig(f, sizeof(f), ledger_at(c, idx[m])->v);
+				len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", f,
+							m ? " + " : "");
+			}
+			if (len < sizeof(how))
+				snprintf(how + len, sizeof(how) - len, ") / %zu", terms);
+			return ledger_source(c, h, how, e->at);
+		}
+	}
+	return false;
+}
+
+/*
+ * The bare figure h, which nothing grounds, as the reply's own: a figure it
+ * derived said again, or said as a total or a difference ("Your total
+ * spending was 1050.0"), the sum or difference of two it listed, or all
+ * it listed since its last total; said as an average, their mean.
+ */
+static bool ledger_bare(struct claims *c, struct held *h, uint64_t end)
+{
+	unsigned role;
+
+	if (!c->n_ledger || h->q.scale != 1 || !(h->q.value > 0) ||
+	    (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
+		return false;
+	if (ledger_repeat(c, h) || ledger_average(c, h, end))
+		return true;
+	role = money_role(c, h, end);
+	if (role & ROLE_PER)
+		return false;
+	return (role & ROLE_TOTAL) ? ledger_total(c, h, NULL) : (role & ROLE_DIFF) && ledger_pair(c, h, true);
+}
+
+/*
+ * A count that is the product of two the sentence said before it, both
+ * grounded: one of its noun, the other a count or a span of whole days
+ * ("2 meals/day for 3 days (6 meals total)", "2 meals x 2 people").
+ */
+static bool count_product(struct claims *c, struct held *h)
+{
+	size_t at = (size_t)(h - c->held), i, j;
+	char how[64], x[32];
+
+	for (i = 0; i < at; i++) {
+		const struct held *a = &c->held[i];
+
+		if (!a->lexed || c->chk[i] != CHECK_GROUNDED || a->q.kind != QUANTITY_COUNT ||
+		    a->q.unit_hash != h->q.unit_hash || !(a->q.value >= 1))
+			continue;
+		for (j = 0; j < at; j++) {
+			const struct held *b = &c->held[j];
+			double k = b->q.value;
+
+			if (j == i || !b->lexed || c->chk[j] != CHECK_GROUNDED)
+				continue;
+			if (quantity_class_of(&b->q) == QC_DURATION)
+				k /= QUANTITY_DAY_SECONDS;
+			else if (b->q.kind != QUANTITY_COUNT)
+				continue;
+			if (k < 2 || k > 366 || k != floor(k) || a->q.value * k != h->q.value)
+				continue;
+			total_fig(x, sizeof(x), a->q.value);
+			snprintf(how, sizeof(how), "%s x %.0f", x, k);
+			return ledger_source(c, h, how, a->grounded_at);
+		}
+	}
+	return false;
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -2036,7 +2329,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
-			return ident_held(c, h) || worked_out(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end)
+				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
 		if (list)
@@ -2092,11 +2386,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && !h->q.items &&
 		    group_counted(c, h))
 			return CHECK_GROUNDED;
+		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && count_product(c, h))
+			return CHECK_GROUNDED;
 	}
 	/* A sum of money in a total's, a charge's or a refund's role is held
 	 * to what the figures make (check_total_stated(), _computed()). */
 	money = quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 && h->q.value > 0;
 	role = money ? money_role(c, h, end) : 0;
+	h->total_role = (role & ROLE_TOTAL) && !(role & ROLE_PER);
+	h->per = (role & ROLE_PER) || (money && rate_of_time(c, h, end));
+	h->other_role = (role & (ROLE_CHARGE | ROLE_REFUND | ROLE_DIFF)) != 0;
 	/* a total of the sums the answer worked out since its last total */
 	results = money && (role & ROLE_TOTAL) && !(role & ROLE_PER) &&
 		  results_total(c, h, c->n_results, false) ? c->n_results : 0;
@@ -2284,7 +2583,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* A sum computed from grounded ones ("$290" of a $145 fare for two
 	 * passengers, a difference of fares) is grounded, and says how; not
 	 * a range or an approximation, which estimate rather than compute. */
+	/* a figure the reply derived before, said again, approximated or not */
+	if (money && v != GROUND_SWAPPED && ledger_repeat(c, h))
+		return CHECK_GROUNDED;
 	if (v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))) {
+		bool short_by = false;
 		char how[96];
 		size_t off = c->text.len;
 		int k = money ? check_total_computed(c, h, role) : -1;
@@ -2295,8 +2598,15 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		if (results && results_total(c, h, results, true))
 			return CHECK_GROUNDED;
+		/* of the reply's own figures: all it listed, a net of two, a mean */
+		if (money && ((role & ROLE_TOTAL) ? !(role & ROLE_PER) &&
+						    ledger_total(c, h, k >= 0 ? NULL : &short_by)
+						  : ledger_pair(c, h, false) || ledger_average(c, h, end)))
+			return CHECK_GROUNDED;
 		if (k >= 0)
 			return (enum check)k;
+		if (short_by)
+			return CHECK_REPORT;
 		if (ground_derive(c->ground, &h->q, c->said, MIN(c->n_said, (size_t)GROUND_DERIVE_SAID),
 				  how, sizeof(how), &h->grounded_at)) {
 			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
@@ -3434,6 +3744,10 @@ static int arith_sentence(struct claims *c, uint64_t end)
 		}
 		if (!classes || !arith_eval(a, r, right, &worked))
 			continue;
+		for (i = 0; i < r->n_toks; i++)
+			if (r->toks[i].kind == ARITH_TOK_FIG && hi[r->toks[i].fig] >= 0 &&
+			    r->toks[i].fig != r->result)
+				c->held[hi[r->toks[i].fig]].term = true;
 		d = &c->done[c->n_done++ % ARITH_DONE];
 		*d = (struct arith_done){.written = rf->v, .right = worked,
 					 .unit_hash = h->q.unit_hash, .cur = rf->cur,
@@ -3466,6 +3780,7 @@ static int arith_sentence(struct claims *c, uint64_t end)
 				c->chk[hi[r->result]] = CHECK_GROUNDED;
 			}
 			d->status = st[r->result] = DONE_GROUNDED;
+			h->worked = true;
 			if (quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 &&
 			    c->n_results < CLAIMS_TOTAL_ITEMS) {
 				if (c->n_results == 0)
@@ -3505,6 +3820,32 @@ static int arith_sentence(struct claims *c, uint64_t end)
 	return 0;
 }
 
+/* Adds h, checked chk, to the ledger when it is one of the reply's figures. */
+static void ledger_add(struct claims *c, const struct held *h, enum check chk)
+{
+	struct ledger_fig *f;
+	bool bare = h->q.kind == QUANTITY_NUMBER;
+
+	if (!h->lexed || chk != CHECK_GROUNDED || h->term || h->q.scale != 1 ||
+	    !(h->q.value > 0 && h->q.value < 1e12) || (h->nl_flags & NUMLEX_RANGE) ||
+	    !(quantity_class_of(&h->q) == QC_MONEY || (bare && (h->q.decimals > 0 || h->worked))))
+		return;
+	f = &c->ledger[c->n_ledger++ % CLAIMS_LEDGER];
+	*f = (struct ledger_fig){.v = h->q.value, .unit_hash = h->q.unit_hash,
+				 .at = h->grounded_at, .bare = bare, .worked = h->worked,
+				 .derived = h->source_off != 0, .per = h->per || h->other_role,
+				 .total = h->total_role};
+	if (f->derived)
+		snprintf(f->how, sizeof(f->how), "%s", c->text.data + h->source_off);
+	if (h->from > c->start) {
+		const char *p;
+		size_t n;
+
+		p = window_get(c->w, h->from - 1, h->from, &n);
+		f->sign = n == 1 && *p == '-' ? -1 : n == 1 && *p == '+' ? 1 : 0;
+	}
+}
+
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
 static int decide(struct claims *c, uint64_t end, uint64_t next)
 {
@@ -3537,6 +3878,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (err)
 			return err;
 	}
+	for (i = 0; i < c->n_held; i++)
+		ledger_add(c, &c->held[i], (enum check)c->chk[i]);
 	for (i = 0; i < c->rs->n_signals; i++)
 		c->last_kept[i] = SIZE_MAX;
 	for (i = 0; i < c->n_held; i++) {
