@@ -2388,6 +2388,14 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && count_product(c, h))
 			return CHECK_GROUNDED;
+		/* "The event lasts 2 hours" of a record's start and end times */
+		if (v != GROUND_STATED && quantity_class_of(&h->q) == QC_DURATION && h->q.scale >= 60 &&
+		    !(h->nl_flags & NUMLEX_RANGE)) {
+			char how[32];
+
+			if (ground_time_span(c->ground, h->q.value, how, sizeof(how), &h->grounded_at))
+				return ledger_source(c, h, how, h->grounded_at);
+		}
 	}
 	/* A sum of money in a total's, a charge's or a refund's role is held
 	 * to what the figures make (check_total_stated(), _computed()). */

@@ -3380,6 +3380,53 @@ static bool ctx_says(const struct ground_context *ctx, const char *const *w, siz
 	return false;
 }
 
+/* Words that key a time as a start, and as an end ("start_time", "ends"). */
+static const char *const start_words[] = {"begin", "begins", "from", "start", "starts"};
+static const char *const end_words[] = {"end", "ends", "finish", "finishes", "until"};
+/* How far apart a record's start and end are read, in bytes of grounding. */
+#define SPAN_NEAR 512
+
+bool ground_time_span(const struct ground *g, double seconds, char *how, size_t n, uint64_t *at)
+{
+	const struct ground_quantity *t[DERIVE_TERMS * 2];
+	uint64_t clock = quantity_unit_hash("time:clock");
+	uint32_t i, walked = 0;
+	size_t nt = 0, k;
+
+	if (!g->units || !g->qcount || !(seconds > 0) || seconds > 86400)
+		return false;
+	for (i = g->units[mix(clock)]; i != NIL && walked < DERIVE_WALK && nt < ARRAY_SIZE(t);
+	     i = g->ql[i].unit.next) {
+		if (g->ql[i].unit_hash != clock)
+			continue;
+		walked++;
+		t[nt++] = &g->q[i];
+	}
+	/* newest first: two times said one after the other, near, of a start and an end */
+	for (k = 0; k + 1 < nt; k++) {
+		const struct ground_quantity *a = t[k], *b = t[k + 1];
+		double d = fabs(a->q.value - b->q.value) * 60;
+		uint64_t gap = a->at > b->at ? a->at - b->at : b->at - a->at;
+		char x[16], y[16];
+
+		if (gap > SPAN_NEAR || fabs(d - seconds) >= 1)
+			continue;
+		if (!((ctx_says(&a->ctx, start_words, ARRAY_SIZE(start_words)) &&
+		       ctx_says(&b->ctx, end_words, ARRAY_SIZE(end_words))) ||
+		      (ctx_says(&b->ctx, start_words, ARRAY_SIZE(start_words)) &&
+		       ctx_says(&a->ctx, end_words, ARRAY_SIZE(end_words)))))
+			continue;
+		snprintf(x, sizeof(x), "%02d:%02d", (int)MAX(a->q.value, b->q.value) / 60,
+			 (int)MAX(a->q.value, b->q.value) % 60);
+		snprintf(y, sizeof(y), "%02d:%02d", (int)MIN(a->q.value, b->q.value) / 60,
+			 (int)MIN(a->q.value, b->q.value) % 60);
+		snprintf(how, n, "%s - %s", x, y);
+		*at = MIN(a->at, b->at);
+		return true;
+	}
+	return false;
+}
+
 /* Calls fn on each figure of a's unit, then each bare one said as money,
  * newest first, DERIVE_WALK of each at most; stops when fn says so. */
 static const struct ground_quantity *money_walk(const struct ground *g, uint64_t unit,

@@ -369,6 +369,15 @@ bool ground_group_said(const struct ground *g, const char *before, size_t n, dou
 bool ground_derive(const struct ground *g, const struct quantity *a, const double *said,
 		   size_t n_said, char *how, size_t n, uint64_t *at);
 /*
+ * A duration of seconds (a day at most) that is the time between two times
+ * of day the grounding says one after the other, within 512 bytes, one
+ * keyed as a start ("start_time", "from", "begins") and the other as an
+ * end ("end_time", "until"): an event's length ("2 hours" of 19:00 to
+ * 21:00), among the 64 newest times. On true, how holds "21:00 - 19:00",
+ * cut to n bytes, and *at where the first is said.
+ */
+bool ground_time_span(const struct ground *g, double seconds, char *how, size_t n, uint64_t *at);
+/*
  * For a total the answer states (claims.c): whether every figure of a's
  * value the grounding holds, in a's unit or bare and said as money, is
  * keyed as one item's price ("price", "fare") and none as a sum already
