@@ -144,6 +144,11 @@ struct scan {
 	uint64_t run_shape, run_at;
 	uint32_t run_n;
 	struct ground_context run_ctx; /* its lines' words */
+	/* Items of a list in key: value text ("- all_day: false" ... "- all_day:
+	 * true"): the first key of the items so far, how many, where (dash_item()). */
+	uint64_t dash_key, dash_at;
+	uint32_t dash_n;
+	struct ground_context dash_ctx;
 	const struct record_value *rec_value;
 	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
 	/* The periods of the value's figures, and the quantities of its last
@@ -756,6 +761,77 @@ static int line_run(struct scan *s, const struct record_value *v)
 	return 0;
 }
 
+/* The list of key: value items ends: as many as they are, two or more, a
+ * list with no key. */
+static int dash_end(struct scan *s)
+{
+	struct quantity q;
+	char text[16];
+	int n, err = 0;
+
+	if (s->dash_n >= 2) {
+		quantity_set_items(&q, NULL, 0, s->dash_n);
+		n = snprintf(text, sizeof(text), "%u", (unsigned)s->dash_n);
+		if (s->rec_ground == s->span_ground) {
+			s->span_ground_used = true;
+			s->span_quantities++;
+		}
+		err = ground_add_quantity(s->rec_ground, &q, text, (size_t)n, s->dash_at, &s->dash_ctx);
+	}
+	s->dash_n = 0;
+	return err;
+}
+
+/* How far back a text value's line is read for its start. */
+#define DASH_LINE 64
+
+/*
+ * A list in key: value text, as YAML writes records ("- all_day: false",
+ * its other fields indented under it, then "- all_day: false" again): the
+ * items are the lines at a line's start that open with "- " and the same
+ * key; a line at the start that does not ends them. Counted as an array's
+ * items are ("You have 3 appointments" of three events).
+ */
+static int dash_item(struct scan *s, const struct record_value *v)
+{
+	uint64_t at = s->rec_base + v->at, lo = at > s->rec_base + DASH_LINE ? at - DASH_LINE : s->rec_base;
+	uint64_t key = 0xcbf29ce484222325ull;
+	const char *p;
+	size_t n, i, k;
+
+	if (v->cont)
+		return 0;
+	p = window_get(&s->win, lo, at, &n);
+	if (n != at - lo)
+		return 0;
+	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
+		;
+	if (i == 0 && lo > s->rec_base)
+		return 0; /* (a line longer than read: no item's start) */
+	if (i == n) /* a line with no key: prose ends the items, unless indented */
+		return v->len && v->text[0] != ' ' && v->text[0] != '\t' ? dash_end(s) : 0;
+	if (p[i] == ' ' || p[i] == '\t')
+		return 0; /* a field of the item, indented */
+	if (n - i < 4 || p[i] != '-' || p[i + 1] != ' ')
+		return dash_end(s);
+	for (k = i + 2; k < n && p[k] != ':'; k++)
+		key = (key ^ (unsigned char)p[k]) * 0x100000001b3ull;
+	if (k == n || k == i + 2)
+		return dash_end(s);
+	if (s->dash_n > 0 && key == s->dash_key) {
+		if (s->dash_n < UINT32_MAX)
+			s->dash_n++;
+		return 0;
+	}
+	if (dash_end(s) < 0)
+		return -ENOMEM;
+	s->dash_key = key;
+	s->dash_at = at;
+	s->dash_n = 1;
+	record_context(v, 0, &s->dash_ctx);
+	return 0;
+}
+
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
 static int ground_codes(struct scan *s, const struct record_value *v)
 {
@@ -910,6 +986,8 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 	    record_mode(s->reader) == RECORD_MODE_TEXT) {
 		int err = line_run(s, v);
 
+		if (err == 0)
+			err = dash_item(s, v);
 		if (err < 0)
 			return err;
 	}
@@ -958,6 +1036,7 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_at = s->rec_base = at;
 	s->rec_seq = ground_next_seq(g);
 	s->run_n = 0;
+	s->dash_n = 0;
 }
 
 /* Feeds the reader the open span's bytes up to offset to (still in the window). */
@@ -985,7 +1064,10 @@ static int reader_end(struct scan *s, uint64_t to)
 		err = record_end(s->reader, on_ground_value, s);
 	if (!err && s->rec_on)
 		err = line_run_end(s);
+	if (!err && s->rec_on)
+		err = dash_end(s);
 	s->run_n = 0;
+	s->dash_n = 0;
 	s->rec_on = false;
 	return err;
 }
@@ -1545,6 +1627,8 @@ int scan_source_end(struct scan *s)
 		err = engine_stream_end(s->es, on_match, s);
 		if (!err && s->rec_on)
 			err = record_end(s->reader, on_ground_value, s);
+		if (!err && s->rec_on)
+			err = dash_end(s);
 		/* The last line, when no line break ends it. */
 		if (!err && s->refs)
 			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
