@@ -1508,8 +1508,15 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		int need = closeness(ctx, ctx);
 
 		if (need > 0 && s.stated_close < need) {
+			/* (not one the texts since the newest stating one left
+			 * behind: the user asked of the 15th and the 19th, and the
+			 * newest results, of the 19th, state it) */
+			uint32_t since = g->q[s.stated[1]].ctx.text;
+
+			if (s.stated[0] != NIL)
+				since = MAX(since, g->q[s.stated[0]].ctx.text);
 			i = find_swap(g, a, ctx, 0);
-			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need) {
+			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since)) {
 				*v = GROUND_SWAPPED;
 				return &g->q[i];
 			}
