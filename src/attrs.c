@@ -178,7 +178,7 @@ int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 /*
  * A string that says yes or no, by the lists attr.yes and attr.no, past
  * blanks, quotes and a Python 2 "u" before them: "True", "no", "'none'",
- * "u'free'".
+ * "u'free'"; not Python's None, a missing value.
  */
 static bool truth_of(const struct attrs *a, const char *t, size_t n, bool is_bool, bool *truth)
 {
@@ -192,6 +192,11 @@ static bool truth_of(const struct attrs *a, const char *t, size_t n, bool is_boo
 		t++, n--;
 	while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
 		n--;
+	/* Python's None as a value's whole text is no answer but a missing
+	 * one, as JSON's null is ("address": "None" of a record with no
+	 * address); a quoted 'none' or "u'none'" still says no. */
+	if (n == 4 && memcmp(t, "None", 4) == 0)
+		return false;
 	if (n >= 2 && (*t == 'u' || *t == 'U') && (t[1] == '\'' || t[1] == '"'))
 		t++, n--; /* a Python 2 unicode literal written into the record */
 	if (n >= 2 && (*t == '\'' || *t == '"') && t[n - 1] == *t)
