@@ -203,6 +203,10 @@ struct claims {
 	size_t lex_len;
 	bool bind_periods;    /* the grounding has a figure said of a period */
 	uint64_t line, line_start, col_at, col_cp;
+	/* Under a heading or lead line that proposes ("Suggested activities:",
+	 * "I propose:"), until the next heading or unindented line of text: the
+	 * list's dates and times are the answer's new items (proposal_line()). */
+	bool proposal;
 	/* Bibliography entries: the rule of the first trigger on the current
 	 * line (SIZE_MAX: none), the line of the last entry or references
 	 * heading (lines + 1: none yet), and today, for the plausibility checks. */
@@ -467,6 +471,7 @@ void claims_reset(struct claims *c)
 	c->inl_open = false;
 	c->n_done = 0;
 	c->n_ledger = 0;
+	c->proposal = false;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -2374,6 +2379,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		ground_context_after(p, n, &ctx);
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
+		/* A new item's date or time, under "Suggested activities:": the
+		 * answer's proposal, not a record's date changed. */
+		if (c->proposal && v != GROUND_STATED &&
+		    (h->q.kind == QUANTITY_DATE || h->q.kind == QUANTITY_TIME))
+			return CHECK_SILENT;
 		/* "I found 3 messages" of a list its key calls "emails": a count
 		 * of results, whatever the noun, is the newest list's length. */
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && counts_results(c, h, end) &&
@@ -4637,10 +4647,43 @@ int claims_break(struct claims *c, uint64_t at)
 	return err ? err : break_sentence(c, at);
 }
 
+/* How much of a line is read for a proposal's words. */
+#define PROPOSAL_LINE 160
+
+/*
+ * The line [line_start, at) ends: a heading ("#### Suggested activities:")
+ * or a line of text at the line's start (not a list item, not indented)
+ * opens a proposal when it says "suggest" or "propos" and ends with ":",
+ * and ends any other. List items and indented lines keep it.
+ */
+static void proposal_line(struct claims *c, uint64_t at)
+{
+	const char *p;
+	size_t n, i, e;
+
+	if (at <= c->line_start || c->in_tool)
+		return;
+	p = window_get(c->w, c->line_start, MIN(at, c->line_start + PROPOSAL_LINE), &n);
+	if (n == 0 || p[0] == ' ' || p[0] == '\t' || p[0] == '\r' ||
+	    ((p[0] == '-' || p[0] == '+' || (p[0] == '*' && n > 1 && p[1] == ' '))) || isdigit((unsigned char)p[0]))
+		return;
+	if (!c->proposal && p[0] != '#' && p[0] != '*' && n < at - c->line_start)
+		return; /* (a long line of prose opens none) */
+	for (e = n; e > 0 && (p[e - 1] == ' ' || p[e - 1] == '*' || p[e - 1] == '\r'); e--)
+		;
+	c->proposal = false;
+	if (e == 0 || p[e - 1] != ':' || n < at - c->line_start)
+		return;
+	for (i = 0; i + 7 <= e && !c->proposal; i++)
+		c->proposal = strncasecmp(p + i, "suggest", 7) == 0 || strncasecmp(p + i, "propos", 6) == 0;
+}
+
 int claims_line(struct claims *c, uint64_t at)
 {
 	int err = 0;
 
+	if (c->lex)
+		proposal_line(c, at - 1);
 	err = refs_line(c, at - 1);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
 	if (err == 0 && (at > c->start || c->n_held > 0))
