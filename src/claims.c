@@ -4661,7 +4661,7 @@ static void proposal_line(struct claims *c, uint64_t at)
 	const char *p;
 	size_t n, i, e;
 
-	if (at <= c->line_start || c->in_tool)
+	if (at <= c->line_start)
 		return;
 	p = window_get(c->w, c->line_start, MIN(at, c->line_start + PROPOSAL_LINE), &n);
 	if (n == 0 || p[0] == ' ' || p[0] == '\t' || p[0] == '\r' ||
@@ -4682,7 +4682,7 @@ int claims_line(struct claims *c, uint64_t at)
 {
 	int err = 0;
 
-	if (c->lex)
+	if (lexing(c))
 		proposal_line(c, at - 1);
 	err = refs_line(c, at - 1);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
