@@ -203,10 +203,6 @@ struct claims {
 	size_t lex_len;
 	bool bind_periods;    /* the grounding has a figure said of a period */
 	uint64_t line, line_start, col_at, col_cp;
-	/* Under a heading or lead line that proposes ("Suggested activities:",
-	 * "I propose:"), until the next heading or unindented line of text: the
-	 * list's dates and times are the answer's new items (proposal_line()). */
-	bool proposal;
 	/* Bibliography entries: the rule of the first trigger on the current
 	 * line (SIZE_MAX: none), the line of the last entry or references
 	 * heading (lines + 1: none yet), and today, for the plausibility checks. */
@@ -471,7 +467,6 @@ void claims_reset(struct claims *c)
 	c->inl_open = false;
 	c->n_done = 0;
 	c->n_ledger = 0;
-	c->proposal = false;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -2268,6 +2263,57 @@ static bool count_product(struct claims *c, struct held *h)
 	return false;
 }
 
+/* How far back a list item's lines are read for the line that opens them. */
+#define PROPOSAL_BACK 2048
+
+/* Whether a line (without its break) is a list item's or indented: one under its heading. */
+static bool under_heading(const char *l, size_t n)
+{
+	return n == 0 || l[0] == ' ' || l[0] == '\t' || l[0] == '\r' || l[0] == '-' || l[0] == '+' ||
+	       (l[0] == '*' && n > 1 && l[1] == ' ') || isdigit((unsigned char)l[0]);
+}
+
+/*
+ * Is h in a list of items the answer proposes: on a list item's or an
+ * indented line, under (past other such lines and blank ones) a heading or
+ * line of text that says "suggest" or "propos" and ends with ":"
+ * ("#### Suggested activities:", "Proposed sessions:")? Read back at most
+ * PROPOSAL_BACK bytes, only for a date or time nothing states.
+ */
+static bool proposed(const struct claims *c, const struct held *h)
+{
+	uint64_t lo = h->from > PROPOSAL_BACK ? h->from - PROPOSAL_BACK : 0;
+	const char *p;
+	size_t n, e, s, i, t;
+
+	p = window_get(c->w, lo, h->from, &n);
+	if (n != h->from - lo)
+		return false;
+	/* its own line first: [s, n) */
+	for (s = n; s > 0 && p[s - 1] != '\n'; s--)
+		;
+	if (s == 0 || !under_heading(p + s, n - s))
+		return false;
+	for (e = s - 1;; e = s - 1) {
+		for (s = e; s > 0 && p[s - 1] != '\n'; s--)
+			;
+		if (s == 0 && lo > 0)
+			return false; /* (the line that opens them is out of reach) */
+		if (!under_heading(p + s, e - s))
+			break;
+		if (s == 0)
+			return false;
+	}
+	for (t = e; t > s && (p[t - 1] == ' ' || p[t - 1] == '*' || p[t - 1] == '\r'); t--)
+		;
+	if (t == s || p[t - 1] != ':')
+		return false;
+	for (i = s; i + 7 <= t; i++)
+		if (strncasecmp(p + i, "suggest", 7) == 0 || strncasecmp(p + i, "propos", 6) == 0)
+			return true;
+	return false;
+}
+
 /*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
@@ -2381,8 +2427,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 					   r->near.signal ? r->near.tolerance : 0, &v);
 		/* A new item's date or time, under "Suggested activities:": the
 		 * answer's proposal, not a record's date changed. */
-		if (c->proposal && v != GROUND_STATED &&
-		    (h->q.kind == QUANTITY_DATE || h->q.kind == QUANTITY_TIME))
+		if (v != GROUND_STATED && (h->q.kind == QUANTITY_DATE || h->q.kind == QUANTITY_TIME) &&
+		    proposed(c, h))
 			return CHECK_SILENT;
 		/* "I found 3 messages" of a list its key calls "emails": a count
 		 * of results, whatever the noun, is the newest list's length. */
@@ -4647,43 +4693,10 @@ int claims_break(struct claims *c, uint64_t at)
 	return err ? err : break_sentence(c, at);
 }
 
-/* How much of a line is read for a proposal's words. */
-#define PROPOSAL_LINE 160
-
-/*
- * The line [line_start, at) ends: a heading ("#### Suggested activities:")
- * or a line of text at the line's start (not a list item, not indented)
- * opens a proposal when it says "suggest" or "propos" and ends with ":",
- * and ends any other. List items and indented lines keep it.
- */
-static void proposal_line(struct claims *c, uint64_t at)
-{
-	const char *p;
-	size_t n, i, e;
-
-	if (at <= c->line_start)
-		return;
-	p = window_get(c->w, c->line_start, MIN(at, c->line_start + PROPOSAL_LINE), &n);
-	if (n == 0 || p[0] == ' ' || p[0] == '\t' || p[0] == '\r' ||
-	    ((p[0] == '-' || p[0] == '+' || (p[0] == '*' && n > 1 && p[1] == ' '))) || isdigit((unsigned char)p[0]))
-		return;
-	if (!c->proposal && p[0] != '#' && p[0] != '*' && n < at - c->line_start)
-		return; /* (a long line of prose opens none) */
-	for (e = n; e > 0 && (p[e - 1] == ' ' || p[e - 1] == '*' || p[e - 1] == '\r'); e--)
-		;
-	c->proposal = false;
-	if (e == 0 || p[e - 1] != ':' || n < at - c->line_start)
-		return;
-	for (i = 0; i + 7 <= e && !c->proposal; i++)
-		c->proposal = strncasecmp(p + i, "suggest", 7) == 0 || strncasecmp(p + i, "propos", 6) == 0;
-}
-
 int claims_line(struct claims *c, uint64_t at)
 {
 	int err = 0;
 
-	if (lexing(c))
-		proposal_line(c, at - 1);
 	err = refs_line(c, at - 1);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
 	if (err == 0 && (at > c->start || c->n_held > 0))
