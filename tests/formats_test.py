@@ -150,6 +150,34 @@ def baseline():
         check(texts == ["https://new.example/page"], "a baseline survives lines added above (%r)"
               % texts)
         check(found[-1].get("suppressed", {}).get("baseline") == 4, "baselined findings counted")
+        # Text and github output write no fingerprint, but a baseline still
+        # reads them: written and read in those formats, it holds the same.
+        for fmt in ("text", "github"):
+            b2 = os.path.join(tmp, "base-%s.jsonl" % fmt)
+            with open(doc, "wb") as f:
+                f.write(DOC)
+            w = run(["-f", fmt, "--write-baseline", b2, "--context", "research", "doc.md"],
+                    cwd=tmp)
+            with open(b2, "rb") as f:
+                check(w.returncode == 0 and f.read() == open(base, "rb").read(),
+                      "-f %s --write-baseline writes what JSONL's run wrote" % fmt)
+            with open(doc, "wb") as f:
+                f.write(b"And a paragraph with https://new.example/page.\n\n" + DOC)
+            p = run(["-f", fmt, "--baseline", b2, "doc.md"], cwd=tmp)
+            check(p.stdout.count(b"example.com") == 0 and p.stdout.count(b"new.example") == 1 and
+                  len(p.stdout.splitlines()) == 1,
+                  "-f %s --baseline drops the baselined findings (%r)" % (fmt, p.stdout))
+        # A finding a directive suppresses still counts as an occurrence of
+        # its text: the next one's fingerprint is the second's.
+        rep = b"See https://a.example/x.\nSee https://a.example/x.\n"
+        ign = b"See https://a.example/x. <!-- halluscan:ignore -->\nSee https://a.example/x.\n"
+        fps = []
+        for text in (rep, ign):
+            p = run(["--stdin-name", "r.md"], text)
+            fps.append([json.loads(x)["fingerprint"] for x in p.stdout.splitlines()
+                        if b'"finding"' in x])
+        check(len(fps[0]) == 2 and fps[1] == fps[0][1:],
+              "a suppressed finding keeps its occurrence (%r)" % fps)
         p = run(["--baseline", os.path.join(tmp, "doc.md"), "doc.md"], cwd=tmp)
         check(p.returncode == 2 and b"doc.md:1: not a baseline record" in p.stderr,
               "a file that is not a baseline is an error naming its line")

@@ -16,12 +16,27 @@
 /* Findings held for one line at most; past this a line's are decided as they come. */
 #define HELD_MAX 1024
 
+/*
+ * A finding's fingerprint, made when something reads it: its occurrence
+ * index is taken as the finding comes (the order of findings decides it),
+ * the hash only for a finding that is written with it or looked up in a
+ * baseline. Text and GitHub output never read it; nor does a finding that
+ * Markdown code or a directive suppresses.
+ */
+struct fp_lazy {
+	unsigned long long index;
+	bool want; /* the finding has an index: it is fingerprinted */
+	bool redact; /* its text has credentials to redact */
+	bool made;
+	char fp[FINGERPRINT_LEN + 1];
+};
+
 /* A finding (or a claim's record) waiting for its line to be read whole. */
 struct held {
 	struct halluscan_finding f; /* its strings in mem, its signals in also */
 	const char *also[HALLUSCAN_ALSO_MAX];
 	size_t also_index[HALLUSCAN_ALSO_MAX];
-	char fp[FINGERPRINT_LEN + 1];
+	struct fp_lazy fp;
 	char *mem;
 	size_t claim_len; /* > 0: mem is a claim's JSONL record */
 };
@@ -252,24 +267,53 @@ static int occurrence(struct report *r, unsigned long long key, unsigned long lo
 	return 0;
 }
 
-/*
- * f's fingerprint into fp, of the text as written: a URL's credentials
- * redacted, so that it tells nothing of them and holds when they rotate.
- */
-static int finding_fingerprint(struct report *r, const struct halluscan_finding *f, char *fp)
+/* Does anything read fingerprints: the format's output or a baseline? */
+static bool fingerprinted(const struct report *r)
+{
+	return r->format == OUT_JSONL || r->format == OUT_SARIF || r->baseline ||
+	       r->write_baseline;
+}
+
+/* The occurrence of f's (rule, text) key, taken in the order findings come. */
+static int finding_occurrence(struct report *r, const struct halluscan_finding *f,
+			      struct fp_lazy *l)
 {
 	const char *t = f->text;
 	size_t n = f->text_len;
-	unsigned long long index;
-	int err = url_redact(&t, &n, &r->redacted);
+	int err;
 
-	if (err)
-		return err;
-	err = occurrence(r, fingerprint_key(f->rule, t, n), &index);
-	if (err)
-		return err;
-	fingerprint(f->rule, t, n, r->out->path, index, fp);
-	return 0;
+	l->made = false;
+	l->want = false;
+	l->fp[0] = '\0';
+	if (f->grounded || !fingerprinted(r))
+		return 0;
+	err = url_redact(&t, &n, &r->redacted);
+	err = err ? err : occurrence(r, fingerprint_key(f->rule, t, n), &l->index);
+	l->want = err == 0;
+	l->redact = t != f->text || n != f->text_len;
+	return err;
+}
+
+/*
+ * f's fingerprint (made once), of the text as written: a URL's credentials
+ * redacted, so that it tells nothing of them and holds when they rotate.
+ * NULL when f has none (grounded, or nothing reads them) or on no memory.
+ */
+static const char *finding_fingerprint(struct report *r, const struct halluscan_finding *f,
+				       struct fp_lazy *l)
+{
+	const char *t = f->text;
+	size_t n = f->text_len;
+
+	if (!l->want)
+		return NULL;
+	if (!l->made) {
+		if (l->redact && url_redact(&t, &n, &r->redacted))
+			return NULL;
+		fingerprint(f->rule, t, n, r->out->path, l->index, l->fp);
+		l->made = true;
+	}
+	return l->fp;
 }
 
 static int write_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
@@ -312,8 +356,10 @@ static int covered(struct report *r, const struct halluscan_finding *f)
  * confirmed. Forced, a directive still unconfirmed covers nothing (a long
  * line's finding decided before its directives were).
  */
-static int decide(struct report *r, const struct halluscan_finding *f, const char *fp, bool force)
+static int decide(struct report *r, const struct halluscan_finding *f, struct fp_lazy *l,
+		  bool force)
 {
+	const char *fp;
 	bool code = in_code(r, f);
 	int cover = code || !r->inline_ignore ? 0 : covered(r, f);
 	bool ignored = cover == 1;
@@ -333,6 +379,9 @@ static int decide(struct report *r, const struct halluscan_finding *f, const cha
 		}
 		return 0;
 	}
+	fp = finding_fingerprint(r, f, l);
+	if (l->want && !fp)
+		return -ENOMEM;
 	if (!f->grounded) {
 		if (r->baseline && baseline_has(r->baseline, fp)) {
 			r->sup_baseline++;
@@ -392,7 +441,7 @@ static int release(struct report *r, bool all)
 			/* Into the entry as it is now: the array moves as it grows. */
 			h->f.also = h->also;
 			h->f.also_index = h->also_index;
-			err = decide(r, &h->f, h->fp, force);
+			err = decide(r, &h->f, &h->fp, force);
 			if (err == NOT_YET) {
 				err = 0;
 				break;
@@ -424,7 +473,8 @@ static struct held *hold(struct report *r)
 }
 
 /* Copies f's strings into one block that h owns. */
-static int hold_finding(struct report *r, const struct halluscan_finding *f, const char *fp)
+static int hold_finding(struct report *r, const struct halluscan_finding *f,
+			const struct fp_lazy *l)
 {
 	const char *strs[6] = {f->signal, f->rule, f->message, f->recovery, f->source, f->trigger};
 	size_t lens[6], total = f->text_len + 1, i;
@@ -448,7 +498,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f, con
 	}
 	h->f.also = NULL; /* set as it is released (the array moves) */
 	h->f.also_index = NULL;
-	memcpy(h->fp, fp, sizeof(h->fp));
+	h->fp = *l;
 	memcpy(p, f->text, f->text_len);
 	h->f.text = p;
 	p += f->text_len + 1;
@@ -471,7 +521,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f, con
 int report_finding(void *ctx, const struct halluscan_finding *f)
 {
 	struct report *r = ctx;
-	char fp[FINGERPRINT_LEN + 1] = "";
+	struct fp_lazy l;
 	int err;
 
 	/* Findings come in order of offset: a directive before this one that
@@ -488,15 +538,15 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	 * rule too: it is chosen as a finding is. */
 	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
 		return 0;
-	err = f->grounded ? 0 : finding_fingerprint(r, f, fp);
+	err = finding_occurrence(r, f, &l);
 	if (err)
 		return err;
 	if (r->n_held == 0 && f->line <= r->ps.lines_done) {
-		err = decide(r, f, fp, false);
+		err = decide(r, f, &l, false);
 		if (err != NOT_YET)
 			return err;
 	}
-	err = hold_finding(r, f, fp);
+	err = hold_finding(r, f, &l);
 	return err ? err : release(r, false);
 }
 
@@ -658,13 +708,16 @@ int report_error(struct report *r, const char *path, const char *message)
 
 int report_message_finding(struct report *r, const struct halluscan_finding *f)
 {
-	char fp[FINGERPRINT_LEN + 1] = "";
-	int err = 0;
+	struct fp_lazy l;
+	const char *fp;
+	int err = finding_occurrence(r, f, &l);
 
+	if (err)
+		return err;
+	fp = finding_fingerprint(r, f, &l);
+	if (l.want && !fp)
+		return -ENOMEM;
 	if (!f->grounded) {
-		err = finding_fingerprint(r, f, fp);
-		if (err)
-			return err;
 		r->inputs_with_findings += r->findings == 0;
 		r->findings++;
 		r->total_findings++;
