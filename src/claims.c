@@ -124,6 +124,9 @@ struct exemptions {
 	bool after_done;      /* after_pass() has decided the sentence's matches */
 };
 
+/* Marks held unread at most (see struct claims). */
+#define CLAIMS_LAZY_MARKS 64
+
 struct claims {
 	const struct ruleset *rs;
 	const struct window *w;
@@ -233,6 +236,14 @@ struct claims {
 	double inl_last;
 	uint64_t inl_line;
 	bool inl_open; /* the sentence goes on past such a number's full stop */
+	/* Sentence marks of the current line not read yet: with nothing held
+	 * and no claim wanted, a mark only moves where the sentence starts, and
+	 * the line's end moves it past them all; they are read only when a
+	 * match comes on their line (claims_mark()). */
+	struct {
+		uint64_t from, to;
+	} lazy[CLAIMS_LAZY_MARKS];
+	size_t n_lazy;
 	const struct bib *bib;
 	struct buf bib_source; /* the bibliography entry an altered one differs from */
 	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
@@ -296,8 +307,11 @@ void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx)
 	c->claim_ctx = ctx;
 }
 
+static void lazy_flush(struct claims *c);
+
 void claims_tool_output(struct claims *c, bool inside)
 {
+	lazy_flush(c);
 	c->in_tool = inside;
 }
 
@@ -465,6 +479,7 @@ void claims_reset(struct claims *c)
 	c->n_inl = 0;
 	c->inl_line = UINT64_MAX;
 	c->inl_open = false;
+	c->n_lazy = 0;
 	c->n_done = 0;
 	c->n_ledger = 0;
 }
@@ -4067,6 +4082,10 @@ int claims_advance(struct claims *c, uint64_t pos)
 {
 	int err;
 
+	/* A cut reads the start of the sentence: the marks before it first. */
+	if (c->n_lazy > 0 && pos >= c->start + CLAIMS_SENTENCE_CAP)
+		lazy_flush(c);
+
 	if (c->n_held == 0 && !wants_claim(c) && pos >= c->start + CLAIMS_SENTENCE_CAP) {
 		/* Nothing to decide: jump to the cut that the loop would reach. */
 		c->start += (pos - c->start) / CLAIMS_SENTENCE_CAP * CLAIMS_SENTENCE_CAP;
@@ -4102,6 +4121,7 @@ int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
 		return 0;
 	}
 
+	lazy_flush(c);
 	err = claims_advance(c, from);
 	if (err)
 		return err;
@@ -4628,25 +4648,23 @@ static bool inline_item_dot(const struct claims *c, uint64_t dot)
 		(c->inl_open && (s[i - 1] == '.' || s[i - 1] == '!' || s[i - 1] == '?')));
 }
 
-int claims_mark(struct claims *c, uint64_t from, uint64_t to)
+/*
+ * What the mark [from, to) does to the sentence: ends it (deciding what it
+ * holds), or not. deferred: the mark waited unread (claims_mark()), with
+ * nothing held, no claim wanted and no cut due then, as is still so.
+ */
+static int mark_sentence(struct claims *c, uint64_t from, uint64_t to, bool deferred)
 {
 	const char *s;
 	size_t n;
-	bool before;
 	int err;
 
-	/* The mark and the byte before it (when the window holds it), read once for both uses. */
-	before = from > c->w->base;
-	s = window_get(c->w, from - before, to, &n);
-	if (n == 0)
-		before = false;
-	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool)
-		refs_mark_cue(c, s, n);
-	s += before;
-	n -= before;
-	err = claims_advance(c, from);
-	if (err)
-		return err;
+	s = window_get(c->w, from, to, &n);
+	if (!deferred) {
+		err = claims_advance(c, from);
+		if (err)
+			return err;
+	}
 	if (from < c->max_to || from < c->start)
 		return 0; /* inside a match: "Smith et al. (2024)" */
 	if (n == 0)
@@ -4661,12 +4679,56 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 		c->inl_open = true;
 		return 0;
 	}
-	if (c->n_held == 0 && !wants_claim(c)) {
+	if (deferred || (c->n_held == 0 && !wants_claim(c))) {
 		c->start = to - 1;
 		c->inl_open = false;
 		return 0;
 	}
 	return decide(c, to - 1, to - 1);
+}
+
+/* Reads the marks that waited, in order, as if each had been read as it came. */
+static void lazy_flush(struct claims *c)
+{
+	size_t i, n = c->n_lazy;
+
+	c->n_lazy = 0;
+	for (i = 0; i < n; i++)
+		(void)mark_sentence(c, c->lazy[i].from, c->lazy[i].to, true); /* (cannot fail) */
+}
+
+int claims_mark(struct claims *c, uint64_t from, uint64_t to)
+{
+	const char *s;
+	size_t n;
+	bool before;
+
+	/* The mark and the byte before it (when the window holds it), for the
+	 * reference reader's cue, which every mark is asked for as it comes. */
+	before = from > c->w->base;
+	s = window_get(c->w, from - before, to, &n);
+	if (n == 0)
+		before = false;
+	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool)
+		refs_mark_cue(c, s, n);
+	/*
+	 * With nothing held and no claim wanted, a mark only moves the start
+	 * of the sentence, and the line's end moves it past every mark of the
+	 * line: most marks are never read. They wait until a match comes on
+	 * their line (claims_add()) or anything else needs the start. No cut
+	 * is due before from (the start only grows as they are read), so
+	 * claims_advance() would do nothing here.
+	 */
+	if (c->n_held == 0 && !wants_claim(c) && from < c->start + CLAIMS_SENTENCE_CAP) {
+		if (c->n_lazy == CLAIMS_LAZY_MARKS)
+			lazy_flush(c);
+		c->lazy[c->n_lazy].from = from;
+		c->lazy[c->n_lazy].to = to;
+		c->n_lazy++;
+		return 0;
+	}
+	lazy_flush(c);
+	return mark_sentence(c, from, to, false);
 }
 
 /* Ends the sentence at offset at. */
@@ -4686,7 +4748,10 @@ static int break_sentence(struct claims *c, uint64_t at)
 int claims_break(struct claims *c, uint64_t at)
 {
 	/* A tool span or the end of input ends the line, and any list of titles. */
-	int err = refs_line(c, at);
+	int err;
+
+	lazy_flush(c);
+	err = refs_line(c, at);
 
 	if (err == 0)
 		err = refs_list_end(c);
@@ -4698,6 +4763,12 @@ int claims_line(struct claims *c, uint64_t at)
 	int err = 0;
 
 	err = refs_line(c, at - 1);
+	/* The marks that waited: the line's end starts the next sentence past
+	 * them all (each is before the line break), unless something is to be
+	 * decided up to here. */
+	if (c->n_lazy > 0 && c->n_held == 0 && !wants_claim(c))
+		c->n_lazy = 0;
+	lazy_flush(c);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
 	if (err == 0 && (at > c->start || c->n_held > 0))
 		err = break_sentence(c, at);
@@ -4708,6 +4779,7 @@ int claims_line(struct claims *c, uint64_t at)
 
 void claims_keep_columns(struct claims *c, uint64_t at)
 {
+	lazy_flush(c); /* while the window still holds their bytes */
 	if (at > c->line_start)
 		count_columns(c, at);
 }
