@@ -3684,7 +3684,7 @@ static int make_claim(struct claims *c, uint64_t end)
 }
 
 /* Whether a sentence with nothing held still needs deciding: as a claim, or for its numbers. */
-static bool wants_claim(const struct claims *c)
+static inline bool wants_claim(const struct claims *c)
 {
 	return (c->claim_fn && !c->in_tool) || lexing(c);
 }
@@ -4519,7 +4519,8 @@ static int refs_line(struct claims *c, uint64_t end)
 			err = refs_read_line(c, end);
 		}
 	}
-	rerr = release(c, waiting(c));
+	/* (nothing held back, the common case: release() would only clear) */
+	rerr = c->n_pend ? release(c, waiting(c)) : 0;
 	return err ? err : rerr;
 }
 
