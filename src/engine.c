@@ -1589,8 +1589,28 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 	sort_events(f->v, f->n, cmp_event);
 	while (err == 0) {
 		bool take_f = i < f->n && f->v[i].from < wm;
-		bool take_m = j < m->n && m->v[j].from < wm;
+		bool take_m;
 		const struct event *ev;
+
+		/* The marks before the next match, the most numerous by far, in a
+		 * run (a match at the same offset is ordered below). */
+		if (j < m->n && m->v[j].from < (take_f ? f->v[i].from : wm)) {
+			uint64_t lim = take_f ? f->v[i].from : wm;
+
+			do {
+				ev = &m->v[j++];
+				err = cb(ctx, ev->id, ev->from, ev->to);
+			} while (err == 0 && !s->resort && j < m->n && m->v[j].from < lim);
+			if (s->resort) {
+				s->resort = false;
+				consume(f, i);
+				consume(m, j);
+				i = j = 0;
+				sort_events(f->v, f->n, cmp_event);
+			}
+			continue;
+		}
+		take_m = j < m->n && m->v[j].from < wm;
 
 		if (take_f && take_m)
 			take_m = cmp_event(&m->v[j], &f->v[i]) < 0;
