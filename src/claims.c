@@ -4761,18 +4761,25 @@ int claims_break(struct claims *c, uint64_t at)
 
 int claims_line(struct claims *c, uint64_t at)
 {
+	bool idle;
 	int err = 0;
 
 	err = refs_line(c, at - 1);
 	/* The marks that waited: the line's end starts the next sentence past
 	 * them all (each is before the line break), unless something is to be
 	 * decided up to here. */
-	if (c->n_lazy > 0 && c->n_held == 0 && !wants_claim(c))
+	idle = c->n_held == 0 && !wants_claim(c);
+	if (idle)
 		c->n_lazy = 0;
 	lazy_flush(c);
 	/* A line break inside a closed tool span, passed on after its text was decided. */
-	if (err == 0 && (at > c->start || c->n_held > 0))
+	if (err == 0 && idle && at > c->start) {
+		/* break_sentence() with nothing to decide, nearly every line */
+		c->start = MAX(at, c->max_to);
+		c->inl_open = false;
+	} else if (err == 0 && (at > c->start || c->n_held > 0)) {
 		err = break_sentence(c, at);
+	}
 	c->line++;
 	c->line_start = at;
 	return err;
