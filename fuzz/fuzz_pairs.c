@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -55,6 +56,7 @@
 #define DIRECTION_SAYS "\" where the passage sentences nearest it say \""
 #define ABSENCE_STATED "the claim says the passage lacks what it states: \""
 #define ABSENCE_ONLY "the claim only says what the passage does not state, and it does not: \""
+#define CITES_PART "the claim cites part "
 #define CONTRAST_SAYS "the claim sets aside \""
 /* The longest name a reason quotes whole (pairs.c: a longer one by its head). */
 #define NAME_QUOTED 256
@@ -314,6 +316,19 @@ static void check_verdict(const struct pair *pr, const struct pair_verdict *v)
 				       : v->grounded && !v->figure_missing ? PAIR_PARTIALLY_SUPPORTS
 									   : PAIR_DOES_NOT_SUPPORT;
 
+		/* A sentence citing a part of the passage the others hold it
+		 * against ("According to passage 2") names the wrong source. */
+		if (strncmp(v->reason, CITES_PART, strlen(CITES_PART)) == 0) {
+			char prefix[64];
+			unsigned num = 0;
+
+			FUZZ_CHECK(v->label == PAIR_DOES_NOT_SUPPORT &&
+					   sscanf(v->reason + strlen(CITES_PART), "%u", &num) == 1,
+				   "a part cited, label %s: %s", pair_label_name(v->label), v->reason);
+			snprintf(prefix, sizeof(prefix), CITES_PART "%u of the passage for \"", num);
+			quoted_from_claim(pr, v->reason, prefix);
+			return;
+		}
 		/* A claim of absences alone, none stated, is supported. */
 		if (strncmp(v->reason, ABSENCE_ONLY, strlen(ABSENCE_ONLY)) == 0) {
 			FUZZ_CHECK(v->absences > 0 && v->items == 0 && v->coverage == 0,

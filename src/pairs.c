@@ -38,6 +38,12 @@
 #define ABSENCE_AFTER 3
 /* The most words a comma's contrast sets aside ("ill, not drunk"). */
 #define CONTRAST_WORDS 4
+/* The numbered parts of a passage ("passage 2: ...") told apart, the claim
+ * sentences citing one that are held against it, and the words of each
+ * weighed. */
+#define SEGMENTS_MAX 64
+#define CITED_MAX 8
+#define CITED_WORDS 32
 
 /* A distinct content word of the claim, by its stem. */
 struct word {
@@ -79,7 +85,7 @@ struct stems {
 enum {
 	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
 	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
-	L_CONTRAST_HELD, L_LISTS,
+	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_LISTS,
 };
 
 static const char *const list_names[L_LISTS] = {
@@ -88,8 +94,11 @@ static const char *const list_names[L_LISTS] = {
 	"pairs.absence_unable", "pairs.absence_kinds", "pairs.absence_skip",
 	"pairs.absence_breaks", "pairs.absence_subordinators", "pairs.contrasts",
 	"pairs.absence_unknown", "pairs.absence_copulas", "pairs.absence_after_passive",
-	"pairs.contrast_held",
+	"pairs.contrast_held", "pairs.abbreviations", "pairs.passage_labels",
 };
+
+/* How many spellings an abbreviation's word may have ("st=saint|street"). */
+#define ABBREV_MAX 128
 
 /* A claim's word: its place. */
 struct place {
@@ -159,11 +168,27 @@ struct pairs {
 	size_t n_absences;
 	struct contrast contrasts[ABSENCES_MAX];
 	size_t n_contrasts;
+	/* pairs.abbreviations, a row per spelling: an abbreviation and the
+	 * word it stands for, by their stems ("ft" and "fort"). */
+	struct {
+		char a[LIST_STEM], f[LIST_STEM];
+		uint8_t al, fl;
+	} abbrev[ABBREV_MAX];
+	size_t n_abbrev;
+	uint32_t abbrev_first; /* the first letters of both sides, as bits of 'a'..'z' */
+	/* The passage's numbered parts: where each begins (its label) and
+	 * where its text does; each ends where the next begins. */
+	struct {
+		unsigned num;
+		size_t label, text;
+	} seg[SEGMENTS_MAX];
+	size_t n_seg;
 };
 
 static bool contrast_at(const struct pairs *p, size_t at);
 static bool set_aside_at(const struct pairs *p, size_t at);
 static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
+static bool listed(const struct pairs *p, size_t which, const char *w, size_t k, uint32_t *classes);
 
 static const char *const label_names[] = {
 	[PAIR_SUPPORTS] = "supports",
@@ -270,9 +295,12 @@ static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
 	if (!l->w || !l->len || !l->classes)
 		return -ENOMEM;
 	for (i = 0; i < wl->n_words; i++) {
-		const char *w = wl->words[i], *eq = which == L_KINDS ? strchr(w, '=') : NULL;
+		const char *w = wl->words[i],
+			   *eq = which == L_KINDS || which == L_ABBREVIATIONS ? strchr(w, '=') : NULL;
 		size_t n = eq ? (size_t)(eq - w) : strlen(w), j;
 
+		if (which == L_ABBREVIATIONS && (!eq || n == 0 || eq[1] == '\0'))
+			return -EINVAL;
 		if (which == L_KINDS) {
 			const char *c = eq ? eq + 1 : NULL;
 
@@ -294,7 +322,8 @@ static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
 				c = bar ? bar + 1 : NULL;
 			}
 		}
-		if (which == L_CONTRASTS || which == L_PASSIVES || which == L_PASSIVES_WEAK) {
+		if (which == L_CONTRASTS || which == L_PASSIVES || which == L_PASSIVES_WEAK ||
+		    which == L_LABELS) {
 			/* a phrase cut short would match what it does not say */
 			if (n == 0 || n > LIST_STEM)
 				return -EINVAL;
@@ -306,6 +335,37 @@ static int stems_load(const struct ruleset *rs, size_t which, struct stems *l)
 		}
 	}
 	l->n = wl->n_words;
+	return 0;
+}
+
+/*
+ * Reads pairs.abbreviations ("ft=fort", "st=saint|street") into a row per
+ * spelling; more than ABBREV_MAX rows, or an empty spelling, is -EINVAL.
+ */
+static int abbrev_load(struct pairs *p)
+{
+	const struct wordlist *wl = ruleset_list(p->rs, list_names[L_ABBREVIATIONS]);
+	size_t i;
+
+	for (i = 0; wl && i < wl->n_words; i++) {
+		const char *w = wl->words[i], *eq = strchr(w, '='), *c;
+
+		for (c = eq + 1; *c;) {
+			const char *bar = strchr(c, '|');
+			size_t m = bar ? (size_t)(bar - c) : strlen(c);
+
+			if (m == 0 || p->n_abbrev == ABBREV_MAX)
+				return -EINVAL;
+			p->abbrev[p->n_abbrev].al = (uint8_t)word_stem(w, (size_t)(eq - w),
+								       p->abbrev[p->n_abbrev].a, LIST_STEM);
+			p->abbrev[p->n_abbrev].fl = (uint8_t)word_stem(c, m, p->abbrev[p->n_abbrev].f,
+								       LIST_STEM);
+			p->abbrev_first |= 1u << ((p->abbrev[p->n_abbrev].a[0] - 'a') & 31);
+			p->abbrev_first |= 1u << ((p->abbrev[p->n_abbrev].f[0] - 'a') & 31);
+			p->n_abbrev++;
+			c = bar ? bar + 1 : c + m;
+		}
+	}
 	return 0;
 }
 
@@ -331,6 +391,11 @@ int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
 			return err;
 		}
 	}
+	err = abbrev_load(p);
+	if (err < 0) {
+		pairs_free(p);
+		return err;
+	}
 	*out = p;
 	return 0;
 }
@@ -351,12 +416,27 @@ void pairs_free(struct pairs *p)
 	free(p);
 }
 
-/* Whether a sentence ends with t[i]: a line break, or a stop before blank
- * space or the end ("$383.3" and "e.g" do not end one). */
-static bool ends_sentence(const char *t, size_t n, size_t i)
+/*
+ * Whether a sentence ends with t[i]: a line break, or a stop before blank
+ * space or the end ("$383.3" and "e.g" do not end one), but not the stop of
+ * an initial ("J. R. R. Tolkien") or of a capitalized abbreviation of
+ * pairs.abbreviations ("Ft. Bragg", "Mt. Hood").
+ */
+static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t i)
 {
-	return t[i] == '\n' ||
-	       (strchr(".!?", t[i]) && (i + 1 == n || isspace((unsigned char)t[i + 1])));
+	size_t s;
+
+	if (t[i] == '\n')
+		return true;
+	if (!strchr(".!?", t[i]) || (i + 1 < n && !isspace((unsigned char)t[i + 1])))
+		return false;
+	if (t[i] != '.' || i == 0 || !isalpha((unsigned char)t[i - 1]))
+		return true;
+	for (s = i; s > 0 && isalpha((unsigned char)t[s - 1]) && i - s <= LIST_STEM; s--)
+		;
+	if ((s > 0 && isalnum((unsigned char)t[s - 1])) || !isupper((unsigned char)t[s]))
+		return true;
+	return !(i - s == 1 || listed(p, L_ABBREVIATIONS, t + s, i - s, NULL));
 }
 
 /*
@@ -365,13 +445,13 @@ static bool ends_sentence(const char *t, size_t n, size_t i)
  * out. Returns where the next sentence is looked for: past pos (pos < n),
  * so a loop over the sentences ends whatever the text.
  */
-static size_t sentence_next(const char *t, size_t n, size_t pos, size_t *start, size_t *end)
+static size_t sentence_next(const struct pairs *p, const char *t, size_t n, size_t pos, size_t *start, size_t *end)
 {
 	size_t s = pos, e;
 
 	while (s < n && isspace((unsigned char)t[s]))
 		s++;
-	for (e = s; e < n && !ends_sentence(t, n, e); e++)
+	for (e = s; e < n && !ends_sentence(p, t, n, e); e++)
 		;
 	*start = s;
 	*end = e < n && t[e] != '\n' ? e + 1 : e;
@@ -382,13 +462,13 @@ static size_t sentence_next(const char *t, size_t n, size_t pos, size_t *start, 
 }
 
 /* The sentence of text around offset at: [*start, *end). */
-static void sentence_around(const char *t, size_t n, size_t at, size_t *start, size_t *end)
+static void sentence_around(const struct pairs *p, const char *t, size_t n, size_t at, size_t *start, size_t *end)
 {
 	size_t s = MIN(at, n);
 
-	while (s > 0 && !ends_sentence(t, n, s - 1))
+	while (s > 0 && !ends_sentence(p, t, n, s - 1))
 		s--;
-	sentence_next(t, n, s, start, end);
+	sentence_next(p, t, n, s, start, end);
 }
 
 /* Whether w[0, k) is one of the n words of list, in any case. */
@@ -602,14 +682,52 @@ static uint32_t opposite(uint32_t d)
 }
 
 /*
+ * Whether the stop at t[dot] ends an abbreviation of pairs.abbreviations
+ * written with a capital ("Ft.", "Dept.") or a run of initials after a
+ * capitalized word or with blanks between them ("Franklin D.", "J. R. R.";
+ * not "U.S." after "the", which may end its sentence).
+ */
+static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
+{
+	size_t s, b, initials = 0;
+	bool spaced = false;
+
+	for (;;) {
+		for (s = dot; s > 0 && isalpha((unsigned char)t[s - 1]); s--)
+			;
+		if (dot - s > 1 && initials == 0)
+			return isupper((unsigned char)t[s]) &&
+			       (s == 0 || !isalnum((unsigned char)t[s - 1])) &&
+			       listed(p, L_ABBREVIATIONS, t + s, dot - s, NULL);
+		if (dot - s != 1 || !isupper((unsigned char)t[s]))
+			break;
+		initials++;
+		for (b = s; b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'); b--)
+			;
+		spaced |= b < s;
+		if (b < 2 || t[b - 1] != '.' || !isalpha((unsigned char)t[b - 2])) {
+			/* the word before the run: a capitalized one ("Franklin D.") */
+			for (s = b; s > 0 && isalpha((unsigned char)t[s - 1]); s--)
+				;
+			return (b - s > 1 && isupper((unsigned char)t[s])) || (spaced && initials > 1);
+		}
+		dot = b - 1;
+	}
+	return false;
+}
+
+/*
  * Whether the word t[i, i + k) is a name: a capital first and a lowercase
  * letter in it ("Maria", "McDonald", not "COVID"), two letters or more, in
  * the middle of a sentence (after a letter, digit or comma: "with Maria",
- * not "Maria said" at a sentence's start, nor after a quote or bracket).
- * Not an abbreviation of four letters or fewer with two capitals ("YoY",
- * "PhD"), nor a word a hyphen joins to another ("Wi-Fi").
+ * not "Maria said" at a sentence's start, nor after a quote or bracket),
+ * or after an abbreviation of pairs.abbreviations with its stop ("Ft. Hood",
+ * "Mt. Baker") or after initials ("Franklin D. Roosevelt", "by J. R. R.
+ * Tolkien"; not "the U.S. Later"). Not an abbreviation of four letters or
+ * fewer with two capitals ("YoY", "PhD"), nor a word a hyphen joins to
+ * another ("Wi-Fi").
  */
-static bool is_name(const char *t, size_t n, size_t i, size_t k)
+static bool is_name(const struct pairs *p, const char *t, size_t n, size_t i, size_t k)
 {
 	size_t j, upper = 0, lower = 0;
 
@@ -625,6 +743,8 @@ static bool is_name(const char *t, size_t n, size_t i, size_t k)
 		return false; /* a compound: "Wi-Fi", "Sims-based" */
 	for (j = i; j > 0 && (t[j - 1] == ' ' || t[j - 1] == '\t'); j--)
 		;
+	if (j > 1 && j < i && t[j - 1] == '.' && isalpha((unsigned char)t[j - 2]))
+		return after_abbreviation(p, t, j - 1);
 	return j > 0 && j < i && (isalnum((unsigned char)t[j - 1]) || t[j - 1] == ',');
 }
 
@@ -632,9 +752,10 @@ static bool is_name(const char *t, size_t n, size_t i, size_t k)
  * Whether the claim (cn bytes) weighs its word claim[i, i + k): a content
  * word or a name, or with all any word; *name: whether it is a name.
  */
-static bool weighed(const char *claim, size_t cn, size_t i, size_t k, bool all, bool *name)
+static bool weighed(const struct pairs *p, const char *claim, size_t cn, size_t i, size_t k, bool all,
+		    bool *name)
 {
-	*name = is_name(claim, cn, i, k);
+	*name = is_name(p, claim, cn, i, k);
 	return all || *name || (k >= 4 && !stopword(claim + i, k));
 }
 
@@ -656,7 +777,7 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
 		return -ENOMEM;
 	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (weighed(claim, cn, i, k, all, &name)) {
+		if (weighed(p, claim, cn, i, k, all, &name)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			/* (a stem is no longer than its word: each has its own bytes) */
@@ -691,13 +812,11 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	return 0;
 }
 
-/* The claim's word with the stem of w[0, k), or NULL. */
-static struct word *find_word(struct pairs *p, const char *w, size_t k)
+/* The claim's word whose stem is s[0, k), or NULL. */
+static struct word *find_stem(struct pairs *p, const char *s, size_t k)
 {
-	char s[STEM_MAX];
 	size_t lo = 0, hi = p->n_words;
 
-	k = word_stem(w, k, s, sizeof(s));
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int c = word_order(s, k, p->words[mid].text, p->words[mid].len);
@@ -710,6 +829,15 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+/* The claim's word with the stem of w[0, k), or NULL. */
+static struct word *find_word(struct pairs *p, const char *w, size_t k)
+{
+	char s[STEM_MAX];
+
+	k = word_stem(w, k, s, sizeof(s));
+	return find_stem(p, s, k);
 }
 
 /* Adds a claim sentence [s, e) to check, its word at [at, at + len) (dir: direction()). */
@@ -738,7 +866,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 		struct word *w;
 		bool name;
 
-		at = sentence_next(claim, cn, at, &s, &e);
+		at = sentence_next(p, claim, cn, at, &s, &e);
 		first = p->n_negs;
 		/* a contrast's "not" ("ill, not drunk") negates what it sets aside, not the sentence */
 		for (i = s; (k = next_word(claim, e, &i)) > 0 &&
@@ -759,7 +887,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 			continue;
 		bits = (p->n_negs == 64 ? ~0ull : (1ull << p->n_negs) - 1) & ~((1ull << first) - 1);
 		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
-			if (weighed(claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
+			if (weighed(p, claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
 				w->negated |= bits;
 	}
 }
@@ -779,6 +907,123 @@ static void nearest_add(struct negated *g, size_t s, size_t e, uint32_t says)
 	g->near[j].from = s;
 	g->near[j].to = e;
 	g->near[j].says = says;
+}
+
+/*
+ * The passage's sentence numbered sentence holds the claim's word w (or
+ * NULL): a word counts once per sentence, as often as the claim says it.
+ */
+static void word_seen(struct pairs *p, struct word *w, size_t sentence, size_t *found,
+		      size_t *hits, uint64_t *touched)
+{
+	uint64_t m;
+
+	if (!w || w->sentence == sentence)
+		return;
+	if (w->sentence == 0)
+		*found += w->count;
+	w->sentence = sentence;
+	*hits += w->count;
+	for (m = w->negated; m; m &= m - 1)
+		p->negs[__builtin_ctzll(m)].hits++;
+	*touched |= w->negated;
+}
+
+/*
+ * The passage's capitalized word w[0, k) holds the claim's capitalized
+ * words it abbreviates or spells out (pairs.abbreviations: "Fort" and "Ft",
+ * "St" and "Saint" or "Street").
+ */
+static void abbrev_seen(struct pairs *p, const char *w, size_t k, size_t sentence, size_t *found,
+			size_t *hits, uint64_t *touched)
+{
+	char s[LIST_STEM];
+	size_t m = word_stem(w, k, s, sizeof(s)), i;
+
+	for (i = 0; i < p->n_abbrev; i++) {
+		struct word *x = NULL;
+
+		if (p->abbrev[i].al == m && memcmp(p->abbrev[i].a, s, m) == 0)
+			x = find_stem(p, p->abbrev[i].f, p->abbrev[i].fl);
+		else if (p->abbrev[i].fl == m && memcmp(p->abbrev[i].f, s, m) == 0)
+			x = find_stem(p, p->abbrev[i].a, p->abbrev[i].al);
+		if (x && isupper((unsigned char)x->said[0]))
+			word_seen(p, x, sentence, found, hits, touched);
+	}
+}
+
+/*
+ * Whether the passage writes the surname passage[at, at + k) after initials
+ * ("J. R. R. Tolkien", "F.D. Roosevelt") of which one is the letter c.
+ */
+static bool initial_before(const char *passage, size_t at, char c)
+{
+	size_t b = at, s;
+
+	for (;;) {
+		while (b > 0 && (passage[b - 1] == ' ' || passage[b - 1] == '\t'))
+			b--;
+		if (b < 2 || passage[b - 1] != '.' || !isupper((unsigned char)passage[b - 2]) ||
+		    (b > 2 && isalnum((unsigned char)passage[b - 3])))
+			return false;
+		s = b - 2;
+		if (passage[s] == c)
+			return true;
+		b = s;
+	}
+}
+
+/*
+ * The claim's names the passage never gives that it gives by their initial
+ * ("John Ronald Reuel Tolkien" of "J. R. R. Tolkien"): the name is in a run
+ * of capitalized words of the claim ending in a word the passage holds (the
+ * surname), and the passage writes that word after initials, one of them
+ * the name's first letter. They count as held, in sentence mark (found).
+ * At most ABSENCE_TOPICS names are looked for, each in one pass over the
+ * passage.
+ */
+static void initials_held(struct pairs *p, const char *claim, size_t cn, const char *passage,
+			  size_t pn, size_t mark, size_t *found)
+{
+	size_t wi, tried = 0;
+
+	for (wi = 0; wi < p->n_words && tried < ABSENCE_TOPICS; wi++) {
+		struct word *w = &p->words[wi], *last;
+		size_t i = (size_t)(w->said - claim) + w->said_len, k, lk = 0, li = 0;
+		const char *at, *end = passage + pn;
+
+		if (!w->name || w->sentence != 0)
+			continue;
+		tried++;
+		/* the run: capitalized words and initials, blanks and stops between */
+		while (i < cn) {
+			size_t j = i;
+
+			while (j < cn && (claim[j] == ' ' || claim[j] == '.'))
+				j++;
+			if (j == i || j == cn || !isupper((unsigned char)claim[j]))
+				break;
+			for (k = 0; j + k < cn && isalpha((unsigned char)claim[j + k]); k++)
+				;
+			li = j;
+			lk = k;
+			i = j + k;
+		}
+		if (lk < 2 || !(last = find_word(p, claim + li, lk)) || last->sentence == 0 ||
+		    last->sentence == mark)
+			continue;
+		for (at = passage; (at = find_literal(at, (size_t)(end - at), claim + li, lk)) != NULL;
+		     at += lk) {
+			size_t o = (size_t)(at - passage);
+
+			if ((o + lk < pn && isalnum((unsigned char)passage[o + lk])) ||
+			    !initial_before(passage, o, w->said[0]))
+				continue;
+			*found += w->count;
+			w->sentence = mark;
+			break;
+		}
+	}
 }
 
 /*
@@ -820,7 +1065,7 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		uint64_t touched = 0, m;
 		uint32_t says = 0;
 
-		at = sentence_next(passage, pn, at, &s, &e);
+		at = sentence_next(p, passage, pn, at, &s, &e);
 		sentence++;
 		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
 			struct word *w;
@@ -831,16 +1076,11 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 			if (p->n_dirs)
 				says |= direction(passage, i, k);
 			w = k >= shortest ? find_word(p, passage + i, k) : NULL;
-			/* A word counts once per sentence, as often as the claim says it. */
-			if (!w || w->sentence == sentence)
-				continue;
-			if (w->sentence == 0)
-				found += w->count;
-			w->sentence = sentence;
-			hits += w->count;
-			for (m = w->negated; m; m &= m - 1)
-				p->negs[__builtin_ctzll(m)].hits++;
-			touched |= w->negated;
+			word_seen(p, w, sentence, &found, &hits, &touched);
+			/* "Fort" for the claim's "Ft." and the other way round */
+			if (p->n_abbrev && k <= LIST_STEM && isupper((unsigned char)passage[i]) &&
+			    (p->abbrev_first >> ((passage[i] | 0x20) - 'a') & 1))
+				abbrev_seen(p, passage + i, k, sentence, &found, &hits, &touched);
 		}
 		if (hits > best) {
 			best = hits;
@@ -854,6 +1094,8 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 			g->hits = 0;
 		}
 	}
+	/* "John Ronald Reuel Tolkien" of a passage's "J. R. R. Tolkien" */
+	initials_held(p, claim, cn, passage, pn, sentence + 1, &found);
 	/* What a contrast sets aside and the passage never says is not the
 	 * claim's to support ("a mammal, not a fish" of a passage silent on fish). */
 	for (wi = 0, shortest = total; wi < p->n_words; wi++)
@@ -973,7 +1215,7 @@ static bool listed(const struct pairs *p, size_t which, const char *w, size_t k,
 
 	if (l->n == 0 || k == 0)
 		return false;
-	if (which == L_PASSIVES || which == L_PASSIVES_WEAK) {
+	if (which == L_PASSIVES || which == L_PASSIVES_WEAK || which == L_LABELS) {
 		for (i = 0; i < l->n; i++)
 			if (l->len[i] == k && strncasecmp(l->w[i], w, k) == 0)
 				return true;
@@ -1186,7 +1428,7 @@ static void absence_topics(const struct pairs *p, const char *t, size_t n, size_
 		if (w->at < x->start || w->at >= x->end)
 			continue;
 		if (listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
-		    negates(t, n, w->at, w->len, true) || !weighed(t, n, w->at, w->len, false, &name))
+		    negates(t, n, w->at, w->len, true) || !weighed(p, t, n, w->at, w->len, false, &name))
 			continue;
 		for (i = 0; i < ARRAY_SIZE(vocab) && !skip; i++)
 			skip = listed(p, vocab[i], t + w->at, w->len, NULL);
@@ -1220,7 +1462,7 @@ static void absence_leftover(struct pairs *p, const char *t, size_t n, size_t a,
 	for (j = a; j < b && !other; j++) {
 		const struct place *w = &p->places[j];
 
-		if (p->masked[w->at] == ' ' || !weighed(t, n, w->at, w->len, false, &name))
+		if (p->masked[w->at] == ' ' || !weighed(p, t, n, w->at, w->len, false, &name))
 			continue;
 		other = true;
 		for (i = 0; i < ARRAY_SIZE(vocab) && other; i++)
@@ -1264,14 +1506,14 @@ static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, siz
 	c->len = p->places[j].len;
 	c->end = end;
 	for (i = jj; i < p->n_places && p->places[i].at < end; i++)
-		if (weighed(t, n, p->places[i].at, p->places[i].len, false, &name))
+		if (weighed(p, t, n, p->places[i].at, p->places[i].len, false, &name))
 			topic_add(c->set_aside, c->set_aside_len, &c->n_set_aside,
 				  t + p->places[i].at, p->places[i].len);
 	for (i = j; i > a && c->n_asserted == 0; i--) {
 		const struct place *w = &p->places[i - 1];
 		struct topics aside = {c->set_aside, c->set_aside_len, c->n_set_aside};
 
-		if (weighed(t, n, w->at, w->len, false, &name) &&
+		if (weighed(p, t, n, w->at, w->len, false, &name) &&
 		    !topics_held(&aside, t + w->at, w->len))
 			topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
 	}
@@ -1302,7 +1544,7 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 		i += k;
 	}
 	for (a = 0; at < n;) {
-		at = sentence_next(t, n, at, &s, &e);
+		at = sentence_next(p, t, n, at, &s, &e);
 		while (a < p->n_places && p->places[a].at < s)
 			a++;
 		for (b = a; b < p->n_places && p->places[b].at < e; b++)
@@ -1467,7 +1709,7 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		struct classes_seen found = {0};
 		bool neg = false;
 
-		at = sentence_next(passage, pn, at, &s, &e);
+		at = sentence_next(p, passage, pn, at, &s, &e);
 		for (i = s; (k = next_word(passage, e, &i)) > 0 && !neg; i += k) {
 			neg = negates(passage, pn, i, k, false) ||
 			      listed(p, also, passage + i, k, NULL) ||
@@ -1568,6 +1810,238 @@ static void negation_text(const char *claim, const struct negated *g, char *out,
 	snprintf(out, n, "%.*s", (int)(to - from), claim + from);
 }
 
+/*
+ * The number n (1 to 999) of a label word of pairs.passage_labels at
+ * t[i, i + k) ("passage 2", "Document 3"): its byte after, or 0 when there
+ * is none there. The label is the word as listed (no plural).
+ */
+static size_t label_number(const struct pairs *p, const char *t, size_t n, size_t i, size_t k,
+			   unsigned *num)
+{
+	const struct stems *l = &p->lists[L_LABELS];
+	size_t j, d;
+	bool found = false;
+
+	for (j = 0; j < l->n && !found; j++)
+		found = l->len[j] == k && strncasecmp(l->w[j], t + i, k) == 0;
+	if (!found)
+		return 0;
+	for (j = i + k; j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '#'); j++)
+		;
+	if (j == i + k && !(j < n && isdigit((unsigned char)t[j])))
+		return 0;
+	for (d = 0, *num = 0; j + d < n && d < 4 && isdigit((unsigned char)t[j + d]); d++)
+		*num = *num * 10 + (unsigned)(t[j + d] - '0');
+	if (d == 0 || d > 3 || (j + d < n && isalnum((unsigned char)t[j + d])) || *num == 0)
+		return 0;
+	return j + d;
+}
+
+/*
+ * Finds the passage's numbered parts: a line (or the passage) that opens
+ * with a label and its number, then ":", ".", ")", "]" or the line's end
+ * ("passage 1:...", "Document 2.", "[Source 3]"). Fewer than two is none.
+ */
+static void passage_segments(struct pairs *p, const char *t, size_t n)
+{
+	size_t i = 0;
+
+	p->n_seg = 0;
+	if (p->lists[L_LABELS].n == 0)
+		return;
+	while (i < n && p->n_seg < SEGMENTS_MAX) {
+		size_t j = i, k, after;
+		unsigned num;
+
+		while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '[' || t[j] == '#' ||
+				 t[j] == '*'))
+			j++;
+		for (k = 0; j + k < n && isalpha((unsigned char)t[j + k]); k++)
+			;
+		after = k ? label_number(p, t, n, j, k, &num) : 0;
+		if (after && (after == n || strchr(":.)]\r\n", t[after]))) {
+			p->seg[p->n_seg].num = num;
+			p->seg[p->n_seg].label = i;
+			p->seg[p->n_seg].text = after < n && t[after] != '\n' ? after + 1 : after;
+			p->n_seg++;
+		}
+		while (i < n && t[i] != '\n')
+			i++;
+		i++;
+	}
+	if (p->n_seg < 2)
+		p->n_seg = 0;
+}
+
+/* The part numbered num: its index, or SIZE_MAX. */
+static size_t segment_of(const struct pairs *p, unsigned num)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_seg; i++)
+		if (p->seg[i].num == num)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Where part i ends: where the next begins, or the passage's end. */
+static size_t segment_end(const struct pairs *p, size_t i, size_t pn)
+{
+	return i + 1 < p->n_seg ? p->seg[i + 1].label : pn;
+}
+
+/*
+ * The one part the claim sentence [s, e) cites ("According to passage 2"),
+ * its number in *num, or false: none, or two ("passages 1 and 2",
+ * "passage 1 and passage 3"), or a number joined to another ("passage 1
+ * and 2", "passage 1-2").
+ */
+static bool sentence_cites(const struct pairs *p, const char *t, size_t s, size_t e,
+			   unsigned *num)
+{
+	size_t i = s, k, after, j;
+	unsigned n;
+	bool one = false;
+
+	while ((k = next_word(t, e, &i)) > 0) {
+		if ((after = label_number(p, t, e, i, k, &n)) == 0) {
+			i += k;
+			continue;
+		}
+		for (j = after; j < e && (t[j] == ' ' || t[j] == ',' || t[j] == '-' || t[j] == '&'); j++)
+			;
+		if ((j < e && isdigit((unsigned char)t[j])) ||
+		    (j + 4 < e && (strncasecmp(t + j, "and ", 4) == 0 ||
+				   strncasecmp(t + j, "or ", 3) == 0) &&
+		     (isdigit((unsigned char)t[j + 4]) || isdigit((unsigned char)t[j + 3]))))
+			return false;
+		if (one && n != *num)
+			return false;
+		one = true;
+		*num = n;
+		i = after;
+	}
+	return one;
+}
+
+/* A claim sentence's word weighed for its citation, by stem. */
+struct cited_word {
+	char w[LIST_STEM];
+	uint8_t len;
+	bool in_cited, in_others;
+};
+
+static int cmp_cited(const void *x, const void *y)
+{
+	const struct cited_word *a = x, *b = y;
+
+	return word_order(a->w, a->len, b->w, b->len);
+}
+
+/*
+ * How many of the items of the claim sentence [s, e) the passage's parts
+ * ground: the part at index ci alone (*cited), and the others together
+ * (*others); *items counts them.
+ */
+static int cited_items(struct pairs *p, const char *claim, size_t s, size_t e,
+		       const char *passage, size_t pn, size_t ci, size_t *items, size_t *cited,
+		       size_t *others)
+{
+	struct scan_summary sum;
+	size_t round, i;
+	int err = 0;
+
+	for (round = 0; round < 2 && !err; round++) {
+		p->items = p->grounded = p->altered = 0;
+		p->have_grounded = p->have_altered = p->have_missing = p->missing_figure = false;
+		scan_clear_sources(p->sc);
+		for (i = 0; i < p->n_seg && !err; i++)
+			if ((i == ci) == (round == 0))
+				err = scan_add_source(p->sc, passage + p->seg[i].text,
+						      segment_end(p, i, pn) - p->seg[i].text);
+		if (!err)
+			err = scan_feed(p->sc, claim + s, e - s);
+		if (!err)
+			err = scan_end(p->sc, &sum);
+		*(round == 0 ? cited : others) = p->grounded;
+		*items = p->items;
+	}
+	return err;
+}
+
+/*
+ * Whether the claim sentence [s, e), citing the part at index ci, is
+ * supported by the other parts and not by it: they ground all its items
+ * and it does not, or they hold 80% of its words (content words, but the
+ * labels, sources and verbs of telling: "passage", "states") and it less
+ * than half. *from, *to: the passage sentence of the others holding the
+ * most of its words.
+ */
+static int misattributed(struct pairs *p, const char *claim, size_t cn, size_t s, size_t e,
+			 const char *passage, size_t pn, size_t ci, bool *wrong, size_t *from,
+			 size_t *to)
+{
+	struct cited_word cw[CITED_WORDS];
+	size_t n = 0, i, k, items = 0, g_cited = 0, g_others = 0, held_c = 0, held_o = 0, at,
+	       best = 0, seg = 0;
+	bool name;
+	int err;
+
+	*wrong = false;
+	for (i = s; (k = next_word(claim, e, &i)) > 0 && n < CITED_WORDS; i += k) {
+		unsigned num;
+
+		if (!weighed(p, claim, cn, i, k, false, &name) || isdigit((unsigned char)claim[i]) ||
+		    label_number(p, claim, e, i, k, &num) || listed(p, L_LABELS, claim + i, k, NULL) ||
+		    listed(p, L_SOURCES, claim + i, k, NULL) || listed(p, L_VERBS, claim + i, k, NULL))
+			continue;
+		cw[n].len = (uint8_t)word_stem(claim + i, k, cw[n].w, LIST_STEM);
+		cw[n].in_cited = cw[n].in_others = false;
+		n++;
+	}
+	if (n > 1)
+		qsort(cw, n, sizeof(*cw), cmp_cited);
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || cmp_cited(&cw[k - 1], &cw[i]) != 0)
+			cw[k++] = cw[i];
+	n = k;
+	for (at = p->seg[0].text; at < pn;) {
+		size_t ss, se, hits = 0, j;
+
+		at = sentence_next(p, passage, pn, at, &ss, &se);
+		while (seg + 1 < p->n_seg && ss >= p->seg[seg + 1].label)
+			seg++;
+		for (j = ss; (k = next_word(passage, se, &j)) > 0; j += k) {
+			struct cited_word key, *hit;
+
+			key.len = (uint8_t)word_stem(passage + j, k, key.w, LIST_STEM);
+			hit = n ? bsearch(&key, cw, n, sizeof(*cw), cmp_cited) : NULL;
+			if (!hit)
+				continue;
+			if (seg == ci) {
+				held_c += !hit->in_cited;
+				hit->in_cited = true;
+			} else {
+				held_o += !hit->in_others;
+				hit->in_others = true;
+				hits++;
+			}
+		}
+		if (hits > best) {
+			best = hits;
+			*from = ss;
+			*to = se;
+		}
+	}
+	err = cited_items(p, claim, s, e, passage, pn, ci, &items, &g_cited, &g_others);
+	if (err)
+		return err;
+	*wrong = (items > 0 && g_others == items && g_cited < items) ||
+		 (n > 0 && (double)held_c < COVER_PARTIAL * (double)n &&
+		  (double)held_o >= COVER_SUPPORTS * (double)n);
+	return 0;
+}
+
 int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char *passage,
 		size_t passage_len, struct pair_verdict *v)
 {
@@ -1628,7 +2102,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	v->figure_missing = p->missing_figure;
 	if (p->have_altered) {
 		v->label = PAIR_DOES_NOT_SUPPORT;
-		sentence_around(passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
+		sentence_around(p, passage, passage_len, (size_t)p->altered_at, &v->quote_start, &v->quote_end);
 		snprintf(v->reason, sizeof(v->reason), "the claim says %s where the passage says %s",
 			 p->altered_text, p->altered_source);
 	} else if (stated) {
@@ -1683,7 +2157,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 			   : p->grounded && !p->missing_figure ? PAIR_PARTIALLY_SUPPORTS
 			   : PAIR_DOES_NOT_SUPPORT;
 		if (p->have_grounded)
-			sentence_around(passage, passage_len, (size_t)p->first_grounded_at,
+			sentence_around(p, passage, passage_len, (size_t)p->first_grounded_at,
 					&v->quote_start, &v->quote_end);
 		if (p->have_missing)
 			snprintf(v->reason, sizeof(v->reason),
@@ -1725,6 +2199,47 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 			v->label = PAIR_PARTIALLY_SUPPORTS;
 		snprintf(v->reason + r, sizeof(v->reason) - r, "%sthe passage does not name \"%.*s\"",
 			 r ? "; " : "", (int)MIN(name->said_len, (size_t)NAME_QUOTED), name->said);
+	}
+	/* A sentence citing one part of the passage ("According to passage 2")
+	 * for what the other parts state and it does not names the wrong
+	 * source: the reader who checks that part finds nothing. */
+	if (v->label != PAIR_DOES_NOT_SUPPORT) {
+		size_t at = 0, s = 0, e = 0, cited = 0, from = 0, to = 0;
+		unsigned num = 0;
+		bool wrong = false, absent = false;
+
+		passage_segments(p, passage, passage_len);
+		while (p->n_seg && at < claim_len && cited < CITED_MAX && !wrong) {
+			size_t ci;
+
+			at = sentence_next(p, claim, claim_len, at, &s, &e);
+			if (!sentence_cites(p, claim, s, e, &num))
+				continue;
+			cited++;
+			if ((ci = segment_of(p, num)) == SIZE_MAX) {
+				/* "passage 3" of a passage in two parts */
+				absent = wrong = true;
+				break;
+			}
+			err = misattributed(p, claim, claim_len, s, e, passage, passage_len, ci, &wrong,
+					    &from, &to);
+			if (err)
+				return err;
+		}
+		if (absent) {
+			v->label = PAIR_DOES_NOT_SUPPORT;
+			snprintf(v->reason, sizeof(v->reason),
+				 "the claim cites part %u of the passage for \"%.*s\": the passage has no such part",
+				 num, (int)MIN(e - s, (size_t)120), original + s);
+		} else if (wrong) {
+			v->label = PAIR_DOES_NOT_SUPPORT;
+			v->quote_start = from;
+			v->quote_end = to;
+			snprintf(v->reason, sizeof(v->reason),
+				 "the claim cites part %u of the passage for \"%.*s\": another part states it, "
+				 "part %u does not",
+				 num, (int)MIN(e - s, (size_t)120), original + s, num);
+		}
 	}
 	/* Without a grounded item to quote, the sentence closest to the claim. */
 	if (v->quote_end == v->quote_start) {

@@ -10,6 +10,10 @@
  * What the claim says the passage lacks (an absence: "The passage does not
  * give the date") is judged apart, wrong only where the passage states it;
  * a contrast ("X, not Y") is no negation of X (pairs.c, patterns/pairs.yaml).
+ * A name's abbreviation is its word ("Ft." and "Fort"), its initial too
+ * ("J. R. R. Tolkien"); a claim sentence citing one numbered part of the
+ * passage ("According to passage 2") for what only the others state is
+ * does_not_support.
  * The cost is linear in the claim and the passage together, times the log
  * of the claim's words.
  *

@@ -291,8 +291,9 @@ int cli_pairs(const struct halluscan_rules *rules, const char *const *contexts,
 		cli_warn("%s", err == -ENOMEM ? "out of memory"
 			       : d.msg[0] ? d.msg
 			       : err == -EINVAL ? "a word of the pairs.* lists is malformed (a kind is "
-						  "word=class|class..., a phrase or participle at most "
-						  "24 bytes)"
+						  "word=class|class..., an abbreviation "
+						  "abbreviation=word|word..., a phrase or participle at "
+						  "most 24 bytes)"
 			       : strerror(-err));
 		goto out;
 	}
