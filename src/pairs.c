@@ -130,6 +130,7 @@ struct contrast {
 	size_t at, len; /* its first word ("not", "instead") */
 	size_t end;     /* the end of what it sets aside */
 	size_t n_set_aside, n_asserted;
+	bool qualified; /* what it sets aside is another thing's ("the tracks of the old line") */
 	char set_aside[ABSENCE_TOPICS][LIST_STEM], asserted[ABSENCE_TOPICS][LIST_STEM];
 	uint8_t set_aside_len[ABSENCE_TOPICS], asserted_len[ABSENCE_TOPICS];
 };
@@ -1488,6 +1489,27 @@ static void topic_add(char (*topic)[LIST_STEM], uint8_t *len, size_t *n, const c
 }
 
 /*
+ * Whether a contrast weighs the claim's word t[i, i + k): a content word or
+ * a name, or a word of three letters that is not a function word ("by car,
+ * not by train", "tea rather than gas").
+ */
+static bool contrast_word(const struct pairs *p, const char *t, size_t n, size_t i, size_t k)
+{
+	static const char *const function_words[] = {
+		"the", "and", "but", "for", "nor", "its", "was", "are", "has", "had", "not", "you",
+		"our", "who", "how", "why", "can", "may", "all", "any", "too", "off", "out", "per",
+		"via", "yet", "his", "her", "him", "she", "did", "get", "got", "let", "own", "use",
+		"one", "two", "etc", "way", "say", "see", "set",
+	};
+	bool name;
+
+	if (weighed(p, t, n, i, k, false, &name))
+		return true;
+	return k == 3 && isalpha((unsigned char)t[i]) && isalpha((unsigned char)t[i + 1]) &&
+	       isalpha((unsigned char)t[i + 2]) && !one_of(t + i, k, function_words, ARRAY_SIZE(function_words));
+}
+
+/*
  * Records the contrast whose phrase is places [j, jj) of the sentence that
  * starts at place a, what it sets aside ending at byte end: its content
  * words, and the last content word before the phrase that is not one of
@@ -1497,26 +1519,48 @@ static void topic_add(char (*topic)[LIST_STEM], uint8_t *len, size_t *n, const c
 static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, size_t j,
 			 size_t jj, size_t end)
 {
+	static const char *const determiners[] = {
+		"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that",
+		"these", "those",
+	};
 	struct contrast *c = &p->contrasts[p->n_contrasts++];
-	size_t i;
+	size_t i, first = 0;
 	bool name;
 
 	memset(c, 0, sizeof(*c));
 	c->at = p->places[j].at;
 	c->len = p->places[j].len;
 	c->end = end;
-	for (i = jj; i < p->n_places && p->places[i].at < end; i++)
-		if (weighed(p, t, n, p->places[i].at, p->places[i].len, false, &name))
-			topic_add(c->set_aside, c->set_aside_len, &c->n_set_aside,
-				  t + p->places[i].at, p->places[i].len);
+	for (i = jj; i < p->n_places && p->places[i].at < end; i++) {
+		const struct place *w = &p->places[i];
+
+		if (w->len == 2 && strncasecmp(t + w->at, "of", 2) == 0)
+			c->qualified = true;
+		if (contrast_word(p, t, n, w->at, w->len)) {
+			if (c->n_set_aside == 0)
+				first = i;
+			topic_add(c->set_aside, c->set_aside_len, &c->n_set_aside, t + w->at, w->len);
+		}
+	}
+	/* a verb set aside ("rather than leasing it"): the verb before it,
+	 * the word before an article ("bought the building") */
+	if (c->n_set_aside && p->places[first].len > 5 &&
+	    strncasecmp(t + p->places[first].at + p->places[first].len - 3, "ing", 3) == 0)
+		for (i = j; i > a + 1 && c->n_asserted == 0; i--) {
+			const struct place *w = &p->places[i - 2], *x = &p->places[i - 1];
+
+			if (one_of(t + x->at, x->len, determiners, ARRAY_SIZE(determiners)) &&
+			    contrast_word(p, t, n, w->at, w->len))
+				topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
+		}
 	for (i = j; i > a && c->n_asserted == 0; i--) {
 		const struct place *w = &p->places[i - 1];
 		struct topics aside = {c->set_aside, c->set_aside_len, c->n_set_aside};
 
-		if (weighed(p, t, n, w->at, w->len, false, &name) &&
-		    !topics_held(&aside, t + w->at, w->len))
+		if (contrast_word(p, t, n, w->at, w->len) && !topics_held(&aside, t + w->at, w->len))
 			topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
 	}
+	(void)name;
 }
 
 /*
@@ -1756,7 +1800,9 @@ static bool contrast_reversed(const struct pairs *p, const char *passage, size_t
 	struct topics want = {c->set_aside, c->set_aside_len, c->n_set_aside};
 	struct topics avoid = {c->asserted, c->asserted_len, c->n_asserted};
 
-	return want.n > 0 &&
+	/* "runs underground, as opposed to the tracks of the old line" sets
+	 * another thing beside it, which the passage may well describe */
+	return want.n > 0 && !c->qualified &&
 	       passage_states(p, passage, pn, &want, &avoid, 0, L_CONTRAST_HELD, from, to);
 }
 
