@@ -1731,6 +1731,24 @@ static uint32_t topics_held(const struct topics *tp, const char *w, size_t k)
 	return bits;
 }
 
+/* Whether w[0, k) names a day of the week or a month, capitalized ("on Thursday", "in May"). */
+static bool day_or_month(const char *w, size_t k)
+{
+	static const char *const names[] = {
+		"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+		"January", "February", "March", "April", "May", "June", "July", "August",
+		"September", "October", "November", "December",
+	};
+	size_t j;
+
+	if (k < 3 || !isupper((unsigned char)w[0]))
+		return false;
+	for (j = 0; j < ARRAY_SIZE(names); j++)
+		if (strlen(names[j]) == k && memcmp(names[j], w, k) == 0)
+			return true;
+	return false;
+}
+
 /*
  * The first passage sentence without a negation (or a word of the list
  * also: pairs.absence_unknown, "remains a mystery"; pairs.contrast_held,
@@ -1743,7 +1761,14 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 			   const struct topics *want, const struct topics *avoid, uint32_t classes,
 			   size_t also, size_t *from, size_t *to)
 {
-	size_t need = want->n <= 3 ? want->n : (3 * want->n + 3) / 4, at, s, e;
+	/* with a kind, its quantity is the statement and two thirds of the
+	 * words name its thing ("when crews reopened the road": "crews reopened
+	 * one lane on Thursday") */
+	size_t need = want->n <= 3 && !classes ? want->n
+		      : want->n <= 2       ? want->n
+		      : classes            ? (2 * want->n + 2) / 3
+					   : (3 * want->n + 3) / 4,
+	       at, s, e;
 
 	if (want->n == 0 && classes == 0)
 		return false;
@@ -1751,18 +1776,21 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		size_t i, k;
 		uint32_t seen = 0;
 		struct classes_seen found = {0};
-		bool neg = false;
+		bool neg = false, day = false;
 
 		at = sentence_next(p, passage, pn, at, &s, &e);
 		for (i = s; (k = next_word(passage, e, &i)) > 0 && !neg; i += k) {
-			neg = negates(passage, pn, i, k, false) ||
+			/* "costs $35 for patients without insurance" says the cost */
+			neg = (negates(passage, pn, i, k, false) &&
+			       !(k == 7 && strncasecmp(passage + i, "without", 7) == 0)) ||
 			      listed(p, also, passage + i, k, NULL) ||
 			      topics_held(avoid, passage + i, k) != 0;
 			seen |= topics_held(want, passage + i, k);
+			day |= (classes & (1u << QC_DATE)) && day_or_month(passage + i, k);
 		}
 		if (neg || (size_t)__builtin_popcount(seen) < need)
 			continue;
-		if (classes) {
+		if (classes && !day) {
 			found = (struct classes_seen){passage + s, e - s, 0};
 			numlex_scan(passage + s, e - s, 0, on_quantity, &found);
 			if (!(found.bits & classes))
