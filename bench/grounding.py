@@ -33,7 +33,8 @@ Measures (one table each, columns "naive | halluscan"):
     claim/passage set described at finscope_pairs().
  5. Our own claim/passage sets (tests/pairs/dev.jsonl, the development set,
     and tests/pairs/heldout.jsonl, written after the changes it measures):
-    each record's claim, passage and gold (supports / does_not_support) and
+    each record's claim, passage and label (the gold: supports or
+    does_not_support; `halluscan eval FILE` prints its 3x3 table too) and
     its class (absence, abbrev, contrast, attribution, plain); the same
     tables as 3., and per class the pairs judged as gold.
  6. halluscan eval per corpus (all signals, and number signals only), with
@@ -827,15 +828,15 @@ def measure_own_pairs(args, pool, tmpdir):
         got = run_pairs(args, pool, tmpdir, "own-" + fn.split(".")[0], items)
         nvd = [naive_pair(c, p) for c, p in items]
         hsv = [g["verdict"] for g in got]
-        m = pair_metrics([r["gold"] for r in recs], hsv, [v for v, _, _ in nvd])
+        m = pair_metrics([r["label"] for r in recs], hsv, [v for v, _, _ in nvd])
         by = {}
         for r, h, (nv, _, _) in zip(recs, hsv, nvd):
             d = by.setdefault(r["class"], collections.Counter())
             d["n"] += 1
-            d["gold_dns"] += r["gold"] == "does_not_support"
-            d["naive_right"] += nv == r["gold"]
-            d["halluscan_right_lenient"] += ("supports" if h == "partially_supports" else h) == r["gold"]
-            d["halluscan_right_strict"] += ("does_not_support" if h == "partially_supports" else h) == r["gold"]
+            d["gold_dns"] += r["label"] == "does_not_support"
+            d["naive_right"] += nv == r["label"]
+            d["halluscan_right_lenient"] += ("supports" if h == "partially_supports" else h) == r["label"]
+            d["halluscan_right_strict"] += ("does_not_support" if h == "partially_supports" else h) == r["label"]
         m.update({"file": path, "records": len(recs), "by_class": {k: dict(v) for k, v in by.items()},
                   "flattened": False, "passages_with_line_breaks": 0, "hang_probe": None})
         out[name] = m

@@ -34,10 +34,10 @@ def main():
                              stdout=subprocess.PIPE, check=True).stdout.decode()
         got = {o["id"]: o for o in map(json.loads, out.splitlines()) if o["type"] == "pair"}
         hs = [got[r["id"]]["verdict"] for r in recs]
-        m = pair_metrics([r["gold"] for r in recs], hs, [naive_pair(r["claim"], r["passage"])[0] for r in recs])
+        m = pair_metrics([r["label"] for r in recs], hs, [naive_pair(r["claim"], r["passage"])[0] for r in recs])
         for r, v in zip(recs, hs):
-            if (v == "does_not_support") != (r["gold"] == "does_not_support") or v == "partially_supports":
-                print("  %-7s %-26s gold %-17s %-18s %s" % (fn.split(".")[0], r["id"], r["gold"], v,
+            if (v == "does_not_support") != (r["label"] == "does_not_support") or v == "partially_supports":
+                print("  %-7s %-26s gold %-17s %-18s %s" % (fn.split(".")[0], r["id"], r["label"], v,
                                                            got[r["id"]]["reason"][:110]))
         naive = m["naive"]["kappa"]["kappa"]
         for how in ("halluscan_partial_as_supports", "halluscan_partial_as_dns"):
