@@ -1523,9 +1523,12 @@ static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, siz
 		"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that",
 		"these", "those",
 	};
+	static const char *const phrase_ends[] = {
+		"and", "or", "but", "to", "which", "that", "who", "while", "when", "as", "so",
+	};
 	struct contrast *c = &p->contrasts[p->n_contrasts++];
 	size_t i, first = 0;
-	bool name;
+	bool name, phrase_ended = false;
 
 	memset(c, 0, sizeof(*c));
 	c->at = p->places[j].at;
@@ -1534,8 +1537,12 @@ static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, siz
 	for (i = jj; i < p->n_places && p->places[i].at < end; i++) {
 		const struct place *w = &p->places[i];
 
-		if (w->len == 2 && strncasecmp(t + w->at, "of", 2) == 0)
+		/* "of" in its noun phrase: "the arches of the old bridge", not
+		 * "the Standard plan and quotes a premium of $50" */
+		if (w->len == 2 && strncasecmp(t + w->at, "of", 2) == 0 && !phrase_ended)
 			c->qualified = true;
+		phrase_ended |= i - jj >= CONTRAST_WORDS + 2 ||
+				one_of(t + w->at, w->len, phrase_ends, ARRAY_SIZE(phrase_ends));
 		if (contrast_word(p, t, n, w->at, w->len)) {
 			if (c->n_set_aside == 0)
 				first = i;
