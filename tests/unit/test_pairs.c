@@ -653,3 +653,82 @@ TEST(pairs_absence_cost_is_linear)
 {
 	check_linear(absence_pair);
 }
+
+/*
+ * A passage in 64 numbered parts, each with abbreviations and initials,
+ * and a claim of sentences citing parts, with abbreviations and names
+ * written as initials in the passage.
+ */
+static void citation_pair(struct buf *claim, struct buf *passage, size_t size)
+{
+	static const char unit[] = "According to passage 2, Ft. Bragg and John Ronald Smith hold "
+				   "45 units at Mt. Hood. ";
+	size_t part = 1, w = 0;
+
+	while (passage->len < size) {
+		buf_addf(passage, "passage %zu: Fort Bragg and J. R. Smith hold 45 units. ", part);
+		w = add_prose(passage, size / 64, w);
+		buf_add(passage, "\n", 1);
+		part = part % 64 + 1;
+	}
+	while (claim->len < size)
+		buf_add(claim, unit, sizeof(unit) - 1);
+}
+
+/*
+ * Citations, abbreviations and initials cost a bounded amount per word:
+ * the first 8 citing sentences are held against the parts, each in a pass
+ * over the passage, and the first 12 names missing looked for as initials.
+ */
+TEST(pairs_citation_cost_is_linear)
+{
+	check_linear(citation_pair);
+}
+
+/* The verdicts of citations, abbreviations and initials, on short pairs. */
+TEST(pairs_citations_and_abbreviations)
+{
+	static const struct {
+		const char *claim, *passage, *reason;
+		enum pair_label label;
+	} cases[] = {
+		{"According to passage 2, the dam is 90 meters tall.",
+		 "passage 1: The dam is 90 meters tall.\npassage 2: The lake is 12 km long.",
+		 "the claim cites part 2 of the passage", PAIR_DOES_NOT_SUPPORT},
+		{"According to passage 1, the dam is 90 meters tall.",
+		 "passage 1: The dam is 90 meters tall.\npassage 2: The lake is 12 km long.", "",
+		 PAIR_SUPPORTS},
+		{"Passage 4 says the dam is 90 meters tall.",
+		 "passage 1: The dam is 90 meters tall.\npassage 2: The lake is 12 km long.",
+		 "the passage has no such part", PAIR_DOES_NOT_SUPPORT},
+		/* one part is no parts: nothing to tell apart */
+		{"According to passage 2, the dam is 90 meters tall.",
+		 "passage 1: The dam is 90 meters tall.", "", PAIR_SUPPORTS},
+		{"The troops left Ft. Bragg.", "The troops left Fort Bragg in May.", "", PAIR_SUPPORTS},
+		{"The troops left Fort Bragg.", "The troops left Ft. Bragg in May.", "", PAIR_SUPPORTS},
+		/* a lowercase "ft" is no Fort */
+		{"The troops left Fort Bragg.", "The troops left the 6 ft wall of Bragg.", "Fort",
+		 PAIR_PARTIALLY_SUPPORTS},
+		{"It was written by Herbert George Wells.", "It was written by H. G. Wells.", "",
+		 PAIR_SUPPORTS},
+		{"It was written by Henry James Wells.", "It was written by H. G. Wells.", "James",
+		 PAIR_PARTIALLY_SUPPORTS},
+	};
+	char quote[256];
+	struct fixture fx;
+	size_t i;
+
+	if (!setup(&fx))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
+					      sizeof(quote));
+
+		if (v.label != cases[i].label || !strstr(v.reason, cases[i].reason))
+			printf("  %s: %s (%s)\n", cases[i].claim, pair_label_name(v.label), v.reason);
+		CHECK_EQ(v.label, cases[i].label);
+		CHECK(strstr(v.reason, cases[i].reason) != NULL);
+	}
+out:
+	teardown(&fx);
+}
