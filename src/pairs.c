@@ -85,7 +85,7 @@ struct stems {
 enum {
 	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
 	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
-	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_LISTS,
+	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_TITLES, L_LISTS,
 };
 
 static const char *const list_names[L_LISTS] = {
@@ -95,6 +95,7 @@ static const char *const list_names[L_LISTS] = {
 	"pairs.absence_breaks", "pairs.absence_subordinators", "pairs.contrasts",
 	"pairs.absence_unknown", "pairs.absence_copulas", "pairs.absence_after_passive",
 	"pairs.contrast_held", "pairs.abbreviations", "pairs.passage_labels",
+	"pairs.abbreviations_before_names",
 };
 
 /* How many spellings an abbreviation's word may have ("st=saint|street"). */
@@ -181,6 +182,7 @@ struct pairs {
 	 * where its text does; each ends where the next begins. */
 	struct {
 		unsigned num;
+		size_t word;       /* its label, by its place in pairs.passage_labels */
 		size_t label, text;
 	} seg[SEGMENTS_MAX];
 	size_t n_seg;
@@ -420,8 +422,9 @@ void pairs_free(struct pairs *p)
 /*
  * Whether a sentence ends with t[i]: a line break, or a stop before blank
  * space or the end ("$383.3" and "e.g" do not end one), but not the stop of
- * an initial ("J. R. R. Tolkien") or of a capitalized abbreviation of
- * pairs.abbreviations ("Ft. Bragg", "Mt. Hood").
+ * an initial ("J. R. R. Tolkien") or of a capitalized abbreviation that
+ * comes before a name (pairs.abbreviations_before_names: "Ft. Bragg", "Mt.
+ * Hood"; not "Acme Inc. The company").
  */
 static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t i)
 {
@@ -437,7 +440,7 @@ static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t
 		;
 	if ((s > 0 && isalnum((unsigned char)t[s - 1])) || !isupper((unsigned char)t[s]))
 		return true;
-	return !(i - s == 1 || listed(p, L_ABBREVIATIONS, t + s, i - s, NULL));
+	return !(i - s == 1 || listed(p, L_TITLES, t + s, i - s, NULL));
 }
 
 /*
@@ -683,8 +686,8 @@ static uint32_t opposite(uint32_t d)
 }
 
 /*
- * Whether the stop at t[dot] ends an abbreviation of pairs.abbreviations
- * written with a capital ("Ft.", "Dept.") or a run of initials after a
+ * Whether the stop at t[dot] ends an abbreviation that comes before a name
+ * (pairs.abbreviations_before_names) written with a capital ("Ft.", "Dept.") or a run of initials after a
  * capitalized word or with blanks between them ("Franklin D.", "J. R. R.";
  * not "U.S." after "the", which may end its sentence).
  */
@@ -699,7 +702,7 @@ static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
 		if (dot - s > 1 && initials == 0)
 			return isupper((unsigned char)t[s]) &&
 			       (s == 0 || !isalnum((unsigned char)t[s - 1])) &&
-			       listed(p, L_ABBREVIATIONS, t + s, dot - s, NULL);
+			       listed(p, L_TITLES, t + s, dot - s, NULL);
 		if (dot - s != 1 || !isupper((unsigned char)t[s]))
 			break;
 		initials++;
@@ -722,7 +725,7 @@ static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
  * letter in it ("Maria", "McDonald", not "COVID"), two letters or more, in
  * the middle of a sentence (after a letter, digit or comma: "with Maria",
  * not "Maria said" at a sentence's start, nor after a quote or bracket),
- * or after an abbreviation of pairs.abbreviations with its stop ("Ft. Hood",
+ * or after an abbreviation before names with its stop ("Ft. Hood",
  * "Mt. Baker") or after initials ("Franklin D. Roosevelt", "by J. R. R.
  * Tolkien"; not "the U.S. Later"). Not an abbreviation of four letters or
  * fewer with two capitals ("YoY", "PhD"), nor a word a hyphen joins to
@@ -1894,19 +1897,21 @@ static void negation_text(const char *claim, const struct negated *g, char *out,
 /*
  * The number n (1 to 999) of a label word of pairs.passage_labels at
  * t[i, i + k) ("passage 2", "Document 3"): its byte after, or 0 when there
- * is none there. The label is the word as listed (no plural).
+ * is none there. The label is the word as listed (no plural); *label, its
+ * place in the list.
  */
 static size_t label_number(const struct pairs *p, const char *t, size_t n, size_t i, size_t k,
-			   unsigned *num)
+			   unsigned *num, size_t *label)
 {
 	const struct stems *l = &p->lists[L_LABELS];
 	size_t j, d;
-	bool found = false;
 
-	for (j = 0; j < l->n && !found; j++)
-		found = l->len[j] == k && strncasecmp(l->w[j], t + i, k) == 0;
-	if (!found)
+	for (j = 0; j < l->n; j++)
+		if (l->len[j] == k && strncasecmp(l->w[j], t + i, k) == 0)
+			break;
+	if (j == l->n)
 		return 0;
+	*label = j;
 	for (j = i + k; j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '#'); j++)
 		;
 	if (j == i + k && !(j < n && isdigit((unsigned char)t[j])))
@@ -1931,7 +1936,7 @@ static void passage_segments(struct pairs *p, const char *t, size_t n)
 	if (p->lists[L_LABELS].n == 0)
 		return;
 	while (i < n && p->n_seg < SEGMENTS_MAX) {
-		size_t j = i, k, after;
+		size_t j = i, k, after, word = 0;
 		unsigned num;
 
 		while (j < n && (t[j] == ' ' || t[j] == '\t' || t[j] == '[' || t[j] == '#' ||
@@ -1939,9 +1944,10 @@ static void passage_segments(struct pairs *p, const char *t, size_t n)
 			j++;
 		for (k = 0; j + k < n && isalpha((unsigned char)t[j + k]); k++)
 			;
-		after = k ? label_number(p, t, n, j, k, &num) : 0;
+		after = k ? label_number(p, t, n, j, k, &num, &word) : 0;
 		if (after && (after == n || strchr(":.)]\r\n", t[after]))) {
 			p->seg[p->n_seg].num = num;
+			p->seg[p->n_seg].word = word;
 			p->seg[p->n_seg].label = i;
 			p->seg[p->n_seg].text = after < n && t[after] != '\n' ? after + 1 : after;
 			p->n_seg++;
@@ -1954,15 +1960,26 @@ static void passage_segments(struct pairs *p, const char *t, size_t n)
 		p->n_seg = 0;
 }
 
-/* The part numbered num: its index, or SIZE_MAX. */
-static size_t segment_of(const struct pairs *p, unsigned num)
+/* The part of the label word and number num: its index, or SIZE_MAX. */
+static size_t segment_of(const struct pairs *p, size_t word, unsigned num)
 {
 	size_t i;
 
 	for (i = 0; i < p->n_seg; i++)
-		if (p->seg[i].num == num)
+		if (p->seg[i].num == num && p->seg[i].word == word)
 			return i;
 	return SIZE_MAX;
+}
+
+/* Whether the passage's parts are labelled with the word of pairs.passage_labels at word. */
+static bool segments_labelled(const struct pairs *p, size_t word)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_seg; i++)
+		if (p->seg[i].word == word)
+			return true;
+	return false;
 }
 
 /* Where part i ends: where the next begins, or the passage's end. */
@@ -1973,19 +1990,19 @@ static size_t segment_end(const struct pairs *p, size_t i, size_t pn)
 
 /*
  * The one part the claim sentence [s, e) cites ("According to passage 2"),
- * its number in *num, or false: none, or two ("passages 1 and 2",
- * "passage 1 and passage 3"), or a number joined to another ("passage 1
- * and 2", "passage 1-2").
+ * its label word in *word and number in *num, or false: none, or two
+ * ("passages 1 and 2", "passage 1 and passage 3"), or a number joined to
+ * another ("passage 1 and 2", "passage 1-2").
  */
 static bool sentence_cites(const struct pairs *p, const char *t, size_t s, size_t e,
-			   unsigned *num)
+			   size_t *word, unsigned *num)
 {
-	size_t i = s, k, after, j;
+	size_t i = s, k, after, j, w;
 	unsigned n;
 	bool one = false;
 
 	while ((k = next_word(t, e, &i)) > 0) {
-		if ((after = label_number(p, t, e, i, k, &n)) == 0) {
+		if ((after = label_number(p, t, e, i, k, &n, &w)) == 0) {
 			i += k;
 			continue;
 		}
@@ -1996,10 +2013,11 @@ static bool sentence_cites(const struct pairs *p, const char *t, size_t s, size_
 				   strncasecmp(t + j, "or ", 3) == 0) &&
 		     (isdigit((unsigned char)t[j + 4]) || isdigit((unsigned char)t[j + 3]))))
 			return false;
-		if (one && n != *num)
+		if (one && (n != *num || w != *word))
 			return false;
 		one = true;
 		*num = n;
+		*word = w;
 		i = after;
 	}
 	return one;
@@ -2071,9 +2089,10 @@ static int misattributed(struct pairs *p, const char *claim, size_t cn, size_t s
 	*wrong = false;
 	for (i = s; (k = next_word(claim, e, &i)) > 0 && n < CITED_WORDS; i += k) {
 		unsigned num;
+		size_t w;
 
 		if (!weighed(p, claim, cn, i, k, false, &name) || isdigit((unsigned char)claim[i]) ||
-		    label_number(p, claim, e, i, k, &num) || listed(p, L_LABELS, claim + i, k, NULL) ||
+		    label_number(p, claim, e, i, k, &num, &w) || listed(p, L_LABELS, claim + i, k, NULL) ||
 		    listed(p, L_SOURCES, claim + i, k, NULL) || listed(p, L_VERBS, claim + i, k, NULL))
 			continue;
 		cw[n].len = (uint8_t)word_stem(claim + i, k, cw[n].w, LIST_STEM);
@@ -2285,7 +2304,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	 * for what the other parts state and it does not names the wrong
 	 * source: the reader who checks that part finds nothing. */
 	if (v->label != PAIR_DOES_NOT_SUPPORT) {
-		size_t at = 0, s = 0, e = 0, cited = 0, from = 0, to = 0;
+		size_t at = 0, s = 0, e = 0, cited = 0, from = 0, to = 0, word = 0;
 		unsigned num = 0;
 		bool wrong = false, absent = false;
 
@@ -2294,10 +2313,12 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 			size_t ci;
 
 			at = sentence_next(p, claim, claim_len, at, &s, &e);
-			if (!sentence_cites(p, claim, s, e, &num))
+			/* (parts labelled otherwise are not the ones cited: "Article 2"
+			 * of a passage in documents) */
+			if (!sentence_cites(p, claim, s, e, &word, &num) || !segments_labelled(p, word))
 				continue;
 			cited++;
-			if ((ci = segment_of(p, num)) == SIZE_MAX) {
+			if ((ci = segment_of(p, word, num)) == SIZE_MAX) {
 				/* "passage 3" of a passage in two parts */
 				absent = wrong = true;
 				break;

@@ -713,6 +713,13 @@ TEST(pairs_citations_and_abbreviations)
 		 PAIR_SUPPORTS},
 		{"It was written by Henry James Wells.", "It was written by H. G. Wells.", "James",
 		 PAIR_PARTIALLY_SUPPORTS},
+		/* parts labelled otherwise are not the ones cited */
+		{"According to passage 2, the dam is 90 meters tall.",
+		 "document 1: The dam is 90 meters tall.\ndocument 2: The lake is 12 km long.", "",
+		 PAIR_SUPPORTS},
+		/* a name after a title's stop */
+		{"The clinic is run by Dr. Okafor.", "The clinic is run by Dr. Adeyemi.", "Okafor",
+		 PAIR_PARTIALLY_SUPPORTS},
 	};
 	char quote[256];
 	struct fixture fx;
