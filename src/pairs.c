@@ -85,7 +85,7 @@ struct stems {
 enum {
 	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
 	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
-	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_TITLES, L_LISTS,
+	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_TITLES, L_ADJECTIVES, L_EXACT, L_LISTS,
 };
 
 static const char *const list_names[L_LISTS] = {
@@ -95,7 +95,7 @@ static const char *const list_names[L_LISTS] = {
 	"pairs.absence_breaks", "pairs.absence_subordinators", "pairs.contrasts",
 	"pairs.absence_unknown", "pairs.absence_copulas", "pairs.absence_after_passive",
 	"pairs.contrast_held", "pairs.abbreviations", "pairs.passage_labels",
-	"pairs.abbreviations_before_names",
+	"pairs.abbreviations_before_names", "pairs.absence_adjectives", "pairs.absence_exact",
 };
 
 /* How many spellings an abbreviation's word may have ("st=saint|street"). */
@@ -110,6 +110,7 @@ struct place {
 struct absence {
 	size_t start, end;     /* the clause, in the claim */
 	uint32_t classes;      /* the kinds of thing it names (quantity classes, bits) */
+	bool exact;            /* it asks for the exact thing ("the exact date"): a weekday is none */
 	size_t n_topics;       /* the words that name the thing, by stem */
 	char topic[ABSENCE_TOPICS][LIST_STEM];
 	uint8_t topic_len[ABSENCE_TOPICS];
@@ -1365,6 +1366,11 @@ static bool absence_opens(const struct pairs *p, const char *t, size_t n, size_t
 	size_t v = 0;
 
 	other = listed(p, L_UNABLE, t + w->at, w->len, NULL);
+	/* "The passage is silent on the cost": a source, a copula, the adjective */
+	if (!neg && !other && j > a && listed(p, L_ADJECTIVES, t + w->at, w->len, NULL) &&
+	    listed(p, L_COPULAS, t + p->places[j - 1].at, p->places[j - 1].len, NULL) &&
+	    listed_in(p, t, L_SOURCES, clause_first(p, t, a, j), b, J - ABSENCE_BEFORE, J, NULL))
+		return true;
 	if (!neg && !other)
 		return false;
 	no = (w->len == 2 && strncasecmp(t + w->at, "no", 2) == 0) ||
@@ -1420,7 +1426,7 @@ static void absence_topics(const struct pairs *p, const char *t, size_t n, size_
 {
 	static const size_t vocab[] = {
 		L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE,
-		L_SKIP, L_BREAKS, L_SUBORDINATORS,
+		L_SKIP, L_BREAKS, L_SUBORDINATORS, L_ADJECTIVES,
 	};
 	size_t j, i, m;
 
@@ -1431,6 +1437,7 @@ static void absence_topics(const struct pairs *p, const char *t, size_t n, size_
 
 		if (w->at < x->start || w->at >= x->end)
 			continue;
+		x->exact |= listed(p, L_EXACT, t + w->at, w->len, NULL);
 		if (listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
 		    negates(t, n, w->at, w->len, true) || !weighed(p, t, n, w->at, w->len, false, &name))
 			continue;
@@ -1458,7 +1465,7 @@ static void absence_leftover(struct pairs *p, const char *t, size_t n, size_t a,
 {
 	static const size_t vocab[] = {
 		L_SOURCES, L_VERBS, L_NOUNS, L_PERSONS, L_UNABLE, L_SKIP, L_BREAKS,
-		L_SUBORDINATORS,
+		L_SUBORDINATORS, L_ADJECTIVES,
 	};
 	size_t j, i;
 	bool name, other = false;
@@ -1617,6 +1624,21 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 			while (cs < w->at && isspace((unsigned char)t[cs]))
 				cs++;
 			fw = word_at(t, e, cs, &fk);
+			/* "While the gallery holds 120 models, the passage does not
+			 * say ...": the subordinate clause before the comma is the
+			 * claim's own */
+			if (fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL)) {
+				size_t comma = w->at;
+
+				while (comma > cs && t[comma - 1] != ',')
+					comma--;
+				if (comma > cs) {
+					cs = comma;
+					while (cs < w->at && isspace((unsigned char)t[cs]))
+						cs++;
+					fw = word_at(t, e, cs, &fk);
+				}
+			}
 			x->start = cs;
 			x->end = clause_end(p, t, e, w->at, fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
 					    false);
@@ -1769,7 +1791,7 @@ static bool day_or_month(const char *w, size_t k)
  */
 static bool passage_states(const struct pairs *p, const char *passage, size_t pn,
 			   const struct topics *want, const struct topics *avoid, uint32_t classes,
-			   size_t also, size_t *from, size_t *to)
+			   bool days, size_t also, size_t *from, size_t *to)
 {
 	/* with a kind, its quantity is the statement and two thirds of the
 	 * words name its thing ("when crews reopened the road": "crews reopened
@@ -1796,7 +1818,7 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 			      listed(p, also, passage + i, k, NULL) ||
 			      topics_held(avoid, passage + i, k) != 0;
 			seen |= topics_held(want, passage + i, k);
-			day |= (classes & (1u << QC_DATE)) && day_or_month(passage + i, k);
+			day |= days && (classes & (1u << QC_DATE)) && day_or_month(passage + i, k);
 		}
 		if (neg || (size_t)__builtin_popcount(seen) < need)
 			continue;
@@ -1824,7 +1846,8 @@ static bool absence_stated(const struct pairs *p, const char *passage, size_t pn
 {
 	struct topics want = {x->topic, x->topic_len, x->n_topics}, none = {0};
 
-	return passage_states(p, passage, pn, &want, &none, x->classes, L_UNKNOWN, from, to);
+	return passage_states(p, passage, pn, &want, &none, x->classes, !x->exact, L_UNKNOWN, from,
+			      to);
 }
 
 /*
@@ -1841,7 +1864,7 @@ static bool contrast_reversed(const struct pairs *p, const char *passage, size_t
 	/* "runs underground, as opposed to the tracks of the old line" sets
 	 * another thing beside it, which the passage may well describe */
 	return want.n > 0 && !c->qualified &&
-	       passage_states(p, passage, pn, &want, &avoid, 0, L_CONTRAST_HELD, from, to);
+	       passage_states(p, passage, pn, &want, &avoid, 0, false, L_CONTRAST_HELD, from, to);
 }
 
 /* Whether the claim's word at byte at is in what one of its contrasts sets aside. */
