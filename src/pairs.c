@@ -193,6 +193,7 @@ static bool contrast_at(const struct pairs *p, size_t at);
 static bool set_aside_at(const struct pairs *p, size_t at);
 static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
 static bool listed(const struct pairs *p, size_t which, const char *w, size_t k, uint32_t *classes);
+static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot);
 
 static const char *const label_names[] = {
 	[PAIR_SUPPORTS] = "supports",
@@ -423,9 +424,11 @@ void pairs_free(struct pairs *p)
 /*
  * Whether a sentence ends with t[i]: a line break, or a stop before blank
  * space or the end ("$383.3" and "e.g" do not end one), but not the stop of
- * an initial ("J. R. R. Tolkien") or of a capitalized abbreviation that
- * comes before a name (pairs.abbreviations_before_names: "Ft. Bragg", "Mt.
- * Hood"; not "Acme Inc. The company").
+ * initials after a capitalized word or with blanks between them ("Franklin
+ * D. Roosevelt", "J. R. R. Tolkien"; "in I.V. Another" ends one) or of a
+ * capitalized abbreviation that comes before a name
+ * (pairs.abbreviations_before_names: "Ft. Bragg", "Mt. Hood"; not "Acme
+ * Inc. The company"): after_abbreviation().
  */
 static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t i)
 {
@@ -441,7 +444,14 @@ static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t
 		;
 	if ((s > 0 && isalnum((unsigned char)t[s - 1])) || !isupper((unsigned char)t[s]))
 		return true;
-	return !(i - s == 1 || listed(p, L_TITLES, t + s, i - s, NULL));
+	if (i - s == 1) {
+		/* the first of spaced initials: "T. S. Eliot" */
+		for (s = i + 1; s < n && (t[s] == ' ' || t[s] == '\t'); s++)
+			;
+		if (s + 1 < n && isupper((unsigned char)t[s]) && t[s + 1] == '.')
+			return false;
+	}
+	return !after_abbreviation(p, t, i);
 }
 
 /*
@@ -709,13 +719,13 @@ static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
 		initials++;
 		for (b = s; b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'); b--)
 			;
-		spaced |= b < s;
 		if (b < 2 || t[b - 1] != '.' || !isalpha((unsigned char)t[b - 2])) {
 			/* the word before the run: a capitalized one ("Franklin D.") */
 			for (s = b; s > 0 && isalpha((unsigned char)t[s - 1]); s--)
 				;
 			return (b - s > 1 && isupper((unsigned char)t[s])) || (spaced && initials > 1);
 		}
+		spaced |= b < s; /* "J. R.", not "I.V." */
 		dot = b - 1;
 	}
 	return false;

@@ -717,6 +717,11 @@ TEST(pairs_citations_and_abbreviations)
 		{"According to passage 2, the dam is 90 meters tall.",
 		 "document 1: The dam is 90 meters tall.\ndocument 2: The lake is 12 km long.", "",
 		 PAIR_SUPPORTS},
+		/* initials that end a sentence: "Another" opens the next one */
+		{"The bakery shop moved its ovens to I.V. Another bakery customer was unhappy "
+		 "about the moved ovens.",
+		 "The bakery shop moved its ovens to I.V. One bakery customer was unhappy about the "
+		 "moved ovens.", "", PAIR_SUPPORTS},
 		/* a name after a title's stop */
 		{"The clinic is run by Dr. Okafor.", "The clinic is run by Dr. Adeyemi.", "Okafor",
 		 PAIR_PARTIALLY_SUPPORTS},
