@@ -8,6 +8,9 @@
  *  - serializes, and the blob loads into an equal ruleset: the same digest,
  *    the same blob again; a YAML pack's digest is its content's;
  *  - a serialized input that loads is written back byte for byte;
+ *  - loaded with its examples left in the data (the built-in rules' way),
+ *    it loads exactly when it loads whole, its examples decode after, and
+ *    it is written back the same before and after they are decoded;
  *  - compiles for PCRE2 or says why, and then runs its examples through the
  *    whole pipeline (scan_check_examples), which pass or say which fails.
  * With FUZZ_WRITE_BLOBS=DIR in the environment, the blob of every YAML
@@ -87,6 +90,39 @@ static void write_blob(const struct buf *b)
 	FUZZ_CHECK(f && fwrite(b->data, 1, b->len, f) == b->len && fclose(f) == 0, "%s", path);
 }
 
+/*
+ * data loaded with its examples left in it: loads (with them decoded)
+ * exactly when whole loads, and is written back as data before and after
+ * they are decoded.
+ */
+static void check_lazy(const void *data, size_t size, bool whole)
+{
+	struct ruleset *rs = ruleset_new();
+	struct buf a = {0}, b = {0};
+	struct diag d = {""};
+	bool ok;
+
+	FUZZ_CHECK(rs != NULL);
+	ok = ruleset_add_serialized_static(rs, data, size, &d) == 0 &&
+	     ruleset_finish(rs, &d) == 0;
+	if (ok) {
+		FUZZ_CHECK(ruleset_serialize(rs, &a) == 0 || rs->examples_pending);
+		ok = ruleset_load_examples(rs) == 0;
+		FUZZ_CHECK(ok || rs->examples_pending, "examples decoded that failed to decode");
+	}
+	FUZZ_CHECK(ok == whole, "loaded lazily %s, whole %s", ok ? "yes" : "no", whole ? "yes" : "no");
+	if (ok) {
+		FUZZ_CHECK(a.len == size && memcmp(a.data, data, size) == 0,
+			   "written back before its examples were decoded, it differs");
+		FUZZ_CHECK(ruleset_serialize(rs, &b) == 0);
+		FUZZ_CHECK(b.len == size && memcmp(b.data, data, size) == 0,
+			   "written back after its examples were decoded, it differs");
+	}
+	buf_free(&a);
+	buf_free(&b);
+	ruleset_free(rs);
+}
+
 /* A finished ruleset: its binary form round trips, it compiles or says why. */
 static void check_finished(struct ruleset *rs, const uint8_t *blob, size_t blob_len)
 {
@@ -114,6 +150,7 @@ static void check_finished(struct ruleset *rs, const uint8_t *blob, size_t blob_
 		   "a blob loaded and written again differs");
 	if (!blob)
 		FUZZ_CHECK(ruleset_check_digest(again) == 0, "the digest is not the content's");
+	check_lazy(a.data, a.len, true);
 
 	err = db_compile(rs, ENGINE_PCRE2, &db, &d);
 	FUZZ_CHECK(err == 0 || (err == -EINVAL && d.msg[0]), "db_compile: %d: %s", err, d.msg);
@@ -169,6 +206,7 @@ static void serialized(const uint8_t *data, size_t size)
 	if (err == 0)
 		check_finished(rs, data, size);
 out:
+	check_lazy(data, size, err == 0);
 	ruleset_free(rs);
 }
 

@@ -9,6 +9,7 @@
 int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
 {
 	if (builtin_rules_len > 0)
-		return ruleset_add_serialized(rs, builtin_rules, builtin_rules_len, d);
+		return ruleset_add_serialized_static(rs, builtin_rules, builtin_rules_len,
+						     d);
 	return ruleset_add_builtin_yaml(rs, d);
 }

@@ -904,6 +904,15 @@ static void free_examples(const struct ruleset *rs, struct example *e, size_t n)
 	free(e);
 }
 
+static void free_example_arrays(const struct ruleset *rs, struct rule *r)
+{
+	free_examples(rs, r->examples, r->n_examples);
+	free_examples(rs, r->negatives, r->n_negatives);
+	free_examples(rs, r->fix_examples, r->n_fix_examples);
+	r->examples = r->negatives = r->fix_examples = NULL;
+	r->n_examples = r->n_negatives = r->n_fix_examples = 0;
+}
+
 void ruleset_free(struct ruleset *rs)
 {
 	size_t i;
@@ -928,9 +937,7 @@ void ruleset_free(struct ruleset *rs)
 		free_strings(rs, r->fix, r->n_fix);
 		free_strings(rs, r->near.fix, r->near.n_fix);
 		free_strings(rs, r->unless_sentence, r->n_unless_sentence);
-		free_examples(rs, r->examples, r->n_examples);
-		free_examples(rs, r->negatives, r->n_negatives);
-		free_examples(rs, r->fix_examples, r->n_fix_examples);
+		free_example_arrays(rs, r);
 	}
 	for (i = 0; i < rs->n_spans; i++) {
 		str_free(rs, rs->spans[i].name);
@@ -1614,8 +1621,13 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 						rs->lists[i].at.col, rs->lists[i].name, rs->lists[j].at.file,
 						rs->lists[j].at.line, rs->lists[j].at.col);
 	/* A start-up cost worth skipping: the build hashed the same content. */
-	if (!rs->digest_loaded)
+	if (!rs->digest_loaded) {
+		int err = ruleset_load_examples(rs);
+
+		if (err < 0)
+			return diag_set(d, err, "serialized ruleset: damaged examples");
 		compute_digest(rs, rs->digest);
+	}
 	return 0;
 }
 
@@ -1631,7 +1643,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 6u
+#define RULES_BLOB_VERSION 7u
 
 struct codec {
 	bool writing;
@@ -1640,6 +1652,8 @@ struct codec {
 	struct ruleset *rs;                /* its files table serves codec_where() */
 	char *arena;                       /* reading: where the strings go, */
 	size_t arena_used, arena_len;      /* each with its NUL */
+	bool lazy;                         /* reading: leave the rules' examples in the data */
+	size_t files_base;                 /* reading: the data's files table in rs->files */
 	int err;
 	const char *why;                   /* for -EINVAL */
 };
@@ -1848,10 +1862,10 @@ static void codec_where(struct codec *c, struct where *w)
 	codec_unsigned(c, &w->col);
 	if (c->writing || c->err || file == 0)
 		return;
-	if (file > rs->n_files)
+	if (file > rs->n_files - c->files_base)
 		codec_fail(c, -EINVAL, "a location outside the files table");
 	else
-		w->file = rs->files[file - 1];
+		w->file = rs->files[c->files_base + file - 1];
 }
 
 static void codec_example(struct codec *c, void *p)
@@ -1861,6 +1875,107 @@ static void codec_example(struct codec *c, void *p)
 	codec_str(c, &e->text);
 	codec_opt_str(c, &e->match);
 	codec_where(c, &e->at);
+}
+
+static void codec_example_arrays(struct codec *c, struct rule *r)
+{
+	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
+	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
+	codec_array(c, &r->fix_examples, &r->n_fix_examples, sizeof(struct example), codec_example);
+}
+
+/*
+ * Decodes a rule's lazy examples into its arrays, their strings into the
+ * arena at *used (NULL: a malloc() each), and leaves nothing lazy.
+ */
+static int decode_lazy(const struct ruleset *rs, struct rule *r, char *arena, size_t *used,
+		       size_t arena_len)
+{
+	struct codec c = {.at = r->lazy.at, .end = r->lazy.at + r->lazy.len,
+			  .rs = (struct ruleset *)rs, .arena = arena,
+			  .arena_used = arena ? *used : 0, .arena_len = arena_len,
+			  .files_base = r->lazy.files_base};
+
+	codec_example_arrays(&c, r);
+	if (c.err == 0 && (c.at != c.end || r->n_examples != r->lazy.n[0] ||
+			   r->n_negatives != r->lazy.n[1] || r->n_fix_examples != r->lazy.n[2]))
+		codec_fail(&c, -EINVAL, "examples other than their counts");
+	if (c.err) {
+		free_example_arrays(arena ? rs : NULL, r);
+		return c.err;
+	}
+	if (arena)
+		*used = c.arena_used;
+	memset(&r->lazy, 0, sizeof(r->lazy));
+	return 0;
+}
+
+/*
+ * A rule's examples: their three counts, their bytes' length, then the
+ * three arrays, so that a reader that keeps the data (c->lazy) skips them
+ * at the cost of a length (a start-up decoded them for nothing: a fifth
+ * of the built-in rules' bytes, issue 35).
+ */
+static void codec_rule_examples(struct codec *c, struct rule *r)
+{
+	uint32_t n[3], len = 0;
+	const unsigned char *p;
+	size_t at, i;
+
+	if (c->writing && r->lazy.at) {
+		/* Undecoded: decoded aside, so that its locations name this
+		 * ruleset's files table, which need not be the data's. */
+		struct rule tmp = *r;
+		int err = decode_lazy(c->rs, &tmp, NULL, NULL, 0);
+
+		if (err < 0) {
+			codec_fail(c, err, "damaged examples");
+			return;
+		}
+		codec_rule_examples(c, &tmp);
+		free_example_arrays(NULL, &tmp);
+		return;
+	}
+	if (c->writing) {
+		size_t v[3] = {r->n_examples, r->n_negatives, r->n_fix_examples};
+
+		for (i = 0; i < 3; i++)
+			codec_count(c, &v[i]);
+		at = c->out->len;
+		codec_u32(c, &len);
+		codec_example_arrays(c, r);
+		if (c->err == 0) {
+			len = (uint32_t)(c->out->len - at - 4);
+			for (i = 0; i < 4; i++)
+				((unsigned char *)c->out->data)[at + i] = (unsigned char)(len >> (8 * i));
+		}
+		return;
+	}
+	for (i = 0; i < 3; i++) {
+		size_t v = 0;
+
+		codec_count(c, &v);
+		n[i] = (uint32_t)v;
+	}
+	codec_u32(c, &len);
+	p = codec_take(c, len);
+	if (!p)
+		return;
+	r->lazy.at = p;
+	r->lazy.len = len;
+	r->lazy.files_base = c->files_base;
+	for (i = 0; i < 3; i++)
+		r->lazy.n[i] = n[i];
+	if (c->lazy) {
+		c->rs->examples_pending = true;
+		return;
+	}
+	{
+		int err = decode_lazy(c->rs, r, c->arena, &c->arena_used, c->arena_len);
+
+		if (err < 0)
+			codec_fail(c, err, "damaged examples");
+	}
 }
 
 static void codec_near(struct codec *c, struct near *nr)
@@ -1895,9 +2010,7 @@ static void codec_rule(struct codec *c, void *p)
 	codec_near(c, &r->near);
 	CODEC_ENUM(c, r->pressure, PRESSURE_ONLY);
 	codec_opt_str(c, &r->wake_on);
-	codec_array(c, &r->examples, &r->n_examples, sizeof(struct example), codec_example);
-	codec_array(c, &r->negatives, &r->n_negatives, sizeof(struct example), codec_example);
-	codec_array(c, &r->fix_examples, &r->n_fix_examples, sizeof(struct example), codec_example);
+	codec_rule_examples(c, r);
 	codec_where(c, &r->at);
 	codec_where(c, &r->pattern_at);
 }
@@ -2020,6 +2133,10 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 	    grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + src->n_arenas,
 		 sizeof(struct rules_arena)) < 0)
 		return -ENOMEM;
+	for (size_t i = 0; i < src->n_rules; i++)
+		if (src->rules[i].lazy.at)
+			src->rules[i].lazy.files_base += rs->n_files;
+	rs->examples_pending |= src->examples_pending;
 	move_items(rs->files, &rs->n_files, src->files, &src->n_files, sizeof(char *));
 	move_items(rs->rules, &rs->n_rules, src->rules, &src->n_rules, sizeof(struct rule));
 	move_items(rs->spans, &rs->n_spans, src->spans, &src->n_spans, sizeof(struct span_delim));
@@ -2033,12 +2150,14 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 	return 0;
 }
 
-int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
+static int add_serialized(struct ruleset *rs, const void *data, size_t len, bool lazy,
+			  struct diag *d)
 {
 	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
 		     rs->n_contexts == 0 && rs->n_triggers == 0 && rs->n_lists == 0;
 	struct ruleset *tmp = ruleset_new();
-	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp};
+	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp,
+			  .lazy = lazy};
 	int err;
 
 	if (!tmp)
@@ -2068,5 +2187,40 @@ int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, str
 			memcpy(rs->digest, tmp->digest, sizeof(rs->digest));
 	}
 	ruleset_free(tmp);
+	return err;
+}
+
+int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
+{
+	return add_serialized(rs, data, len, false, d);
+}
+
+int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
+				  struct diag *d)
+{
+	return add_serialized(rs, data, len, true, d);
+}
+
+int ruleset_load_examples(struct ruleset *rs)
+{
+	struct rules_arena a = {NULL, 0};
+	size_t i, used = 0;
+	int err = 0;
+
+	if (!rs->examples_pending)
+		return 0;
+	/* One block for all their strings, as a load's: each string's NUL
+	 * takes the place of its four-byte length. */
+	for (i = 0; i < rs->n_rules; i++)
+		a.len += rs->rules[i].lazy.len;
+	if (grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + 1, sizeof(*rs->arenas)) < 0 ||
+	    !(a.data = malloc(a.len ? a.len : 1)))
+		return -ENOMEM;
+	rs->arenas[rs->n_arenas++] = a;
+	for (i = 0; i < rs->n_rules && err == 0; i++)
+		if (rs->rules[i].lazy.at)
+			err = decode_lazy(rs, &rs->rules[i], a.data, &used, a.len);
+	if (err == 0)
+		rs->examples_pending = false;
 	return err;
 }

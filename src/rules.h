@@ -120,7 +120,28 @@ struct rule {
 	size_t n_examples, n_negatives;
 	struct where at, pattern_at;
 	size_t signal_index; /* of signal in the ruleset's signals, after ruleset_finish() */
+	/*
+	 * Examples, negative and fix examples still in a serialized ruleset
+	 * that outlives this one (ruleset_add_serialized_static()): at, len
+	 * their bytes, n their three counts. Only the checks run them, so a
+	 * run does not decode them; ruleset_load_examples() does. Until then
+	 * the arrays are NULL and their counts 0: rule_n_examples() says how
+	 * many there are.
+	 */
+	struct {
+		const unsigned char *at;
+		size_t len;
+		size_t files_base; /* where the blob's files table starts in rs->files */
+		size_t n[3];
+	} lazy;
 };
+
+/* A rule's examples (0), negative examples (1) and fix examples (2), decoded or not. */
+static inline size_t rule_n_examples(const struct rule *r, int which)
+{
+	return r->lazy.n[which] + (which == 0 ? r->n_examples : which == 1 ? r->n_negatives
+										 : r->n_fix_examples);
+}
 
 struct span_delim {
 	char *name;
@@ -185,6 +206,7 @@ struct ruleset {
 	size_t n_files, cap_files, cap_rules, cap_spans, cap_contexts, cap_signals, cap_triggers,
 	       cap_lists;
 	bool digest_loaded; /* all came from one serialized ruleset, digest included */
+	bool examples_pending; /* some rule's lazy examples are not decoded yet */
 	struct rules_arena *arenas; /* the strings of serialized rulesets, one block each */
 	size_t n_arenas, cap_arenas;
 };
@@ -237,6 +259,20 @@ int ruleset_serialize(const struct ruleset *rs, struct buf *out);
  * -EINVAL and a message in d, and leaves rs as it was. data is not kept.
  */
 int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d);
+/*
+ * The same for data that outlives rs (the built-in rules): the rules'
+ * examples are left in it, decoded by ruleset_load_examples() when
+ * something needs them.
+ */
+int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
+				  struct diag *d);
+/*
+ * Decodes the examples left in a serialized ruleset (see struct rule's
+ * lazy), once: the checks (scan_check_examples()) and the digest of a
+ * ruleset with more than the built-in rules call it, before the ruleset
+ * is shared between threads. 0, -ENOMEM, or -EINVAL when they are damaged.
+ */
+int ruleset_load_examples(struct ruleset *rs);
 /* Recomputes the digest: 0 when it is the one held, -EBADMSG when not. */
 int ruleset_check_digest(const struct ruleset *rs);
 

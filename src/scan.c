@@ -1963,6 +1963,13 @@ int scan_check_examples(const struct db *db, struct diag *d)
 
 	if (!pol)
 		return -ENOMEM;
+	/* The built-in rules' examples are decoded only now (rules.h): the
+	 * ruleset is the caller's own still, not yet shared between threads. */
+	err = ruleset_load_examples((struct ruleset *)rs);
+	if (err < 0) {
+		policy_free(pol);
+		return diag_set(d, err, "the rules' examples: %s", strerror(-err));
+	}
 	err = scan_new(db, pol, on_probe, &p, &sc);
 	for (i = 0; i < rs->n_rules && err == 0; i++) {
 		const struct rule *r = &rs->rules[i];

@@ -167,12 +167,12 @@ static int describe(struct halluscan_rules *r, bool compiled)
 					  ? HALLUSCAN_RULE_RECOGNIZER
 					  : 0),
 			.file = x->at.file, .line = x->at.line,
-			.n_examples = x->n_examples, .n_negative_examples = x->n_negatives,
+			.n_examples = rule_n_examples(x, 0), .n_negative_examples = rule_n_examples(x, 1),
 		};
 		on_pcre2 += pcre2;
 		on_lexer += !x->pattern; /* the lexer's, or the recognizer's: on neither engine */
-		info->n_examples += x->n_examples;
-		info->n_negative_examples += x->n_negatives;
+		info->n_examples += rule_n_examples(x, 0);
+		info->n_negative_examples += rule_n_examples(x, 1);
 	}
 	for (i = 0; i < rs->n_triggers; i++) {
 		info->n_trigger_examples += rs->triggers[i].n_examples;

@@ -519,6 +519,72 @@ TEST(rules_serialized_twice_with_pack)
 	ruleset_free(rs);
 }
 
+/*
+ * The built-in rules' examples stay in the program's data until a check
+ * needs them (issue 35): a start-up decodes none, counts them all, and
+ * decoded they are the YAML's, whatever was loaded before them; written
+ * out again undecoded, the ruleset is the same bytes.
+ */
+TEST(rules_builtin_examples_lazy)
+{
+	struct ruleset *yaml = load_builtin_yaml(), *rs = ruleset_new(), *mixed = ruleset_new();
+	struct ruleset *eager = ruleset_new();
+	struct buf again = {0};
+	struct diag d = {""};
+	size_t i, pending = 0, same = 0;
+
+	if (!yaml || !rs || !mixed || !eager) {
+		CHECK(!"out of memory");
+		goto out;
+	}
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK(rs->digest_loaded);
+	CHECK_STR(rs->digest, yaml->digest);
+	CHECK_EQ(rs->n_rules, yaml->n_rules);
+	for (i = 0; i < rs->n_rules && rs->n_rules == yaml->n_rules; i++) {
+		const struct rule *r = &rs->rules[i], *y = &yaml->rules[i];
+
+		pending += r->examples == NULL && r->negatives == NULL && r->n_examples == 0 &&
+			   r->n_negatives == 0 && y->n_examples + y->n_negatives > 0;
+		CHECK_EQ(rule_n_examples(r, 0), y->n_examples);
+		CHECK_EQ(rule_n_examples(r, 1), y->n_negatives);
+		CHECK_EQ(rule_n_examples(r, 2), y->n_fix_examples);
+	}
+	CHECK_EQ(pending, yaml->n_rules);
+	CHECK_EQ(ruleset_serialize(rs, &again), 0);
+	CHECK(again.len == builtin_rules_len && memcmp(again.data, builtin_rules, again.len) == 0);
+	CHECK_EQ(ruleset_load_examples(rs), 0);
+	CHECK_EQ(ruleset_load_examples(rs), 0); /* once */
+	for (i = 0; i < rs->n_rules && rs->n_rules == yaml->n_rules; i++) {
+		const struct rule *r = &rs->rules[i], *y = &yaml->rules[i];
+
+		same += same_rule(y, r, rs) && rule_n_examples(r, 0) == r->n_examples &&
+			same_examples(y->fix_examples, y->n_fix_examples, r->fix_examples,
+				      r->n_fix_examples, rs);
+	}
+	CHECK_EQ(same, yaml->n_rules);
+
+	/* After a pack: the locations name the blob's files, not the pack's. */
+	CHECK_EQ(ruleset_add_buffer(mixed, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_add_builtin(mixed, &d), 0);
+	CHECK_EQ(ruleset_finish(mixed, &d), 0);
+	CHECK_EQ(ruleset_add_buffer(eager, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_add_serialized(eager, builtin_rules, builtin_rules_len, &d), 0);
+	CHECK_EQ(ruleset_finish(eager, &d), 0);
+	CHECK_STR(mixed->digest, eager->digest);
+	CHECK_EQ(mixed->n_rules, yaml->n_rules + 1);
+	for (i = 0, same = 0; i < yaml->n_rules && mixed->n_rules == yaml->n_rules + 1; i++)
+		same += same_rule(&yaml->rules[i], &mixed->rules[i + 1], mixed);
+	CHECK_EQ(same, yaml->n_rules);
+out:
+	buf_free(&again);
+	ruleset_free(yaml);
+	ruleset_free(rs);
+	ruleset_free(mixed);
+	ruleset_free(eager);
+}
+
 /* Refused with -EINVAL and a reason, leaving the ruleset as it was. */
 static void blob_refused(const void *blob, size_t len, const char *why)
 {
