@@ -971,7 +971,8 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->signals); /* the strings belong to the rules */
 	free_strings(rs, rs->files, rs->n_files);
 	for (i = 0; i < rs->n_arenas; i++)
-		free(rs->arenas[i].data);
+		if (!rs->arenas[i].borrowed)
+			free(rs->arenas[i].data);
 	free(rs->arenas);
 	free(rs);
 }
@@ -1637,13 +1638,13 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * the structs goes there, with RULES_BLOB_VERSION raised.
  *
  * A u32 is four bytes little-endian, a double its IEEE-754 bits as two
- * u32, a string its length + 1 (0: NULL) and then its bytes, a where its
+ * u32, a string its length + 1 (0: NULL) and then its bytes and NUL, a where its
  * file's index + 1 in the files table (0: none), line and column. Reading
  * checks each length against the bytes left and each count, enum and index
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 7u
+#define RULES_BLOB_VERSION 8u
 
 struct codec {
 	bool writing;
@@ -1652,7 +1653,8 @@ struct codec {
 	struct ruleset *rs;                /* its files table serves codec_where() */
 	char *arena;                       /* reading: where the strings go, */
 	size_t arena_used, arena_len;      /* each with its NUL */
-	bool lazy;                         /* reading: leave the rules' examples in the data */
+	bool lazy;                         /* reading: leave the rules' examples in the data, */
+	bool borrow;                       /* and point the strings into it */
 	size_t files_base;                 /* reading: the data's files table in rs->files */
 	int err;
 	const char *why;                   /* for -EINVAL */
@@ -1783,21 +1785,25 @@ static void codec_string(struct codec *c, char **s, bool required)
 		return;
 	}
 	if (c->writing) {
-		codec_put(c, *s, len);
+		codec_put(c, *s, n); /* with its NUL */
 		return;
 	}
-	p = codec_take(c, n - 1);
+	p = codec_take(c, n);
 	if (!p)
 		return;
-	if (memchr(p, '\0', n - 1)) {
-		codec_fail(c, -EINVAL, "a string holds a NUL");
+	if (p[n - 1] != '\0' || memchr(p, '\0', n - 1)) {
+		codec_fail(c, -EINVAL, "a string holds a NUL or lacks its own");
 		return;
 	}
-	/* The arena has room: a string of n - 1 bytes took n + 3 of the input. */
+	/* Data that outlives the ruleset holds the string as it is. */
+	if (c->borrow) {
+		*s = (char *)(uintptr_t)p;
+		return;
+	}
+	/* The arena has room: a string of n bytes took n + 4 of the input. */
 	if (c->arena && c->arena_len - c->arena_used >= n) {
 		*s = c->arena + c->arena_used;
-		memcpy(*s, p, n - 1);
-		(*s)[n - 1] = '\0';
+		memcpy(*s, p, n);
 		c->arena_used += n;
 		return;
 	}
@@ -1885,27 +1891,26 @@ static void codec_example_arrays(struct codec *c, struct rule *r)
 }
 
 /*
- * Decodes a rule's lazy examples into its arrays, their strings into the
- * arena at *used (NULL: a malloc() each), and leaves nothing lazy.
+ * Decodes a rule's lazy examples into its arrays, their strings as parent
+ * reads strings (its arena, or borrowed), and leaves nothing lazy. The
+ * strings of a failed decode are freed by what holds them (str_free()).
  */
-static int decode_lazy(const struct ruleset *rs, struct rule *r, char *arena, size_t *used,
-		       size_t arena_len)
+static int decode_lazy(const struct ruleset *rs, struct rule *r, struct codec *parent)
 {
 	struct codec c = {.at = r->lazy.at, .end = r->lazy.at + r->lazy.len,
-			  .rs = (struct ruleset *)rs, .arena = arena,
-			  .arena_used = arena ? *used : 0, .arena_len = arena_len,
-			  .files_base = r->lazy.files_base};
+			  .rs = (struct ruleset *)rs, .arena = parent->arena,
+			  .arena_used = parent->arena_used, .arena_len = parent->arena_len,
+			  .borrow = parent->borrow, .files_base = r->lazy.files_base};
 
 	codec_example_arrays(&c, r);
 	if (c.err == 0 && (c.at != c.end || r->n_examples != r->lazy.n[0] ||
 			   r->n_negatives != r->lazy.n[1] || r->n_fix_examples != r->lazy.n[2]))
 		codec_fail(&c, -EINVAL, "examples other than their counts");
 	if (c.err) {
-		free_example_arrays(arena ? rs : NULL, r);
+		free_example_arrays(rs, r);
 		return c.err;
 	}
-	if (arena)
-		*used = c.arena_used;
+	parent->arena_used = c.arena_used;
 	memset(&r->lazy, 0, sizeof(r->lazy));
 	return 0;
 }
@@ -1926,14 +1931,15 @@ static void codec_rule_examples(struct codec *c, struct rule *r)
 		/* Undecoded: decoded aside, so that its locations name this
 		 * ruleset's files table, which need not be the data's. */
 		struct rule tmp = *r;
-		int err = decode_lazy(c->rs, &tmp, NULL, NULL, 0);
+		struct codec how = {.borrow = true}; /* lazy: the data outlives rs */
+		int err = decode_lazy(c->rs, &tmp, &how);
 
 		if (err < 0) {
 			codec_fail(c, err, "damaged examples");
 			return;
 		}
 		codec_rule_examples(c, &tmp);
-		free_example_arrays(NULL, &tmp);
+		free_example_arrays(c->rs, &tmp);
 		return;
 	}
 	if (c->writing) {
@@ -1971,7 +1977,7 @@ static void codec_rule_examples(struct codec *c, struct rule *r)
 		return;
 	}
 	{
-		int err = decode_lazy(c->rs, r, c->arena, &c->arena_used, c->arena_len);
+		int err = decode_lazy(c->rs, r, c);
 
 		if (err < 0)
 			codec_fail(c, err, "damaged examples");
@@ -2167,10 +2173,20 @@ static int add_serialized(struct ruleset *rs, const void *data, size_t len, bool
 	 * rules' thousand strings were a tenth of a 4 KB message's
 	 * instructions (issue 35). No string outgrows it (see codec_string()).
 	 */
-	if (len > 0 && grow(&tmp->arenas, &tmp->cap_arenas, 1, sizeof(struct rules_arena)) == 0 &&
-	    (c.arena = malloc(len))) {
+	if (lazy) {
+		/* Or none: the strings stay in data, NUL and all. */
+		if (grow(&tmp->arenas, &tmp->cap_arenas, 1, sizeof(struct rules_arena)) < 0) {
+			ruleset_free(tmp);
+			return -ENOMEM;
+		}
+		tmp->arenas[tmp->n_arenas++] =
+			(struct rules_arena){(char *)(uintptr_t)data, len, true};
+		c.borrow = true;
+	} else if (len > 0 &&
+		   grow(&tmp->arenas, &tmp->cap_arenas, 1, sizeof(struct rules_arena)) == 0 &&
+		   (c.arena = malloc(len))) {
 		c.arena_len = len;
-		tmp->arenas[tmp->n_arenas++] = (struct rules_arena){c.arena, len};
+		tmp->arenas[tmp->n_arenas++] = (struct rules_arena){c.arena, len, false};
 	}
 	codec_ruleset(&c, tmp);
 	if (c.err == 0 && c.at != c.end)
@@ -2203,23 +2219,15 @@ int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t l
 
 int ruleset_load_examples(struct ruleset *rs)
 {
-	struct rules_arena a = {NULL, 0};
-	size_t i, used = 0;
+	struct codec how = {.borrow = true}; /* lazy: the data outlives rs */
+	size_t i;
 	int err = 0;
 
 	if (!rs->examples_pending)
 		return 0;
-	/* One block for all their strings, as a load's: each string's NUL
-	 * takes the place of its four-byte length. */
-	for (i = 0; i < rs->n_rules; i++)
-		a.len += rs->rules[i].lazy.len;
-	if (grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + 1, sizeof(*rs->arenas)) < 0 ||
-	    !(a.data = malloc(a.len ? a.len : 1)))
-		return -ENOMEM;
-	rs->arenas[rs->n_arenas++] = a;
 	for (i = 0; i < rs->n_rules && err == 0; i++)
 		if (rs->rules[i].lazy.at)
-			err = decode_lazy(rs, &rs->rules[i], a.data, &used, a.len);
+			err = decode_lazy(rs, &rs->rules[i], &how);
 	if (err == 0)
 		rs->examples_pending = false;
 	return err;

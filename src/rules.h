@@ -181,10 +181,11 @@ struct wordlist {
 	struct where at;
 };
 
-/* A block that holds many of a ruleset's strings, freed as one. */
+/* A block that holds many of a ruleset's strings, freed as one (unless borrowed). */
 struct rules_arena {
 	char *data;
 	size_t len;
+	bool borrowed; /* the data of ruleset_add_serialized_static(): not ours to free */
 };
 
 struct ruleset {
@@ -260,9 +261,9 @@ int ruleset_serialize(const struct ruleset *rs, struct buf *out);
  */
 int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d);
 /*
- * The same for data that outlives rs (the built-in rules): the rules'
- * examples are left in it, decoded by ruleset_load_examples() when
- * something needs them.
+ * The same for data that outlives rs (the built-in rules): its strings
+ * are used where they lie, and the rules' examples are left in it,
+ * decoded by ruleset_load_examples() when something needs them.
  */
 int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
 				  struct diag *d);
