@@ -209,7 +209,7 @@ struct claims {
 	/* Bibliography entries: the rule of the first trigger on the current
 	 * line (SIZE_MAX: none), the line of the last entry or references
 	 * heading (lines + 1: none yet), and today, for the plausibility checks. */
-	struct refs *refs;
+	const struct refs *refs;
 	size_t ref_rule;
 	size_t item_rule[2]; /* ref.numbered and ref.bullet: list items found at a line's start */
 	/* ref.year: a line a sentence end marked as maybe holding an entry's
@@ -249,7 +249,7 @@ struct claims {
 	/* The attribute check (attrs.h): its rule (SIZE_MAX: none) and lists. */
 	size_t attr_rule;
 	size_t code_rule;     /* the code check's (grounding: code), or SIZE_MAX */
-	struct attrs *attrs;
+	const struct attrs *attrs;
 	bool lex_numbers; /* a number rule exists: the lexer reads sentences */
 	/*
 	 * A number check's finding on a line not yet read for entries waits
@@ -329,8 +329,9 @@ static const char *const abbreviations[] = {
 	"vol", "vs",
 };
 
-int claims_new(const struct ruleset *rs, const struct window *w, const struct ground *g,
-	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
+int claims_new(const struct ruleset *rs, const struct attrs *attrs, const struct refs *refs,
+	       const struct window *w, const struct ground *g, bool show_grounded,
+	       claims_emit_fn fn, void *ctx, struct claims **out)
 {
 	struct claims *c = calloc(1, sizeof(*c));
 	size_t i, r;
@@ -363,13 +364,7 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	c->attr_rule = SIZE_MAX;
 	for (r = 0; r < rs->n_rules && c->attr_rule == SIZE_MAX; r++)
 		if (rs->rules[r].grounding == GROUNDING_ATTRIBUTE) {
-			struct diag d;
-			int err = attrs_new(rs, &c->attrs, &d);
-
-			if (err < 0) {
-				claims_free(c);
-				return err; /* claims_check_rules() said why when the packs were loaded */
-			}
+			c->attrs = attrs;
 			c->attr_rule = r;
 			c->lex = true;
 		}
@@ -383,15 +378,8 @@ int claims_new(const struct ruleset *rs, const struct window *w, const struct gr
 	pcre2_set_match_limit(c->after_mctx, EXEMPT_MATCH_LIMIT);
 	for (r = 0; r < rs->n_rules && rs->rules[r].grounding != GROUNDING_REFERENCE; r++)
 		;
-	if (r < rs->n_rules) {
-		struct diag d;
-		int err = refs_new(rs, &c->refs, &d);
-
-		if (err < 0) {
-			claims_free(c);
-			return err; /* claims_check_rules() said why when the packs were loaded */
-		}
-	}
+	if (r < rs->n_rules)
+		c->refs = refs;
 	c->ref_rule = SIZE_MAX;
 	c->ref_line = UINT64_MAX;
 	c->inl_line = UINT64_MAX;
@@ -426,8 +414,6 @@ void claims_free(struct claims *c)
 			pcre2_code_free(c->ex[i].sentence[j]);
 		free(c->ex[i].sentence);
 	}
-	refs_free(c->refs);
-	attrs_free(c->attrs);
 	free(c->list);
 	buf_free(&c->list_text);
 	buf_free(&c->bib_source);

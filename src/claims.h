@@ -109,8 +109,16 @@ struct ground;
  * is dropped (counted by claims_repeats), or passed on marked grounded when
  * show_grounded is set.
  */
-int claims_new(const struct ruleset *rs, const struct window *w, const struct ground *g,
-	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
+struct attrs;
+struct refs;
+
+/*
+ * attrs and refs: the lists of the attribute and reference rules (NULL:
+ * none; db.h), which must outlive the claims.
+ */
+int claims_new(const struct ruleset *rs, const struct attrs *attrs, const struct refs *refs,
+	       const struct window *w, const struct ground *g, bool show_grounded,
+	       claims_emit_fn fn, void *ctx, struct claims **out);
 void claims_free(struct claims *c);
 
 /* A rule match in agent text; its text is copied from the window now. */

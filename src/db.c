@@ -7,8 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs.h"
 #include "claims.h"
 #include "policy.h"
+#include "refs.h"
 #include "spans.h"
 
 /*
@@ -28,6 +30,8 @@ void db_free(struct db *db)
 	if (!db)
 		return;
 	engine_free(db->engine);
+	attrs_free(db->attrs);
+	refs_free(db->refs);
 	for (size_t i = 0; db->span_exprs && i < 2 * db->rs->n_spans; i++)
 		buf_free(&db->span_exprs[i]);
 	free(db->span_exprs);
@@ -55,10 +59,26 @@ static struct engine_pattern rule_pattern(const struct rule *r)
 				       r->n_alternatives};
 }
 
+/* The word lists of the rules that read them (claims_check_rules() said why one fails). */
+static int db_lists(struct db *db)
+{
+	const struct ruleset *rs = db->rs;
+	struct diag d;
+	size_t r;
+	int err;
+
+	err = attrs_new(rs, &db->attrs, &d);
+	for (r = 0; r < rs->n_rules && err == 0; r++)
+		if (rs->rules[r].grounding == GROUNDING_REFERENCE)
+			return refs_new(rs, &db->refs, &d);
+	return err;
+}
+
 static int db_alloc(const struct ruleset *rs, struct db **out)
 {
 	struct db *db = calloc(1, sizeof(*db));
 	size_t i, k = 0;
+	int err;
 
 	if (!db)
 		return -ENOMEM;
@@ -89,6 +109,11 @@ static int db_alloc(const struct ruleset *rs, struct db **out)
 	for (i = 0; i < rs->n_rules; i++)
 		db->pats[k++] = rule_pattern(&rs->rules[i]);
 	db_make_key(rs, db->key, sizeof(db->key));
+	err = db_lists(db);
+	if (err < 0) {
+		db_free(db);
+		return err;
+	}
 	*out = db;
 	return 0;
 }

@@ -28,6 +28,10 @@ struct db {
 	size_t line_id;       /* id of the line break */
 	size_t first_rule_id; /* id of rule 0 */
 	char key[160];        /* ruleset digest and engine version */
+	/* The word lists the attribute and reference checks read (NULL: no such
+	 * rule), made once here, not by every scanner and its claims twice. */
+	struct attrs *attrs;
+	struct refs *refs;
 };
 
 /* Compiles; checks every rule's pattern (d names file:line:col) and exemptions. */

@@ -130,8 +130,9 @@ struct scan {
 	struct record *reader;
 	/* Bibliography entries in tool output and sources (NULL: no reference
 	 * rules), and the line last read for them, not to read it twice. */
-	struct refs *refs;
-	struct attrs *attrs; /* NULL without an attribute rule */
+	const struct refs *refs;    /* the db's, or own_refs for --bib */
+	struct refs *own_refs;
+	const struct attrs *attrs; /* NULL without an attribute rule */
 	struct bib *bib;            /* --bib, or NULL */
 	uint64_t ref_line_start;
 	struct ground *ref_ground;
@@ -1466,27 +1467,14 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = record_new(&s->reader);
 	if (err < 0)
 		goto fail;
-	err = claims_new(s->rs, &s->win, s->ground, false, on_claim, s, &s->claims);
+	err = claims_new(s->rs, db->attrs, db->refs, &s->win, s->ground, false, on_claim, s,
+			 &s->claims);
 	if (err < 0)
 		goto fail;
-	{
-		struct diag d;
-
-		err = attrs_new(s->rs, &s->attrs, &d); /* (claims_check_rules said why, if it fails) */
-		if (err < 0)
-			goto fail;
-	}
+	s->attrs = db->attrs;
+	s->refs = db->refs;
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		s->codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
-	for (size_t r = 0; r < s->rs->n_rules; r++)
-		if (s->rs->rules[r].grounding == GROUNDING_REFERENCE) {
-			struct diag d;
-
-			err = refs_new(s->rs, &s->refs, &d);
-			if (err < 0)
-				goto fail;
-			break;
-		}
 	reset(s);
 	*out = s;
 	return 0;
@@ -1502,9 +1490,8 @@ void scan_free(struct scan *s)
 	engine_stream_free(s->es);
 	record_free(s->reader);
 	bib_free(s->bib);
-	refs_free(s->refs);
-	attrs_free(s->attrs);
 	claims_free(s->claims);
+	refs_free(s->own_refs);
 	ground_free(s->ground);
 	ground_free(s->sources);
 	ground_free(s->span_ground);
@@ -1531,7 +1518,8 @@ int scan_show_grounded(struct scan *s, bool on)
 	struct claims *c;
 	int err;
 
-	err = claims_new(s->rs, &s->win, s->ground, on, on_claim, s, &c);
+	err = claims_new(s->rs, s->db->attrs, s->db->refs, &s->win, s->ground, on, on_claim, s,
+			 &c);
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
@@ -1564,8 +1552,10 @@ int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len,
 	int err;
 
 	/* Titles are normalized with the packs' stop words, as entries are. */
-	if (!s->refs && (err = refs_new(s->rs, &s->refs, d)) < 0)
+	if (!s->refs && (err = refs_new(s->rs, &s->own_refs, d)) < 0)
 		return err;
+	if (!s->refs)
+		s->refs = s->own_refs;
 	if (!s->bib && (err = bib_new(s->refs, &s->bib)) < 0)
 		return err;
 	err = bib_add(s->bib, name, data, len, d);

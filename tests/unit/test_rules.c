@@ -457,6 +457,31 @@ TEST(rules_builtin_is_serialized)
 	ruleset_free(b);
 }
 
+/*
+ * The word lists the attribute and reference rules read are the db's,
+ * made once for every scanner from it (issue 35); a ruleset without such
+ * rules has none.
+ */
+TEST(rules_db_lists_once)
+{
+	struct ruleset *rs = ruleset_new(), *plain = ruleset_new();
+	struct db *db = NULL, *db2 = NULL;
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK_EQ(db_compile_checked(rs, ENGINE_PCRE2, &db, &d), 0);
+	CHECK(db && db->attrs != NULL && db->refs != NULL);
+	CHECK_EQ(ruleset_add_buffer(plain, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_finish(plain, &d), 0);
+	CHECK_EQ(db_compile(plain, ENGINE_PCRE2, &db2, &d), 0);
+	CHECK(db2 && db2->attrs == NULL && db2->refs == NULL);
+	db_free(db);
+	db_free(db2);
+	ruleset_free(rs);
+	ruleset_free(plain);
+}
+
 /* Anything added beside a serialized ruleset is hashed with it, as from YAML. */
 TEST(rules_serialized_with_more)
 {
