@@ -1288,7 +1288,7 @@ int ruleset_add_buffer(struct ruleset *rs, const char *name, const char *data,
 	char *file;
 	int err = 0;
 
-	rs->digest_loaded = false;
+	rs->digest_loaded = rs->built_checked = false;
 	if (grow(&rs->files, &rs->cap_files, rs->n_files + 1, sizeof(char *)) < 0)
 		return -ENOMEM;
 	file = strdup(name);
@@ -1559,6 +1559,8 @@ int ruleset_check_digest(const struct ruleset *rs)
 
 int ruleset_finish(struct ruleset *rs, struct diag *d)
 {
+	/* The program's own rules were checked by the build that made them (mkdb). */
+	bool check = !rs->built_checked;
 	size_t i, j;
 
 	if (rs->n_rules == 0)
@@ -1566,7 +1568,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		for (j = 0; j < i; j++)
+		for (j = 0; check && j < i; j++)
 			if (strcmp(rs->rules[j].id, r->id) == 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: rule id \"%s\" is already defined at %s:%u:%u",
 						r->at.file, r->at.line, r->at.col, r->id,
@@ -1585,7 +1587,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 			rs->rules[i].near.signal_index = (size_t)ruleset_signal_index(rs, r->near.signal);
 	}
 	for (i = 0; i < rs->n_spans; i++)
-		for (j = 0; j < i; j++)
+		for (j = 0; check && j < i; j++)
 			if (strcmp(rs->spans[i].open, rs->spans[j].open) == 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: span opener \"%s\" is already defined",
 						rs->spans[i].at.file, rs->spans[i].at.line,
@@ -1593,11 +1595,11 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_contexts; i++) {
 		const struct context *c = &rs->contexts[i];
 
-		for (j = 0; j < i; j++)
+		for (j = 0; check && j < i; j++)
 			if (strcmp(rs->contexts[j].name, c->name) == 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" is already defined",
 						c->at.file, c->at.line, c->at.col, c->name);
-		for (j = 0; j < c->n_escalate; j++)
+		for (j = 0; check && j < c->n_escalate; j++)
 			if (ruleset_signal_index(rs, c->escalate[j]) < 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: context \"%s\" escalates unknown signal \"%s\"",
 						c->at.file, c->at.line, c->at.col, c->name, c->escalate[j]);
@@ -1605,17 +1607,17 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 	for (i = 0; i < rs->n_triggers; i++) {
 		const struct trigger *t = &rs->triggers[i];
 
-		for (j = 0; j < i; j++)
+		for (j = 0; check && j < i; j++)
 			if (strcmp(rs->triggers[j].name, t->name) == 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\" is already defined",
 						t->at.file, t->at.line, t->at.col, t->name);
-		for (j = 0; j < t->n_escalate; j++)
+		for (j = 0; check && j < t->n_escalate; j++)
 			if (ruleset_signal_index(rs, t->escalate[j]) < 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: trigger \"%s\" escalates unknown signal \"%s\"",
 						t->at.file, t->at.line, t->at.col, t->name, t->escalate[j]);
 	}
 	for (i = 0; i < rs->n_lists; i++)
-		for (j = 0; j < i; j++)
+		for (j = 0; check && j < i; j++)
 			if (strcmp(rs->lists[j].name, rs->lists[i].name) == 0)
 				return diag_set(d, -EINVAL, "%s:%u:%u: list \"%s\" is already defined at %s:%u:%u",
 						rs->lists[i].at.file, rs->lists[i].at.line,
@@ -2199,6 +2201,7 @@ static int add_serialized(struct ruleset *rs, const void *data, size_t len, bool
 	if (err == 0) {
 		/* Anything added before or after: ruleset_finish() hashes it all. */
 		rs->digest_loaded = whole;
+		rs->built_checked = false; /* ruleset_add_builtin() says when */
 		if (whole)
 			memcpy(rs->digest, tmp->digest, sizeof(rs->digest));
 	}

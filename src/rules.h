@@ -208,6 +208,9 @@ struct ruleset {
 	       cap_lists;
 	bool digest_loaded; /* all came from one serialized ruleset, digest included */
 	bool examples_pending; /* some rule's lazy examples are not decoded yet */
+	/* All is the program's built-in rules, which the build checked (mkdb):
+	 * ruleset_finish() need not check them again. */
+	bool built_checked;
 	struct rules_arena *arenas; /* the strings of serialized rulesets, one block each */
 	size_t n_arenas, cap_arenas;
 };

@@ -482,6 +482,41 @@ TEST(rules_db_lists_once)
 	ruleset_free(plain);
 }
 
+/*
+ * The program's own rules, loaded whole, are not checked again by
+ * ruleset_finish() (mkdb checked them: issue 35); with anything beside
+ * them, everything is checked, their ids against the rest too.
+ */
+TEST(rules_builtin_checked_once)
+{
+	struct ruleset *rs = ruleset_new(), *twice = ruleset_new(), *after = ruleset_new();
+	struct diag d = {""};
+	const char *pack;
+
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK(rs->built_checked);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK_EQ(rs->n_signals, 10);
+
+	CHECK_EQ(ruleset_add_builtin(twice, &d), 0);
+	CHECK_EQ(ruleset_add_builtin(twice, &d), 0);
+	CHECK(!twice->built_checked);
+	CHECK_EQ(ruleset_finish(twice, &d), -EINVAL);
+	CHECK(strstr(d.msg, "is already defined") != NULL);
+
+	CHECK_EQ(ruleset_add_builtin(after, &d), 0);
+	pack = edit("  - id: t.url\n", "  - id: url.http\n");
+	CHECK(pack != NULL);
+	CHECK_EQ(ruleset_add_buffer(after, "p.yaml", pack ? pack : "", pack ? strlen(pack) : 0, &d),
+		 0);
+	CHECK(!after->built_checked);
+	CHECK_EQ(ruleset_finish(after, &d), -EINVAL); /* url.http twice */
+	CHECK(strstr(d.msg, "rule id \"url.http\" is already defined") != NULL);
+	ruleset_free(rs);
+	ruleset_free(twice);
+	ruleset_free(after);
+}
+
 /* Anything added beside a serialized ruleset is hashed with it, as from YAML. */
 TEST(rules_serialized_with_more)
 {
