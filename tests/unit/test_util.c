@@ -231,6 +231,24 @@ TEST(sha256_paths_agree)
 	}
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+
+/* The SHA extensions are used exactly where the processor says it has
+ * them, however sha256.c asks (the loader's record of cpuid, issue 35). */
+TEST(sha256_accelerated_as_cpuid_says)
+{
+	unsigned a, b, c, d;
+	bool has = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_SSSE3) && (c & bit_SSE4_1) &&
+		   __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & bit_SHA);
+
+	CHECK_EQ(sha256_accelerated(), has);
+	sha256_portable_only = true;
+	CHECK(!sha256_accelerated());
+	sha256_portable_only = false;
+}
+#endif
+
 /* find_literal() finds what memmem() finds, whatever the literal ends in
  * (a mark takes the memchr() path) and wherever the text puts it. */
 TEST(find_literal_is_memmem)
