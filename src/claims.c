@@ -5,6 +5,7 @@
 #include "arith.h"
 #include "attrs.h"
 #include "bib.h"
+#include "db.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
@@ -250,6 +251,9 @@ struct claims {
 	size_t attr_rule;
 	size_t code_rule;     /* the code check's (grounding: code), or SIZE_MAX */
 	const struct attrs *attrs;
+	/* The rules' exemptions serialized at build time (db.h), or NULL. */
+	const unsigned char *exempt;
+	size_t exempt_len;
 	bool lex_numbers; /* a number rule exists: the lexer reads sentences */
 	/*
 	 * A number check's finding on a line not yet read for entries waits
@@ -329,16 +333,20 @@ static const char *const abbreviations[] = {
 	"vol", "vs",
 };
 
-int claims_new(const struct ruleset *rs, const struct attrs *attrs, const struct refs *refs,
-	       const struct window *w, const struct ground *g, bool show_grounded,
-	       claims_emit_fn fn, void *ctx, struct claims **out)
+int claims_new(const struct db *db, const struct window *w, const struct ground *g,
+	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
 {
+	const struct ruleset *rs = db->rs;
+	const struct attrs *attrs = db->attrs;
+	const struct refs *refs = db->refs;
 	struct claims *c = calloc(1, sizeof(*c));
 	size_t i, r;
 
 	if (!c)
 		return -ENOMEM;
 	c->rs = rs;
+	c->exempt = db->exempt;
+	c->exempt_len = db->exempt_len;
 	c->w = w;
 	c->ground = g;
 	c->show_grounded = show_grounded;
@@ -3074,46 +3082,167 @@ static bool uses_start_offset(const char *pat)
 	return false;
 }
 
+/* A rule's exemption patterns, in the order they are serialized: before, after, sentence. */
+static size_t n_exemptions(const struct rule *rule)
+{
+	return (rule->unless_before != NULL) + (rule->unless_after != NULL) +
+	       rule->n_unless_sentence;
+}
+
+/* Compiles a rule's exemption patterns into codes[n_exemptions(rule)], in that order. */
+static int compile_codes(const struct rule *rule, pcre2_code **codes)
+{
+	PCRE2_SIZE off;
+	int errcode;
+	size_t i, k = 0;
+
+	if (rule->unless_before && !(codes[k++] = compile(rule->unless_before, 0, &errcode, &off)))
+		return -EINVAL;
+	/* Its searches are bounded by an offset limit, which the start-up
+	 * optimizations would scan past to the subject's end (only
+	 * backtracking verbs such as (*COMMIT) see them go). */
+	if (rule->unless_after &&
+	    !(codes[k++] = compile(rule->unless_after, PCRE2_USE_OFFSET_LIMIT | PCRE2_NO_START_OPTIMIZE,
+				   &errcode, &off)))
+		return -EINVAL;
+	for (i = 0; i < rule->n_unless_sentence; i++)
+		if (!(codes[k++] = compile(rule->unless_sentence[i], 0, &errcode, &off)))
+			return -EINVAL;
+	return 0;
+}
+
+/*
+ * The serialized exemptions (claims_serialize_exemptions()): "HLSX",
+ * version 1, the ruleset's digest (64 hex digits), the number of rules,
+ * for each rule the offset and length of its codes as
+ * pcre2_serialize_encode() writes them (0, 0: none), each at a multiple
+ * of 8, all as u32 little-endian.
+ */
+#define EXEMPT_MAGIC 0x58534c48u /* "HLSX" */
+#define EXEMPT_VERSION 1u
+#define EXEMPT_HEAD (8 + 64 + 4)
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int put_u32(struct buf *b, uint32_t v)
+{
+	unsigned char p[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+
+	return buf_add(b, p, sizeof(p));
+}
+
+int claims_serialize_exemptions(const struct ruleset *rs, struct buf *out)
+{
+	size_t r, i, table;
+	int err = 0;
+
+	err |= put_u32(out, EXEMPT_MAGIC) | put_u32(out, EXEMPT_VERSION) |
+	       buf_add(out, rs->digest, 64) | put_u32(out, (uint32_t)rs->n_rules);
+	table = out->len;
+	for (r = 0; r < rs->n_rules && !err; r++)
+		err |= put_u32(out, 0) | put_u32(out, 0);
+	for (r = 0; r < rs->n_rules && !err; r++) {
+		size_t n = n_exemptions(&rs->rules[r]);
+		pcre2_code **codes;
+		uint8_t *bytes = NULL;
+		PCRE2_SIZE size = 0;
+
+		if (n == 0)
+			continue;
+		codes = calloc(n, sizeof(*codes));
+		if (!codes)
+			return -ENOMEM;
+		err = compile_codes(&rs->rules[r], codes);
+		if (!err && pcre2_serialize_encode((const pcre2_code **)codes, (int32_t)n, &bytes,
+						   &size, NULL) != (int32_t)n)
+			err = -ENOMEM;
+		while (!err && out->len % 8)
+			err = buf_addc(out, '\0');
+		if (!err) {
+			unsigned char *t = (unsigned char *)out->data + table + 8 * r;
+			uint32_t at = (uint32_t)out->len, len = (uint32_t)size;
+
+			for (i = 0; i < 4; i++) {
+				t[i] = (unsigned char)(at >> (8 * i));
+				t[4 + i] = (unsigned char)(len >> (8 * i));
+			}
+			err = buf_add(out, bytes, size);
+		}
+		pcre2_serialize_free(bytes);
+		for (i = 0; i < n; i++)
+			pcre2_code_free(codes[i]);
+		free(codes);
+	}
+	return err ? (err == -EINVAL ? -EINVAL : -ENOMEM) : 0;
+}
+
+/*
+ * Rule r's codes from the serialized exemptions, when there are any for
+ * this ruleset and this PCRE2 (else the caller compiles them): a decode
+ * is a copy, where compiling was a tenth of a 4 KB message's run.
+ */
+static bool decode_codes(const struct claims *c, size_t r, pcre2_code **codes, size_t n)
+{
+	const unsigned char *b = c->exempt, *p;
+	uint32_t at, len;
+
+	if (!b || c->exempt_len < EXEMPT_HEAD || get_u32(b) != EXEMPT_MAGIC ||
+	    get_u32(b + 4) != EXEMPT_VERSION || memcmp(b + 8, c->rs->digest, 64) != 0 ||
+	    get_u32(b + 72) != c->rs->n_rules ||
+	    (c->exempt_len - EXEMPT_HEAD) / 8 < c->rs->n_rules)
+		return false;
+	p = b + EXEMPT_HEAD + 8 * r;
+	at = get_u32(p);
+	len = get_u32(p + 4);
+	if (len == 0 || at % 8 || at > c->exempt_len || len > c->exempt_len - at ||
+	    pcre2_serialize_get_number_of_codes(b + at) != (int32_t)n)
+		return false;
+	return pcre2_serialize_decode(codes, (int32_t)n, b + at, NULL) == (int32_t)n;
+}
+
 static int compile_exemptions(struct claims *c, size_t r)
 {
 	const struct rule *rule = &c->rs->rules[r];
 	struct exemptions *ex = &c->ex[r];
-	PCRE2_SIZE off;
-	int errcode;
-	size_t i;
+	size_t i, k = 0, n = n_exemptions(rule);
+	pcre2_code **codes;
+	int err = 0;
 
 	ex->compiled = true;
-	if (rule->unless_before) {
-		ex->before = compile(rule->unless_before, 0, &errcode, &off);
-		if (!ex->before)
-			return -EINVAL;
+	if (n == 0)
+		return 0;
+	codes = calloc(n, sizeof(*codes));
+	if (rule->n_unless_sentence)
+		ex->sentence = calloc(rule->n_unless_sentence, sizeof(*ex->sentence));
+	if (!codes || (rule->n_unless_sentence && !ex->sentence)) {
+		free(codes);
+		return -ENOMEM;
 	}
-	if (rule->unless_after) {
+	if (!decode_codes(c, r, codes, n))
+		err = compile_codes(rule, codes);
+	/* Owned by ex from here, freed by claims_free() even on error. */
+	if (rule->unless_before)
+		ex->before = codes[k++];
+	if (rule->unless_after)
+		ex->after = codes[k++];
+	for (i = 0; i < rule->n_unless_sentence; i++)
+		ex->sentence[i] = codes[k++];
+	free(codes);
+	if (err < 0)
+		return err;
+	if (ex->after) {
 		uint32_t behind = 0;
 
-		/* Its searches are bounded by an offset limit, which the
-		 * start-up optimizations would scan past to the subject's end
-		 * (only backtracking verbs such as (*COMMIT) see them go). */
-		ex->after = compile(rule->unless_after, PCRE2_USE_OFFSET_LIMIT | PCRE2_NO_START_OPTIMIZE,
-				    &errcode, &off);
-		if (!ex->after)
-			return -EINVAL;
 		pcre2_pattern_info(ex->after, PCRE2_INFO_MAXLOOKBEHIND, &behind);
 		/* At least 1: ^ holds only at the subject's first byte. */
 		ex->after_behind = MAX(behind, 1);
 	}
 	ex->rescan = (rule->unless_before && uses_start_offset(rule->unless_before)) ||
 		     (rule->unless_after && uses_start_offset(rule->unless_after));
-	if (rule->n_unless_sentence) {
-		ex->sentence = calloc(rule->n_unless_sentence, sizeof(*ex->sentence));
-		if (!ex->sentence)
-			return -ENOMEM;
-		for (i = 0; i < rule->n_unless_sentence; i++) {
-			ex->sentence[i] = compile(rule->unless_sentence[i], 0, &errcode, &off);
-			if (!ex->sentence[i])
-				return -EINVAL;
-		}
-	}
 	return 0;
 }
 

@@ -109,16 +109,14 @@ struct ground;
  * is dropped (counted by claims_repeats), or passed on marked grounded when
  * show_grounded is set.
  */
-struct attrs;
-struct refs;
+struct db;
 
 /*
- * attrs and refs: the lists of the attribute and reference rules (NULL:
- * none; db.h), which must outlive the claims.
+ * The rules of db (its ruleset, the lists of its attribute and reference
+ * rules, its serialized exemptions), which must outlive the claims.
  */
-int claims_new(const struct ruleset *rs, const struct attrs *attrs, const struct refs *refs,
-	       const struct window *w, const struct ground *g, bool show_grounded,
-	       claims_emit_fn fn, void *ctx, struct claims **out);
+int claims_new(const struct db *db, const struct window *w, const struct ground *g,
+	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
 void claims_free(struct claims *c);
 
 /* A rule match in agent text; its text is copied from the window now. */
@@ -171,6 +169,13 @@ void claims_reset(struct claims *c);
 
 /* Compiles every exemption pattern of rs; d locates the first that fails. */
 int claims_check_rules(const struct ruleset *rs, struct diag *d);
+/*
+ * Appends every rule's exemption patterns, compiled as the claims compile
+ * them, in PCRE2's serialized form (mkdb: the built-in rules' are loaded,
+ * not compiled, by a run: db.h). 0, -EINVAL (a pattern does not compile)
+ * or -ENOMEM.
+ */
+int claims_serialize_exemptions(const struct ruleset *rs, struct buf *out);
 
 /* NULL, or the first entry of a table of claims.c out of the order its search needs. */
 const char *claims_self_check(void);

@@ -32,6 +32,11 @@ struct db {
 	 * rule), made once here, not by every scanner and its claims twice. */
 	struct attrs *attrs;
 	struct refs *refs;
+	/* The rules' exemption patterns as claims_serialize_exemptions() wrote
+	 * them at build time (the built-in rules: builtin_exempt), or NULL:
+	 * the claims compile them. */
+	const unsigned char *exempt;
+	size_t exempt_len;
 };
 
 /* Compiles; checks every rule's pattern (d names file:line:col) and exemptions. */
@@ -52,5 +57,8 @@ void db_free(struct db *db);
  * (aligned to ENGINE_IMAGE_ALIGN; len 0: none). */
 extern const unsigned char builtin_db[];
 extern const size_t builtin_db_len;
+/* Their exemption patterns, compiled and serialized at build time (len 0: none). */
+extern const unsigned char builtin_exempt[];
+extern const size_t builtin_exempt_len;
 
 #endif

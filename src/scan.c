@@ -1467,8 +1467,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = record_new(&s->reader);
 	if (err < 0)
 		goto fail;
-	err = claims_new(s->rs, db->attrs, db->refs, &s->win, s->ground, false, on_claim, s,
-			 &s->claims);
+	err = claims_new(db, &s->win, s->ground, false, on_claim, s, &s->claims);
 	if (err < 0)
 		goto fail;
 	s->attrs = db->attrs;
@@ -1518,8 +1517,7 @@ int scan_show_grounded(struct scan *s, bool on)
 	struct claims *c;
 	int err;
 
-	err = claims_new(s->rs, s->db->attrs, s->db->refs, &s->win, s->ground, on, on_claim, s,
-			 &c);
+	err = claims_new(s->db, &s->win, s->ground, on, on_claim, s, &c);
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);

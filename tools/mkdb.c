@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims.h"
 #include "config.h"
 #include "db.h"
 #include "rules.h"
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
 {
 	struct ruleset *rs = ruleset_new();
 	unsigned char *data = NULL;
-	struct buf blob = {0};
+	struct buf blob = {0}, exempt = {0};
 	struct db *db = NULL;
 	struct diag d = {""};
 	size_t len = 0;
@@ -90,6 +91,10 @@ int main(int argc, char **argv)
 	}
 	if (check_round_trip(&blob) < 0)
 		goto out;
+	if (claims_serialize_exemptions(rs, &exempt) < 0) {
+		fprintf(stderr, "mkdb: cannot serialize the exemption patterns\n");
+		goto out;
+	}
 	out = fopen(argv[1], "w");
 	if (!out) {
 		perror(argv[1]);
@@ -104,6 +109,10 @@ int main(int argc, char **argv)
 	fprintf(out, "\n/* For ruleset_add_serialized(): no YAML to parse, no digest to compute. */\n");
 	write_array(out, "const unsigned char", "builtin_rules", (const unsigned char *)blob.data,
 		    blob.len);
+	fprintf(out, "\n/* For the claims: the rules' exemption patterns compiled (PCRE2's\n"
+		     " * serialized form), each rule's at a multiple of 8. */\n");
+	write_array(out, "__attribute__((aligned(8))) const unsigned char", "builtin_exempt",
+		    (const unsigned char *)exempt.data, exempt.len);
 	if (fclose(out) != 0) {
 		perror(argv[1]);
 		goto out;
@@ -112,6 +121,7 @@ int main(int argc, char **argv)
 out:
 	free(data);
 	buf_free(&blob);
+	buf_free(&exempt);
 	db_free(db);
 	ruleset_free(rs);
 	return status;

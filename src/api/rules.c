@@ -80,6 +80,15 @@ int api_load_ruleset(const struct halluscan_rules_options *in, struct ruleset **
 	return 0;
 }
 
+/* The built-in rules' exemption patterns, compiled when the program was built. */
+static void use_builtin_exemptions(struct db *db)
+{
+	if (builtin_exempt_len > 0) {
+		db->exempt = builtin_exempt;
+		db->exempt_len = builtin_exempt_len;
+	}
+}
+
 /*
  * The built-in packs use the database serialized at build time, other
  * packs a cached one. Whatever is compiled here (*compiled) has its
@@ -100,6 +109,7 @@ static int open_db(const struct halluscan_rules_options *o, const struct ruleset
 			struct diag ignored;
 
 			if (db_load(rs, builtin_db, builtin_db_len, &db, &ignored) == 0) {
+				use_builtin_exemptions(db);
 				*out = db;
 				return 0;
 			}
@@ -116,6 +126,8 @@ static int open_db(const struct halluscan_rules_options *o, const struct ruleset
 	if (err < 0)
 		return err;
 	*compiled = true;
+	if (builtin && !fresh)
+		use_builtin_exemptions(db);
 	if (!builtin || fresh) {
 		err = scan_check_examples(db, d);
 		if (err < 0) {

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "claims.h"
 #include "db.h"
 #include "rules.h"
 #include "scan.h"
@@ -515,6 +516,50 @@ TEST(rules_builtin_checked_once)
 	ruleset_free(rs);
 	ruleset_free(twice);
 	ruleset_free(after);
+}
+
+/*
+ * The built-in rules' exemption patterns come compiled with the program
+ * (issue 35): the build's are what the claims would compile, and the
+ * examples (whose negatives lean on the exemptions) pass with them, with
+ * a damaged copy (the claims compile instead), and with none.
+ */
+TEST(rules_builtin_exemptions_serialized)
+{
+	struct ruleset *rs = ruleset_new();
+	struct buf again = {0};
+	unsigned char *bad = NULL;
+	struct db *db = NULL;
+	struct diag d = {""};
+
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK(builtin_exempt_len > 1000);
+	CHECK_EQ(claims_serialize_exemptions(rs, &again), 0);
+	CHECK(again.len == builtin_exempt_len &&
+	      memcmp(again.data, builtin_exempt, builtin_exempt_len) == 0);
+	CHECK_EQ(db_compile_checked(rs, ENGINE_PCRE2, &db, &d), 0);
+	if (db) {
+		db->exempt = builtin_exempt;
+		db->exempt_len = builtin_exempt_len;
+		CHECK_EQ(scan_check_examples(db, &d), 0);
+		bad = malloc(builtin_exempt_len);
+		if (bad) {
+			memcpy(bad, builtin_exempt, builtin_exempt_len);
+			bad[8] ^= 1; /* the digest: another ruleset's */
+			db->exempt = bad;
+			CHECK_EQ(scan_check_examples(db, &d), 0);
+		}
+		db->exempt = NULL;
+		db->exempt_len = 0;
+		CHECK_EQ(scan_check_examples(db, &d), 0);
+	}
+	if (d.msg[0])
+		fprintf(stderr, "  %s\n", d.msg);
+	free(bad);
+	buf_free(&again);
+	db_free(db);
+	ruleset_free(rs);
 }
 
 /* Anything added beside a serialized ruleset is hashed with it, as from YAML. */
