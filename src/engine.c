@@ -654,19 +654,21 @@ fail:
  * address so aligned (the layout depends only on the address modulo 64).
  */
 #if HAVE_HYPERSCAN
-static int put_db(struct buf *b, const hs_database_t *hdb, bool image)
+static int put_db(const struct hscompiler *hc, struct buf *b, const hs_database_t *hdb,
+		  bool image)
 {
 	char *db = NULL, *mem = NULL;
 	size_t dblen = 0, memlen = 0;
 	uint64_t v;
 	int err = 0;
 
-	if (hdb && hs_serialize_database(hdb, &db, &dblen) != HS_SUCCESS)
+	if (hdb && hc->serialize_database(hdb, &db, &dblen) != HS_SUCCESS)
 		return -ENOMEM;
 	if (image && db) {
-		if (hs_serialized_database_size(db, dblen, &memlen) != HS_SUCCESS ||
+		if (hc->serialized_database_size(db, dblen, &memlen) != HS_SUCCESS ||
 		    posix_memalign((void **)&mem, ENGINE_IMAGE_ALIGN, memlen) != 0 ||
-		    hs_deserialize_database_at(db, dblen, (hs_database_t *)(void *)mem) != HS_SUCCESS) {
+		    hc->deserialize_database_at(db, dblen, (hs_database_t *)(void *)mem) !=
+			    HS_SUCCESS) {
 			free(db);
 			free(mem);
 			return -ENOMEM;
@@ -725,11 +727,15 @@ int engine_serialize(const struct engine *e, const char *key, bool image, unsign
 		     size_t *len)
 {
 #if HAVE_HYPERSCAN
+	/* A database is written out after it was compiled: the compiler is loaded. */
+	const struct hscompiler *hc = hscompiler_get(NULL);
 	struct buf b = {0};
 	size_t i;
 	uint64_t v;
 	int err = 0;
 
+	if (!hc)
+		return -ENOTSUP;
 	err |= buf_add(&b, image ? IMAGE_MAGIC : MAGIC, sizeof(MAGIC));
 	v = strlen(key);
 	err |= buf_add(&b, &v, sizeof(v));
@@ -738,7 +744,7 @@ int engine_serialize(const struct engine *e, const char *key, bool image, unsign
 	err |= buf_add(&b, &v, sizeof(v));
 	for (i = 0; i < e->n; i++)
 		err |= buf_addc(&b, e->pcre2[i] ? 1 : 0);
-	if (err || put_db(&b, e->db[0], image) < 0 || put_db(&b, e->db[1], image) < 0) {
+	if (err || put_db(hc, &b, e->db[0], image) < 0 || put_db(hc, &b, e->db[1], image) < 0) {
 		buf_free(&b);
 		return -ENOMEM;
 	}
@@ -830,6 +836,8 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 	info->degraded = e->degraded[0] ? e->degraded : NULL;
 #endif
 #if HAVE_HYPERSCAN
+	/* Asked of databases compiled here (api/rules.c): the compiler is loaded. */
+	const struct hscompiler *hc = hscompiler_get(NULL);
 	hs_scratch_t *s = NULL;
 	int k;
 
@@ -839,7 +847,8 @@ void engine_get_info(const struct engine *e, struct engine_info *info)
 		if (!e->db[k])
 			continue;
 		info->db_bytes += e->db_bytes[k];
-		hs_stream_size(e->db[k], &n);
+		if (hc)
+			hc->stream_size(e->db[k], &n);
 		info->stream_bytes += n;
 		if (hs_alloc_scratch(e->db[k], &s) != HS_SUCCESS)
 			s = NULL;

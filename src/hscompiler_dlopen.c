@@ -42,7 +42,15 @@ static void load(void)
 		   !symbol(lib, "hs_compile_multi", &compiler.compile_multi,
 			   sizeof(compiler.compile_multi)) ||
 		   !symbol(lib, "hs_free_compile_error", &compiler.free_compile_error,
-			   sizeof(compiler.free_compile_error))) {
+			   sizeof(compiler.free_compile_error)) ||
+		   !symbol(lib, "hs_serialize_database", &compiler.serialize_database,
+			   sizeof(compiler.serialize_database)) ||
+		   !symbol(lib, "hs_serialized_database_size", &compiler.serialized_database_size,
+			   sizeof(compiler.serialized_database_size)) ||
+		   !symbol(lib, "hs_deserialize_database_at", &compiler.deserialize_database_at,
+			   sizeof(compiler.deserialize_database_at)) ||
+		   !symbol(lib, "hs_stream_size", &compiler.stream_size,
+			   sizeof(compiler.stream_size))) {
 		snprintf(why, sizeof(why), "%s has no Hyperscan compiler", name);
 	} else if (strcmp(version(), hs_version()) != 0) {
 		snprintf(why, sizeof(why), "%s is Hyperscan %s, the program's runtime %s", name,
