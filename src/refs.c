@@ -208,18 +208,36 @@ void refs_free(struct refs *r)
 	free(r);
 }
 
+/*
+ * The civil calendar from the days since 1970-01-01 (H. Hinnant's
+ * civil_from_days), not gmtime_r(): glibc reads the time zone file before
+ * any conversion, UTC too, seven system calls at every start (issue 35).
+ */
+unsigned refs_month_of(long long t)
+{
+	long long z = t / 86400 - (t % 86400 < 0) + 719468;
+	long long era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097); /* [0, 146096] */
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153; /* March is 0 */
+	unsigned m = mp < 10 ? mp + 3 : mp - 9;
+	long long y = (long long)yoe + era * 400 + (m <= 2);
+
+	return (unsigned)(y * 100 + m);
+}
+
 unsigned refs_today(void)
 {
 	const char *env = getenv("HALLUSCAN_TODAY");
-	struct tm tm;
 	time_t now;
 
 	if (env && strlen(env) == 6 && strspn(env, "0123456789") == 6)
 		return (unsigned)atoi(env);
 	now = time(NULL);
-	if (!gmtime_r(&now, &tm))
+	if (now == (time_t)-1)
 		return 209912;
-	return (unsigned)(tm.tm_year + 1900) * 100 + (unsigned)(tm.tm_mon + 1);
+	return refs_month_of((long long)now);
 }
 
 static unsigned refs_year(unsigned today)

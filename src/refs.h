@@ -162,5 +162,7 @@ int refs_title_key(const struct refs *r, const char *title, size_t n, struct buf
 
 /* Today as YYYYMM, in UTC (HALLUSCAN_TODAY=YYYYMM overrides it, for tests). */
 unsigned refs_today(void);
+/* The UTC month of t as YYYYMM, as gmtime_r() gives it. */
+unsigned refs_month_of(long long t);
 
 #endif

@@ -2,6 +2,7 @@
 /* Bibliography entries: the recognizer's fields, the plausibility checks, the keys. */
 #include <errno.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "refs.h"
 #include "rules.h"
@@ -51,6 +52,48 @@ static const char *entry(void)
 {
 	snprintf(field_buf, sizeof(field_buf), "%.*s", (int)(one.to - one.from), line_text + one.from);
 	return field_buf;
+}
+
+/* Today's month without the time zone file: gmtime_r()'s, to the second (issue 35). */
+TEST(refs_month_of_is_gmtime)
+{
+	long long t, bad = 0, seen = 0;
+	unsigned long long x = 88172645463325252ull;
+	struct tm tm;
+	int i;
+
+	for (i = 0; i < 200000; i++) {
+		time_t tt;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* any second of 1901-2446, or one near a month's turn in 2000-2108 */
+		t = i % 2 ? (long long)(x % 17179869184ull) - 2147483648ll
+			  : 946684800ll + (long long)(i / 2 % 1300) * 2629746ll -
+				    (long long)(x % 3) * 43200;
+		tt = (time_t)t;
+		if (!gmtime_r(&tt, &tm))
+			continue;
+		seen++;
+		bad += refs_month_of(t) !=
+		       (unsigned)(tm.tm_year + 1900) * 100 + (unsigned)(tm.tm_mon + 1);
+	}
+	/* The seconds on either side of a month's turn. */
+	for (t = 946684800ll; t < 4102444800ll; t += 86400) {
+		time_t tt = (time_t)t, before = (time_t)(t - 1);
+		struct tm b;
+
+		if (!gmtime_r(&tt, &tm) || !gmtime_r(&before, &b))
+			continue;
+		seen++;
+		bad += refs_month_of(t) != (unsigned)(tm.tm_year + 1900) * 100 + (unsigned)(tm.tm_mon + 1);
+		bad += refs_month_of(t - 1) != (unsigned)(b.tm_year + 1900) * 100 + (unsigned)(b.tm_mon + 1);
+	}
+	CHECK(seen > 200000);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(refs_month_of(0), 197001);
+	CHECK_EQ(refs_month_of(-1), 196912);
+	CHECK_EQ(refs_month_of(951782400), 200002); /* 2000-02-29 00:00 */
+	CHECK_EQ(refs_month_of(951868800), 200003);
 }
 
 TEST(refs_styles)
