@@ -290,6 +290,14 @@ static bool at_ci(const char *s, size_t at, size_t end, const char *lit)
 	return end >= at + k && strncasecmp(s + at, lit, k) == 0;
 }
 
+/* Whether the word lit stands at s[at], ASCII case ignored: no letter follows it. */
+static bool at_word_ci(const char *s, size_t at, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return at_ci(s, at, end, lit) && (at + k == end || !is_alpha(s[at + k]));
+}
+
 /* Whether s[i, i + k) is lit (k bytes), ASCII case ignored. */
 static bool same_ci(const char *s, size_t i, const char *lit, size_t k)
 {
@@ -1081,6 +1089,60 @@ static bool record_value(const char *s, size_t b, size_t e)
 }
 
 /*
+ * Whether [b, e) lists values a field holds, "Sedan, SUV, Convertible":
+ * parts of one or two words parted by commas, no "and", "or" or "&" before
+ * the last. A subtitle that lists ("Planning, Design and Management") joins
+ * its last part so; a record's field line seldom does.
+ */
+static bool value_list(const char *s, size_t b, size_t e)
+{
+	size_t i, words = 0, commas = 0;
+	bool in_word = false;
+
+	for (i = b; i < e; i++) {
+		if (s[i] == ',') {
+			if (words == 0 || words > 2)
+				return false;
+			commas++;
+			words = 0;
+			in_word = false;
+		} else if (is_space(s[i])) {
+			in_word = false;
+		} else if (!in_word) {
+			in_word = true;
+			words++;
+			if (s[i] == '&' || at_word_ci(s, i, e, "and") || at_word_ci(s, i, e, "or"))
+				return false;
+		}
+	}
+	return commas >= 1 && words >= 1 && words <= 2;
+}
+
+/*
+ * Whether [b, e) is whom a line is addressed to or about, a preposition and
+ * one name: "To Marta", "For Jonas" (a summary of messages sent, of tasks
+ * handed out). A title's head of two words seldom opens so.
+ */
+static bool addressee(const char *s, size_t b, size_t e)
+{
+	static const char *const preps[] = {"to ", "for ", "from ", "with ", "cc "};
+	size_t i, k;
+
+	trim(s, &b, &e, "*_");
+	for (i = 0; i < ARRAY_SIZE(preps); i++)
+		if (at_ci(s, b, e, preps[i]))
+			break;
+	if (i == ARRAY_SIZE(preps))
+		return false;
+	k = b + strlen(preps[i]);
+	if (k >= e || !is_upper(s[k]))
+		return false;
+	while (k < e && !is_space(s[k]))
+		k++;
+	return k == e;
+}
+
+/*
  * Whether the list item [b, e) is a title: 0 no, 1 maybe, 2 surely. A title
  * is a capitalised phrase of two words or more that is no sentence, no
  * instruction and no glossary line ("**Term**: explanation"). It is sure
@@ -1134,7 +1196,9 @@ static int title_shaped(const struct refs *r, const char *s, size_t b, size_t e,
 			tb++;
 		if (tb == e || !is_upper(s[tb]) || t.imperative || head.capitalised < head.significant)
 			return 1;
-		if (head.words == 1 && (t.words < 3 || t.capitalised < t.significant))
+		if (head.words == 1 && (t.words < 3 || t.capitalised < t.significant || value_list(s, tb, e)))
+			return 1;
+		if (addressee(s, b, colon) && t.capitalised < t.significant)
 			return 1;
 		return t.words >= 2 ? 2 : 1;
 	}
@@ -2122,10 +2186,18 @@ int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
 	return err;
 }
 
-/* True at a mark that ends a part of a line of tool output: ". ", quotes, " - ", " | ", tabs. */
+/*
+ * True at a mark that ends a part of a line of tool output: ". ", quotes, " - ", " | ", tabs;
+ * an escaped line break or tab ("\\n" of a serialized string: its lines are parts), and a
+ * single quote that no letter stands on both sides of (a Python repr's string, not "Dora's").
+ */
 static size_t part_break(const char *s, size_t i, size_t n)
 {
 	if (s[i] == '"' || s[i] == '\t' || s[i] == '|' || s[i] == '[' || s[i] == ']')
+		return 1;
+	if (s[i] == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 't' || s[i + 1] == 'r'))
+		return 2;
+	if (s[i] == '\'' && !(i > 0 && is_alpha(s[i - 1]) && i + 1 < n && is_alpha(s[i + 1])))
 		return 1;
 	if ((s[i] == '.' || s[i] == '?' || s[i] == '!') && (i + 1 == n || s[i + 1] == ' '))
 		return 1;
@@ -2135,6 +2207,31 @@ static size_t part_break(const char *s, size_t i, size_t n)
 	    ((unsigned char)s[i + 2] >= 0x93 && (unsigned char)s[i + 2] <= 0x9D))
 		return 3; /* dashes and curly quotes */
 	return 0;
+}
+
+/*
+ * A part "Label: value" of at most eight words before ": " grounds its value
+ * too ("Bike shops in Lyon: Rhone Cycles" names "Rhone Cycles"), by the
+ * same rule of two words or more; k is the caller's buffer.
+ */
+static int label_value_key(const struct refs *r, const char *line, size_t from, size_t to,
+			   struct buf *k, int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	size_t i, spaces = 0;
+	int err;
+
+	for (i = from; i + 1 < to && !(line[i] == ':' && line[i + 1] == ' '); i++)
+		if (line[i] == ' ' && i > from && line[i - 1] != ' ' && ++spaces > 7)
+			return 0;
+	if (i + 1 >= to)
+		return 0;
+	k->len = 0;
+	err = buf_add(k, "ref\x1ft:", 6);
+	if (!err)
+		err = refs_title_key(r, line + i + 2, to - i - 2, k);
+	if (!err && memchr(k->data + 6, ' ', k->len - 6))
+		err = fn(ctx, k->data, k->len);
+	return err;
 }
 
 int refs_segment_keys(const struct refs *r, const char *line, size_t n,
@@ -2157,6 +2254,8 @@ int refs_segment_keys(const struct refs *r, const char *line, size_t n,
 			err = refs_title_key(r, line + from, i - from, &k);
 		if (!err && memchr(k.data + 6, ' ', k.len - 6))
 			err = fn(ctx, k.data, k.len);
+		if (!err)
+			err = label_value_key(r, line, from, i, &k, fn, ctx);
 		from = i + (len ? len : 1);
 	}
 	buf_free(&k);

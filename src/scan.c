@@ -431,7 +431,8 @@ static int ground_line(struct scan *s, struct ground *g, uint64_t start, uint64_
 	if (end <= start || start < s->win.base || (start == s->ref_line_start && s->ref_ground == g))
 		return 0;
 	p = window_get(&s->win, start, MIN(end, start + REFS_LINE_MAX), &n);
-	if (n == 0 || (cued && !refs_line_cue(p, n)))
+	/* A serialized string's escaped line breaks ("\\n") part it as lines of their own would. */
+	if (n == 0 || (cued && !refs_line_cue(p, n) && !memmem(p, n, "\\n", 2)))
 		return 0;
 	s->ref_line_start = start;
 	s->ref_ground = g;
