@@ -2324,6 +2324,26 @@ static bool proposed(const struct claims *c, const struct held *h)
 }
 
 /*
+ * For one end of a range (its two ends are held side by side, spanning the
+ * same bytes), the grounded quantity that says the two ends as one
+ * record's start and end (ground_range_held(), 1024 bytes apart at most);
+ * NULL otherwise.
+ */
+static const struct ground_quantity *range_held(const struct claims *c, const struct held *h)
+{
+	size_t i = (size_t)(h - c->held);
+	const struct held *o = NULL;
+
+	if (i + 1 < c->n_held && c->held[i + 1].from == h->from && c->held[i + 1].to == h->to &&
+	    (c->held[i + 1].nl_flags & NUMLEX_RANGE))
+		o = &c->held[i + 1];
+	else if (i > 0 && c->held[i - 1].from == h->from && c->held[i - 1].to == h->to &&
+		 (c->held[i - 1].nl_flags & NUMLEX_RANGE))
+		o = &c->held[i - 1];
+	return o ? ground_range_held(c->ground, &h->q, &o->q, 1024) : NULL;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -2434,6 +2454,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		ground_context_after(p, n, &ctx);
 		gq = ground_match_quantity(c->ground, &h->q, &ctx,
 					   r->near.signal ? r->near.tolerance : 0, &v);
+		/* "10:00 AM - 11:00 AM": one record's start and end, said together. */
+		if (v != GROUND_STATED && (h->nl_flags & NUMLEX_RANGE) && (said = range_held(c, h))) {
+			gq = said;
+			v = GROUND_STATED;
+		}
 		/* A new item's date or time, under "Suggested activities:": the
 		 * answer's proposal, not a record's date changed. */
 		if (v != GROUND_STATED && (h->q.kind == QUANTITY_DATE || h->q.kind == QUANTITY_TIME) &&

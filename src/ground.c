@@ -1989,6 +1989,42 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 	return NULL;
 }
 
+/*
+ * A range's two ends said together as one record's ("start_time: ...
+ * 10:00:00" beside "end_time: ... 11:00:00"): the newest quantity of lo's
+ * unit that states one end whose neighbour in that unit's order (the
+ * quantity said just before or after it, nothing of the unit between)
+ * states the other, within `within` bytes of it; NULL when none does among
+ * the SWAP_WALK newest. The pair is one record's by being adjacent: a
+ * start of one record and the end of another have the first's end or the
+ * other's start between them, unless the records are each other's
+ * neighbours in the text and written end first.
+ */
+const struct ground_quantity *ground_range_held(const struct ground *g, const struct quantity *lo,
+						const struct quantity *hi, uint64_t within)
+{
+	uint32_t i, prev = NIL, walked;
+
+	if (g->qcount == 0)
+		return NULL;
+	for (i = g->units[mix(lo->unit_hash)], walked = 0; i != NIL && walked < SWAP_WALK;
+	     i = g->ql[i].unit.next) {
+		if (g->ql[i].unit_hash != lo->unit_hash)
+			continue;
+		walked++;
+		if (prev != NIL) {
+			const struct ground_quantity *a = &g->q[prev], *b = &g->q[i];
+			uint64_t d = a->at > b->at ? a->at - b->at : b->at - a->at;
+
+			if (d <= within && ((quantity_states(lo, &a->q) && quantity_states(hi, &b->q)) ||
+					    (quantity_states(hi, &a->q) && quantity_states(lo, &b->q))))
+				return a;
+		}
+		prev = i;
+	}
+	return NULL;
+}
+
 /* ---- days said relative to another, or to today ---- */
 
 /* A count of days or weeks a word says: "a", "the", "one" ... "ten", or 1 to 31 in digits; else 0. */

@@ -266,6 +266,14 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a);
 
 /*
+ * The newest grounded quantity that states lo or hi, next in its unit's
+ * order to one that states the other, within `within` bytes: a range
+ * "10:00 - 11:00" said of one record's start and end. NULL when none.
+ */
+const struct ground_quantity *ground_range_held(const struct ground *g, const struct quantity *lo,
+						const struct quantity *hi, uint64_t within);
+
+/*
  * Days said relative to another date or to today. ground_relative_of()
  * reads text for them and sets, in *anchored, bit (offset +
  * GROUND_REL_MAX) of each offset from another date it says ("the day
