@@ -585,8 +585,8 @@ size_t quantity_name_before(const char *t, size_t p, size_t *gap)
 	*gap = 1;
 	if (p < 2)
 		return 0;
-	/* "ID: 7", "ID #7", "id: #7": an id's digits after its label */
-	if (t[e - 1] == '#')
+	/* "ID: 7", "ID #7", "id: #7", "ID '7'": an id's digits after its label */
+	if (t[e - 1] == '#' || (p >= 3 && (t[e - 1] == '\'' || t[e - 1] == '"')))
 		e--;
 	if (e >= 2 && t[e - 1] == ' ' && t[e - 2] == ':')
 		e -= 2;

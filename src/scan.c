@@ -886,19 +886,24 @@ static bool digits_only(const char *t, size_t n, size_t least)
  */
 static int ground_id_digits(struct scan *s, const struct record_value *v)
 {
-	const char *w = v->words[v->n_words - 1];
+	const char *w = v->words[v->n_words - 1], *t = v->text;
 	struct ground_context gc;
 	struct quantity q;
+	size_t n = v->len, at = 0;
 
-	if (!digits_only(v->text, v->len, 1) ||
-	    !quantity_set_name(&q, w, strlen(w), strtod(v->text, NULL)))
+	/* A YAML text line quotes it: "id_: '0'" */
+	if (n >= 3 && (t[0] == '\'' || t[0] == '"') && t[n - 1] == t[0]) {
+		at = 1;
+		n -= 2;
+	}
+	if (!digits_only(t + at, n, 1) || !quantity_set_name(&q, w, strlen(w), strtod(t + at, NULL)))
 		return 0;
 	record_context(v, 0, &gc);
 	if (s->rec_ground == s->span_ground) {
 		s->span_ground_used = true;
 		s->span_quantities++;
 	}
-	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+	return ground_add_quantity(s->rec_ground, &q, t + at, n, s->rec_base + record_offset(v, at), &gc);
 }
 
 /*
