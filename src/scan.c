@@ -948,6 +948,69 @@ static int ground_bare_phone(struct scan *s, const struct record_value *v)
 	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 }
 
+/* A span said with "a" ("for a day"): where it was said, for on_said_span(). */
+struct said_span {
+	struct scan *s;
+	const struct record_value *v;
+	size_t from, to;
+};
+
+static int on_said_span(void *ctx, const struct numlex_item *it)
+{
+	struct said_span *p = ctx;
+	struct ground_context gc;
+
+	record_context(p->v, p->from, &gc);
+	ground_context_words(p->v->text + p->from, p->to - p->from, &gc);
+	if (p->s->rec_ground == p->s->span_ground) {
+		p->s->span_ground_used = true;
+		p->s->span_quantities++;
+	}
+	return ground_add_quantity(p->s->rec_ground, &it->q, p->v->text + p->from, p->to - p->from,
+				   p->s->rec_base + record_offset(p->v, p->from), &gc);
+}
+
+/*
+ * "to stay for a day", "a week-long rental", "for an hour": a span said
+ * with "a", which the lexer reads as no figure (most "a day"s are none:
+ * "twice a day", "a day before"). After "for", or before "-long" or
+ * " long", it is one of its unit, grounded as "1 day" is: "your one-day
+ * stay", "a 7-day rental" repeat it.
+ */
+static int ground_spans_said(struct scan *s, const struct record_value *v)
+{
+	static const char *const units[] = {"day", "week", "night", "hour", "month", "year"};
+	static const char *const one[] = {"1 day", "1 week", "1 night", "1 hour", "1 month", "1 year"};
+	const char *t = v->text;
+	size_t n = v->len, i, u, k, w;
+	int err = 0;
+
+	for (i = 1; i + 4 < n && err == 0; i++) {
+		if (t[i - 1] != ' ' || (t[i] | 0x20) != 'a')
+			continue;
+		k = i + 1 + (t[i + 1] == 'n');
+		if (t[k] != ' ')
+			continue;
+		k++;
+		for (u = 0; u < ARRAY_SIZE(units); u++) {
+			w = strlen(units[u]);
+			if (k + w <= n && strncasecmp(t + k, units[u], w) == 0 &&
+			    (k + w == n || !isalpha((unsigned char)t[k + w])))
+				break;
+		}
+		if (u == ARRAY_SIZE(units))
+			continue;
+		if ((i >= 5 && strncasecmp(t + i - 5, " for ", 5) == 0) || (i == 4 && strncasecmp(t, "for ", 4) == 0) ||
+		    (k + w + 5 <= n && strncasecmp(t + k + w + 1, "long", 4) == 0 &&
+		     (t[k + w] == '-' || t[k + w] == ' '))) {
+			struct said_span p = {s, v, i, k + w};
+
+			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &p);
+		}
+	}
+	return err;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -969,9 +1032,13 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 	 * today a user or a tool spoke of, against which a reply's dates are
 	 * resolved. */
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && v->len >= 3) {
+		int err;
+
 		ground_note_relative(s->rec_ground, v->text, v->len);
 		if (s->rec_ground == s->span_ground)
 			s->span_ground_used = true;
+		if ((err = ground_spans_said(s, v)) < 0)
+			return err;
 	}
 	/* A field's value, counted: items of a list that share it ("sender":
 	 * "Charlie" twice) are what "Charlie: 2 messages" counts. */
