@@ -152,6 +152,10 @@ struct scan {
 	struct ground_context dash_ctx;
 	const struct record_value *rec_value;
 	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
+	/* A text line that ended with a month's name ("... on June"): the month,
+	 * 1-12, else 0, and the offset of its name, for the next line's day. */
+	unsigned fold_month;
+	uint64_t fold_at;
 	/* The periods of the value's figures, and the quantities of its last
 	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
 	struct numlex_periods periods;
@@ -1011,6 +1015,83 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 	return err;
 }
 
+static const char *const fold_months[] = {"January", "February", "March", "April", "May", "June",
+					  "July", "August", "September", "October", "November",
+					  "December"};
+
+/* The month (1-12) whose full name ends t[0, n) after a blank, else 0. */
+static unsigned month_at_end(const char *t, size_t n)
+{
+	size_t m, k;
+
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	for (m = 0; m < ARRAY_SIZE(fold_months); m++) {
+		k = strlen(fold_months[m]);
+		if (n > k && t[n - k - 1] == ' ' && strncasecmp(t + n - k, fold_months[m], k) == 0)
+			return (unsigned)m + 1;
+	}
+	return 0;
+}
+
+struct fold_day {
+	struct scan *s;
+	const struct record_value *v;
+	uint64_t at;
+	const char *text; /* the month's name and the next line's first bytes, read together */
+};
+
+static int on_fold_day(void *ctx, const struct numlex_item *it)
+{
+	struct fold_day *p = ctx;
+	struct ground_context gc;
+
+	if (quantity_class_of(&it->q) != QC_DATE)
+		return 0;
+	record_context(p->v, 0, &gc);
+	if (p->s->rec_ground == p->s->span_ground) {
+		p->s->span_ground_used = true;
+		p->s->span_quantities++;
+	}
+	return ground_add_quantity(p->s->rec_ground, &it->q, p->text + it->from, it->to - it->from, p->at, &gc);
+}
+
+/*
+ * A date a folded line of YAML text splits ("... on June\n    10th 2024 at
+ * 1 PM"): the reader gives each line alone, so the month ends one and the
+ * day opens the next. The month's name and the next line's first bytes
+ * are read together for the date they make (dates only).
+ */
+static int ground_folded_date(struct scan *s, const struct record_value *v)
+{
+	unsigned month = s->fold_month;
+	char buf[64];
+	size_t i = 0, k, n;
+
+	s->fold_month = 0;
+	if (v->cont || (v->kind != RECORD_PROSE && v->kind != RECORD_STRING))
+		return 0;
+	if (month) {
+		while (i < v->len && v->text[i] == ' ')
+			i++;
+		if (v->kind == RECORD_PROSE && i < v->len && v->text[i] >= '1' && v->text[i] <= '9') {
+			struct fold_day p = {s, v, s->fold_at, buf};
+			int err;
+
+			k = strlen(fold_months[month - 1]);
+			memcpy(buf, fold_months[month - 1], k);
+			buf[k++] = ' ';
+			n = MIN(v->len - i, sizeof(buf) - k);
+			memcpy(buf + k, v->text + i, n);
+			if ((err = numlex_scan(buf, k + n, 0, on_fold_day, &p)) < 0)
+				return err;
+		}
+	}
+	if ((s->fold_month = month_at_end(v->text, v->len)))
+		s->fold_at = s->rec_base + record_offset(v, v->len);
+	return 0;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -1062,8 +1143,10 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 
 		if (err == 0)
 			err = dash_item(s, v);
-		if (err < 0)
+		if (err < 0 || (err = ground_folded_date(s, v)) < 0)
 			return err;
+	} else {
+		s->fold_month = 0;
 	}
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
@@ -1111,6 +1194,7 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_seq = ground_next_seq(g);
 	s->run_n = 0;
 	s->dash_n = 0;
+	s->fold_month = 0;
 }
 
 /* Feeds the reader the open span's bytes up to offset to (still in the window). */
