@@ -2324,10 +2324,10 @@ static bool proposed(const struct claims *c, const struct held *h)
 }
 
 /*
- * For one end of a range (its two ends are held side by side, spanning the
- * same bytes), the grounded quantity that says the two ends as one
- * record's start and end (ground_range_held(), 1024 bytes apart at most);
- * NULL otherwise.
+ * For one end of a range of times or days (its two ends are held side by
+ * side, spanning the same bytes), the grounded quantity that says the two
+ * ends as one record's start and end (ground_range_held(), 1024 bytes
+ * apart at most); NULL otherwise.
  */
 static const struct ground_quantity *range_held(const struct claims *c, const struct held *h)
 {
@@ -2340,7 +2340,11 @@ static const struct ground_quantity *range_held(const struct claims *c, const st
 	else if (i > 0 && c->held[i - 1].from == h->from && c->held[i - 1].to == h->to &&
 		 (c->held[i - 1].nl_flags & NUMLEX_RANGE))
 		o = &c->held[i - 1];
-	return o ? ground_range_held(c->ground, &h->q, &o->q, 1024) : NULL;
+	/* (times and days, which records give as a start and an end; the ends
+	 * of a range of money or shares are no one record's two fields) */
+	if (!o || (quantity_class_of(&h->q) != QC_TIME && quantity_class_of(&h->q) != QC_DATE))
+		return NULL;
+	return ground_range_held(c->ground, &h->q, &o->q, 1024);
 }
 
 /*
