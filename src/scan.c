@@ -413,6 +413,19 @@ static int ground_ref_key(void *ctx, const char *key, size_t len)
 	return ground_add(s->ref_ground, key, len, s->ref_line_start);
 }
 
+/* Whether p[0, n) holds an escaped line break, "\\n" (memchr finds the backslashes). */
+static bool escaped_break(const char *p, size_t n)
+{
+	const char *q = p;
+
+	while ((q = memchr(q, '\\', n - (size_t)(q - p))) && q + 1 < p + n) {
+		if (q[1] == 'n')
+			return true;
+		q += 2;
+	}
+	return false;
+}
+
 /*
  * The line [start, end) of tool output or a source, read as if in a list of
  * references: its entries ground their titles, DOIs and arXiv ids, and its
@@ -436,7 +449,7 @@ static int ground_line(struct scan *s, struct ground *g, uint64_t start, uint64_
 		return 0;
 	p = window_get(&s->win, start, MIN(end, start + REFS_LINE_MAX), &n);
 	/* A serialized string's escaped line breaks ("\\n") part it as lines of their own would. */
-	if (n == 0 || (cued && !refs_line_cue(p, n) && !memmem(p, n, "\\n", 2)))
+	if (n == 0 || (cued && !refs_line_cue(p, n) && !escaped_break(p, n)))
 		return 0;
 	s->ref_line_start = start;
 	s->ref_ground = g;
@@ -985,15 +998,19 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 {
 	static const char *const units[] = {"day", "week", "night", "hour", "month", "year"};
 	static const char *const one[] = {"1 day", "1 week", "1 night", "1 hour", "1 month", "1 year"};
-	const char *t = v->text;
+	const char *t = v->text, *p;
 	size_t n = v->len, i, u, k, w;
 	int err = 0;
 
-	for (i = 1; i + 4 < n && err == 0; i++) {
-		if (t[i - 1] != ' ' || (t[i] | 0x20) != 'a')
+	/* Where "a" or "an" stands after "for" or before a "long": found from
+	 * the "r" of "for" and the "g" of "long" (memchr), not byte by byte. */
+	for (p = t; err == 0 && (p = memchr(p, 'r', (size_t)(t + n - p))); p++) {
+		i = (size_t)(p - t) + 2; /* the "a" */
+		if (i + 1 >= n || t[i - 1] != ' ' || (t[i] | 0x20) != 'a' || i < 4 ||
+		    strncasecmp(t + i - 4, "fo", 2) != 0 || (i > 4 && isalpha((unsigned char)t[i - 5])))
 			continue;
-		k = i + 1 + (t[i + 1] == 'n');
-		if (t[k] != ' ')
+		k = i + 1 + (i + 1 < n && t[i + 1] == 'n');
+		if (k >= n || t[k] != ' ')
 			continue;
 		k++;
 		for (u = 0; u < ARRAY_SIZE(units); u++) {
@@ -1002,14 +1019,38 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 			    (k + w == n || !isalpha((unsigned char)t[k + w])))
 				break;
 		}
+		if (u < ARRAY_SIZE(units)) {
+			struct said_span sp = {s, v, i, k + w};
+
+			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &sp);
+		}
+	}
+	for (p = t; err == 0 && (p = memchr(p, 'g', (size_t)(t + n - p))); p++) {
+		size_t e = (size_t)(p - t); /* the '-' or ' ' before "long", once found */
+
+		if (e < 8 || memcmp(t + e - 3, "lon", 3) != 0)
+			continue;
+		e -= 4;
+		if (t[e] != '-' && t[e] != ' ')
+			continue;
+		for (u = 0; u < ARRAY_SIZE(units); u++) {
+			w = strlen(units[u]);
+			if (e >= w + 2 && strncasecmp(t + e - w, units[u], w) == 0 && t[e - w - 1] == ' ')
+				break;
+		}
 		if (u == ARRAY_SIZE(units))
 			continue;
-		if ((i >= 5 && strncasecmp(t + i - 5, " for ", 5) == 0) || (i == 4 && strncasecmp(t, "for ", 4) == 0) ||
-		    (k + w + 5 <= n && strncasecmp(t + k + w + 1, "long", 4) == 0 &&
-		     (t[k + w] == '-' || t[k + w] == ' '))) {
-			struct said_span p = {s, v, i, k + w};
+		k = e - w - 1; /* the blank before the unit */
+		if (k >= 1 && (t[k - 1] | 0x20) == 'a' && (k == 1 || t[k - 2] == ' '))
+			i = k - 1;
+		else if (k >= 2 && (t[k - 2] | 0x20) == 'a' && t[k - 1] == 'n' && (k == 2 || t[k - 3] == ' '))
+			i = k - 2;
+		else
+			continue;
+		{
+			struct said_span sp = {s, v, i, e};
 
-			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &p);
+			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &sp);
 		}
 	}
 	return err;
