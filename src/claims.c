@@ -713,15 +713,15 @@ static bool opening_time(struct claims *c, const struct held *h, uint64_t end)
 /*
  * Is a grounded time's text a clock's reading, to the second ("17:30:24"
  * of "2016-03-12 17:30:24", when a review was posted)? Opening hours are
- * never written so.
+ * never written so. Seconds of 00 are not a reading: a record's scheduled
+ * times are written so ("start_time: 2024-06-10 13:00:00").
  */
 static bool clock_reading(const char *t)
 {
-	size_t i = 0, k;
+	size_t i = 0, k, d = 0;
 
 	for (k = 0; k < 3; k++) {
-		size_t d = i;
-
+		d = i;
 		while (isdigit((unsigned char)t[i]))
 			i++;
 		if (i - d < 1 || i - d > 2)
@@ -729,6 +729,8 @@ static bool clock_reading(const char *t)
 		if (k < 2 && t[i++] != ':')
 			return false;
 	}
+	if (strspn(t + d, "0") == i - d)
+		return false;
 	return t[i] == '\0' || t[i] == '.' || t[i] == 'Z' || t[i] == '+';
 }
 
