@@ -399,8 +399,10 @@ class Bench:
                 return "|".join(f"(?:{p})" for p in pattern)
             return pattern
 
+        # A rule with extend: exports the regex of its whole match, not its pattern.
         stale = [r["id"] for r in self.rules
-                 if r["id"] not in yaml_rules or joined(yaml_rules[r["id"]].get("pattern")) != r["regex"]]
+                 if r["id"] not in yaml_rules or (joined(yaml_rules[r["id"]].get("pattern")) != r["regex"]
+                                                  and not yaml_rules[r["id"]].get("extend"))]
         # Hyperscan gets a list's alternatives apart, as halluscan compiles them.
         for r in self.rules:
             pat = yaml_rules.get(r["id"], {}).get("pattern")

@@ -9,10 +9,8 @@
  * One difference is known and left: Hyperscan reports only the leftmost
  * start of each end, so where a match starting inside the previous match
  * ends where one starting after it does, PCRE2 finds the latter and
- * Hyperscan does not. No built-in pattern has that shape within
- * ENGINE_MAX_MATCH; past it the URL rule does, on a line of more than
- * 8 KiB of URL characters holding further "http://": Hyperscan reports the
- * first URL (cut), PCRE2 that one and those after its cut.
+ * Hyperscan does not. No built-in pattern has that shape (the URL rule
+ * had, past ENGINE_MAX_MATCH, until its end was found by url_end()).
  *
  * engine_compile() and engine_load() return an engine the caller frees with
  * engine_free(); engine_stream_new() a stream freed with

@@ -532,6 +532,12 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 					   "match starts with");
 			else
 				err = (r->wake_on = xstrndup(scalar(v), strlen(scalar(v)))) ? 0 : -ENOMEM;
+		} else if (strcmp(key, "extend") == 0) {
+			if (v->type == YAML_SCALAR_NODE && strcmp(scalar(v), "url") == 0)
+				r->extend = EXTEND_URL;
+			else
+				err = fail(p, v, "extend must be url (the match runs to the end of "
+					   "the URL that starts there)");
 		} else if (strcmp(key, "description") == 0) {
 			if (v->type != YAML_SCALAR_NODE)
 				err = fail(p, v, "\"description\" must be a string");
@@ -591,6 +597,8 @@ static int parse_rule(struct pack *p, yaml_node_t *n, struct rule *r)
 		goto out;
 	}
 #undef NEED
+	if (r->extend && !r->pattern)
+		err = failf(p, n, "rule \"%s\": \"extend\" needs a \"pattern\" to find the starts", r->id);
 	if (r->near.signal && r->grounding != GROUNDING_QUANTITY && r->grounding != GROUNDING_REFERENCE)
 		err = failf(p, n, "rule \"%s\": \"near\" goes with grounding: quantity or reference", r->id);
 	if (r->pressure == PRESSURE_STRICT && !r->unless_before && !r->unless_after &&
@@ -1503,6 +1511,8 @@ static void compute_digest(const struct ruleset *rs, char out_hex[65])
 			digest_str(&h, r->unless_sentence[j]);
 		if (r->pressure)
 			digest_str(&h, pressure_name(r->pressure));
+		if (r->extend)
+			digest_str(&h, "extend: url");
 		if (r->wake_on) {
 			digest_str(&h, "wake_on");
 			digest_str(&h, r->wake_on);
@@ -1646,7 +1656,7 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
  * against its range; the first error stops the walk.
  */
 #define RULES_BLOB_MAGIC 0x52534c48u /* "HLSR" */
-#define RULES_BLOB_VERSION 8u
+#define RULES_BLOB_VERSION 9u
 
 struct codec {
 	bool writing;
@@ -2017,6 +2027,7 @@ static void codec_rule(struct codec *c, void *p)
 	CODEC_ENUM(c, r->grounding, ARRAY_SIZE(grounding_names) - 1);
 	codec_near(c, &r->near);
 	CODEC_ENUM(c, r->pressure, PRESSURE_ONLY);
+	CODEC_ENUM(c, r->extend, EXTEND_URL);
 	codec_opt_str(c, &r->wake_on);
 	codec_rule_examples(c, r);
 	codec_where(c, &r->at);

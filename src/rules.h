@@ -79,6 +79,17 @@ const char *pressure_name(enum pressure p);
 
 #define RULE_WAKE_MAX 15
 
+/*
+ * How a match's end is found (extend:). EXTEND_URL: the pattern finds
+ * where a URL may start, once per start, and url_end() (url.h) its end:
+ * the regex of a URL reports an end per byte of it, by far the most
+ * reports of all on text that quotes many URLs.
+ */
+enum extend {
+	EXTEND_NONE = 0,
+	EXTEND_URL,
+};
+
 struct rule {
 	char *id;
 	char *signal;
@@ -112,6 +123,7 @@ struct rule {
 	enum grounding grounding;
 	struct near near; /* signal NULL: none */
 	enum pressure pressure;
+	enum extend extend;
 	/* A literal every match starts with (wake_on), or NULL: the rule is scanned
 	 * only from its first occurrence in an input on (scan.c), so that text
 	 * without it costs nothing. At most RULE_WAKE_MAX bytes. */

@@ -21,6 +21,7 @@
 #include "refs.h"
 #include "spans.h"
 #include "triggers.h"
+#include "url.h"
 #include "window.h"
 
 /* Reads are fed to the engine in pieces of at most this size. */
@@ -59,6 +60,7 @@ struct deferred {
 
 struct scan {
 	const struct db *db;
+	uint64_t *ext_end;          /* per rule with extend: where its last match ended */
 	const struct ruleset *rs;
 	const struct policy *pol;
 	scan_finding_fn fn;
@@ -1468,6 +1470,32 @@ static int on_delimiter(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 	}
 }
 
+/*
+ * Runs the match of rule r (extend: url) that starts at from to the end of
+ * its URL, as the regex of a URL would have: within the line and the
+ * engine's longest match, and never starting inside the rule's last URL
+ * (a regex's matches do not overlap). False: no URL starts there. The
+ * engine delivers a match once its line has ended or ENGINE_MAX_MATCH
+ * bytes have followed it, so the window holds all that url_end() reads.
+ */
+static bool extend_url(struct scan *s, size_t r, uint64_t from, uint64_t *to)
+{
+	const char *p;
+	size_t n, len;
+
+	if (from < s->ext_end[r])
+		return false;
+	if (from < s->win.base)
+		return true; /* (cannot be: KEEP holds far more) the start, still a finding */
+	p = window_get(&s->win, from, from + ENGINE_MAX_MATCH, &n);
+	len = url_end(p, n);
+	if (len == 0)
+		return false;
+	*to = from + len;
+	s->ext_end[r] = *to;
+	return true;
+}
+
 static int on_match_rest(struct scan *s, unsigned id, uint64_t from, uint64_t to);
 
 /*
@@ -1501,10 +1529,15 @@ static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, 
 {
 	const struct db *db = s->db;
 
-	/* A rule for context pressure is not there without it: not even grounded. */
-	if (id >= db->first_rule_id && !s->pressure &&
-	    s->rs->rules[id - db->first_rule_id].pressure == PRESSURE_ONLY)
-		return 0;
+	if (id >= db->first_rule_id) {
+		const struct rule *r = &s->rs->rules[id - db->first_rule_id];
+
+		/* A rule for context pressure is not there without it: not even grounded. */
+		if (!s->pressure && r->pressure == PRESSURE_ONLY)
+			return 0;
+		if (r->extend == EXTEND_URL && !extend_url(s, id - db->first_rule_id, from, &to))
+			return 0;
+	}
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode) {
 		if (id == db->line_id) {
@@ -1537,6 +1570,7 @@ static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, 
 static void reset(struct scan *s)
 {
 	s->ended = false;
+	memset(s->ext_end, 0, s->rs->n_rules * sizeof(*s->ext_end));
 	s->limit_hits_before = engine_stream_limit_hits(s->es);
 	s->win.len = 0;
 	s->win.base = 0;
@@ -1649,9 +1683,10 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 		s->wake_len = s->wake ? strlen(s->wake) : 1;
 	}
 	s->counts = calloc(scan_n_signals(s->rs), sizeof(*s->counts));
+	s->ext_end = calloc(s->rs->n_rules ? s->rs->n_rules : 1, sizeof(*s->ext_end));
 	s->win.data = malloc(WINDOW_CAP);
 	s->win.cap = WINDOW_CAP;
-	if (!s->counts || !s->win.data)
+	if (!s->counts || !s->ext_end || !s->win.data)
 		goto fail;
 	err = spans_init(&s->spans, s->rs, NULL);
 	if (err < 0)
@@ -1698,6 +1733,7 @@ void scan_free(struct scan *s)
 	buf_free(&s->defer_text);
 	buf_free(&s->key);
 	free(s->counts);
+	free(s->ext_end);
 	free(s->win.data);
 	buf_free(&s->msg);
 	buf_free(&s->rec);
@@ -1795,6 +1831,7 @@ int scan_source_begin(struct scan *s)
 	s->win.len = 0;
 	s->win.base = 0;
 	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
+	memset(s->ext_end, 0, s->rs->n_rules * sizeof(*s->ext_end));
 	s->source_line = 0;
 	reader_begin(s, s->sources, 0);
 	return 0;

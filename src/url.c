@@ -21,6 +21,70 @@ static size_t authority_end(const char *s, size_t n)
 	return i;
 }
 
+/* What a byte may be in url_end()'s classes, by bit. */
+enum { URL_C = 1, URL_D = 2, URL_E = 4 };
+
+static unsigned url_class(unsigned char c)
+{
+	if (c <= 0x20 || c == 0x7F)
+		return 0;
+	switch (c) {
+	case '<': case '>': case '"': case '\'': case '`':
+	case '(': case ')': case '[': case ']': case '{': case '}':
+		return 0;
+	case '|': case '\\': case '^':
+		return URL_D;
+	case '.': case ',': case ';': case ':': case '!': case '?': case '*': case '_': case '~':
+		return URL_C | URL_D;
+	default:
+		return URL_C | URL_D | URL_E;
+	}
+}
+
+/*
+ * After the scheme and the host's first byte the URL is a run of tokens,
+ * each a C byte or a group "(" D* ")", that ends with an E byte or a group;
+ * C holds no parenthesis, so the run splits into tokens one way only, and
+ * the longest match ends after the last such token before the first byte
+ * that starts none (or a group that does not close).
+ */
+size_t url_end(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 4, end = 0;
+
+	if (n < 9 || (u[0] | 0x20) != 'h' || (u[1] | 0x20) != 't' || (u[2] | 0x20) != 't' ||
+	    (u[3] | 0x20) != 'p')
+		return 0;
+	if ((u[i] | 0x20) == 's')
+		i++;
+	if (i + 4 > n || u[i] != ':' || u[i + 1] != '/' || u[i + 2] != '/')
+		return 0;
+	i += 3;
+	if (!(((u[i] | 0x20) >= 'a' && (u[i] | 0x20) <= 'z') || (u[i] >= '0' && u[i] <= '9')))
+		return 0;
+	for (i++; i < n;) {
+		unsigned char k = url_class(u[i]);
+
+		if (k & URL_C) {
+			i++;
+			if (k & URL_E)
+				end = i;
+		} else if (u[i] == '(') {
+			size_t j = i + 1;
+
+			while (j < n && (url_class(u[j]) & URL_D))
+				j++;
+			if (j == n || u[j] != ')')
+				break;
+			i = end = j + 1;
+		} else {
+			break;
+		}
+	}
+	return end;
+}
+
 /* Past the last '@' of the authority (a raw '@' in a password is common), or 0. */
 static size_t userinfo_end(const char *s, size_t n)
 {

@@ -36,6 +36,7 @@
 #include "input/walk.h"
 #include "output/jsonl.h"
 #include "spans.h"
+#include "url.h"
 
 enum {
 	OPT_CONTEXT = CHAR_MAX + 1,
@@ -1060,9 +1061,11 @@ static int export_patterns(const struct ruleset *rs)
 	for (i = 0; i < rs->n_rules; i++) {
 		const struct rule *r = &rs->rules[i];
 
-		/* A number check has no pattern to export: the lexer finds its quantities. */
+		/* A number check has no pattern to export: the lexer finds its quantities.
+		 * A URL's pattern finds its start only: the regex of its whole match. */
 		if (r->pattern)
-			printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-", r->pattern);
+			printf("%s\t%s\t%s\t%s\n", r->id, r->signal, r->caseless ? "i" : "-",
+			       r->extend == EXTEND_URL ? URL_REGEX : r->pattern);
 	}
 	return 0;
 }

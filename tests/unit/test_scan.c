@@ -638,3 +638,101 @@ TEST(scan_entry_numbers_held)
 	buf_free(&want);
 	teardown(&fx);
 }
+
+/* Scans text with both engines in pieces of each step; every output must be the first. */
+static void agree_on_splits(struct fixture *hs, struct fixture *pc, const char *text, size_t len,
+			    const size_t *steps, size_t n_steps, const char *what)
+{
+	char *whole;
+	size_t k;
+
+	scan(hs, text, len, 0, NULL);
+	whole = strdup(hs->out.data);
+	for (k = 0; k < n_steps; k++) {
+		scan(hs, text, len, steps[k], NULL);
+		if (strcmp(whole, hs->out.data) != 0) {
+			fprintf(stderr, "  %s, step %zu: hyperscan output depends on the split\n", what,
+				steps[k]);
+			CHECK(!"hyperscan output depends on the split");
+		}
+		scan(pc, text, len, steps[k], NULL);
+		if (strcmp(whole, pc->out.data) != 0) {
+			fprintf(stderr, "  %s, step %zu: pcre2 differs:\n%s---\n%s", what, steps[k], whole,
+				pc->out.data);
+			CHECK(!"pcre2 output differs");
+		}
+	}
+	free(whole);
+}
+
+/*
+ * A URL read in two pieces, cut anywhere in it, at the scanner's and the
+ * engine's read sizes: its end is found where the whole input finds it,
+ * by both engines. Its end is decided when its line ends, or once
+ * ENGINE_MAX_MATCH bytes have followed its start.
+ */
+TEST(scan_url_across_reads)
+{
+	static const char url[] = "https://cut.example/wiki/A_(b)_c?d=%E2%80%99";
+	static const size_t starts[] = {16384, 65536, 2 * 65536};
+	struct fixture hs, pc;
+	size_t len = 3 * 65536, s, k, u = sizeof(url) - 1;
+	char *text = malloc(len + 1), want[128];
+
+	if (!text || !setup(&hs, ENGINE_AUTO) || !setup(&pc, ENGINE_PCRE2)) {
+		free(text);
+		return;
+	}
+	for (s = 0; s < ARRAY_SIZE(starts); s++) {
+		for (k = 0; k <= u; k += 3) {
+			size_t at = starts[s] - k, steps[] = {starts[s], 16384, 65536, 4093};
+			size_t i;
+
+			for (i = 0; i < len; i++)
+				text[i] = "lorem ipsum dolor "[i % 18];
+			memcpy(text + at - 1, " ", 1);
+			memcpy(text + at, url, u);
+			memcpy(text + at + u, "). Next", 7);
+			/* The line ends right after the URL, or 8 KiB later. */
+			text[at + u + (k % 2 ? 2 : ENGINE_MAX_MATCH + 100)] = '\n';
+			agree_on_splits(&hs, &pc, text, len, steps, ARRAY_SIZE(steps), "url across reads");
+			snprintf(want, sizeof(want), "fabricated_url:%s@%zu;", url, at);
+			CHECK(strstr(hs.brief.data, want) != NULL);
+		}
+	}
+	teardown(&hs);
+	teardown(&pc);
+	free(text);
+}
+
+/*
+ * A line of 1 MiB of URL characters with a scheme every few bytes: each
+ * URL is cut at ENGINE_MAX_MATCH and the next starts at the first scheme
+ * after the cut, on both engines and however the line is read (before
+ * extend: url, Hyperscan kept the first cut URL only).
+ */
+TEST(scan_url_hostile_line)
+{
+	static const char fill[] = "b.(c)https://d";
+	static const size_t steps[] = {65536, 100000, 8191};
+	struct fixture hs, pc;
+	size_t len = 1 << 20, i;
+	char *text = malloc(len);
+	struct scan_summary sum;
+
+	if (!text || !setup(&hs, ENGINE_AUTO) || !setup(&pc, ENGINE_PCRE2)) {
+		free(text);
+		return;
+	}
+	memcpy(text, "https://a", 9);
+	for (i = 9; i < len; i++)
+		text[i] = fill[(i - 9) % (sizeof(fill) - 1)];
+	agree_on_splits(&hs, &pc, text, len, steps, ARRAY_SIZE(steps), "hostile url line");
+	scan(&hs, text, len, 0, &sum);
+	/* One URL per ENGINE_MAX_MATCH bytes, give or take the last. */
+	CHECK(sum.findings >= len / ENGINE_MAX_MATCH);
+	CHECK(strncmp(hs.brief.data, "fabricated_url:https://a", 24) == 0);
+	teardown(&hs);
+	teardown(&pc);
+	free(text);
+}
