@@ -1096,3 +1096,73 @@ TEST(rules_limits_leave_room)
 	ruleset_free(rs);
 	buf_free(&b);
 }
+
+/*
+ * extend: url: the pattern finds a URL's start and the match runs to its
+ * end (url_end()); the examples hold that end, on both engines. Without
+ * extend the start alone is the match. Another value, or no pattern to
+ * find the starts, is refused.
+ */
+static char *url_pack(const char *how)
+{
+	static char text[4096];
+	static const char with[] =
+		"    pattern: 'https?://[a-z0-9]'\n%s"
+		"    examples:\n"
+		"      - {text: 'see https://x.example/a_(b).', match: 'https://x.example/a_(b)'}\n"
+		"      - {text: '[t](http://y.example/c?d=e).', match: 'http://y.example/c?d=e'}\n";
+	char lines[512];
+	const char *p = edit("    pattern: 'https?://\\S+'\n", "");
+
+	snprintf(lines, sizeof(lines), with, how);
+	snprintf(text, sizeof(text), "%s", p ? p : "");
+	p = strstr(text, "    examples: ['see https://x.example/a']\n");
+	if (!p)
+		return NULL;
+	{
+		char tail[4096];
+
+		snprintf(tail, sizeof(tail), "%s", p + strlen("    examples: ['see https://x.example/a']\n"));
+		snprintf(text + (p - text), sizeof(text) - (size_t)(p - text), "%s%s", lines, tail);
+	}
+	return text;
+}
+
+TEST(rules_extend_url)
+{
+	struct ruleset *a = NULL, *b = NULL;
+	struct db *db = NULL;
+	struct diag d = {""};
+	const char *t;
+
+	t = url_pack("    extend: url\n");
+	CHECK(t != NULL);
+	if (!t || load(t, &d, &a) != 0) {
+		fprintf(stderr, "  %s\n", d.msg);
+		CHECK(!"the pack with extend: url is refused");
+		goto out;
+	}
+	CHECK_EQ(a->rules[0].extend, EXTEND_URL);
+	for (int be = 0; be < 2; be++) {
+		CHECK_EQ(db_compile(a, be ? ENGINE_PCRE2 : ENGINE_AUTO, &db, &d), 0);
+		if (db)
+			CHECK_EQ(scan_check_examples(db, &d), 0);
+		db_free(db);
+		db = NULL;
+	}
+	CHECK_EQ(load(url_pack(""), &d, &b), 0);
+	if (b) {
+		CHECK(strcmp(a->digest, b->digest) != 0);
+		CHECK_EQ(db_compile(b, ENGINE_AUTO, &db, &d), 0);
+		if (db)
+			CHECK(scan_check_examples(db, &d) != 0);
+	}
+	refused(edit("    severity: warn\n", "    severity: warn\n    extend: uri\n"), "p.yaml:5:13:",
+		"extend must be url");
+	refused(edit("    pattern: 'https?://\\S+'\n", "    grounding: reference\n    extend: url\n"),
+		"p.yaml:2:5:", "\"extend\" needs a \"pattern\"");
+out:
+	db_free(db);
+	ruleset_free(a);
+	ruleset_free(b);
+}
