@@ -199,6 +199,7 @@ struct halluscan_rule {
 	const char *id;          /* "url.http" */
 	const char *signal;      /* "fabricated_url" */
 	const char *pattern;     /* PCRE2 syntax; a list of patterns as their alternation;
+				    url.http's whole match (its end is found in C);
 				    NULL for a number check (HALLUSCAN_RULE_LEXER) and
 				    for list items (HALLUSCAN_RULE_RECOGNIZER) */
 	enum halluscan_severity severity; /* before contexts escalate it */

@@ -9,6 +9,7 @@
 #include "api.h"
 #include "config.h"
 #include "scan.h"
+#include "url.h"
 
 struct halluscan_rules {
 	/* The caller's reference and one per scanner made from them: whichever
@@ -168,7 +169,9 @@ static int describe(struct halluscan_rules *r, bool compiled)
 		bool pcre2 = engine_is_pcre2(r->db->engine, r->db->first_rule_id + i);
 
 		*y = (struct halluscan_rule){
-			.id = x->id, .signal = x->signal, .pattern = x->pattern,
+			.id = x->id, .signal = x->signal,
+			/* A URL's pattern finds its start: the regex of the whole match. */
+			.pattern = x->extend == EXTEND_URL ? URL_REGEX : x->pattern,
 			.severity = (enum halluscan_severity)x->severity,
 			.flags = (x->caseless ? HALLUSCAN_RULE_CASELESS : 0) |
 				 (pcre2 ? HALLUSCAN_RULE_PCRE2 : 0) |

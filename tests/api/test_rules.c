@@ -35,6 +35,9 @@ TEST(api_rules_builtin)
 	CHECK_EQ(r->severity, HALLUSCAN_WARN);
 	CHECK_STR(r->file, "patterns/urls.yaml");
 	CHECK(r->line > 0 && r->pattern && strstr(r->pattern, "http"));
+	/* The regex of the whole URL, trailing punctuation and all, though
+	 * its pack's pattern finds only where a URL starts (extend: url). */
+	CHECK(r->pattern && strstr(r->pattern, "|\\\\^.,;:!?*_~\\x00-\\x1f\\x7f]|"));
 	for (i = 0; (r = halluscan_rules_rule(rules, i)); i++) {
 		ex += r->n_examples;
 		/* A number check runs on the lexer, list items and years on
