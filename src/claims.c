@@ -1940,7 +1940,30 @@ static bool group_counted(struct claims *c, struct held *h)
 		return false;
 	for (i = n; i > 0 && p[i - 1] != '\n' && !isdigit((unsigned char)p[i - 1]); i--)
 		;
-	return ground_group_said(c->ground, p + i, n - i, h->q.value, &h->grounded_at);
+	if (ground_group_said(c->ground, p + i, n - i, h->q.value, &h->grounded_at))
+		return true;
+	/* "1 in private", "(2 from Alice)": the value named after it, in its
+	 * clause (to a comma, a bracket, a sentence's or a line's end or the
+	 * next figure), after "in", "from" or "by". */
+	p = window_get(c->w, h->to, h->to + GROUP_BEFORE, &n);
+	for (i = 0; i < n && !strchr("\n,;:.()[]", p[i]) && !isdigit((unsigned char)p[i]); i++)
+		;
+	for (size_t k = 0; k + 4 <= i; k++) {
+		size_t w = 0;
+
+		if (k > 0 && isalnum((unsigned char)p[k - 1]))
+			continue;
+		if (strncasecmp(p + k, "in ", 3) == 0)
+			w = 3;
+		else if (k + 5 <= i && (strncasecmp(p + k, "from ", 5) == 0))
+			w = 5;
+		else if (strncasecmp(p + k, "by ", 3) == 0)
+			w = 3;
+		if (w && ground_group_said(c->ground, p + k + w, i - k - w, h->q.value,
+					   &h->grounded_at))
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -2415,7 +2438,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
-			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end)
+			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
+					       group_counted(c, h)
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */

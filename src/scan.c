@@ -151,6 +151,7 @@ struct scan {
 	 * true"): the first key of the items so far, how many, where (dash_item()). */
 	uint64_t dash_key, dash_at;
 	uint32_t dash_n;
+	bool dash_whole; /* the items began the record's text: one is a list too */
 	struct ground_context dash_ctx;
 	const struct record_value *rec_value;
 	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
@@ -790,7 +791,7 @@ static int dash_end(struct scan *s)
 	char text[16];
 	int n, err = 0;
 
-	if (s->dash_n >= 2) {
+	if (s->dash_n >= 2 || (s->dash_n == 1 && s->dash_whole)) {
 		quantity_set_items(&q, NULL, 0, s->dash_n);
 		n = snprintf(text, sizeof(text), "%u", (unsigned)s->dash_n);
 		if (s->rec_ground == s->span_ground) {
@@ -805,6 +806,8 @@ static int dash_end(struct scan *s)
 
 /* How far back a text value's line is read for its start. */
 #define DASH_LINE 64
+/* The key of items with none ("- Alice"); a key's FNV hash is 1 by a chance of 2^-64. */
+#define DASH_BARE 1u
 
 /*
  * A list in key: value text, as YAML writes records ("- all_day: false",
@@ -829,6 +832,27 @@ static int dash_item(struct scan *s, const struct record_value *v)
 		;
 	if (i == 0 && lo > s->rec_base)
 		return 0; /* (a line longer than read: no item's start) */
+	/* A line that is a whole item ("- Alice", as a YAML list of names
+	 * is written): items with no key. The result's whole text a list of
+	 * them, one is a list of one ("1 member"). */
+	if (i == n && v->kind == RECORD_PROSE && v->len >= 3 && v->text[0] == '-' &&
+	    v->text[1] == ' ' && v->text[2] != ' ' && !memchr(v->text, ':', v->len)) {
+		if (s->dash_n > 0 && s->dash_key == DASH_BARE) {
+			if (s->dash_n < UINT32_MAX)
+				s->dash_n++;
+			return 0;
+		}
+		s->dash_whole = false;
+		if (dash_end(s) < 0)
+			return -ENOMEM;
+		s->dash_key = DASH_BARE;
+		s->dash_at = at;
+		s->dash_n = 1;
+		s->dash_whole = v->at == 0;
+		record_context(v, 0, &s->dash_ctx);
+		return 0;
+	}
+	s->dash_whole = false;
 	if (i == n) /* a line with no key: prose ends the items, unless indented */
 		return v->len && v->text[0] != ' ' && v->text[0] != '\t' ? dash_end(s) : 0;
 	if (p[i] == ' ' || p[i] == '\t')
