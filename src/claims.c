@@ -1500,6 +1500,9 @@ static bool per_span_total(struct claims *c, const struct held *h, uint64_t end,
 			continue;
 		for (j = i + 1; j < n && p[j] == ' '; j++)
 			;
+		/* ("a 7-day rental") */
+		if (j == i + 1 && j < n && p[j] == '-')
+			j++;
 		if (j == i + 1)
 			continue;
 		for (k = 0; k < ARRAY_SIZE(spans); k++) {
@@ -1599,6 +1602,24 @@ static void total_fig(char *out, size_t n, double v)
 	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
 }
 
+/* Is a week said in p[0, n) ("weekly", "a week", "the week", "week-long")? */
+static bool week_said(const char *p, size_t n)
+{
+	static const char *const weeks[] = {"eekly", "eek-long", "a week", "the week", "one week",
+					    "per week"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(weeks); k++) {
+		const char *w = memmem(p, n, weeks[k], strlen(weeks[k]));
+		size_t at = w ? (size_t)(w - p) + strlen(weeks[k]) : 0;
+
+		/* ("a weekend" is no week; "weekly", "week-long" are whole) */
+		if (w && (at == n || !isalpha((unsigned char)p[at]) || weeks[k][0] == 'e'))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A sum of money said for a span of time ("Cost for 3 days: $144",
  * "Price for 4 days: £236 (£59 per day)", "Weekly cost: $336.00"): the
@@ -1617,9 +1638,13 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end)
 	const char *p;
 	size_t n;
 
-	/* "Weekly cost: $364", "a week-long rental": seven days, said nearest */
+	/* "Weekly cost: $364", "a week-long rental", "Total for a week:
+	 * $315.00", "$336.00 for a week": seven days, said nearest */
 	p = window_get(c->w, h->from > c->start + 24 ? h->from - 24 : c->start, h->from, &n);
-	if (memmem(p, n, "eekly", 5) || memmem(p, n, "eek-long", 8))
+	if (week_said(p, n))
+		span = 7;
+	else if ((p = window_get(c->w, h->to, MIN(end, h->to + 16), &n)) && n >= 5 &&
+		 strncasecmp(p, " for ", 5) == 0 && week_said(p + 5, n - 5))
 		span = 7;
 	else if (!per_span_total(c, h, end, &span))
 		return false;
