@@ -27,6 +27,10 @@
 /* a derivation of CLAIMS_TOTAL_ITEMS terms of 16 digits, written out */
 #define CLAIMS_TOTAL_HOW 256
 
+/* Times of the clock kept for clock_arith(), and how far before a figure they are read. */
+#define CLAIMS_CLOCK 8
+#define CLOCK_BEFORE 400
+
 struct held {
 	size_t rule;
 	uint64_t from, to, line, column;
@@ -158,6 +162,11 @@ struct claims {
 	 * only with one of these among its terms (ground_derive()). */
 	double said[GROUND_DERIVE_SAID];
 	size_t n_said;
+	/* The times of the clock the model's text said, newest last (a ring):
+	 * a start a duration is added to, or the ends of a gap (clock_arith()). */
+	struct quantity clock[CLAIMS_CLOCK];
+	uint64_t clock_from[CLAIMS_CLOCK];
+	size_t n_clock;
 	/* The total check (check_total()): the sums of money the answer stated
 	 * as an item's (a fare, a price; not as a total, a charge, a refund),
 	 * distinct, in order; and the party it said it counts ("2 passengers"),
@@ -466,6 +475,7 @@ void claims_reset(struct claims *c)
 	c->judged_from = c->judged_to = c->dec_end = 0;
 	c->n_ent = 0;
 	c->n_said = 0;
+	c->n_clock = 0;
 	c->n_totals = 0;
 	c->n_results = 0;
 	c->party = 0;
@@ -2373,6 +2383,119 @@ static bool proposed(const struct claims *c, const struct held *h)
 	return false;
 }
 
+/* Is the time of the clock t one the grounding states, in any writing of
+ * it ("13:00", "13:00:00", "1 PM")? */
+static bool clock_held(const struct claims *c, const struct quantity *t)
+{
+	static const double scales[] = {1, 1.0 / 60, 60};
+	const struct ground_quantity *gq;
+	struct quantity m;
+	size_t k;
+
+	if ((gq = ground_figure_held(c->ground, t)) && gq->q.kind == QUANTITY_TIME &&
+	    gq->q.value == t->value)
+		return true;
+	for (k = 0; k < ARRAY_SIZE(scales); k++) {
+		if (scales[k] == 60 && fmod(t->value, 60) != 0)
+			continue;
+		quantity_set(&m, QUANTITY_TIME, "time:clock", t->value, scales[k]);
+		if ((gq = ground_figure_held(c->ground, &m)) && gq->q.kind == QUANTITY_TIME &&
+		    gq->q.value == t->value)
+			return true;
+	}
+	return false;
+}
+
+/* The grounded duration of the given minutes ("4 hours", "a 1-hour event"), or NULL. */
+static const struct ground_quantity *duration_held(const struct claims *c, double minutes)
+{
+	const struct ground_quantity *gq;
+	struct quantity d;
+
+	quantity_set(&d, QUANTITY_BASE, "seconds", minutes * 60,
+		     fmod(minutes, 60) == 0 ? 3600 : 60);
+	gq = ground_figure_held(c->ground, &d);
+	return gq && gq->q.unit_hash == d.unit_hash && gq->q.value == d.value ? gq : NULL;
+}
+
+/*
+ * Time worked out from times the text said before (the newest CLAIMS_CLOCK
+ * within CLOCK_BEFORE bytes), each a time the grounding states: a time
+ * that is one of them plus a duration the grounding states ("1 PM" and the
+ * user's "4 hours": "it ends at 5 PM"), or a length (a duration, or one
+ * written as a clock's "01:30") that is the gap between two of them ("ends
+ * at 11:00", "lunch at 12:30": "1 hour and 30 minutes"). Only to the
+ * minute, up to 12 hours.
+ */
+static bool clock_arith(struct claims *c, struct held *h)
+{
+	size_t i, j, n = MIN(c->n_clock, (size_t)CLAIMS_CLOCK);
+	double len = -1;
+	const char *p;
+	size_t np;
+
+	if (h->q.kind == QUANTITY_TIME) {
+		for (i = 0; i < n; i++) {
+			const struct quantity *t = &c->clock[i];
+			const struct ground_quantity *gq;
+			double d = fmod(h->q.value - t->value + 1440, 1440);
+
+			if (c->clock_from[i] + CLOCK_BEFORE < h->from || d < 1 || d > 720 ||
+			    !(gq = duration_held(c, d)) || !clock_held(c, t))
+				continue;
+			h->grounded_at = gq->at;
+			return true;
+		}
+		/* "01:30": a length, as HH:MM writes it */
+		p = window_get(c->w, h->from, h->to, &np);
+		if (np >= 5 && p[0] == '0' && h->q.scale == 1 && h->q.value < 720)
+			len = h->q.value;
+	} else if (quantity_class_of(&h->q) == QC_DURATION && h->q.unit_hash == quantity_unit_hash("seconds") &&
+		   h->q.value >= 60 && h->q.value <= 720 * 60) {
+		len = h->q.value / 60;
+		/* "1 hour and 30 minutes": the hours said before it */
+		p = window_get(c->w, h->from > c->start + 16 ? h->from - 16 : c->start, h->from, &np);
+		if (np >= 11 && memcmp(p + np - 5, " and ", 5) == 0) {
+			const char *q = p + np - 5;
+
+			if (q - p >= 6 && memcmp(q - 5, " hour", 5) == 0 && isdigit((unsigned char)q[-6]))
+				len += 60 * (q[-6] - '0');
+			else if (q - p >= 7 && memcmp(q - 6, " hours", 6) == 0 &&
+				 isdigit((unsigned char)q[-7]))
+				len += 60 * (q[-7] - '0');
+		}
+		/* ...and the minutes said after the hours ("1 hour and 25 minutes") */
+		p = window_get(c->w, h->to, h->to + 16, &np);
+		if (np >= 12 && fmod(len, 60) == 0 && memcmp(p, " and ", 5) == 0 &&
+		    isdigit((unsigned char)p[5])) {
+			char *e;
+			unsigned long m = strtoul(p + 5, &e, 10);
+
+			if (m < 60 && (size_t)(e - p) + 7 <= np && memcmp(e, " minute", 7) == 0)
+				len += (double)m;
+		}
+	}
+	if (len < 1 || len != floor(len))
+		return false;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			if (c->clock[j].value - c->clock[i].value == len &&
+			    c->clock_from[i] + CLOCK_BEFORE >= h->from &&
+			    c->clock_from[j] + CLOCK_BEFORE >= h->from && clock_held(c, &c->clock[i]) &&
+			    clock_held(c, &c->clock[j]))
+				return true;
+	return false;
+}
+
+/* Keeps the time of the clock h said for clock_arith(). */
+static void clock_keep(struct claims *c, const struct held *h)
+{
+	if (h->lexed && h->q.kind == QUANTITY_TIME) {
+		c->clock[c->n_clock % CLAIMS_CLOCK] = h->q;
+		c->clock_from[c->n_clock++ % CLAIMS_CLOCK] = h->from;
+	}
+}
+
 /*
  * For one end of a range of times or days (its two ends are held side by
  * side, spanning the same bytes), the grounded quantity that says the two
@@ -2532,6 +2655,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		    group_counted(c, h))
 			return CHECK_GROUNDED;
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && count_product(c, h))
+			return CHECK_GROUNDED;
+		/* "it ends at 5 PM" of "1 PM" and "4 hours", "1 hour and 30
+		 * minutes" from 11:00 to 12:30: worked out from times said */
+		if (v != GROUND_STATED &&
+		    (h->q.kind == QUANTITY_TIME || quantity_class_of(&h->q) == QC_DURATION) &&
+		    !(h->nl_flags & NUMLEX_RANGE) && clock_arith(c, h))
 			return CHECK_GROUNDED;
 		/* "The event lasts 2 hours" of a record's start and end times */
 		if (v != GROUND_STATED && quantity_class_of(&h->q) == QC_DURATION && h->q.scale >= 60 &&
@@ -4146,6 +4275,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			    : h->lexed ? check_quantity(c, h, end)
 			    : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
 			    : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+		clock_keep(c, h);
 	}
 	if (c->n_held && lexing(c) && end > c->start) {
 		err = arith_sentence(c, end);
