@@ -1481,7 +1481,9 @@ static bool written_term(struct claims *c, const struct held *h, uint64_t end)
 	p = window_get(c->w, h->from > c->start + 8 ? h->from - 8 : c->start, h->from, &n);
 	while (n && p[n - 1] == ' ')
 		n--;
-	if (n && strchr("+*/x", p[n - 1]) && (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' '))
+	/* ("**Total:** €560": the "**" that ends bold type is no product) */
+	if (n && strchr("+*/x", p[n - 1]) && (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' ') &&
+	    (p[n - 1] != '*' || n == 1 || p[n - 2] != '*'))
 		return true;
 	/* "-" before it only after a figure: "$60 - $10", not "Hotel - $120" */
 	if (n < 2 || p[n - 1] != '-')
