@@ -2523,6 +2523,28 @@ static const struct ground_quantity *range_held(const struct claims *c, const st
 }
 
 /*
+ * A share said as the fraction it is, to be multiplied by ("19.5%" given,
+ * "$1,000.00 x 0.195"): a bare number below 1, with two or more decimals,
+ * that is a grounded percentage over 100.
+ */
+static bool percent_as_fraction(struct claims *c, struct held *h)
+{
+	const struct ground_quantity *gq;
+	struct quantity pc;
+	double v = h->q.value * 100;
+
+	if (!(h->q.value > 0 && h->q.value < 1) || h->q.decimals < 2 || fabs(v - round(v * 1e6) / 1e6) > 1e-9)
+		return false;
+	v = round(v * 1e6) / 1e6;
+	quantity_set(&pc, QUANTITY_BASE, "percent", v, 1);
+	if (!(gq = ground_figure_held(c->ground, &pc)) || gq->q.unit_hash != pc.unit_hash ||
+	    fabs(gq->q.value - v) > 1e-9)
+		return false;
+	h->grounded_at = gq->at;
+	return true;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -2589,7 +2611,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
-					       group_counted(c, h)
+					       group_counted(c, h) || percent_as_fraction(c, h)
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
