@@ -281,7 +281,7 @@ static size_t skip_blank(const char *s, size_t n, size_t i)
  */
 static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, size_t *end)
 {
-	size_t j = i, k, l, words;
+	size_t j = i, k, l, words, pers;
 	int64_t v = 0;
 	unsigned digits = 0, dec = 0;
 	uint8_t cur = 0;
@@ -376,8 +376,9 @@ static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, siz
 	}
 	f->cur = cur;
 	f->to = j;
-	/* unit words: up to three lowercase words (a per-unit "/night" too), no scale */
-	for (words = 0; words < 3;) {
+	/* unit words: up to three lowercase words (a per-unit "/night" too), no
+	 * scale; "per" not counted among them ("$30 per person per meal") */
+	for (words = 0, pers = 0; words < 3 && pers <= 2;) {
 		k = j;
 		if (k + 1 < n && s[k] == '/' && is_lower(s[k + 1])) {
 			l = word_len(s, n, k + 1);
@@ -398,7 +399,10 @@ static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, siz
 			break;
 		j = k + l;
 		f->units = true;
-		words++;
+		if (word_is(s + k, l, "per"))
+			pers++;
+		else
+			words++;
 	}
 	/* a label without digits: "(Hotel)", "(minimum)" */
 	k = skip_blank(s, n, j);
