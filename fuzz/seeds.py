@@ -484,6 +484,7 @@ def seeds_arith():
         'A tip of 18% of $85.00 comes to $15.30; 20% of $150 is $25; 3 of 4 = 0.75',
         '10:00 - 13:00 on 2024-05-26, 10-20 people, v1.2.3, $1.2 million + $300,000 = $1.5 million',
         '$100 / 0 = $5; 999999999999 * 999999999999 * 999999999999 = 1; \u00a359 \u00d7 4 = \u20ac236',
+        '$30 per person per meal * 2 meals/day * 3 days = $180; $5 per per per a b c d x 2 = $10',
     ]
     write('arith', 'sentences', bytes([0, 255]) + '\n'.join(lines).encode())
     write('arith', 'sentences-short-buffers', bytes([1, 6]) + lines[1].encode() + b' ')
