@@ -2892,6 +2892,11 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* a figure the reply derived before, said again, approximated or not */
 	if (money && v != GROUND_SWAPPED && ledger_repeat(c, h))
 		return CHECK_GROUNDED;
+	/* "€110-200 per night x 3 nights = €330-600": each end of a range
+	 * a rate times the span its sentence says */
+	if (money && v != GROUND_SWAPPED && (h->nl_flags & NUMLEX_RANGE) &&
+	    !(h->nl_flags & NUMLEX_APPROX) && span_product(c, h, end))
+		return CHECK_GROUNDED;
 	if (v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))) {
 		bool short_by = false;
 		char how[96];
@@ -4254,7 +4259,9 @@ static void ledger_add(struct claims *c, const struct held *h, enum check chk)
 	bool bare = h->q.kind == QUANTITY_NUMBER;
 
 	if (!h->lexed || chk != CHECK_GROUNDED || h->term || h->q.scale != 1 ||
-	    !(h->q.value > 0 && h->q.value < 1e12) || (h->nl_flags & NUMLEX_RANGE) ||
+	    !(h->q.value > 0 && h->q.value < 1e12) ||
+	    /* (a range's ends are no figures, but where each is worked out) */
+	    ((h->nl_flags & NUMLEX_RANGE) && !h->source_off) ||
 	    !(quantity_class_of(&h->q) == QC_MONEY || (bare && (h->q.decimals > 0 || h->worked))))
 		return;
 	f = &c->ledger[c->n_ledger++ % CLAIMS_LEDGER];
