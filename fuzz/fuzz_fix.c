@@ -54,14 +54,14 @@ static void one_template(const char *tmpl, const char *doc, size_t len, struct f
 	struct buf with = {0};
 	int k;
 
-	if (fix_check_template(tmpl, &bad) < 0) {
+	if (template_check(tmpl, &bad) < 0) {
 		FUZZ_CHECK(bad >= tmpl && bad < tmpl + strlen(tmpl));
 		return;
 	}
 	for (k = 0; k < 8 && len > 0; k++) {
 		uint64_t start = fuzz_u32(in) % len, end = start + 1 + fuzz_u32(in) % (len - start);
 		uint64_t from = 0, to = 0;
-		int rc = fix_render(t, 1, doc, len, start, end, k & 1 ? "$1.2 billion" : NULL, &with,
+		int rc = template_render(t, 1, doc, len, start, end, k & 1 ? "$1.2 billion" : NULL, &with,
 				    &from, &to);
 
 		FUZZ_CHECK(rc == 0 || rc == 1, "rc %d", rc);

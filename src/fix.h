@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "rules.h"
+#include "template.h"
 #include "util.h"
 
 /* Rounds of scan-and-repair at most; past them the text is left as it was. */
@@ -78,22 +79,6 @@ int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start
 		 const char *const *also, size_t n_also);
 void fix_list_clear(struct fix_list *list);
 void fix_list_free(struct fix_list *list);
-
-/*
- * What one finding's templates make of doc[start, end): the first
- * template all of whose placeholders apply, into with; *from and *to the
- * bytes it replaces (the match, widened over a link's markup or a comma).
- * Returns 1 when one applies, 0 when none does, or -ENOMEM.
- */
-int fix_render(const char *const *tmpl, size_t n, const char *doc, size_t len, uint64_t start,
-	       uint64_t end, const char *source, struct buf *with, uint64_t *from, uint64_t *to);
-/* The same from template first on; *used says which applied. */
-int fix_render_from(const char *const *tmpl, size_t first, size_t n, const char *doc, size_t len,
-		    uint64_t start, uint64_t end, const char *source, struct buf *with,
-		    uint64_t *from, uint64_t *to, size_t *used);
-
-/* -EINVAL when tmpl names a placeholder a fix does not know; *bad points at it. */
-int fix_check_template(const char *tmpl, const char **bad);
 
 /* Repairs text (see above). 0 or a negative errno; res is the caller's to fix_result_free(). */
 int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res);

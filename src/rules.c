@@ -4,7 +4,7 @@
  * and a ruleset's binary form, which the program loads without either.
  */
 #include "rules.h"
-#include "fix.h"
+#include "template.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -309,7 +309,7 @@ static int get_fix(struct pack *p, yaml_node_t *n, char ***out, size_t *count)
 		return fail(p, n, "\"fix\" must be a template or a list of templates");
 	err = get_string_list(p, n, "fix", out, count);
 	for (i = 0; i < *count && err == 0; i++)
-		if (fix_check_template((*out)[i], &bad) < 0)
+		if (template_check((*out)[i], &bad) < 0)
 			err = failf(p, n->type == YAML_SEQUENCE_NODE ?
 					       node(p, n->data.sequence.items.start[i]) : n,
 				    "fix: %s at \"%.20s\" (known: {text} {approx} {may} {source} "
