@@ -5,7 +5,6 @@
 #include "arith.h"
 #include "attrs.h"
 #include "bib.h"
-#include "db.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
@@ -342,20 +341,20 @@ static const char *const abbreviations[] = {
 	"vol", "vs",
 };
 
-int claims_new(const struct db *db, const struct window *w, const struct ground *g,
+int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
 	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
 {
-	const struct ruleset *rs = db->rs;
-	const struct attrs *attrs = db->attrs;
-	const struct refs *refs = db->refs;
+	const struct ruleset *rs = cr->rs;
+	const struct attrs *attrs = cr->attrs;
+	const struct refs *refs = cr->refs;
 	struct claims *c = calloc(1, sizeof(*c));
 	size_t i, r;
 
 	if (!c)
 		return -ENOMEM;
 	c->rs = rs;
-	c->exempt = db->exempt;
-	c->exempt_len = db->exempt_len;
+	c->exempt = cr->exempt;
+	c->exempt_len = cr->exempt_len;
 	c->w = w;
 	c->ground = g;
 	c->show_grounded = show_grounded;
@@ -3890,7 +3889,7 @@ static int release(struct claims *c, size_t k)
  * (too large, or no memory) goes out now, after all those held: nothing
  * is lost, and the order is kept.
  */
-static int hold(struct claims *c, const struct claim_item *it, const struct claim *cl)
+static int hold_item(struct claims *c, const struct claim_item *it, const struct claim *cl)
 {
 	size_t n_items = cl ? cl->n_items : 0, len, cost, off, i;
 	struct pending *p;
@@ -3956,13 +3955,13 @@ static int put(struct claims *c, const struct claim_item *it)
 
 	if (c->refs && number_found(c, it)) {
 		if (awaits_line(c, it))
-			return hold(c, it, NULL);
+			return hold_item(c, it, NULL);
 		t = *it;
 		if (!off_entries(c, &t))
 			return 0;
 		it = &t;
 	}
-	return waiting(c) ? hold(c, it, NULL) : c->fn(c->ctx, it);
+	return waiting(c) ? hold_item(c, it, NULL) : c->fn(c->ctx, it);
 }
 
 /*
@@ -3975,10 +3974,10 @@ static int put_claim(struct claims *c, struct claim *cl, struct claim_item *item
 	size_t i;
 
 	if (waiting(c))
-		return hold(c, NULL, cl);
+		return hold_item(c, NULL, cl);
 	for (i = 0; c->refs && i < cl->n_items; i++)
 		if (number_found(c, &items[i]) && awaits_line(c, &items[i]))
-			return hold(c, NULL, cl);
+			return hold_item(c, NULL, cl);
 	if (c->refs)
 		claim_off_entries(c, cl, items);
 	return c->claim_fn(c->claim_ctx, cl);

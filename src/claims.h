@@ -109,13 +109,24 @@ struct ground;
  * is dropped (counted by claims_repeats), or passed on marked grounded when
  * show_grounded is set.
  */
-struct db;
+struct attrs;
 
 /*
- * The rules of db (its ruleset, the lists of its attribute and reference
- * rules, its serialized exemptions), which must outlive the claims.
+ * What the claims judge by, from the compiled database (db.h), which must
+ * outlive them: its ruleset, the lists of its attribute and reference
+ * rules, and its exemption patterns as claims_serialize_exemptions() wrote
+ * them (NULL: compiled from the rules). Passed in, not read from the db,
+ * so that the claims stand below the database that is built of them.
  */
-int claims_new(const struct db *db, const struct window *w, const struct ground *g,
+struct claims_rules {
+	const struct ruleset *rs;
+	const struct attrs *attrs;
+	const struct refs *refs;
+	const unsigned char *exempt;
+	size_t exempt_len;
+};
+
+int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
 	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
 void claims_free(struct claims *c);
 

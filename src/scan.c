@@ -402,7 +402,7 @@ static int flush_deferred(struct scan *s)
 	return err;
 }
 
-static int on_claim(void *ctx, const struct claim_item *it)
+static int on_claim_item(void *ctx, const struct claim_item *it)
 {
 	struct scan *s = ctx;
 
@@ -1360,7 +1360,7 @@ static int decide_held(struct scan *s, bool ground)
 }
 
 /* Holds an event of the open span (decided before its bytes leave the window). */
-static int hold(struct scan *s, unsigned id, uint64_t from, uint64_t to)
+static int hold_span_event(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 {
 	struct held_event *e;
 
@@ -1576,14 +1576,14 @@ static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, 
 	if (id == db->line_id) {
 		s->line++;
 		s->line_start = from + 1;
-		return s->spans.open ? hold(s, id, from, from + 1) : claims_line(s->claims, from + 1);
+		return s->spans.open ? hold_span_event(s, id, from, from + 1) : claims_line(s->claims, from + 1);
 	}
 	if (id < db->sentence_id)
 		return on_delimiter(s, id, from, to);
 	if (spans_markup(&s->spans, from))
 		return 0; /* inside a tool span's own delimiter: neither the tool's nor the model's */
 	if (s->spans.open)
-		return hold(s, id, from, to);
+		return hold_span_event(s, id, from, to);
 	if (id == db->sentence_id)
 		return claims_mark(s->claims, from, to);
 	return claims_add(s->claims, id - db->first_rule_id, from, to, s->line + 1,
@@ -1680,10 +1680,18 @@ void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, 
 	s->wake_hit = hit;
 }
 
+/* What the claims judge by, from the compiled database. */
+static struct claims_rules claims_rules_of(const struct db *db)
+{
+	return (struct claims_rules){.rs = db->rs, .attrs = db->attrs, .refs = db->refs,
+				     .exempt = db->exempt, .exempt_len = db->exempt_len};
+}
+
 int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, void *ctx,
 	     struct scan **out)
 {
 	struct scan *s = calloc(1, sizeof(*s));
+	struct claims_rules cr;
 	int err = -ENOMEM;
 
 	if (!s)
@@ -1724,7 +1732,8 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = record_new(&s->reader);
 	if (err < 0)
 		goto fail;
-	err = claims_new(db, &s->win, s->ground, false, on_claim, s, &s->claims);
+	cr = claims_rules_of(db);
+	err = claims_new(&cr, &s->win, s->ground, false, on_claim_item, s, &s->claims);
 	if (err < 0)
 		goto fail;
 	s->attrs = db->attrs;
@@ -1772,10 +1781,12 @@ int scan_span_nonce(struct scan *s, const char *nonce)
 
 int scan_show_grounded(struct scan *s, bool on)
 {
+	struct claims_rules cr;
 	struct claims *c;
 	int err;
 
-	err = claims_new(s->db, &s->win, s->ground, on, on_claim, s, &c);
+	cr = claims_rules_of(s->db);
+	err = claims_new(&cr, &s->win, s->ground, on, on_claim_item, s, &c);
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
