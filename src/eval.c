@@ -181,7 +181,7 @@ static bool any_overlaps(const struct ival *v, size_t lo, size_t hi, uint64_t a,
 
 /* ---- detectors ---- */
 
-static int on_finding(void *ctx, const struct finding *f)
+static int eval_finding(void *ctx, const struct finding *f)
 {
 	struct detector *dt = ctx;
 	struct hit *h;
@@ -270,7 +270,7 @@ static int detector_open(struct detector *dt, const char *const *paths, size_t n
 	if (!dt->pol || !dt->counted || !dt->sig_at)
 		return -ENOMEM;
 	count_signals(dt, signals, n_signals);
-	return scan_new(dt->db, dt->pol, on_finding, dt, &dt->sc);
+	return scan_new(dt->db, dt->pol, eval_finding, dt, &dt->sc);
 }
 
 static void detector_close(struct detector *dt)
@@ -353,7 +353,7 @@ static int detector_scan(struct detector *dt, const struct record *r)
 }
 
 /* Claims are only counted (the scan's summary holds the counts). */
-static int on_claim(void *ctx, const struct claim *cl)
+static int eval_claim(void *ctx, const struct claim *cl)
 {
 	(void)ctx;
 	(void)cl;
@@ -1589,7 +1589,7 @@ int eval_run(const struct eval_options *o, FILE *out, FILE *err_out, struct diag
 	/* Claims add reports; the findings stay the same. Set each run: a
 	 * cached scanner may have had them on for the last. */
 	if (err == 0)
-		scan_claims(ev.main->sc, o->sweep ? on_claim : NULL, NULL);
+		scan_claims(ev.main->sc, o->sweep ? eval_claim : NULL, NULL);
 	if (err == 0 && o->n_compare_rules > 0) {
 		ev.compare = true;
 		err = detector_open(&ev.cmp, o->compare_rules, o->n_compare_rules, o->signals,

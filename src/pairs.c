@@ -192,7 +192,8 @@ struct pairs {
 static bool contrast_at(const struct pairs *p, size_t at);
 static bool set_aside_at(const struct pairs *p, size_t at);
 static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
-static bool listed(const struct pairs *p, size_t which, const char *w, size_t k, uint32_t *classes);
+static bool word_listed(const struct pairs *p, size_t which, const char *w, size_t k,
+			uint32_t *classes);
 static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot);
 
 static const char *const label_names[] = {
@@ -206,7 +207,7 @@ const char *pair_label_name(enum pair_label l)
 	return label_names[l];
 }
 
-static int on_finding(void *ctx, const struct finding *f)
+static int pair_finding(void *ctx, const struct finding *f)
 {
 	struct pairs *p = ctx;
 
@@ -239,7 +240,7 @@ static bool judged_as_quantity(const struct pairs *p, const struct claim *cl, si
 	return false;
 }
 
-static int on_claim(void *ctx, const struct claim *cl)
+static int pair_claim(void *ctx, const struct claim *cl)
 {
 	struct pairs *p = ctx;
 	size_t i;
@@ -382,12 +383,12 @@ int pairs_new(const struct db *db, const struct policy *pol, struct pairs **out)
 
 	if (!p)
 		return -ENOMEM;
-	err = scan_new(db, pol, on_finding, p, &p->sc);
+	err = scan_new(db, pol, pair_finding, p, &p->sc);
 	if (err < 0) {
 		free(p);
 		return err;
 	}
-	scan_claims(p->sc, on_claim, p);
+	scan_claims(p->sc, pair_claim, p);
 	p->rs = db->rs;
 	for (i = 0; i < L_LISTS; i++) {
 		err = stems_load(db->rs, i, &p->lists[i]);
@@ -713,7 +714,7 @@ static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
 		if (dot - s > 1 && initials == 0)
 			return isupper((unsigned char)t[s]) &&
 			       (s == 0 || !isalnum((unsigned char)t[s - 1])) &&
-			       listed(p, L_TITLES, t + s, dot - s, NULL);
+			       word_listed(p, L_TITLES, t + s, dot - s, NULL);
 		if (dot - s != 1 || !isupper((unsigned char)t[s]))
 			break;
 		initials++;
@@ -1221,8 +1222,8 @@ static const struct word *name_missing(const struct pairs *p, struct pair_verdic
  * Whether the word w[0, k) is one of list which's, by stem (a participle
  * as written); *classes: a kind's classes.
  */
-static bool listed(const struct pairs *p, size_t which, const char *w, size_t k,
-		   uint32_t *classes)
+static bool word_listed(const struct pairs *p, size_t which, const char *w, size_t k,
+			uint32_t *classes)
 {
 	const struct stems *l = &p->lists[which];
 	char s[LIST_STEM];
@@ -1253,7 +1254,7 @@ static bool listed_in(const struct pairs *p, const char *t, size_t which, size_t
 	ptrdiff_t j;
 
 	for (j = MAX(from, (ptrdiff_t)a); j < to && j < (ptrdiff_t)b; j++)
-		if (listed(p, which, t + p->places[j].at, p->places[j].len, NULL)) {
+		if (word_listed(p, which, t + p->places[j].at, p->places[j].len, NULL)) {
 			if (at)
 				*at = (size_t)j;
 			return true;
@@ -1298,7 +1299,7 @@ static size_t clause_start(const struct pairs *p, const char *t, size_t s, size_
 			return i;
 		if (t[i - 1] == ',') {
 			w = word_at(t, at, i, &k);
-			if (k && listed(p, L_BREAKS, t + w, k, NULL))
+			if (k && word_listed(p, L_BREAKS, t + w, k, NULL))
 				return w;
 		}
 	}
@@ -1324,7 +1325,7 @@ static size_t clause_end(const struct pairs *p, const char *t, size_t e, size_t 
 			if (sub || any_comma)
 				return i;
 			w = word_at(t, e, i + 1, &k);
-			if (k && listed(p, L_BREAKS, t + w, k, NULL))
+			if (k && word_listed(p, L_BREAKS, t + w, k, NULL))
 				return i;
 		}
 	}
@@ -1375,10 +1376,10 @@ static bool absence_opens(const struct pairs *p, const char *t, size_t n, size_t
 	bool neg = negates(t, n, w->at, w->len, true), other, no, src, person;
 	size_t v = 0;
 
-	other = listed(p, L_UNABLE, t + w->at, w->len, NULL);
+	other = word_listed(p, L_UNABLE, t + w->at, w->len, NULL);
 	/* "The passage is silent on the cost": a source, a copula, the adjective */
-	if (!neg && !other && j > a && listed(p, L_ADJECTIVES, t + w->at, w->len, NULL) &&
-	    listed(p, L_COPULAS, t + p->places[j - 1].at, p->places[j - 1].len, NULL) &&
+	if (!neg && !other && j > a && word_listed(p, L_ADJECTIVES, t + w->at, w->len, NULL) &&
+	    word_listed(p, L_COPULAS, t + p->places[j - 1].at, p->places[j - 1].len, NULL) &&
 	    listed_in(p, t, L_SOURCES, clause_first(p, t, a, j), b, J - ABSENCE_BEFORE, J, NULL))
 		return true;
 	if (!neg && !other)
@@ -1408,12 +1409,12 @@ static bool absence_opens(const struct pairs *p, const char *t, size_t n, size_t
 	    (j == a || listed_in(p, t, L_COPULAS, a, b, J - 2, J, NULL)))
 		return true;
 	if (neg && !no && listed_in(p, t, L_PASSIVES, a, b, J + 1, J + 3, &v) &&
-	    (v + 1 >= b || listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
-				  p->places[v + 1].len, NULL)))
+	    (v + 1 >= b || word_listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
+				       p->places[v + 1].len, NULL)))
 		return true;
 	if (neg && !no && listed_in(p, t, L_PASSIVES_WEAK, a, b, J + 1, J + 3, &v) &&
-	    (v + 1 >= b || listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
-				  p->places[v + 1].len, NULL)) &&
+	    (v + 1 >= b || word_listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
+				       p->places[v + 1].len, NULL)) &&
 	    (listed_in(p, t, L_SOURCES, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL) ||
 	     listed_in(p, t, L_NOUNS, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL)))
 		return true;
@@ -1447,12 +1448,12 @@ static void absence_topics(const struct pairs *p, const char *t, size_t n, size_
 
 		if (w->at < x->start || w->at >= x->end)
 			continue;
-		x->exact |= listed(p, L_EXACT, t + w->at, w->len, NULL);
-		if (listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
+		x->exact |= word_listed(p, L_EXACT, t + w->at, w->len, NULL);
+		if (word_listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
 		    negates(t, n, w->at, w->len, true) || !weighed(p, t, n, w->at, w->len, false, &name))
 			continue;
 		for (i = 0; i < ARRAY_SIZE(vocab) && !skip; i++)
-			skip = listed(p, vocab[i], t + w->at, w->len, NULL);
+			skip = word_listed(p, vocab[i], t + w->at, w->len, NULL);
 		if (skip || x->n_topics == ABSENCE_TOPICS)
 			continue;
 		m = word_stem(t + w->at, w->len, s, sizeof(s));
@@ -1487,7 +1488,7 @@ static void absence_leftover(struct pairs *p, const char *t, size_t n, size_t a,
 			continue;
 		other = true;
 		for (i = 0; i < ARRAY_SIZE(vocab) && other; i++)
-			other = !listed(p, vocab[i], t + w->at, w->len, NULL);
+			other = !word_listed(p, vocab[i], t + w->at, w->len, NULL);
 	}
 	if (!other)
 		memset(p->masked + s, ' ', (e > s && strchr(".!?", t[e - 1]) ? e - 1 : e) - s);
@@ -1637,7 +1638,7 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 			/* "While the gallery holds 120 models, the passage does not
 			 * say ...": the subordinate clause before the comma is the
 			 * claim's own */
-			if (fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL)) {
+			if (fk && word_listed(p, L_SUBORDINATORS, t + fw, fk, NULL)) {
 				size_t comma = w->at;
 
 				while (comma > cs && t[comma - 1] != ',')
@@ -1650,7 +1651,7 @@ static int claim_absences(struct pairs *p, const char *t, size_t n)
 				}
 			}
 			x->start = cs;
-			x->end = clause_end(p, t, e, w->at, fk && listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
+			x->end = clause_end(p, t, e, w->at, fk && word_listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
 					    false);
 			absence_topics(p, t, n, a, b, x);
 			memset(p->masked + x->start, ' ', x->end - x->start);
@@ -1825,7 +1826,7 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 			/* "costs $35 for patients without insurance" says the cost */
 			neg = (negates(passage, pn, i, k, false) &&
 			       !(k == 7 && strncasecmp(passage + i, "without", 7) == 0)) ||
-			      listed(p, also, passage + i, k, NULL) ||
+			      word_listed(p, also, passage + i, k, NULL) ||
 			      topics_held(avoid, passage + i, k) != 0;
 			seen |= topics_held(want, passage + i, k);
 			day |= days && (classes & (1u << QC_DATE)) && day_or_month(passage + i, k);
@@ -2125,8 +2126,8 @@ static int misattributed(struct pairs *p, const char *claim, size_t cn, size_t s
 		size_t w;
 
 		if (!weighed(p, claim, cn, i, k, false, &name) || isdigit((unsigned char)claim[i]) ||
-		    label_number(p, claim, e, i, k, &num, &w) || listed(p, L_LABELS, claim + i, k, NULL) ||
-		    listed(p, L_SOURCES, claim + i, k, NULL) || listed(p, L_VERBS, claim + i, k, NULL))
+		    label_number(p, claim, e, i, k, &num, &w) || word_listed(p, L_LABELS, claim + i, k, NULL) ||
+		    word_listed(p, L_SOURCES, claim + i, k, NULL) || word_listed(p, L_VERBS, claim + i, k, NULL))
 			continue;
 		cw[n].len = (uint8_t)word_stem(claim + i, k, cw[n].w, LIST_STEM);
 		cw[n].in_cited = cw[n].in_others = false;

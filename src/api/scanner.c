@@ -114,7 +114,7 @@ static void ref_public(const struct finding *f, struct halluscan_reference *r)
 	ref_field(f, &e->url, &r->url, &r->url_len);
 }
 
-static int on_finding(void *ctx, const struct finding *f)
+static int scanner_finding(void *ctx, const struct finding *f)
 {
 	struct halluscan_scanner *sc = ctx;
 	struct halluscan_reference ref;
@@ -138,7 +138,7 @@ static int on_finding(void *ctx, const struct finding *f)
 	return sc->on_finding ? stopped(sc, sc->on_finding(sc->ctx, &pub)) : 0;
 }
 
-static int on_claim(void *ctx, const struct claim *cl)
+static int scanner_claim(void *ctx, const struct claim *cl)
 {
 	struct halluscan_scanner *sc = ctx;
 	struct halluscan_claim pub = {
@@ -197,7 +197,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 	err = api_policy_new(db->rs, o.contexts, o.n_contexts, &sc->pol, &d);
 	if (err < 0)
 		goto out;
-	err = scan_new(db, sc->pol, on_finding, sc, &sc->scan);
+	err = scan_new(db, sc->pol, scanner_finding, sc, &sc->scan);
 	if (err == 0)
 		err = triggers_new(db->rs, &sc->triggers);
 	if (err == 0 && (o.flags & HALLUSCAN_SCAN_PRESSURE))
@@ -209,7 +209,7 @@ int halluscan_scanner_new(const struct halluscan_rules *rules,
 	/* Claims are made whether or not the caller wants each one: the
 	 * summary counts them and the input's verdict rests on them. */
 	if (err == 0 && (o.flags & (HALLUSCAN_SCAN_CLAIMS | HALLUSCAN_SCAN_SENTENCES)))
-		scan_claims(sc->scan, on_claim, sc);
+		scan_claims(sc->scan, scanner_claim, sc);
 out:
 	if (err < 0) {
 		halluscan_scanner_free(sc);

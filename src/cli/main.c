@@ -1082,7 +1082,7 @@ static int check_rules(const struct halluscan_rules *rules)
 }
 
 /* Ends a listing: what stdout could not take is an error. */
-static int listed(int err)
+static int end_listing(int err)
 {
 	if (err == 0 && fflush(stdout) == 0)
 		return EXIT_PASS;
@@ -1336,7 +1336,7 @@ int main(int argc, char **argv)
 		err = api_load_ruleset(&ro, &rs, &d);
 		if (err < 0)
 			goto fail;
-		status = listed(export_patterns(rs));
+		status = end_listing(export_patterns(rs));
 		ruleset_free(rs);
 		goto out;
 	}
@@ -1350,7 +1350,7 @@ int main(int argc, char **argv)
 	if (info->degraded)
 		cli_warn("%s; the rules run on PCRE2", info->degraded);
 	if (o.list_rules || o.check_rules) {
-		status = listed(o.list_rules ? list_rules(rules) : check_rules(rules));
+		status = end_listing(o.list_rules ? list_rules(rules) : check_rules(rules));
 		goto out;
 	}
 	out.rules = rules;

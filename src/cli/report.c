@@ -94,7 +94,7 @@ static bool known_name(const struct halluscan_rules *rules, const char *name)
 	return false;
 }
 
-static bool listed(const char *const *v, size_t n, const struct halluscan_finding *f)
+static bool finding_listed(const char *const *v, size_t n, const struct halluscan_finding *f)
 {
 	size_t i;
 
@@ -464,7 +464,7 @@ static int release(struct report *r, bool all)
 	return err;
 }
 
-static struct held *hold(struct report *r)
+static struct held *hold_slot(struct report *r)
 {
 	if (grow(&r->held, &r->cap_held, r->n_held + 1, sizeof(*r->held)) < 0)
 		return NULL;
@@ -478,7 +478,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f,
 {
 	const char *strs[6] = {f->signal, f->rule, f->message, f->recovery, f->source, f->trigger};
 	size_t lens[6], total = f->text_len + 1, i;
-	struct held *h = hold(r);
+	struct held *h = hold_slot(r);
 	char *p;
 
 	if (!h)
@@ -536,7 +536,8 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 	}
 	/* A repeat shown for the record (--show-grounded) is of a signal and a
 	 * rule too: it is chosen as a finding is. */
-	if ((r->n_select && !listed(r->select, r->n_select, f)) || listed(r->ignore, r->n_ignore, f))
+	if ((r->n_select && !finding_listed(r->select, r->n_select, f)) ||
+	    finding_listed(r->ignore, r->n_ignore, f))
 		return 0;
 	err = finding_occurrence(r, f, &l);
 	if (err)
@@ -563,7 +564,7 @@ int report_claim(void *ctx, const struct halluscan_claim *c)
 	err = jsonl_claim_add(r->out, c);
 	if (err)
 		return err;
-	h = hold(r);
+	h = hold_slot(r);
 	if (!h || !(h->mem = malloc(r->out->b.len))) {
 		if (h)
 			r->n_held--;

@@ -256,7 +256,7 @@ static int annotate_finding(struct worker *w, const struct halluscan_finding *f)
 	return 0;
 }
 
-static int on_finding(void *ctx, const struct halluscan_finding *f)
+static int stream_finding(void *ctx, const struct halluscan_finding *f)
 {
 	struct worker *w = ctx;
 
@@ -266,7 +266,7 @@ static int on_finding(void *ctx, const struct halluscan_finding *f)
 				: jsonl_finding(&w->out, f, NULL);
 }
 
-static int on_claim(void *ctx, const struct halluscan_claim *c)
+static int stream_claim(void *ctx, const struct halluscan_claim *c)
 {
 	struct worker *w = ctx;
 
@@ -980,7 +980,7 @@ static int workers_new(struct stream *st, FILE *f)
 	st->w = calloc(o->jobs, sizeof(*st->w));
 	if (!st->w)
 		return -ENOMEM;
-	so.on_claim = o->records ? NULL : on_claim;
+	so.on_claim = o->records ? NULL : stream_claim;
 	for (i = 0; i < o->jobs && !err; i++) {
 		struct worker *w = &st->w[i];
 
@@ -989,7 +989,7 @@ static int workers_new(struct stream *st, FILE *f)
 		w->agg.counts = calloc(st->n_signals, sizeof(*w->agg.counts));
 		if (!w->agg.counts)
 			return -ENOMEM;
-		err = halluscan_scanner_new(o->rules, &so, on_finding, w, &w->sc, &herr);
+		err = halluscan_scanner_new(o->rules, &so, stream_finding, w, &w->sc, &herr);
 		if (err < 0)
 			cli_warn("%s", herr.message[0] ? herr.message : strerror(-err));
 	}
