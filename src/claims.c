@@ -1484,6 +1484,8 @@ static bool written_term(struct claims *c, const struct held *h, uint64_t end)
 	if (n && strchr("+*/x", p[n - 1]) && (p[n - 1] != 'x' || n == 1 || p[n - 2] == ' ') &&
 	    (p[n - 1] != '*' || n == 1 || p[n - 2] != '*'))
 		return true;
+	if (n >= 2 && (unsigned char)p[n - 2] == 0xC3 && (unsigned char)p[n - 1] == 0x97)
+		return true; /* "× 0.0725" */
 	/* "-" before it only after a figure: "$60 - $10", not "Hotel - $120" */
 	if (n < 2 || p[n - 1] != '-')
 		return false;
@@ -2524,15 +2526,17 @@ static const struct ground_quantity *range_held(const struct claims *c, const st
 /*
  * A share said as the fraction it is, to be multiplied by ("19.5%" given,
  * "$1,000.00 x 0.195"): a bare number below 1, with two or more decimals,
- * that is a grounded percentage over 100.
+ * a term of arithmetic the answer writes out, that is a grounded
+ * percentage over 100. (Not any 0.15 of a text that says 15% somewhere.)
  */
-static bool percent_as_fraction(struct claims *c, struct held *h)
+static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct ground_quantity *gq;
 	struct quantity pc;
 	double v = h->q.value * 100;
 
-	if (!(h->q.value > 0 && h->q.value < 1) || h->q.decimals < 2 || fabs(v - round(v * 1e6) / 1e6) > 1e-9)
+	if (!(h->q.value > 0 && h->q.value < 1) || h->q.decimals < 2 ||
+	    fabs(v - round(v * 1e6) / 1e6) > 1e-9 || !written_term(c, h, end))
 		return false;
 	v = round(v * 1e6) / 1e6;
 	quantity_set(&pc, QUANTITY_BASE, "percent", v, 1);
@@ -2610,7 +2614,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
-					       group_counted(c, h) || percent_as_fraction(c, h)
+					       group_counted(c, h) || percent_as_fraction(c, h, end)
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
