@@ -546,30 +546,41 @@ static size_t clause_after(const char *p, size_t n)
 	return n;
 }
 
-/* Does [p, p + n) only join two times ("am to", " - ", "pm until")? */
-static bool joins_times(const char *p, size_t n)
+/*
+ * Are p[0, n) only words of the list (any case) and bytes of blanks
+ * between them (a UTF-8 byte too, when utf8: an en dash)?
+ */
+static bool only_words(const char *p, size_t n, const char *const *words, size_t n_words,
+		       const char *blanks, bool utf8)
 {
-	static const char *const words[] = {"am", "pm", "a", "m", "p", "to", "until", "till",
-					    "through", "and", "or"};
 	size_t i = 0, k, j;
 
 	while (i < n) {
 		if (!isalpha((unsigned char)p[i])) {
-			if (p[i] != ' ' && p[i] != '.' && p[i] != '-' && (unsigned char)p[i] < 0x80)
+			if (!(utf8 && (unsigned char)p[i] >= 0x80) && (!p[i] || !strchr(blanks, p[i])))
 				return false;
 			i++;
 			continue;
 		}
 		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
 			;
-		for (j = 0; j < ARRAY_SIZE(words); j++)
+		for (j = 0; j < n_words; j++)
 			if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
 				break;
-		if (j == ARRAY_SIZE(words))
+		if (j == n_words)
 			return false;
 		i = k;
 	}
 	return true;
+}
+
+/* Does [p, p + n) only join two times ("am to", " - ", "pm until")? */
+static bool joins_times(const char *p, size_t n)
+{
+	static const char *const words[] = {"am", "pm", "a", "m", "p", "to", "until", "till",
+					    "through", "and", "or"};
+
+	return only_words(p, n, words, ARRAY_SIZE(words), " .-", true);
 }
 
 /*
@@ -622,25 +633,8 @@ static bool opening_words(const char *p, size_t n)
 {
 	static const char *const words[] = {"from", "it", "is", "opens", "open", "closes", "close",
 					    "at", "hours", "are", "its", "they", "the", "until", "till"};
-	size_t i = 0, k, j;
 
-	while (i < n) {
-		if (!isalpha((unsigned char)p[i])) {
-			if (p[i] != ' ' && p[i] != '\t' && p[i] != ':')
-				return false;
-			i++;
-			continue;
-		}
-		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
-			;
-		for (j = 0; j < ARRAY_SIZE(words); j++)
-			if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
-				break;
-		if (j == ARRAY_SIZE(words))
-			return false;
-		i = k;
-	}
-	return true;
+	return only_words(p, n, words, ARRAY_SIZE(words), " \t:", false);
 }
 
 static unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
