@@ -1493,15 +1493,12 @@ static bool written_term(struct claims *c, const struct held *h, uint64_t end)
  * a fare times the party. Its sentence's words up to the sum and a few
  * after: a number then a day, night, week, month or hour.
  */
-static bool per_span_total(struct claims *c, const struct held *h, uint64_t end, unsigned *count)
+static bool span_in(const char *p, size_t n, unsigned *count)
 {
 	static const char *const spans[] = {"day", "days", "night", "nights", "week", "weeks",
 					    "month", "months", "hour", "hours"};
-	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
-	const char *p;
-	size_t n, i, k, j;
+	size_t i, k, j;
 
-	p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
 	for (i = 0; i + 1 < n; i++) {
 		if (!isdigit((unsigned char)p[i]) || (i + 1 < n && isdigit((unsigned char)p[i + 1])))
 			continue;
@@ -1527,6 +1524,37 @@ static bool per_span_total(struct claims *c, const struct held *h, uint64_t end,
 		}
 	}
 	return false;
+}
+
+static bool per_span_total(struct claims *c, const struct held *h, uint64_t end, unsigned *count)
+{
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	size_t n;
+	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+
+	return span_in(p, n, count);
+}
+
+/*
+ * The span the sentence before this one says ("For a 3-day trip, meals
+ * come to $180. The hotel would be between $720 and $1200"): its bytes
+ * back from c->start to the end of the one before it, 240 at most.
+ */
+static bool span_before(struct claims *c, unsigned *count)
+{
+	uint64_t lo = c->start > 240 ? c->start - 240 : 0;
+	size_t n, i;
+	const char *p = window_get(c->w, lo, c->start, &n);
+
+	/* past its own end ("... $180.  "), then back to the one before's */
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\n' || p[n - 1] == '.' || p[n - 1] == '!' ||
+		     p[n - 1] == '?'))
+		n--;
+	for (i = n; i > 0; i--)
+		if (p[i - 1] == '\n' ||
+		    ((p[i - 1] == '.' || p[i - 1] == '!' || p[i - 1] == '?') && p[i] == ' '))
+			break;
+	return span_in(p + i, n - i, count);
 }
 
 /* A rate over time right after h: "€59/day", "£50 per night", "$20 an hour". */
@@ -1635,7 +1663,7 @@ static bool week_said(const char *p, size_t n)
  * 48"). Only to the cent: a random figure over a span seldom divides into
  * a grounded one.
  */
-static bool span_product(struct claims *c, struct held *h, uint64_t end)
+static bool span_product(struct claims *c, struct held *h, uint64_t end, bool before)
 {
 	const struct ground_quantity *gq;
 	struct quantity r = h->q;
@@ -1653,7 +1681,7 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end)
 	else if ((p = window_get(c->w, h->to, MIN(end, h->to + 16), &n)) && n >= 5 &&
 		 strncasecmp(p, " for ", 5) == 0 && week_said(p + 5, n - 5))
 		span = 7;
-	else if (!per_span_total(c, h, end, &span))
+	else if (!per_span_total(c, h, end, &span) && !(before && span_before(c, &span)))
 		return false;
 	if (span < 2 || span > 366)
 		return false;
@@ -2890,9 +2918,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (money && v != GROUND_SWAPPED && ledger_repeat(c, h))
 		return CHECK_GROUNDED;
 	/* "€110-200 per night x 3 nights = €330-600": each end of a range
-	 * a rate times the span its sentence says */
+	 * a rate times the span its sentence, or the one before, says */
 	if (money && v != GROUND_SWAPPED && (h->nl_flags & NUMLEX_RANGE) &&
-	    !(h->nl_flags & NUMLEX_APPROX) && span_product(c, h, end))
+	    !(h->nl_flags & NUMLEX_APPROX) && span_product(c, h, end, true))
 		return CHECK_GROUNDED;
 	if (v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))) {
 		bool short_by = false;
@@ -2902,7 +2930,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 
 		if (worked_out(c, h))
 			return CHECK_GROUNDED;
-		if (money && span_product(c, h, end))
+		if (money && span_product(c, h, end, false))
 			return CHECK_GROUNDED;
 		if (results && results_total(c, h, results, true))
 			return CHECK_GROUNDED;
