@@ -447,6 +447,7 @@ static size_t rel_words(const char *s, size_t n, size_t i, bool *approx)
 struct lexer {
 	const char *s;
 	size_t n, i;
+	size_t tok; /* where the last token starts */
 	struct arith *a;
 	bool full; /* no room for another figure: the scan ends */
 };
@@ -460,7 +461,7 @@ static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
 	unsigned char c;
 
 	*approx = false;
-	i = lx->i = skip_blank(s, n, lx->i);
+	i = lx->i = lx->tok = skip_blank(s, n, lx->i);
 	if (i >= n || lx->full)
 		return TOK_END;
 	c = (unsigned char)s[i];
@@ -842,20 +843,58 @@ static int average(struct lexer *lx, struct chain *ch, struct arith_tok *t, bool
 	return k;
 }
 
+/*
+ * Where a figure's working in parentheses opens after a few words that
+ * say what the figure is for ("60 euros allocated for meals (30 euros x 2
+ * meals)"): the '(' at or past i, with only words between (six at most,
+ * none that joins another figure, "and", "plus"), and a figure inside;
+ * 0 when there is none.
+ */
+static size_t working_after(const char *s, size_t n, size_t i)
+{
+	size_t words = 0, l, k;
+
+	for (;;) {
+		i = skip_blank(s, n, i);
+		if (i >= n)
+			return 0;
+		if (s[i] == '(') {
+			k = skip_blank(s, n, i + 1);
+			return k < n && (is_digit(s[k]) || sign_at(s, n, k, &(uint8_t){0})) ? i : 0;
+		}
+		l = word_len(s, n, i);
+		if (!l || ++words > 6 || word_is(s + i, l, "and") || word_is(s + i, l, "plus") ||
+		    word_is(s + i, l, "minus") || word_is(s + i, l, "with"))
+			return 0;
+		i += l;
+		if (i < n && s[i] == '\'' && i + 1 < n && is_alpha(s[i + 1]))
+			i++;
+	}
+}
+
 size_t arith_scan(const char *text, size_t n, struct arith *a)
 {
 	static struct chain zero;
 	struct chain ch;
-	struct lexer lx = {text, n, 0, a, false};
+	struct lexer lx = {text, n, 0, 0, a, false};
 	struct arith_tok t = {0, 0};
 	bool approx, at = false;
 	int k, last = TOK_BREAK;
-	size_t depth = 0;
+	size_t depth = 0, wp;
 
 	a->n_fig = a->n_rel = 0;
 	ch = zero;
 	k = next_tok(&lx, &t, &approx);
 	while (k != TOK_END) {
+		/* "60 euros allocated for meals (30 euros x 2 meals)": the
+		 * figure, then its working */
+		if ((k == TOK_BREAK || k == TOK_AT) && last == ARITH_TOK_FIG && ch.n == 1 &&
+		    is_alpha(text[lx.tok]) && (wp = working_after(text, n, lx.tok)) > 0) {
+			lx.i = wp;
+			at = false;
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
 		if (k == ARITH_TOK_AVG) {
 			end_chain(a, &ch);
 			depth = 0;
