@@ -1702,6 +1702,54 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end, bool be
 }
 
 /*
+ * A price written as a bare number ("Price for 2 people: 300.0") that is
+ * the party its sentence says (2 to 20 people, persons, passengers,
+ * guests, adults, travelers) times a figure the grounding states (150.0
+ * a person): grounded, to the cent, and says how ("2 x 150").
+ */
+static bool party_product(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const whos[] = {"people", "persons", "passengers", "guests", "adults",
+					   "travelers", "travellers"};
+	const struct ground_quantity *gq;
+	struct quantity r = h->q;
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	size_t n, i, j, k, off;
+	unsigned party = 0;
+	char how[64], a[32];
+	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+
+	for (i = 0; i + 1 < n && !party; i++) {
+		if (!isdigit((unsigned char)p[i]) || isdigit((unsigned char)p[i + 1]) ||
+		    (i > 0 && (isdigit((unsigned char)p[i - 1]) || p[i - 1] == '.')) || p[i + 1] != ' ')
+			continue;
+		for (k = 0, j = i + 2; k < ARRAY_SIZE(whos); k++) {
+			size_t l = strlen(whos[k]);
+
+			if (j + l <= n && strncasecmp(p + j, whos[k], l) == 0 &&
+			    (j + l == n || !isalpha((unsigned char)p[j + l])))
+				party = (unsigned)(p[i] - '0');
+		}
+	}
+	if (party < 2)
+		return false;
+	r.value = h->q.value / party;
+	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
+		return false;
+	r.value = round(r.value * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)) ||
+	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%u x %s", party, a);
+	off = c->text.len;
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = gq->at;
+	return true;
+}
+
+/*
  * Is h the sum of the n (two or more) sums of money the answer worked out
  * since its last total (c->results)? Only to the cent. With write, its
  * source then says them ("330 + 135 + 180").
@@ -2357,6 +2405,41 @@ static bool count_product(struct claims *c, struct held *h)
 	return false;
 }
 
+/*
+ * A whole count that is a count of its noun per day times a span of days,
+ * both of which the grounding states ("6 meals" of the user's "two meals
+ * a day" and "3-day trip"): the span 2 to 31 days, the count per day one
+ * or more, exact.
+ */
+static bool count_per_span(struct claims *c, struct held *h)
+{
+	const struct ground_context none = {0};
+	const struct ground_quantity *gk, *gd;
+	struct quantity k, d;
+	enum ground_verdict vk, vd;
+	char how[64];
+	unsigned days;
+
+	if (h->q.items || h->q.decimals || !(h->q.value >= 2 && h->q.value <= 1000) ||
+	    h->q.value != floor(h->q.value))
+		return false;
+	for (days = 2; days <= 31; days++) {
+		if (fmod(h->q.value, days) != 0)
+			continue;
+		k = h->q;
+		k.value = h->q.value / days;
+		quantity_set(&d, QUANTITY_BASE, "seconds", days * QUANTITY_DAY_SECONDS,
+			     QUANTITY_DAY_SECONDS);
+		if (!(gd = ground_match_quantity(c->ground, &d, &none, 0, &vd)) || vd != GROUND_STATED ||
+		    !(gk = ground_match_quantity(c->ground, &k, &none, 0, &vk)) || vk != GROUND_STATED ||
+		    gk->q.kind != QUANTITY_COUNT || gk->q.unit_hash != h->q.unit_hash)
+			continue;
+		snprintf(how, sizeof(how), "%.0f x %u", k.value, days);
+		return ledger_source(c, h, how, gk->at);
+	}
+	return false;
+}
+
 /* How far back a list item's lines are read for the line that opens them. */
 #define PROPOSAL_BACK 2048
 
@@ -2636,7 +2719,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
-					       group_counted(c, h) || percent_as_fraction(c, h, end)
+					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
+					       (h->q.decimals > 0 && party_product(c, h, end))
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
@@ -2703,7 +2787,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && !h->q.items &&
 		    group_counted(c, h))
 			return CHECK_GROUNDED;
-		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && count_product(c, h))
+		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT &&
+		    (count_product(c, h) || count_per_span(c, h)))
 			return CHECK_GROUNDED;
 		/* "it ends at 5 PM" of "1 PM" and "4 hours", "1 hour and 30
 		 * minutes" from 11:00 to 12:30: worked out from times said */

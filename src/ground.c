@@ -1528,6 +1528,13 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 	 * and the newest search holds 2019-03-09): what was said last of a
 	 * thing stands, not what an earlier message said of it. */
 	i = find_swap(g, a, ctx, 0);
+	/* "3 nights" of the user's "3-day trip": the stay's span is what its
+	 * nights are counted from, not a figure said near the hotel's words
+	 * (its "Rating: 5.0", beside a name like "Good Night") */
+	if (i != NIL && s.stated[0] != NIL && quantity_nights(a) &&
+	    g->q[s.stated[0]].q.kind == QUANTITY_BASE &&
+	    g->q[s.stated[0]].q.scale == QUANTITY_DAY_SECONDS)
+		i = NIL;
 	if (i != NIL && s.stated[0] != NIL && superseded(g, i, g->q[s.stated[0]].ctx.text))
 		i = find_swap(g, a, ctx, g->q[s.stated[0]].ctx.text);
 	*v = GROUND_SWAPPED;
