@@ -2181,6 +2181,12 @@ static bool ledger_repeat(struct claims *c, struct held *h)
 	return false;
 }
 
+/* A bare figure the reply quoted rather than worked out (a "rating of 4.4"). */
+static bool ledger_quoted(const struct ledger_fig *e)
+{
+	return e->bare && !e->worked && !e->derived;
+}
+
 /*
  * A total (h) that is every figure the reply listed since its last total,
  * two or more, rates left out ("- London: €300 (2 nights) ... - Paris:
@@ -2194,8 +2200,8 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 {
 	char how[CLAIMS_TOTAL_HOW], f[32];
 	size_t k, n = MIN(c->n_ledger, (size_t)CLAIMS_LEDGER), len = 0, first = 0;
-	size_t m[3] = {0, 0, 0};
-	double sum[3] = {0, 0, 0};
+	size_t m[4] = {0, 0, 0, 0};
+	double sum[4] = {0, 0, 0, 0};
 	int s, pick = -1;
 
 	for (k = 0; k < n; k++) {
@@ -2207,9 +2213,11 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 			break;
 		if (e->per)
 			continue;
-		/* [0] all of them, [1] those written with "-", [2] with "+" */
-		for (s = 0; s < 3; s++)
-			if (s == 0 || e->sign == (s == 1 ? -1 : 1)) {
+		/* [0] all of them, [1] those written with "-", [2] with "+",
+		 * [3] all but the bare figures it quoted ("- Hotel: 270 (3
+		 * nights x 90)" ... "Total: 420", past a "rating of 4.4") */
+		for (s = 0; s < 4; s++)
+			if (s == 0 || (s == 3 ? !ledger_quoted(e) : e->sign == (s == 1 ? -1 : 1))) {
 				sum[s] += e->v;
 				m[s]++;
 			}
@@ -2217,7 +2225,7 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 	}
 	if (k == n && c->n_ledger > CLAIMS_LEDGER)
 		return false;
-	for (s = 0; s < 3 && pick < 0; s++)
+	for (s = 0; s < 4 && pick < 0; s++)
 		if (m[s] >= 2 && fabs(sum[s] - h->q.value) < 0.005)
 			pick = s;
 	if (pick < 0 && m[0] >= 3 && short_by)
@@ -2234,7 +2242,8 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 		const struct ledger_fig *e = ledger_at(c, k);
 
 		if (!ledger_unit(e, &h->q) || e->per || e->total ||
-		    (pick > 0 && e->sign != (pick == 1 ? -1 : 1)))
+		    (pick == 3 && ledger_quoted(e)) ||
+		    (pick > 0 && pick < 3 && e->sign != (pick == 1 ? -1 : 1)))
 			continue;
 		total_fig(f, sizeof(f), e->v);
 		len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
