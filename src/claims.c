@@ -4399,17 +4399,17 @@ static void ledger_add(struct claims *c, const struct held *h, enum check chk)
 	}
 }
 
-/* Whether a sum of money before the i-th held of the sentence is one its
- * written working grounded (arith_sentence()). */
-static bool worked_before(const struct claims *c, size_t i)
+/* The first held of the sentence that is a sum of money its written
+ * working grounded (arith_sentence()), or n_held. */
+static size_t first_worked(const struct claims *c)
 {
 	size_t k;
 
-	for (k = 0; k < i; k++)
+	for (k = 0; k < c->n_held; k++)
 		if (c->chk[k] == CHECK_GROUNDED && c->held[k].worked &&
 		    quantity_class_of(&c->held[k].q) == QC_MONEY)
-			return true;
-	return false;
+			break;
+	return k;
 }
 
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
@@ -4450,13 +4450,12 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	/* "60 euros for meals (30 euros x 2 meals), so 440 euros are left":
 	 * a sum of money the sentence's own working grounds only now may be
 	 * a term of one after it, a budget less it */
-	for (i = 1; i < c->n_held && c->n_ledger; i++) {
+	for (i = c->n_ledger ? first_worked(c) + 1 : c->n_held; i < c->n_held; i++) {
 		struct held *h = &c->held[i];
 
 		if (c->chk[i] == CHECK_REPORT && h->lexed && !h->label &&
 		    quantity_class_of(&h->q) == QC_MONEY &&
-		    !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) && worked_before(c, i) &&
-		    ledger_pair(c, h, false)) {
+		    !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) && ledger_pair(c, h, false)) {
 			c->chk[i] = CHECK_GROUNDED;
 			ledger_add(c, h, CHECK_GROUNDED);
 		}
