@@ -1656,6 +1656,33 @@ static bool week_said(const char *p, size_t n)
 }
 
 /*
+ * h as factor times a figure the grounding states (a sum of money or a
+ * bare number), to the cent: grounded, and says how ("7 x 48").
+ */
+static bool times_held(struct claims *c, struct held *h, unsigned factor)
+{
+	const struct ground_quantity *gq;
+	struct quantity r = h->q;
+	char how[64], a[32];
+	size_t off;
+
+	r.value = h->q.value / factor;
+	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
+		return false;
+	r.value = round(r.value * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)) ||
+	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%u x %s", factor, a);
+	off = c->text.len;
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = gq->at;
+	return true;
+}
+
+/*
  * A sum of money said for a span of time ("Cost for 3 days: $144",
  * "Price for 4 days: £236 (£59 per day)", "Weekly cost: $336.00"): the
  * span times a rate the grounding states (a money figure, or a bare number
@@ -1665,11 +1692,7 @@ static bool week_said(const char *p, size_t n)
  */
 static bool span_product(struct claims *c, struct held *h, uint64_t end, bool before)
 {
-	const struct ground_quantity *gq;
-	struct quantity r = h->q;
 	unsigned span = 0;
-	char how[64], a[32];
-	size_t off;
 	const char *p;
 	size_t n;
 
@@ -1685,20 +1708,7 @@ static bool span_product(struct claims *c, struct held *h, uint64_t end, bool be
 		return false;
 	if (span < 2 || span > 366)
 		return false;
-	r.value = h->q.value / span;
-	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
-		return false;
-	r.value = round(r.value * 100) / 100;
-	if (!(gq = ground_figure_held(c->ground, &r)) ||
-	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
-		return false;
-	total_fig(a, sizeof(a), r.value);
-	snprintf(how, sizeof(how), "%u x %s", span, a);
-	off = c->text.len;
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	h->grounded_at = gq->at;
-	return true;
+	return times_held(c, h, span);
 }
 
 /*
@@ -1711,12 +1721,9 @@ static bool party_product(struct claims *c, struct held *h, uint64_t end)
 {
 	static const char *const whos[] = {"people", "persons", "passengers", "guests", "adults",
 					   "travelers", "travellers"};
-	const struct ground_quantity *gq;
-	struct quantity r = h->q;
 	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
-	size_t n, i, j, k, off;
+	size_t n, i, j, k;
 	unsigned party = 0;
-	char how[64], a[32];
 	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
 
 	for (i = 0; i + 1 < n && !party; i++) {
@@ -1733,20 +1740,7 @@ static bool party_product(struct claims *c, struct held *h, uint64_t end)
 	}
 	if (party < 2)
 		return false;
-	r.value = h->q.value / party;
-	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
-		return false;
-	r.value = round(r.value * 100) / 100;
-	if (!(gq = ground_figure_held(c->ground, &r)) ||
-	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
-		return false;
-	total_fig(a, sizeof(a), r.value);
-	snprintf(how, sizeof(how), "%u x %s", party, a);
-	off = c->text.len;
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	h->grounded_at = gq->at;
-	return true;
+	return times_held(c, h, party);
 }
 
 /*
