@@ -1585,6 +1585,20 @@ static void consume(struct events *ev, size_t k)
 }
 
 /*
+ * The callback woke the late patterns: their matches join the finals in
+ * order. The events delivered so far (f's first *i, the marks' first *j)
+ * are consumed, and the walk starts again at the front.
+ */
+static void resort(struct engine_stream *s, size_t *i, size_t *j)
+{
+	s->resort = false;
+	consume(&s->finals, *i);
+	consume(&s->marks, *j);
+	*i = *j = 0;
+	sort_events(s->finals.v, s->finals.n, cmp_event);
+}
+
+/*
  * Delivers the final matches that start before the watermark, in order:
  * the patterns' (sorted here) merged with the sentence marks (in order
  * already, and the most numerous).
@@ -1610,13 +1624,8 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 				ev = &m->v[j++];
 				err = cb(ctx, ev->id, ev->from, ev->to);
 			} while (err == 0 && !s->resort && j < m->n && m->v[j].from < lim);
-			if (s->resort) {
-				s->resort = false;
-				consume(f, i);
-				consume(m, j);
-				i = j = 0;
-				sort_events(f->v, f->n, cmp_event);
-			}
+			if (s->resort)
+				resort(s, &i, &j);
 			continue;
 		}
 		take_m = j < m->n && m->v[j].from < wm;
@@ -1630,14 +1639,8 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 		else
 			break;
 		err = cb(ctx, ev->id, ev->from, ev->to);
-		if (s->resort) {
-			/* The callback woke the late patterns: their matches join in order. */
-			s->resort = false;
-			consume(f, i);
-			consume(m, j);
-			i = j = 0;
-			sort_events(f->v, f->n, cmp_event);
-		}
+		if (s->resort)
+			resort(s, &i, &j);
 	}
 	consume(f, i);
 	consume(m, j);
