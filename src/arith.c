@@ -749,7 +749,25 @@ static bool result_first(struct arith *a, const struct chain *ch, size_t from, s
 	return true;
 }
 
-/* Relates the sides of a chain "A = B = C" (see arith.h). */
+/*
+ * "15% on $200 is $200 x 0.15 = $30": a figure (at lead) said again as the
+ * first operand of the expression after it, [from, to), whose written
+ * result follows (the side after the relation at to is one figure). The
+ * figure belongs to the words before ("on $200"), not to the equation.
+ */
+static bool operand_restated(const struct arith *a, const struct chain *ch, size_t lead,
+			     size_t from, size_t to)
+{
+	size_t j;
+
+	if (to >= ch->n || ch->t[from].kind != ARITH_TOK_FIG ||
+	    q_cmp(a->fig[ch->t[lead].fig].v, a->fig[ch->t[from].fig].v) != 0)
+		return false;
+	for (j = to + 1; j < ch->n && ch->t[j].kind != TOK_REL; j++)
+		;
+	return single_fig(ch, to + 1, j);
+}
+
 static void end_chain(struct arith *a, struct chain *ch)
 {
 	struct side prev = {0}, cur;
@@ -770,7 +788,8 @@ static void end_chain(struct arith *a, struct chain *ch)
 		if (have_prev && prev.valid && cur.valid) {
 			if (single_fig(ch, cur.from, cur.to) && prev.ops) {
 				relate(a, ch, prev.from, prev.to, ch->t[cur.from].fig, approx);
-			} else if (single_fig(ch, prev.from, prev.to) && cur.ops && k == 1) {
+			} else if (single_fig(ch, prev.from, prev.to) && cur.ops && k == 1 &&
+				   !operand_restated(a, ch, prev.from, cur.from, i)) {
 				relate(a, ch, cur.from, cur.to, ch->t[prev.from].fig, approx);
 			} else if (prev.n_parts == cur.n_parts && cur.n_parts > 1) {
 				for (j = 0; j < cur.n_parts; j++) {
