@@ -1024,6 +1024,20 @@ static size_t ordinal_days(const char *p, size_t n, unsigned *out, size_t max)
 }
 
 /*
+ * h grounded by what the answer worked out, written as how ("7 x 48"),
+ * kept as its source (with --show-grounded), at the grounding offset at.
+ */
+static bool grounded_how(struct claims *c, struct held *h, const char *how, uint64_t at)
+{
+	size_t off = c->text.len;
+
+	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
+		h->source_off = off;
+	h->grounded_at = at;
+	return true;
+}
+
+/*
  * A day the grounding does not state, said relative to one it does:
  * "May 27th, the day before your meeting on the 28th" (a grounded day of
  * its sentence), "tomorrow (May 21)" or a user's "tomorrow" (today: the
@@ -1038,7 +1052,7 @@ static bool relative_date(struct claims *c, struct held *h, uint64_t end)
 	const struct ground_quantity *gq;
 	char how[64], anchor[24];
 	const char *p;
-	size_t n, i, k, off;
+	size_t n, i, k;
 	bool found = false;
 
 	p = window_get(c->w, c->start, end, &n);
@@ -1086,10 +1100,7 @@ static bool relative_date(struct claims *c, struct held *h, uint64_t end)
 	}
 	if (!found)
 		return false;
-	off = c->text.len;
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	return true;
+	return grounded_how(c, h, how, h->grounded_at);
 }
 
 /*
@@ -1664,7 +1675,6 @@ static bool times_held(struct claims *c, struct held *h, unsigned factor)
 	const struct ground_quantity *gq;
 	struct quantity r = h->q;
 	char how[64], a[32];
-	size_t off;
 
 	r.value = h->q.value / factor;
 	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
@@ -1675,10 +1685,7 @@ static bool times_held(struct claims *c, struct held *h, unsigned factor)
 		return false;
 	total_fig(a, sizeof(a), r.value);
 	snprintf(how, sizeof(how), "%u x %s", factor, a);
-	off = c->text.len;
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	h->grounded_at = gq->at;
+	grounded_how(c, h, how, gq->at);
 	return true;
 }
 
@@ -1752,7 +1759,7 @@ static bool results_total(struct claims *c, struct held *h, size_t n, bool write
 {
 	char how[CLAIMS_TOTAL_HOW], f[32];
 	double sum = 0;
-	size_t i, k = 0, off;
+	size_t i, k = 0;
 
 	if (n < 2)
 		return false;
@@ -1766,10 +1773,7 @@ static bool results_total(struct claims *c, struct held *h, size_t n, bool write
 		total_fig(f, sizeof(f), c->results[i]);
 		k += (size_t)snprintf(how + k, sizeof(how) - k, "%s%s", i ? " + " : "", f);
 	}
-	off = c->text.len;
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	h->grounded_at = c->results_at;
+	grounded_how(c, h, how, c->results_at);
 	return true;
 }
 
@@ -1906,7 +1910,6 @@ static int check_party_total(struct claims *c, struct held *h, unsigned role)
 	struct quantity item = h->q;
 	unsigned party = party_of(c, role), k;
 	char how[CLAIMS_TOTAL_HOW], a[32], b[32];
-	size_t off;
 
 	item.value = c->totals[0];
 	if (party < 2 || !ground_item_price(c->ground, &item))
@@ -1917,10 +1920,7 @@ static int check_party_total(struct claims *c, struct held *h, unsigned role)
 			continue;
 		if (k == party) {
 			snprintf(how, sizeof(how), "%s x %u", a, party);
-			off = c->text.len;
-			if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-				h->source_off = off;
-			h->grounded_at = c->totals_at;
+			grounded_how(c, h, how, c->totals_at);
 			return CHECK_GROUNDED;
 		}
 		total_fig(b, sizeof(b), item.value * party);
@@ -1944,7 +1944,7 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 	char how[CLAIMS_TOTAL_HOW], a[32];
 	unsigned party;
 	double sum = items_sum(c), v = h->q.value;
-	size_t i, off;
+	size_t i;
 	char *eq;
 
 	if (!role && c->n_totals < 2)
@@ -1955,10 +1955,7 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 			if (fabs(c->rates[i] * c->span - v) < 0.005) {
 				total_fig(a, sizeof(a), c->rates[i]);
 				snprintf(how, sizeof(how), "%u x %s", c->span, a);
-				off = c->text.len;
-				if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-					h->source_off = off;
-				h->grounded_at = c->rates_at[i];
+				grounded_how(c, h, how, c->rates_at[i]);
 				return CHECK_GROUNDED;
 			}
 	if (!(role & ROLE_PER) && (role & (ROLE_TOTAL | ROLE_CHARGE | ROLE_REFUND)) &&
@@ -1980,10 +1977,7 @@ static int check_total_computed(struct claims *c, struct held *h, unsigned role)
 		items_sum_text(c, fabs(sum - v) < 0.005 ? 0 : party, how, sizeof(how));
 		if ((eq = strstr(how, " = ")))
 			*eq = '\0';
-		off = c->text.len;
-		if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-			h->source_off = off;
-		h->grounded_at = c->totals_at;
+		grounded_how(c, h, how, c->totals_at);
 		return CHECK_GROUNDED;
 	}
 	/* (of two, one left out is one item: with a party of two or more,
@@ -2150,16 +2144,6 @@ static bool ledger_unit(const struct ledger_fig *f, const struct quantity *q)
 	return f->unit_hash == q->unit_hash || (f->bare && f->worked);
 }
 
-static bool ledger_source(struct claims *c, struct held *h, const char *how, uint64_t at)
-{
-	size_t off = c->text.len;
-
-	if (buf_add(&c->text, how, strlen(how) + 1) == 0)
-		h->source_off = off;
-	h->grounded_at = at;
-	return true;
-}
-
 /* A figure the reply derived earlier, said again ("approximately $336.00"
  * after "Weekly cost: $336.00", 7 x 48): grounded as that was. */
 static bool ledger_repeat(struct claims *c, struct held *h)
@@ -2170,7 +2154,7 @@ static bool ledger_repeat(struct claims *c, struct held *h)
 		const struct ledger_fig *f = ledger_at(c, k);
 
 		if (f->derived && ledger_unit(f, &h->q) && fabs(f->v - h->q.value) < 0.005)
-			return ledger_source(c, h, f->how, f->at);
+			return grounded_how(c, h, f->how, f->at);
 	}
 	return false;
 }
@@ -2243,7 +2227,7 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 		len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
 	}
 	if (pick >= 0)
-		return ledger_source(c, h, how, ledger_at(c, first)->at);
+		return grounded_how(c, h, how, ledger_at(c, first)->at);
 	/* one left out: what they all make */
 	total_fig(f, sizeof(f), sum[0]);
 	if (len < sizeof(how))
@@ -2286,7 +2270,7 @@ static bool ledger_pair(struct claims *c, struct held *h, bool bare)
 			} else {
 				continue;
 			}
-			return ledger_source(c, h, how, q->at);
+			return grounded_how(c, h, how, q->at);
 		}
 	}
 	return false;
@@ -2345,7 +2329,7 @@ static bool ledger_average(struct claims *c, struct held *h, uint64_t end)
 			}
 			if (len < sizeof(how))
 				snprintf(how + len, sizeof(how) - len, ") / %zu", terms);
-			return ledger_source(c, h, how, e->at);
+			return grounded_how(c, h, how, e->at);
 		}
 	}
 	return false;
@@ -2402,7 +2386,7 @@ static bool count_product(struct claims *c, struct held *h)
 				continue;
 			total_fig(x, sizeof(x), a->q.value);
 			snprintf(how, sizeof(how), "%s x %.0f", x, k);
-			return ledger_source(c, h, how, a->grounded_at);
+			return grounded_how(c, h, how, a->grounded_at);
 		}
 	}
 	return false;
@@ -2438,7 +2422,7 @@ static bool count_per_span(struct claims *c, struct held *h)
 		    gk->q.kind != QUANTITY_COUNT || gk->q.unit_hash != h->q.unit_hash)
 			continue;
 		snprintf(how, sizeof(how), "%.0f x %u", k.value, days);
-		return ledger_source(c, h, how, gk->at);
+		return grounded_how(c, h, how, gk->at);
 	}
 	return false;
 }
@@ -2805,7 +2789,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			char how[32];
 
 			if (ground_time_span(c->ground, h->q.value, how, sizeof(how), &h->grounded_at))
-				return ledger_source(c, h, how, h->grounded_at);
+				return grounded_how(c, h, how, h->grounded_at);
 		}
 	}
 	/* A sum of money in a total's, a charge's or a refund's role is held
