@@ -4006,25 +4006,26 @@ static inline bool block_has_digit(const char *s)
  * a blank-padded copy) that a letter touches, as bits; the byte before the
  * block is text's own, the one after it too where there is one.
  */
-static uint64_t glued_bits(const char *b, const char *t, size_t i, size_t n)
+static uint64_t glued_bits(const char *b, const char *t, size_t i, size_t n, uint64_t *D,
+			   uint64_t *S)
 {
-	uint64_t L, D, S, g;
+	uint64_t L, g;
 
-	block_masks(b, &L, &D, &S);
-	g = D & (L << 1 | L >> 1);
-	if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
+	block_masks(b, &L, D, S);
+	g = *D & (L << 1 | L >> 1);
+	if ((*D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
 		g |= 1;
-	if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
+	if ((*D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
 		g |= 1ull << 63;
 	return g;
 }
 
 size_t numlex_next_glued(const char *t, size_t i, size_t n)
 {
-	uint64_t g;
+	uint64_t g, D, S; /* (glued_bits()'s masks, not needed here) */
 
 	for (; i + 64 <= n; i += 64)
-		if ((g = glued_bits(t + i, t, i, n)))
+		if ((g = glued_bits(t + i, t, i, n, &D, &S)))
 			return i + (size_t)__builtin_ctzll(g);
 	/* The tail, blank-padded to a block (a sentence is often all tail). */
 	if (i < n) {
@@ -4032,7 +4033,7 @@ size_t numlex_next_glued(const char *t, size_t i, size_t n)
 
 		memset(pad, ' ', sizeof(pad));
 		memcpy(pad, t + i, n - i);
-		if ((g = glued_bits(pad, t, i, n)))
+		if ((g = glued_bits(pad, t, i, n, &D, &S)))
 			return i + (size_t)__builtin_ctzll(g);
 	}
 	return n;
@@ -4045,7 +4046,7 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 	for (; i < n; i += 64) {
 		char pad[64];
 		const char *b = t + i;
-		uint64_t L, D, S, g, c;
+		uint64_t D, S, g, c;
 
 		if (n - i < 64) {
 			/* The tail, blank-padded to a block, as numlex_next_glued(). */
@@ -4056,13 +4057,7 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 		/* (no digit, nothing below: most blocks of prose) */
 		if (!block_has_digit(b))
 			continue;
-		/* glued_bits(), its masks kept */
-		block_masks(b, &L, &D, &S);
-		g = D & (L << 1 | L >> 1);
-		if ((D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
-			g |= 1;
-		if ((D >> 63) && i + 64 < n && byte_class[(unsigned char)t[i + 64]] == C_ALPHA)
-			g |= 1ull << 63;
+		g = glued_bits(b, t, i, n, &D, &S);
 		/* and a digit after "_" or "@" (S; the "@"s told apart below, by
 		 * the byte), the byte before the block included past the first */
 		c = g | (D & S << 1);
