@@ -4,8 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,48 +264,6 @@ static int member(const struct chain *c, const char *error, struct buf *b)
 	return err ? ENOMEM : 0;
 }
 
-/* Replaces the file at c->path with data: beside it, synced, renamed, the folder synced. */
-static int replace(struct chain *c, const char *data, size_t len)
-{
-	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
-	int fd, dfd, err;
-
-	if (snprintf(dir, sizeof(dir), "%s", c->path) >= (int)sizeof(dir) ||
-	    snprintf(base, sizeof(base), "%s", c->path) >= (int)sizeof(base))
-		return ENAMETOOLONG;
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.halluscan-XXXXXX", dirname(dir), basename(base)) >=
-	    (int)sizeof(tmp))
-		return ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
-	err = cli_write_all(fd, data, len);
-	/* The file's mode stays; its owner too where we may set it. */
-	if (err == 0 && fchmod(fd, c->st.st_mode & 07777) < 0)
-		err = errno;
-	if (err == 0 && (c->st.st_uid != geteuid() || c->st.st_gid != getegid()) &&
-	    fchown(fd, c->st.st_uid, c->st.st_gid) < 0)
-		err = 0; /* not ours to give away: it becomes the writer's, as any rename would */
-	if (err == 0 && fsync(fd) < 0)
-		err = errno;
-	if (close(fd) < 0 && err == 0)
-		err = errno;
-	if (err == 0 && rename(tmp, c->path) < 0)
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	snprintf(dir, sizeof(dir), "%s", c->path);
-	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd) < 0)
-			err = errno;
-		close(dfd);
-	}
-	return err;
-}
-
 int chain_commit(struct chain *c, const char *error)
 {
 	struct buf value = {0}, out = {0};
@@ -323,7 +279,7 @@ int chain_commit(struct chain *c, const char *error)
 	if (err == 0 && out.len > SCRATCHPAD_MAX_BYTES)
 		err = EFBIG;
 	if (err == 0)
-		err = replace(c, out.data, out.len);
+		err = cli_replace_file(c->path, &c->st, out.data, out.len, false);
 	buf_free(&value);
 	buf_free(&out);
 	return err;

@@ -84,6 +84,16 @@ int cli_stream(const struct stream_options *o, char *const *files, size_t n_file
 int cli_fresh_nonce(char *out, size_t n);
 /* Writes all n bytes of p to fd, past EINTR: 0, or the errno of the failure. */
 int cli_write_all(int fd, const char *p, size_t n);
+struct stat;
+/*
+ * Replaces path with data (replace.c): a temporary file beside it with the
+ * mode (and the owner where we may) of st, synced, renamed over it, the
+ * folder synced. With if_unchanged, a path that is no longer the file st
+ * describes (replaced, a link now, written since) is left alone: EAGAIN.
+ * Returns 0 or a positive errno.
+ */
+int cli_replace_file(const char *path, const struct stat *st, const char *data, size_t len,
+		     bool if_unchanged);
 /* Is arg a comma-separated list with no empty item ("a,b"; not "", "a,", ",,")? */
 bool cli_list_ok(const char *arg);
 /* --fail-on's word (warn, block, never) as its level; -1 for any other. */

@@ -11,8 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,58 +122,6 @@ static int write_edits(struct jsonl *out, const char *shown, const char *in,
 	}
 	buf_free(&tmp);
 	buf_free(&tmp2);
-	return err;
-}
-
-/*
- * Replaces path with data: a temporary file beside it, the mode (and the
- * owner where we may) of st, synced, renamed over it, the folder synced.
- * A path that no longer is the file read (replaced, or a link now) is
- * left alone. Returns 0 or a positive errno.
- */
-static int replace(const char *path, const struct stat *st, const char *data, size_t len)
-{
-	char dir[PATH_MAX], base[PATH_MAX], tmp[PATH_MAX];
-	struct stat now;
-	int fd, dfd, err;
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir) ||
-	    snprintf(base, sizeof(base), "%s", path) >= (int)sizeof(base) ||
-	    snprintf(tmp, sizeof(tmp), "%s/.%s.halluscan-XXXXXX", dirname(dir), basename(base)) >=
-		    (int)sizeof(tmp))
-		return ENAMETOOLONG;
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return errno;
-	err = cli_write_all(fd, data, len);
-	if (err == 0 && fchmod(fd, st->st_mode & 07777) < 0)
-		err = errno;
-	if (err == 0 && (st->st_uid != geteuid() || st->st_gid != getegid()) &&
-	    fchown(fd, st->st_uid, st->st_gid) < 0)
-		err = 0; /* not ours to give away: it becomes the writer's, as any rename would */
-	if (err == 0 && fsync(fd) < 0)
-		err = errno;
-	if (close(fd) < 0 && err == 0)
-		err = errno;
-	if (err == 0 && (lstat(path, &now) != 0 || !S_ISREG(now.st_mode) ||
-			 now.st_ino != st->st_ino || now.st_dev != st->st_dev ||
-			 now.st_size != st->st_size ||
-			 now.st_mtim.tv_sec != st->st_mtim.tv_sec ||
-			 now.st_mtim.tv_nsec != st->st_mtim.tv_nsec))
-		err = EAGAIN; /* it changed while it was repaired */
-	if (err == 0 && rename(tmp, path) < 0)
-		err = errno;
-	if (err) {
-		unlink(tmp);
-		return err;
-	}
-	snprintf(dir, sizeof(dir), "%s", path);
-	dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd) < 0)
-			err = errno;
-		close(dfd);
-	}
 	return err;
 }
 
@@ -315,7 +261,8 @@ int cli_fix_one(const struct cli_fix *o, const char *name, const char *shown, bo
 
 		err = buf_add(&whole, data, (size_t)head);
 		err = err ? err : buf_add(&whole, res.out.data, res.out.len);
-		err = err ? -ENOMEM : replace(name, &st, whole.data ? whole.data : "", whole.len);
+		err = err ? -ENOMEM
+			  : cli_replace_file(name, &st, whole.data ? whole.data : "", whole.len, true);
 		buf_free(&whole);
 		if (err > 0) {
 			cli_warn("%s: not rewritten: %s", shown,
