@@ -891,6 +891,24 @@ static size_t working_after(const char *s, size_t n, size_t i)
 	}
 }
 
+/*
+ * A word that multiplies when it joins ("3 nights at €110", "15% of $200"):
+ * a product sign pushed, or, when it does not join, the chain ended there.
+ * Returns joins.
+ */
+static bool join_product(struct arith *a, struct chain *ch, bool joins, size_t *depth, int *last)
+{
+	if (joins) {
+		push(ch, ARITH_TOK_MUL, 0, false);
+		*last = ARITH_TOK_MUL;
+	} else {
+		end_chain(a, ch);
+		*depth = 0;
+		*last = TOK_BREAK;
+	}
+	return joins;
+}
+
 size_t arith_scan(const char *text, size_t n, struct arith *a)
 {
 	static struct chain zero;
@@ -924,26 +942,15 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 		/* "at" multiplies a count by a price: "3 nights at €110/night" */
 		if (at) {
 			at = false;
-			if (k == ARITH_TOK_FIG && a->fig[t.fig].cur) {
-				push(&ch, ARITH_TOK_MUL, 0, false);
-				last = ARITH_TOK_MUL;
-			} else {
-				end_chain(a, &ch);
-				depth = 0;
-				last = TOK_BREAK;
+			if (!join_product(a, &ch, k == ARITH_TOK_FIG && a->fig[t.fig].cur, &depth,
+					  &last))
 				continue;
-			}
 		}
 		/* "15% of $200": a share of a figure */
 		if (k == TOK_OF) {
-			if (last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].percent) {
-				push(&ch, ARITH_TOK_MUL, 0, false);
-				last = ARITH_TOK_MUL;
-			} else {
-				end_chain(a, &ch);
-				depth = 0;
-				last = TOK_BREAK;
-			}
+			join_product(a, &ch,
+				     last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].percent,
+				     &depth, &last);
 			k = next_tok(&lx, &t, &approx);
 			continue;
 		}
