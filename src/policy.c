@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "template.h"
 #include "url.h"
 
 struct policy {
@@ -278,20 +279,8 @@ static const struct {
 /* The placeholder at t (just after '{'), or -1. */
 static int placeholder(const char *t, size_t *len)
 {
-	const char *close = strchr(t, '}');
-	size_t i;
-
-	if (!close)
-		return -1;
-	for (i = 0; i < ARRAY_SIZE(placeholders); i++) {
-		size_t k = strlen(placeholders[i].name);
-
-		if ((size_t)(close - t) == k && strncmp(t, placeholders[i].name, k) == 0) {
-			*len = k + 2;
-			return (int)i;
-		}
-	}
-	return -1;
+	return template_placeholder(t, placeholders, ARRAY_SIZE(placeholders),
+				    sizeof(placeholders[0]), len);
 }
 
 int policy_render(const char *tmpl, const char *text, size_t len, const char *source,

@@ -268,22 +268,30 @@ static const struct {
 	{"drop_comma", put_drop_comma},
 };
 
-static int placeholder(const char *t, size_t *len)
+int template_placeholder(const char *t, const void *table, size_t n, size_t stride, size_t *len)
 {
 	const char *close = strchr(t, '}');
 	size_t i;
 
 	if (!close)
 		return -1;
-	for (i = 0; i < ARRAY_SIZE(placeholders); i++) {
-		size_t k = strlen(placeholders[i].name);
+	for (i = 0; i < n; i++) {
+		const char *name = *(const char *const *)((const char *)table + i * stride);
+		size_t k = strlen(name);
 
-		if ((size_t)(close - t) == k && strncmp(t, placeholders[i].name, k) == 0) {
+		if ((size_t)(close - t) == k && strncmp(t, name, k) == 0) {
 			*len = k + 2;
 			return (int)i;
 		}
 	}
 	return -1;
+}
+
+/* The recovery placeholder at t (just after '{'), or -1. */
+static int placeholder(const char *t, size_t *len)
+{
+	return template_placeholder(t, placeholders, ARRAY_SIZE(placeholders),
+				    sizeof(placeholders[0]), len);
 }
 
 int template_check(const char *tmpl, const char **bad)

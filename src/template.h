@@ -27,6 +27,14 @@ int template_render_from(const char *const *tmpl, size_t first, size_t n, const 
 			 size_t len, uint64_t start, uint64_t end, const char *source,
 			 struct buf *with, uint64_t *from, uint64_t *to, size_t *used);
 
+/*
+ * The placeholder at t (just after '{') among a table of n entries of
+ * stride bytes each whose first member is its name (const char *): its
+ * index, with *len the bytes of "{name}"; -1 when none is. (Both kinds of
+ * template use it: a pack's fix: and a message's, policy.c.)
+ */
+int template_placeholder(const char *t, const void *table, size_t n, size_t stride, size_t *len);
+
 /* -EINVAL when tmpl names a placeholder a fix does not know; *bad points at it. */
 int template_check(const char *tmpl, const char **bad);
 
