@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN = sys.argv[1]
 SANITIZED = len(sys.argv) > 2 and sys.argv[2] not in ("", "none")
 # (line length, lines) at three sizes: one long line, then sentence-sized lines.
@@ -101,14 +103,6 @@ CASES = {
     "press-dated": ("", "will run out by 2030 and ", "ok.", ["--pressure"]),
     "press-hedged-rel": ("If approved, ", "it will ship in May 2027 and ", "ok.", ["--pressure"]),
 }
-
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL " + what)
-        failures.append(what)
 
 
 def run(engine, data, args=()):
@@ -196,5 +190,4 @@ for name, fill in PROMPTS.items():
           "%s: %.3fs for a 4 MiB prompt after %.3fs for 1 MiB: grows faster than linearly"
           % (name, times[2], times[0]))
     print("%s  %s" % (name, " ".join("%.3f" % x for x in times)), flush=True)
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish()

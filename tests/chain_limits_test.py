@@ -28,17 +28,11 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN, SRC = sys.argv[1], sys.argv[2]
-failures = 0
 tmp = tempfile.mkdtemp(prefix="halluscan-chain-limits-")
 ENV = dict(os.environ, XDG_CACHE_HOME=os.path.join(tmp, "cache"))
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def run(args, stdin=b"", stdout=subprocess.PIPE, fsize=None, timeout=60):
@@ -219,7 +213,4 @@ check(p.returncode == 2 and "misjudgments: write error: File too large" in err,
       f"eval --misjudgments past ulimit -f: exit {p.returncode}, {err!r}")
 
 shutil.rmtree(tmp)
-if failures:
-    print(f"{failures} check(s) failed")
-    sys.exit(1)
-print("ok")
+finish()

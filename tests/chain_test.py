@@ -20,16 +20,10 @@ import sys
 import tempfile
 import time
 
+from checks import check, finish
+
 BIN, SRC = sys.argv[1], sys.argv[2]
-failures = 0
 KEY = '"hallucination_detector"'
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def run(args, stdin=b""):
@@ -404,4 +398,4 @@ sums = [json.loads(l) for l in out.splitlines() if '"type":"summary"' in l]
 check(per == {1: 5, 2: 1, 3: 5} and [s.get("pressure", False) for s in sums] == [True, False, True],
       f"transcript context_health: {per}, {[s.get('pressure') for s in sums]}")
 
-sys.exit(1 if failures else 0)
+finish()

@@ -17,16 +17,10 @@ import shutil
 import subprocess
 import sys
 
+from checks import check, finish
+
 BIN, SRC, SANITIZE = sys.argv[1], sys.argv[2], sys.argv[3]
 FIX = os.path.join(SRC, "tests", "fixtures", "chat")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def run(args, stdin=None):
@@ -251,5 +245,4 @@ _, seq, _ = run(["--input", "chat"] + files)
 _, par, _ = run(["--input", "chat", "-j", "2"] + files)
 check(seq == par, "-j 2 over files differs from one thread")
 
-print("chat: %d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -23,18 +23,9 @@ import sys
 import tempfile
 
 import documents
+from checks import check, finish
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = 0
-
-
-def check(ok, what, detail=""):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
-        if detail:
-            print(detail)
 
 
 def has_dask(python):
@@ -110,4 +101,4 @@ try:
           "a line that is not JSON fails the job", p.stderr.decode(errors="replace")[-2000:])
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if failures else 0)
+finish()

@@ -21,14 +21,9 @@ os.environ["HALLUSCAN_LIBRARY"] = LIBRARY
 sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
 import halluscan  # noqa: E402
 
+from checks import check, finish
+
 NONCE = "n0nce-31-directives"
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL " + what)
-        failures.append(what)
 
 
 def run(engine, args, stdin=b"", env=None):
@@ -230,5 +225,4 @@ for eng in engines:
 # --inline-ignore goes with standard input only.
 rc, _, err = run(engines[0], ["--inline-ignore", "--records", "--field", "text"])
 check(rc == 2 and "--inline-ignore" in err, "--inline-ignore --records: exit %d" % rc)
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish()

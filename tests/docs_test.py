@@ -28,16 +28,9 @@ import sys
 import tempfile
 
 import documents
+from checks import check, finish
 
 BIN, SRC = sys.argv[1], os.path.abspath(sys.argv[2])
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
 
 
 with open(SRC + "/src/cli/main.c") as f:
@@ -138,4 +131,4 @@ for doc in DOCS:
             check(ok, "%s:%d: $ %s" % (name, n, cmd.split("\n")[0][:100]))
             if not ok:
                 print("  expected: %r\n  got:      %r" % (expected, got))
-sys.exit(1 if failures else 0)
+finish()

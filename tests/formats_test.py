@@ -16,15 +16,9 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
 
 
 def run(args, text=b"", cwd=None, env=None):
@@ -304,4 +298,4 @@ split_reads()
 colour()
 baseline()
 errors()
-sys.exit(1 if failures else 0)
+finish()

@@ -25,19 +25,12 @@ import tempfile
 import time
 
 import documents
+from checks import check, finish
 
 BIN, SRC, SANITIZE = sys.argv[1], sys.argv[2], sys.argv[3]
 FIX = os.path.join(SRC, "tests", "fixtures", "hook")
 TMP = tempfile.mkdtemp(prefix="halluscan-hook-")
 STATE = os.path.join(TMP, "state")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def hook(payload, *opts, raw=None, env=None, timeout=60):
@@ -448,5 +441,4 @@ if SANITIZE == "none":
           f"cost: {res['long'][0]:.2f} ms of CPU for 50 MB, {res['short'][0]:.2f} ms short")
 
 shutil.rmtree(TMP, ignore_errors=True)
-print("hook: %d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -15,14 +15,9 @@ import sys
 import tempfile
 import time
 
+from checks import check, finish
+
 BIN, SRC, SANITIZE, MAXRSS = sys.argv[1:5]
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def records(out):
@@ -251,5 +246,4 @@ def nul_and_binary():
 for test in (closed_pipe, full_disk, line_buffered, line_buffered_references, huge_line, distinct_findings, rules_cache,
              no_compiler_library, list_and_check_rules, nul_and_binary):
     test()
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish()

@@ -28,18 +28,12 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN, SANITIZE, MAXRSS = sys.argv[1], sys.argv[2], sys.argv[3]
 SAN = SANITIZE not in ("", "none")
-failures = 0
 tmp = tempfile.mkdtemp(prefix="halluscan-memory-")
 os.chmod(tmp, 0o755)
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def path(name):
@@ -242,7 +236,4 @@ try:
     no_threads()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-if failures:
-    print("%d failure(s)" % failures)
-    sys.exit(1)
-print("ok")
+finish()

@@ -15,16 +15,11 @@ import sys
 import tempfile
 import threading
 
+from checks import check, finish
+
 BIN, SANITIZE, MAXRSS = sys.argv[1:4]
 SANITIZED = SANITIZE not in ("", "none")
 RECORD_MAX = 64 << 20
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def records(out):
@@ -183,5 +178,4 @@ def source_streamed():
 
 for test in (pairs_line_buffered, pairs_record_bound, eval_record_bound, source_streamed):
     test()
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish()

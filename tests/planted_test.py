@@ -19,16 +19,10 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN, SRC = sys.argv[1], sys.argv[2]
 SCRIPT = os.path.join(SRC, "bench", "planted.py")
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def planted(args):
@@ -121,7 +115,4 @@ with tempfile.TemporaryDirectory() as tmp:
               and [u["text"] for u in jd.get("unjudged_findings", [])] == [u["text"] for u in fs],
               "no verdicts: every finding unjudged and listed: %s" % jd)
 
-if failures:
-    print("%d failure(s)" % failures)
-    sys.exit(1)
-print("ok")
+finish()

@@ -19,18 +19,9 @@ import sys
 import tempfile
 
 import documents
+from checks import check, finish
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = 0
-
-
-def check(ok, what, detail=""):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
-        if detail:
-            print(detail)
 
 
 if not shutil.which("git"):
@@ -146,4 +137,4 @@ try:
     readme_hook()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if failures else 0)
+finish()

@@ -16,17 +16,12 @@ import sys
 import tempfile
 import time
 
+from checks import check, finish
+
 BIN = sys.argv[1]
 SANITIZED = len(sys.argv) > 2 and sys.argv[2] not in ("", "none")
-failures = []
 TMP = tempfile.mkdtemp(prefix="quarantine-test-")
 VERDICT = os.path.join(TMP, "verdict.jsonl")
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def sha(b):
@@ -283,6 +278,4 @@ for t in (record_hashes, ship_is_identical, split_reads, long_sentences, holds, 
         t()
     except (TypeError, KeyError, IndexError, BrokenPipeError) as e:  # no record where one was due
         check(False, "%s: %r" % (t.__name__, e))
-if failures:
-    print("%d failed" % len(failures))
-    sys.exit(1)
+finish()

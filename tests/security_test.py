@@ -17,15 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = 0
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
 
 
 def run(args, data=b"", cwd=None, timeout=60):
@@ -197,5 +191,4 @@ def credentials():
 records()
 symlinks()
 credentials()
-print("%d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+finish()

@@ -12,15 +12,10 @@ import subprocess
 import sys
 import threading
 
+from checks import check, finish
+
 BIN, SRC, SANITIZE, MAXRSS = sys.argv[1:5]
 NONCE = "Kq7vT2xWm9Rb"
-failures = []
-
-
-def check(cond, what):
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        failures.append(what)
 
 
 def records(out):
@@ -123,5 +118,4 @@ def huge_spans():
 
 for test in (environment, engines_agree, huge_spans):
     test()
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish()

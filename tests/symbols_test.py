@@ -12,15 +12,9 @@ import re
 import subprocess
 import sys
 
+from checks import check, finish
+
 lib, header, sanitize = sys.argv[1:4]
-failed = 0
-
-
-def check(ok, what):
-    global failed
-    if not ok:
-        failed += 1
-    print(("ok:   " if ok else "FAIL: ") + what)
 
 
 def run(*cmd):
@@ -58,4 +52,4 @@ if sanitize != "none":
     allowed |= {n for n in needed if re.match(r"lib(asan|ubsan|stdc\+\+|gcc_s)\b", n)}
 check(needed <= allowed, "needs only the C library: %s" % sorted(needed))
 check("TEXTREL" not in dynamic, "no text relocations")
-sys.exit(1 if failed else 0)
+finish()

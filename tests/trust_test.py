@@ -22,18 +22,11 @@ import sys
 import tempfile
 
 import documents
+from checks import check, finish
 
 BIN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
-failures = 0
 URL = b"See https://x.example/a.\n"
 QUIET = "ignore: [fabricated_url]\n"  # a configuration that silences the finding
-
-
-def check(ok, what):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
 
 
 def run(args, cwd, home, text=URL, env=None):
@@ -281,4 +274,4 @@ for part in (discovery, not_files, sarif, nonce):
             for root, dirs, _ in os.walk(tmp):
                 for d in dirs:  # a 1777 folder is removed all the same; 0700 ones too
                     os.chmod(os.path.join(root, d), 0o755)
-sys.exit(1 if failures else 0)
+finish()

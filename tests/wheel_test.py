@@ -29,20 +29,11 @@ import sys
 import tempfile
 
 import documents
+from checks import check, finish
 
 MODE, SRC, VERSION = sys.argv[1], os.path.abspath(sys.argv[2]), sys.argv[3]
-failures = 0
 FAKE = "See https://docs.fake.example/setup for the steps.\n"
 CLEAN = "Nothing here cites anything.\n"
-
-
-def check(ok, what, detail=""):
-    global failures
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        failures += 1
-        if detail:
-            print(detail)
 
 
 def skip(why):
@@ -246,4 +237,4 @@ try:
     {"pip": pip_mode, "pre-commit": pre_commit_mode}[MODE]()
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
-sys.exit(1 if failures else 0)
+finish()

@@ -23,20 +23,14 @@ import subprocess
 import sys
 import time
 
+from checks import check, finish
+
 BIN = sys.argv[1]
-failures = 0
 
 URL = "https://files.example.net/q3/report.pdf"
 SYSTEM = "You are a helpful assistant. Current time: 2023-09-08 09:00:00."
 ASK = "Wake me up in two hours, and fetch the Q3 report."
 REPLY = f"Done: your alarm is set for 11 am, and the report at {URL} is fetched."
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL:", what)
 
 
 def run(args, lines):
@@ -258,5 +252,4 @@ check(not any(f.get("signal") == "fabricated_url" for r in recs
               for f in r["halluscan"].get("findings", [])),
       "records: a message line was scanned alone")
 
-print("who-said: %d failure(s)" % failures)
-sys.exit(1 if failures else 0)
+finish()
