@@ -45,9 +45,9 @@ SGD_PER_DOMAIN = 10
 
 
 # AgentDojo: runs without an attack (none/none.json: the injection slots
-# hold their benign defaults) of seven models of five vendors, 2024 to 2025
-# (GPT-4o and its mini, Claude 3.5 and 3.7 Sonnet, Gemini 1.5 Pro, Llama 3
-# 70B, Command R+), over every suite; only the
+# hold their benign defaults) of sixteen models of five vendors, 2024 to
+# 2025 (OpenAI, Anthropic, Google, Meta, Cohere; list below), over every
+# suite; only the
 # conversations whose last reply lists what the tools returned (a line
 # opening with "- ", "* " or "1. ", or two "Label: value" lines): the
 # itineraries, transaction lists and field summaries the other sources lack.
@@ -58,7 +58,21 @@ AGENTDOJO_RUNS = [("gpt-4o-2024-05-13", "gpt-4o", ALL_SUITES),
                   ("gpt-4o-mini-2024-07-18", "gpt-4o-mini", ALL_SUITES),
                   ("gemini-1.5-pro-002", "gemini-1.5-pro", ALL_SUITES),
                   ("meta-llama_Llama-3-70b-chat-hf", "llama-3-70b", ALL_SUITES),
-                  ("command-r-plus", "command-r-plus", ALL_SUITES)]
+                  ("command-r-plus", "command-r-plus", ALL_SUITES),
+                  # issue 36's sample of 100: every other model of the
+                  # mirror that is no defence variant (-repeat_user_prompt,
+                  # -spotlighting_*, -tool_filter, -*pi_detector) and is no
+                  # older build of a model taken above (Claude 3 Sonnet,
+                  # Gemini 1.5 Pro 001 and Flash 001, Gemini 2.0 Flash exp)
+                  ("gpt-4-turbo-2024-04-09", "gpt-4-turbo", ALL_SUITES),
+                  ("gpt-4-0125-preview", "gpt-4-0125", ALL_SUITES),
+                  ("gpt-3.5-turbo-0125", "gpt-3.5-turbo", ALL_SUITES),
+                  ("claude-3-opus-20240229", "claude-3-opus", ALL_SUITES),
+                  ("claude-3-haiku-20240307", "claude-3-haiku", ALL_SUITES),
+                  ("claude-3-5-sonnet-20240620", "claude-3.5-sonnet-0620", ALL_SUITES),
+                  ("gemini-2.0-flash-001", "gemini-2.0-flash", ALL_SUITES),
+                  ("gemini-1.5-flash-002", "gemini-1.5-flash", ALL_SUITES),
+                  ("command-r", "command-r", ALL_SUITES)]
 LIST_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)[ \t]")
 FIELD_LINE = re.compile(r"(?m)^[ \t]*(?:[-*]|\d+\.)?[ \t]*\**[A-Z][\w ]{1,30}:\**[ \t]+\S")
 
