@@ -103,6 +103,19 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 	k = (size_t)refs_item_start(s, n, false);
 	FUZZ_CHECK(k <= 2 && (k == 0 || (size_t)refs_item_start(s, n, true) == k));
 	(void)refs_item_maybe(r, s, n);
+	/* A label lies inside the line, opens with a capital and ends before ": ". */
+	{
+		size_t at = 0, len = refs_item_label(s, n, &at), j;
+
+		if (len) {
+			FUZZ_CHECK(at + len < n && s[at] >= 'A' && s[at] <= 'Z', "label at %zu+%zu of %zu",
+				   at, len, n);
+			for (j = at + len; j < n && (s[j] == '*' || s[j] == '_'); j++)
+				;
+			FUZZ_CHECK(j + 1 < n && s[j] == ':' && memchr(" \t\r\f\v", s[j + 1], 5),
+				   "label \"%.*s\" not before \": \"", (int)MIN(len, 60), s + at);
+		}
+	}
 	FUZZ_CHECK(refs_line_cue(s, n) == cue_by_regex(s, n), "refs_line_cue(\"%.*s\") is %d",
 		   (int)MIN(n, 200), s, refs_line_cue(s, n));
 	/* A year at a line's start is one of those forms. */

@@ -131,6 +131,9 @@ struct exemptions {
 /* Marks held unread at most (see struct claims). */
 #define CLAIMS_LAZY_MARKS 64
 
+/* A list of titles longer than this is judged when it reaches it. */
+#define REFS_LIST_MAX 64
+
 struct claims {
 	const struct ruleset *rs;
 	const struct window *w;
@@ -237,6 +240,15 @@ struct claims {
 	bool list_heading;
 	uint64_t list_line;
 	struct buf list_text;
+	/* Each nested title's "Label: " (refs_item_label(), in list_text) and
+	 * whether another nested title of the list shares it: then both are
+	 * fields of records ("   - Location: Harbor Room" under each meeting),
+	 * neither a title nor counted as a sure one. */
+	struct {
+		uint32_t at;
+		uint8_t len;
+		bool field;
+	} list_label[REFS_LIST_MAX];
 	/* NUMLEX_INLINE_ITEM numbers of the sentence being lexed, in order; the
 	 * last one of an earlier sentence, and its line (UINT64_MAX: none), which
 	 * the first of the next continues ("..., 2. Foo, 3." then "Bar, 4."). */
@@ -296,8 +308,6 @@ struct pending {
 	size_t off, items_off;
 };
 
-/* A list of titles longer than this is judged when it reaches it. */
-#define REFS_LIST_MAX 64
 /* A year in parentheses after an entry's authors starts this near the line's start. */
 #define REFS_YEAR_WITHIN 128
 
@@ -4762,6 +4772,8 @@ static int refs_list_end(struct claims *c)
 	for (i = 0; i < n && err == 0; i++) {
 		struct claim_item it = c->list[i];
 
+		if (c->list_label[i].field)
+			continue;
 		it.text = c->list_text.data + (size_t)(uintptr_t)it.text;
 		err = refs_report(c, &it);
 	}
@@ -4783,8 +4795,41 @@ static void refs_entry(struct claims *c, uint64_t from, uint64_t to, uint64_t ti
 	}
 }
 
+/*
+ * Whether the nested title just held (the list's last) opens with a label
+ * an earlier nested title of the list has: then both are the fields of
+ * records ("1. Design Review / - Location: Harbor Room / 2. Budget Planning
+ * / - Location: North Wing"), and neither counts as a sure title.
+ */
+static bool refs_list_field(struct claims *c, bool nested)
+{
+	size_t k = c->n_list - 1, i, at = 0, len;
+	const char *t = c->list_text.data + (size_t)(uintptr_t)c->list[k].text;
+	bool shared = false;
+
+	c->list_label[k].len = 0;
+	c->list_label[k].field = false;
+	if (!nested || !(len = refs_item_label(t, c->list[k].text_len, &at)))
+		return false;
+	c->list_label[k].at = (uint32_t)((size_t)(uintptr_t)c->list[k].text + at);
+	c->list_label[k].len = (uint8_t)len;
+	for (i = 0; i < k; i++) {
+		if (c->list_label[i].len != len ||
+		    strncasecmp(c->list_text.data + c->list_label[i].at,
+				c->list_text.data + c->list_label[k].at, len) != 0)
+			continue;
+		if (!c->list_label[i].field) {
+			c->list_label[i].field = true;
+			c->list_strong -= c->list[i].ref.strong;
+		}
+		shared = true;
+	}
+	c->list_label[k].field = shared;
+	return shared;
+}
+
 /* Holds a title item of a list (its text copied; its offset in list_text stands in it.text). */
-static int refs_list_add(struct claims *c, struct claim_item *it)
+static int refs_list_add(struct claims *c, struct claim_item *it, bool nested)
 {
 	size_t off = c->list_text.len;
 
@@ -4795,8 +4840,10 @@ static int refs_list_add(struct claims *c, struct claim_item *it)
 		return -ENOMEM;
 	it->text = (const char *)(uintptr_t)off;
 	c->list[c->n_list++] = *it;
-	c->list_strong += it->ref.strong;
 	c->list_line = c->line;
+	if (refs_list_field(c, nested))
+		return c->n_list == REFS_LIST_MAX ? refs_list_end(c) : 0;
+	c->list_strong += it->ref.strong;
 	/*
 	 * A list already known to be references (under a heading, or with two
 	 * sure titles) has this title as an entry: its figures are dropped with
@@ -4928,7 +4975,7 @@ static int refs_read_line(struct claims *c, uint64_t end)
 			.text_len = out[0].to - out[0].from, .ref = out[0],
 		};
 
-		return refs_list_add(c, &it);
+		return refs_list_add(c, &it, s[0] == ' ' || s[0] == '\t');
 	}
 	if (c->n_list && (k > 0 || has_text(c, c->line_start, end)))
 		err = refs_list_end(c);

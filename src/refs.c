@@ -2080,6 +2080,39 @@ bool refs_item_maybe(const struct refs *r, const char *s, size_t n)
 	return title_item(r, s, b, e, false) != 0;
 }
 
+size_t refs_item_label(const char *s, size_t n, size_t *at)
+{
+	size_t b = 0, i, words = 0;
+
+	while (b < n && (s[b] == '*' || s[b] == '_'))
+		b++;
+	if (b >= n || !is_upper(s[b]))
+		return 0;
+	for (i = b; i < n && i - b <= 40; i++) {
+		if (s[i] == ':') {
+			size_t e = i;
+
+			while (e > b && (s[e - 1] == '*' || s[e - 1] == '_'))
+				e--;
+			if (e == b || is_space(s[e - 1]) || i + 1 >= n || !is_space(s[i + 1]))
+				return 0;
+			*at = b;
+			return e - b;
+		}
+		if (is_space(s[i])) {
+			if (is_space(s[i - 1]))
+				return 0;
+		} else if (is_alpha(s[i]) || s[i] == '-' || s[i] == '\'' || s[i] == '/') {
+			if (i == b || is_space(s[i - 1]))
+				if (++words > 4)
+					return 0;
+		} else if (s[i] != '*' && s[i] != '_') {
+			return 0;
+		}
+	}
+	return 0;
+}
+
 bool refs_heading(const struct refs *r, const char *line, size_t n)
 {
 	return n <= REFS_LINE_MAX && heading(r, line, 0, n);

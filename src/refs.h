@@ -108,6 +108,16 @@ int refs_item_start(const char *line, size_t n, bool in_list);
 bool refs_item_maybe(const struct refs *r, const char *line, size_t n);
 
 /*
+ * The label of an item of a list that opens "Label: value" ("Location:
+ * Harbor Room", "Car Types Available: Sedan, SUV"): one to four words of
+ * letters, the first capitalised, before ": ". Returns its length (0: no
+ * label) and sets *at to where it starts in item (after emphasis). Nested
+ * items of one list that share a label are the fields of records, not
+ * titles with a subtitle: claims.c asks this of the titles of a list.
+ */
+size_t refs_item_label(const char *item, size_t n, size_t *at);
+
+/*
  * Whether the line holds a form that parts of an entry take and prose
  * seldom does: "[1] " (IEEE), a bullet before a quote ("- \"", "• “"), a year
  * in parentheses ("(2019)", "(2019a)", "(2019, May 3)": author-date), a year
