@@ -2524,6 +2524,58 @@ static const struct ground_quantity *duration_held(const struct claims *c, doubl
 }
 
 /*
+ * The hours of a length said in two parts, right before its minutes
+ * ("1 hour and ", "2 hours ", "12 hours and "): p[0, n) ends where the
+ * minutes begin. 0 when it is not such a part.
+ */
+static unsigned hours_before(const char *p, size_t n)
+{
+	size_t e = n, d;
+	unsigned v = 0, k = 1;
+
+	if (e >= 5 && memcmp(p + e - 5, " and ", 5) == 0)
+		e -= 4;
+	if (e < 1 || p[--e] != ' ')
+		return 0;
+	if (e >= 5 && memcmp(p + e - 5, "hours", 5) == 0)
+		e -= 5;
+	else if (e >= 4 && memcmp(p + e - 4, "hour", 4) == 0)
+		e -= 4;
+	else
+		return 0;
+	if (e < 2 || p[--e] != ' ')
+		return 0;
+	for (d = 0; e > 0 && d < 2 && isdigit((unsigned char)p[e - 1]); d++, k *= 10)
+		v += k * (unsigned)(p[--e] - '0');
+	if (d == 0 || (e > 0 && (isalnum((unsigned char)p[e - 1]) || p[e - 1] == '.')))
+		return 0;
+	return v;
+}
+
+/*
+ * The minutes of a length said in two parts, right after its hours
+ * (" and 30 minutes", " 30 minutes", " 30 minute gap"): p[0, n) starts
+ * where the hours end. 0 when it is not such a part.
+ */
+static unsigned minutes_after(const char *p, size_t n)
+{
+	size_t i = 0;
+	unsigned v = 0, d;
+
+	if (n >= 5 && memcmp(p, " and ", 5) == 0)
+		i = 5;
+	else if (n >= 1 && p[0] == ' ')
+		i = 1;
+	else
+		return 0;
+	for (d = 0; i < n && d < 3 && isdigit((unsigned char)p[i]); d++, i++)
+		v = v * 10 + (unsigned)(p[i] - '0');
+	if (d == 0 || v == 0 || v >= 60 || i + 7 > n || memcmp(p + i, " minute", 7) != 0)
+		return 0;
+	return v;
+}
+
+/*
  * Time worked out from times the text said before (the newest CLAIMS_CLOCK
  * within CLOCK_BEFORE bytes), each a time the grounding states: a time
  * that is one of them plus a duration the grounding states ("1 PM" and the
@@ -2558,27 +2610,14 @@ static bool clock_arith(struct claims *c, struct held *h)
 	} else if (quantity_class_of(&h->q) == QC_DURATION && h->q.unit_hash == quantity_unit_hash("seconds") &&
 		   h->q.value >= 60 && h->q.value <= 720 * 60) {
 		len = h->q.value / 60;
-		/* "1 hour and 30 minutes": the hours said before it */
+		/* "1 hour and 30 minutes", "1 hour 30 minutes": one length said
+		 * in two parts, each held alone; the other part joins it */
 		p = window_get(c->w, h->from > c->start + 16 ? h->from - 16 : c->start, h->from, &np);
-		if (np >= 11 && memcmp(p + np - 5, " and ", 5) == 0) {
-			const char *q = p + np - 5;
-
-			if (q - p >= 6 && memcmp(q - 5, " hour", 5) == 0 && isdigit((unsigned char)q[-6]))
-				len += 60 * (q[-6] - '0');
-			else if (q - p >= 7 && memcmp(q - 6, " hours", 6) == 0 &&
-				 isdigit((unsigned char)q[-7]))
-				len += 60 * (q[-7] - '0');
-		}
-		/* ...and the minutes said after the hours ("1 hour and 25 minutes") */
+		if (fmod(len, 60) != 0)
+			len += 60 * (double)hours_before(p, np);
 		p = window_get(c->w, h->to, h->to + 16, &np);
-		if (np >= 12 && fmod(len, 60) == 0 && memcmp(p, " and ", 5) == 0 &&
-		    isdigit((unsigned char)p[5])) {
-			char *e;
-			unsigned long m = strtoul(p + 5, &e, 10);
-
-			if (m < 60 && (size_t)(e - p) + 7 <= np && memcmp(e, " minute", 7) == 0)
-				len += (double)m;
-		}
+		if (fmod(len, 60) == 0)
+			len += (double)minutes_after(p, np);
 	}
 	if (len < 1 || len != floor(len))
 		return false;
@@ -2607,22 +2646,37 @@ static void clock_keep(struct claims *c, const struct held *h)
  * ends as one record's start and end (ground_range_held(), 1024 bytes
  * apart at most); NULL otherwise.
  */
-static const struct ground_quantity *range_held(const struct claims *c, const struct held *h)
+static const struct held *range_other(const struct claims *c, const struct held *h)
 {
 	size_t i = (size_t)(h - c->held);
-	const struct held *o = NULL;
 
 	if (i + 1 < c->n_held && c->held[i + 1].from == h->from && c->held[i + 1].to == h->to &&
 	    (c->held[i + 1].nl_flags & NUMLEX_RANGE))
-		o = &c->held[i + 1];
-	else if (i > 0 && c->held[i - 1].from == h->from && c->held[i - 1].to == h->to &&
-		 (c->held[i - 1].nl_flags & NUMLEX_RANGE))
-		o = &c->held[i - 1];
+		return &c->held[i + 1];
+	if (i > 0 && c->held[i - 1].from == h->from && c->held[i - 1].to == h->to &&
+	    (c->held[i - 1].nl_flags & NUMLEX_RANGE))
+		return &c->held[i - 1];
+	return NULL;
+}
+
+static const struct ground_quantity *range_held(const struct claims *c, const struct held *h)
+{
+	const struct held *o = range_other(c, h);
+	const struct ground_quantity *gq;
+	double d;
+
 	/* (times and days, which records give as a start and an end; the ends
 	 * of a range of money or shares are no one record's two fields) */
 	if (!o || (quantity_class_of(&h->q) != QC_TIME && quantity_class_of(&h->q) != QC_DATE))
 		return NULL;
-	return ground_range_held(c->ground, &h->q, &o->q, 1024);
+	if ((gq = ground_range_held(c->ground, &h->q, &o->q, 1024)))
+		return gq;
+	/* "12:00-13:00" of the user's "at 12:00 for one hour": the end is the
+	 * start the grounding states plus a length it states */
+	if (h > o && h->q.kind == QUANTITY_TIME && o->q.kind == QUANTITY_TIME &&
+	    (d = fmod(h->q.value - o->q.value + 1440, 1440)) >= 1 && d <= 720 && clock_held(c, &o->q))
+		return duration_held(c, d);
+	return NULL;
 }
 
 /*

@@ -2781,16 +2781,16 @@ static void operand_items(const struct opnd *o, unsigned flags, struct out *out)
 
 /*
  * Where a range's second operand starts after a ("-", "–", "to", "and" after
- * "between"), or 0. *spaced: a dash with a blank before it, which in lists
+ * "between", "or" after a bare figure: *either), or 0. *spaced: a dash with a blank before it, which in lists
  * separates a label from a value ("Month 8 – $26,000").
  */
-static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool *spaced)
+static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool *spaced, bool *either)
 {
 	size_t i = a->to, j = skip_blanks(lx, i), k;
 	int c = B(lx, j);
 	struct word w;
 
-	*spaced = false;
+	*spaced = *either = false;
 	if (c == '-' && B(lx, j + 1) != '-') {
 		k = j + 1;
 		*spaced = j > i;
@@ -2807,7 +2807,13 @@ static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool
 		k = j + 2;
 	else if (j > i && between && reads(lx, j, "and") && blank_at(lx, j + 3))
 		k = j + 3;
-	else
+	else if (j > i && a->kind == K_NUMBER && !a->x.words && whole(&a->x, 0, 999) &&
+		 reads(lx, j, "or") && blank_at(lx, j + 2)) {
+		/* "2 or 3 days": the unit said once counts both (the caller
+		 * keeps it only when the second figure has one) */
+		k = j + 2;
+		*either = true;
+	} else
 		return 0;
 	k = skip_blanks(lx, k);
 	c = B(lx, k);
@@ -3013,7 +3019,7 @@ static size_t expression(struct lex *lx, size_t p)
 	struct word w;
 	size_t start = p, j, neg_from = 0;
 	int month = 0, dating, c;
-	bool range = false, between, spaced, cite;
+	bool range = false, between, spaced, either, cite;
 	unsigned f = 0, side;
 
 	out.n = 0; /* (only the count: the items are written before they are read) */
@@ -3060,7 +3066,7 @@ static size_t expression(struct lex *lx, size_t p)
 	cite = citation_year_at(lx, a.from);
 	dating = cite ? 1 : dating_before(lx, a.from);
 	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
-	j = range_sep(lx, &a, between, &spaced);
+	j = range_sep(lx, &a, between, &spaced, &either);
 	if (j) {
 		struct word mw;
 
@@ -3085,8 +3091,11 @@ static size_t expression(struct lex *lx, size_t p)
 			b.yearnoun = 2;
 			b.to = b.main_to = b.x.to;
 		}
-		/* Across a spaced dash, only two figures written alike make a range. */
-		if (!spaced || (a.kind == b.kind && a.currency == b.currency))
+		/* Across a spaced dash, only two figures written alike make a
+		 * range; across "or", a bare figure and a duration or count
+		 * that gives it its unit ("2 or 3 days", "4 or 5 people"). */
+		if (either ? (b.kind == K_DURATION || b.kind == K_COUNT) && !b.x.words
+			   : (!spaced || (a.kind == b.kind && a.currency == b.currency)))
 			range = merge(&a, &b);
 	}
 	if (range) {
