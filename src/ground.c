@@ -150,6 +150,7 @@ struct ground {
 	 */
 	uint64_t version, epoch, e_added, rewritten;
 	uint32_t texts; /* ground_begin_text() calls since the reset */
+	uint32_t prompt_text; /* the texts count then of the newest prompt (ground_turn()), 0 none */
 	const struct ground *synced_from;
 	uint64_t synced_epoch, synced_e, synced_q, synced_a, synced_version;
 };
@@ -236,6 +237,7 @@ void ground_reset(struct ground *g)
 	g->a_added = 0;
 	g->rewritten = UINT64_MAX;
 	g->texts = 0;
+	g->prompt_text = 0;
 	g->synced_from = NULL;
 	groups_clear(g);
 	g->rel_anchored = g->rel_today = 0;
@@ -962,6 +964,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	gq->at = at;
 	gq->ctx = *ctx;
 	gq->ctx.text = g->texts;
+	gq->prompt = g->texts && g->texts == g->prompt_text;
 	g->periods |= ctx->period != 0;
 	if (ctx->quarter_year && !ctx->compared) {
 		uint32_t qr = QUANTITY_PERIOD_QUARTER(ctx->quarter_year);
@@ -1007,6 +1010,11 @@ struct qsearch {
 	const struct ground_context *ctx;
 	uint32_t stated[2], near[2]; /* [in context]: slots, or NIL */
 	int stated_close;            /* the closest a stating one is said: closeness() */
+	/* Of the stating ones said in a prompt: whether there is one, and the
+	 * closest one is said and the most words one shares with a's. */
+	bool prompt_states;
+	int prompt_close;
+	size_t prompt_shared;
 	double best[2];
 	/* The last figure judged, and what it is to a: a set holds the same
 	 * figure many times over (a status in every tool result, a field of
@@ -1121,6 +1129,11 @@ static void judge(struct qsearch *s, uint32_t i)
 		 * stating figure has both: all the swap rule asks) */
 		if (s->stated_close < 2 && (s->ctx->before1 || s->ctx->after1))
 			s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
+		if (gq->prompt) {
+			s->prompt_states = true;
+			s->prompt_close = MAX(s->prompt_close, closeness(s->ctx, &gq->ctx));
+			s->prompt_shared = MAX(s->prompt_shared, ground_context_shared(s->ctx, &gq->ctx));
+		}
 		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
 			return;
 		shared = share_context(s->ctx, &gq->ctx);
@@ -1468,6 +1481,30 @@ static bool superseded(const struct ground *g, uint32_t i, uint32_t since)
 	return walked < SWAP_WALK;
 }
 
+/*
+ * The user (or the system) said a's figure in this conversation: the
+ * answer that repeats it has it from them, so another figure said where
+ * the answer says it ("Start time: 2024-05-16 10:00" of the event the
+ * user asked for, beside a record's "start_time: 2024-05-15 15:00:00"), or
+ * another the same prompt said ("the meeting on the 15th" where the user
+ * named the 15th and the 19th), is no swap by itself. Swap i stands when
+ * the answer ties a to it more than to any prompt that states a: said
+ * between the very words i is said between, or sharing more words with i
+ * than the bare two a swap needs and than with the prompt ("your dentist
+ * appointment starts at 10:00" where the user guessed 10:00 and the
+ * calendar's dentist appointment starts at 15:00).
+ */
+static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
+{
+	const struct ground_context *c = &s->g->q[i].ctx;
+
+	if (!s->prompt_states)
+		return true;
+	if (closeness(s->ctx, c) == 2 && s->prompt_close < 2)
+		return true;
+	return ground_context_shared(s->ctx, c) > MAX(s->prompt_shared, (size_t)SWAP_SHARED);
+}
+
 const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct quantity *a,
 						    const struct ground_context *ctx,
@@ -1516,7 +1553,8 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 			if (s.stated[0] != NIL)
 				since = MAX(since, g->q[s.stated[0]].ctx.text);
 			i = find_swap(g, a, ctx, 0);
-			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since)) {
+			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since) &&
+			    swap_outranks_prompt(&s, i)) {
 				*v = GROUND_SWAPPED;
 				return &g->q[i];
 			}
@@ -1537,6 +1575,8 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		i = NIL;
 	if (i != NIL && s.stated[0] != NIL && superseded(g, i, g->q[s.stated[0]].ctx.text))
 		i = find_swap(g, a, ctx, g->q[s.stated[0]].ctx.text);
+	if (i != NIL && !swap_outranks_prompt(&s, i))
+		i = NIL;
 	*v = GROUND_SWAPPED;
 	if (i != NIL)
 		return &g->q[i];
@@ -2421,6 +2461,7 @@ unsigned ground_day_run(const struct ground *g, uint64_t seq_from, uint64_t at_f
 void ground_turn(struct ground *g)
 {
 	g->turn = g->qseq;
+	g->prompt_text = g->texts;
 	groups_clear(g);
 }
 
@@ -2715,6 +2756,7 @@ static int merge_newest(struct ground *dst, const struct ground *src, uint32_t n
 			return err;
 		/* (a copy says the text it was said in where src was read) */
 		dst->q[(dst->qhead + dst->qcount - 1) % GROUND_CAP].ctx.text = q->ctx.text;
+		dst->q[(dst->qhead + dst->qcount - 1) % GROUND_CAP].prompt = q->prompt;
 	}
 	return 0;
 }

@@ -95,6 +95,9 @@ struct ground_quantity {
 	uint64_t at;
 	struct ground_context ctx;
 	unsigned days; /* the one day of the week it is said of (GROUND_DAY), or 0 */
+	/* Said in a prompt (a text ground_turn() began: what the user or the
+	 * system said), not in a tool's result; a copy keeps it. */
+	bool prompt;
 	/* As written, at most GROUND_TEXT_MAX - 1 bytes, NUL-terminated: kept
 	 * in its set's text ring (valid while the quantity is held, as the
 	 * pointer to it is). */
