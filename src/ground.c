@@ -1114,6 +1114,17 @@ static bool other_measure(uint32_t noun, const struct ground_quantity *gq)
 	return true;
 }
 
+/*
+ * Is one of two dates a month said alone ("spending in March 2022") and
+ * the other a day of it ("the transaction from March 7th")? The day is
+ * said within the month, not in place of it: no swap.
+ */
+static bool month_holds(const struct quantity *a, const struct quantity *b)
+{
+	return a->kind == QUANTITY_DATE && b->kind == QUANTITY_DATE && (a->scale == 100 || b->scale == 100) &&
+	       floor(a->value / 100) == floor(b->value / 100);
+}
+
 static void judge(struct qsearch *s, uint32_t i)
 {
 	const struct ground *g = s->g;
@@ -1146,7 +1157,7 @@ static void judge(struct qsearch *s, uint32_t i)
 	d = s->seen_distance;
 	if (d > s->best[0] && d > s->best[1])
 		return;
-	if (keeps_bound(s->a, gq) || other_measure(s->noun, gq))
+	if (keeps_bound(s->a, gq) || other_measure(s->noun, gq) || month_holds(s->a, &gq->q))
 		return;
 	shared = share_context(s->ctx, &gq->ctx);
 	if (d < s->best[shared] ||
@@ -1433,7 +1444,7 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
 			if (!quantity_comparable(a, &gq->q) || keeps_bound(a, gq) ||
-			    other_measure(noun, gq))
+			    other_measure(noun, gq) || month_holds(a, &gq->q))
 				continue;
 			/* Whether it would win, before the dearer question whether
 			 * it states a (then it is no swap): most lose here. */
