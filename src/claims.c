@@ -1114,6 +1114,29 @@ static bool relative_date(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
+ * A day said, with its weekday, as the grounding's weekday and day of the
+ * month (ground_weekday_day()): "Saturday (May 18th)" of "Saturday 18th".
+ * (The answer names the weekday too: a day that only happens to be one the
+ * grounding names so is another day.)
+ */
+static bool weekday_day(struct claims *c, struct held *h, uint64_t end)
+{
+	const struct ground_quantity *gq;
+	const char *p;
+	char how[64];
+	size_t n;
+
+	p = window_get(c->w, c->start, end, &n);
+	if (n != end - c->start)
+		return false;
+	gq = ground_weekday_day(c->ground, (unsigned)h->q.value, year_of_day(c, h));
+	if (!gq || !(ground_days(p, n) & gq->days))
+		return false;
+	snprintf(how, sizeof(how), "%s %.12s", ground_day_name(gq->days), gq->text);
+	return grounded_how(c, h, how, gq->at);
+}
+
+/*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
  * the fourth quarter of 2020"), or as the other side of a bound ("with
@@ -3002,6 +3025,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* "May 27th, the day before your meeting on the 28th", "tomorrow (May
 	 * 21)": resolved against the day it is said relative to. */
 	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && relative_date(c, h, end))
+		return CHECK_GROUNDED;
+	/* "Saturday (May 18th)" where an email of 2024-05-13 says "on Saturday
+	 * 18th": the month its weekday and date leave. */
+	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && weekday_day(c, h, end))
 		return CHECK_GROUNDED;
 	/* A count or an ordinal in words ("two ways", "the first time") is
 	 * checked only for a repeat. */

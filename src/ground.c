@@ -2351,6 +2351,70 @@ const struct ground_quantity *ground_newest_day(const struct ground *g, unsigned
 
 /* The most dates of one day ground_date_year() reads. */
 #define DATE_YEAR_WALK 64
+
+/*
+ * Is a dated day (gd of year, month x 100 + day) within WEEKDAY_REACH
+ * days of md, of that year or the next or the one before, which falls on
+ * weekday day (0 Monday)? That year then.
+ */
+#define WEEKDAY_REACH 31
+static unsigned weekday_year(unsigned gd, unsigned year, unsigned md, int day)
+{
+	int64_t from = civil_days(year, gd / 100, gd % 100);
+	int dy;
+
+	for (dy = -1; dy <= 1; dy++) {
+		int64_t z = civil_days((int64_t)year + dy, md / 100, md % 100);
+		unsigned m, d;
+		int64_t y;
+
+		/* (the 31st of a month that has none is no day) */
+		civil_of(z, &y, &m, &d);
+		if (m * 100 + d != md)
+			continue;
+		if (z - from >= -WEEKDAY_REACH && z - from <= WEEKDAY_REACH && ((z % 7 + 7 + 3) % 7) == day)
+			return (unsigned)y;
+	}
+	return 0;
+}
+
+const struct ground_quantity *ground_weekday_day(const struct ground *g, unsigned md, unsigned y)
+{
+	uint64_t units[2] = {quantity_unit_hash("ordinal:n"), quantity_unit_hash("number")};
+	uint64_t day_unit = quantity_unit_hash("date:day");
+	uint32_t i, j, walked, dates;
+	size_t u;
+
+	if (g->qcount == 0 || md % 100 < 1 || md % 100 > 31 || md / 100 < 1 || md / 100 > 12)
+		return NULL;
+	for (u = 0; u < 2; u++)
+		for (i = g->units[mix(units[u])], walked = 0; i != NIL && walked < SWAP_WALK;
+		     i = g->ql[i].unit.next) {
+			const struct ground_quantity *gq = &g->q[i];
+
+			if (g->ql[i].unit_hash != units[u])
+				continue;
+			walked++;
+			if (gq->q.value != md % 100 || __builtin_popcount(gq->days) != 1)
+				continue;
+			for (j = g->units[mix(day_unit)], dates = 0; j != NIL && dates < DATE_YEAR_WALK;
+			     j = g->ql[j].unit.next) {
+				unsigned year, at;
+
+				if (g->ql[j].unit_hash != day_unit || g->q[j].q.kind != QUANTITY_DATE ||
+				    g->q[j].q.scale != 1)
+					continue;
+				dates++;
+				if (!(year = year_of_slot(g, j)))
+					continue;
+				at = weekday_year((unsigned)g->q[j].q.value, year, md, __builtin_ctz(gq->days));
+				if (at && (!y || at == y))
+					return gq;
+			}
+		}
+	return NULL;
+}
+
 /* How far apart a date's day and its year are written: "2024-05-26" (5),
  * "May 26, 2024" (8), "26 May 2024". */
 #define DATE_YEAR_GAP 16

@@ -305,6 +305,16 @@ bool ground_shift_day(unsigned md, unsigned year, int days, unsigned *out_md, un
  * NULL when there is none (or it was evicted).
  */
 const struct ground_quantity *ground_today(const struct ground *g, unsigned *year);
+/*
+ * A day of a month said as a weekday and a day of the month alone ("at 8
+ * AM on Saturday 18th" in an email): the quantity that says it, when md
+ * (month x 100 + day, of year y; 0: any) is that day of the month within
+ * 31 days of a date the grounding gives with its year (the email's
+ * timestamp, 2024-05-13) and falls on that weekday (2024-05-18 is a
+ * Saturday); else NULL. The weekday and the nearby date pin the month the
+ * text left out.
+ */
+const struct ground_quantity *ground_weekday_day(const struct ground *g, unsigned md, unsigned y);
 /* The newest day of a month the grounding holds, its year in *year (0: none); or NULL. */
 const struct ground_quantity *ground_newest_day(const struct ground *g, unsigned *year);
 /*
