@@ -3536,6 +3536,8 @@ static size_t named_number(struct lex *lx, const struct word *w, size_t p)
 	return x.to;
 }
 
+static size_t iso_date(struct lex *lx, size_t p);
+
 /* "COVID-19", "SARS-CoV-2", "F-35", "mid-2020": digits after letters and a hyphen at p - 1. */
 static size_t hyphen_name(struct lex *lx, size_t p)
 {
@@ -3561,6 +3563,10 @@ static size_t hyphen_name(struct lex *lx, size_t p)
 	}
 	if (one_word)
 		v = vocab_find(lx->t + cs, p - 1 - cs);
+	/* "meeting-agenda-2024-05-15.docx": a name's date is a date, as
+	 * "2024-05-08_notes.docx" is; not the range "2024-05" */
+	if (B(lx, p + 4) == '-' && (end = iso_date(lx, p)))
+		return end;
 	if (!read_digits(lx, p, &x))
 		return MAX(x.to, p + 1);
 	if (v && (v->roles & R_DATING) && yearish(&x)) {

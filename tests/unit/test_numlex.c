@@ -306,6 +306,9 @@ static const struct lcase cases[] = {
 	{"March 26 vs March 20", {{"March 26", NULL, "date:day", 326, 0, 0}, {"March 20", NULL, "date:day", 320, 0, 0}}},
 	{"on 2013-09-08.",
 	 {{"2013", "2013-09-08", "date:year", 2013, 0, P}, {"09-08", "2013-09-08", "date:day", 908, 0, P}}},
+	/* a file name's date is that date, not the range "2024-05" */
+	{"the meeting-agenda-2024-05-15.docx file",
+	 {{"2024", "2024-05-15", "date:year", 2024, 0, P}, {"05-15", "2024-05-15", "date:day", 515, 0, P}}},
 	{"\"2013-09-08 17:30:24\"",
 	 {{"2013", "2013-09-08 17:30:24", "date:year", 2013, 0, P},
 	  {"09-08", "2013-09-08 17:30:24", "date:day", 908, 0, P},
