@@ -2703,6 +2703,50 @@ static const struct ground_quantity *range_held(const struct claims *c, const st
 }
 
 /*
+ * A bare whole number in brackets right after a noun ("the fewest messages
+ * (0)", "Reviews (4)"): as many of that noun, so grounded as that count
+ * is ("0 messages" of a channel's empty list).
+ */
+static bool bracketed_count(struct claims *c, struct held *h)
+{
+	struct ground_context none = {0};
+	char noun[QUANTITY_UNIT_MAX];
+	enum ground_verdict v;
+	struct quantity q;
+	const struct ground_quantity *gq;
+	const char *p;
+	size_t n, i, k;
+
+	if (h->q.value < 0 || h->q.value != floor(h->q.value) || h->q.decimals || h->from < 4)
+		return false;
+	p = window_get(c->w, h->to, h->to + 1, &n);
+	if (n != 1 || p[0] != ')')
+		return false;
+	p = window_get(c->w, h->from > 40 ? h->from - 40 : 0, h->from, &n);
+	if (n < 4 || p[n - 1] != '(' || p[n - 2] != ' ')
+		return false;
+	for (i = n - 2; i > 0 && isalpha((unsigned char)p[i - 1]); i--)
+		;
+	k = n - 2 - i;
+	if (k < 3 || k >= sizeof(noun) || (i > 0 && !isspace((unsigned char)p[i - 1])))
+		return false;
+	for (size_t j = 0; j < k; j++)
+		noun[j] = (char)tolower((unsigned char)p[i + j]);
+	noun[k] = '\0';
+	/* (singular, as a count's noun is: "messages" -> "message") */
+	if (k > 4 && strcmp(noun + k - 3, "ies") == 0)
+		strcpy(noun + k - 3, "y");
+	else if (k > 3 && noun[k - 1] == 's' && noun[k - 2] != 's' && noun[k - 2] != 'u' && noun[k - 2] != 'i')
+		noun[k - 1] = '\0';
+	quantity_set(&q, QUANTITY_COUNT, noun, h->q.value, 1);
+	gq = ground_match_quantity(c->ground, &q, &none, 0, &v);
+	if (v != GROUND_STATED)
+		return false;
+	h->grounded_at = gq->at;
+	return true;
+}
+
+/*
  * A share said as the fraction it is, to be multiplied by ("19.5%" given,
  * "$1,000.00 x 0.195"): a bare number below 1, with two or more decimals,
  * a term of arithmetic the answer writes out, that is a grounded
@@ -2794,6 +2838,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
+					       bracketed_count(c, h) ||
 					       (h->q.decimals > 0 && party_product(c, h, end))
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
