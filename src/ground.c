@@ -1494,16 +1494,20 @@ static bool superseded(const struct ground *g, uint32_t i, uint32_t since)
 
 /*
  * The user (or the system) said a's figure in this conversation: the
- * answer that repeats it has it from them, so another figure said where
- * the answer says it ("Start time: 2024-05-16 10:00" of the event the
- * user asked for, beside a record's "start_time: 2024-05-15 15:00:00"), or
- * another the same prompt said ("the meeting on the 15th" where the user
- * named the 15th and the 19th), is no swap by itself. Swap i stands when
- * the answer ties a to it more than to any prompt that states a: said
- * between the very words i is said between, or sharing more words with i
- * than the bare two a swap needs and than with the prompt ("your dentist
- * appointment starts at 10:00" where the user guessed 10:00 and the
- * calendar's dentist appointment starts at 15:00).
+ * answer that repeats it has it from them. A record's other figure said
+ * where the answer says it ("Start time: 2024-05-16 10:00" of the event the
+ * user asked for "on 2024-05-16 at 10:00", beside a record's "start_time:
+ * 2024-05-15 15:00:00") is a swap only when the answer ties a to it more
+ * than to any prompt that states a: said between the very words it is said
+ * between, or sharing more words with it than the bare two a swap needs
+ * and than with the prompt ("your dentist appointment starts at 10:00"
+ * where the user guessed 10:00 and the calendar's dentist appointment
+ * starts at 15:00). Another figure of the prompts is one where the words
+ * tie a to it as the swap rules say, unless the prompt that states a
+ * shares more words with the answer ("the Introductory meeting from May
+ * 15th" where the user named the follow-up's 19th and the introductory
+ * meeting's 15th); the user who picks the car up on the 4th and returns
+ * it on the 9th has said which is which.
  */
 static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
 {
@@ -1511,6 +1515,8 @@ static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
 
 	if (!s->prompt_states)
 		return true;
+	if (s->g->q[i].prompt)
+		return ground_context_shared(s->ctx, c) >= s->prompt_shared;
 	if (closeness(s->ctx, c) == 2 && s->prompt_close < 2)
 		return true;
 	return ground_context_shared(s->ctx, c) > MAX(s->prompt_shared, (size_t)SWAP_SHARED);
