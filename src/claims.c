@@ -2061,8 +2061,8 @@ static bool near_items_total(struct claims *c, struct held *h, unsigned role, do
 static bool group_counted(struct claims *c, struct held *h)
 {
 	uint64_t lo = MAX(c->start, h->from > GROUP_BEFORE ? h->from - GROUP_BEFORE : 0);
-	const char *p;
-	size_t n, i;
+	const char *p, *line;
+	size_t n, i, nl;
 
 	p = window_get(c->w, lo, h->from, &n);
 	if (n != h->from - lo)
@@ -2071,6 +2071,12 @@ static bool group_counted(struct claims *c, struct held *h)
 		;
 	if (ground_group_said(c->ground, p + i, n - i, h->q.value, &h->grounded_at))
 		return true;
+	/* (its line before it, past figures: the "Charlie" of "Charlie: 2
+	 * messages (1 in general") */
+	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
+		;
+	line = p + i;
+	nl = n - i;
 	/* "1 in private", "(2 from Alice)": the value named after it, in its
 	 * clause (to a comma, a bracket, a sentence's or a line's end or the
 	 * next figure), after "in", "from" or "by". */
@@ -2088,8 +2094,10 @@ static bool group_counted(struct claims *c, struct held *h)
 			w = 5;
 		else if (strncasecmp(p + k, "by ", 3) == 0)
 			w = 3;
-		if (w && ground_group_said(c->ground, p + k + w, i - k - w, h->q.value,
-					   &h->grounded_at))
+		if (w && (ground_group_said(c->ground, p + k + w, i - k - w, h->q.value,
+					    &h->grounded_at) ||
+			  ground_group_pair_said(c->ground, line, nl, p + k + w, i - k - w, h->q.value,
+						 &h->grounded_at)))
 			return true;
 	}
 	return false;

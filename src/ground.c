@@ -2559,6 +2559,9 @@ struct ground_group {
 	uint64_t at;   /* where the value was first said */
 	uint32_t count;
 	uint8_t len;
+	/* 0, or of a pair of values one item says (ground_group_pair_add()):
+	 * where the second starts, after a NUL that ends the first */
+	uint8_t split;
 	char value[GROUND_GROUP_VALUE];
 };
 
@@ -2592,9 +2595,10 @@ static uint64_t group_hash(uint64_t field, const char *value, size_t n)
 	return h;
 }
 
-/* Adds count items to the group of hash h (group_hash()) and value (n <= GROUND_GROUP_VALUE). */
+/* Adds count items to the group of hash h (group_hash()) and value (n <= GROUND_GROUP_VALUE;
+ * split: a pair's, as struct ground_group holds it). */
 static int group_add(struct ground *g, uint64_t h, const char *value, size_t n, uint64_t at,
-		     uint32_t count)
+		     uint32_t count, uint8_t split)
 {
 	uint32_t slot = (uint32_t)(h ^ h >> 32) & (GROUP_SLOTS - 1);
 	struct ground_group *gr;
@@ -2604,16 +2608,18 @@ static int group_add(struct ground *g, uint64_t h, const char *value, size_t n, 
 		return err;
 	for (; g->group_index[slot]; slot = (slot + 1) & (GROUP_SLOTS - 1)) {
 		gr = &g->groups[g->group_index[slot] - 1];
-		if (gr->hash == h && gr->len == n && strncasecmp(gr->value, value, n) == 0) {
+		if (gr->hash == h && gr->len == n && gr->split == split &&
+		    strncasecmp(gr->value, value, n) == 0) {
 			gr->count = count > UINT32_MAX - gr->count ? UINT32_MAX : gr->count + count;
 			return 0;
 		}
 	}
-	/* Full: a value first said past the cap counts nothing. */
-	if (g->n_groups == GROUND_GROUP_CAP)
+	/* Full: a value first said past the cap counts nothing (nor a pair
+	 * past half of it: the values alone keep the other half). */
+	if (g->n_groups == GROUND_GROUP_CAP || (split && g->n_groups >= GROUND_GROUP_CAP / 2))
 		return 0;
 	gr = &g->groups[g->n_groups++];
-	*gr = (struct ground_group){.hash = h, .at = at, .count = count, .len = (uint8_t)n};
+	*gr = (struct ground_group){.hash = h, .at = at, .count = count, .len = (uint8_t)n, .split = split};
 	memcpy(gr->value, value, n);
 	g->group_index[slot] = (uint16_t)g->n_groups;
 	return 0;
@@ -2628,7 +2634,35 @@ int ground_group_add(struct ground *g, uint64_t field, const char *value, size_t
 		return 0;
 	for (i = 0; i < n; i++)
 		letter |= ascii_alpha((unsigned char)value[i]);
-	return letter ? group_add(g, group_hash(field, value, n), value, n, at, 1) : 0;
+	return letter ? group_add(g, group_hash(field, value, n), value, n, at, 1, 0) : 0;
+}
+
+/* Whether value[0, n) is 2 to max bytes with a letter among them. */
+static bool group_value(const char *value, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n < 2 || n > max)
+		return false;
+	for (i = 0; i < n; i++)
+		if (ascii_alpha((unsigned char)value[i]))
+			return true;
+	return false;
+}
+
+int ground_group_pair_add(struct ground *g, uint64_t field_a, const char *a, size_t na,
+			  uint64_t field_b, const char *b, size_t nb, uint64_t at)
+{
+	char value[GROUND_GROUP_VALUE];
+	uint64_t h;
+
+	if (!group_value(a, na, GROUND_GROUP_PAIR_VALUE) || !group_value(b, nb, GROUND_GROUP_PAIR_VALUE))
+		return 0;
+	memcpy(value, a, na);
+	value[na] = '\0';
+	memcpy(value + na + 1, b, nb);
+	h = group_hash(field_a * 31 + field_b, value, na + 1 + nb);
+	return group_add(g, h, value, na + 1 + nb, at, 1, (uint8_t)(na + 1));
 }
 
 /* Is value[0, len) said in text[0, n) as words of their own, in any case? */
@@ -2654,7 +2688,30 @@ bool ground_group_said(const struct ground *g, const char *before, size_t n, dou
 	for (i = 0; i < g->n_groups; i++) {
 		const struct ground_group *gr = &g->groups[i];
 
-		if (gr->count == count && said_as_words(before, n, gr->value, gr->len)) {
+		if (gr->count == count && !gr->split && said_as_words(before, n, gr->value, gr->len)) {
+			*at = gr->at;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl, const char *after,
+			    size_t na, double count, uint64_t *at)
+{
+	uint32_t i;
+
+	if (count < 1 || count != floor(count))
+		return false;
+	for (i = 0; i < g->n_groups; i++) {
+		const struct ground_group *gr = &g->groups[i];
+		const char *a = gr->value, *b = gr->value + gr->split;
+		size_t la = gr->split ? gr->split - 1u : 0, lb = gr->len - gr->split;
+
+		if (!gr->split || gr->count != count)
+			continue;
+		if ((said_as_words(line, nl, a, la) && said_as_words(after, na, b, lb)) ||
+		    (said_as_words(line, nl, b, lb) && said_as_words(after, na, a, la))) {
 			*at = gr->at;
 			return true;
 		}
@@ -2689,7 +2746,7 @@ static int groups_take(struct ground *dst, const struct ground *src, bool copy)
 	for (i = 0; i < src->n_groups; i++) {
 		const struct ground_group *gr = &src->groups[i];
 
-		err = group_add(dst, gr->hash, gr->value, gr->len, gr->at, gr->count);
+		err = group_add(dst, gr->hash, gr->value, gr->len, gr->at, gr->count, gr->split);
 		if (err < 0)
 			return err;
 	}

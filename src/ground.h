@@ -369,6 +369,21 @@ void ground_turn(struct ground *g);
 int ground_group_add(struct ground *g, uint64_t field, const char *value, size_t n, uint64_t at);
 bool ground_group_said(const struct ground *g, const char *before, size_t n, double count,
 		       uint64_t *at);
+/*
+ * Items that say two values of their fields together ("sender": "Charlie"
+ * and "recipient": "general" in one message of a list in YAML's key: value
+ * form): "Charlie: 2 messages (1 in general, 1 in private)". The caller
+ * gives each pair of an item's values (2 to GROUND_GROUP_PAIR_VALUE bytes,
+ * a letter among them) once; pairs fill at most half of the turn's
+ * GROUND_GROUP_CAP. ground_group_pair_said(): whether a pair counted
+ * exactly count times has one value said in line[0, nl) (the count's line
+ * before it) and the other in after[0, na) (what it is counted "in").
+ */
+#define GROUND_GROUP_PAIR_VALUE 19
+int ground_group_pair_add(struct ground *g, uint64_t field_a, const char *a, size_t na,
+			  uint64_t field_b, const char *b, size_t nb, uint64_t at);
+bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl, const char *after,
+			    size_t na, double count, uint64_t *at);
 
 /*
  * A sum of money the grounding does not state, computed from figures it

@@ -152,6 +152,15 @@ struct scan {
 	uint64_t dash_key, dash_at;
 	uint32_t dash_n;
 	bool dash_whole; /* the items began the record's text: one is a list too */
+	/* The short values of the item read now (item_value()): at most
+	 * ITEM_VALUES, their pairs counted when it ends (item_end()). */
+	struct {
+		uint64_t field, at;
+		uint8_t len;
+		char text[GROUND_GROUP_PAIR_VALUE];
+	} item[4];
+	uint8_t n_item;
+	bool item_over; /* it had more: no pairs of it */
 	struct ground_context dash_ctx;
 	const struct record_value *rec_value;
 	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
@@ -710,6 +719,42 @@ static int ground_items(struct scan *s, const struct record_value *v)
 /* Lines alike that make a list: at least this many. */
 #define LINE_RUN_MIN 3
 
+#define ITEM_VALUES 4
+
+/* The item of a list in key: value text ends: each pair of its values
+ * counted once (ground_group_pair_add()). */
+static int item_end(struct scan *s)
+{
+	int err = 0;
+	size_t i, j;
+
+	for (i = 0; !s->item_over && i < s->n_item && err == 0; i++)
+		for (j = i + 1; j < s->n_item && err == 0; j++)
+			if (s->item[i].field != s->item[j].field)
+				err = ground_group_pair_add(s->rec_ground, s->item[i].field, s->item[i].text,
+							    s->item[i].len, s->item[j].field, s->item[j].text,
+							    s->item[j].len, s->item[i].at);
+	s->n_item = 0;
+	s->item_over = false;
+	return err;
+}
+
+/* A short value of a field of the item read now. */
+static void item_value(struct scan *s, uint64_t field, const struct record_value *v)
+{
+	if (v->len < 2 || v->len > GROUND_GROUP_PAIR_VALUE)
+		return;
+	if (s->n_item == ITEM_VALUES) {
+		s->item_over = true;
+		return;
+	}
+	s->item[s->n_item].field = field;
+	s->item[s->n_item].at = s->rec_base + v->at;
+	s->item[s->n_item].len = (uint8_t)v->len;
+	memcpy(s->item[s->n_item].text, v->text, v->len);
+	s->n_item++;
+}
+
 /* The run of lines alike ends: as many as they are, a list with no key. */
 static int line_run_end(struct scan *s)
 {
@@ -789,9 +834,9 @@ static int dash_end(struct scan *s)
 {
 	struct quantity q;
 	char text[16];
-	int n, err = 0;
+	int n, err = item_end(s);
 
-	if (s->dash_n >= 2 || (s->dash_n == 1 && s->dash_whole)) {
+	if (err == 0 && (s->dash_n >= 2 || (s->dash_n == 1 && s->dash_whole))) {
 		quantity_set_items(&q, NULL, 0, s->dash_n);
 		n = snprintf(text, sizeof(text), "%u", (unsigned)s->dash_n);
 		if (s->rec_ground == s->span_ground) {
@@ -866,7 +911,7 @@ static int dash_item(struct scan *s, const struct record_value *v)
 	if (s->dash_n > 0 && key == s->dash_key) {
 		if (s->dash_n < UINT32_MAX)
 			s->dash_n++;
-		return 0;
+		return item_end(s);
 	}
 	if (dash_end(s) < 0)
 		return -ENOMEM;
@@ -1163,6 +1208,7 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
 	struct ground_attr ga;
+	uint64_t field = 0; /* a short string value's field (its key's hash), else 0 */
 
 	/* A yes or a no a record states of something its key names. */
 	if ((v->kind == RECORD_BOOL || (v->kind == RECORD_STRING && !v->cont && v->len <= 16)) &&
@@ -1191,10 +1237,10 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 	/* A field's value, counted: items of a list that share it ("sender":
 	 * "Charlie" twice) are what "Charlie: 2 messages" counts. */
 	if (v->kind == RECORD_STRING && !v->cont && v->n_words > 0 && v->len <= GROUND_GROUP_VALUE) {
-		uint64_t field = 0xcbf29ce484222325ull;
 		size_t i;
 		int err;
 
+		field = 0xcbf29ce484222325ull;
 		for (i = 0; i < v->n_words; i++)
 			for (const char *w = v->words[i]; *w; w++)
 				field = (field ^ (unsigned char)*w) * 0x100000001b3ull;
@@ -1210,6 +1256,9 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 
 		if (err == 0)
 			err = dash_item(s, v);
+		/* (and the item's values together: "1 in general" of Charlie's) */
+		if (err == 0 && field && s->dash_n > 0)
+			item_value(s, field, v);
 		if (err < 0 || (err = ground_folded_date(s, v)) < 0)
 			return err;
 	} else {
@@ -1261,6 +1310,8 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_seq = ground_next_seq(g);
 	s->run_n = 0;
 	s->dash_n = 0;
+	s->n_item = 0;
+	s->item_over = false;
 	s->fold_month = 0;
 }
 
