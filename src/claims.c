@@ -2470,6 +2470,8 @@ static bool count_per_span(struct claims *c, struct held *h)
 
 /* How far back a list item's lines are read for the line that opens them. */
 #define PROPOSAL_BACK 2048
+/* The longest line taken for an item's title ("Activity 5: Escape Room"). */
+#define PROPOSAL_TITLE 80
 
 /* Whether a line (without its break) is a list item's or indented: one under its heading. */
 static bool under_heading(const char *l, size_t n)
@@ -2479,17 +2481,82 @@ static bool under_heading(const char *l, size_t n)
 }
 
 /*
+ * Whether a line (without its break) is an item's title: a heading
+ * ("### Activity 5"), a bold line ("**Activity 5: Escape Room**"), or a
+ * short line that ends no sentence and opens no list ("Activity 5:
+ * Escape Room"). What ends with ":" opens the items: it is no title.
+ */
+static bool item_title(const char *l, size_t n)
+{
+	while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\r' || l[n - 1] == '*'))
+		n--;
+	if (n == 0 || n > PROPOSAL_TITLE || strchr(".:!?", l[n - 1]))
+		return false;
+	return true;
+}
+
+/* Words of a line that opens items the answer puts forward as new: its
+ * suggestions or proposals, what it will add ("activities to add", "that
+ * can be added", "I'll add"), not what it found ("additional hotels").
+ * The first two begin words ("suggested", "proposal"); the rest are whole
+ * ("to add", not "to address"). */
+static const char *const proposing[] = {
+	"suggest", "propos", "to add", "be added", "will add", "'ll add", "would add",
+	"could add", "can add",
+};
+#define PROPOSING_STEMS 2
+
+/* Whether l[0, n) says one of proposing[], without case. */
+static bool says_proposing(const char *l, size_t n)
+{
+	size_t i, k, w;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(proposing); k++) {
+			w = strlen(proposing[k]);
+			if (w <= n - i && strncasecmp(l + i, proposing[k], w) == 0 &&
+			    (k < PROPOSING_STEMS || i + w == n || !isalpha((unsigned char)l[i + w])))
+				return true;
+		}
+	return false;
+}
+
+/*
+ * Whether an item's title names a record the grounding holds: "Activity
+ * 5: Escape Room" where a tool's text has an "Activity 5" (the file the
+ * item was appended to, echoed back). Such an item is no longer new.
+ */
+static bool title_held(const struct claims *c, const char *l, size_t n)
+{
+	size_t p, e, k, gap;
+	struct quantity q;
+	double v;
+
+	for (p = 0; p < n && !isdigit((unsigned char)l[p]); p++)
+		;
+	for (e = p, v = 0; e < n && e - p < 6 && isdigit((unsigned char)l[e]); e++)
+		v = v * 10 + (l[e] - '0');
+	if (p == n || (e < n && isalnum((unsigned char)l[e])))
+		return false;
+	k = quantity_name_before(l, p, &gap);
+	return k && quantity_set_name(&q, l + p - gap - k, k, v) && ground_figure_held(c->ground, &q);
+}
+
+/*
  * Is h in a list of items the answer proposes: on a list item's or an
- * indented line, under (past other such lines and blank ones) a heading or
- * line of text that says "suggest" or "propos" and ends with ":"
- * ("#### Suggested activities:", "Proposed sessions:")? Read back at most
+ * indented line, under (past other such lines, items' titles and blank
+ * ones) a heading or line of text that puts them forward ("proposing"
+ * above) and ends with ":" ("#### Suggested activities:", "Here are two
+ * activities to add to the file:")? Not when the title of h's item names
+ * a record the grounding holds (title_held()). Read back at most
  * PROPOSAL_BACK bytes, only for a date or time nothing states.
  */
 static bool proposed(const struct claims *c, const struct held *h)
 {
 	uint64_t lo = h->from > PROPOSAL_BACK ? h->from - PROPOSAL_BACK : 0;
 	const char *p;
-	size_t n, e, s, i, t;
+	size_t n, e, s, t;
+	bool titled = false;
 
 	p = window_get(c->w, lo, h->from, &n);
 	if (n != h->from - lo)
@@ -2504,19 +2571,22 @@ static bool proposed(const struct claims *c, const struct held *h)
 			;
 		if (s == 0 && lo > 0)
 			return false; /* (the line that opens them is out of reach) */
-		if (!under_heading(p + s, e - s))
+		if (under_heading(p + s, e - s)) {
+			;
+		} else if (item_title(p + s, e - s)) {
+			/* the title of h's own item: the nearest above it */
+			if (!titled && title_held(c, p + s, e - s))
+				return false;
+			titled = true;
+		} else {
 			break;
+		}
 		if (s == 0)
 			return false;
 	}
 	for (t = e; t > s && (p[t - 1] == ' ' || p[t - 1] == '*' || p[t - 1] == '\r'); t--)
 		;
-	if (t == s || p[t - 1] != ':')
-		return false;
-	for (i = s; i + 7 <= t; i++)
-		if (strncasecmp(p + i, "suggest", 7) == 0 || strncasecmp(p + i, "propos", 6) == 0)
-			return true;
-	return false;
+	return t > s && p[t - 1] == ':' && says_proposing(p + s, t - s);
 }
 
 /* Is the time of the clock t one the grounding states, in any writing of
@@ -2898,10 +2968,16 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			v = GROUND_STATED;
 		}
 		/* A new item's date or time, under "Suggested activities:": the
-		 * answer's proposal, not a record's date changed. */
+		 * answer's proposal, not a record's date changed; unless the
+		 * user's request fixed a day (a time) that it does not keep to,
+		 * which is then what it differs from. */
 		if (v != GROUND_STATED && (h->q.kind == QUANTITY_DATE || h->q.kind == QUANTITY_TIME) &&
-		    proposed(c, h))
-			return CHECK_SILENT;
+		    proposed(c, h)) {
+			if (!(said = ground_prompt_other(c->ground, &h->q)))
+				return CHECK_SILENT;
+			gq = said;
+			v = GROUND_NEAR;
+		}
 		/* "I found 3 messages" of a list its key calls "emails": a count
 		 * of results, whatever the noun, is the newest list's length. */
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT && counts_results(c, h, end) &&

@@ -2496,6 +2496,27 @@ const struct ground_quantity *ground_newest_list(const struct ground *g)
 	return NULL;
 }
 
+const struct ground_quantity *ground_prompt_other(const struct ground *g, const struct quantity *a)
+{
+	uint32_t j;
+
+	for (j = 0; j < g->qcount; j++) {
+		uint32_t i = (g->qhead + g->qcount - 1 - j) % GROUND_CAP;
+		const struct ground_quantity *gq = &g->q[i];
+
+		if (g->ql[i].seq < g->turn)
+			return NULL;
+		if (!gq->prompt || gq->q.kind != a->kind)
+			continue;
+		/* (either way: a month, "in June", holds each of its days; an
+		 * hour, "at 3 pm", each of its minutes) */
+		if (quantity_states(a, &gq->q) || quantity_states(&gq->q, a))
+			continue;
+		return gq;
+	}
+	return NULL;
+}
+
 /* The most quantities ground_day_run() reads: a month of days, each with
  * a few figures. */
 #define DAY_RUN_WALK 256

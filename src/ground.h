@@ -339,6 +339,15 @@ const struct ground_quantity *ground_date_year(const struct ground *g, const str
  */
 const struct ground_quantity *ground_newest_list(const struct ground *g);
 /*
+ * A figure of a's kind (a day, a time of the clock) that the prompt which
+ * began the turn said (ground_turn(): the user's request) and that a does
+ * not keep to: another day (a month holds the days in it), another time;
+ * NULL when the prompt said none. A new item the answer proposes is free
+ * in what the request leaves open, not in what it fixed ("add a lunch on
+ * June 14" proposed for the 15th). Walks the turn back: asked rarely.
+ */
+const struct ground_quantity *ground_prompt_other(const struct ground *g, const struct quantity *a);
+/*
  * The days a list of dated items covers: of the quantities put in since
  * seq seq_from, at offset at_from or later (a JSON array's items), the
  * days of a month (QUANTITY_DATE) when they are two or more, at most
