@@ -2589,6 +2589,68 @@ static bool proposed(const struct claims *c, const struct held *h)
 	return t > s && p[t - 1] == ':' && says_proposing(p + s, t - s);
 }
 
+/* How far back the tag a figure is the content of is read. */
+#define TAG_BACK 64
+
+/* Words of a tag's name that say the model grades its own work. */
+static const char *const assessing[] = {
+	"quality", "confidence", "certainty", "self", "assess", "evaluat", "reflect",
+};
+
+/* Whether p[0, n) holds one of the words of assessing[], without case. */
+static bool names_assessment(const char *p, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(assessing); k++)
+			if (strlen(assessing[k]) <= n - i &&
+			    strncasecmp(p + i, assessing[k], strlen(assessing[k])) == 0)
+				return true;
+	return false;
+}
+
+/*
+ * Is h the whole content of a tag the model writes to grade its own work
+ * ("<search_quality_score>4</search_quality_score>", "<confidence>0.8",
+ * "<self_evaluation>7/10</self_evaluation>")? A score it gives itself is
+ * no figure about the records. Only blanks stand between the opening tag
+ * and h, and after h, in its sentence, only a scale ("/10", "out of 5",
+ * "%") and the closing tag. A tag whose name says no assessment
+ * ("<rating>4.5</rating>" of a hotel) is checked as any figure.
+ */
+static bool self_assessed(const struct claims *c, const struct held *h, uint64_t end)
+{
+	uint64_t lo = h->from > TAG_BACK ? h->from - TAG_BACK : 0;
+	const char *p, *name;
+	size_t n, i, k, len;
+
+	p = window_get(c->w, lo, h->from, &n);
+	while (n > 0 && isspace((unsigned char)p[n - 1]))
+		n--;
+	if (n == 0 || p[n - 1] != '>')
+		return false;
+	for (i = n - 1; i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '_' ||
+				  p[i - 1] == '-');
+	     i--)
+		;
+	if (i == 0 || p[i - 1] != '<' || i == n - 1 || !names_assessment(p + i, n - 1 - i))
+		return false;
+	name = p + i;
+	len = n - 1 - i;
+	p = window_get(c->w, h->to, MIN(end, h->to + TAG_BACK), &n);
+	for (k = 0; k < n && ((p[k] && strchr(" \t\r/%.", p[k])) || isdigit((unsigned char)p[k])); k++)
+		;
+	if (k + 6 <= n && strncasecmp(p + k, "out of", 6) == 0)
+		for (k += 6; k < n && (p[k] == ' ' || isdigit((unsigned char)p[k])); k++)
+			;
+	/* (the sentence ends at a line break: a closing tag below it is not read) */
+	if (k == n)
+		return true;
+	return k + len + 3 <= n && p[k] == '<' && p[k + 1] == '/' &&
+	       memcmp(p + k + 2, name, len) == 0 && p[k + 2 + len] == '>';
+}
+
 /* Is the time of the clock t one the grounding states, in any writing of
  * it ("13:00", "13:00:00", "1 PM")? */
 static bool clock_held(const struct claims *c, const struct quantity *t)
@@ -4636,6 +4698,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			    : h->lexed ? check_quantity(c, h, end)
 			    : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
 			    : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
+		if (c->chk[i] == CHECK_REPORT && h->lexed && self_assessed(c, h, end))
+			c->chk[i] = CHECK_SILENT;
 		clock_keep(c, h);
 	}
 	if (c->n_held && lexing(c) && end > c->start) {
