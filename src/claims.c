@@ -2651,6 +2651,68 @@ static bool self_assessed(const struct claims *c, const struct held *h, uint64_t
 	       memcmp(p + k + 2, name, len) == 0 && p[k + 2 + len] == '>';
 }
 
+/* How far back the line that holds a plan's sentence is read. */
+#define BRANCH_BACK 512
+
+/* Whether p[0, n) opens with one of words (each ending in a blank), without case. */
+static bool opens_with(const char *p, size_t n, const char *const *words, size_t n_words)
+{
+	size_t k, w;
+
+	for (k = 0; k < n_words; k++) {
+		w = strlen(words[k]);
+		if (w <= n && strncasecmp(p, words[k], w) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Is h in a plan for a branch that may never be taken: a sentence in
+ * which the agent says what it will do ("I'll return the full 8 hours"),
+ * on a line (a plan's step) that opens with the branch's condition ("3.
+ * If no events are returned, ...", "Otherwise, ...")? What it would do
+ * then is no claim about the records. Counts, durations and bare numbers
+ * only, as for offers (patterns/numbers.yaml): a price, date or time there
+ * names what a tool said.
+ */
+static bool branch_plan(const struct claims *c, const struct held *h)
+{
+	static const char *const conditions[] = {"if ", "otherwise", "in case ", "unless "};
+	static const char *const future[] = {
+		"i'll ", "i will ", "i would ", "i'd ", "we'll ", "we will ", "we would ",
+		"i\xE2\x80\x99ll ", "we\xE2\x80\x99ll ",
+	};
+	uint64_t lo = h->from > BRANCH_BACK ? h->from - BRANCH_BACK : 0;
+	const char *p;
+	size_t n, s, i;
+	bool says = false;
+
+	if (!(h->q.kind == QUANTITY_COUNT || h->q.kind == QUANTITY_NUMBER ||
+	      quantity_class_of(&h->q) == QC_DURATION))
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	for (s = n; s > 0 && p[s - 1] != '\n'; s--)
+		;
+	if (s == 0 && lo > c->w->base && lo > 0)
+		return false; /* (the line's start is out of reach) */
+	/* the sentence's own words before h: a first person who will do it */
+	for (i = c->start > lo + s ? (size_t)(c->start - lo) : s; i < n; i++)
+		if ((i == 0 || !isalpha((unsigned char)p[i - 1])) &&
+		    opens_with(p + i, n - i, future, ARRAY_SIZE(future))) {
+			says = true;
+			break;
+		}
+	if (!says)
+		return false;
+	/* the line's opening, past a list marker ("3. ", "- ", "**") */
+	while (s < n && (p[s] == ' ' || p[s] == '\t' || p[s] == '-' || p[s] == '*' || p[s] == '>' ||
+			 isdigit((unsigned char)p[s]) || ((p[s] == '.' || p[s] == ')') && s > 0 &&
+							  isdigit((unsigned char)p[s - 1]))))
+		s++;
+	return opens_with(p + s, n - s, conditions, ARRAY_SIZE(conditions));
+}
+
 /* Is the time of the clock t one the grounding states, in any writing of
  * it ("13:00", "13:00:00", "1 PM")? */
 static bool clock_held(const struct claims *c, const struct quantity *t)
@@ -4698,7 +4760,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 			    : h->lexed ? check_quantity(c, h, end)
 			    : h->attr ? (h->attr_agrees ? CHECK_GROUNDED : CHECK_REPORT)
 			    : grounded(c, h) ? CHECK_GROUNDED : CHECK_REPORT;
-		if (c->chk[i] == CHECK_REPORT && h->lexed && self_assessed(c, h, end))
+		if (c->chk[i] == CHECK_REPORT && h->lexed && (self_assessed(c, h, end) || branch_plan(c, h)))
 			c->chk[i] = CHECK_SILENT;
 		clock_keep(c, h);
 	}
