@@ -2481,10 +2481,10 @@ static bool under_heading(const char *l, size_t n)
 }
 
 /*
- * Whether a line (without its break) is an item's title: a heading
- * ("### Activity 5"), a bold line ("**Activity 5: Escape Room**"), or a
- * short line that ends no sentence and opens no list ("Activity 5:
- * Escape Room"). What ends with ":" opens the items: it is no title.
+ * Whether a line (without its break) that is no list item's is an item's
+ * title: a short line that ends no sentence ("### Activity 5", "**Activity
+ * 5: Escape Room**", "Activity 5: Escape Room"). What ends with ":" opens
+ * the items: it is no title.
  */
 static bool item_title(const char *l, size_t n)
 {
@@ -2694,10 +2694,10 @@ static bool branch_plan(const struct claims *c, const struct held *h)
 	p = window_get(c->w, lo, h->from, &n);
 	for (s = n; s > 0 && p[s - 1] != '\n'; s--)
 		;
-	if (s == 0 && lo > c->w->base && lo > 0)
+	if (s == 0 && (lo > 0 || n != h->from))
 		return false; /* (the line's start is out of reach) */
 	/* the sentence's own words before h: a first person who will do it */
-	for (i = c->start > lo + s ? (size_t)(c->start - lo) : s; i < n; i++)
+	for (i = c->start > h->from - n + s ? (size_t)(c->start - (h->from - n)) : s; i < n; i++)
 		if ((i == 0 || !isalpha((unsigned char)p[i - 1])) &&
 		    opens_with(p + i, n - i, future, ARRAY_SIZE(future))) {
 			says = true;
