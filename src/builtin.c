@@ -12,7 +12,7 @@ int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
 
 	if (builtin_rules_len == 0)
 		return ruleset_add_builtin_yaml(rs, d);
-	err = ruleset_add_serialized_static(rs, builtin_rules, builtin_rules_len, d);
+	err = ruleset_add_serialized_builtin(rs, builtin_rules, builtin_rules_len, d);
 	/* mkdb finished this very ruleset before it wrote it: the ids, signals
 	 * and names it checks cannot differ (a load whole, nothing added). */
 	if (err == 0)

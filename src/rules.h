@@ -283,6 +283,13 @@ int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, str
 int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
 				  struct diag *d);
 /*
+ * The same for the built-in rules, which mkdb checked whole before it wrote
+ * them into the program: lengths are checked, the strings not searched for
+ * a NUL inside them (see trusted_string()).
+ */
+int ruleset_add_serialized_builtin(struct ruleset *rs, const void *data, size_t len,
+				   struct diag *d);
+/*
  * Decodes the examples left in a serialized ruleset (see struct rule's
  * lazy), once: the checks (scan_check_examples()) and the digest of a
  * ruleset with more than the built-in rules call it, before the ruleset
