@@ -20,8 +20,14 @@
 
 #include "db.h"
 
-hs_error_t __real_dbIsValid(const hs_database_t *db);
 hs_error_t __wrap_dbIsValid(const hs_database_t *db);
+#if HAVE_HSDISPATCH
+#include "hsdispatch.h"
+#define full_check hsdispatch_db_is_valid
+#else
+hs_error_t __real_dbIsValid(const hs_database_t *db);
+#define full_check __real_dbIsValid
+#endif
 
 hs_error_t __wrap_dbIsValid(const hs_database_t *db)
 {
@@ -31,5 +37,5 @@ hs_error_t __wrap_dbIsValid(const hs_database_t *db)
 	if (db && at >= lo && at - lo < builtin_db_len &&
 	    hs_database_size(db, &n) == HS_SUCCESS && n <= builtin_db_len - (at - lo))
 		return HS_SUCCESS;
-	return __real_dbIsValid(db);
+	return full_check(db);
 }

@@ -5,9 +5,10 @@ compiled in the run needs (writing it out, its stream size): each call of
 the runtime is chosen for the processor at start-up by a resolver that
 runs cpuid, about 2 us apiece in a virtual machine, as soon as the
 program links it (src/hscompiler.h; issue 35). Those calls come with the
-compiler, loaded when a pack is compiled.
+compiler, loaded when a pack is compiled; where meson wraps the others
+(src/hsdispatch.c), the loader resolves none.
 
-usage: ifunc_test.py PROGRAM [wrapped]
+usage: ifunc_test.py PROGRAM [plain|wrapped|dispatched]
 """
 import subprocess
 import sys
@@ -36,15 +37,29 @@ for call in ("hs_serialize_database", "hs_serialized_database_size",
     ok = call not in resolved
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + f"{call} is {'not ' if ok else ''}resolved at start-up")
-# The calls a run makes are: the test reads the right relocations.
-for call in ("hs_scan_stream", "hs_open_stream"):
-    ok = call in resolved
+mode = sys.argv[2] if len(sys.argv) > 2 else "plain"
+symbols = {line.split()[-1] for line in run("nm", program).splitlines() if line.strip()}
+if mode == "dispatched":
+    # The runtime's calls go to the build chosen from what glibc knows of the
+    # processor (src/hsdispatch.c): the loader resolves none of Hyperscan's.
+    ok = not resolved
     failed += not ok
-    print(("ok:   " if ok else "FAIL: ") + f"{call} is resolved at start-up")
+    print(("ok:   " if ok else "FAIL: ") + "no Hyperscan call is resolved at start-up (%s)" %
+          ", ".join(sorted(resolved)))
+    # The test reads the right symbols: the calls are there, as each build's.
+    for call in ("avx2_hs_scan_stream", "__wrap_hs_scan_stream"):
+        ok = call in symbols
+        failed += not ok
+        print(("ok:   " if ok else "FAIL: ") + f"{call} is in the program")
+else:
+    # The calls a run makes are: the test reads the right relocations.
+    for call in ("hs_scan_stream", "hs_open_stream"):
+        ok = call in resolved
+        failed += not ok
+        print(("ok:   " if ok else "FAIL: ") + f"{call} is resolved at start-up")
 # hs_alloc_scratch() checks the built-in database's header, not the CRC of
 # its bytes (src/hsimage.c), where meson found the call to wrap.
-if len(sys.argv) > 2 and sys.argv[2] == "wrapped":
-    symbols = {line.split()[-1] for line in run("nm", program).splitlines() if line.strip()}
+if mode in ("wrapped", "dispatched"):
     ok = "__wrap_dbIsValid" in symbols
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + "the runtime's database check is wrapped for the "
