@@ -5,6 +5,7 @@
 #include "arith.h"
 #include "attrs.h"
 #include "bib.h"
+#include "fmath.h"
 #include "ground.h"
 #include "numlex.h"
 #include "quantity.h"
@@ -1155,12 +1156,12 @@ static const struct ground_quantity *said_otherwise(const struct claims *c, cons
 /* The place a figure is written to, in its unit's base: 0.1 of "4.7%", 10 of "180". */
 static double written_step(const struct quantity *q)
 {
-	double w = fabs(round(quantity_written(q))), step = q->scale;
+	double w = fabs(fmath_round(quantity_written(q))), step = q->scale;
 	int i;
 
 	if (q->decimals > 0)
-		return step * pow(10, -q->decimals);
-	for (i = 0; i < 15 && w >= 10 && fmod(w, 10) == 0; i++) {
+		return step * quantity_step(q->decimals);
+	for (i = 0; i < 15 && w >= 10 && fmath_fmod(w, 10) == 0; i++) {
 		w /= 10;
 		step *= 10;
 	}
@@ -1710,9 +1711,9 @@ static bool times_held(struct claims *c, struct held *h, unsigned factor)
 	char how[64], a[32];
 
 	r.value = h->q.value / factor;
-	if (fabs(r.value * 100 - round(r.value * 100)) > 1e-6)
+	if (fabs(r.value * 100 - fmath_round(r.value * 100)) > 1e-6)
 		return false;
-	r.value = round(r.value * 100) / 100;
+	r.value = fmath_round(r.value * 100) / 100;
 	if (!(gq = ground_figure_held(c->ground, &r)) ||
 	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
 		return false;
@@ -2452,7 +2453,7 @@ static bool count_per_span(struct claims *c, struct held *h)
 	    h->q.value != floor(h->q.value))
 		return false;
 	for (days = 2; days <= 31; days++) {
-		if (fmod(h->q.value, days) != 0)
+		if (fmath_fmod(h->q.value, days) != 0)
 			continue;
 		k = h->q;
 		k.value = h->q.value / days;
@@ -2726,7 +2727,7 @@ static bool clock_held(const struct claims *c, const struct quantity *t)
 	    gq->q.value == t->value)
 		return true;
 	for (k = 0; k < ARRAY_SIZE(scales); k++) {
-		if (scales[k] == 60 && fmod(t->value, 60) != 0)
+		if (scales[k] == 60 && fmath_fmod(t->value, 60) != 0)
 			continue;
 		quantity_set(&m, QUANTITY_TIME, "time:clock", t->value, scales[k]);
 		if ((gq = ground_figure_held(c->ground, &m)) && gq->q.kind == QUANTITY_TIME &&
@@ -2743,7 +2744,7 @@ static const struct ground_quantity *duration_held(const struct claims *c, doubl
 	struct quantity d;
 
 	quantity_set(&d, QUANTITY_BASE, "seconds", minutes * 60,
-		     fmod(minutes, 60) == 0 ? 3600 : 60);
+		     fmath_fmod(minutes, 60) == 0 ? 3600 : 60);
 	gq = ground_figure_held(c->ground, &d);
 	return gq && gq->q.unit_hash == d.unit_hash && gq->q.value == d.value ? gq : NULL;
 }
@@ -2820,7 +2821,7 @@ static bool clock_arith(struct claims *c, struct held *h)
 		for (i = 0; i < n; i++) {
 			const struct quantity *t = &c->clock[i];
 			const struct ground_quantity *gq;
-			double d = fmod(h->q.value - t->value + 1440, 1440);
+			double d = fmath_fmod(h->q.value - t->value + 1440, 1440);
 
 			if (c->clock_from[i] + CLOCK_BEFORE < h->from || d < 1 || d > 720 ||
 			    !(gq = duration_held(c, d)) || !clock_held(c, t))
@@ -2838,10 +2839,10 @@ static bool clock_arith(struct claims *c, struct held *h)
 		/* "1 hour and 30 minutes", "1 hour 30 minutes": one length said
 		 * in two parts, each held alone; the other part joins it */
 		p = window_get(c->w, h->from > c->start + 16 ? h->from - 16 : c->start, h->from, &np);
-		if (fmod(len, 60) != 0)
+		if (fmath_fmod(len, 60) != 0)
 			len += 60 * (double)hours_before(p, np);
 		p = window_get(c->w, h->to, h->to + 16, &np);
-		if (fmod(len, 60) == 0)
+		if (fmath_fmod(len, 60) == 0)
 			len += (double)minutes_after(p, np);
 	}
 	if (len < 1 || len != floor(len))
@@ -2899,7 +2900,7 @@ static const struct ground_quantity *range_held(const struct claims *c, const st
 	/* "12:00-13:00" of the user's "at 12:00 for one hour": the end is the
 	 * start the grounding states plus a length it states */
 	if (h > o && h->q.kind == QUANTITY_TIME && o->q.kind == QUANTITY_TIME &&
-	    (d = fmod(h->q.value - o->q.value + 1440, 1440)) >= 1 && d <= 720 && clock_held(c, &o->q))
+	    (d = fmath_fmod(h->q.value - o->q.value + 1440, 1440)) >= 1 && d <= 720 && clock_held(c, &o->q))
 		return duration_held(c, d);
 	return NULL;
 }
@@ -2961,9 +2962,9 @@ static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 	double v = h->q.value * 100;
 
 	if (!(h->q.value > 0 && h->q.value < 1) || h->q.decimals < 2 ||
-	    fabs(v - round(v * 1e6) / 1e6) > 1e-9 || !written_term(c, h, end))
+	    fabs(v - fmath_round(v * 1e6) / 1e6) > 1e-9 || !written_term(c, h, end))
 		return false;
-	v = round(v * 1e6) / 1e6;
+	v = fmath_round(v * 1e6) / 1e6;
 	quantity_set(&pc, QUANTITY_BASE, "percent", v, 1);
 	if (!(gq = ground_figure_held(c->ground, &pc)) || gq->q.unit_hash != pc.unit_hash ||
 	    fabs(gq->q.value - v) > 1e-9)

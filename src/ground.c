@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fmath.h"
 #include "numlex.h"
 
 #define BUCKETS 8192 /* a power of two, twice GROUND_CAP */
@@ -756,7 +757,7 @@ static int64_t bin_key(double v)
 
 	if (v == 0 || !isfinite(v))
 		return ZERO_KEY;
-	m = frexp(fabs(v), &e); /* m in [0.5, 1) */
+	m = fmath_frexp(fabs(v), &e); /* m in [0.5, 1) */
 	return (int64_t)e * SUBBINS + (int64_t)((m - 0.5) * 2 * SUBBINS);
 }
 
@@ -1217,7 +1218,7 @@ static double bin_low(int64_t k)
 	/* 2^e from its bits where it is a normal number (judge_near asks for
 	 * every bin it passes, and ldexp costs a call through libm). */
 	if (e < -1022 || e > 1023)
-		return ldexp(m, (int)e);
+		return fmath_ldexp(m, (int)e);
 	bits = (uint64_t)(e + 1023) << 52;
 	memcpy(&p, &bits, sizeof(p));
 	return m * p;

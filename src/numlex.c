@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fmath.h"
 #include "util.h"
 
 #if defined(__SSE2__)
@@ -1567,7 +1568,7 @@ static bool right_quote(struct lex *lx, size_t i)
 /* Digits that name a decade with an "s" after them: "1990" of "1990s". */
 static bool decade_digits(const struct num *x)
 {
-	return yearish(x) && fmod(x->v, 10) == 0;
+	return yearish(x) && fmath_fmod(x->v, 10) == 0;
 }
 
 /* "s", "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990s", "1990's"). */
@@ -1844,7 +1845,7 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
 		 * "their 20s", "in the 80s" (an age, a temperature): a span,
 		 * no figure. An apostrophe's two digits are the last century's,
 		 * but for "'00s" and "'10s" ("'20s" is either). */
-		if (o->x.idigits == 2 && whole(&o->x, 0, 90) && fmod(o->x.v, 10) == 0 &&
+		if (o->x.idigits == 2 && whole(&o->x, 0, 90) && fmath_fmod(o->x.v, 10) == 0 &&
 		    o->x.v != 20 && o->x.from == o->from &&
 		    (B(lx, o->from - 1) == '\'' || right_quote(lx, o->from - 3))) {
 			o->x.v += o->x.v >= 30 ? 1900 : 2000;
@@ -2980,7 +2981,7 @@ static bool to_year(struct opnd *o, int dating)
 /* Years in a range: "2015-2019", "2019-20", "from 2015 to 2019". */
 static void range_years(struct opnd *a, struct opnd *b, int dating)
 {
-	double base = a->x.v - fmod(a->x.v, 100);
+	double base = a->x.v - fmath_fmod(a->x.v, 100);
 	bool both = a->x.v >= 1900 && b->x.v <= 2099;
 
 	if (a->kind != K_NUMBER || b->kind != K_NUMBER || !yearish(&a->x) || a->scale_written)
@@ -3297,7 +3298,7 @@ static size_t phone(struct lex *lx, size_t p)
 	} else if (n == 2 && len[0] == 3 && len[1] == 4 && c0 != '.') {
 		if (sep == ' ')
 			return end;
-		if (sep == '-' && (B(lx, end - 4) == '0' || fmod(first, 10) != 0))
+		if (sep == '-' && (B(lx, end - 4) == '0' || fmath_fmod(first, 10) != 0))
 			return end;
 		return 0;
 	} else {

@@ -64,4 +64,11 @@ if mode in ("wrapped", "dispatched"):
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + "the runtime's database check is wrapped for the "
           "built-in database")
+# Nor does it load libm (src/fmath.h): the loader mapped and searched it at
+# every start for a dozen calls.
+needed = [line.split()[-1] for line in run("readelf", "-d", "-W", program).splitlines()
+          if "(NEEDED)" in line]
+ok = not any(n.startswith("[libm.") for n in needed)
+failed += not ok
+print(("ok:   " if ok else "FAIL: ") + "the program loads no libm (%s)" % " ".join(needed))
 sys.exit(1 if failed else 0)

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* Shared helpers: the bounded line reader, SHA-256. */
+/* Shared helpers: the bounded line reader, SHA-256, fmath.h against libm. */
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
+#include "fmath.h"
 #include "sha256.h"
 #include "test.h"
 #include "util.h"
@@ -277,4 +281,68 @@ TEST(find_literal_is_memmem)
 	}
 	CHECK(find_literal("abc", 3, "", 0) != NULL);
 	CHECK(find_literal("ab", 2, "abc", 3) == NULL);
+}
+
+/* The same double, bit for bit; any NaN for a NaN. */
+static int same(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Doubles of every kind: any bits (subnormals, huge, NaN), whole numbers,
+ * figures with a few decimals, and the edges. */
+static double some_double(uint64_t *s, size_t i)
+{
+	static const double edge[] = {0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 0.49999999999999994,
+				      0x1p52, 0x1p52 - 0.5, -0x1p52 + 0.5, 0x1p53, 4.9e-324,
+				      2.2250738585072014e-308, 1.7976931348623157e308, INFINITY,
+				      -INFINITY, NAN, 10, 60, 100, 1440, 1e15, 999999999999999.0};
+	uint64_t r = next(s);
+	double x;
+
+	if (i < sizeof(edge) / sizeof(edge[0]))
+		return edge[i];
+	switch (r % 4) {
+	case 0:
+		memcpy(&x, &r, sizeof(x));
+		return x;
+	case 1:
+		return (double)(int64_t)(next(s) % 2000000) - 1000000;
+	case 2:
+		return (double)(int64_t)(next(s) % 20000000) / 1000 - 10000;
+	default:
+		return ldexp((double)(next(s) >> 11), (int)(next(s) % 200) - 150);
+	}
+}
+
+TEST(fmath_as_libm)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	size_t i, bad = 0;
+
+	for (i = 0; i < 400000; i++) {
+		double x = some_double(&s, i), y = some_double(&s, i % 7 == 0 ? 0 : i + 1000);
+		int n = (int)(next(&s) % 4400) - 2200, e1 = 0, e2 = 0;
+		double m1 = fmath_frexp(x, &e1), m2 = frexp(x, &e2);
+
+		bad += !same(fmath_fmod(x, y), fmod(x, y));
+		bad += !same(fmath_round(x), round(x));
+		bad += !same(fmath_sqrt(fabs(x)), sqrt(fabs(x)));
+		bad += !same(fmath_ldexp(x, n), ldexp(x, n));
+		bad += !same(m1, m2) || (isfinite(x) && e1 != e2);
+		if (bad && bad < 5)
+			fprintf(stderr, "fmath: x %a y %a n %d\n", x, y, n);
+	}
+	CHECK_EQ(bad, 0);
+	/* The figures the lexer and the checks ask about. */
+	CHECK(fmath_fmod(2030, 10) == 0 && fmath_fmod(1995, 10) == 5 && fmath_fmod(-7, 60) == -7);
+	CHECK(fmath_round(2.5) == 3 && fmath_round(-2.5) == -3 && fmath_round(0.49999999999999994) == 0);
 }
