@@ -75,17 +75,18 @@ static void up(char *dir)
 		*slash = '\0';
 }
 
-int config_find(char **out, struct diag *d)
-{
-	const char *env = getenv("HALLUSCAN_CONFIG"), *h = getenv("HOME");
+/* Where config_find() looks: each PATH_MAX long. */
+struct where {
 	char start[PATH_MAX], top[PATH_MAX], dir[PATH_MAX], home[PATH_MAX], path[PATH_MAX];
+};
+
+static int find(struct where *w, const char *h, char **out, struct diag *d)
+{
+	char *start = w->start, *top = w->top, *dir = w->dir, *home = w->home, *path = w->path;
 	bool have_home;
 	int r;
 
-	*out = NULL;
-	if (env && *env)
-		return (*out = xstrndup(env, strlen(env))) ? 0 : -ENOMEM;
-	if (!getcwd(start, sizeof(start))) {
+	if (!getcwd(start, PATH_MAX)) {
 		r = errno;
 		return diag_set(d, -r, "the working folder, where .halluscan.yaml is looked for: "
 				"%s (--config FILE or --no-config says which)", strerror(r));
@@ -93,8 +94,8 @@ int config_find(char **out, struct diag *d)
 	/* getcwd() gives no links, so neither may home; a home of / bounds nothing. */
 	have_home = h && *h && realpath(h, home) && strcmp(home, "/") != 0;
 	/* The top: the first folder up from start that holds .git or is home; else start. */
-	memcpy(top, start, sizeof(top));
-	memcpy(dir, start, sizeof(dir));
+	memcpy(top, start, strlen(start) + 1);
+	memcpy(dir, start, strlen(start) + 1);
 	for (;;) {
 		if (strcmp(dir, start) != 0 && anyone_writes(dir))
 			break;
@@ -102,16 +103,16 @@ int config_find(char **out, struct diag *d)
 		if (r < 0)
 			return diag_set(d, r, "%s/.git: %s", dir, strerror(-r));
 		if (r > 0 || (have_home && strcmp(dir, home) == 0)) {
-			memcpy(top, dir, sizeof(top));
+			memcpy(top, dir, strlen(dir) + 1);
 			break;
 		}
 		if (strcmp(dir, "/") == 0)
 			break;
 		up(dir);
 	}
-	memcpy(dir, start, sizeof(dir));
+	memcpy(dir, start, strlen(start) + 1);
 	for (;;) {
-		if (!join(path, sizeof(path), dir, CONFIG_NAME))
+		if (!join(path, PATH_MAX, dir, CONFIG_NAME))
 			return diag_set(d, -ENAMETOOLONG, "%s/%s: %s", dir, CONFIG_NAME,
 					strerror(ENAMETOOLONG));
 		r = has(dir, CONFIG_NAME);
@@ -127,6 +128,28 @@ int config_find(char **out, struct diag *d)
 			return 0;
 		up(dir);
 	}
+}
+
+int config_find(char **out, struct diag *d)
+{
+	const char *env = getenv("HALLUSCAN_CONFIG"), *h = getenv("HOME");
+	struct where *w;
+	int r;
+
+	*out = NULL;
+	if (env && *env)
+		return (*out = xstrndup(env, strlen(env))) ? 0 : -ENOMEM;
+	/*
+	 * On the heap, not the stack: 20 KB of stack, touched at every start
+	 * and by nothing after, were pages faulted in for each run (issue 35);
+	 * the heap's are used again by what is allocated next.
+	 */
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	r = find(w, h, out, d);
+	free(w);
+	return r;
 }
 
 struct parser {
