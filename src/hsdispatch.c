@@ -12,9 +12,10 @@
  * chosen once, in the order and by the tests of Hyperscan's own resolvers
  * (src/dispatcher.c, util/cpuid_inline.h there), read from what glibc
  * learnt of the processor when it started (<sys/platform/x86.h>), with no
- * cpuid. Every build finds the same matches; a processor none can run gets
+ * cpuid, at the first call. Every build finds the same matches; a processor none can run gets
  * HS_ARCH_ERROR, as from Hyperscan.
  */
+#include <stdatomic.h>
 #include <sys/platform/x86.h>
 
 #include <hs.h>
@@ -41,32 +42,46 @@ DECLARE(avx2_);
 DECLARE(corei7_);
 DECLARE(core2_);
 
-enum build { AVX512VBMI, AVX512, AVX2, COREI7, CORE2, NONE };
+enum build { UNCHOSEN, AVX512VBMI, AVX512, AVX2, COREI7, CORE2, NONE };
 
-static enum build build = NONE;
+static atomic_int chosen = UNCHOSEN;
 
-/* Before main() and before any thread: the wrappers below only read it. */
-__attribute__((constructor)) static void choose(void)
+static enum build choose(void)
 {
 	bool avx512 = CPU_FEATURE_ACTIVE(AVX512F) && CPU_FEATURE_ACTIVE(AVX512BW);
+	enum build b = NONE;
 
 	if (avx512 && CPU_FEATURE_ACTIVE(AVX512_VBMI))
-		build = AVX512VBMI;
+		b = AVX512VBMI;
 	else if (avx512)
-		build = AVX512;
+		b = AVX512;
 	else if (CPU_FEATURE_ACTIVE(AVX2))
-		build = AVX2;
+		b = AVX2;
 	else if (CPU_FEATURE_ACTIVE(SSE4_2) && CPU_FEATURE_ACTIVE(POPCNT))
-		build = COREI7;
+		b = COREI7;
 	else if (CPU_FEATURE_ACTIVE(SSSE3))
-		build = CORE2;
-	else
-		build = NONE;
+		b = CORE2;
+	return b;
+}
+
+/*
+ * The build, chosen at the first call (any thread may make it: each
+ * chooses the same, from data glibc set before main()).
+ */
+static inline enum build build(void)
+{
+	int b = atomic_load_explicit(&chosen, memory_order_relaxed);
+
+	if (__builtin_expect(b == UNCHOSEN, 0)) {
+		b = (int)choose();
+		atomic_store_explicit(&chosen, b, memory_order_relaxed);
+	}
+	return (enum build)b;
 }
 
 /* A direct call of the chosen build's function: no table of pointers to relocate. */
 #define CALL(name, ...)                                          \
-	switch (build) {                                         \
+	switch (build()) {                                       \
 	case AVX512VBMI:                                         \
 		return avx512vbmi_##name(__VA_ARGS__);           \
 	case AVX512:                                             \
