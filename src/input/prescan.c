@@ -356,9 +356,27 @@ static int line_rest(struct prescan *p, const char *text, const char *end, const
 	return nl ? line_done(p, p->line, p->line_len, MAY_ALL) : 0;
 }
 
+/*
+ * A line inside a fence that cannot close it (after its blanks, a byte
+ * other than the fence's, or a fourth column): what code_line() says of
+ * it, and nearly every line of a fence is one. *blank as code_line() has it.
+ */
+static inline bool fence_body(const struct prescan *p, const char *s, size_t n, bool *blank)
+{
+	size_t i = 0;
+
+	if (!p->in_fence)
+		return false;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	*blank = i == n || (i + 1 == n && s[i] == '\r');
+	return i == n || i >= 4 || s[i] != p->fence_char;
+}
+
 int prescan_feed(struct prescan *p, const char *text, size_t len)
 {
 	const char *end = text + len, *nl;
+	bool blank;
 	int err = 0;
 
 	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
@@ -397,6 +415,12 @@ int prescan_feed(struct prescan *p, const char *text, size_t len)
 			plain_line(p, seg);
 			if (may)
 				err = code_spans(p, text, seg);
+			p->lines_done++;
+			p->line_start = p->off;
+		} else if (p->code && fence_body(p, text, seg, &blank)) {
+			/* line_done() of a fence's lines, without code_line() */
+			p->prev_blank = blank;
+			err = add_range(p, p->line_start, p->off);
 			p->lines_done++;
 			p->line_start = p->off;
 		} else {

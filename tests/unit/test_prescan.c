@@ -4,6 +4,7 @@
 
 #include "input/prescan.h"
 #include "test.h"
+#include "util.h"
 
 /*
  * A directive at every offset of a line, behind decoys that share its first
@@ -119,4 +120,72 @@ TEST(prescan_confirmed_directives)
 	CHECK_EQ(prescan_ignored(&p, 23, 2, "z", "r", 23, &wait), 1);
 	CHECK_EQ(prescan_ignored(&p, 23, 2, "q", "r", 23, &wait), 0);
 	prescan_fini(&p);
+}
+
+/*
+ * Markdown code found the same whatever the pieces: a whole text takes the
+ * fast paths of prescan_feed() (prose lines, the lines of a fence that
+ * cannot close it), the same text a byte at a time takes every line through
+ * the line buffer and code_line(). Random texts of lines that open, close,
+ * almost close and fill fences, indented code, lists, blanks, CRLF.
+ */
+TEST(prescan_code_same_in_any_pieces)
+{
+	static const char *const lines[] = {
+		"```", "```py", "  ```", "   ```", "    ```", "\t```", "~~~", "~~~~", " ~~~",
+		"````", "```` ", "``` x `", "`a` b", "``x`` y `", "", " ", "\r", "  \r", "\t",
+		"- item", "1. item", "    code", "\tcode", "prose.", "  prose", "      {",
+		"\t\tx", "`", "``", "~", "-", "12", "``` ", "~~~\r", "```\r",
+	};
+	unsigned seed = 11;
+	char text[2048];
+	size_t t;
+
+	for (t = 0; t < 4000; t++) {
+		struct prescan p[3];
+		size_t n = 0, nl, i, k, h;
+
+		seed = seed * 1103515245u + 12345u;
+		nl = 1 + (seed >> 16) % 40;
+		for (i = 0; i < nl; i++) {
+			const char *l;
+
+			seed = seed * 1103515245u + 12345u;
+			l = lines[(seed >> 16) % ARRAY_SIZE(lines)];
+			if (n + strlen(l) + 1 >= sizeof(text))
+				break;
+			memcpy(text + n, l, strlen(l));
+			n += strlen(l);
+			/* the last line ends with or without a line break */
+			if (i + 1 < nl || (seed >> 8) % 2)
+				text[n++] = '\n';
+		}
+		for (h = 0; h < 3; h++) {
+			memset(&p[h], 0, sizeof(p[h]));
+			p[h].code = p[h].directives = true;
+			prescan_begin(&p[h]);
+			for (i = 0; i < n; i += k) {
+				/* whole, a byte at a time, random pieces */
+				seed = seed * 1103515245u + 12345u;
+				k = h == 0 ? n : h == 1 ? 1 : 1 + (seed >> 16) % 90;
+				k = k < n - i ? k : n - i;
+				CHECK_EQ(prescan_feed(&p[h], text + i, k), 0);
+			}
+			CHECK_EQ(prescan_end(&p[h]), 0);
+		}
+		for (h = 1; h < 3; h++) {
+			bool same = p[h].n_code == p[0].n_code;
+
+			for (i = 0; same && i < p[0].n_code; i++)
+				same = p[h].code_ranges[i].start == p[0].code_ranges[i].start &&
+				       p[h].code_ranges[i].end == p[0].code_ranges[i].end;
+			if (!same) {
+				fprintf(stderr, "  text \"%.*s\" pieces %zu\n", (int)n, text, h);
+				CHECK(!"code ranges differ with the pieces");
+				t = SIZE_MAX - 1;
+			}
+		}
+		for (h = 0; h < 3; h++)
+			prescan_fini(&p[h]);
+	}
 }
