@@ -116,6 +116,8 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 				   "label \"%.*s\" not before \": \"", (int)MIN(len, 60), s + at);
 		}
 	}
+	/* Any bytes may be asked whether they name a reference's field. */
+	(void)refs_field_label(r, s, n);
 	FUZZ_CHECK(refs_line_cue(s, n) == cue_by_regex(s, n), "refs_line_cue(\"%.*s\") is %d",
 		   (int)MIN(n, 200), s, refs_line_cue(s, n));
 	/* A year at a line's start is one of those forms. */

@@ -249,6 +249,7 @@ struct claims {
 		uint32_t at;
 		uint8_t len;
 		bool field;
+		bool nested;
 	} list_label[REFS_LIST_MAX];
 	/* NUMLEX_INLINE_ITEM numbers of the sentence being lexed, in order; the
 	 * last one of an earlier sentence, and its line (UINT64_MAX: none), which
@@ -5096,6 +5097,33 @@ static int refs_report(struct claims *c, struct claim_item *it)
 	return put(c, it);
 }
 
+/*
+ * A sure title of the list's n whose nested items are fields of records
+ * (labels they share with other nested items: refs_list_field()), and no
+ * field a reference has ("Publisher:", "Year:"), is the name of a record
+ * (a meeting, an activity the agent proposes, with its "Location:" and
+ * "Date:"), and no longer counts as a sure title.
+ */
+static void refs_list_records(struct claims *c, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		bool field = false, ref = false;
+
+		for (j = i + 1; j < n && c->list_label[j].nested; j++) {
+			if (!c->list_label[j].len)
+				continue;
+			field |= c->list_label[j].field;
+			ref |= refs_field_label(c->refs, c->list_text.data + c->list_label[j].at,
+						c->list_label[j].len);
+		}
+		if (field && !ref && !c->list_label[i].nested && !c->list_label[i].field &&
+		    c->list[i].ref.strong && c->list_strong > 0)
+			c->list_strong--;
+	}
+}
+
 /* The list of titles ended: reports its items when it is a list of references. */
 static int refs_list_end(struct claims *c)
 {
@@ -5103,6 +5131,7 @@ static int refs_list_end(struct claims *c)
 	int err = 0;
 
 	c->n_list = 0;
+	refs_list_records(c, n);
 	if (n == 0 || !(c->list_heading || c->list_strong >= 2))
 		goto out;
 	c->ref_line = c->list_line;
@@ -5133,6 +5162,28 @@ static void refs_entry(struct claims *c, uint64_t from, uint64_t to, uint64_t ti
 }
 
 /*
+ * Whether tool output names the value of a "Label: value" item (value: what
+ * follows the label, from its ":"), as a title part of it: "Recommended
+ * Restaurant: New Asiaway" after a tool listed New Asiaway is a field of a
+ * summary naming a record, not a title with its subtitle.
+ */
+static bool refs_value_held(struct claims *c, const char *v, size_t n)
+{
+	uint64_t at;
+	size_t i = 0;
+
+	if (!c->ground)
+		return false;
+	while (i < n && (v[i] == ':' || v[i] == '*' || v[i] == '_' || v[i] == ' '))
+		i++;
+	c->key.len = 0;
+	if (i == n || buf_add(&c->key, "ref\x1ft:", 6) < 0 ||
+	    refs_title_key(c->refs, v + i, n - i, &c->key) < 0 || !memchr(c->key.data + 6, ' ', c->key.len - 6))
+		return false;
+	return ground_find(c->ground, c->key.data, c->key.len, &at);
+}
+
+/*
  * Whether the nested title just held (the list's last) opens with a label
  * an earlier nested title of the list has: then both are the fields of
  * records ("1. Design Review / - Location: Harbor Room / 2. Budget Planning
@@ -5146,10 +5197,17 @@ static bool refs_list_field(struct claims *c, bool nested)
 
 	c->list_label[k].len = 0;
 	c->list_label[k].field = false;
-	if (!nested || !(len = refs_item_label(t, c->list[k].text_len, &at)))
+	c->list_label[k].nested = nested;
+	if (!(len = refs_item_label(t, c->list[k].text_len, &at)))
 		return false;
 	c->list_label[k].at = (uint32_t)((size_t)(uintptr_t)c->list[k].text + at);
 	c->list_label[k].len = (uint8_t)len;
+	if (refs_value_held(c, t + at + len, c->list[k].text_len - at - len)) {
+		c->list_label[k].field = true;
+		return true;
+	}
+	if (!nested)
+		return false;
 	for (i = 0; i < k; i++) {
 		if (c->list_label[i].len != len ||
 		    strncasecmp(c->list_text.data + c->list_label[i].at,

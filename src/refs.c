@@ -27,7 +27,7 @@ struct words {
 };
 
 struct refs {
-	struct words stop, particles, headings, not_titles, hosts;
+	struct words stop, particles, headings, not_titles, hosts, fields;
 	/* The arXiv eras: new-style ids start at first (YYMM); their number
 	 * has 5 digits from width5 on, 4 before; old-style ids (archive/YYMMNNN)
 	 * run from old_first to old_last. */
@@ -187,6 +187,8 @@ int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d)
 	if (!err)
 		err = words_of(rs, "ref.placeholder_hosts", &r->hosts);
 	if (!err)
+		err = words_of(rs, "ref.field_labels", &r->fields);
+	if (!err)
 		err = arxiv_bounds(rs, r, d);
 	if (err) {
 		refs_free(r);
@@ -205,6 +207,7 @@ void refs_free(struct refs *r)
 	words_free(&r->headings);
 	words_free(&r->not_titles);
 	words_free(&r->hosts);
+	words_free(&r->fields);
 	free(r);
 }
 
@@ -1198,6 +1201,12 @@ static int title_shaped(const struct refs *r, const char *s, size_t b, size_t e,
 			return 1;
 		if (head.words == 1 && (t.words < 3 || t.capitalised < t.significant || value_list(s, tb, e)))
 			return 1;
+		/* "Car Types Available: Sedan, SUV, Convertible": a field's label
+		 * (no stop word) and the values it holds; a subtitle that lists
+		 * has a head like a title's ("Semiology of Graphics: Diagrams,
+		 * Networks, Maps"). */
+		if (head.words <= 4 && head.significant == head.words && value_list(s, tb, e))
+			return 1;
 		if (addressee(s, b, colon) && t.capitalised < t.significant)
 			return 1;
 		return t.words >= 2 ? 2 : 1;
@@ -2111,6 +2120,23 @@ size_t refs_item_label(const char *s, size_t n, size_t *at)
 		}
 	}
 	return 0;
+}
+
+bool refs_field_label(const struct refs *r, const char *label, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t w = i;
+
+		while (i < n && is_alpha(label[i]))
+			i++;
+		if (i > w && in_words(&r->fields, label + w, i - w))
+			return true;
+		while (i < n && !is_alpha(label[i]))
+			i++;
+	}
+	return false;
 }
 
 bool refs_heading(const struct refs *r, const char *line, size_t n)

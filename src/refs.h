@@ -141,6 +141,12 @@ bool refs_line_cue(const char *line, size_t n);
  */
 bool refs_paren_year(const char *s, size_t n);
 
+/*
+ * Whether a label (refs_item_label()) names a field of a reference: a word
+ * of it is in the list "ref.field_labels" ("Publisher", "Year", "Author").
+ */
+bool refs_field_label(const struct refs *r, const char *label, size_t n);
+
 /* True when the line heads a list of references: "References", "## Further
  * reading", "Here are some books on topology:". */
 bool refs_heading(const struct refs *r, const char *line, size_t n);
