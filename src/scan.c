@@ -853,6 +853,17 @@ static int dash_end(struct scan *s)
 #define DASH_LINE 64
 /* The key of items with none ("- Alice"); a key's FNV hash is 1 by a chance of 2^-64. */
 #define DASH_BARE 1u
+/* The key of a labelled list, one item a line ("Hotel Names: Good Night\nLuxury Palace"). */
+#define DASH_LABEL 2u
+/* The longest line taken for an item of a labelled list. */
+#define DASH_LABEL_ITEM 64
+
+/* Whether [t, t + n) may be one item of a labelled list: a short line, no field, no sentence. */
+static bool label_item(const char *t, size_t n)
+{
+	return n > 0 && n <= DASH_LABEL_ITEM && t[0] != ' ' && t[0] != '\t' && t[0] != '-' &&
+	       !memchr(t, ':', n) && t[n - 1] != '.' && t[n - 1] != ',';
+}
 
 /*
  * A list in key: value text, as YAML writes records ("- all_day: false",
@@ -877,6 +888,31 @@ static int dash_item(struct scan *s, const struct record_value *v)
 		;
 	if (i == 0 && lo > s->rec_base)
 		return 0; /* (a line longer than read: no item's start) */
+	/*
+	 * A result that is a label and then one item a line ("Hotel Names: Le
+	 * Marais Boutique", "Good Night", "Luxury Palace"): as many items as
+	 * lines, when the result ends with them; any other line drops the list.
+	 */
+	if (s->dash_n > 0 && s->dash_key == DASH_LABEL) {
+		if (i == n && v->kind == RECORD_PROSE && label_item(v->text, v->len)) {
+			if (s->dash_n < UINT32_MAX)
+				s->dash_n++;
+			return 0;
+		}
+		s->dash_n = 0;
+	}
+	if (i < n && lo + i == s->rec_base && v->kind == RECORD_STRING && p[i] != '-' &&
+	    p[i] != '*' && p[i] != ' ' && p[i] != '\t' && n >= 2 && p[n - 2] == ':' && p[n - 1] == ' ' &&
+	    label_item(v->text, v->len)) {
+		if (dash_end(s) < 0)
+			return -ENOMEM;
+		s->dash_key = DASH_LABEL;
+		s->dash_at = at;
+		s->dash_n = 1;
+		s->dash_whole = false;
+		record_context(v, 0, &s->dash_ctx);
+		return 0;
+	}
 	/* A line that is a whole item ("- Alice", as a YAML list of names
 	 * is written): items with no key. The result's whole text a list of
 	 * them, one is a list of one ("1 member"). */
