@@ -1240,6 +1240,76 @@ static int ground_folded_date(struct scan *s, const struct record_value *v)
 	return 0;
 }
 
+/* The most pairs of one Python dict line counted (group_dict()). */
+#define DICT_PAIRS 64
+
+/* A quoted string from t[i] ('...' or "...", "\\" escaping): its end after the close, or 0. */
+static size_t py_string(const char *t, size_t i, size_t n, size_t *b, size_t *e)
+{
+	char q = t[i];
+
+	if (q != '\'' && q != '"')
+		return 0;
+	for (*b = ++i; i < n && t[i] != q; i++)
+		if (t[i] == '\\')
+			i++;
+	if (i >= n)
+		return 0;
+	*e = i;
+	return i + 1;
+}
+
+/*
+ * A line that is a flat Python dict of names to strings, as a tool prints
+ * one ("{'New Asiaway': 'Chinese', 'Royal Panda': 'Chinese', 'Le Baratin':
+ * 'French'}"; JSON reads it as prose): its values are one field's, counted
+ * by value ("4 Chinese restaurants"), when the whole line is such pairs.
+ */
+static int group_dict(struct scan *s, const struct record_value *v)
+{
+	const char *t = v->text;
+	size_t n = v->len, i = 0, k = 0, b, e, vb[DICT_PAIRS], ve[DICT_PAIRS];
+	uint64_t field = 0x7d1c7a5e11d1c7ull ^ (s->rec_base + v->at);
+	int err = 0;
+
+	while (i < n && (t[i] == ' ' || t[i] == '{'))
+		i++;
+	while (i < n && k < DICT_PAIRS) {
+		if (!(i = py_string(t, i, n, &b, &e)))
+			return 0;
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i >= n || t[i++] != ':')
+			return 0;
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i >= n || !(i = py_string(t, i, n, &vb[k], &ve[k])))
+			return 0;
+		k++;
+		while (i < n && t[i] == ' ')
+			i++;
+		if (i < n && t[i] == '}') {
+			i++;
+			break;
+		}
+		if (i >= n || t[i++] != ',')
+			return 0;
+		while (i < n && t[i] == ' ')
+			i++;
+	}
+	while (i < n && (t[i] == ' ' || t[i] == '\r'))
+		i++;
+	if (i != n || k < 2)
+		return 0;
+	for (i = 0; i < k && err == 0; i++)
+		if (ve[i] - vb[i] <= GROUND_GROUP_VALUE)
+			err = ground_group_add(s->rec_ground, field, t + vb[i], ve[i] - vb[i],
+					       s->rec_base + record_offset(v, vb[i]));
+	if (s->rec_ground == s->span_ground)
+		s->span_ground_used = true;
+	return err;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -1285,6 +1355,12 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 			return err;
 		if (s->rec_ground == s->span_ground)
 			s->span_ground_used = true;
+	}
+	if (v->kind == RECORD_PROSE && !v->cont && v->len >= 12 && memchr("{'\"", v->text[0], 3)) {
+		int err = group_dict(s, v);
+
+		if (err < 0)
+			return err;
 	}
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) &&
 	    record_mode(s->reader) == RECORD_MODE_TEXT) {
