@@ -2085,24 +2085,22 @@ static bool group_counted(struct claims *c, struct held *h)
 	p = window_get(c->w, h->to, h->to + GROUP_BEFORE, &n);
 	for (i = 0; i < n && !strchr("\n,;:.()[]", p[i]) && !isdigit((unsigned char)p[i]); i++)
 		;
-	/* "4 Chinese restaurants": the value between the count and its noun,
-	 * the word right after the count and the capitalised ones after it. */
-	{
-		size_t a = 0, z, w;
+	/* "4 Chinese restaurants" (a bare figure: the lexer gives a count
+	 * no noun past a capital): the value between it and its noun, the
+	 * capitalised words right after it, a lowercase word (the noun) next. */
+	if (h->q.kind == QUANTITY_NUMBER) {
+		size_t a = 0, z = 0, w = 0;
 
 		while (a < i && p[a] == ' ')
 			a++;
-		for (z = a; z < i && p[z] != ' '; z++)
-			;
-		for (;;) {
-			for (w = z; w < i && p[w] == ' '; w++)
-				;
-			if (w == z || w >= i || !isupper((unsigned char)p[w]))
-				break;
+		for (w = a; w < i && isupper((unsigned char)p[w]);) {
 			for (z = w; z < i && p[z] != ' '; z++)
 				;
+			for (w = z; w < i && p[w] == ' '; w++)
+				;
 		}
-		if (a > 0 && z > a && ground_group_said(c->ground, p + a, z - a, h->q.value, &h->grounded_at))
+		if (a > 0 && z > a && w > z && w < i && islower((unsigned char)p[w]) &&
+		    ground_group_said(c->ground, p + a, z - a, h->q.value, &h->grounded_at))
 			return true;
 	}
 	for (size_t k = 0; k + 4 <= i; k++) {
