@@ -33,11 +33,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
 #include "fuzz.h"
 #include "json.h"
 #include "policy.h"
 #include "scan.h"
+#include "scan_json.h"
 #include "spans.h"
 
 #define MAX_CONTEXTS 7
@@ -151,7 +151,7 @@ static int on_finding(void *ctx, const struct finding *f)
 		if (f->severity > r->verdict)
 			r->verdict = f->severity;
 	}
-	FUZZ_CHECK(emit_finding(&r->out, "-", f) == 0);
+	FUZZ_CHECK(scan_json_finding(&r->out, "-", f) == 0);
 	check_json_line(r->out.data + before, r->out.len - before);
 	FUZZ_CHECK(buf_addf(&r->out, "signal_index %zu rule %ld\n", f->signal_index,
 			    f->rule ? (long)(f->rule - rs->rules) : -1L) == 0);
@@ -182,7 +182,7 @@ static int on_claim(void *ctx, const struct claim *cl)
 	FUZZ_CHECK(cl->label == want, "label %s for %zu of %zu grounded",
 		   claim_label_name(cl->label), grounded, cl->n_items);
 	r->claims[cl->label]++;
-	FUZZ_CHECK(emit_claim(&r->out, "-", cl, r->rs) == 0);
+	FUZZ_CHECK(scan_json_claim(&r->out, "-", cl, r->rs) == 0);
 	check_json_line(r->out.data + before, r->out.len - before);
 	return 0;
 }
@@ -283,7 +283,7 @@ static void scan_run(const struct db *db, const struct options *o, const char *t
 	before = r->out.len;
 	r->grounded = sum.grounded;
 	sum.grounded = 0; /* compared apart: see known_engine_difference() */
-	FUZZ_CHECK(emit_summary(&r->out, "-", &sum, r->rs, o->claims ? &cv : NULL, NULL) == 0);
+	FUZZ_CHECK(scan_json_summary(&r->out, "-", &sum, r->rs, o->claims ? &cv : NULL, NULL) == 0);
 	check_json_line(r->out.data + before, r->out.len - before);
 	FUZZ_CHECK(buf_addf(&r->out, "exempted %llu evictions %llu limit_hits %llu\n",
 			    (unsigned long long)sum.exempted,

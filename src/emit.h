@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Writers. JSON strings are always valid UTF-8: control characters and NUL
+ * JSON strings written. They are always valid UTF-8: control characters and NUL
  * are \u escapes, and each byte that is not part of valid UTF-8 becomes the
  * lone surrogate \udcXX (the "surrogateescape" convention: Python decodes it
  * back to the byte, jq shows U+FFFD). Functions append to a struct buf the
@@ -11,7 +11,6 @@
 
 #include <stddef.h>
 
-#include "scan.h"
 #include "util.h"
 
 /* Appends s as a quoted JSON string. */
@@ -36,15 +35,5 @@ int emit_json_quote_utf8(struct buf *b, const char *s, size_t n, size_t *replace
  * Everything else is copied byte for byte.
  */
 int emit_json_text_utf8(struct buf *b, const char *t, size_t n, size_t *replaced);
-/* One finding as a JSONL record (with the newline). */
-int emit_finding(struct buf *b, const char *path, const struct finding *f);
-/* One claim as a JSONL record (with the newline). */
-int emit_claim(struct buf *b, const char *path, const struct claim *cl,
-	       const struct ruleset *rs);
-/* The summary record of one input (with the newline); cv, when not NULL,
- * adds the claims verdict; error, when not NULL, says why the input was
- * not read to its end. */
-int emit_summary(struct buf *b, const char *path, const struct scan_summary *s,
-		 const struct ruleset *rs, const struct claims_verdict *cv, const char *error);
 
 #endif

@@ -7,8 +7,8 @@
 
 #include "config.h"
 #include "db.h"
-#include "emit.h"
 #include "scan.h"
+#include "scan_json.h"
 #include "spans.h"
 #include "test.h"
 
@@ -29,7 +29,7 @@ static int on_finding(void *ctx, const struct finding *f)
 		buf_addf(&fx->brief, "%s+", f->also[i]);
 	buf_addf(&fx->brief, "%s:%.*s@%llu;", f->signal, (int)f->text_len, f->text,
 		 (unsigned long long)f->start);
-	return emit_finding(&fx->out, "-", f);
+	return scan_json_finding(&fx->out, "-", f);
 }
 
 /* The built-in packs, and the pack extra when not NULL. */
@@ -83,7 +83,7 @@ static const char *scan(struct fixture *fx, const char *text, size_t len, size_t
 		i += n;
 	}
 	CHECK_EQ(scan_end(fx->sc, sum ? sum : &local), 0);
-	emit_summary(&fx->out, "-", sum ? sum : &local, fx->rs, NULL, NULL);
+	scan_json_summary(&fx->out, "-", sum ? sum : &local, fx->rs, NULL, NULL);
 	return fx->brief.data;
 }
 
