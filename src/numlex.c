@@ -3645,6 +3645,38 @@ static size_t run_end(struct lex *lx, size_t i)
 }
 
 /*
+ * "External_0", "Room_12": a capitalized name, one underscore and a number
+ * to its end, as a tool names channels, rooms and slots: an identifier
+ * (the name and the digits compared as one, like "TCK-1002"). Lowercase
+ * and longer glued runs ("user_42", "test_case_3", "a_1b") are code's
+ * names and give nothing. p: the token's start, u: its first underscore,
+ * e: its end.
+ */
+static size_t underscore_name(struct lex *lx, size_t p, size_t u, size_t e)
+{
+	char unit[QUANTITY_UNIT_MAX];
+	struct quantity q;
+	double v = 0;
+	size_t i;
+
+	if (!is_upper(B(lx, p)) || u - p < 2 || e - u < 2 || e - u > 7)
+		return e;
+	for (i = p + 1; i < u; i++)
+		if (!is_alpha(B(lx, i)))
+			return e;
+	for (i = u + 1; i < e; i++) {
+		if (!is_digit(B(lx, i)))
+			return e;
+		v = v * 10 + (B(lx, i) - '0');
+	}
+	if (!name_unit(lx, unit, "ident:", p, u, "#"))
+		return e;
+	quantity_set(&q, QUANTITY_IDENT, unit, v, 1);
+	emit_one(lx, p, e, &q, 0);
+	return e;
+}
+
+/*
  * A token of letters and digits that starts with a letter: "A320", "H1N1",
  * "COVID19", "Q3", "FY2021", "v2.3.1"; "user_42", "a1b2c3" and other ids give nothing.
  */
@@ -3667,7 +3699,7 @@ static size_t glued(struct lex *lx, size_t p)
 	for (i = p; i < e; i++) {
 		c = B(lx, i);
 		if (c == '_')
-			return e;
+			return underscore_name(lx, p, i, e);
 		if (i == p || is_digit(c) != is_digit(B(lx, i - 1)))
 			runs++;
 		upper |= is_upper(c);

@@ -508,6 +508,9 @@ static const struct lcase cases[] = {
 	{"at www.site2.com today", {{NULL}}},
 	{"mail bob42@mail.com or Ann.Lee7@x.org", {{NULL}}},
 	{"user_42 and _9", {{NULL}}},
+	{"test_case_3, B_12, Room_1x", {{NULL}}}, /* (no name: code's, a letter, glued on) */
+	{"join External_0 or Room_12", {{"External_0", NULL, "ident:external#", 0, 0, 0},
+					{"Room_12", NULL, "ident:room#", 12, 0, 0}}},
 	{"id a1b2c3 and 0x1F", {{"0x1F", NULL, "number", 31, 0, H}}}, /* (hex: its value) */
 	{"Call 555 0100 now", {{NULL}}},
 	{"call 555-0100", {{NULL}}},
