@@ -2998,6 +2998,18 @@ static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
  * of its unit, or near one, is reported as the near signal naming it; one
  * that matches nothing as the rule's signal.
  */
+/*
+ * A count or an ordinal in words ("two ways", "the first time") is checked
+ * only for a repeat (check_quantity()): whether a grounded figure states
+ * it. What else is near it or swapped in matters only where a hedge
+ * ("about three") or a period may make that one stated.
+ */
+static bool only_stated(const struct held *h)
+{
+	return h->q.words && (h->q.kind == QUANTITY_COUNT || h->q.kind == QUANTITY_ORDINAL) &&
+	       !(h->nl_flags & NUMLEX_APPROX) && !h->period;
+}
+
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
@@ -3104,8 +3116,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		ground_context_words(p, n, &ctx);
 		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 		ground_context_after(p, n, &ctx);
-		gq = ground_match_quantity(c->ground, &h->q, &ctx,
-					   r->near.signal ? r->near.tolerance : 0, &v);
+		gq = only_stated(h) ? ground_stated_quantity(c->ground, &h->q, &ctx, &v)
+				    : ground_match_quantity(c->ground, &h->q, &ctx,
+							    r->near.signal ? r->near.tolerance : 0, &v);
 		/* "10:00 AM - 11:00 AM": one record's start and end, said together. */
 		if (v != GROUND_STATED && (h->nl_flags & NUMLEX_RANGE) && (said = range_held(c, h))) {
 			gq = said;

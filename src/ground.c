@@ -1024,6 +1024,7 @@ struct qsearch {
 	bool seen_states, seen_comparable;
 	double seen_distance;
 	uint32_t noun; /* count_noun() of a */
+	bool stated_only; /* only what states a is looked for (ground_stated_quantity()) */
 };
 
 /* True when slot i is older than the stated one held in class k (or there is none). */
@@ -1070,7 +1071,7 @@ static void judge_figure(struct qsearch *s, const struct quantity *g)
 		return;
 	s->seen = g;
 	s->seen_states = quantity_states(s->a, g);
-	s->seen_comparable = !s->seen_states && quantity_comparable(s->a, g);
+	s->seen_comparable = !s->seen_states && !s->stated_only && quantity_comparable(s->a, g);
 	if (s->seen_comparable)
 		s->seen_distance = quantity_distance(s->a, g);
 }
@@ -1303,7 +1304,7 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 			if (s->g->q[i].q.years)
 				judge(s, i);
 	/* Stated in a shared context: nothing near can win over it. */
-	if (s->stated[1] != NIL)
+	if (s->stated[1] != NIL || s->stated_only)
 		return true;
 	/* Near: |a - g| <= tolerance * g, of the same unit or a bare number for a count. */
 	if (tolerance > 0) {
@@ -1523,15 +1524,14 @@ static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
 	return ground_context_shared(s->ctx, c) > MAX(s->prompt_shared, (size_t)SWAP_SHARED);
 }
 
-const struct ground_quantity *ground_match_quantity(const struct ground *g,
-						    const struct quantity *a,
-						    const struct ground_context *ctx,
-						    double tolerance, enum ground_verdict *v)
+static const struct ground_quantity *match(const struct ground *g, const struct quantity *a,
+					  const struct ground_context *ctx, double tolerance,
+					  enum ground_verdict *v, bool stated_only)
 {
 	struct qsearch s = {
 		.g = g, .a = a, .ctx = ctx,
 		.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
-		.noun = count_noun(a),
+		.noun = count_noun(a), .stated_only = stated_only,
 	};
 	uint32_t i;
 
@@ -1547,11 +1547,14 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,
 			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
-			.noun = s.noun,
+			.noun = s.noun, .stated_only = stated_only,
 		};
 		for (i = 0; i < g->qcount; i++)
 			judge(&s, (g->qhead + i) % GROUND_CAP);
 	}
+	/* Nothing states it: whatever is swapped or near, it is not stated. */
+	if (stated_only && s.stated[0] == NIL && s.stated[1] == NIL)
+		return NULL;
 	/* Stated where the same things are said: grounded, unless another
 	 * figure (a swap, below) is said between the very words the answer
 	 * puts around this one (the one word it has at a sentence's end:
@@ -1608,6 +1611,27 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 		return &g->q[s.near[1]];
 	if (s.near[0] != NIL)
 		return &g->q[s.near[0]];
+	*v = GROUND_NONE;
+	return NULL;
+}
+
+const struct ground_quantity *ground_match_quantity(const struct ground *g,
+						    const struct quantity *a,
+						    const struct ground_context *ctx,
+						    double tolerance, enum ground_verdict *v)
+{
+	return match(g, a, ctx, tolerance, v, false);
+}
+
+const struct ground_quantity *ground_stated_quantity(const struct ground *g,
+						     const struct quantity *a,
+						     const struct ground_context *ctx,
+						     enum ground_verdict *v)
+{
+	const struct ground_quantity *gq = match(g, a, ctx, 0, v, true);
+
+	if (*v == GROUND_STATED)
+		return gq;
 	*v = GROUND_NONE;
 	return NULL;
 }

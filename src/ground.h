@@ -214,6 +214,16 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct ground_context *ctx,
 						    double tolerance, enum ground_verdict *v);
 /*
+ * What ground_match_quantity() returns where its verdict is GROUND_STATED,
+ * for less: a check that asks only whether a is stated skips the search
+ * for near figures, and for a swapped one where nothing states a. Where
+ * the verdict would be another, NULL and GROUND_NONE.
+ */
+const struct ground_quantity *ground_stated_quantity(const struct ground *g,
+						     const struct quantity *a,
+						     const struct ground_context *ctx,
+						     enum ground_verdict *v);
+/*
  * True when a code (ground_is_code(), keyed as GROUNDING_CODE) was put in
  * since the reset, evicted or not, or ground_note_codes() said the
  * grounding names things so ("ELITEFIT15"): an answer's codes are checked
