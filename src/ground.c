@@ -95,6 +95,25 @@ struct qlinks {
 
 _Static_assert(sizeof(struct qlinks) == 64, "a quantity's links are one cache line");
 
+/*
+ * The newest SWAP_WALK quantities of one unit, newest first, as its list
+ * gives them: the slots, and their contexts' masks. Between two changes to
+ * the set every figure of the answer walks the same few units (its own,
+ * the bare numbers), and the list's links are a cache miss each; this is
+ * one walk kept, read in a row. Taken by the set's epoch and qseq: a
+ * quantity put in, or a reset, makes it stale.
+ */
+#define WALK_MEMOS 16
+struct walk_memo {
+	uint64_t unit_hash, epoch, qseq, used;
+	uint32_t n;
+	bool valid;
+	uint16_t slot[SWAP_WALK];
+	uint64_t mask[SWAP_WALK];
+};
+
+_Static_assert(GROUND_CAP <= 65536, "a slot fits a memo's uint16_t");
+
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
 	uint32_t head, count;
@@ -104,6 +123,10 @@ struct ground {
 	bool dirty;
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
+	/* Walks kept (unit_newest()): written by searches of a const set, so
+	 * that a set is searched by one thread at a time. */
+	struct walk_memo *memo;
+	uint64_t *memo_clock;
 	uint32_t qhead, qcount;
 	/* The quantities' texts, in the order of the ring, each NUL-terminated:
 	 * a ring of bytes from the oldest held quantity's text to tx_tail,
@@ -174,7 +197,9 @@ int ground_new(struct ground **out)
 	g->e = malloc(GROUND_CAP * sizeof(*g->e));
 	g->q = malloc(GROUND_CAP * sizeof(*g->q));
 	g->ql = aligned_alloc(64, GROUND_CAP * sizeof(*g->ql));
-	if (!g->e || !g->q || !g->ql) {
+	g->memo = calloc(WALK_MEMOS, sizeof(*g->memo));
+	g->memo_clock = calloc(1, sizeof(*g->memo_clock));
+	if (!g->e || !g->q || !g->ql || !g->memo || !g->memo_clock) {
 		ground_free(g);
 		return -ENOMEM;
 	}
@@ -192,6 +217,8 @@ void ground_free(struct ground *g)
 	free(g->e);
 	free(g->q);
 	free(g->ql);
+	free(g->memo);
+	free(g->memo_clock);
 	free(g->tx);
 	free(g->heads);
 	free(g->attr);
@@ -859,6 +886,48 @@ static void clear_heads(struct ground *g)
 	}
 }
 
+/*
+ * The newest SWAP_WALK quantities of a unit, newest first: a walk kept
+ * while the set holds the same quantities, else walked anew (in place of
+ * the least recently used of WALK_MEMOS). Valid until the next call.
+ */
+static const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
+{
+	struct walk_memo *m, *out = NULL;
+	bool out_fresh = true;
+	uint32_t i;
+	size_t k;
+
+	for (k = 0; k < WALK_MEMOS; k++) {
+		bool fresh;
+
+		m = &g->memo[k];
+		fresh = m->valid && m->epoch == g->epoch && m->qseq == g->qseq;
+		if (fresh && m->unit_hash == unit_hash) {
+			m->used = ++*g->memo_clock;
+			return m;
+		}
+		/* (a stale one first, else the least recently used) */
+		if (!out || (out_fresh && (!fresh || m->used < out->used))) {
+			out = m;
+			out_fresh = fresh;
+		}
+	}
+	m = out;
+	m->unit_hash = unit_hash;
+	m->epoch = g->epoch;
+	m->qseq = g->qseq;
+	m->used = ++*g->memo_clock;
+	m->valid = true;
+	m->n = 0;
+	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ql[i].unit.next)
+		if (g->ql[i].unit_hash == unit_hash) {
+			m->slot[m->n] = (uint16_t)i;
+			m->mask[m->n++] = g->ql[i].mask;
+		}
+	return m;
+}
+
 /* Does a day's context say it is today's ("Current time: ...", "Today is ...")? */
 static bool says_today(const struct ground_context *ctx)
 {
@@ -1339,15 +1408,15 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 static void judge_unit(struct qsearch *s, uint64_t unit_hash)
 {
 	const struct ground *g = s->g;
-	uint32_t i, walked = 0;
+	const struct walk_memo *m = unit_newest(g, unit_hash);
+	uint32_t i, w;
 
-	for (i = g->units[mix(unit_hash)]; i != NIL && walked < LEXED_WALK; i = g->ql[i].unit.next)
-		if (g->ql[i].unit_hash == unit_hash) {
-			if (unit_hash != s->a->unit_hash || g->q[i].q.value != s->a->value ||
-			    g->q[i].q.kind == QUANTITY_BASE)
-				judge(s, i);
-			walked++;
-		}
+	for (w = 0; w < m->n && w < LEXED_WALK; w++) {
+		i = m->slot[w];
+		if (unit_hash != s->a->unit_hash || g->q[i].q.value != s->a->value ||
+		    g->q[i].q.kind == QUANTITY_BASE)
+			judge(s, i);
+	}
 }
 
 /*
@@ -1405,8 +1474,8 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			  const struct ground_context *ctx, uint32_t since)
 {
 	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")}, dup = 0;
-	uint32_t best = NIL, noun = count_noun(a);
-	size_t best_k = 0, u, walked, j;
+	uint32_t best = NIL, noun = count_noun(a), w;
+	size_t best_k = 0, u, j;
 	double best_d = INFINITY;
 	uint8_t per_bit[64] = {0};
 
@@ -1416,17 +1485,15 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 		if (per_bit[ctx->word[j] % 64]++)
 			dup |= 1ull << (ctx->word[j] % 64);
 	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
-		uint32_t i = g->units[mix(units[u])];
+		const struct walk_memo *m = unit_newest(g, units[u]);
 
-		for (walked = 0; i != NIL && walked < SWAP_WALK; i = g->ql[i].unit.next) {
+		for (w = 0; w < m->n; w++) {
 			const struct ground_quantity *gq;
-			uint64_t common = ctx->mask & g->ql[i].mask, d2;
+			uint32_t i = m->slot[w];
+			uint64_t common = ctx->mask & m->mask[w], d2;
 			size_t k;
 			double d;
 
-			if (g->ql[i].unit_hash != units[u])
-				continue;
-			walked++;
 			/* The context first: most share too little. A word in common
 			 * is a bit in common, so these bits (each as many times as
 			 * ctx has words on it) bound the words shared; most slots
@@ -1477,21 +1544,21 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 static bool superseded(const struct ground *g, uint32_t i, uint32_t since)
 {
 	const struct quantity *b = &g->q[i].q;
-	uint32_t j, walked = 0;
+	const struct walk_memo *m;
+	uint32_t j, w;
 
 	if (!g->q[i].ctx.text || g->q[i].ctx.text >= since)
 		return false;
 	/* Its unit's quantities, newest first: those of the texts since. */
-	for (j = g->units[mix(b->unit_hash)]; j != NIL && walked < SWAP_WALK; j = g->ql[j].unit.next) {
-		if (g->ql[j].unit_hash != b->unit_hash)
-			continue;
+	m = unit_newest(g, b->unit_hash);
+	for (w = 0; w < m->n; w++) {
+		j = m->slot[w];
 		if (g->q[j].ctx.text && g->q[j].ctx.text < since)
 			break;
-		walked++;
 		if (quantity_states(b, &g->q[j].q))
 			return false;
 	}
-	return walked < SWAP_WALK;
+	return w < SWAP_WALK;
 }
 
 /*
@@ -1876,7 +1943,8 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 {
 	uint64_t number = quantity_unit_hash("number"), need;
 	double w = quantity_written(a);
-	uint32_t i, walked, found = NIL;
+	const struct walk_memo *m;
+	uint32_t i, k;
 
 	if (g->qcount == 0 || !ctx->before1 || !ctx->after1)
 		return NULL;
@@ -1889,16 +1957,14 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 		    g->q[i].ctx.after1 == ctx->after1)
 			return NULL;
 	/* The newest other bare number between them. */
-	for (i = g->units[mix(number)], walked = 0; i != NIL && walked < SWAP_WALK;
-	     i = g->ql[i].unit.next) {
-		if (g->ql[i].unit_hash != number)
-			continue;
-		walked++;
-		if (found == NIL && (g->ql[i].mask & need) == need && g->q[i].ctx.before1 == ctx->before1 &&
+	m = unit_newest(g, number);
+	for (k = 0; k < m->n; k++) {
+		i = m->slot[k];
+		if ((m->mask[k] & need) == need && g->q[i].ctx.before1 == ctx->before1 &&
 		    g->q[i].ctx.after1 == ctx->after1 && g->q[i].q.value != a->value)
-			found = i;
+			return &g->q[i];
 	}
-	return found == NIL ? NULL : &g->q[found];
+	return NULL;
 }
 
 uint64_t ground_next_seq(const struct ground *g)
@@ -2092,15 +2158,14 @@ const struct ground_quantity *ground_figure_held(const struct ground *g, const s
 const struct ground_quantity *ground_range_held(const struct ground *g, const struct quantity *lo,
 						const struct quantity *hi, uint64_t within)
 {
-	uint32_t i, prev = NIL, walked;
+	const struct walk_memo *m;
+	uint32_t i, prev = NIL, w;
 
 	if (g->qcount == 0)
 		return NULL;
-	for (i = g->units[mix(lo->unit_hash)], walked = 0; i != NIL && walked < SWAP_WALK;
-	     i = g->ql[i].unit.next) {
-		if (g->ql[i].unit_hash != lo->unit_hash)
-			continue;
-		walked++;
+	m = unit_newest(g, lo->unit_hash);
+	for (w = 0; w < m->n; w++) {
+		i = m->slot[w];
 		if (prev != NIL) {
 			const struct ground_quantity *a = &g->q[prev], *b = &g->q[i];
 			uint64_t d = a->at > b->at ? a->at - b->at : b->at - a->at;

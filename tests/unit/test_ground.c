@@ -507,6 +507,63 @@ TEST(ground_swap_walk_skips_the_evicted)
 }
 
 /*
+ * The walk over a unit's newest is kept while the set holds the same
+ * quantities (ground.c's walk_memo), and never past a change: a bare 60
+ * said in the words of "55 employees" is its swap while it is among the
+ * 128 newest numbers, asked after every number put in (and twice: the
+ * second walk is the kept one), and none from the 129th on. After a reset
+ * the same count of quantities, put in another order, is another walk.
+ */
+TEST(ground_swap_walk_kept_only_while_unchanged)
+{
+	struct ground_context shared = words_ctx(1001, 2002), other = words_ctx(3003, 4004);
+	struct ground *g = NULL;
+	struct quantity q, a;
+	enum ground_verdict v;
+	const struct ground_quantity *got;
+	size_t k, r;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	CHECK(quantity_parse("55 employees", 12, &a));
+	CHECK(quantity_parse("60", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "60", 2, 0, &shared), 0);
+	for (k = 1; k <= 128; k++) {
+		CHECK(quantity_parse("9", 1, &q));
+		CHECK_EQ(ground_add_quantity(g, &q, "9", 1, k, &other), 0);
+		for (r = 0; r < 2; r++) {
+			got = ground_match_quantity(g, &a, &shared, 0, &v);
+			if (k < 128) {
+				CHECK(got && got->at == 0);
+				CHECK_EQ(v, GROUND_SWAPPED);
+			} else {
+				CHECK(got == NULL);
+				CHECK_EQ(v, GROUND_NONE);
+			}
+		}
+	}
+	/* 9 then 60, asked; reset; 60 then 9: the same slots and count, another walk */
+	ground_reset(g);
+	CHECK(quantity_parse("9", 1, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "9", 1, 0, &other), 0);
+	CHECK(quantity_parse("60", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "60", 2, 1, &shared), 0);
+	got = ground_match_quantity(g, &a, &shared, 0, &v);
+	CHECK(got && got->at == 1);
+	CHECK_EQ(v, GROUND_SWAPPED);
+	ground_reset(g);
+	CHECK(quantity_parse("60", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "60", 2, 10, &shared), 0);
+	CHECK(quantity_parse("9", 1, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "9", 1, 11, &other), 0);
+	got = ground_match_quantity(g, &a, &shared, 0, &v);
+	CHECK(got && got->at == 10);
+	CHECK_EQ(v, GROUND_SWAPPED);
+	ground_free(g);
+}
+
+/*
  * A quantity's text is kept in its set's ring of texts: of every length
  * (cut to GROUND_TEXT_MAX - 1), through evictions, the ring's wrapping and
  * growing, a reset and a copy, each held one reads as it was written.
