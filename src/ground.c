@@ -80,8 +80,8 @@ struct qlink {
  * and, for a count or a bare number, its exact value. Lists are doubly
  * linked through ring slots; seq orders the quantities by age. One cache
  * line a slot (the array is aligned to 64 bytes): a walk over a unit's
- * newest reads its links, its unit and its context's mask here, and most
- * of it goes no further (find_swap()).
+ * newest (unit_newest()) reads its unit's link in ulinks, then its mask and
+ * nearest words here, and most searches go no further.
  */
 struct qlinks {
 	uint64_t seq;
@@ -89,11 +89,17 @@ struct qlinks {
 	uint64_t unit_hash; /* a copy, so that a bin's walk stays in these links */
 	uint64_t mask;     /* a copy of its context's mask */
 	struct qlink bin, val; /* val: only for a count or a bare number */
-	struct qlink unit;     /* every quantity of its unit, newest first */
 	struct qlink written;  /* by the figure as written */
+	uint32_t before1, after1; /* copies of its context's nearest words */
 };
 
 _Static_assert(sizeof(struct qlinks) == 64, "a quantity's links are one cache line");
+
+/* Every quantity of its unit, newest first: 16 bytes a slot, apart. */
+struct ulink {
+	uint64_t unit_hash; /* a copy, as in qlinks */
+	struct qlink link;
+};
 
 /*
  * The newest SWAP_WALK quantities of one unit, newest first, as its list
@@ -110,6 +116,7 @@ struct walk_memo {
 	bool valid;
 	uint16_t slot[SWAP_WALK];
 	uint64_t mask[SWAP_WALK];
+	uint32_t before1[SWAP_WALK], after1[SWAP_WALK];
 };
 
 _Static_assert(GROUND_CAP <= 65536, "a slot fits a memo's uint16_t");
@@ -123,6 +130,7 @@ struct ground {
 	bool dirty;
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
+	struct ulink *ul;     /* per ring slot */
 	/* Walks kept (unit_newest()): written by searches of a const set, so
 	 * that a set is searched by one thread at a time. */
 	struct walk_memo *memo;
@@ -197,9 +205,10 @@ int ground_new(struct ground **out)
 	g->e = malloc(GROUND_CAP * sizeof(*g->e));
 	g->q = malloc(GROUND_CAP * sizeof(*g->q));
 	g->ql = aligned_alloc(64, GROUND_CAP * sizeof(*g->ql));
+	g->ul = malloc(GROUND_CAP * sizeof(*g->ul));
 	g->memo = calloc(WALK_MEMOS, sizeof(*g->memo));
 	g->memo_clock = calloc(1, sizeof(*g->memo_clock));
-	if (!g->e || !g->q || !g->ql || !g->memo || !g->memo_clock) {
+	if (!g->e || !g->q || !g->ql || !g->ul || !g->memo || !g->memo_clock) {
 		ground_free(g);
 		return -ENOMEM;
 	}
@@ -217,6 +226,7 @@ void ground_free(struct ground *g)
 	free(g->e);
 	free(g->q);
 	free(g->ql);
+	free(g->ul);
 	free(g->memo);
 	free(g->memo_clock);
 	free(g->tx);
@@ -814,7 +824,7 @@ enum { BY_BIN, BY_VALUE, BY_UNIT, BY_WRITTEN };
 /* Slot i's place in one kind of list. */
 static struct qlink *qlink(struct ground *g, uint32_t i, int by)
 {
-	return by == BY_VALUE ? &g->ql[i].val : by == BY_UNIT ? &g->ql[i].unit
+	return by == BY_VALUE ? &g->ql[i].val : by == BY_UNIT ? &g->ul[i].link
 	       : by == BY_WRITTEN ? &g->ql[i].written : &g->ql[i].bin;
 }
 
@@ -920,10 +930,12 @@ static const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit
 	m->used = ++*g->memo_clock;
 	m->valid = true;
 	m->n = 0;
-	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ql[i].unit.next)
-		if (g->ql[i].unit_hash == unit_hash) {
+	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ul[i].link.next)
+		if (g->ul[i].unit_hash == unit_hash) {
 			m->slot[m->n] = (uint16_t)i;
-			m->mask[m->n++] = g->ql[i].mask;
+			m->mask[m->n] = g->ql[i].mask;
+			m->before1[m->n] = g->ql[i].before1;
+			m->after1[m->n++] = g->ql[i].after1;
 		}
 	return m;
 }
@@ -1057,6 +1069,9 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l->key = bin_key(q->value);
 	l->unit_hash = q->unit_hash;
 	l->mask = ctx->mask;
+	l->before1 = ctx->before1;
+	l->after1 = ctx->after1;
+	g->ul[i].unit_hash = q->unit_hash;
 	link_in(g, g->bins, bin_of(q->unit_hash, l->key), i, BY_BIN);
 	link_in(g, g->units, mix(q->unit_hash), i, BY_UNIT);
 	link_in(g, g->writ, val_of(quantity_written(q)), i, BY_WRITTEN);
@@ -1535,6 +1550,29 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 }
 
 /*
+ * Whether any of the quantities find_swap() walks for a is said between
+ * the words ctx has nearest to it (those it has, need of them:
+ * closeness()): where none is, no swap it finds is said there.
+ */
+static bool swap_may_be_close(const struct ground *g, const struct quantity *a,
+			      const struct ground_context *ctx)
+{
+	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")};
+	size_t u;
+	uint32_t w;
+
+	for (u = 0; u < (a->kind != QUANTITY_COUNT ? 1u : 2u); u++) {
+		const struct walk_memo *m = unit_newest(g, units[u]);
+
+		for (w = 0; w < m->n; w++)
+			if ((!ctx->before1 || m->before1[w] == ctx->before1) &&
+			    (!ctx->after1 || m->after1[w] == ctx->after1))
+				return true;
+	}
+	return false;
+}
+
+/*
  * Whether quantity slot i was said in a text before since and no text
  * from since on says its figure again: the newer texts left it behind
  * (the user moved the trip from the 8th to the 9th, and the newest
@@ -1640,7 +1678,7 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 
 			if (s.stated[0] != NIL)
 				since = MAX(since, g->q[s.stated[0]].ctx.text);
-			i = find_swap(g, a, ctx, 0);
+			i = swap_may_be_close(g, a, ctx) ? find_swap(g, a, ctx, 0) : NIL;
 			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since) &&
 			    swap_outranks_prompt(&s, i)) {
 				*v = GROUND_SWAPPED;
@@ -1908,11 +1946,11 @@ const struct ground_quantity *ground_check_days(const struct ground *g,
 		best[d] = INFINITY;
 	/* One walk for all the days asked: each of its times is a day's. */
 	for (i = g->units[mix(a->unit_hash)]; i != NIL && walked < DAYS_WALK && stated != days;
-	     i = g->ql[i].unit.next) {
+	     i = g->ul[i].link.next) {
 		const struct ground_quantity *gq = &g->q[i];
 		double dist;
 
-		if (g->ql[i].unit_hash != a->unit_hash)
+		if (g->ul[i].unit_hash != a->unit_hash)
 			continue;
 		walked++;
 		if (!(gq->days & days) || (gq->days & stated))
@@ -2073,8 +2111,8 @@ bool ground_holds_unit(const struct ground *g, uint64_t unit_hash)
 
 	if (!g->units || !g->qcount)
 		return false;
-	for (i = g->units[mix(unit_hash)]; i != NIL; i = g->ql[i].unit.next)
-		if (g->ql[i].unit_hash == unit_hash)
+	for (i = g->units[mix(unit_hash)]; i != NIL; i = g->ul[i].link.next)
+		if (g->ul[i].unit_hash == unit_hash)
 			return true;
 	return false;
 }
@@ -2086,8 +2124,8 @@ const struct ground_quantity *ground_day_time(const struct ground *g)
 
 	if (g->qcount == 0)
 		return NULL;
-	for (i = g->units[mix(clock)]; i != NIL && walked < DAYS_WALK; i = g->ql[i].unit.next) {
-		if (g->ql[i].unit_hash != clock)
+	for (i = g->units[mix(clock)]; i != NIL && walked < DAYS_WALK; i = g->ul[i].link.next) {
+		if (g->ul[i].unit_hash != clock)
 			continue;
 		walked++;
 		if (g->q[i].days)
@@ -2437,8 +2475,8 @@ const struct ground_quantity *ground_newest_day(const struct ground *g, unsigned
 
 	if (g->qcount == 0)
 		return NULL;
-	for (i = g->units[mix(day)]; i != NIL; i = g->ql[i].unit.next)
-		if (g->ql[i].unit_hash == day && g->q[i].q.scale == 1 && g->q[i].q.kind == QUANTITY_DATE) {
+	for (i = g->units[mix(day)]; i != NIL; i = g->ul[i].link.next)
+		if (g->ul[i].unit_hash == day && g->q[i].q.scale == 1 && g->q[i].q.kind == QUANTITY_DATE) {
 			*year = year_of_slot(g, i);
 			return &g->q[i];
 		}
@@ -2485,19 +2523,19 @@ const struct ground_quantity *ground_weekday_day(const struct ground *g, unsigne
 		return NULL;
 	for (u = 0; u < 2; u++)
 		for (i = g->units[mix(units[u])], walked = 0; i != NIL && walked < SWAP_WALK;
-		     i = g->ql[i].unit.next) {
+		     i = g->ul[i].link.next) {
 			const struct ground_quantity *gq = &g->q[i];
 
-			if (g->ql[i].unit_hash != units[u])
+			if (g->ul[i].unit_hash != units[u])
 				continue;
 			walked++;
 			if (gq->q.value != md % 100 || __builtin_popcount(gq->days) != 1)
 				continue;
 			for (j = g->units[mix(day_unit)], dates = 0; j != NIL && dates < DATE_YEAR_WALK;
-			     j = g->ql[j].unit.next) {
+			     j = g->ul[j].link.next) {
 				unsigned year, at;
 
-				if (g->ql[j].unit_hash != day_unit || g->q[j].q.kind != QUANTITY_DATE ||
+				if (g->ul[j].unit_hash != day_unit || g->q[j].q.kind != QUANTITY_DATE ||
 				    g->q[j].q.scale != 1)
 					continue;
 				dates++;
@@ -3567,10 +3605,10 @@ static size_t derive_terms(const struct ground *g, uint64_t unit, bool money_onl
 	uint32_t i, walked = 0;
 	size_t k, first = n;
 
-	for (i = g->units[mix(unit)]; i != NIL && walked < DERIVE_WALK; i = g->ql[i].unit.next) {
+	for (i = g->units[mix(unit)]; i != NIL && walked < DERIVE_WALK; i = g->ul[i].link.next) {
 		double v = g->q[i].q.value;
 
-		if (g->ql[i].unit_hash != unit)
+		if (g->ul[i].unit_hash != unit)
 			continue;
 		walked++;
 		if (!(v > 0 && v < 1e12) || (money_only && !said_as_money(&g->q[i].ctx)))
@@ -3737,8 +3775,8 @@ bool ground_time_span(const struct ground *g, double seconds, char *how, size_t 
 	if (!g->units || !g->qcount || !(seconds > 0) || seconds > 86400)
 		return false;
 	for (i = g->units[mix(clock)]; i != NIL && walked < DERIVE_WALK && nt < ARRAY_SIZE(t);
-	     i = g->ql[i].unit.next) {
-		if (g->ql[i].unit_hash != clock)
+	     i = g->ul[i].link.next) {
+		if (g->ul[i].unit_hash != clock)
 			continue;
 		walked++;
 		t[nt++] = &g->q[i];
@@ -3782,8 +3820,8 @@ static const struct ground_quantity *money_walk(const struct ground *g, uint64_t
 		return NULL;
 	for (u = 0; u < 2; u++)
 		for (walked = 0, i = g->units[mix(units[u])]; i != NIL && walked < DERIVE_WALK;
-		     i = g->ql[i].unit.next) {
-			if (g->ql[i].unit_hash != units[u])
+		     i = g->ul[i].link.next) {
+			if (g->ul[i].unit_hash != units[u])
 				continue;
 			walked++;
 			if ((u == 0 || said_as_money(&g->q[i].ctx)) && fn(&g->q[i], arg))

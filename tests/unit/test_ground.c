@@ -563,6 +563,68 @@ TEST(ground_swap_walk_kept_only_while_unchanged)
 	ground_free(g);
 }
 
+/* A context of words whose nearest are before1 and after1 (0: none on that side). */
+static struct ground_context near_ctx(const uint32_t *w, size_t n, uint32_t before1, uint32_t after1)
+{
+	struct ground_context c = {.n = n, .before1 = before1, .after1 = after1};
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		c.word[i] = w[i];
+		c.mask |= 1ull << (w[i] % 64);
+	}
+	return c;
+}
+
+/*
+ * Stated in a shared context, "$946 million" is still a swap where another
+ * figure of its unit is said between the very words the answer puts around
+ * it ("income was $946 million" of "income was $971 million ..., compared
+ * with $946 million"); a swap said between other words leaves it stated.
+ * Asked before and after each figure is put in: the walk kept for the first
+ * question is not the set's after the second figure.
+ */
+TEST(ground_swap_between_the_nearest_words)
+{
+	static const uint32_t answer_w[] = {1010, 2020, 3030}, stating_w[] = {1010, 3030},
+			      swap_w[] = {1010, 2020, 4040};
+	struct ground_context answer = near_ctx(answer_w, 3, 1010, 2020);
+	struct ground_context stating = near_ctx(stating_w, 2, 3030, 0);
+	struct ground_context swap_near = near_ctx(swap_w, 3, 1010, 2020);
+	struct ground_context swap_far = near_ctx(swap_w, 3, 1010, 4040);
+	struct ground *g = NULL;
+	struct quantity q, a;
+	enum ground_verdict v;
+	const struct ground_quantity *got;
+	size_t r;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	CHECK(quantity_parse("$946 million", 12, &a));
+	CHECK_EQ(ground_add_quantity(g, &a, "$946 million", 12, 1, &stating), 0);
+	/* (twice: the second asks the kept walk) */
+	for (r = 0; r < 2; r++) {
+		got = ground_match_quantity(g, &a, &answer, 0.25, &v);
+		CHECK(got && got->at == 1);
+		CHECK_EQ(v, GROUND_STATED);
+	}
+	CHECK(quantity_parse("$971 million", 12, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "$971 million", 12, 2, &swap_far), 0);
+	for (r = 0; r < 2; r++) {
+		got = ground_match_quantity(g, &a, &answer, 0.25, &v);
+		CHECK(got && got->at == 1);
+		CHECK_EQ(v, GROUND_STATED);
+	}
+	CHECK_EQ(ground_add_quantity(g, &q, "$971 million", 12, 3, &swap_near), 0);
+	for (r = 0; r < 2; r++) {
+		got = ground_match_quantity(g, &a, &answer, 0.25, &v);
+		CHECK(got && got->at == 3);
+		CHECK_EQ(v, GROUND_SWAPPED);
+	}
+	ground_free(g);
+}
+
 /*
  * A quantity's text is kept in its set's ring of texts: of every length
  * (cut to GROUND_TEXT_MAX - 1), through evictions, the ring's wrapping and
