@@ -111,15 +111,24 @@ struct ulink {
  */
 #define WALK_MEMOS 16
 struct walk_memo {
-	uint64_t unit_hash, epoch, qseq, used;
 	uint32_t n;
-	bool valid;
 	uint16_t slot[SWAP_WALK];
 	uint64_t mask[SWAP_WALK];
 	uint32_t before1[SWAP_WALK], after1[SWAP_WALK];
 };
 
 _Static_assert(GROUND_CAP <= 65536, "a slot fits a memo's uint16_t");
+
+/* Which walk a memo holds, apart: the memos' pages are touched only when used. */
+struct memo_key {
+	uint64_t unit_hash, epoch, qseq, used;
+	bool valid;
+};
+
+struct walk_memos {
+	uint64_t clock;
+	struct memo_key key[WALK_MEMOS];
+};
 
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */
@@ -133,8 +142,8 @@ struct ground {
 	struct ulink *ul;     /* per ring slot */
 	/* Walks kept (unit_newest()): written by searches of a const set, so
 	 * that a set is searched by one thread at a time. */
-	struct walk_memo *memo;
-	uint64_t *memo_clock;
+	struct walk_memos *memos;
+	struct walk_memo *memo; /* WALK_MEMOS of them, left uninitialized until used */
 	uint32_t qhead, qcount;
 	/* The quantities' texts, in the order of the ring, each NUL-terminated:
 	 * a ring of bytes from the oldest held quantity's text to tx_tail,
@@ -206,9 +215,9 @@ int ground_new(struct ground **out)
 	g->q = malloc(GROUND_CAP * sizeof(*g->q));
 	g->ql = aligned_alloc(64, GROUND_CAP * sizeof(*g->ql));
 	g->ul = malloc(GROUND_CAP * sizeof(*g->ul));
-	g->memo = calloc(WALK_MEMOS, sizeof(*g->memo));
-	g->memo_clock = calloc(1, sizeof(*g->memo_clock));
-	if (!g->e || !g->q || !g->ql || !g->ul || !g->memo || !g->memo_clock) {
+	g->memos = calloc(1, sizeof(*g->memos));
+	g->memo = malloc(WALK_MEMOS * sizeof(*g->memo));
+	if (!g->e || !g->q || !g->ql || !g->ul || !g->memos || !g->memo) {
 		ground_free(g);
 		return -ENOMEM;
 	}
@@ -227,8 +236,8 @@ void ground_free(struct ground *g)
 	free(g->q);
 	free(g->ql);
 	free(g->ul);
+	free(g->memos);
 	free(g->memo);
-	free(g->memo_clock);
 	free(g->tx);
 	free(g->heads);
 	free(g->attr);
@@ -903,7 +912,9 @@ static void clear_heads(struct ground *g)
  */
 static const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 {
-	struct walk_memo *m, *out = NULL;
+	struct walk_memos *ms = g->memos;
+	struct memo_key *key, *out = NULL;
+	struct walk_memo *m;
 	bool out_fresh = true;
 	uint32_t i;
 	size_t k;
@@ -911,24 +922,21 @@ static const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit
 	for (k = 0; k < WALK_MEMOS; k++) {
 		bool fresh;
 
-		m = &g->memo[k];
-		fresh = m->valid && m->epoch == g->epoch && m->qseq == g->qseq;
-		if (fresh && m->unit_hash == unit_hash) {
-			m->used = ++*g->memo_clock;
-			return m;
+		key = &ms->key[k];
+		fresh = key->valid && key->epoch == g->epoch && key->qseq == g->qseq;
+		if (fresh && key->unit_hash == unit_hash) {
+			key->used = ++ms->clock;
+			return &g->memo[k];
 		}
 		/* (a stale one first, else the least recently used) */
-		if (!out || (out_fresh && (!fresh || m->used < out->used))) {
-			out = m;
+		if (!out || (out_fresh && (!fresh || key->used < out->used))) {
+			out = key;
 			out_fresh = fresh;
 		}
 	}
-	m = out;
-	m->unit_hash = unit_hash;
-	m->epoch = g->epoch;
-	m->qseq = g->qseq;
-	m->used = ++*g->memo_clock;
-	m->valid = true;
+	*out = (struct memo_key){.unit_hash = unit_hash, .epoch = g->epoch, .qseq = g->qseq,
+				 .used = ++ms->clock, .valid = true};
+	m = &g->memo[out - ms->key];
 	m->n = 0;
 	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ul[i].link.next)
 		if (g->ul[i].unit_hash == unit_hash) {
