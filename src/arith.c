@@ -891,6 +891,162 @@ static size_t working_after(const char *s, size_t n, size_t i)
 	}
 }
 
+/* How far a figure's labelled parts in parentheses are read, at most. */
+#define PARTS_SPAN 240
+
+/* Whether the operator-free part [from, to) of a labelled list holds words
+ * that name it ("Pizza party:", "for meals"), not only figures. */
+static bool part_named(const char *s, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (is_alpha(s[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "110.0 (Pizza party: 100.0, Sushi dinner: 10.0)", "€1,050 (€330 for the
+ * hotel + €720 for meals)": a figure, then in parentheses its parts, each
+ * one figure with words that say what it is, joined by "+" or "plus" (a
+ * sum written out: related, right or wrong) or by ",", ";" or "and" (a
+ * list, which may name a few of many: related only where the figure is
+ * their sum). A part with more figures takes the one of the result's
+ * currency; an operator, a percentage, a line break or a nested
+ * parenthesis inside, and the list is not read. s[lp] is the '(' after the
+ * figure result; true and *end past the ')' when related.
+ */
+static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, uint8_t result,
+			   size_t *end)
+{
+	struct arith_fig f, pick[ARITH_TERMS];
+	struct chain ch;
+	size_t i = lp + 1, lim = MIN(n, lp + PARTS_SPAN), part_from = i, parts = 0, l, e;
+	size_t fig0 = a->n_fig, rel0 = a->n_rel;
+	uint8_t cur = a->fig[result].cur, c2;
+	unsigned named = 0;
+	bool list = false, have = false;
+
+	for (;;) {
+		bool sep = false, sep_plus = false, close = false;
+		size_t at = i;
+
+		if (i >= lim || s[i] == '\n' || s[i] == '(')
+			return false;
+		if (is_digit(s[i]) || sign_at(s, n, i, &c2) ||
+		    (code_at(s, n, i, &c2) == 3 && i + 4 < n && s[i + 3] == ' ' && is_digit(s[i + 4]))) {
+			if (!read_fig(s, n, i, &f, &e)) {
+				i = e; /* glued to letters, a date, a code: words of the label */
+				continue;
+			}
+			i = e;
+			if (f.percent || parts == ARITH_TERMS)
+				return false;
+			/* the part's figure: its only one, or its only one in the result's currency */
+			if (!have || (cur && f.cur == cur && pick[parts].cur != cur)) {
+				pick[parts] = f;
+				have = true;
+			} else if (!cur || f.cur == cur) {
+				return false;
+			}
+			continue;
+		}
+		switch (s[i]) {
+		case ')':
+			close = true;
+			break;
+		case ',':
+		case ';':
+			sep = true;
+			break;
+		case '+':
+			sep = sep_plus = true;
+			break;
+		case '*':
+		case '=':
+		case '@':
+		case '/':
+		case '~':
+			return false;
+		case '-':
+			if (i > 0 && is_blank(s[i - 1]) && i + 1 < n && is_blank(s[i + 1]))
+				return false;
+			break;
+		case '\xC3': /* × ÷ */
+			if (i + 1 < n && (s[i + 1] == '\x97' || s[i + 1] == '\xB7'))
+				return false;
+			break;
+		default:
+			break;
+		}
+		if (!sep && !close && is_alpha(s[i])) {
+			l = word_len(s, n, i);
+			if (!l)
+				return false;
+			if (word_is(s + i, l, "x") || word_is(s + i, l, "X") || word_is(s + i, l, "times") ||
+			    word_is(s + i, l, "minus") || word_is(s + i, l, "divided") ||
+			    word_is(s + i, l, "at"))
+				return false;
+			sep = word_is(s + i, l, "and") || word_is(s + i, l, "plus");
+			sep_plus = word_is(s + i, l, "plus");
+			if (!sep) {
+				i += l;
+				continue;
+			}
+			i += l - 1;
+		}
+		if (sep || close) {
+			if (!have || parts == ARITH_TERMS || fig0 + parts == ARITH_FIGS)
+				return false;
+			named += part_named(s, part_from, at);
+			parts++;
+			have = false;
+			list |= sep && !sep_plus;
+			part_from = i + 1;
+		}
+		i++;
+		if (close)
+			break;
+	}
+	/* two parts or more, one named at least ("(100.0 + 10.0)" is result_first()'s) */
+	if (parts < 2 || !named)
+		return false;
+	ch.n = 0;
+	for (l = 0; l < parts; l++) {
+		if (l)
+			ch.t[ch.n++] = (struct arith_tok){ARITH_TOK_ADD, 0};
+		ch.t[ch.n++] = (struct arith_tok){ARITH_TOK_FIG, (uint8_t)a->n_fig};
+		a->fig[a->n_fig++] = pick[l];
+	}
+	relate(a, &ch, 0, ch.n, result, false);
+	if (a->n_rel == rel0 || (list && !a->rel[rel0].holds)) {
+		a->n_fig = fig0;
+		a->n_rel = rel0;
+		return false;
+	}
+	*end = i;
+	return true;
+}
+
+/*
+ * "€330 (110 x 3)" inside a chain: the tokens from the '(' at lp to the
+ * chain's end are an expression with an operator, the working of the
+ * figure before the '(': related to it and taken out of the chain, which
+ * goes on with the figure alone. False (the chain untouched) otherwise.
+ */
+static bool working_of(struct arith *a, struct chain *ch, size_t lp)
+{
+	struct side in;
+
+	side_of(a, ch->t, lp + 1, ch->n, &in);
+	if (!in.valid || !in.ops)
+		return false;
+	relate(a, ch, lp + 1, ch->n, ch->t[lp - 1].fig, false);
+	ch->n = lp;
+	return true;
+}
+
 /*
  * A word that multiplies when it joins ("3 nights at €110", "15% of $200"):
  * a product sign pushed, or, when it does not join, the chain ended there.
@@ -917,7 +1073,8 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 	struct arith_tok t = {0, 0};
 	bool approx, at = false;
 	int k, last = TOK_BREAK;
-	size_t depth = 0, wp;
+	size_t depth = 0, wp, work_lp = 0, work_depth = 0;
+	uint8_t work_fig = 0;
 
 	a->n_fig = a->n_rel = 0;
 	ch = zero;
@@ -929,6 +1086,15 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 		    is_alpha(text[lx.tok]) && (wp = working_after(text, n, lx.tok)) > 0) {
 			lx.i = wp;
 			at = false;
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
+		/* "110.0 (Pizza party: 100.0, Sushi dinner: 10.0)": the figure
+		 * and its named parts; the chain goes on after them */
+		if (k == ARITH_TOK_LP && last == ARITH_TOK_FIG && ch.n &&
+		    ch.t[ch.n - 1].kind == ARITH_TOK_FIG &&
+		    labelled_parts(a, text, n, lx.tok, ch.t[ch.n - 1].fig, &wp)) {
+			lx.i = wp;
 			k = next_tok(&lx, &t, &approx);
 			continue;
 		}
@@ -973,6 +1139,10 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 		if (k == ARITH_TOK_RP && depth == 0)
 			k = TOK_BREAK;
 		if (k == TOK_BREAK || k == TOK_SEP || k == TOK_AND) {
+			/* a parenthesis opened on words is a remark, not a term
+			 * ("= €180 (it's not cash-only)"): the chain ends before it */
+			while (ch.n && ch.t[ch.n - 1].kind == ARITH_TOK_LP)
+				ch.n--;
 			end_chain(a, &ch);
 			depth = 0;
 		} else if (k == ARITH_TOK_FIG && (last == ARITH_TOK_FIG || last == ARITH_TOK_RP)) {
@@ -980,7 +1150,22 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 			end_chain(a, &ch);
 			depth = 0;
 			push(&ch, k, t.fig, false);
+		} else if (k == ARITH_TOK_RP && depth == work_depth + 1 && work_lp > 0 &&
+			   work_lp < ch.n && ch.t[work_lp].kind == ARITH_TOK_LP &&
+			   ch.t[work_lp - 1].kind == ARITH_TOK_FIG && ch.t[work_lp - 1].fig == work_fig &&
+			   working_of(a, &ch, work_lp)) {
+			/* "€330 (110 x 3) + €720 (...) = €1,050": the figure was
+			 * related to its working; the chain goes on with the figure */
+			depth--;
+			work_lp = 0;
+			k = ARITH_TOK_FIG;
 		} else {
+			/* a parenthesis right after a figure may hold its working */
+			if (k == ARITH_TOK_LP && last == ARITH_TOK_FIG && ch.n && !ch.over) {
+				work_lp = ch.n;
+				work_depth = depth;
+				work_fig = ch.t[ch.n - 1].fig;
+			}
 			push(&ch, k, t.fig, approx);
 			depth += k == ARITH_TOK_LP;
 			depth -= k == ARITH_TOK_RP;
@@ -1243,6 +1428,10 @@ bool arith_may_hold(const char *text, size_t n)
 		switch (c) {
 		case '+': case '*': case '=': case '@': case '%':
 			op |= digit;
+			break;
+		case '(': /* right after a figure: its parts may follow */
+			op |= (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') ||
+			      (i > 1 && s[i - 1] == ' ' && s[i - 2] >= '0' && s[i - 2] <= '9');
 			break;
 		case '-': case '/':
 			op |= digit && i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t');

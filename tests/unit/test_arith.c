@@ -74,6 +74,42 @@ TEST(arith_reads_products_sums_and_chains)
 	CHECK_STR(results("80 plus 45 equals 125"), "125 <- 80 + 45 = 125 ok");
 }
 
+TEST(arith_reads_named_parts_and_workings)
+{
+	/* a figure, then its parts with what each is for */
+	CHECK_STR(results("* Groceries: 75.5 (Market run: 50.5, Bakery: 25.0)"),
+		  "75.5 <- 50.5 + 25.0 = 75.5 ok");
+	CHECK_STR(results("Least cost: roughly €765 (€285 for the hotel + €480 for meals)."),
+		  "€765 <- €285 + €480 = €765 ok");
+	/* a part with a count beside its sum of money: the sum of money */
+	CHECK_STR(results("€765 (€285 for 3 nights + €480 for 12 meals)"),
+		  "€765 <- €285 + €480 = €765 ok");
+	/* written with "+": a sum, wrong as written; a list may name a few of many */
+	CHECK_STR(results("Least cost: €795 (€285 for the hotel + €480 for meals)."),
+		  "€795 <- €285 + €480 = €765 wrong");
+	CHECK_STR(results("* Groceries: 80.5 (Market run: 50.5, Bakery: 25.0)"), "");
+	/* no names: result_first()'s; an operator, a share, a nested list: not parts */
+	CHECK_STR(results("New amount: 1450.00 (1400.00 + 50.00)"),
+		  "1450.00 <- 1400.00 + 50.00 = 1450.00 ok");
+	CHECK_STR(results("Food: 120 (lunch: 3 x 20, dinner: 60)"), "");
+	CHECK_STR(results("Fee: 30 (service: 10%, card: 20)"), "");
+	CHECK_STR(results("Fee: 30 (service (net): 10, card: 20)"), "");
+	/* a part with no figure, or one alone: no sum */
+	CHECK_STR(results("Food: 120 (lunch and dinner: 120)"), "");
+	/* each figure of a sum beside its working, then the sum */
+	CHECK_STR(results("€285 (95 x 3) + €480 (40.0 x 2 x 2 x 3) = €765"),
+		  "€285 <- 95 x 3 = €285 ok\n"
+		  "€480 <- 40.0 x 2 x 2 x 3 = €480 ok\n"
+		  "€765 <- €285 + €480 = €765 ok");
+	CHECK_STR(results("€285 (95 x 3) + €490 (40.0 x 2 x 2 x 3) = €775"),
+		  "€285 <- 95 x 3 = €285 ok\n"
+		  "€490 <- 40.0 x 2 x 2 x 3 = €480 wrong\n"
+		  "€775 <- €285 + €490 = €775 ok");
+	/* a remark in parentheses after a result ends its chain there */
+	CHECK_STR(results("Meals (3 days x 2 meals x €30) = €180  (it's not cash-only)"),
+		  "€180 <- (3 x 2 x €30) = €180 ok");
+}
+
 TEST(arith_reads_averages)
 {
 	CHECK_STR(results("The average of $90, $110 and $160 is $120."),
