@@ -3398,6 +3398,27 @@ static size_t street(struct lex *lx, size_t p, size_t dend)
 	return we;
 }
 
+/*
+ * The two digits of a date's month or day at i: the position after them
+ * and *v, or 0. Where *stray, they may have one blank between them (a
+ * tool's "2022-0 3-04", a record typed by hand): read as the date a reader
+ * takes it for, once a date (*stray cleared).
+ */
+static size_t date_digits(struct lex *lx, size_t i, int *v, bool *stray)
+{
+	if (!is_digit(B(lx, i)))
+		return 0;
+	if (is_digit(B(lx, i + 1))) {
+		*v = (B(lx, i) - '0') * 10 + (B(lx, i + 1) - '0');
+		return i + 2;
+	}
+	if (!*stray || B(lx, i + 1) != ' ' || !is_digit(B(lx, i + 2)) || is_digit(B(lx, i + 3)))
+		return 0;
+	*stray = false;
+	*v = (B(lx, i) - '0') * 10 + (B(lx, i + 2) - '0');
+	return i + 3;
+}
+
 /* "2013-09-08", "2013-09-08T17:30:24Z", "2013-09-08 17:30": a year, a day and a time. */
 static size_t iso_date(struct lex *lx, size_t p)
 {
@@ -3406,6 +3427,7 @@ static size_t iso_date(struct lex *lx, size_t p)
 	struct quantity q;
 	size_t i = p, e;
 	int k, year = 0, month, day;
+	bool stray = true;
 
 	out.n = 0;
 	for (k = 0; k < 4; k++)
@@ -3413,19 +3435,15 @@ static size_t iso_date(struct lex *lx, size_t p)
 			return 0;
 		else
 			year = year * 10 + (B(lx, i + k) - '0');
-	if (B(lx, i + 4) != '-' || !is_digit(B(lx, i + 5)) || !is_digit(B(lx, i + 6)) ||
-	    B(lx, i + 7) != '-' || !is_digit(B(lx, i + 8)) || !is_digit(B(lx, i + 9)) ||
-	    (is_alnum(B(lx, i + 10)) && B(lx, i + 10) != 'T'))
+	if (B(lx, i + 4) != '-' || !(e = date_digits(lx, i + 5, &month, &stray)) || B(lx, e) != '-' ||
+	    !(e = date_digits(lx, e + 1, &day, &stray)) || (is_alnum(B(lx, e)) && B(lx, e) != 'T'))
 		return 0;
-	month = (B(lx, i + 5) - '0') * 10 + (B(lx, i + 6) - '0');
-	day = (B(lx, i + 8) - '0') * 10 + (B(lx, i + 9) - '0');
 	if (year < 1000 || year > 2999 || month < 1 || month > 12 || day < 1 || day > 31)
 		return 0;
-	e = p + 10;
 	quantity_set(&q, QUANTITY_YEAR, "date:year", year, 1);
 	push(&out, p, p + 4, &q, NUMLEX_PART);
 	quantity_set(&q, QUANTITY_DATE, "date:day", month * 100 + day, 1);
-	push(&out, p + 5, p + 10, &q, NUMLEX_PART);
+	push(&out, p + 5, e, &q, NUMLEX_PART);
 	if ((B(lx, e) == 'T' || B(lx, e) == ' ') && is_digit(B(lx, e + 1)) && is_digit(B(lx, e + 2)) &&
 	    B(lx, e + 3) == ':') {
 		size_t te;

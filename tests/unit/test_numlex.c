@@ -309,6 +309,11 @@ static const struct lcase cases[] = {
 	/* a file name's date is that date, not the range "2024-05" */
 	{"the meeting-agenda-2024-05-15.docx file",
 	 {{"2024", "2024-05-15", "date:year", 2024, 0, P}, {"05-15", "2024-05-15", "date:day", 515, 0, P}}},
+	/* a record's date with a stray blank inside its month or day: that date */
+	{"date: 2022-0 3-04\n",
+	 {{"2022", "2022-0 3-04", "date:year", 2022, 0, P}, {"0 3-04", "2022-0 3-04", "date:day", 304, 0, P}}},
+	{"on 2022-03-0 4.",
+	 {{"2022", "2022-03-0 4", "date:year", 2022, 0, P}, {"03-0 4", "2022-03-0 4", "date:day", 304, 0, P}}},
 	{"\"2013-09-08 17:30:24\"",
 	 {{"2013", "2013-09-08 17:30:24", "date:year", 2013, 0, P},
 	  {"09-08", "2013-09-08 17:30:24", "date:day", 908, 0, P},
