@@ -1310,6 +1310,57 @@ static int group_dict(struct scan *s, const struct record_value *v)
 	return err;
 }
 
+/* The longest bare address read ("www." and on). */
+#define BARE_URL_MAX 256
+
+/*
+ * A bare address a user or a tool gives ("Read www.informations.com."):
+ * grounded as the URL a reply writes for it, that host with "http://" or
+ * "https://" (and the path given, if any). A word that starts "www.",
+ * after no letter, digit, '.', '/' or '@', with a dot past "www."; what
+ * else a reply adds (another host, a path) is no repeat.
+ */
+static int ground_bare_hosts(struct scan *s, const struct record_value *v)
+{
+	static const char *const schemes[] = {"http://", "https://"};
+	char url[8 + BARE_URL_MAX];
+	const char *t = v->text, *w;
+	size_t n = v->len, at = 0, k, len, i;
+	int err;
+
+	while (at + 8 <= n && (w = memmem(t + at, n - at, "www.", 4))) {
+		size_t from = (size_t)(w - t);
+
+		at = from + 4;
+		if (from > 0 && (isalnum((unsigned char)t[from - 1]) || t[from - 1] == '.' ||
+				 t[from - 1] == '/' || t[from - 1] == '@' || t[from - 1] == '-'))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(schemes); k++) {
+			size_t sl = strlen(schemes[k]);
+
+			len = MIN(n - from, (size_t)BARE_URL_MAX);
+			memcpy(url, schemes[k], sl);
+			memcpy(url + sl, t + from, len);
+			len = url_end(url, sl + len);
+			/* a host with a dot past "www." ("www.x.com", not "www.x") */
+			for (i = sl + 4; i < len && url[i] != '/' && url[i] != '.'; i++)
+				;
+			if (len <= sl + 4 || i >= len || url[i] != '.' || i == sl + 4)
+				break;
+			if (ground_key(GROUNDING_URL, url, len, &s->key) < 0)
+				return -ENOMEM;
+			err = ground_add(s->rec_ground, s->key.data, s->key.len,
+					 s->rec_base + record_offset(v, from));
+			if (err < 0)
+				return err;
+			if (s->rec_ground == s->span_ground)
+				s->span_ground_used = true;
+			at = from + (len - sl);
+		}
+	}
+	return 0;
+}
+
 static int on_ground_value(void *ctx, const struct record_value *v)
 {
 	struct scan *s = ctx;
@@ -1382,6 +1433,12 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 		return ground_items(s, v);
 	if (s->codes && (v->kind == RECORD_STRING || v->kind == RECORD_PROSE)) {
 		int err = ground_codes(s, v);
+
+		if (err < 0)
+			return err;
+	}
+	if ((v->kind == RECORD_STRING || v->kind == RECORD_PROSE) && v->len >= 8) {
+		int err = ground_bare_hosts(s, v);
 
 		if (err < 0)
 			return err;
