@@ -574,6 +574,35 @@ static bool all_day_phrase(const char *t, size_t n)
 }
 
 /* A quantity of a tool span or source: grounded, said with its key and sentence. */
+/*
+ * Whether it is the number of a listed line: whole digits that start a
+ * line of the value, then ':' and no digit ("7:    print(x)", "12:"), as
+ * an editor or `nl`-like tool numbers the lines of a file it shows.
+ */
+static bool listing_line_number(const struct record_value *v, const struct numlex_item *it)
+{
+	size_t f = it->part_from, t = it->part_to;
+
+	if (it->q.kind != QUANTITY_NUMBER || it->flags || it->q.decimals || t >= v->len ||
+	    v->text[t] != ':' || (t + 1 < v->len && isdigit((unsigned char)v->text[t + 1])))
+		return false;
+	return f == 0 ? !v->cont : v->text[f - 1] == '\n';
+}
+
+/* The bits a hexadecimal mask of ones keeps ("0xff": 8), or 0 when t[0, n)
+ * is no such mask of two digits or more. */
+static unsigned hex_mask_bits(const char *t, size_t n)
+{
+	size_t i;
+
+	if (n < 4 || t[0] != '0' || (t[1] | 0x20) != 'x')
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((t[i] | 0x20) != 'f')
+			return 0;
+	return (unsigned)(4 * (n - 2));
+}
+
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
 	struct scan *s = ctx;
@@ -617,6 +646,14 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	record_context(v, from, &gc);
 	ground_context_words(v->text + from, to - from, &gc);
 	ground_context_after(v->text + to, v->len - to, &gc);
+	/* "7:    print(...)", a line of a file an agent's tool lists: the
+	 * line's number, said of no word of the code on it (else "17 random
+	 * numbers" about that code reads as its "7" changed); grounded as said. */
+	if (listing_line_number(v, it)) {
+		gc.n = 0;
+		gc.mask = 0;
+		gc.before1 = gc.after1 = 0;
+	}
 	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
 		gc.period = period;
 	gc.quarter_year = s->periods.quarter_year;
@@ -648,6 +685,18 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 					err = ground_add_quantity(s->rec_ground, &q, v->text + b,
 								  it->part_to - b,
 								  s->rec_base + record_offset(v, b), &gc);
+		}
+	}
+	/* "0xffffffffffff", a mask of ones: the bits it keeps ("cut to 48
+	 * bits"), four a digit, as a reader of the code counts them. */
+	if (err == 0 && (it->flags & NUMLEX_HEX)) {
+		unsigned bits = hex_mask_bits(v->text + it->part_from, it->part_to - it->part_from);
+		struct quantity q;
+
+		if (bits) {
+			quantity_set(&q, QUANTITY_COUNT, "bit", bits, 1);
+			err = ground_add_quantity(s->rec_ground, &q, v->text + from, to - from,
+						  s->rec_base + record_offset(v, from), &gc);
 		}
 	}
 	/* "the 10th of this month": that day of a month no one named here (a
