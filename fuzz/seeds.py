@@ -457,6 +457,7 @@ def seeds_numlex():
         'Python 3.11.2 on iOS 17.2, v2.3.1, 192.168.0.1, SARS-CoV-2, COVID-19, user_42, a1b2c3.',
         'Call +1 (415) 555 0100 at 11 am to 11 pm; 2013-09-08T17:30:24Z; $15 to $25; 3-5%; ~40; 100+.',
         'One of the first, no one, one by one, seven days a week, 365 days a year, 24 hours a day.',
+        'date: 2022-0 3-04, 2022-03-0 4T10:00, 2022-0 3-0 4, 2022-0 3-041, 2022-1 3-04, 2022-0 3',
     ]
     write('numlex', 'sentences', bytes([1, 0]) + '\n'.join(lines).encode())
     write('numlex', 'sentences-stop', bytes([1 | 2 * 3, 7]) + lines[0].encode() + b' ')
@@ -485,6 +486,9 @@ def seeds_arith():
         '10:00 - 13:00 on 2024-05-26, 10-20 people, v1.2.3, $1.2 million + $300,000 = $1.5 million',
         '$100 / 0 = $5; 999999999999 * 999999999999 * 999999999999 = 1; \u00a359 \u00d7 4 = \u20ac236',
         '$30 per person per meal * 2 meals/day * 3 days = $180; $5 per per per a b c d x 2 = $10',
+        'Food: 110.0 (Pizza party: 100.0, Sushi dinner: 10.0); \u20ac765 (\u20ac285 for 3 nights + \u20ac480)',
+        '\u20ac285 (95 x 3) + \u20ac480 (40.0 x 2 x 2 x 3) = \u20ac765; (3 x \u20ac30) = \u20ac90 (it\'s cash-only)',
+        '9 (a: 1, b: (2), c: 3 x 2); 9 (a: 1 + b: 8%; 7 (1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8',
     ]
     write('arith', 'sentences', bytes([0, 255]) + '\n'.join(lines).encode())
     write('arith', 'sentences-short-buffers', bytes([1, 6]) + lines[1].encode() + b' ')
