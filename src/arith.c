@@ -912,10 +912,10 @@ static bool part_named(const char *s, size_t from, size_t to)
  * one figure with words that say what it is, joined by "+" or "plus" (a
  * sum written out: related, right or wrong) or by ",", ";" or "and" (a
  * list, which may name a few of many: related only where the figure is
- * their sum). A part with more figures takes the one of the result's
- * currency; an operator, a percentage, a line break or a nested
- * parenthesis inside, and the list is not read. s[lp] is the '(' after the
- * figure result; true and *end past the ')' when related.
+ * their sum). A part with more figures takes its one in the result's
+ * currency; with none, or with an operator, a percentage, a line break
+ * or a nested parenthesis inside, the list is not read. s[lp] is the '('
+ * after the figure result; true and *end past the ')' when related.
  */
 static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, uint8_t result,
 			   size_t *end)
@@ -925,7 +925,7 @@ static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, 
 	size_t i = lp + 1, lim = MIN(n, lp + PARTS_SPAN), part_from = i, parts = 0, l, e;
 	size_t fig0 = a->n_fig, rel0 = a->n_rel;
 	uint8_t cur = a->fig[result].cur, c2;
-	unsigned named = 0;
+	unsigned named = 0, figs = 0;
 	bool list = false, have = false;
 
 	for (;;) {
@@ -943,6 +943,7 @@ static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, 
 			i = e;
 			if (f.percent || parts == ARITH_TERMS)
 				return false;
+			figs++;
 			/* the part's figure: its only one, or its only one in the result's currency */
 			if (!have || (cur && f.cur == cur && pick[parts].cur != cur)) {
 				pick[parts] = f;
@@ -997,11 +998,13 @@ static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, 
 			i += l - 1;
 		}
 		if (sep || close) {
-			if (!have || parts == ARITH_TERMS || fig0 + parts == ARITH_FIGS)
+			if (!have || parts == ARITH_TERMS || fig0 + parts == ARITH_FIGS ||
+			    (figs > 1 && !(cur && pick[parts].cur == cur)))
 				return false;
 			named += part_named(s, part_from, at);
 			parts++;
 			have = false;
+			figs = 0;
 			list |= sep && !sep_plus;
 			part_from = i + 1;
 		}

@@ -84,6 +84,8 @@ TEST(arith_reads_named_parts_and_workings)
 	/* a part with a count beside its sum of money: the sum of money */
 	CHECK_STR(results("€765 (€285 for 3 nights + €480 for 12 meals)"),
 		  "€765 <- €285 + €480 = €765 ok");
+	/* figures of no currency beside each other: which is the part is not said */
+	CHECK_STR(results("€765 (3 nights 285 + 12 meals 480)"), "");
 	/* written with "+": a sum, wrong as written; a list may name a few of many */
 	CHECK_STR(results("Least cost: €795 (€285 for the hotel + €480 for meals)."),
 		  "€795 <- €285 + €480 = €765 wrong");
