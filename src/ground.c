@@ -1189,6 +1189,19 @@ static uint32_t count_noun(const struct quantity *a)
 	return word_hash(a->unit, strnlen(a->unit, sizeof(a->unit)));
 }
 
+/* Do gq's words name the noun a count counts (count_noun())? */
+static bool names_noun(uint32_t noun, const struct ground_quantity *gq)
+{
+	size_t i;
+
+	if (!(gq->ctx.mask >> (noun % 64) & 1))
+		return false;
+	for (i = 0; i < gq->ctx.n; i++)
+		if (gq->ctx.word[i] == noun)
+			return true;
+	return false;
+}
+
 /*
  * Is gq a bare figure written with decimals ("rating": 3.9, "4.0") whose
  * words do not name the noun a count (count_noun()) counts? A measure of
@@ -1196,16 +1209,7 @@ static uint32_t count_noun(const struct quantity *a)
  */
 static bool other_measure(uint32_t noun, const struct ground_quantity *gq)
 {
-	size_t i;
-
-	if (!noun || gq->q.kind != QUANTITY_NUMBER || gq->q.decimals == 0)
-		return false;
-	if (!(gq->ctx.mask >> (noun % 64) & 1))
-		return true;
-	for (i = 0; i < gq->ctx.n; i++)
-		if (gq->ctx.word[i] == noun)
-			return false;
-	return true;
+	return noun && gq->q.kind == QUANTITY_NUMBER && gq->q.decimals != 0 && !names_noun(noun, gq);
 }
 
 /*
@@ -1491,10 +1495,13 @@ static void judge_lexed(struct qsearch *s)
  * quantities of a's unit (and of bare numbers, for a count of a noun),
  * sharing at least SWAP_SHARED context words; most words shared, then
  * nearest, then youngest. None said in a grounding text before since
- * (a ground_begin_text() count; 0: any).
+ * (a ground_begin_text() count; 0: any). Where a grounded figure states a
+ * (stated), a count of a noun was changed from no bare figure whose words
+ * do not name the noun: "16 iterations" of a tool's "0x10" is no "4" of
+ * the user's "my random number was 4" changed.
  */
 static uint32_t find_swap(const struct ground *g, const struct quantity *a,
-			  const struct ground_context *ctx, uint32_t since)
+			  const struct ground_context *ctx, uint32_t since, bool stated)
 {
 	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")}, dup = 0;
 	uint32_t best = NIL, noun = count_noun(a), w;
@@ -1536,7 +1543,8 @@ static uint32_t find_swap(const struct ground *g, const struct quantity *a,
 			if (k < SWAP_SHARED || k < best_k)
 				continue;
 			if (!quantity_comparable(a, &gq->q) || keeps_bound(a, gq) ||
-			    other_measure(noun, gq) || month_holds(a, &gq->q))
+			    other_measure(noun, gq) || month_holds(a, &gq->q) ||
+			    (stated && u == 1 && noun && !names_noun(noun, gq)))
 				continue;
 			/* Whether it would win, before the dearer question whether
 			 * it states a (then it is no swap): most lose here. */
@@ -1686,7 +1694,7 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 
 			if (s.stated[0] != NIL)
 				since = MAX(since, g->q[s.stated[0]].ctx.text);
-			i = swap_may_be_close(g, a, ctx) ? find_swap(g, a, ctx, 0) : NIL;
+			i = swap_may_be_close(g, a, ctx) ? find_swap(g, a, ctx, 0, true) : NIL;
 			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since) &&
 			    swap_outranks_prompt(&s, i)) {
 				*v = GROUND_SWAPPED;
@@ -1699,7 +1707,7 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 	 * unless a later text states it (the user moved the trip to the 9th
 	 * and the newest search holds 2019-03-09): what was said last of a
 	 * thing stands, not what an earlier message said of it. */
-	i = find_swap(g, a, ctx, 0);
+	i = find_swap(g, a, ctx, 0, s.stated[0] != NIL);
 	/* "3 nights" of the user's "3-day trip": the stay's span is what its
 	 * nights are counted from, not a figure said near the hotel's words
 	 * (its "Rating: 5.0", beside a name like "Good Night") */
@@ -1708,7 +1716,7 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 	    g->q[s.stated[0]].q.scale == QUANTITY_DAY_SECONDS)
 		i = NIL;
 	if (i != NIL && s.stated[0] != NIL && superseded(g, i, g->q[s.stated[0]].ctx.text))
-		i = find_swap(g, a, ctx, g->q[s.stated[0]].ctx.text);
+		i = find_swap(g, a, ctx, g->q[s.stated[0]].ctx.text, true);
 	if (i != NIL && !swap_outranks_prompt(&s, i))
 		i = NIL;
 	*v = GROUND_SWAPPED;

@@ -194,7 +194,8 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
  *  2. a grounded quantity of its unit that it does not state, said in a
  *     context sharing two or more words with a's (among the 128 newest of
  *     its unit; the most words, then the nearest): GROUND_SWAPPED, a figure
- *     moved from one place to another;
+ *     moved from one place to another; not, for a count of a noun that 3.
+ *     grounds, a bare figure whose words do not name the noun;
  *  3. one it states anywhere: GROUND_STATED;
  *     (a year, date, time, temperature, ordinal or name's digits is held
  *     against those of its unit and value, the 32 newest of its unit, and

@@ -269,10 +269,11 @@ static bool ref_other_measure(const struct quantity *a, const struct quantity *g
  * The swap ground.h describes: among the 128 newest quantities of a's unit
  * (and, for a count of a noun, of bare numbers), the comparable one a does not state
  * that shares the most context words (two at least), then the nearest,
- * then the youngest.
+ * then the youngest; where a figure states a (stated), no bare number for
+ * a count of a noun (the words of these tests name no noun).
  */
 static const struct ref_item *ref_swap(const struct ref_item *v, size_t n, const struct quantity *a,
-				       const struct ground_context *ctx)
+				       const struct ground_context *ctx, bool stated)
 {
 	uint64_t units[2] = {a->unit_hash, quantity_unit_hash("number")};
 	const struct ref_item *best = NULL;
@@ -291,6 +292,8 @@ static const struct ref_item *ref_swap(const struct ref_item *v, size_t n, const
 			walked++;
 			if (!quantity_comparable(a, &v[i].q) || quantity_states(a, &v[i].q) ||
 			    ref_other_measure(a, &v[i].q))
+				continue;
+			if (stated && u == 1 && !a->items && a->decimals == 0 && !a->words)
 				continue;
 			k = ref_shared(ctx, &v[i].ctx);
 			if (k < 2 || k < best_k)
@@ -334,7 +337,7 @@ static long long ref_match(const struct ref_item *v, size_t n, const struct quan
 	*verdict = GROUND_STATED;
 	if (found[1][1])
 		return (long long)found[1][1]->at;
-	swap = ref_swap(v, n, a, ctx);
+	swap = ref_swap(v, n, a, ctx, found[0][1] != NULL);
 	*verdict = GROUND_SWAPPED;
 	if (swap)
 		return (long long)swap->at;
