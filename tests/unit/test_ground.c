@@ -510,6 +510,51 @@ TEST(ground_swap_walk_skips_the_evicted)
 }
 
 /*
+ * A count of a noun that a grounded figure states ("16 iterations" of a
+ * loop's bound, said in other words) is no swap of a bare figure said in
+ * two of its words ("my random number was 4") unless that figure's words
+ * name its noun; one unstated still is.
+ */
+TEST(ground_stated_count_swaps_only_its_noun)
+{
+	static const char *const says = "the random number for";
+	struct ground_context ctx, loop, user, named;
+	struct ground *g = NULL;
+	struct quantity q;
+	enum ground_verdict v;
+	const struct ground_quantity *got;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	ground_context_of(says + strlen(says), strlen(says), &ctx);
+	loop = words_ctx(3003, 4004);
+	ground_context_of("my random number was" + 20, 20, &user);
+	CHECK(quantity_parse("16", 2, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "16", 2, 1, &loop), 0);
+	CHECK(quantity_parse("4", 1, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "4", 1, 2, &user), 0);
+	CHECK(quantity_parse("16 iterations", 13, &q));
+	got = ground_match_quantity(g, &q, &ctx, 0, &v);
+	CHECK(got && got->at == 1);
+	CHECK_EQ(v, GROUND_STATED);
+	/* unstated, the 4 is what it was changed from */
+	CHECK(quantity_parse("14 iterations", 13, &q));
+	got = ground_match_quantity(g, &q, &ctx, 0, &v);
+	CHECK(got && got->at == 2);
+	CHECK_EQ(v, GROUND_SWAPPED);
+	/* a bare figure whose words name the iterations is a swap still */
+	ground_context_of("random number of iterations" + 27, 27, &named);
+	CHECK(quantity_parse("3", 1, &q));
+	CHECK_EQ(ground_add_quantity(g, &q, "3", 1, 3, &named), 0);
+	CHECK(quantity_parse("16 iterations", 13, &q));
+	got = ground_match_quantity(g, &q, &ctx, 0, &v);
+	CHECK(got && got->at == 3);
+	CHECK_EQ(v, GROUND_SWAPPED);
+	ground_free(g);
+}
+
+/*
  * The walk over a unit's newest is kept while the set holds the same
  * quantities (ground.c's walk_memo), and never past a change: a bare 60
  * said in the words of "55 employees" is its swap while it is among the
