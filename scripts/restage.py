@@ -39,11 +39,12 @@ import sys
 
 FOLDERS = {
     "common": ["util.c", "util.h", "json.c", "json.h", "emit.c", "emit.h", "sha256.c", "sha256.h",
-               "url.c", "url.h", "window.h"],
+               "url.c", "url.h", "window.h", "fmath.h"],
     "numbers": ["numlex.c", "numlex.h", "quantity.c", "quantity.h", "arith.c", "arith.h"],
     "match": ["decode.c", "decode.h", "input/prescan.c", "input/prescan.h", "rules.c", "rules.h",
               "template.c", "template.h", "builtin.c", "triggers.c", "triggers.h", "engine.c",
-              "engine.h", "hscompiler.h", "hscompiler_dlopen.c", "hscompiler_linked.c"],
+              "engine.h", "hscompiler.h", "hscompiler_dlopen.c", "hscompiler_linked.c",
+              "hsdispatch.c", "hsdispatch.h", "hsimage.c"],
     "ground": ["ground.c", "ground.h", "record.c", "record.h", "attrs.c", "attrs.h", "refs.c",
                "refs.h", "bib.c", "bib.h", "spans.c", "spans.h"],
     "claims": ["claims.c", "claims.h", "policy.c", "policy.h", "fix.c", "fix.h"],
