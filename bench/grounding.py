@@ -116,7 +116,7 @@ Z95 = 1.959963984540054
 
 NUMBER_RE = re.compile(rb"[0-9]+(?:[.,][0-9]+)*")
 WORD_RE = re.compile(r"[^\W\d_]+")
-# halluscan's pair stop list (src/pairs.c), so that coverage means the same on both sides.
+# halluscan's pair stop list (src/eval/pairs.c), so that coverage means the same on both sides.
 STOPWORDS = frozenset((
     "about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
     "their", "them", "then", "there", "these", "they", "this", "those", "were", "what",

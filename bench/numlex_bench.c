@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "numlex.h"
+#include "numbers/numlex.h"
 
 static int count(void *ctx, const struct numlex_item *it)
 {

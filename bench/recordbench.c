@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "record.h"
-#include "util.h"
+#include "common/util.h"
+#include "ground/record.h"
 
 struct count {
 	unsigned long long values, bytes;

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arith.h"
 #include "fuzz.h"
+#include "numbers/arith.h"
 
 static int64_t gcd(int64_t a, int64_t b)
 {

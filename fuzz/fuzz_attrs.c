@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attrs.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "ground.h"
-#include "record.h"
-#include "util.h"
+#include "ground/attrs.h"
+#include "ground/ground.h"
+#include "ground/record.h"
 
 static const char usual[] =
 	"{\"name\": \"Cafe\", \"attributes\": {\"OutdoorSeating\": false, \"WiFi\": \"u'free'\", "

@@ -15,9 +15,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bib.h"
 #include "fuzz.h"
-#include "refs.h"
+#include "ground/bib.h"
+#include "ground/refs.h"
 
 static void check_words(const char *s, const char *what)
 {

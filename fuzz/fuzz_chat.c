@@ -16,10 +16,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/json.h"
+#include "common/util.h"
 #include "fuzz.h"
 #include "input/chat.h"
-#include "json.h"
-#include "util.h"
 
 struct walk {
 	const char *line;

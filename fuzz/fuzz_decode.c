@@ -18,9 +18,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "decode.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "util.h"
+#include "match/decode.h"
 
 static const struct {
 	const char *bytes;

@@ -26,10 +26,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "eval.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "eval/eval.h"
 #include "fuzz.h"
-#include "json.h"
-#include "util.h"
 
 static uint64_t u64_at(const struct json_value *v, const char *key)
 {

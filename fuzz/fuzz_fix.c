@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * --fix (src/fix.c) on any text, with the built-in packs' templates and
+ * --fix (src/claims/fix.c) on any text, with the built-in packs' templates and
  * with a template the input writes (its first line):
  *  - a template either fails the check or renders; a rendered repair
  *    covers its match, stays inside the text and holds no line break
@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fix.h"
+#include "claims/fix.h"
+#include "claims/policy.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "policy.h"
-#include "scan.h"
-#include "util.h"
+#include "scan/scan.h"
 
 struct probe {
 	const struct ruleset *rs;

@@ -23,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "common/emit.h"
+#include "common/json.h"
+#include "common/url.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "json.h"
-#include "url.h"
-#include "util.h"
 
 /* Writes s with emit_json_string_utf8: U+FFFD for each invalid byte, counted. */
 static void string_strict(const char *s, size_t n, struct buf *b)

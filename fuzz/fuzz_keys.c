@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "ground.h"
-#include "quantity.h"
-#include "util.h"
+#include "ground/ground.h"
+#include "numbers/quantity.h"
 
 static const enum grounding kinds[] = {
 	GROUNDING_EXACT, GROUNDING_URL, GROUNDING_NUMBER, GROUNDING_CITATION,

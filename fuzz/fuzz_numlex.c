@@ -31,10 +31,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "numlex.h"
-#include "quantity.h"
-#include "util.h"
+#include "numbers/numlex.h"
+#include "numbers/quantity.h"
 
 #define NUMLEX_FLAGS                                                                      \
 	(NUMLEX_RANGE | NUMLEX_APPROX | NUMLEX_WORDS | NUMLEX_PART | NUMLEX_SELF_COUNT |   \

@@ -40,10 +40,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "claims/policy.h"
+#include "common/json.h"
+#include "eval/pairs.h"
 #include "fuzz.h"
-#include "json.h"
-#include "pairs.h"
-#include "policy.h"
 
 /* The manual's thresholds (halluscan(1), --pairs). */
 #define COVER_SUPPORTS 0.80

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The directive and Markdown reader (src/input/prescan.c) on any text, as
+ * The directive and Markdown reader (src/match/prescan.c) on any text, as
  * the program reads an input a line ahead of the scanner:
  *  - read whole and in pieces of a size the input chooses, it finds the
  *    same directives, ignores and code ranges;
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "input/prescan.h"
-#include "util.h"
+#include "match/prescan.h"
 
 static void read_all(struct prescan *p, const char *text, size_t n, size_t piece, bool confirm)
 {

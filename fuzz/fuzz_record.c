@@ -25,10 +25,10 @@
  */
 #include <string.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "ground.h"
-#include "record.h"
-#include "util.h"
+#include "ground/ground.h"
+#include "ground/record.h"
 
 struct run {
 	const char *text; /* the whole text, to check offsets against */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bibliography recognizer (src/refs.c) on any bytes, each line of the
+ * The bibliography recognizer (src/ground/refs.c) on any bytes, each line of the
  * input read as a line of model text:
  *  - at most max entries, each inside the line, in order, not overlapping;
  *    every field inside its entry; a year, when found, in 1450-2099;
@@ -19,9 +19,9 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "refs.h"
-#include "util.h"
+#include "ground/refs.h"
 
 /* The forms patterns/references.yaml had as patterns before refs_line_cue(). */
 static const char cue_re[] =

@@ -23,12 +23,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "db.h"
+#include "common/sha256.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "rules.h"
-#include "scan.h"
-#include "sha256.h"
-#include "util.h"
+#include "match/rules.h"
+#include "scan/db.h"
+#include "scan/scan.h"
 
 #define PACK_NAME "fuzz.yaml"
 

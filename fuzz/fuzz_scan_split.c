@@ -33,12 +33,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "claims/policy.h"
+#include "common/json.h"
 #include "fuzz.h"
-#include "json.h"
-#include "policy.h"
-#include "scan.h"
-#include "scan_json.h"
-#include "spans.h"
+#include "ground/spans.h"
+#include "scan/scan.h"
+#include "scan/scan_json.h"
 
 #define MAX_CONTEXTS 7
 #define NONCE "fuzz-nonce-0123"

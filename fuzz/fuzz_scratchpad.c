@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The chain scratchpad reader (src/scratchpad.c), on any bytes:
+ * The chain scratchpad reader (src/cli/scratchpad.c), on any bytes:
  *  - it accepts a JSON object or refuses with -EINVAL and a place inside
  *    the text, never a crash;
  *  - what it accepts, spliced with a member value, is JSON again: an
@@ -16,10 +16,10 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/scratchpad.h"
+#include "common/json.h"
+#include "common/util.h"
 #include "fuzz.h"
-#include "json.h"
-#include "scratchpad.h"
-#include "util.h"
 
 static const char value[] = "{\"fabricated_urls\":[],\"error\":\"x\\u00e9\"}";
 

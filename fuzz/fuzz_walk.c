@@ -22,9 +22,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "fuzz.h"
 #include "input/walk.h"
-#include "util.h"
 
 static char root[64];
 

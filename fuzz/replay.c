@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/util.h"
 #include "fuzz.h"
-#include "util.h"
 
 /* Defined by the targets that need set-up before the first input. */
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);

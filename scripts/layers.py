@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Prints the layers of src/ as its #include lines make them (docs/design.md).
 
-A module is a .c file with its .h (src/scan.c and src/scan.h are "scan").
+A module is a .c file with its .h (src/scan/scan.c and src/scan/scan.h are "scan").
 An include is resolved as the compiler's -I options do here: beside the
 file, then under src/, then under include/. A module's floor is 1 above the
 highest module it includes, so every include runs downhill except those of

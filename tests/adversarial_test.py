@@ -80,7 +80,7 @@ CASES = {
     "num-thousand": (TOOL, "1 thousand ", ""),
     "num-quarter": (TOOL, "first quarter ", ""),
     "num-percent": (TOOL, "12.5% ", ""),
-    # arithmetic written out (src/arith.c, read where the lexer holds figures)
+    # arithmetic written out (src/numbers/arith.c, read where the lexer holds figures)
     "arith-plus": (TOOL + "Total: ", "1 + ", "1 = 9"),
     "arith-parens": (TOOL, "(", "1 + 1) * 2 = 4"),
     "arith-average": (TOOL + "The average of ", "$1, ", "$2 is $3."),

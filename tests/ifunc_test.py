@@ -4,9 +4,9 @@
 compiled in the run needs (writing it out, its stream size): each call of
 the runtime is chosen for the processor at start-up by a resolver that
 runs cpuid, about 2 us apiece in a virtual machine, as soon as the
-program links it (src/hscompiler.h; issue 35). Those calls come with the
+program links it (src/match/hscompiler.h; issue 35). Those calls come with the
 compiler, loaded when a pack is compiled; where meson wraps the others
-(src/hsdispatch.c), the loader resolves none.
+(src/match/hsdispatch.c), the loader resolves none.
 
 usage: ifunc_test.py PROGRAM [plain|wrapped|dispatched]
 """
@@ -41,7 +41,7 @@ mode = sys.argv[2] if len(sys.argv) > 2 else "plain"
 symbols = {line.split()[-1] for line in run("nm", program).splitlines() if line.strip()}
 if mode == "dispatched":
     # The runtime's calls go to the build chosen from what glibc knows of the
-    # processor (src/hsdispatch.c): the loader resolves none of Hyperscan's.
+    # processor (src/match/hsdispatch.c): the loader resolves none of Hyperscan's.
     ok = not resolved
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + "no Hyperscan call is resolved at start-up (%s)" %
@@ -58,13 +58,13 @@ else:
         failed += not ok
         print(("ok:   " if ok else "FAIL: ") + f"{call} is resolved at start-up")
 # hs_alloc_scratch() checks the built-in database's header, not the CRC of
-# its bytes (src/hsimage.c), where meson found the call to wrap.
+# its bytes (src/match/hsimage.c), where meson found the call to wrap.
 if mode in ("wrapped", "dispatched"):
     ok = "__wrap_dbIsValid" in symbols
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + "the runtime's database check is wrapped for the "
           "built-in database")
-# Nor does it load libm (src/fmath.h): the loader mapped and searched it at
+# Nor does it load libm (src/common/fmath.h): the loader mapped and searched it at
 # every start for a dozen calls.
 needed = [line.split()[-1] for line in run("readelf", "-d", "-W", program).splitlines()
           if "(NEEDED)" in line]

@@ -14,10 +14,10 @@
 
 #include "halluscan.h"
 
-#include "db.h"
-#include "policy.h"
-#include "rules.h"
-#include "util.h"
+#include "claims/policy.h"
+#include "common/util.h"
+#include "match/rules.h"
+#include "scan/db.h"
 
 /* Loads and validates the packs options name (NULL: the built-in ones), without compiling. */
 int api_load_ruleset(const struct halluscan_rules_options *o, struct ruleset **out,

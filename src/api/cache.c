@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "api.h"
-#include "sha256.h"
+#include "common/sha256.h"
 
 /* dir/<first half of the key's SHA-256>.db */
 static bool cache_file(const char *dir, const char *key, char *out, size_t n)

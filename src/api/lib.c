@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "api.h"
-#include "claims.h"
+#include "claims/claims.h"
 #include "config.h"
-#include "engine.h"
+#include "match/engine.h"
 
 const char *halluscan_version(void)
 {

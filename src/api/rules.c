@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "api.h"
+#include "common/url.h"
 #include "config.h"
-#include "scan.h"
-#include "url.h"
+#include "scan/scan.h"
 
 struct halluscan_rules {
 	/* The caller's reference and one per scanner made from them: whichever

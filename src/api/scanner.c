@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "api.h"
-#include "fix.h"
-#include "scan.h"
-#include "spans.h"
-#include "triggers.h"
+#include "claims/fix.h"
+#include "ground/spans.h"
+#include "match/triggers.h"
+#include "scan/scan.h"
 
 /*
  * Where a scanner is: what each call may follow. An error or a stopping

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "json.h"
-#include "sha256.h"
+#include "common/emit.h"
+#include "common/json.h"
+#include "common/sha256.h"
 
 static bool is_space(char c)
 {

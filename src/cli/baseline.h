@@ -17,7 +17,7 @@
 
 #include "halluscan.h"
 
-#include "util.h"
+#include "common/util.h"
 
 #define FINGERPRINT_LEN 16
 /*

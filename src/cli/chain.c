@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "emit.h"
+#include "common/emit.h"
 
 static void nap_ms(long ms)
 {

@@ -26,8 +26,8 @@
 
 #include "halluscan.h"
 
+#include "common/util.h"
 #include "scratchpad.h"
-#include "util.h"
 
 /*
  * The member's three lists together, at most: the first findings that fit

@@ -12,11 +12,11 @@
 
 #include "halluscan.h"
 
-#include "policy.h"
+#include "claims/policy.h"
 
+#include "common/util.h"
 #include "output/formats.h"
 #include "output/jsonl.h"
-#include "util.h"
 
 enum exit_status {
 	EXIT_PASS = 0,  /* nothing at or above --fail-on */

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "common/util.h"
 
 struct strv {
 	char **v;

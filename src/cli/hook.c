@@ -46,11 +46,11 @@
 
 #include "cli.h"
 #include "cli/report.h"
+#include "common/emit.h"
+#include "common/sha256.h"
 #include "config.h"
-#include "emit.h"
 #include "input/hookin.h"
 #include "input/tail.h"
-#include "sha256.h"
 
 /* The findings a reason lists; the rest are counted. */
 #define REASON_LIST_MAX 20

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "util.h"
+#include "common/util.h"
 
 /* A held unit's buffer kept for the next batch up to this size, freed beyond. */
 #define UNIT_KEEP ((size_t)64 << 10)

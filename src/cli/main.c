@@ -29,14 +29,14 @@
 #include "cli/configfile.h"
 #include "cli/repair.h"
 #include "cli/report.h"
-#include "bib.h"
+#include "common/url.h"
 #include "config.h"
-#include "eval.h"
+#include "eval/eval.h"
+#include "ground/bib.h"
+#include "ground/spans.h"
 #include "input/plain.h"
 #include "input/walk.h"
 #include "output/jsonl.h"
-#include "spans.h"
-#include "url.h"
 
 enum {
 	OPT_CONTEXT = CHAR_MAX + 1,

@@ -15,10 +15,10 @@
 #include "api/api.h"
 #include "cli.h"
 #include "config.h"
-#include "emit.h"
-#include "json.h"
-#include "pairs.h"
-#include "sha256.h"
+#include "common/emit.h"
+#include "common/json.h"
+#include "eval/pairs.h"
+#include "common/sha256.h"
 
 
 static void hex_digest(const char *s, size_t n, char out[65])

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
+#include "common/emit.h"
 #include "output/jsonl.h"
 
 /* A piece of a sentence (cut: the next piece goes on with it). */

@@ -30,9 +30,9 @@
 
 #include "halluscan.h"
 
-#include "policy.h"
-#include "sha256.h"
-#include "util.h"
+#include "claims/policy.h"
+#include "common/sha256.h"
+#include "common/util.h"
 
 #define QUARANTINE_WINDOW (1024 * 1024)
 

@@ -18,11 +18,11 @@
 #include <unistd.h>
 
 #include "api/api.h"
-#include "decode.h"
-#include "emit.h"
-#include "fix.h"
+#include "claims/fix.h"
+#include "common/emit.h"
+#include "common/url.h"
 #include "input/plain.h"
-#include "url.h"
+#include "match/decode.h"
 
 /* What one input costs in memory at most: it is held whole, with its repaired copy. */
 #define FIX_MAX_BYTES ((size_t)64 << 20)

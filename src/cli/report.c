@@ -10,8 +10,8 @@
 
 #include "api/api.h"
 #include "cli.h"
-#include "emit.h"
-#include "url.h"
+#include "common/emit.h"
+#include "common/url.h"
 
 /* Findings held for one line at most; past this a line's are decided as they come. */
 #define HELD_MAX 1024

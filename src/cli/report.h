@@ -29,7 +29,7 @@
 
 #include "cli/baseline.h"
 #include "cli/quarantine.h"
-#include "input/prescan.h"
+#include "match/prescan.h"
 #include "output/formats.h"
 #include "output/jsonl.h"
 

@@ -18,11 +18,11 @@
 
 #include "api/api.h"
 #include "cli.h"
-#include "emit.h"
+#include "common/emit.h"
+#include "common/json.h"
 #include "input/chat.h"
 #include "jobs.h"
 #include "report.h"
-#include "json.h"
 #include "scratchpad.h"
 
 /* A batch of records for -j N: enough to keep the threads busy, small enough to hold. */

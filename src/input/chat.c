@@ -11,7 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "emit.h"
+#include "common/emit.h"
 
 static bool is(const char *s, const char *lit)
 {

@@ -31,8 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "json.h"
-#include "util.h"
+#include "common/json.h"
+#include "common/util.h"
 
 enum chat_kind {
 	CHAT_SCAN,   /* the model's text: assistant (or "model") messages */

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "json.h"
+#include "common/json.h"
 
 /* The payload's size at most: a last_assistant_message of a long reply fits many times. */
 #define HOOK_PAYLOAD_MAX ((size_t)16 << 20)

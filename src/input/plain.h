@@ -14,7 +14,7 @@
 
 #include "halluscan.h"
 
-#include "decode.h"
+#include "match/decode.h"
 
 #define PLAIN_READ_SIZE (128 * 1024)
 

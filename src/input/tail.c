@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "json.h"
+#include "common/json.h"
 
 /* The first read back; each next one is as large as what is held, so copying stays linear. */
 #define TAIL_CHUNK ((size_t)64 << 10)

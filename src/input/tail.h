@@ -27,8 +27,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/util.h"
 #include "input/chat.h"
-#include "util.h"
 
 /*
  * The words every block's reason starts with (cli/hook.c): a user text that

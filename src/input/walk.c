@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "util.h"
+#include "common/util.h"
 
 struct ignore_rule {
 	char *pat;

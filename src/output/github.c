@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "url.h"
+#include "common/url.h"
 
 static int escaped(struct buf *b, const char *s, size_t n, bool property)
 {

@@ -5,7 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "emit.h"
+#include "common/emit.h"
 
 /* ,"k": as one literal and its length: the key and value helpers' key */
 #define KEY(k) ",\"" k "\":", sizeof(",\"" k "\":") - 1

@@ -18,7 +18,7 @@
 
 #include "halluscan.h"
 
-#include "util.h"
+#include "common/util.h"
 
 /* Where in a transcript a finding is (--input chat), for the writers besides JSONL. */
 struct out_message {

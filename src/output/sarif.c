@@ -12,7 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "emit.h"
+#include "common/emit.h"
 
 #define SCHEMA "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "url.h"
+#include "common/url.h"
 
 #define BOLD "\033[1m"
 #define RED "\033[1;31m"

@@ -4,9 +4,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "arith.h"
+#include "common/util.h"
+#include "numbers/arith.h"
 #include "test.h"
-#include "util.h"
 
 static struct arith a;
 

@@ -2,8 +2,8 @@
 /* The attribute check: what a record's value names, and the clause rules of a sentence. */
 #include <stdlib.h>
 
-#include "attrs.h"
-#include "record.h"
+#include "ground/attrs.h"
+#include "ground/record.h"
 #include "test.h"
 
 struct ctx {

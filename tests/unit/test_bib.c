@@ -3,9 +3,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "bib.h"
-#include "refs.h"
-#include "rules.h"
+#include "ground/bib.h"
+#include "ground/refs.h"
+#include "match/rules.h"
 #include "test.h"
 
 static struct ruleset *rs;

@@ -5,8 +5,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "db.h"
-#include "scan.h"
+#include "scan/db.h"
+#include "scan/scan.h"
 #include "test.h"
 
 /*

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "decode.h"
+#include "match/decode.h"
 #include "test.h"
 
 enum split { WHOLE, BYTES, RANDOM };

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "emit.h"
+#include "common/emit.h"
 #include "test.h"
 
 static const char *json(const char *s, size_t n)

@@ -7,7 +7,7 @@
 #include <pcre2.h>
 
 #include "config.h"
-#include "engine.h"
+#include "match/engine.h"
 #include "test.h"
 
 struct ev {

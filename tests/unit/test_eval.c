@@ -6,10 +6,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "eval.h"
-#include "json.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "eval/eval.h"
 #include "test.h"
-#include "util.h"
 
 /* Writes text to a new temporary file; path receives its name. */
 static bool write_temp(char *path, size_t n, const char *text, size_t len)

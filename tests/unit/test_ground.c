@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "ground.h"
+#include "ground/ground.h"
 #include "test.h"
 
 static const char *key(enum grounding k, const char *text)

@@ -5,10 +5,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "emit.h"
-#include "json.h"
+#include "common/emit.h"
+#include "common/json.h"
+#include "common/util.h"
 #include "test.h"
-#include "util.h"
 
 static struct json_error last_err;
 

@@ -6,10 +6,10 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "numlex.h"
-#include "quantity.h"
+#include "common/util.h"
+#include "numbers/numlex.h"
+#include "numbers/quantity.h"
 #include "test.h"
-#include "util.h"
 
 /* Flags, short. */
 #define R NUMLEX_RANGE

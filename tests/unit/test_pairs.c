@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "db.h"
-#include "pairs.h"
+#include "eval/pairs.h"
+#include "scan/db.h"
 #include "test.h"
 
 struct fixture {

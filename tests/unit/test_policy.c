@@ -2,7 +2,7 @@
 /* Recovery templates and context escalation. */
 #include <errno.h>
 
-#include "policy.h"
+#include "claims/policy.h"
 #include "test.h"
 
 static const char *render(const char *tmpl, const char *text)

@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/prescan.h"
+#include "common/util.h"
+#include "match/prescan.h"
 #include "test.h"
-#include "util.h"
 
 /*
  * A directive at every offset of a line, behind decoys that share its first

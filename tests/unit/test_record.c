@@ -4,10 +4,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "ground.h"
-#include "record.h"
+#include "common/util.h"
+#include "ground/ground.h"
+#include "ground/record.h"
 #include "test.h"
-#include "util.h"
 
 /* The text being read, for checking that offsets point at what was said. */
 static const char *input;

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "refs.h"
-#include "rules.h"
+#include "ground/refs.h"
+#include "match/rules.h"
 #include "test.h"
 
 static struct ruleset *rs;

@@ -3,10 +3,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "claims.h"
-#include "db.h"
-#include "rules.h"
-#include "scan.h"
+#include "claims/claims.h"
+#include "match/rules.h"
+#include "scan/db.h"
+#include "scan/scan.h"
 #include "test.h"
 
 static const char good[] =

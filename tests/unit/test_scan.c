@@ -6,10 +6,10 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "db.h"
-#include "scan.h"
-#include "scan_json.h"
-#include "spans.h"
+#include "ground/spans.h"
+#include "scan/db.h"
+#include "scan/scan.h"
+#include "scan/scan_json.h"
 #include "test.h"
 
 struct fixture {

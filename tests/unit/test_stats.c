@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "stats.h"
+#include "eval/stats.h"
 #include "test.h"
 
 #define CHECK_NEAR(a, b, tol)                                                  \

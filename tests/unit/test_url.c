@@ -6,9 +6,9 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-#include "engine.h"
+#include "common/url.h"
+#include "match/engine.h"
 #include "test.h"
-#include "url.h"
 
 /* url.http's pattern before it took extend: url (patterns/urls.yaml). */
 static const char URL_RE[] =

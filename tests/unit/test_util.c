@@ -6,10 +6,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fmath.h"
-#include "sha256.h"
+#include "common/fmath.h"
+#include "common/sha256.h"
+#include "common/util.h"
 #include "test.h"
-#include "util.h"
 
 /* A file holding text, rewound, for reading (the caller closes it). */
 static int temp_fd(const char *text, size_t len)

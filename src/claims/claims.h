@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sentence assembly and the decisions that need a whole sentence: a rule's
+ * unless_sentence / unless_before exemptions, the number checks (the number
+ * lexer reads each sentence of the model's text once there is grounding,
+ * and its quantities are held with the matches), and one finding per
+ * stretch of text per signal. Matches (in order of offset) are held until their
+ * sentence ends: at a terminator followed by a capitalised word, at a line
+ * break, at a tool span, at CLAIMS_SENTENCE_CAP bytes, or at end of input.
+ *
+ * claims_new() returns an object freed with claims_free(); it keeps
+ * pointers to the ruleset and window, which must outlive it.
+ */
+#ifndef HALLUSCAN_CLAIMS_H
+#define HALLUSCAN_CLAIMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/window.h"
+#include "ground/refs.h"
+#include "match/rules.h"
+
+#define CLAIMS_SENTENCE_CAP 16384
+/* Matched text longer than this is cut (the finding says so). */
+#define CLAIMS_TEXT_CAP 4096
+
+/*
+ * A number check's finding waits for its line to be read for bibliography
+ * entries (a year, volume or page range of an entry is the entry's to
+ * judge), and what comes out after it waits behind it. At most this many
+ * findings and claims, of this many bytes, are held: past that the oldest
+ * go out as they are (a line longer than REFS_LINE_MAX holds no entry, so
+ * no more is ever held).
+ */
+#define CLAIMS_HOLD_MAX 256
+#define CLAIMS_HOLD_BYTES (256 * 1024)
+
+/* Rules of other signals whose finding on the same text a finding carries. */
+#define CLAIMS_ALSO_MAX 3
+
+struct claim_item {
+	size_t rule;
+	/* Other rules, of other signals, that found exactly this text: one
+	 * finding carries them all (with their near figure, source, when the
+	 * main rule has none). */
+	size_t also[CLAIMS_ALSO_MAX];
+	size_t n_also;
+	uint64_t from, to, line, column;
+	const char *text;
+	size_t text_len;
+	bool truncated;
+	bool grounded;        /* repeats tool output */
+	uint64_t grounded_at; /* where that tool output is (or the near figure) */
+	const char *source;   /* a number check's near grounded figure, or NULL */
+	/* A stated total that the figures it is computed from contradict
+	 * (CLAIM_TOTAL_*, 0: none): source is then the derivation. */
+	unsigned char total;
+	/* source is the reply's own arithmetic worked out ("(20 + 30) x 2 x 3
+	 * is €300"), which the finding's text does not state (arith.h) */
+	bool computed;
+	/* A bibliography entry (a rule with grounding: reference): its fields,
+	 * relative to text, when ref.style is not REF_STYLE_NONE. */
+	struct ref_entry ref;
+};
+
+/* What a total the figures contradict is (claim_item.total). */
+enum {
+	CLAIM_TOTAL_FARE = 1, /* one passenger's fare stated as the party's total */
+	CLAIM_TOTAL_ITEM,     /* one item of the answer's own list stated as their total */
+	CLAIM_TOTAL_TERM,     /* one of two figures stated as their difference */
+	CLAIM_TOTAL_DIFFERS,  /* differs from what the figures make, or a charge says */
+	CLAIM_TOTAL_RATE,     /* a rate over time ("€59/day") stated as the total for a span */
+};
+
+enum claim_label {
+	CLAIM_SUPPORTED,   /* every checkable item is grounded */
+	CLAIM_PARTIAL,     /* some are */
+	CLAIM_UNSUPPORTED, /* none is */
+	CLAIM_UNCHECKED,   /* nothing in it can be checked */
+	CLAIM_LABELS,
+};
+
+const char *claim_label_name(enum claim_label l);
+
+/* One sentence of agent text as a claim, with the items that decided it. */
+struct claim {
+	uint64_t start, end;
+	const char *text;             /* the sentence, at most CLAIMS_TEXT_CAP bytes */
+	size_t text_len;
+	enum claim_label label;
+	const struct claim_item *items; /* checkable items; grounded says which held */
+	size_t n_items;
+	/* The sentence goes on past end: it was cut at CLAIMS_SENTENCE_CAP
+	 * (the next claim is its next piece). */
+	bool cut;
+};
+
+struct claims;
+
+/* Called for every match that survives its sentence, in order of offset. */
+typedef int (*claims_emit_fn)(void *ctx, const struct claim_item *it);
+
+struct ground;
+
+/*
+ * g, when not NULL, is the grounded set: a match that repeats tool output
+ * is dropped (counted by claims_repeats), or passed on marked grounded when
+ * show_grounded is set.
+ */
+struct attrs;
+
+/*
+ * What the claims judge by, from the compiled database (db.h), which must
+ * outlive them: its ruleset, the lists of its attribute and reference
+ * rules, and its exemption patterns as claims_serialize_exemptions() wrote
+ * them (NULL: compiled from the rules). Passed in, not read from the db,
+ * so that the claims stand below the database that is built of them.
+ */
+struct claims_rules {
+	const struct ruleset *rs;
+	const struct attrs *attrs;
+	const struct refs *refs;
+	const unsigned char *exempt;
+	size_t exempt_len;
+};
+
+int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
+	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
+void claims_free(struct claims *c);
+
+/* A rule match in agent text; its text is copied from the window now. */
+int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
+	       uint64_t line, uint64_t column);
+/* A possible sentence end: a terminator at from, the next sentence's first byte at to - 1. */
+int claims_mark(struct claims *c, uint64_t from, uint64_t to);
+/* A hard break: the sentence ends at, and the next begins at, offset at. */
+int claims_break(struct claims *c, uint64_t at);
+/*
+ * A line break: the sentence ends, and the next line begins, at offset at.
+ * Every line break of the input comes here, in order (those inside a tool
+ * span too): the number checks count lines and columns by them.
+ */
+int claims_line(struct claims *c, uint64_t at);
+/* Counts the columns of the current line up to offset at, before the
+ * window drops the bytes before at. */
+void claims_keep_columns(struct claims *c, uint64_t at);
+/* Forces the breaks that CLAIMS_SENTENCE_CAP puts before offset pos. */
+int claims_advance(struct claims *c, uint64_t pos);
+/* Called for each sentence, after its findings, when set (--claims). */
+typedef int (*claims_claim_fn)(void *ctx, const struct claim *cl);
+void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx);
+/* Inside tool output no claim is made: sentences there are not the model's
+ * (their matches are still decided, for a span that may never close). */
+void claims_tool_output(struct claims *c, bool inside);
+/* Under context pressure (enum pressure) the rules marked "strict" have no
+ * exemptions (scan.c drops the matches of those marked "only" without it).
+ * Off until set. */
+void claims_pressure(struct claims *c, bool on);
+/* Claims per label since the last reset. */
+const uint64_t *claims_counts(const struct claims *c);
+
+struct bib;
+/*
+ * The user's bibliography (--bib), NULL for none: an entry it holds is
+ * grounded; one whose title it holds with other authors or another year,
+ * or whose id it holds on another title, is reported under the rule's near
+ * signal (altered_reference) naming the bibliography's entry. b must
+ * outlive c.
+ */
+void claims_set_bib(struct claims *c, const struct bib *b);
+
+/* Matches dropped by a sentence exemption since the last reset. */
+uint64_t claims_exempted(const struct claims *c);
+/* Matches that repeat tool output, since the last reset. */
+uint64_t claims_repeats(const struct claims *c);
+/* Drops everything held (after an error) and starts again at offset 0. */
+void claims_reset(struct claims *c);
+
+/* Compiles every exemption pattern of rs; d locates the first that fails. */
+int claims_check_rules(const struct ruleset *rs, struct diag *d);
+/*
+ * Appends every rule's exemption patterns, compiled as the claims compile
+ * them, in PCRE2's serialized form (mkdb: the built-in rules' are loaded,
+ * not compiled, by a run: db.h). 0, -EINVAL (a pattern does not compile)
+ * or -ENOMEM.
+ */
+int claims_serialize_exemptions(const struct ruleset *rs, struct buf *out);
+
+/* NULL, or the first entry of a table of claims.c out of the order its search needs. */
+const char *claims_self_check(void);
+
+#endif

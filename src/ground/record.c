@@ -1,0 +1,1387 @@
+// SPDX-License-Identifier: MIT
+/* Grounding text read as records (JSON, JSON Lines, key: value text), streamed. */
+#include "record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "ground.h"
+
+#define CAP RECORD_CHUNK_MAX
+/* Each frame's key holds at most RECORD_WORDS words of the stack. */
+#define WSTACK (RECORD_MAX_DEPTH * RECORD_WORDS)
+/* A word's room: RECORD_WORD_MAX bytes and their NUL, rounded up. */
+#define WORD_SLOT ((RECORD_WORD_MAX + 8) / 8 * 8)
+
+enum mode {
+	M_START,	/* nothing but blanks (and a BOM) yet */
+	M_JSON,
+	M_TEXT,		/* text from the start: key: value lines and prose */
+	M_PROSE,	/* after bad JSON: prose lines until one opens JSON */
+};
+
+enum state {
+	/* Between tokens: what may come next. */
+	S_VALUE,		/* a value: at the top, after ':' or an array's ',' */
+	S_VALUE_OR_CLOSE,	/* after '[' */
+	S_KEY_OR_CLOSE,		/* after '{' */
+	S_KEY,			/* after an object's ',' */
+	S_COLON,
+	S_NEXT,			/* after a member or an item: ',' or the close */
+	S_DOC_END,		/* after a top-level value */
+	/* Inside a token. */
+	S_STRING,
+	S_ESC,			/* after '\' */
+	S_HEX,			/* in \uXXXX */
+	S_LOW_BS,		/* after a high surrogate: '\' of its low half? */
+	S_LOW_U,		/* the 'u' of it? */
+	S_NUM_START,
+	S_NUM_MINUS,
+	S_NUM_ZERO,		/* final states: ZERO, INT, FRAC, EXP */
+	S_NUM_INT,
+	S_NUM_DOT,
+	S_NUM_FRAC,
+	S_NUM_E,
+	S_NUM_ESIGN,
+	S_NUM_EXP,
+	S_LIT,
+};
+
+struct record {
+	enum mode mode;
+	enum state st;
+	enum record_mode rmode;
+	bool ended;		/* record_end() ran: the next feed starts a text */
+	bool bad;		/* the byte at the cursor is not JSON */
+	bool deep;		/* ... because it nests too deep */
+	record_fn fn;
+	void *ctx;
+	const char *feed;	/* the piece being read and its stream offset */
+	uint64_t feed_at;
+	uint64_t off;		/* the stream offset after the last piece */
+	unsigned bom;		/* bytes of a BOM skipped */
+
+	/* JSON structure: frame d is an object or an array; the words of
+	 * its current key are word[wbase[d], wbase[d + 1] or wtop). */
+	unsigned depth;
+	bool object[RECORD_MAX_DEPTH];
+	uint32_t items[RECORD_MAX_DEPTH]; /* an array frame's items so far */
+	uint64_t opened[RECORD_MAX_DEPTH]; /* an array frame's '[' (stream offset) */
+	char count[16];		/* an array's items, written for RECORD_COUNT */
+	uint16_t wbase[RECORD_MAX_DEPTH];
+	uint16_t wtop;
+	bool nl;		/* a line break since the last top-level value */
+
+	/* JSON tokens. */
+	bool in_key;
+	uint32_t hex, high;	/* \uXXXX so far; a high surrogate waiting */
+	unsigned nhex;
+	const char *lit;
+	unsigned lit_len, lpos;
+	uint64_t lat;
+	uint64_t nat;
+	size_t nlen;
+	bool nlong;
+	char num[RECORD_NUMBER_MAX];
+	char key[RECORD_KEY_MAX];
+	size_t klen;
+
+	/* The string or line carried: buf[0, blen) from stream offset bat. */
+	size_t blen;
+	uint64_t bat;
+	bool cont;		/* a chunk of it went out */
+	struct record_mark marks[RECORD_MARKS]; /* made for each chunk */
+	/* Once a string's chunk holds an escape, rawlen[i] is how many bytes
+	 * were written for buf[i] (an escape's all on its first byte), so
+	 * that the next chunk's offset is exact however many escapes. */
+	bool escaped;
+	uint64_t esc_at;	/* where the escape being read began */
+
+	/* Text lines. */
+	bool line_start;	/* the cursor is in column 0 */
+	bool lmid;		/* the line under way was classified */
+	enum record_kind lkind;
+
+	struct record_stats stats;
+	const char *wptr[WSTACK];
+	char word[WSTACK][WORD_SLOT];
+	char buf[CAP];
+	uint8_t rawlen[CAP];
+};
+
+static const char *const literal[] = {"true", "false", "null"};
+
+static inline bool is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static inline bool is_digit(unsigned char c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+static inline bool is_upper(unsigned char c)
+{
+	return (unsigned)(c - 'A') < 26;
+}
+
+static inline bool is_lower(unsigned char c)
+{
+	return (unsigned)(c - 'a') < 26;
+}
+
+static inline bool is_alpha(unsigned char c)
+{
+	return is_upper(c) || is_lower(c);
+}
+
+static inline uint64_t off(const struct record *r, const char *q)
+{
+	return r->feed_at + (uint64_t)(q - r->feed);
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* ---- delivery ---- */
+
+static int emit(struct record *r, enum record_kind k, const char *s, size_t n, uint64_t at,
+		uint64_t end, bool cont, size_t n_marks)
+{
+	size_t nw = MIN(r->wtop, RECORD_WORDS);
+	struct record_value v = {
+		.kind = k, .text = s, .len = n, .at = at, .end = end,
+		.words = r->wptr + r->wtop - nw, .n_words = nw,
+		.cont = cont, .marks = r->marks, .n_marks = n_marks,
+		.opened = k == RECORD_COUNT ? r->opened[r->depth - 1] : at,
+	};
+
+	r->stats.values++;
+	return r->fn(r->ctx, &v);
+}
+
+/* A value of n bytes at stream offset at, written as they are (no escapes). */
+static int emit_plain(struct record *r, enum record_kind k, const char *s, size_t n,
+		      uint64_t at, bool cont)
+{
+	return emit(r, k, s, n, at, at + n, cont, 0);
+}
+
+/*
+ * Where a chunk of s[0, n) that cannot grow is cut: after the last sentence
+ * end in its second half, else after the last blank there, else before a
+ * UTF-8 sequence that n cuts. Never 0.
+ */
+static size_t cut_point(const char *s, size_t n)
+{
+	size_t i, blank = 0, half = n / 2;
+
+	for (i = n; i > half && i >= 2; i--) {
+		unsigned char c = (unsigned char)s[i - 1];
+
+		if (!is_ws(c))
+			continue;
+		if (c == '\n' || s[i - 2] == '.' || s[i - 2] == '!' || s[i - 2] == '?')
+			return i;
+		if (!blank)
+			blank = i;
+	}
+	if (blank)
+		return blank;
+	for (i = n; i > 0 && i + 3 > n; i--) {
+		unsigned char c = (unsigned char)s[i - 1];
+		size_t need;
+
+		if ((c & 0xC0) == 0x80)
+			continue;
+		need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		return n - (i - 1) < need && i > 1 ? i - 1 : n;
+	}
+	return n;
+}
+
+/* The first i in [from, n) where rawlen[i] is not 1 (an escape), or n. */
+static size_t next_escape(const uint8_t *rawlen, size_t from, size_t n)
+{
+	size_t i = from;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, rawlen + i, 8);
+		x ^= ONES;
+		if (x)
+			return i + (size_t)(__builtin_ctzll(x) >> 3);
+	}
+#endif
+	while (i < n && rawlen[i] == 1)
+		i++;
+	return i;
+}
+
+/*
+ * Walks the escapes in the carried string's first n bytes, marking the
+ * first max of them (a mark after each), and returns the stream offset
+ * of byte n. An escape is a run of bytes that starts with one of other
+ * than 1 byte written and goes on with 0s.
+ */
+static uint64_t walk_escapes(const struct record *r, size_t n, struct record_mark *marks,
+			     size_t max, size_t *n_marks)
+{
+	uint64_t at = r->bat;	/* of byte i */
+	size_t i = 0, j, k = 0;
+
+	while (r->escaped && (j = next_escape(r->rawlen, i, n)) < n) {
+		at += j - i;
+		at += r->rawlen[j];
+		for (i = j + 1; i < n && r->rawlen[i] == 0; i++)
+			;
+		if (k < max)
+			marks[k++] = (struct record_mark){(uint32_t)i, at};
+	}
+	if (n_marks)
+		*n_marks = k;
+	return at + (n - i);
+}
+
+/*
+ * The carried string's first n bytes go out, with a mark after each of its
+ * first RECORD_MARKS escapes.
+ */
+static int string_emit(struct record *r, size_t n)
+{
+	size_t marks;
+	uint64_t end = walk_escapes(r, n, r->marks, RECORD_MARKS, &marks);
+
+	return emit(r, RECORD_STRING, r->buf, n, r->bat, end, r->cont, marks);
+}
+
+/* The carried string is full and goes on: its head goes out as a chunk. */
+static int string_cut(struct record *r)
+{
+	size_t c = cut_point(r->buf, r->blen);
+	uint64_t at = walk_escapes(r, c, NULL, 0, NULL);
+	int err;
+
+	err = string_emit(r, c);
+	if (err)
+		return err;
+	memmove(r->buf, r->buf + c, r->blen - c);
+	if (r->escaped)
+		memmove(r->rawlen, r->rawlen + c, r->blen - c);
+	r->blen -= c;
+	r->bat = at;
+	r->cont = true;
+	r->stats.cuts++;
+	return 0;
+}
+
+/* ---- key words ---- */
+
+static bool word_byte(unsigned char c)
+{
+	return is_alpha(c) || is_digit(c) || c >= 0x80;
+}
+
+/* x with its ASCII capitals in lower case, eight bytes at once. */
+static inline uint64_t fold8(uint64_t x)
+{
+	uint64_t low7 = x & ~HIGHS;
+	uint64_t above_z = low7 + ONES * (0x7F - 'Z'), from_a = low7 + ONES * (0x80 - 'A');
+
+	return x | ((from_a ^ above_z) & ~x & HIGHS) >> 2;
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define BYTE_SHIFT(i) (8 * (7 - (i) % 8))
+#else
+#define BYTE_SHIFT(i) (8 * ((i) % 8))
+#endif
+
+_Static_assert(WORD_SLOT == 32, "push_word() builds a slot in four words");
+
+/* Pushes w[0, k), folded and cut, unless one of the path's last words is the same. */
+static void push_word(struct record *r, const char *w, size_t k)
+{
+	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, y0, y1, y2, y3;
+	size_t i, j;
+
+	if (r->wtop == WSTACK)
+		return;
+	if (k > RECORD_WORD_MAX) {
+		k = RECORD_WORD_MAX;
+		/* Not into a UTF-8 sequence: w[k] is the first byte left out. */
+		while (k + 3 > RECORD_WORD_MAX && ((unsigned char)w[k] & 0xC0) == 0x80)
+			k--;
+	}
+	if (k == 0)
+		return;
+	/* A zero-padded slot, folded and compared eight bytes at a time, built
+	 * in registers (bytes stored and read back as words would stall). */
+	for (i = 0; i < k; i++) {
+		uint64_t b = (uint64_t)(unsigned char)w[i] << BYTE_SHIFT(i);
+
+		if (i < 8)
+			t0 |= b;
+		else if (i < 16)
+			t1 |= b;
+		else
+			t2 |= b;
+	}
+	t0 = fold8(t0);
+	t1 = fold8(t1);
+	t2 = fold8(t2);
+	for (j = r->wtop > RECORD_WORDS ? r->wtop - RECORD_WORDS : 0; j < r->wtop; j++) {
+		const char *o = r->word[j];
+
+		memcpy(&y0, o, 8);
+		memcpy(&y1, o + 8, 8);
+		memcpy(&y2, o + 16, 8);
+		memcpy(&y3, o + 24, 8);
+		if (((y0 ^ t0) | (y1 ^ t1) | (y2 ^ t2) | (y3 ^ t3)) == 0)
+			return;
+	}
+	/* Word by word, as they are read back. */
+	memcpy(r->word[r->wtop], &t0, 8);
+	memcpy(r->word[r->wtop] + 8, &t1, 8);
+	memcpy(r->word[r->wtop] + 16, &t2, 8);
+	memcpy(r->word[r->wtop] + 24, &t3, 8);
+	r->wtop++;
+}
+
+/* Pushes the last RECORD_WORDS words of key s[0, n) (n <= RECORD_KEY_MAX). */
+static void push_words(struct record *r, const char *s, size_t n)
+{
+	uint8_t from[RECORD_KEY_MAX], to[RECORD_KEY_MAX];
+	size_t nw = 0, i = 0, k;
+
+	while (i < n) {
+		while (i < n && !word_byte((unsigned char)s[i]))
+			i++;
+		if (i == n)
+			break;
+		from[nw] = (uint8_t)i;
+		for (i++; i < n && word_byte((unsigned char)s[i]); i++) {
+			unsigned char c = (unsigned char)s[i], b = (unsigned char)s[i - 1];
+
+			/* camelCase, HTTPServer, caféMenu: a hump starts a word */
+			if (is_upper(c) && (is_lower(b) || is_digit(b) || b >= 0x80 ||
+					    (is_upper(b) && i + 1 < n && is_lower((unsigned char)s[i + 1]))))
+				break;
+		}
+		to[nw++] = (uint8_t)i;
+	}
+	for (k = nw > RECORD_WORDS ? nw - RECORD_WORDS : 0; k < nw; k++)
+		push_word(r, s + from[k], (size_t)(to[k] - from[k]));
+}
+
+/* ---- JSON ---- */
+
+/* The first '"', '\' or control character in [p, end), or end. */
+static const char *string_scan(const char *p, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	while (end - p >= 8) {
+		uint64_t x, q, b, t;
+
+		memcpy(&x, p, 8);
+		q = x ^ (ONES * '"');
+		b = x ^ (ONES * '\\');
+		/* A zero byte in q or b, a byte below 0x20 in x: the lowest flag is exact. */
+		t = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x)) & HIGHS;
+		if (t)
+			return p + (__builtin_ctzll(t) >> 3);
+		p += 8;
+	}
+#endif
+	while (p < end && (unsigned char)*p >= 0x20 && *p != '"' && *p != '\\')
+		p++;
+	return p;
+}
+
+static void value_done(struct record *r)
+{
+	if (r->depth) {
+		r->st = S_NEXT;
+		return;
+	}
+	r->st = S_DOC_END;
+	r->nl = false;
+	r->stats.records++;
+}
+
+/* Adds plain string bytes: to the key (cut at RECORD_KEY_MAX) or to the value. */
+static int string_add(struct record *r, const char *s, size_t n)
+{
+	if (r->in_key) {
+		size_t k = MIN(n, RECORD_KEY_MAX - r->klen);
+
+		memcpy(r->key + r->klen, s, k);
+		r->klen += k;
+		return 0;
+	}
+	while (n > 0) {
+		size_t room = CAP - r->blen, k;
+		int err;
+
+		if (room == 0) {
+			err = string_cut(r);
+			if (err)
+				return err;
+			continue;
+		}
+		k = MIN(n, room);
+		memcpy(r->buf + r->blen, s, k);
+		if (r->escaped)
+			memset(r->rawlen + r->blen, 1, k);
+		r->blen += k;
+		s += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Adds code point cp, decoded from an escape that ends before stream offset after. */
+static int string_cp(struct record *r, uint32_t cp, uint64_t after)
+{
+	char u[4];
+	size_t k;
+	int err;
+
+	if (cp < 0x80) {
+		u[0] = (char)cp;
+		k = 1;
+	} else if (cp < 0x800) {
+		u[0] = (char)(0xC0 | cp >> 6);
+		u[1] = (char)(0x80 | (cp & 0x3F));
+		k = 2;
+	} else if (cp < 0x10000) {
+		u[0] = (char)(0xE0 | cp >> 12);
+		u[1] = (char)(0x80 | (cp >> 6 & 0x3F));
+		u[2] = (char)(0x80 | (cp & 0x3F));
+		k = 3;
+	} else {
+		u[0] = (char)(0xF0 | cp >> 18);
+		u[1] = (char)(0x80 | (cp >> 12 & 0x3F));
+		u[2] = (char)(0x80 | (cp >> 6 & 0x3F));
+		u[3] = (char)(0x80 | (cp & 0x3F));
+		k = 4;
+	}
+	if (r->in_key) {
+		if (r->klen + k <= RECORD_KEY_MAX) {
+			memcpy(r->key + r->klen, u, k);
+			r->klen += k;
+		}
+		return 0;
+	}
+	if (r->blen + k > CAP) {
+		err = string_cut(r);
+		if (err)
+			return err;
+	}
+	if (!r->escaped) {
+		memset(r->rawlen, 1, r->blen);
+		r->escaped = true;
+	}
+	memcpy(r->buf + r->blen, u, k);
+	memset(r->rawlen + r->blen, 0, k);
+	r->rawlen[r->blen] = (uint8_t)MIN(after - r->esc_at, 255);
+	r->esc_at = after;
+	r->blen += k;
+	return 0;
+}
+
+static void string_clear(struct record *r)
+{
+	r->blen = 0;
+	r->cont = false;
+	r->high = 0;
+	r->escaped = false;
+}
+
+/* The closing quote: a key gives its frame's words, a value goes out. */
+static int string_done(struct record *r)
+{
+	int err;
+
+	if (r->in_key) {
+		r->wtop = r->wbase[r->depth - 1];
+		push_words(r, r->key, r->klen);
+		r->klen = 0;
+		r->st = S_COLON;
+		return 0;
+	}
+	err = string_emit(r, r->blen);
+	string_clear(r);
+	value_done(r);
+	return err;
+}
+
+/* The opening quote at q: a string read whole here goes out without a copy. */
+static int string_open(struct record *r, const char **qp, const char *end, bool key)
+{
+	const char *s = *qp + 1, *e = string_scan(s, end);
+	int err;
+
+	r->in_key = key;
+	if (e < end && *e == '"') {
+		if (key) {
+			r->wtop = r->wbase[r->depth - 1];
+			push_words(r, s, MIN((size_t)(e - s), RECORD_KEY_MAX));
+			r->st = S_COLON;
+			*qp = e + 1;
+			return 0;
+		}
+		if ((size_t)(e - s) <= CAP) {
+			*qp = e + 1;
+			err = emit_plain(r, RECORD_STRING, s, (size_t)(e - s), off(r, s), false);
+			value_done(r);
+			return err;
+		}
+	}
+	r->klen = 0;
+	string_clear(r);
+	r->bat = off(r, s);
+	r->st = S_STRING;
+	*qp = e;
+	return string_add(r, s, (size_t)(e - s));
+}
+
+static int string_run(struct record *r, const char **qp, const char *end)
+{
+	const char *s = *qp, *q = string_scan(s, end);
+	int err = string_add(r, s, (size_t)(q - s));
+
+	*qp = q;
+	if (err || q == end)
+		return err;
+	if (*q == '"') {
+		*qp = q + 1;
+		return string_done(r);
+	}
+	if (*q == '\\') {
+		r->esc_at = off(r, q);
+		*qp = q + 1;
+		r->st = S_ESC;
+		return 0;
+	}
+	r->bad = true; /* a control character */
+	return 0;
+}
+
+static int escape_run(struct record *r, const char **qp)
+{
+	const char *q = *qp;
+	uint32_t cp;
+
+	switch (*q) {
+	case '"': case '\\': case '/':
+		cp = (unsigned char)*q;
+		break;
+	case 'b': cp = '\b'; break;
+	case 'f': cp = '\f'; break;
+	case 'n': cp = '\n'; break;
+	case 'r': cp = '\r'; break;
+	case 't': cp = '\t'; break;
+	case 'u':
+		r->st = S_HEX;
+		r->nhex = 0;
+		r->hex = 0;
+		*qp = q + 1;
+		return 0;
+	default:
+		cp = 0xFFFD;
+		break;
+	}
+	r->st = S_STRING;
+	*qp = q + 1;
+	return string_cp(r, cp, off(r, q + 1));
+}
+
+static int hexval(unsigned char c)
+{
+	if (is_digit(c))
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* \uXXXX and the low half a high surrogate waits for. */
+static int unicode_run(struct record *r, const char **qp, const char *end)
+{
+	const char *q = *qp;
+	uint32_t cp;
+	int err = 0;
+
+	if (r->st == S_LOW_BS || r->st == S_LOW_U) {
+		bool bs = r->st == S_LOW_BS;
+
+		if (*q == (bs ? '\\' : 'u')) {
+			r->st = bs ? S_LOW_U : S_HEX;
+			r->nhex = 0;
+			r->hex = 0;
+			*qp = q + 1;
+			return 0;
+		}
+		/* A lone high surrogate; the byte is read again (as content, or
+		 * as the escape after the backslash). Its U+FFFD ends before that
+		 * backslash, which belongs to the next escape: an escape of one
+		 * raw byte written as three would map past the text. */
+		r->high = 0;
+		r->st = bs ? S_STRING : S_ESC;
+		return string_cp(r, 0xFFFD, off(r, q) - (bs ? 0 : 1));
+	}
+	for (; q < end && r->nhex < 4; q++, r->nhex++) {
+		int h = hexval((unsigned char)*q);
+
+		if (h < 0) {
+			/* A short \u: U+FFFD, then the byte is content. */
+			*qp = q;
+			r->st = S_STRING;
+			if (r->high) {
+				r->high = 0;
+				err = string_cp(r, 0xFFFD, off(r, q));
+			}
+			return err ? err : string_cp(r, 0xFFFD, off(r, q));
+		}
+		r->hex = r->hex << 4 | (uint32_t)h;
+	}
+	*qp = q;
+	if (r->nhex < 4)
+		return 0;
+	cp = r->hex;
+	if (r->high) {
+		if (cp >= 0xDC00 && cp <= 0xDFFF) {
+			cp = 0x10000 + ((r->high - 0xD800) << 10) + (cp - 0xDC00);
+			r->high = 0;
+			r->st = S_STRING;
+			return string_cp(r, cp, off(r, q));
+		}
+		r->high = 0;
+		err = string_cp(r, 0xFFFD, off(r, q));
+		if (err)
+			return err;
+	}
+	if (cp >= 0xD800 && cp <= 0xDBFF) {
+		r->high = cp;
+		r->st = S_LOW_BS;
+		return 0;
+	}
+	r->st = S_STRING;
+	return string_cp(r, cp >= 0xDC00 && cp <= 0xDFFF ? 0xFFFD : cp, off(r, q));
+}
+
+static void number_add(struct record *r, const char *s, size_t n)
+{
+	if (r->nlong || r->nlen + n > RECORD_NUMBER_MAX) {
+		r->nlong = true;
+		return;
+	}
+	memcpy(r->num + r->nlen, s, n);
+	r->nlen += n;
+}
+
+/* The number ends before the byte at q; s is where this piece's part began. */
+static int number_done(struct record *r, const char *s, const char *q)
+{
+	const char *text = s;
+	size_t n = (size_t)(q - s);
+	int err = 0;
+
+	if (r->nlen) {
+		number_add(r, s, n);
+		text = r->num;
+		n = r->nlen;
+	} else if (n > RECORD_NUMBER_MAX) {
+		r->nlong = true;
+	}
+	if (r->nlong)
+		r->stats.long_numbers++;
+	else
+		err = emit_plain(r, RECORD_NUMBER, text, n, r->nat, false);
+	r->nlen = 0;
+	r->nlong = false;
+	value_done(r);
+	return err;
+}
+
+static bool number_final(enum state st)
+{
+	return st == S_NUM_ZERO || st == S_NUM_INT || st == S_NUM_FRAC || st == S_NUM_EXP;
+}
+
+static int number_run(struct record *r, const char **qp, const char *end)
+{
+	const char *s = *qp, *q = s;
+	enum state st = r->st;
+
+	for (; q < end; q++) {
+		unsigned char c = (unsigned char)*q;
+
+		switch (st) {
+		case S_NUM_START:
+			st = c == '-' ? S_NUM_MINUS : c == '0' ? S_NUM_ZERO : S_NUM_INT;
+			continue;
+		case S_NUM_MINUS:
+			if (!is_digit(c))
+				goto bad;
+			st = c == '0' ? S_NUM_ZERO : S_NUM_INT;
+			continue;
+		case S_NUM_INT:
+			if (is_digit(c))
+				continue;
+			/* fall through */
+		case S_NUM_ZERO:
+			if (c == '.')
+				st = S_NUM_DOT;
+			else if (c == 'e' || c == 'E')
+				st = S_NUM_E;
+			else if (is_digit(c))
+				goto bad; /* a leading zero */
+			else
+				goto done;
+			continue;
+		case S_NUM_DOT:
+			if (!is_digit(c))
+				goto bad;
+			st = S_NUM_FRAC;
+			continue;
+		case S_NUM_FRAC:
+			if (is_digit(c))
+				continue;
+			if (c != 'e' && c != 'E')
+				goto done;
+			st = S_NUM_E;
+			continue;
+		case S_NUM_E:
+			if (c == '+' || c == '-')
+				st = S_NUM_ESIGN;
+			else if (is_digit(c))
+				st = S_NUM_EXP;
+			else
+				goto bad;
+			continue;
+		case S_NUM_ESIGN:
+			if (!is_digit(c))
+				goto bad;
+			st = S_NUM_EXP;
+			continue;
+		case S_NUM_EXP:
+			if (is_digit(c))
+				continue;
+			goto done;
+		default:
+			goto bad;
+		}
+	}
+	/* The piece ends inside the number. */
+	number_add(r, s, (size_t)(q - s));
+	r->st = st;
+	*qp = q;
+	return 0;
+done:
+	*qp = q;
+	return number_done(r, s, q);
+bad:
+	r->st = st;
+	r->nlen = 0;
+	r->nlong = false;
+	r->bad = true;
+	*qp = q;
+	return 0;
+}
+
+static void literal_run(struct record *r, const char **qp, const char *end)
+{
+	const char *q = *qp;
+
+	for (; q < end && r->lpos < r->lit_len; q++, r->lpos++)
+		if (*q != r->lit[r->lpos]) {
+			r->bad = true;
+			break;
+		}
+	*qp = q;
+}
+
+/* The first byte of a value at q. */
+static int value_start(struct record *r, const char **qp, const char *end)
+{
+	const char *q = *qp;
+	unsigned char c = (unsigned char)*q;
+
+	if (r->depth && !r->object[r->depth - 1] && r->items[r->depth - 1] < UINT32_MAX)
+		r->items[r->depth - 1]++;
+	switch (c) {
+	case '{':
+	case '[':
+		if (r->depth == RECORD_MAX_DEPTH) {
+			r->deep = r->bad = true;
+			return 0;
+		}
+		r->object[r->depth] = c == '{';
+		r->items[r->depth] = 0;
+		r->opened[r->depth] = off(r, q);
+		r->wbase[r->depth] = r->wtop;
+		r->depth++;
+		r->st = c == '{' ? S_KEY_OR_CLOSE : S_VALUE_OR_CLOSE;
+		*qp = q + 1;
+		return 0;
+	case '"':
+		return string_open(r, qp, end, false);
+	case 't':
+	case 'f':
+	case 'n':
+		r->lit = literal[c == 't' ? 0 : c == 'f' ? 1 : 2];
+		r->lit_len = (unsigned)strlen(r->lit);
+		r->lpos = 1;
+		r->lat = off(r, q);
+		r->st = S_LIT;
+		*qp = q + 1;
+		return 0;
+	default:
+		if (c != '-' && !is_digit(c)) {
+			r->bad = true;
+			return 0;
+		}
+		r->nat = off(r, q);
+		r->nlen = 0;
+		r->nlong = false;
+		r->st = S_NUM_START;
+		return 0;
+	}
+}
+
+static bool starts_value(unsigned char c)
+{
+	return c == '{' || c == '[' || c == '"' || c == 't' || c == 'f' || c == 'n' || c == '-' ||
+	       is_digit(c);
+}
+
+/*
+ * Closes the frame whose closing byte is at *qp. An array's close delivers
+ * its number of items ("3 results" where a tool returned three), with the
+ * words its items have.
+ */
+static int close_frame(struct record *r, const char **qp)
+{
+	int err = 0;
+
+	if (!r->object[r->depth - 1]) {
+		uint64_t at = off(r, *qp);
+		int n = snprintf(r->count, sizeof(r->count), "%u", (unsigned)r->items[r->depth - 1]);
+
+		err = emit(r, RECORD_COUNT, r->count, (size_t)n, at, at + 1, false, 0);
+	}
+	r->depth--;
+	r->wtop = r->wbase[r->depth];
+	*qp += 1;
+	value_done(r);
+	return err;
+}
+
+/* Between tokens: blanks, then one structural byte or the start of a token. */
+static int structural(struct record *r, const char **qp, const char *end)
+{
+	const char *q = *qp;
+	unsigned char c;
+	bool obj;
+
+	while (q < end && is_ws((unsigned char)*q)) {
+		r->nl |= *q == '\n';
+		q++;
+	}
+	*qp = q;
+	if (q == end)
+		return 0;
+	c = (unsigned char)*q;
+	obj = r->depth && r->object[r->depth - 1];
+	switch (r->st) {
+	case S_DOC_END:
+		if (!starts_value(c))
+			break;
+		if (r->nl)
+			r->rmode = RECORD_MODE_JSONL;
+		return value_start(r, qp, end);
+	case S_VALUE_OR_CLOSE:
+		if (c == ']')
+			return close_frame(r, qp);
+		/* fall through */
+	case S_VALUE:
+		return value_start(r, qp, end);
+	case S_KEY_OR_CLOSE:
+		if (c == '}')
+			return close_frame(r, qp);
+		/* fall through */
+	case S_KEY:
+		if (c != '"')
+			break;
+		return string_open(r, qp, end, true);
+	case S_COLON:
+		if (c != ':')
+			break;
+		r->st = S_VALUE;
+		*qp = q + 1;
+		return 0;
+	case S_NEXT:
+		if (c == ',') {
+			r->st = obj ? S_KEY : S_VALUE;
+			*qp = q + 1;
+			return 0;
+		}
+		if (c == (obj ? '}' : ']'))
+			return close_frame(r, qp);
+		break;
+	default:
+		break;
+	}
+	r->bad = true;
+	return 0;
+}
+
+static bool in_string(enum state st)
+{
+	return st == S_STRING || st == S_ESC || st == S_HEX || st == S_LOW_BS || st == S_LOW_U;
+}
+
+static void json_clear(struct record *r)
+{
+	r->st = S_VALUE;
+	r->depth = 0;
+	r->wtop = 0;
+	r->klen = r->nlen = 0;
+	r->nlong = false;
+	r->bad = r->deep = false;
+	string_clear(r);
+}
+
+/* Bad JSON at the cursor: what the string held goes out, then prose. */
+static int json_fail(struct record *r)
+{
+	int err = 0;
+
+	if (r->deep)
+		r->stats.too_deep++;
+	else
+		r->stats.json_errors++;
+	if (in_string(r->st) && !r->in_key && (r->blen || r->cont))
+		err = string_emit(r, r->blen);
+	json_clear(r);
+	r->mode = M_PROSE;
+	r->line_start = false;
+	r->lmid = false;
+	return err;
+}
+
+static int json_run(struct record *r, const char **qp, const char *end)
+{
+	int err = 0;
+
+	while (*qp < end && !err && !r->bad) {
+		switch (r->st) {
+		case S_STRING:
+			err = string_run(r, qp, end);
+			break;
+		case S_ESC:
+			err = escape_run(r, qp);
+			break;
+		case S_HEX:
+		case S_LOW_BS:
+		case S_LOW_U:
+			err = unicode_run(r, qp, end);
+			break;
+		case S_NUM_START:
+		case S_NUM_MINUS:
+		case S_NUM_ZERO:
+		case S_NUM_INT:
+		case S_NUM_DOT:
+		case S_NUM_FRAC:
+		case S_NUM_E:
+		case S_NUM_ESIGN:
+		case S_NUM_EXP:
+			err = number_run(r, qp, end);
+			break;
+		case S_LIT:
+			literal_run(r, qp, end);
+			if (!r->bad && r->lpos == r->lit_len) {
+				err = emit_plain(r, r->lit[0] == 'n' ? RECORD_NULL : RECORD_BOOL,
+						 r->lit, r->lit_len, r->lat, false);
+				value_done(r);
+			}
+			break;
+		default:
+			err = structural(r, qp, end);
+			break;
+		}
+	}
+	if (!err && r->bad)
+		err = json_fail(r);
+	return err;
+}
+
+/* ---- text lines ---- */
+
+/* A "Key: value" line: the value's start, and the key's words pushed; else 0. */
+static size_t keyed(struct record *r, const char *s, size_t n)
+{
+	size_t i = 0, k0, k1;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i + 1 < n && (s[i] == '-' || s[i] == '*') && s[i + 1] == ' ')
+		for (i += 2; i < n && (s[i] == ' ' || s[i] == '\t'); i++)
+			;
+	k0 = i;
+	if (i == n || !is_alpha((unsigned char)s[i]))
+		return 0;
+	for (; i < n && i - k0 <= RECORD_TEXT_KEY_MAX; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!is_alpha(c) && !is_digit(c) && c != ' ' && c != '_' && c != '-' && c != '.')
+			break;
+		/* A figure of its own is a sentence's, not a key's: "Refunds within
+		 * 14 days: https://..." says 14 days ("Q3", "COVID-19" stay keys). */
+		if (is_digit(c) && s[i - 1] == ' ')
+			return 0;
+	}
+	if (i == n || i - k0 > RECORD_TEXT_KEY_MAX)
+		return 0;
+	for (k1 = i; s[k1 - 1] == ' '; k1--)
+		;
+	if (s[i] == ':') {
+		if (i + 1 == n || (s[i + 1] != ' ' && s[i + 1] != '\t'))
+			return 0;
+	} else if (s[i] != '=') {
+		return 0;
+	}
+	for (i++; i < n && is_ws((unsigned char)s[i]); i++)
+		;
+	if (i == n)
+		return 0;
+	r->wtop = 0;
+	push_words(r, s + k0, k1 - k0);
+	return i;
+}
+
+/* A line, or a chunk of one (eol: its end), at stream offset at. */
+static int line_out(struct record *r, const char *s, size_t n, uint64_t at, bool eol)
+{
+	size_t i = 0, j;
+	bool go;
+	int err = 0;
+
+	if (!r->lmid) {
+		r->lkind = RECORD_PROSE;
+		r->wtop = 0;
+		if (r->mode == M_TEXT && (i = keyed(r, s, n)) > 0)
+			r->lkind = RECORD_STRING;
+	}
+	if (eol) {
+		while (n > i && (s[n - 1] == '\r' ||
+				 (r->lkind == RECORD_STRING && (s[n - 1] == ' ' || s[n - 1] == '\t'))))
+			n--;
+	}
+	for (j = i; j < n && is_ws((unsigned char)s[j]); j++)
+		;
+	/* A blank line (or blank start of one) says nothing. */
+	go = r->cont ? n > i : j < n;
+	if (go)
+		err = emit_plain(r, r->lkind, s + i, n - i, at + i, r->cont);
+	r->lmid = !eol;
+	r->cont = !eol && (r->cont || go);
+	return err;
+}
+
+/* The carried line is full and goes on: its head goes out. */
+static int line_cut(struct record *r)
+{
+	size_t c = cut_point(r->buf, r->blen);
+	int err = line_out(r, r->buf, c, r->bat, false);
+
+	memmove(r->buf, r->buf + c, r->blen - c);
+	r->blen -= c;
+	r->bat += c;
+	r->stats.cuts++;
+	return err;
+}
+
+static int line_run(struct record *r, const char **qp, const char *end)
+{
+	const char *q = *qp;
+	int err = 0;
+
+	while (q < end && !err) {
+		size_t avail = (size_t)(end - q);
+		const char *nl;
+
+		if (r->blen > 0) {
+			size_t room = CAP - r->blen;
+
+			nl = memchr(q, '\n', MIN(avail, room + 1));
+			if (nl) {
+				memcpy(r->buf + r->blen, q, (size_t)(nl - q));
+				r->blen += (size_t)(nl - q);
+				err = line_out(r, r->buf, r->blen, r->bat, true);
+				r->blen = 0;
+				r->line_start = true;
+				q = nl + 1;
+			} else if (avail > room) {
+				memcpy(r->buf + r->blen, q, room);
+				r->blen = CAP;
+				q += room;
+				err = line_cut(r);
+			} else {
+				memcpy(r->buf + r->blen, q, avail);
+				r->blen += avail;
+				q = end;
+			}
+			continue;
+		}
+		if (r->mode == M_PROSE && r->line_start && (*q == '{' || *q == '[')) {
+			/* JSON again, from the top (a JSON Lines record after a bad one). */
+			r->mode = M_JSON;
+			r->rmode = RECORD_MODE_JSONL;
+			json_clear(r);
+			break;
+		}
+		r->line_start = false;
+		nl = memchr(q, '\n', MIN(avail, (size_t)CAP + 1));
+		if (nl) {
+			err = line_out(r, q, (size_t)(nl - q), off(r, q), true);
+			r->line_start = true;
+			q = nl + 1;
+		} else if (avail > CAP) {
+			size_t c = cut_point(q, CAP);
+
+			err = line_out(r, q, c, off(r, q), false);
+			r->stats.cuts++;
+			q += c;
+		} else {
+			memcpy(r->buf, q, avail);
+			r->blen = avail;
+			r->bat = off(r, q);
+			q = end;
+		}
+	}
+	*qp = q;
+	return err;
+}
+
+/* ---- the reader ---- */
+
+/* Blanks and a BOM, then the first byte decides. */
+static void start_run(struct record *r, const char **qp, const char *end)
+{
+	static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+	const char *q = *qp;
+
+	for (; q < end; q++) {
+		unsigned char c = (unsigned char)*q;
+
+		if (r->bom < 3 && off(r, q) == r->bom && c == bom[r->bom]) {
+			r->bom++;
+			continue;
+		}
+		if (is_ws(c))
+			continue;
+		if (c == '{' || c == '[') {
+			r->mode = M_JSON;
+			r->rmode = RECORD_MODE_JSON;
+			json_clear(r);
+		} else {
+			r->mode = M_TEXT;
+			r->rmode = RECORD_MODE_TEXT;
+		}
+		break;
+	}
+	*qp = q;
+}
+
+/* Ready for a new text (the counters and the mode just read stay). */
+static void restart(struct record *r)
+{
+	json_clear(r);
+	r->mode = M_START;
+	r->off = 0;
+	r->bom = 0;
+	r->nl = false;
+	r->line_start = true;
+	r->lmid = false;
+}
+
+int record_new(struct record **out)
+{
+	struct record *r = malloc(sizeof(*r));
+	size_t i;
+
+	*out = NULL;
+	if (!r)
+		return -ENOMEM;
+	for (i = 0; i < WSTACK; i++)
+		r->wptr[i] = r->word[i];
+	record_reset(r);
+	*out = r;
+	return 0;
+}
+
+void record_free(struct record *r)
+{
+	free(r);
+}
+
+void record_reset(struct record *r)
+{
+	restart(r);
+	r->ended = false;
+	r->rmode = RECORD_MODE_NONE;
+	r->stats = (struct record_stats){0};
+}
+
+static void note_carry(struct record *r)
+{
+	size_t carried = r->blen + r->nlen + r->klen;
+
+	if (carried > r->stats.carry_high)
+		r->stats.carry_high = carried;
+}
+
+int record_feed(struct record *r, const void *buf, size_t len, record_fn fn, void *ctx)
+{
+	const char *p = buf, *end = p + len;
+	int err = 0;
+
+	if (r->ended) {
+		r->ended = false;
+		r->rmode = RECORD_MODE_NONE;
+	}
+	r->fn = fn;
+	r->ctx = ctx;
+	r->feed = p;
+	r->feed_at = r->off;
+	while (p < end && !err) {
+		switch (r->mode) {
+		case M_START:
+			start_run(r, &p, end);
+			break;
+		case M_JSON:
+			err = json_run(r, &p, end);
+			break;
+		default:
+			err = line_run(r, &p, end);
+			break;
+		}
+	}
+	r->off += len;
+	note_carry(r);
+	return err;
+}
+
+int record_end(struct record *r, record_fn fn, void *ctx)
+{
+	int err = 0;
+
+	if (r->ended) {
+		r->ended = false;
+		r->rmode = RECORD_MODE_NONE;
+	}
+	r->fn = fn;
+	r->ctx = ctx;
+	r->feed = NULL;
+	r->feed_at = r->off;
+	if (r->mode == M_JSON) {
+		bool open = r->depth > 0;
+
+		if (in_string(r->st)) {
+			open = true;
+			if (!r->in_key && (r->blen || r->cont))
+				err = string_emit(r, r->blen);
+		} else if (number_final(r->st)) {
+			err = number_done(r, r->num, r->num); /* all of it is in num */
+			open = r->depth > 0;
+		} else if (r->st >= S_NUM_START) {
+			open = true;
+		}
+		if (open)
+			r->stats.truncated++;
+	} else if (r->mode != M_START && (r->blen || r->lmid)) {
+		err = line_out(r, r->buf, r->blen, r->bat, true);
+	}
+	restart(r);
+	r->ended = true;
+	return err;
+}
+
+enum record_mode record_mode(const struct record *r)
+{
+	return r->rmode;
+}
+
+const struct record_stats *record_stats(const struct record *r)
+{
+	return &r->stats;
+}
+
+uint64_t record_offset(const struct record_value *v, size_t i)
+{
+	uint64_t at = v->at;
+	size_t base = 0, k;
+
+	for (k = 0; k < v->n_marks && v->marks[k].pos <= i; k++) {
+		at = v->marks[k].at;
+		base = v->marks[k].pos;
+	}
+	at += i - base;
+	/* Past the marks, unmarked escapes that lengthened the text would
+	 * carry it past the value's end. */
+	return at < v->end || v->end <= v->at ? at : v->end - 1;
+}
+
+/* Adds the words of w that ctx lacks, while there is room. */
+static void context_merge(struct ground_context *ctx, const struct ground_context *w)
+{
+	size_t i, j;
+
+	for (i = 0; i < w->n && ctx->n < GROUND_CONTEXT; i++) {
+		for (j = 0; j < ctx->n && ctx->word[j] != w->word[i]; j++)
+			;
+		if (j < ctx->n)
+			continue;
+		ctx->word[ctx->n++] = w->word[i];
+		ctx->mask |= 1ull << (w->word[i] % 64);
+	}
+}
+
+void record_context(const struct record_value *v, size_t pos, struct ground_context *ctx)
+{
+	struct ground_context w;
+	size_t i;
+
+	ctx->n = 0;
+	ctx->mask = 0;
+	ctx->before1 = ctx->after1 = 0;
+	ctx->period = 0;
+	ctx->bound = 0;
+	ctx->compared = false;
+	ctx->quarter_year = 0;
+	/* Each word alone through ground_context_of(): the same words, stop
+	 * words and hashes as prose; the innermost first, should room run out. */
+	for (i = v->n_words; i-- > 0;) {
+		size_t k = strlen(v->words[i]);
+
+		ground_context_of(v->words[i] + k, k, &w);
+		context_merge(ctx, &w);
+		if (!ctx->before1)
+			ctx->before1 = w.before1; /* the innermost key's last word */
+	}
+	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && pos > 0) {
+		pos = MIN(pos, v->len);
+		ground_context_of(v->text + pos, pos, &w);
+		context_merge(ctx, &w);
+		if (w.before1)
+			ctx->before1 = w.before1; /* the value's own words are nearer */
+	}
+}

@@ -1,0 +1,2322 @@
+// SPDX-License-Identifier: MIT
+/* Bibliography entries: one line in, its entries and their fields out. */
+#include "refs.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "common/url.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* A list of words from the packs, lowercased, with their lengths (this
+ * is asked of every word of every candidate line); absent: empty. */
+struct words {
+	char **w;
+	size_t *len;
+	size_t n;
+	size_t at[34]; /* sorted by length: the words of length k are [at[k], at[k + 1]) */
+	char *block;   /* the words' bytes, each lower-cased with its NUL */
+};
+
+struct refs {
+	struct words stop, particles, headings, not_titles, hosts, fields;
+	/* The arXiv eras: new-style ids start at first (YYMM); their number
+	 * has 5 digits from width5 on, 4 before; old-style ids (archive/YYMMNNN)
+	 * run from old_first to old_last. */
+	unsigned first, width5, old_first, old_last;
+};
+
+static const char *const style_names[REF_STYLES] = {
+	[REF_STYLE_NONE] = "none",
+	[REF_STYLE_AUTHOR_DATE] = "author-date",
+	[REF_STYLE_QUOTED_TITLE] = "quoted-title",
+	[REF_STYLE_VANCOUVER] = "vancouver",
+	[REF_STYLE_BIBTEX] = "bibtex",
+	[REF_STYLE_WEB] = "web",
+	[REF_STYLE_TITLE_LIST] = "title-list",
+	[REF_STYLE_ID] = "id",
+};
+
+static const struct {
+	const char *name, *reason;
+} problems[REF_PROBLEMS] = {
+	[REF_ARXIV_MONTH] = {"arxiv_month", "its arXiv id names no month arXiv has numbered"},
+	[REF_ARXIV_FUTURE] = {"arxiv_future", "its arXiv id is dated after today"},
+	[REF_ARXIV_WIDTH] = {"arxiv_width", "its arXiv id has the wrong number of digits for its month"},
+	[REF_DOI_PREFIX] = {"doi_prefix", "its DOI prefix is not 10. and a 4-9 digit registrant"},
+	[REF_ISBN_CHECKSUM] = {"isbn_checksum", "its ISBN fails its check digit"},
+	[REF_YEAR_FUTURE] = {"year_future", "its publication year is in the future"},
+	[REF_PLACEHOLDER_HOST] = {"placeholder_host", "its URL is on a placeholder host"},
+};
+
+const char *ref_style_name(enum ref_style s)
+{
+	return style_names[s];
+}
+
+const char *ref_problem_name(enum ref_problem p)
+{
+	return problems[p].name;
+}
+
+const char *ref_problem_reason(enum ref_problem p)
+{
+	return problems[p].reason;
+}
+
+static void words_free(struct words *w)
+{
+	free(w->block);
+	free(w->w);
+	free(w->len);
+	*w = (struct words){0};
+}
+
+/*
+ * The list's words lower-cased, in one block, ordered by length and in the
+ * list's order within a length (a stable counting sort: two scanners per
+ * process made these lists, and a qsort() whose comparison took strlen()
+ * of both sides was 8% of the instructions of a 4 KB message, issue 35).
+ */
+static int words_of(const struct ruleset *rs, const char *name, struct words *out)
+{
+	const struct wordlist *l = ruleset_list(rs, name);
+	size_t i, k, total = 0, longest = 0, *start = NULL;
+	char *p;
+
+	*out = (struct words){0};
+	if (!l || l->n_words == 0)
+		return 0;
+	out->w = calloc(l->n_words, sizeof(*out->w));
+	out->len = calloc(l->n_words, sizeof(*out->len));
+	if (!out->w || !out->len)
+		goto nomem;
+	for (i = 0; i < l->n_words; i++) {
+		k = strlen(l->words[i]);
+		total += k + 1;
+		if (k > longest)
+			longest = k;
+	}
+	out->block = malloc(total);
+	start = calloc(longest + 2, sizeof(*start));
+	if (!out->block || !start)
+		goto nomem;
+	for (i = 0; i < l->n_words; i++)
+		start[strlen(l->words[i]) + 1]++;
+	for (k = 1; k <= longest + 1; k++)
+		start[k] += start[k - 1];
+	out->n = l->n_words;
+	for (i = 0, p = out->block; i < l->n_words; i++) {
+		size_t n = strlen(l->words[i]), at = start[n]++;
+
+		for (k = 0; k <= n; k++) {
+			char c = l->words[i][k];
+
+			p[k] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+		}
+		out->w[at] = p;
+		out->len[at] = n;
+		p += n + 1;
+	}
+	free(start);
+	for (k = 0, i = 0; k < 34; k++) {
+		while (i < out->n && out->len[i] < k)
+			i++;
+		out->at[k] = i;
+	}
+	return 0;
+nomem:
+	free(start);
+	words_free(out);
+	return -ENOMEM;
+}
+
+/* Reads "key=YYMM" from ref.arxiv into *v; a word that is no such pair is an error. */
+static int arxiv_bounds(const struct ruleset *rs, struct refs *r, struct diag *d)
+{
+	const struct wordlist *l = ruleset_list(rs, "ref.arxiv");
+	size_t i;
+
+	r->first = 704, r->width5 = 1501, r->old_first = 9108, r->old_last = 703;
+	for (i = 0; l && i < l->n_words; i++) {
+		const char *w = l->words[i], *eq = strchr(w, '=');
+		unsigned *v = NULL;
+		char *end;
+		long x;
+
+		if (eq && (size_t)(eq - w) == 5 && strncmp(w, "first", 5) == 0)
+			v = &r->first;
+		else if (eq && (size_t)(eq - w) == 6 && strncmp(w, "width5", 6) == 0)
+			v = &r->width5;
+		else if (eq && (size_t)(eq - w) == 9 && strncmp(w, "old_first", 9) == 0)
+			v = &r->old_first;
+		else if (eq && (size_t)(eq - w) == 8 && strncmp(w, "old_last", 8) == 0)
+			v = &r->old_last;
+		x = eq ? strtol(eq + 1, &end, 10) : -1;
+		if (!v || strlen(eq + 1) != 4 || *end || x < 0 || x % 100 < 1 || x % 100 > 12)
+			return diag_set(d, -EINVAL, "%s:%u:%u: list \"ref.arxiv\": \"%s\" is not "
+					"first, width5, old_first or old_last = YYMM", l->at.file,
+					l->at.line, l->at.col, w);
+		*v = (unsigned)x;
+	}
+	return 0;
+}
+
+int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d)
+{
+	struct refs *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return -ENOMEM;
+	err = words_of(rs, "ref.stop_words", &r->stop);
+	if (!err)
+		err = words_of(rs, "ref.name_particles", &r->particles);
+	if (!err)
+		err = words_of(rs, "ref.headings", &r->headings);
+	if (!err)
+		err = words_of(rs, "ref.not_titles", &r->not_titles);
+	if (!err)
+		err = words_of(rs, "ref.placeholder_hosts", &r->hosts);
+	if (!err)
+		err = words_of(rs, "ref.field_labels", &r->fields);
+	if (!err)
+		err = arxiv_bounds(rs, r, d);
+	if (err) {
+		refs_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+void refs_free(struct refs *r)
+{
+	if (!r)
+		return;
+	words_free(&r->stop);
+	words_free(&r->particles);
+	words_free(&r->headings);
+	words_free(&r->not_titles);
+	words_free(&r->hosts);
+	words_free(&r->fields);
+	free(r);
+}
+
+/*
+ * The civil calendar from the days since 1970-01-01 (H. Hinnant's
+ * civil_from_days), not gmtime_r(): glibc reads the time zone file before
+ * any conversion, UTC too, seven system calls at every start (issue 35).
+ */
+unsigned refs_month_of(long long t)
+{
+	long long z = t / 86400 - (t % 86400 < 0) + 719468;
+	long long era = (z >= 0 ? z : z - 146096) / 146097;
+	unsigned doe = (unsigned)(z - era * 146097); /* [0, 146096] */
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	unsigned mp = (5 * doy + 2) / 153; /* March is 0 */
+	unsigned m = mp < 10 ? mp + 3 : mp - 9;
+	long long y = (long long)yoe + era * 400 + (m <= 2);
+
+	return (unsigned)(y * 100 + m);
+}
+
+unsigned refs_today(void)
+{
+	const char *env = getenv("HALLUSCAN_TODAY");
+	time_t now;
+
+	if (env && strlen(env) == 6 && strspn(env, "0123456789") == 6)
+		return (unsigned)atoi(env);
+	now = time(NULL);
+	if (now == (time_t)-1)
+		return 209912;
+	return refs_month_of((long long)now);
+}
+
+static unsigned refs_year(unsigned today)
+{
+	return today / 100;
+}
+
+/* ---- characters ---- */
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_upper(char c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_alpha(char c)
+{
+	return is_upper(c) || is_lower(c) || (unsigned char)c >= 0x80;
+}
+
+static bool is_alnum(char c)
+{
+	return is_alpha(c) || is_digit(c);
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static char lower(char c)
+{
+	return is_upper(c) ? (char)(c - 'A' + 'a') : c;
+}
+
+/* True when s[at..] starts with lit, ignoring ASCII case, before end. */
+static bool at_ci(const char *s, size_t at, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return end >= at + k && strncasecmp(s + at, lit, k) == 0;
+}
+
+/* Whether the word lit stands at s[at], ASCII case ignored: no letter follows it. */
+static bool at_word_ci(const char *s, size_t at, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	return at_ci(s, at, end, lit) && (at + k == end || !is_alpha(s[at + k]));
+}
+
+/* Whether s[i, i + k) is lit (k bytes), ASCII case ignored. */
+static bool same_ci(const char *s, size_t i, const char *lit, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (lower(s[i + j]) != lower(lit[j]))
+			return false;
+	return true;
+}
+
+#if defined(__SSE2__)
+/*
+ * Of the 16 offsets from s + i, a bit for each where a, b start with bit
+ * 0x20 set on both sides: every place the pair starts in either case, and
+ * some others (the caller confirms). Reads s[i, i + 17).
+ */
+static unsigned pair_bits(const char *s, size_t i, char a, char b)
+{
+	const __m128i low = _mm_set1_epi8(0x20);
+	__m128i v0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), low);
+	__m128i v1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)), low);
+
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(v0, _mm_set1_epi8((char)(a | 0x20))),
+							 _mm_cmpeq_epi8(v1, _mm_set1_epi8((char)(b | 0x20)))));
+}
+#endif
+
+/*
+ * The first offset p in [i, e - 1) where s[p], s[p + 1] may be a, b (as
+ * pair_bits: a superset, for the caller to confirm), or e. Lines are read
+ * whole for several words and ids, 16 bytes at a time.
+ */
+static size_t next_pair(const char *s, size_t i, size_t e, char a, char b)
+{
+#if defined(__SSE2__)
+	for (; i + 17 <= e; i += 16) {
+		unsigned m = pair_bits(s, i, a, b);
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i + 1 < e; i++)
+		if ((s[i] | 0x20) == (a | 0x20) && (s[i + 1] | 0x20) == (b | 0x20))
+			return i;
+	return e;
+}
+
+/* The first offset in [i, e) of a digit, or e: a line's years are looked for 16 bytes at a time. */
+static size_t next_digit(const char *s, size_t i, size_t e)
+{
+#if defined(__SSE2__)
+	for (; i + 16 <= e; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* signed: the bytes of UTF-8 sequences are below '0' */
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)),
+									 _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1))));
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < e; i++)
+		if (is_digit(s[i]))
+			return i;
+	return e;
+}
+
+/* The first offset in [i, e) of a byte that may open a quoted or emphasised title ('"', “, '*', '_'), or e. */
+static size_t next_quote(const char *s, size_t i, size_t e)
+{
+#if defined(__SSE2__)
+	for (; i + 16 <= e; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('*')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('_')))));
+
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < e; i++)
+		if (s[i] == '"' || s[i] == (char)0xE2 || s[i] == '*' || s[i] == '_')
+			return i;
+	return e;
+}
+
+/* The first offset in [from, end) where lit starts, ASCII case ignored, or end. */
+static size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	if (k == 0)
+		return from;
+	if (from + k > end)
+		return end;
+	if (k == 1) {
+		for (; from < end; from++)
+			if (lower(s[from]) == lower(lit[0]))
+				return from;
+		return end;
+	}
+	for (from = next_pair(s, from, end, lit[0], lit[1]); from + k <= end;
+	     from = next_pair(s, from + 1, end, lit[0], lit[1]))
+		if (same_ci(s, from, lit, k))
+			return from;
+	return end;
+}
+
+static bool in_words(const struct words *l, const char *w, size_t n)
+{
+	char low[32];
+	size_t i;
+
+	if (n == 0 || n > sizeof(low) || l->n == 0 || l->at[n] == l->at[n + 1])
+		return false;
+	for (i = 0; i < n; i++)
+		low[i] = lower(w[i]);
+	for (i = l->at[n]; i < l->at[n + 1]; i++)
+		if (l->w[i][0] == low[0] && memcmp(l->w[i], low, n) == 0)
+			return true;
+	return false;
+}
+
+/* Trims blanks and the marks in set from both ends of [*b, *e). */
+static void trim(const char *s, size_t *b, size_t *e, const char *set)
+{
+	while (*b < *e && (is_space(s[*b]) || strchr(set, s[*b])))
+		(*b)++;
+	while (*e > *b && (is_space(s[*e - 1]) || strchr(set, s[*e - 1])))
+		(*e)--;
+}
+
+static struct ref_span span(size_t from, size_t to)
+{
+	return (struct ref_span){(uint32_t)from, (uint32_t)(to - from)};
+}
+
+/* ---- ids: DOI, arXiv, ISBN, URL ---- */
+
+/* The end of an id or URL that starts at i: up to a blank or a mark that ends prose. */
+static size_t token_end(const char *s, size_t i, size_t end)
+{
+	size_t j = i, open = 0;
+
+	while (j < end && !is_space(s[j]) && s[j] != '"' && s[j] != '<' && s[j] != '>' &&
+	       !(s[j] == (char)0xE2 && j + 1 < end && s[j + 1] == (char)0x80)) {
+		if (s[j] == '(')
+			open++;
+		else if (s[j] == ')' && open == 0)
+			break;
+		else if (s[j] == ')')
+			open--;
+		j++;
+	}
+	while (j > i && strchr(".,;:]}*_'", s[j - 1]))
+		j--;
+	return j;
+}
+
+/* True when "doi" (as in "doi:", "DOI ", "doi.org/") comes just before offset i. */
+static bool after_doi_word(const char *s, size_t b, size_t i)
+{
+	size_t k = i;
+
+	while (k > b && (is_space(s[k - 1]) || s[k - 1] == ':' || s[k - 1] == '/'))
+		k--;
+	if (k >= b + 7 && strncasecmp(s + k - 7, "doi.org", 7) == 0)
+		return true;
+	return k >= b + 3 && strncasecmp(s + k - 3, "doi", 3) == 0 && (k == b + 3 || !is_alnum(s[k - 4]));
+}
+
+/*
+ * A DOI: "10." at a word start, digits, "/" and a suffix; or "doi:" before
+ * something that is not one (a malformed prefix). *bad: the prefix is not
+ * 10. and 4-9 digits.
+ */
+static bool find_doi(const char *s, size_t b, size_t e, struct ref_span *out, bool *bad)
+{
+	size_t i, j, digits;
+
+	for (i = next_pair(s, b, e, '1', '0'); i + 4 < e; i = next_pair(s, i + 1, e, '1', '0')) {
+		if (s[i] != '1' || s[i + 1] != '0' || s[i + 2] != '.' || (i > b && is_alnum(s[i - 1])) ||
+		    (i > b && s[i - 1] == '.'))
+			continue;
+		for (j = i + 3, digits = 0; j < e && is_digit(s[j]); j++)
+			digits++;
+		while (j + 1 < e && s[j] == '.' && is_digit(s[j + 1])) /* a sub-prefix: 10.1000.10 */
+			for (j++; j < e && is_digit(s[j]); j++)
+				;
+		if (digits == 0 || j + 1 >= e || s[j] != '/' || is_space(s[j + 1]))
+			continue;
+		/* "10.5/2" is arithmetic unless a "doi" says it is meant as a DOI. */
+		if ((digits < 4 || digits > 9) && !after_doi_word(s, b, i))
+			continue;
+		*out = span(i, token_end(s, i, e));
+		*bad = digits < 4 || digits > 9;
+		return true;
+	}
+	/* "doi:" or "DOI " before something else: a prefix that is no DOI's. */
+	i = find_ci(s, b, e, "doi:");
+	if (i < e && (i == b || !is_alnum(s[i - 1]))) {
+		for (j = i + 4; j < e && is_space(s[j]); j++)
+			;
+		if (j < e && !is_space(s[j])) {
+			*out = span(j, token_end(s, j, e));
+			*bad = out->len > 0;
+			return out->len > 0;
+		}
+	}
+	return false;
+}
+
+/* YYMM of arXiv's old ids, as a comparable number (9108 -> 199108). */
+static unsigned old_yymm(unsigned yymm)
+{
+	return (yymm / 100 >= 91 ? 190000 : 200000) + yymm;
+}
+
+/*
+ * An arXiv id after "arXiv:", "arXiv " or "arxiv.org/abs/" (or /pdf/):
+ * YYMM.NNNN(N) or archive/YYMMNNN, with an optional version. Its date and
+ * width are checked against the eras and today.
+ */
+static bool find_arxiv(const struct refs *r, const char *s, size_t b, size_t e, unsigned today,
+		       struct ref_span *out, unsigned *problems_out)
+{
+	size_t i = b, j, k, digits;
+
+	for (;;) {
+		i = find_ci(s, i, e, "arxiv");
+		if (i == e)
+			return false;
+		j = i + 5;
+		if (at_ci(s, j, e, ".org/abs/") || at_ci(s, j, e, ".org/pdf/"))
+			j += 9;
+		else if (j < e && (s[j] == ':' || s[j] == ' '))
+			j++;
+		else {
+			i = j;
+			continue;
+		}
+		while (j < e && s[j] == ' ')
+			j++;
+		/* "arXiv preprint arXiv:2101.00001": the id is after the second. */
+		if (at_ci(s, j, e, "arxiv")) {
+			i = j;
+			continue;
+		}
+		k = j;
+		for (digits = 0; k < e && is_digit(s[k]); k++)
+			digits++;
+		if (digits == 4 && k < e && s[k] == '.') {
+			unsigned yymm = (unsigned)atoi((char[5]){s[j], s[j + 1], s[j + 2], s[j + 3], 0});
+			size_t width = 0;
+
+			for (k++; k < e && is_digit(s[k]); k++)
+				width++;
+			if (width < 1)
+				return false;
+			if (yymm % 100 < 1 || yymm % 100 > 12 || yymm < r->first)
+				*problems_out |= 1u << REF_ARXIV_MONTH;
+			else if (200000 + yymm > today)
+				*problems_out |= 1u << REF_ARXIV_FUTURE;
+			else if (width != (yymm >= r->width5 ? 5u : 4u))
+				*problems_out |= 1u << REF_ARXIV_WIDTH;
+		} else if (digits == 0 && k < e && is_lower(s[k])) {
+			/* archive(.XX)/YYMMNNN */
+			while (k < e && (is_lower(s[k]) || s[k] == '-' || s[k] == '.' || is_upper(s[k])))
+				k++;
+			if (k >= e || s[k] != '/')
+				return false;
+			for (k++, digits = 0; k < e && is_digit(s[k]); k++)
+				digits++;
+			if (digits != 7)
+				return false;
+			{
+				const char *d = s + k - 7;
+				unsigned yymm = (unsigned)atoi((char[5]){d[0], d[1], d[2], d[3], 0});
+
+				if (yymm % 100 < 1 || yymm % 100 > 12 ||
+				    old_yymm(yymm) < old_yymm(r->old_first) ||
+				    old_yymm(yymm) > old_yymm(r->old_last))
+					*problems_out |= 1u << REF_ARXIV_MONTH;
+			}
+		} else {
+			i = j;
+			continue;
+		}
+		if (k + 1 < e && s[k] == 'v' && is_digit(s[k + 1]))
+			for (k++; k < e && is_digit(s[k]); k++)
+				;
+		*out = span(j, k);
+		return true;
+	}
+}
+
+/* "ISBN", "ISBN-13:", ... and 10 or 13 digits (the last may be X) with hyphens or blanks. */
+static bool find_isbn(const char *s, size_t b, size_t e, struct ref_span *out, bool *bad)
+{
+	size_t i = find_ci(s, b, e, "isbn"), j, last, n = 0;
+	int d[13];
+
+	if (i == e || (i > b && is_alnum(s[i - 1])))
+		return false;
+	j = i + 4;
+	if (at_ci(s, j, e, "-10") || at_ci(s, j, e, "-13"))
+		j += 3;
+	while (j < e && (s[j] == ':' || is_space(s[j])))
+		j++;
+	if (j == e || !is_digit(s[j]))
+		return false;
+	for (last = j; j < e && (is_digit(s[j]) || s[j] == '-' || s[j] == ' ' ||
+				 ((s[j] == 'X' || s[j] == 'x') && n == 9)); j++) {
+		if (s[j] == '-' || s[j] == ' ')
+			continue;
+		if (n == 13) {
+			n++;
+			break;
+		}
+		d[n++] = is_digit(s[j]) ? s[j] - '0' : 10;
+		last = j + 1;
+	}
+	*out = span(i, last);
+	if (n == 10) {
+		int sum = 0, k;
+
+		for (k = 0; k < 10; k++)
+			sum += (10 - k) * d[k];
+		*bad = sum % 11 != 0;
+	} else if (n == 13) {
+		int sum = 0, k;
+
+		for (k = 0; k < 13; k++)
+			sum += d[k] * (k % 2 ? 3 : 1);
+		*bad = d[12] == 10 || sum % 10 != 0;
+	} else {
+		*bad = true;
+	}
+	return true;
+}
+
+/* True when host (n bytes) is a placeholder: listed, under a listed one, or in a listed TLD (".test"). */
+static bool placeholder_host(const struct refs *r, const char *host, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < r->hosts.n; i++) {
+		const char *h = r->hosts.w[i];
+		size_t k = strlen(h);
+
+		if (h[0] == '.') {
+			if (n > k && strncasecmp(host + n - k, h, k) == 0)
+				return true;
+		} else if ((n == k || (n > k && host[n - k - 1] == '.')) &&
+			   strncasecmp(host + n - k, h, k) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool find_url(const struct refs *r, const char *s, size_t b, size_t e, struct ref_span *out,
+		     bool *placeholder)
+{
+	size_t i = find_ci(s, b, e, "http"), h, hf, he;
+
+	for (; i < e; i = find_ci(s, i + 4, e, "http")) {
+		if (at_ci(s, i, e, "http://"))
+			h = i + 7;
+		else if (at_ci(s, i, e, "https://"))
+			h = i + 8;
+		else
+			continue;
+		*out = span(i, token_end(s, i, e));
+		url_host(s + h, i + out->len - h, &hf, &he);
+		*placeholder = he > hf && placeholder_host(r, s + h + hf, he - hf);
+		return true;
+	}
+	return false;
+}
+
+/* ---- years, names, titles ---- */
+
+/* A year 1450-2099 at i, not part of a longer number. */
+static unsigned year_at(const char *s, size_t i, size_t b, size_t e)
+{
+	unsigned y;
+
+	if (i + 4 > e || (i > b && (is_digit(s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '/')) ||
+	    (i + 4 < e && (is_digit(s[i + 4]) || (s[i + 4] == '.' && i + 5 < e && is_digit(s[i + 5])))))
+		return 0;
+	if (!is_digit(s[i]) || !is_digit(s[i + 1]) || !is_digit(s[i + 2]) || !is_digit(s[i + 3]))
+		return 0;
+	y = (unsigned)((s[i] - '0') * 1000 + (s[i + 1] - '0') * 100 + (s[i + 2] - '0') * 10 + s[i + 3] - '0');
+	return y >= 1450 && y <= 2099 ? y : 0;
+}
+
+static bool outside(const struct ref_span *skip, size_t n, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (skip[k].len && i >= skip[k].off && i < skip[k].off + skip[k].len)
+			return false;
+	return true;
+}
+
+/*
+ * The publication year: the first in parentheses ("(2020)", "(2020, May
+ * 3)", "(2020a)"), else the last one, outside the ids; *paren its "(".
+ */
+static unsigned find_year(const char *s, size_t b, size_t e, const struct ref_span *skip,
+			  size_t n_skip, size_t *at, size_t *paren)
+{
+	unsigned y, last = 0;
+	size_t i;
+
+	*paren = e;
+	for (i = next_digit(s, b, e); i + 4 <= e; i = next_digit(s, i + 1, e)) {
+		if (!outside(skip, n_skip, i) || !(y = year_at(s, i, b, e)))
+			continue;
+		if (i > b && s[i - 1] == '(' && i + 4 < e &&
+		    (s[i + 4] == ')' || s[i + 4] == ',' || (is_lower(s[i + 4]) && i + 5 < e && s[i + 5] == ')'))) {
+			*at = i;
+			*paren = i - 1;
+			return y;
+		}
+		last = y;
+		*at = i;
+	}
+	return last;
+}
+
+/* A word of a name list: an initial ("J.", "J.-P.", "AB"), a capitalised word, or a particle. */
+static bool name_word(const struct refs *r, const char *w, size_t n)
+{
+	size_t i, caps = 0;
+
+	if (n == 0)
+		return true;
+	if (in_words(&r->particles, w, n) || (n == 1 && w[0] == '&'))
+		return true;
+	if (!(is_upper(w[0]) || ((unsigned char)w[0] >= 0xC3 && (unsigned char)w[0] <= 0xC5)))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (is_digit(w[i]))
+			return false;
+		caps += is_upper(w[i]);
+	}
+	(void)caps;
+	return true;
+}
+
+/*
+ * True when [b, e) reads as a list of names: "Smith, J., & Lee, K.", "M.
+ * Jockers and D. Witten", "Smith J, Doe AB, et al", "World Health
+ * Organization". Every word is a name word; at least one is a capitalised
+ * word of two letters or more.
+ */
+static bool author_like(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	size_t i = b, words = 0;
+	bool named = false;
+
+	trim(s, &b, &e, " ");
+	/* "Quote: ..." and "Drama: ..." label what follows; names end in "." or ",". */
+	if (e > b && s[e - 1] == ':')
+		return false;
+	trim(s, &b, &e, ".,;:*_");
+	if (e <= b || e - b > 600)
+		return false;
+	{
+		size_t w = b;
+
+		while (w < e && is_alpha(s[w]))
+			w++;
+		/* Press "Ctrl+S", Select "Save"; but "He, K." and "I. Wilmut" are names. */
+		if (w - b >= 2 && (w == e || s[w] != ',') && in_words(&r->not_titles, s + b, w - b))
+			return false;
+	}
+	while (i < e) {
+		size_t j;
+
+		while (i < e && (is_space(s[i]) || s[i] == ',' || s[i] == ';'))
+			i++;
+		for (j = i; j < e && !is_space(s[j]) && s[j] != ',' && s[j] != ';'; j++)
+			;
+		if (j > i) {
+			size_t a = i, z = j;
+
+			while (z > a && strchr(".:*_)", s[z - 1]))
+				z--;
+			while (a < z && strchr("(*_", s[a]))
+				a++;
+			if (!name_word(r, s + a, z - a))
+				return false;
+			if (z - a >= 2 && (is_upper(s[a]) || (unsigned char)s[a] >= 0xC3)) {
+				size_t q;
+
+				/* A name has a lowercase letter: "Smith", "O'Shea", not "AB". */
+				for (q = a + 1; q < z && !is_lower(s[q]) && (unsigned char)s[q] < 0x80; q++)
+					;
+				named |= q < z;
+			}
+			if (++words > 80)
+				return false;
+		}
+		i = j;
+	}
+	return named;
+}
+
+/*
+ * The end of a sentence-like segment from b: the first ". ", "? " or "! "
+ * (or the same before a quote) whose word before is not a lone initial, or e.
+ */
+static size_t segment_end(const char *s, size_t b, size_t e)
+{
+	size_t i;
+
+	for (i = b; i < e; i++) {
+		if ((s[i] != '.' && s[i] != '?' && s[i] != '!') || (i + 1 < e && !is_space(s[i + 1])))
+			continue;
+		if (s[i] == '.' && i >= b + 1 && is_upper(s[i - 1]) && (i == b + 1 || !is_alpha(s[i - 2])))
+			continue; /* "J. " inside a name */
+		if (s[i] == '.' && i + 2 < e && is_lower(s[i + 2]))
+			continue; /* "e.g. this", "et al. and" */
+		if (s[i] == '.' && i + 2 < e && is_digit(s[i + 2])) {
+			size_t w = i;
+
+			while (w > b && is_lower(s[w - 1]))
+				w--;
+			if (i - w >= 1 && i - w <= 3 && (w == b || !is_alpha(s[w - 1])))
+				continue; /* "pp. 770", "vol. 12", "no. 3" */
+		}
+		return s[i] == '.' ? i : i + 1;
+	}
+	return e;
+}
+
+/*
+ * A title quoted ("...", “...”) or in emphasis (*...*, _..._): two words or
+ * more. Sets the title and where the quote opens and closes.
+ */
+static bool find_quoted(const char *s, size_t b, size_t e, struct ref_span *title, size_t *open,
+			size_t *close)
+{
+	size_t i, j;
+
+	for (i = next_quote(s, b, e); i < e; i = next_quote(s, i + 1, e)) {
+		size_t inner, olen, clen = 1;
+		char c = s[i];
+
+		if (c == '"') {
+			olen = 1;
+		} else if (c == (char)0xE2 && i + 2 < e && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C) {
+			olen = 3;
+		} else if ((c == '*' || c == '_') && i + 1 < e && s[i + 1] != c && !is_space(s[i + 1]) &&
+			   (i == b || !is_alnum(s[i - 1]))) {
+			olen = 1;
+		} else {
+			continue;
+		}
+		inner = i + olen;
+		for (j = inner; j < e; j++) {
+			if (c == '"' && s[j] == '"')
+				break;
+			if (olen == 3 && j + 2 < e && s[j] == (char)0xE2 && s[j + 1] == (char)0x80 &&
+			    (s[j + 2] == (char)0x9D || s[j + 2] == (char)0x9C)) {
+				clen = 3;
+				break;
+			}
+			if ((c == '*' || c == '_') && s[j] == c && (j + 1 == e || !is_alnum(s[j + 1])))
+				break;
+		}
+		if (j >= e)
+			return false;
+		{
+			size_t tb = inner, te = j, k, words = 1;
+
+			trim(s, &tb, &te, ",.");
+			for (k = tb; k < te; k++)
+				words += s[k] == ' ';
+			if (te > tb + 3 && words >= 2 && words <= 60) {
+				*title = span(tb, te);
+				*open = i;
+				*close = j + clen;
+				return true;
+			}
+		}
+		i = j + clen - 1;
+	}
+	return false;
+}
+
+/* Words of a title candidate, with what a title needs. */
+struct title_shape {
+	size_t words, significant, capitalised;
+	bool first_capital, imperative, sentence, colon;
+};
+
+/* The marks a word may open with ("(Title"), and close with ("Title),"); NUL too, as strchr had it. */
+static bool opens_word(char c)
+{
+	return c == '"' || c == '\'' || c == '(' || c == '*' || c == '_' || c == '[' || c == '\0';
+}
+
+static bool closes_word(char c)
+{
+	switch (c) {
+	case '"': case '\'': case ')': case ',': case '.': case ';': case ':': case '!': case '?':
+	case '*': case '_': case ']': case '\0':
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* When shape_of() may stop: once the words are no title (a sentence, an
+ * instruction, more than 25 words), or once a significant word is in lower
+ * case (a line that ends as a sentence does is then no title either). */
+enum { SHAPE_WHOLE = 0, SHAPE_NO_TITLE = 1, SHAPE_LOWER = 2 };
+
+/*
+ * The shape of the words of [b, e). It stops where stop says: what it has
+ * filled in then is all a caller may read.
+ */
+static void shape_of(const struct refs *r, const char *s, size_t b, size_t e, unsigned stop,
+		     struct title_shape *t)
+{
+	size_t i = b;
+
+	memset(t, 0, sizeof(*t));
+	while (i < e) {
+		size_t j, a, z;
+
+		while (i < e && is_space(s[i]))
+			i++;
+		for (j = i; j < e && !is_space(s[j]); j++)
+			;
+		if (j == i)
+			break;
+		a = i, z = j;
+		while (a < z && opens_word(s[a]))
+			a++;
+		while (z > a && closes_word(s[z - 1]))
+			z--;
+		if (j > i && s[j - 1] == ':')
+			t->colon = true;
+		/* "vs. Python" is no sentence end; "systems. The" is, and so are
+		 * "going? I'm" and "Hey! Nice". */
+		if ((j - i > 3 && s[j - 1] == '.' && j < e) || ((s[j - 1] == '?' || s[j - 1] == '!') && j < e))
+			t->sentence = true;
+		if (z > a) {
+			bool cap = is_upper(s[a]) || is_digit(s[a]) || (unsigned char)s[a] >= 0x80;
+
+			if (t->words == 0) {
+				size_t q;
+
+				t->first_capital = cap;
+				/* "Use ..." and "It ..." open no title; "IT Architecture" may. */
+				for (q = a; q < z && !is_lower(s[q]); q++)
+					;
+				t->imperative = q < z && in_words(&r->not_titles, s + a, z - a);
+			}
+			t->words++;
+			if (!in_words(&r->stop, s + a, z - a) || t->words == 1) {
+				t->significant++;
+				t->capitalised += cap;
+			}
+		}
+		if ((stop & SHAPE_NO_TITLE) && (t->sentence || t->imperative || t->words > 25))
+			return;
+		if ((stop & SHAPE_LOWER) && t->capitalised < t->significant)
+			return;
+		i = j;
+	}
+}
+
+/* Digits from i: how many, none when a letter or digit stands before i. */
+static size_t digits_at(const char *s, size_t b, size_t i, size_t e)
+{
+	size_t k = i;
+
+	if (i > b && (is_alpha(s[i - 1]) || is_digit(s[i - 1])))
+		return 0;
+	while (k < e && is_digit(s[k]))
+		k++;
+	return k - i;
+}
+
+/*
+ * Whether [b, e) says a value of a record: an amount with its cents
+ * ($272.33, not "$11.53 billion"), a time of day (06:00), a date with its
+ * day (2024-05-24, May 24, 24 May; not a conference's "July 6-10"), or an
+ * identifier: "#" and one with a digit (#W2378156, #4821), or a number of
+ * six digits or more (1151293680). Itineraries, order lines and passenger
+ * lists are made of these; a title seldom holds one ("The $100 Startup",
+ * "Fahrenheit 451", "Web 2.0", "COVID-19", "August 1914" and "the MSP430"
+ * do not count, so a flight number alone does not either), and an entry
+ * whose authors, venue or ids mark it is read by the other parsers before
+ * it is asked whether it is a bare title.
+ */
+static bool record_value(const char *s, size_t b, size_t e)
+{
+	static const char *const months[] = {"january", "february", "march", "april", "may",
+					     "june", "july", "august", "september", "october",
+					     "november", "december", "jan", "feb", "mar", "apr",
+					     "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"};
+	size_t i, k, n, m;
+
+	for (i = b; i < e; i++) {
+		char c = s[i];
+
+		if (c == '#') {
+			bool digit = false;
+
+			for (k = i + 1; k < e && (is_upper(s[k]) || is_digit(s[k])); k++)
+				digit |= is_digit(s[k]);
+			if (digit && k - i > 3)
+				return true;
+			continue;
+		}
+		if (!is_digit(c))
+			continue;
+		n = digits_at(s, b, i, e);
+		if (n == 0) {
+			while (i + 1 < e && is_digit(s[i + 1]))
+				i++;
+			continue;
+		}
+		k = i + n;
+		if (n >= 6 && (k == e || !is_digit(s[k])))
+			return true;
+		/* $272.33 (or £, €): the currency sign stands before i */
+		if (k + 2 < e && s[k] == '.' && is_digit(s[k + 1]) && is_digit(s[k + 2]) &&
+		    (k + 3 == e || !is_digit(s[k + 3])) && i > b &&
+		    (s[i - 1] == '$' || (i >= b + 2 && (unsigned char)s[i - 1] == 0xA3) ||
+		     (i >= b + 3 && (unsigned char)s[i - 1] == 0xAC && (unsigned char)s[i - 2] == 0x82)) &&
+		    !(at_ci(s, k + 4, e, "thousand") || at_ci(s, k + 4, e, "million") ||
+		      at_ci(s, k + 4, e, "billion") || at_ci(s, k + 4, e, "trillion")))
+			return true;
+		/* 06:00, 9:30 */
+		if (n <= 2 && k + 2 < e && s[k] == ':' && s[k + 1] >= '0' && s[k + 1] <= '5' &&
+		    is_digit(s[k + 2]) && (k + 3 == e || !is_digit(s[k + 3])) &&
+		    (n == 1 || (s[i] - '0') * 10 + (s[i + 1] - '0') < 24))
+			return true;
+		/* 2024-05-24 */
+		if (n == 4 && k + 5 < e && s[k] == '-' && is_digit(s[k + 1]) && is_digit(s[k + 2]) &&
+		    s[k + 3] == '-' && is_digit(s[k + 4]) && is_digit(s[k + 5]))
+			return true;
+		/* 24 May */
+		if (n <= 2 && k + 1 < e && s[k] == ' ')
+			for (m = 0; m < ARRAY_SIZE(months); m++) {
+				size_t z = k + 1 + strlen(months[m]);
+
+				if (at_ci(s, k + 1, e, months[m]) && (z >= e || !is_alpha(s[z])))
+					return true;
+			}
+		i = k - 1;
+	}
+	/* May 24, Jan. 5 (a capital that begins a month's name: most begin none) */
+	for (i = b; i < e; i++) {
+		if (!is_upper(s[i]) || !strchr("ADFJMNOS", s[i]) || (i > b && is_alpha(s[i - 1])))
+			continue;
+		for (m = 0; m < ARRAY_SIZE(months); m++) {
+			size_t z = i + strlen(months[m]);
+
+			if (months[m][0] != (s[i] | 0x20) || !at_ci(s, i, e, months[m]) ||
+			    (z < e && is_alpha(s[z])))
+				continue;
+			if (z < e && s[z] == '.')
+				z++;
+			if (z < e && s[z] == ' ')
+				z++;
+			n = z < e ? digits_at(s, b, z, e) : 0;
+			/* July 6-10: the days of a conference */
+			if (n >= 1 && n <= 2 && (z + n == e || (!is_digit(s[z + n]) && s[z + n] != '-' &&
+							       !at_ci(s, z + n, e, "\xe2\x80\x93"))))
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Whether [b, e) lists values a field holds, "Sedan, SUV, Convertible":
+ * parts of one or two words parted by commas, no "and", "or" or "&" before
+ * the last. A subtitle that lists ("Planning, Design and Management") joins
+ * its last part so; a record's field line seldom does.
+ */
+static bool value_list(const char *s, size_t b, size_t e)
+{
+	size_t i, words = 0, commas = 0;
+	bool in_word = false;
+
+	for (i = b; i < e; i++) {
+		if (s[i] == ',') {
+			if (words == 0 || words > 2)
+				return false;
+			commas++;
+			words = 0;
+			in_word = false;
+		} else if (is_space(s[i])) {
+			in_word = false;
+		} else if (!in_word) {
+			in_word = true;
+			words++;
+			if (s[i] == '&' || at_word_ci(s, i, e, "and") || at_word_ci(s, i, e, "or"))
+				return false;
+		}
+	}
+	return commas >= 1 && words >= 1 && words <= 2;
+}
+
+/*
+ * Whether [b, e) is whom a line is addressed to or about, a preposition and
+ * one name: "To Marta", "For Jonas" (a summary of messages sent, of tasks
+ * handed out). A title's head of two words seldom opens so.
+ */
+static bool addressee(const char *s, size_t b, size_t e)
+{
+	static const char *const preps[] = {"to ", "for ", "from ", "with ", "cc "};
+	size_t i, k;
+
+	trim(s, &b, &e, "*_");
+	for (i = 0; i < ARRAY_SIZE(preps); i++)
+		if (at_ci(s, b, e, preps[i]))
+			break;
+	if (i == ARRAY_SIZE(preps))
+		return false;
+	k = b + strlen(preps[i]);
+	if (k >= e || !is_upper(s[k]))
+		return false;
+	while (k < e && !is_space(s[k]))
+		k++;
+	return k == e;
+}
+
+/*
+ * Whether the list item [b, e) is a title: 0 no, 1 maybe, 2 surely. A title
+ * is a capitalised phrase of two words or more that is no sentence, no
+ * instruction and no glossary line ("**Term**: explanation"). It is sure
+ * when it has a subtitle (a title-case head before ": ", two words after
+ * it, the first capitalised), is four words in title case with a stop word
+ * among them ("Introduction to Modern Astrophysics") or five without, or a
+ * quotation of four words or more that is no sentence; and has no
+ * parenthesis at its end ("Massachusetts Institute of Technology (MIT)").
+ * Names of people, places and products are "maybe": a list of them is
+ * taken for titles only under a references heading, or with two sure ones.
+ */
+static int title_shaped(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
+{
+	struct title_shape t, head;
+	size_t i, colon = e;
+	const char *p;
+	bool period;
+
+	/* "**Term**: explanation" and "Term: explanation." are glossaries, not titles. */
+	for (p = memchr(s + b, ':', e - b); p; p = memchr(p + 1, ':', (size_t)(s + e - p - 1))) {
+		i = (size_t)(p - s);
+		if ((i >= b + 2 && s[i - 2] == '*' && s[i - 1] == '*') ||
+		    (i + 2 < e && s[i + 1] == '*' && s[i + 2] == '*'))
+			return 0;
+	}
+	if (find_ci(s, b, e, "http") < e)
+		return 0;
+	/* A sentence ends in a period; a title seldom does. */
+	period = s[e - 1] == '.' || s[e - 1] == '!' || s[e - 1] == '?';
+	shape_of(r, s, b, e, SHAPE_NO_TITLE | (period ? SHAPE_LOWER : 0), &t);
+	if (!t.first_capital || t.imperative || t.sentence || t.words < 2 || t.words > 25)
+		return 0;
+	if (period && t.capitalised < t.significant)
+		return 0;
+	if (s[e - 1] == ')')
+		return 1;
+	if (quoted && t.words >= 4)
+		return 2; /* a quotation that is no sentence: "Design of on-chip networks" */
+	for (i = b; i + 1 < e; i++)
+		if (s[i] == ':' && s[i + 1] == ' ') {
+			colon = i;
+			break;
+		}
+	if (colon < e) {
+		size_t tb = colon + 1;
+
+		/* "Squats: 3 sets", "Yes: Go to Question 2", "Product: Name of the product" are forms. */
+		shape_of(r, s, b, colon, SHAPE_WHOLE, &head);
+		shape_of(r, s, tb, e, SHAPE_WHOLE, &t);
+		while (tb < e && (is_space(s[tb]) || s[tb] == '"' || s[tb] == '*'))
+			tb++;
+		if (tb == e || !is_upper(s[tb]) || t.imperative || head.capitalised < head.significant)
+			return 1;
+		if (head.words == 1 && (t.words < 3 || t.capitalised < t.significant || value_list(s, tb, e)))
+			return 1;
+		/* "Car Types Available: Sedan, SUV, Convertible": a field's label
+		 * (no stop word) and the values it holds; a subtitle that lists
+		 * has a head like a title's ("Semiology of Graphics: Diagrams,
+		 * Networks, Maps"). */
+		if (head.words <= 4 && head.significant == head.words && value_list(s, tb, e))
+			return 1;
+		if (addressee(s, b, colon) && t.capitalised < t.significant)
+			return 1;
+		return t.words >= 2 ? 2 : 1;
+	}
+	return t.capitalised == t.significant && (t.words >= 5 || (t.words >= 4 && t.significant < t.words))
+		       ? 2 : 1;
+}
+
+/*
+ * Whether the list item [b, e) is a title, as title_shaped() says, unless
+ * it states a record's values (an itinerary, an order line, a passenger),
+ * asked only of what has a title's shape: most items have none.
+ */
+static int title_item(const struct refs *r, const char *s, size_t b, size_t e, bool quoted)
+{
+	int kind;
+
+	trim(s, &b, &e, "*_");
+	if (e - b < 4 || e - b > 300 || s[e - 1] == ':')
+		return 0;
+	kind = title_shaped(r, s, b, e, quoted);
+	return kind && record_value(s, b, e) ? 0 : kind;
+}
+
+/* ---- entries ---- */
+
+/* Skips a list marker ("1.", "1)", "[1]", "(1)", "-", "*", "+", "•") and blanks. */
+static bool skip_marker(const char *s, size_t *b, size_t e)
+{
+	size_t i = *b, d = 0;
+
+	if (i < e && s[i] == '[') {
+		for (i++; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d == 0 || d > 3 || i >= e || s[i] != ']')
+			return false;
+		i++;
+	} else if (i < e && s[i] == '(' && i + 1 < e && is_digit(s[i + 1])) {
+		for (i++; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d > 3 || i >= e || s[i] != ')')
+			return false;
+		i++;
+	} else if (i < e && is_digit(s[i])) {
+		for (; i < e && is_digit(s[i]); i++)
+			d++;
+		if (d > 3 || i >= e || (s[i] != '.' && s[i] != ')'))
+			return false;
+		i++;
+	} else if (i < e && (s[i] == '-' || s[i] == '*' || s[i] == '+')) {
+		i++;
+	} else if (i + 2 < e && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2) {
+		i += 3;
+	} else {
+		return false;
+	}
+	if (i >= e || !is_space(s[i]))
+		return false;
+	while (i < e && is_space(s[i]))
+		i++;
+	*b = i;
+	return true;
+}
+
+/* A heading or an introduction of a list of references: "References", "## Further reading", "Here are some books:". */
+static bool heading(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	bool colon;
+	size_t i;
+
+	trim(s, &b, &e, "#*_");
+	colon = e > b && s[e - 1] == ':';
+	trim(s, &b, &e, "#*_:");
+	if (e <= b || e - b > 200)
+		return false;
+	if (in_words(&r->headings, s + b, e - b))
+		return true;
+	if (!colon)
+		return false;
+	for (i = 0; i < r->headings.n; i++) {
+		size_t k = strlen(r->headings.w[i]), at = b;
+
+		while ((at = find_ci(s, at, e, r->headings.w[i])) < e) {
+			if ((at == b || !is_alpha(s[at - 1])) && (at + k == e || !is_alpha(s[at + k])))
+				return true;
+			at++;
+		}
+	}
+	return false;
+}
+
+/* The value of a BibTeX field "name = {v}" / "name = \"v\"" / "name = v" in [b, e). */
+static bool bib_field(const char *s, size_t b, size_t e, const char *name, struct ref_span *out)
+{
+	size_t i = b, k = strlen(name);
+
+	while ((i = find_ci(s, i, e, name)) < e) {
+		size_t j = i + k;
+
+		if (i > b && is_alnum(s[i - 1])) {
+			i++;
+			continue;
+		}
+		while (j < e && is_space(s[j]))
+			j++;
+		if (j >= e || s[j] != '=') {
+			i++;
+			continue;
+		}
+		for (j++; j < e && is_space(s[j]); j++)
+			;
+		if (j < e && (s[j] == '{' || s[j] == '"')) {
+			char close = s[j] == '{' ? '}' : '"';
+			size_t depth = 0, a = j + 1, z;
+
+			for (z = a; z < e; z++) {
+				if (s[z] == '{')
+					depth++;
+				else if (s[z] == close && depth == 0)
+					break;
+				else if (s[z] == '}')
+					depth--;
+			}
+			trim(s, &a, &z, "{}");
+			*out = span(a, z);
+		} else {
+			size_t z = j;
+
+			while (z < e && s[z] != ',' && s[z] != '}')
+				z++;
+			*out = span(j, z);
+			trim(s, &j, &z, "");
+			*out = span(j, z);
+		}
+		return out->len > 0;
+	}
+	return false;
+}
+
+static bool parse_bibtex(const char *s, size_t b, size_t e, struct ref_entry *en)
+{
+	struct ref_span y;
+	size_t i = b + 1;
+
+	while (i < e && is_alpha(s[i]))
+		i++;
+	if (i - b < 4 || i - b > 16)
+		return false;
+	while (i < e && is_space(s[i]))
+		i++;
+	if (i >= e || s[i] != '{')
+		return false;
+	if (!bib_field(s, i, e, "title", &en->title))
+		return false;
+	bib_field(s, i, e, "author", &en->authors);
+	if (!bib_field(s, i, e, "journal", &en->venue) && !bib_field(s, i, e, "booktitle", &en->venue))
+		bib_field(s, i, e, "publisher", &en->venue);
+	if (bib_field(s, i, e, "year", &y) && y.len == 4)
+		en->year = year_at(s, y.off, y.off, y.off + 4);
+	en->style = REF_STYLE_BIBTEX;
+	return true;
+}
+
+/* Author, "Title," Venue, 2020. (MLA, Chicago notes, IEEE; *Title* for a book). */
+static bool parse_quoted(const struct refs *r, const char *s, size_t b, size_t e, bool item,
+			 struct ref_entry *en)
+{
+	size_t open, close, vb, ve;
+	bool names;
+
+	if (!find_quoted(s, b, e, &en->title, &open, &close))
+		return false;
+	names = open > b && author_like(r, s, b, open);
+	vb = close, ve = e;
+	trim(s, &vb, &ve, ".,;:");
+	if (at_ci(s, vb, ve, "in "))
+		vb += 3;
+	if (names) {
+		size_t ab = b, ae = open;
+
+		trim(s, &ab, &ae, ",;");
+		en->authors = span(ab, ae);
+	}
+	if (names && (en->year || ve > vb)) {
+		en->style = REF_STYLE_QUOTED_TITLE;
+	} else if (item && open == b) {
+		/* 1. "Title" by Someone (2020): a work and who made it. */
+		size_t ab = vb, ae = ve;
+
+		if (at_ci(s, ab, ae, "by ")) {
+			ab += 3;
+			for (ae = ab; ae < ve && s[ae] != '(' && s[ae] != ',' && !(s[ae] == ' ' && ae + 1 < ve &&
+				     (s[ae + 1] == '-' || s[ae + 1] == '|')); ae++)
+				;
+			trim(s, &ab, &ae, ".,");
+		}
+		if (ab > vb && ae > ab && author_like(r, s, ab, ae)) {
+			en->authors = span(ab, ae);
+			en->style = REF_STYLE_QUOTED_TITLE;
+		} else if (ve <= vb || en->year) {
+			/* 1. "Title" alone: a list of them is judged as a whole. */
+			int kind = title_item(r, s, en->title.off, en->title.off + en->title.len, true);
+			size_t after = en->title.off + en->title.len;
+
+			/* "Happiness is a warm blanket." quoted is a saying: a title
+			 * ends in no full stop unless it is in title case. */
+			if (kind && after < e && (s[after] == '.' || s[after] == '!')) {
+				struct title_shape q;
+
+				shape_of(r, s, en->title.off, after, SHAPE_WHOLE, &q);
+				if (q.capitalised < q.significant)
+					kind = 0;
+			}
+			if (!kind)
+				return false;
+			en->strong = kind == 2;
+			/* a year alone marks no reference ('"Basic Economy" fare, 2024'):
+			 * such a title is judged with its list, as a bare one */
+			en->style = REF_STYLE_TITLE_LIST;
+		} else {
+			return false;
+		}
+		if (en->style == REF_STYLE_QUOTED_TITLE && !en->authors.len && !en->year)
+			return false;
+		return true;
+	} else {
+		return false;
+	}
+	if (ve > vb) {
+		size_t z = vb;
+
+		/* The venue runs to the year, a DOI or URL. */
+		while (z < ve && !(en->year && year_at(s, z, b, e) == en->year) &&
+		       !at_ci(s, z, ve, "doi") && !at_ci(s, z, ve, "http") && !at_ci(s, z, ve, "arxiv"))
+			z++;
+		trim(s, &vb, &z, ".,;:()");
+		if (z > vb)
+			en->venue = span(vb, z);
+	}
+	return true;
+}
+
+/* Venue: the segment after the title, up to the next sentence end, a DOI, URL or "Retrieved". */
+static void venue_after(const char *s, size_t from, size_t e, struct ref_entry *en)
+{
+	size_t vb = from, z;
+
+	while (vb < e && (is_space(s[vb]) || s[vb] == '.' || s[vb] == ','))
+		vb++;
+	if (at_ci(s, vb, e, "in "))
+		vb += 3;
+	z = segment_end(s, vb, e);
+	{
+		size_t k;
+
+		for (k = vb; k < z; k++)
+			if (at_ci(s, k, z, "doi") || at_ci(s, k, z, "http") || at_ci(s, k, z, "retrieved") ||
+			    at_ci(s, k, z, "available") || at_ci(s, k, z, "arxiv"))
+				break;
+		z = k;
+	}
+	trim(s, &vb, &z, ".,;:()");
+	if (z > vb)
+		en->venue = span(vb, z);
+}
+
+/* The title from b: up to its sentence end; two words or more. */
+static bool title_from(const char *s, size_t b, size_t e, struct ref_entry *en, size_t *end)
+{
+	size_t tb = b, te;
+	size_t k, words = 1;
+
+	while (tb < e && (is_space(s[tb]) || s[tb] == '.' || s[tb] == ',' || s[tb] == ':'))
+		tb++;
+	te = segment_end(s, tb, e);
+	/* "Drivers of disruption? Estimating the Uber effect. Journal.": a
+	 * question with a subtitle, when a segment (the venue) still follows. */
+	if (te > tb && te < e && (s[te - 1] == '?' || s[te - 1] == '!')) {
+		size_t next = segment_end(s, te, e);
+
+		if (next < e && s[next] == '.')
+			te = next;
+	}
+	/* An id or link after the title is not part of it, whatever its case. */
+	for (k = tb; k < te; k++)
+		if ((k == tb || s[k - 1] == ' ') &&
+		    (at_ci(s, k, te, "doi") || at_ci(s, k, te, "http") || at_ci(s, k, te, "arxiv") ||
+		     at_ci(s, k, te, "retrieved") || at_ci(s, k, te, "available at"))) {
+			te = k;
+			break;
+		}
+	*end = te;
+	trim(s, &tb, &te, "*_\".,;");
+	for (k = tb; k < te; k++)
+		words += s[k] == ' ';
+	if (te < tb + 4 || words < 2)
+		return false;
+	en->title = span(tb, te);
+	return true;
+}
+
+/* Smith J, Doe AB, et al. -- the names of a Vancouver entry; returns the end of the list or 0. */
+static size_t vancouver_names(const struct refs *r, const char *s, size_t b, size_t e)
+{
+	size_t i = b, names = 0;
+
+	for (;;) {
+		size_t w = i, init = 0;
+
+		while (i < e && (is_alpha(s[i]) || s[i] == '-' || s[i] == '\''))
+			i++;
+		if (i == w)
+			return 0;
+		if (in_words(&r->particles, s + w, i - w) && i < e && s[i] == ' ') {
+			i++;
+			continue;
+		}
+		if (!(is_upper(s[w]) || (unsigned char)s[w] >= 0xC3))
+			return 0;
+		if (i - w == 2 && strncmp(s + w, "et", 2) == 0 && at_ci(s, i, e, " al")) {
+			i += 3;
+			return names && i < e && s[i] == '.' ? i : 0;
+		}
+		if (i >= e || s[i] != ' ')
+			return 0;
+		for (i++; i < e && is_upper(s[i]); i++)
+			init++;
+		if (init == 0 || init > 3)
+			return 0;
+		names++;
+		if (i < e && s[i] == '.')
+			return i;
+		if (i + 1 >= e || s[i] != ',' || s[i + 1] != ' ')
+			return 0;
+		i += 2;
+	}
+}
+
+static bool parse_author_date(const struct refs *r, const char *s, size_t b, size_t e,
+			      size_t year_at_, size_t paren, struct ref_entry *en)
+{
+	size_t after, end;
+
+	if (paren < e) {
+		/* Author (2020). Title. Venue. */
+		size_t ae = paren;
+
+		if (paren <= b || !author_like(r, s, b, paren))
+			return false;
+		trim(s, &b, &ae, ",;");
+		en->authors = span(b, ae);
+		after = year_at_ + 4;
+		while (after < e && s[after] != ')')
+			after++;
+		if (after < e)
+			after++;
+		/* "Nguyen et al. (2020) concluded that ..." is prose: an entry has
+		 * a mark after the year, or a capitalised title and then more. */
+		if (after < e && s[after] != '.' && s[after] != ',' && s[after] != ':') {
+			size_t k = after;
+
+			while (k < e && s[k] == ' ')
+				k++;
+			if (k == e || !(is_upper(s[k]) || s[k] == '"' || s[k] == '*' || (unsigned char)s[k] >= 0x80) ||
+			    segment_end(s, k, e) == e)
+				return false;
+		}
+	} else {
+		/* Author. 2020. Title. Venue. (Harvard, Chicago author-date) */
+		size_t ab = b, ae = year_at_;
+
+		if (year_at_ <= b)
+			return false;
+		trim(s, &ab, &ae, " ");
+		/* "Brown, A. and Green, T. 2015. Title.": the names end in a mark
+		 * and the year in a full stop; "In 2021, Cassandra added" is prose. */
+		if (ae <= ab || (s[ae - 1] != '.' && s[ae - 1] != ','))
+			return false;
+		trim(s, &ab, &ae, ".,");
+		if (ae <= ab || !author_like(r, s, ab, ae))
+			return false;
+		if (year_at_ + 4 >= e || s[year_at_ + 4] != '.')
+			return false;
+		en->authors = span(ab, ae);
+		after = year_at_ + 5;
+	}
+	if (!title_from(s, after, e, en, &end))
+		return false;
+	venue_after(s, end, e, en);
+	en->style = REF_STYLE_AUTHOR_DATE;
+	return true;
+}
+
+static bool parse_vancouver(const struct refs *r, const char *s, size_t b, size_t e,
+			    size_t year_at_, struct ref_entry *en)
+{
+	size_t names = vancouver_names(r, s, b, e), end;
+
+	if (!names || !en->year || year_at_ < names)
+		return false;
+	en->authors = span(b, names);
+	/* The year is the venue's, after the title: "Phillips (1997)" is no title. */
+	if (!title_from(s, names + 1, e, en, &end) || year_at_ < end)
+		return false;
+	venue_after(s, end, e, en);
+	en->style = REF_STYLE_VANCOUVER;
+	return true;
+}
+
+/* Fills the ids of the entry's text [b, e) and their problems. */
+/* Which ids [b, e) may hold, in one pass: most lines hold none, and each finder is a pass. */
+enum { MAY_DOI = 1, MAY_ARXIV = 2, MAY_ISBN = 4, MAY_URL = 8 };
+
+/* What may start at s[i] (reads s[i, i + 3)). */
+static unsigned may_at(const char *s, size_t i)
+{
+	switch (s[i]) {
+	case '1':
+		return s[i + 1] == '0' && s[i + 2] == '.' ? MAY_DOI : 0;
+	case 'd': case 'D':
+		return lower(s[i + 1]) == 'o' && lower(s[i + 2]) == 'i' ? MAY_DOI : 0;
+	case 'a': case 'A':
+		return lower(s[i + 1]) == 'r' && lower(s[i + 2]) == 'x' ? MAY_ARXIV : 0;
+	case 'i': case 'I':
+		return lower(s[i + 1]) == 's' && lower(s[i + 2]) == 'b' ? MAY_ISBN : 0;
+	case 'h': case 'H':
+		return lower(s[i + 1]) == 't' && lower(s[i + 2]) == 't' ? MAY_URL : 0;
+	default:
+		return 0;
+	}
+}
+
+/* The ids' first two bytes ("10", "do", "ar", "is", "ht") are found 16 at a time. */
+static unsigned may_hold(const char *s, size_t b, size_t e)
+{
+	unsigned m = 0;
+	size_t i = b;
+
+#if defined(__SSE2__)
+	for (; i + 18 <= e; i += 16) {
+		unsigned bits = pair_bits(s, i, '1', '0') | pair_bits(s, i, 'd', 'o') |
+				pair_bits(s, i, 'a', 'r') | pair_bits(s, i, 'i', 's') |
+				pair_bits(s, i, 'h', 't');
+
+		for (; bits; bits &= bits - 1)
+			m |= may_at(s, i + (size_t)__builtin_ctz(bits));
+	}
+#endif
+	for (; i + 2 < e; i++)
+		m |= may_at(s, i);
+	return m;
+}
+
+static void find_ids(const struct refs *r, const char *s, size_t b, size_t e, unsigned today,
+		     unsigned may, struct ref_entry *en)
+{
+	bool bad = false;
+
+	if ((may & MAY_DOI) && find_doi(s, b, e, &en->doi, &bad) && bad)
+		en->problems |= 1u << REF_DOI_PREFIX;
+	if (may & MAY_ARXIV)
+		find_arxiv(r, s, b, e, today, &en->arxiv, &en->problems);
+	bad = false;
+	if ((may & MAY_ISBN) && find_isbn(s, b, e, &en->isbn, &bad) && bad)
+		en->problems |= 1u << REF_ISBN_CHECKSUM;
+	bad = false;
+	if ((may & MAY_URL) && find_url(r, s, b, e, &en->url, &bad) && bad)
+		en->problems |= 1u << REF_PLACEHOLDER_HOST;
+}
+
+/* Makes the entry's spans relative to its start b. */
+static void relative(struct ref_entry *en, size_t b)
+{
+	struct ref_span *f[] = {&en->title, &en->authors, &en->venue, &en->doi,
+				&en->arxiv, &en->isbn, &en->url};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(f); i++)
+		if (f[i]->len)
+			f[i]->off -= (uint32_t)b;
+		else
+			f[i]->off = 0;
+}
+
+static bool parse_entry(const struct refs *r, const char *s, size_t b, size_t e, bool item,
+			unsigned today, unsigned *may, struct ref_entry *en)
+{
+	struct ref_span skip[4];
+	size_t yat = e, paren = e;
+
+	memset(en, 0, sizeof(*en));
+	/* A list item with no parenthesis, semicolon, quote, emphasis or
+	 * digit-bearing id can only be a bare title: no pass for ids and years
+	 * (most list items of assistant text come this way). */
+	if (item && !memchr(s + b, '(', e - b) && !memchr(s + b, ';', e - b) && !memchr(s + b, '"', e - b) &&
+	    !memchr(s + b, '*', e - b) && !memchr(s + b, '_', e - b) && !memchr(s + b, 0xE2, e - b) &&
+	    !memchr(s + b, '/', e - b) && !memchr(s + b, '@', e - b)) {
+		int kind = title_item(r, s, b, e, false);
+
+		if (!kind)
+			return false;
+		en->strong = kind == 2;
+		en->style = REF_STYLE_TITLE_LIST;
+		{
+			size_t tb = b, te = e;
+
+			trim(s, &tb, &te, ".");
+			en->title = span(tb, te);
+		}
+		en->from = (uint32_t)b;
+		en->to = (uint32_t)e;
+		relative(en, b);
+		return true;
+	}
+	*may = may_hold(s, b, e);
+	find_ids(r, s, b, e, today, *may, en);
+	skip[0] = en->doi, skip[1] = en->arxiv, skip[2] = en->isbn, skip[3] = en->url;
+	en->year = find_year(s, b, e, skip, ARRAY_SIZE(skip), &yat, &paren);
+	if (s[b] == '@') {
+		if (!parse_bibtex(s, b, e, en))
+			return false;
+	} else if (!(paren < e && parse_author_date(r, s, b, e, yat, paren, en)) &&
+		   !parse_quoted(r, s, b, e, item, en) &&
+		   !parse_vancouver(r, s, b, e, yat, en) &&
+		   !(en->year && paren == e && parse_author_date(r, s, b, e, yat, paren, en))) {
+		int kind = item ? title_item(r, s, b, e, false) : 0;
+
+		if (!kind)
+			return false;
+		{
+			size_t tb = b, te = e;
+
+			en->strong = kind == 2;
+			trim(s, &tb, &te, "*_\".");
+			en->title = span(tb, te);
+			en->style = REF_STYLE_TITLE_LIST;
+		}
+	}
+	if (en->style == REF_STYLE_AUTHOR_DATE && en->url.len &&
+	    (find_ci(s, b, e, "retrieved") < e || find_ci(s, b, e, "available at") < e ||
+	     find_ci(s, b, e, "available from") < e))
+		en->style = REF_STYLE_WEB;
+	if (en->year && en->year > refs_year(today))
+		en->problems |= 1u << REF_YEAR_FUTURE;
+	en->from = (uint32_t)b;
+	en->to = (uint32_t)e;
+	relative(en, b);
+	return true;
+}
+
+/* DOIs and arXiv ids in prose: one entry each. */
+static size_t prose_ids(const struct refs *r, const char *s, size_t n, unsigned today,
+			struct ref_entry *out, size_t max)
+{
+	size_t got = 0, i = 0;
+
+	while (got < max && i < n) {
+		struct ref_entry en = {.style = REF_STYLE_ID};
+		struct ref_span d = {0}, a = {0};
+		bool bad = false, has_d, has_a;
+		unsigned prob = 0;
+
+		has_d = find_doi(s, i, n, &d, &bad);
+		has_a = find_arxiv(r, s, i, n, today, &a, &prob);
+		if (!has_d && !has_a)
+			break;
+		if (has_d && (!has_a || d.off < a.off)) {
+			en.doi = (struct ref_span){0, d.len};
+			en.from = d.off;
+			en.to = d.off + d.len;
+			if (bad)
+				en.problems |= 1u << REF_DOI_PREFIX;
+		} else {
+			en.arxiv = (struct ref_span){0, a.len};
+			en.from = a.off;
+			en.to = a.off + a.len;
+			en.problems = prob;
+		}
+		out[got++] = en;
+		i = en.to > i ? en.to : i + 1;
+	}
+	return got;
+}
+
+size_t refs_parse(const struct refs *r, const char *line, size_t n, unsigned today,
+		  struct ref_entry *out, size_t max)
+{
+	size_t b = 0, e = n;
+	unsigned may = ~0u; /* not known yet */
+	bool item;
+
+	if (max == 0 || n > REFS_LINE_MAX)
+		return 0;
+	trim(line, &b, &e, "");
+	if (b == e)
+		return 0;
+	item = skip_marker(line, &b, e);
+	if (b < e && parse_entry(r, line, b, e, item, today, &may, &out[0]))
+		return 1;
+	if (may == ~0u)
+		may = may_hold(line, 0, n);
+	return may & (MAY_DOI | MAY_ARXIV) ? prose_ids(r, line, n, today, out, max) : 0;
+}
+
+/* The bytes of a capitalised word after its capital: ASCII letters, ' and -. */
+static const unsigned char word_byte[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	/* 0x80-0xFF: 0 */
+};
+
+/* "Word" or "Word-Word": a capital, then up to 20 letters, apostrophes and hyphens; its end, or 0. */
+static size_t cap_word(const char *s, size_t i, size_t n)
+{
+	size_t k;
+
+	size_t lim = MIN(n, i + 22);
+
+	if (i >= n || !is_upper(s[i]))
+		return 0;
+	for (k = i + 1; k < lim && word_byte[(unsigned char)s[k]]; k++)
+		;
+	return k;
+}
+
+/* "[1] " at s[i]: IEEE's numbering, with up to three digits. */
+static bool bracket_number(const char *s, size_t i, size_t n)
+{
+	size_t d = 0;
+
+	if (i >= n || s[i] != '[')
+		return false;
+	for (i++; i < n && is_digit(s[i]) && d < 4; i++)
+		d++;
+	return d >= 1 && d <= 3 && i + 1 < n && s[i] == ']' && (s[i + 1] == ' ' || s[i + 1] == '\t');
+}
+
+/* A bullet ("-", "*", "+", "•") at s[i], up to four blanks, and a quote ('"', “). */
+static bool bullet_quote(const char *s, size_t i, size_t n)
+{
+	size_t k = 0;
+
+	if (i < n && (s[i] == '-' || s[i] == '*' || s[i] == '+'))
+		i++;
+	else if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2)
+		i += 3;
+	else
+		return false;
+	for (; i < n && (s[i] == ' ' || s[i] == '\t') && k < 4; i++)
+		k++;
+	return k > 0 && i < n &&
+	       (s[i] == '"' || (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C));
+}
+
+/* After the '.' or ',' at s[i], a closing quote ('"', ”) and a blank: '." ', ',” '. */
+static bool quote_closes(const char *s, size_t i, size_t n)
+{
+	if (i + 2 < n && s[i + 1] == '"')
+		return s[i + 2] == ' ' || s[i + 2] == '\t';
+	return i + 4 < n && s[i + 1] == (char)0xE2 && s[i + 2] == (char)0x80 && s[i + 3] == (char)0x9D &&
+	       (s[i + 4] == ' ' || s[i + 4] == '\t');
+}
+
+/* Four digits of a year from 1500 to 2099 at s[i] (the caller knows they are there to read). */
+static bool year_digits(const char *s, size_t i)
+{
+	return ((s[i] == '1' && s[i + 1] >= '5' && s[i + 1] <= '9') || (s[i] == '2' && s[i + 1] == '0')) &&
+	       is_digit(s[i + 2]) && is_digit(s[i + 3]);
+}
+
+/* Whether one of refs_line_cue()'s forms starts at s[i]. */
+static bool cue_at(const char *s, size_t i, size_t n)
+{
+	switch (s[i]) {
+	case '[':
+		return bracket_number(s, i, n);
+	case '-': case '+': case (char)0xE2:
+		return bullet_quote(s, i, n);
+	case '*':
+		return bullet_quote(s, i, n) ||
+		       (i + 2 < n && s[i + 1] == '.' && (s[i + 2] == ' ' || s[i + 2] == '\t'));
+	case '(':
+		/* "(2019)", "(2019a)", "(2019, May 3)" */
+		if (i + 5 < n && year_digits(s, i + 1)) {
+			size_t k = i + 5;
+
+			k += is_lower(s[k]) && k + 1 < n;
+			return s[k] == ')' || s[k] == ',';
+		}
+		return false;
+	case '.':
+		/* ". 2015." and ". 2002;" */
+		if (i + 6 < n && (s[i + 1] == ' ' || s[i + 1] == '\t') && year_digits(s, i + 2) &&
+		    (s[i + 6] == '.' || s[i + 6] == ';'))
+			return true;
+		return quote_closes(s, i, n);
+	case ',':
+		return quote_closes(s, i, n);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Every line of tool output is asked, so the bytes a form can start with
+ * ('[', '-', '+', '*', '.', ',', '(' and the lead byte of "•") are found 16
+ * at a time, and only those are looked at.
+ */
+bool refs_line_cue(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('*')))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8(','))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('(')))));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+
+		for (; bits; bits &= bits - 1)
+			if (cue_at(s, i + (size_t)__builtin_ctz(bits), n))
+				return true;
+	}
+#endif
+	for (; i < n; i++)
+		if (cue_at(s, i, n))
+			return true;
+	return false;
+}
+
+/*
+ * Whether s opens as authors may: a capital and up to 15 more bytes without
+ * a blank or comma ("Smith", "Müller"), maybe a comma, a blank, and then a
+ * capital ("Smith J", "Smith, J.", "World Health"), "(" ("OECD (2021)"),
+ * "&", "and " or "et ". Few lines of prose do; they are spared the look for
+ * a year. Every line that opens with a capital is asked, so the first
+ * word's end is found 16 bytes at once.
+ */
+static bool names_start(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (n < 8 || !is_upper(s[0]))
+		return false;
+#if defined(__SSE2__)
+	if (n >= 17) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 1));
+		unsigned m = (unsigned)_mm_movemask_epi8(
+			_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8(','))));
+
+		if (!m)
+			return false;
+		i += (size_t)__builtin_ctz(m);
+	} else
+#endif
+	{
+		while (i < n && i < 17 && s[i] != ' ' && s[i] != ',')
+			i++;
+		if (i == 17)
+			return false; /* as above: no blank or comma in s[1, 17) */
+	}
+	if (i < n && s[i] == ',')
+		i++;
+	if (i + 4 >= n || s[i] != ' ')
+		return false;
+	i++;
+	return is_upper(s[i]) || s[i] == '(' || s[i] == '&' || memcmp(s + i, "and ", 4) == 0 ||
+	       memcmp(s + i, "et ", 3) == 0;
+}
+
+bool refs_paren_year(const char *s, size_t n)
+{
+	const char *p;
+
+	if (!names_start(s, n))
+		return false;
+	for (p = memchr(s, '(', n); p; p = memchr(p + 1, '(', n - (size_t)(p + 1 - s)))
+		if (cue_at(s, (size_t)(p - s), n))
+			return true;
+	return false;
+}
+
+/* "7" or "4-Hour": a number a title may hold after its first word ("The 4-Hour Workweek"); its end, or 0. */
+static size_t number_word(const char *s, size_t i, size_t n)
+{
+	size_t k = i;
+
+	while (k < n && k - i < 4 && is_digit(s[k]))
+		k++;
+	if (k == i || k - i > 3)
+		return 0;
+	if (k < n && s[k] == '-')
+		return cap_word(s, k + 1, n);
+	return k < n && s[k] == ' ' ? k : 0;
+}
+
+int refs_item_start(const char *s, size_t n, bool in_list)
+{
+	size_t i = 0, d = 0, k;
+	int kind;
+
+	n = MIN(n, 64);
+	for (k = MIN(n, 8); i < k && (s[i] == ' ' || s[i] == '\t');)
+		i++;
+	if (bracket_number(s, i, n))
+		return 1;
+	if (i < n && is_digit(s[i])) {
+		for (; i < n && is_digit(s[i]) && d < 4; i++)
+			d++;
+		if (d > 3 || i >= n || (s[i] != '.' && s[i] != ')'))
+			return 0;
+		i++;
+		kind = 1;
+	} else if (i < n && (s[i] == '-' || s[i] == '*' || s[i] == '+')) {
+		i++;
+		kind = 2;
+	} else if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2) {
+		i += 3;
+		kind = 2;
+	} else {
+		return 0;
+	}
+	for (k = 0; i < n && (s[i] == ' ' || s[i] == '\t') && k < 4; i++)
+		k++;
+	if (k == 0 || i >= n)
+		return 0;
+	if (s[i] == '"' || (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0x9C))
+		return kind;
+	if (s[i] == '*' || s[i] == '_')
+		i += i + 1 < n && s[i + 1] == '*' ? 2 : 1;
+	if (in_list)
+		return i < n && is_upper(s[i]) ? kind : 0;
+	/* Word Word, Word of Word */
+	if (!(k = cap_word(s, i, n)) || k >= n || s[k] != ' ')
+		return 0;
+	i = k + 1;
+	if (i < n && is_lower(s[i])) {
+		for (k = i; k < n && is_lower(s[k]) && k - i < 5; k++)
+			;
+		if (k - i > 4 || k >= n || s[k] != ' ')
+			return 0;
+		i = k + 1;
+	}
+	return cap_word(s, i, n) || number_word(s, i, n) ? kind : 0;
+}
+
+bool refs_item_maybe(const struct refs *r, const char *s, size_t n)
+{
+	size_t b = 0, e = n;
+	const char *p;
+
+	if (n > REFS_LINE_MAX)
+		return false;
+	trim(s, &b, &e, "");
+	/* "[1] " numbers entries and nothing else: refs_parse decides. */
+	if (bracket_number(s, b, e))
+		return true;
+	if (!skip_marker(s, &b, e) || b >= e)
+		return false;
+	/* A quoted title, or an entry with "(2020)" or "2002;12" (Vancouver):
+	 * refs_parse decides. (Ids are found by their own trigger.) */
+	if (s[b] == '"' || s[b] == (char)0xE2)
+		return true;
+	for (p = memchr(s + b, '(', e - b); p; p = memchr(p + 1, '(', (size_t)(s + e - p - 1)))
+		if (s + e - p > 5 && is_digit(p[1]) &&
+		    year_at(s, (size_t)(p + 1 - s), b, e))
+			return true;
+	for (p = memchr(s + b, ';', e - b); p; p = memchr(p + 1, ';', (size_t)(s + e - p - 1)))
+		if (p - s >= (ptrdiff_t)b + 4 && year_at(s, (size_t)(p - 4 - s), b, e))
+			return true;
+	return title_item(r, s, b, e, false) != 0;
+}
+
+size_t refs_item_label(const char *s, size_t n, size_t *at)
+{
+	size_t b = 0, i, words = 0;
+
+	while (b < n && (s[b] == '*' || s[b] == '_'))
+		b++;
+	if (b >= n || !is_upper(s[b]))
+		return 0;
+	for (i = b; i < n && i - b <= 40; i++) {
+		if (s[i] == ':') {
+			size_t e = i;
+
+			while (e > b && (s[e - 1] == '*' || s[e - 1] == '_'))
+				e--;
+			if (e == b || is_space(s[e - 1]) || i + 1 >= n || !is_space(s[i + 1]))
+				return 0;
+			*at = b;
+			return e - b;
+		}
+		if (is_space(s[i])) {
+			if (is_space(s[i - 1]))
+				return 0;
+		} else if (is_alpha(s[i]) || s[i] == '-' || s[i] == '\'' || s[i] == '/') {
+			if (i == b || is_space(s[i - 1]))
+				if (++words > 4)
+					return 0;
+		} else if (s[i] != '*' && s[i] != '_') {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+bool refs_field_label(const struct refs *r, const char *label, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		size_t w = i;
+
+		while (i < n && is_alpha(label[i]))
+			i++;
+		if (i > w && in_words(&r->fields, label + w, i - w))
+			return true;
+		while (i < n && !is_alpha(label[i]))
+			i++;
+	}
+	return false;
+}
+
+bool refs_heading(const struct refs *r, const char *line, size_t n)
+{
+	return n <= REFS_LINE_MAX && heading(r, line, 0, n);
+}
+
+/* ---- keys ---- */
+
+/* ASCII for the Latin-1 and Latin Extended-A letters (U+00C0-U+017F), by code point - 0xC0. */
+static const char fold[] = "AAAAAAACEEEEIIIIDNOOOOO OUUUUYTsaaaaaaaceeeeiiiidnooooo ouuuuyty"
+			   "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiJjJjKkkLlLlLlL"
+			   "lLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *out)
+{
+	size_t i = 0, word = out->len;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		unsigned char c = (unsigned char)t[i];
+		char a = 0;
+		size_t len = 1;
+
+		if (c < 0x80) {
+			a = is_alnum((char)c) ? lower((char)c) : 0;
+		} else if ((c == 0xC3 || c == 0xC4 || c == 0xC5) && i + 1 < n &&
+			   ((unsigned char)t[i + 1] & 0xC0) == 0x80) {
+			unsigned cp = ((c & 0x1Fu) << 6) | ((unsigned char)t[i + 1] & 0x3Fu);
+
+			len = 2;
+			a = cp >= 0xC0 && cp - 0xC0 < sizeof(fold) - 1 ? lower(fold[cp - 0xC0]) : 0;
+			if (a == ' ')
+				a = 0;
+		} else {
+			/* Other letters stay as they are; general punctuation (U+2000-206F) separates. */
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+			/* A lead byte takes only the continuation bytes that follow it. */
+			for (len = 1; len < want && i + len < n && ((unsigned char)t[i + len] & 0xC0) == 0x80; len++)
+				;
+			if (!(c == 0xE2 && i + 1 < n && ((unsigned char)t[i + 1] & 0xFC) == 0x80)) {
+				err = buf_add(out, t + i, len);
+				i += len;
+				continue;
+			}
+		}
+		i += len;
+		if (a) {
+			err = buf_addc(out, a);
+			continue;
+		}
+		/* A word ended: a stop word is taken back out. */
+		if (r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+			out->len = word;
+		if (out->len > word)
+			err = buf_addc(out, ' ');
+		word = out->len;
+	}
+	if (err == 0 && r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+		out->len = word;
+	while (out->len > 0 && out->data[out->len - 1] == ' ')
+		out->len--;
+	return err;
+}
+
+int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
+	      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	struct buf k = {0};
+	int err = 0;
+	size_t i, base;
+
+	if (e->title.len) {
+		err = buf_add(&k, "ref\x1ft:", 6);
+		base = k.len;
+		if (!err)
+			err = refs_title_key(r, text + e->title.off, e->title.len, &k);
+		if (!err && k.len > base)
+			err = fn(ctx, k.data, k.len);
+	}
+	if (!err && e->doi.len) {
+		k.len = 0;
+		err = buf_add(&k, "ref\x1f" "d:", 6);
+		for (i = 0; !err && i < e->doi.len; i++)
+			err = buf_addc(&k, lower(text[e->doi.off + i]));
+		if (!err)
+			err = fn(ctx, k.data, k.len);
+	}
+	if (!err && e->arxiv.len) {
+		size_t n = e->arxiv.len;
+
+		/* Any version of a paper is the paper: "2101.00001v2" is "2101.00001". */
+		for (i = n; i > 0 && is_digit(text[e->arxiv.off + i - 1]); i--)
+			;
+		if (i > 1 && i < n && text[e->arxiv.off + i - 1] == 'v')
+			n = i - 1;
+		k.len = 0;
+		err = buf_add(&k, "ref\x1f" "a:", 6);
+		for (i = 0; !err && i < n; i++)
+			err = buf_addc(&k, lower(text[e->arxiv.off + i]));
+		if (!err)
+			err = fn(ctx, k.data, k.len);
+	}
+	buf_free(&k);
+	return err;
+}
+
+/*
+ * True at a mark that ends a part of a line of tool output: ". ", quotes, " - ", " | ", tabs;
+ * an escaped line break or tab ("\\n" of a serialized string: its lines are parts), and a
+ * single quote that no letter stands on both sides of (a Python repr's string, not "Dora's").
+ */
+static size_t part_break(const char *s, size_t i, size_t n)
+{
+	if (s[i] == '"' || s[i] == '\t' || s[i] == '|' || s[i] == '[' || s[i] == ']')
+		return 1;
+	if (s[i] == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 't' || s[i + 1] == 'r'))
+		return 2;
+	if (s[i] == '\'' && !(i > 0 && is_alpha(s[i - 1]) && i + 1 < n && is_alpha(s[i + 1])))
+		return 1;
+	if ((s[i] == '.' || s[i] == '?' || s[i] == '!') && (i + 1 == n || s[i + 1] == ' '))
+		return 1;
+	if (s[i] == ' ' && i + 2 < n && (s[i + 1] == '-' || s[i + 1] == '|') && s[i + 2] == ' ')
+		return 3;
+	if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 &&
+	    ((unsigned char)s[i + 2] >= 0x93 && (unsigned char)s[i + 2] <= 0x9D))
+		return 3; /* dashes and curly quotes */
+	return 0;
+}
+
+/*
+ * A part "Label: value" of at most eight words before ": " grounds its value
+ * too ("Bike shops in Lyon: Rhone Cycles" names "Rhone Cycles"), by the
+ * same rule of two words or more; k is the caller's buffer.
+ */
+static int label_value_key(const struct refs *r, const char *line, size_t from, size_t to,
+			   struct buf *k, int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	size_t i, spaces = 0;
+	int err;
+
+	for (i = from; i + 1 < to && !(line[i] == ':' && line[i + 1] == ' '); i++)
+		if (line[i] == ' ' && i > from && line[i - 1] != ' ' && ++spaces > 7)
+			return 0;
+	if (i + 1 >= to)
+		return 0;
+	k->len = 0;
+	err = buf_add(k, "ref\x1ft:", 6);
+	if (!err)
+		err = refs_title_key(r, line + i + 2, to - i - 2, k);
+	if (!err && memchr(k->data + 6, ' ', k->len - 6))
+		err = fn(ctx, k->data, k->len);
+	return err;
+}
+
+int refs_segment_keys(const struct refs *r, const char *line, size_t n,
+		      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+{
+	struct buf k = {0};
+	size_t i = 0, from = 0, len = 0;
+	int err = 0;
+
+	if (n > REFS_LINE_MAX)
+		return 0;
+	while (err == 0 && from < n) {
+		for (i = from; i < n && !(len = part_break(line, i, n)); i++)
+			;
+		if (i == n)
+			len = 0;
+		k.len = 0;
+		err = buf_add(&k, "ref\x1ft:", 6);
+		if (!err)
+			err = refs_title_key(r, line + from, i - from, &k);
+		if (!err && memchr(k.data + 6, ' ', k.len - 6))
+			err = fn(ctx, k.data, k.len);
+		if (!err)
+			err = label_value_key(r, line, from, i, &k, fn, ctx);
+		from = i + (len ? len : 1);
+	}
+	buf_free(&k);
+	return err;
+}

@@ -1,0 +1,1462 @@
+// SPDX-License-Identifier: MIT
+/* Arithmetic written out in a sentence (see arith.h). */
+#include "arith.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/util.h"
+
+/* Internal token kinds, after ARITH_TOK_AVG. */
+enum { TOK_REL = 16, TOK_SEP, TOK_AND, TOK_AT, TOK_OF, TOK_BREAK, TOK_END };
+
+/* Chain tokens: a few sides of ARITH_TOKS each. */
+#define CHAIN_TOKS (3 * ARITH_TOKS)
+/* Integer digits of a figure, at most: 10^12 with six decimals fits 64 bits. */
+#define INT_DIGITS 12
+#define DEC_DIGITS 6
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static bool is_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool is_lower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* --- exact values ------------------------------------------------------- */
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	if (a < 0)
+		a = a == INT64_MIN ? 0 : -a;
+	while (b) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a ? a : 1;
+}
+
+static bool q_make(int64_t n, int64_t d, struct arith_q *out)
+{
+	int64_t g;
+
+	if (d == 0 || n == INT64_MIN || d == INT64_MIN)
+		return false;
+	if (d < 0) {
+		n = -n;
+		d = -d;
+	}
+	g = gcd64(n, d);
+	out->n = n / g;
+	out->d = d / g;
+	return true;
+}
+
+static bool q_add(struct arith_q a, struct arith_q b, bool sub, struct arith_q *out)
+{
+	int64_t g = gcd64(a.d, b.d), x, y, d;
+
+	if (sub) {
+		if (b.n == INT64_MIN)
+			return false;
+		b.n = -b.n;
+	}
+	/* a.n * (b.d / g) + b.n * (a.d / g), over a.d / g * b.d */
+	if (__builtin_mul_overflow(a.n, b.d / g, &x) || __builtin_mul_overflow(b.n, a.d / g, &y) ||
+	    __builtin_add_overflow(x, y, &x) || __builtin_mul_overflow(a.d / g, b.d, &d))
+		return false;
+	return q_make(x, d, out);
+}
+
+static bool q_mul(struct arith_q a, struct arith_q b, bool div, struct arith_q *out)
+{
+	int64_t g1, g2, n, d;
+
+	if (div) {
+		if (b.n == 0)
+			return false;
+		if (!q_make(b.d, b.n, &b))
+			return false;
+	}
+	g1 = gcd64(a.n, b.d);
+	g2 = gcd64(b.n, a.d);
+	if (__builtin_mul_overflow(a.n / g1, b.n / g2, &n) ||
+	    __builtin_mul_overflow(a.d / g2, b.d / g1, &d))
+		return false;
+	return q_make(n, d, out);
+}
+
+static int q_cmp(struct arith_q a, struct arith_q b)
+{
+	/* Compared as long doubles: exact for the equal case below, where it is
+	 * asked (n and d in lowest terms: equal values have equal n and d). */
+	long double x, y;
+
+	if (a.n == b.n && a.d == b.d)
+		return 0;
+	x = (long double)a.n * b.d;
+	y = (long double)b.n * a.d;
+	return x < y ? -1 : x > y ? 1 : (a.n < b.n ? -1 : 1);
+}
+
+double arith_double(struct arith_q value)
+{
+	return (double)value.n / (double)value.d;
+}
+
+static const int64_t pow10s[] = {1, 10, 100, 1000, 10000, 100000, 1000000};
+
+/* value rounded to decimals places, half away from zero; false on overflow. */
+static bool q_round(struct arith_q v, unsigned decimals, struct arith_q *out)
+{
+	int64_t p = pow10s[decimals], x, q, r;
+	bool neg = v.n < 0;
+
+	if (__builtin_mul_overflow(neg ? -v.n : v.n, p, &x))
+		return false;
+	q = x / v.d;
+	r = x % v.d;
+	/* r / d >= 1/2 */
+	if (r >= v.d - r)
+		q++;
+	return q_make(neg ? -q : q, p, out);
+}
+
+bool arith_states(struct arith_q written, unsigned decimals, struct arith_q value, bool rounds,
+		  bool approx)
+{
+	struct arith_q r, diff, tol;
+
+	if (q_cmp(written, value) == 0)
+		return true;
+	if (decimals > DEC_DIGITS)
+		return false;
+	if ((rounds || decimals >= 2) && q_round(value, decimals, &r) && q_cmp(written, r) == 0)
+		return true;
+	if (!approx || !q_add(written, value, true, &diff))
+		return false;
+	if (diff.n < 0)
+		diff.n = -diff.n;
+	/* within 1% of the value, or half the written precision */
+	if (q_mul(value, (struct arith_q){1, 100}, false, &tol)) {
+		if (tol.n < 0)
+			tol.n = -tol.n;
+		if (q_cmp(diff, tol) <= 0)
+			return true;
+	}
+	return q_cmp(diff, (struct arith_q){1, 2 * pow10s[decimals]}) <= 0;
+}
+
+/* --- reading ------------------------------------------------------------ */
+
+/* Currencies: 1 dollar, 2 euro, 3 pound, 4 yen, 5 rupee, 6 franc. */
+static const struct {
+	const char *s;
+	uint8_t cur;
+} signs[] = {
+	{"US$", 1}, {"$", 1}, {"\xE2\x82\xAC", 2}, {"\xC2\xA3", 3}, {"\xC2\xA5", 4},
+	{"\xE2\x82\xB9", 5},
+};
+
+static const struct {
+	const char *s;
+	uint8_t cur;
+} codes[] = {
+	{"USD", 1}, {"EUR", 2}, {"GBP", 3}, {"JPY", 4}, {"INR", 5}, {"CHF", 6},
+	{"dollars", 1}, {"dollar", 1}, {"euros", 2}, {"euro", 2}, {"pounds", 3},
+};
+
+/* A currency sign at s[i]: its length and *cur; 0 when none. */
+static size_t sign_at(const char *s, size_t n, size_t i, uint8_t *cur)
+{
+	size_t k, l;
+
+	for (k = 0; k < ARRAY_SIZE(signs); k++) {
+		l = strlen(signs[k].s);
+		if (n - i >= l && memcmp(s + i, signs[k].s, l) == 0) {
+			*cur = signs[k].cur;
+			return l;
+		}
+	}
+	return 0;
+}
+
+/* The word at s[i] (letters): its length. */
+static size_t word_len(const char *s, size_t n, size_t i)
+{
+	size_t j = i;
+
+	while (j < n && j - i < 32 && is_alpha(s[j]))
+		j++;
+	if (j < n && is_alpha(s[j]))
+		return 0; /* a word longer than any we know */
+	return j - i;
+}
+
+static bool word_is(const char *s, size_t len, const char *w)
+{
+	return strlen(w) == len && memcmp(s, w, len) == 0;
+}
+
+/* A currency code or word at s[i]: its length and *cur; 0 when none. */
+static size_t code_at(const char *s, size_t n, size_t i, uint8_t *cur)
+{
+	size_t l = word_len(s, n, i), k;
+
+	for (k = 0; l && k < ARRAY_SIZE(codes); k++)
+		if (word_is(s + i, l, codes[k].s)) {
+			*cur = codes[k].cur;
+			return l;
+		}
+	return 0;
+}
+
+/* Words that end a figure's unit words: operators, result words, joins. */
+static const char *const stop_words[] = {
+	"and",  "approximately", "are", "around", "at",     "by",      "come",   "comes",
+	"divided", "equal", "equals", "for",    "in",      "is",      "makes",  "minus",
+	"of",   "or",     "plus",   "roughly", "split",  "that",
+	"the",  "then",   "times",  "to",     "total",    "totaling", "totalling", "totals",
+	"was",  "which",  "with",   "x",
+};
+
+static bool stop_word(const char *w, size_t len)
+{
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(stop_words); k++)
+		if (word_is(w, len, stop_words[k]))
+			return true;
+	return false;
+}
+
+/* Scale words: a figure with one is not read ("$1.2 million"). */
+static bool scale_word(const char *w, size_t len)
+{
+	static const char *const scales[] = {"thousand", "million", "billion", "trillion", "k",
+					     "m", "bn", "mn", "mln", "b", "K", "M", "B", "Bn"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(scales); k++)
+		if (word_is(w, len, scales[k]))
+			return true;
+	return false;
+}
+
+/* Skips blanks and Markdown emphasis ("**", "__", "`"). */
+static size_t skip_blank(const char *s, size_t n, size_t i)
+{
+	for (;;) {
+		if (i < n && is_blank(s[i]))
+			i++;
+		else if (i + 1 < n && ((s[i] == '*' && s[i + 1] == '*') || (s[i] == '_' && s[i + 1] == '_')))
+			i += 2;
+		else if (i < n && s[i] == '`')
+			i++;
+		else
+			return i;
+	}
+}
+
+/*
+ * Reads a figure at s[i] (a currency sign, or the first digit): true and
+ * *end past it (its unit words and label too) when it is one; *f filled.
+ * False: no figure we read (a time, a date, a version, a scale, glued to
+ * letters, too long); *end past what was looked at.
+ */
+static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, size_t *end)
+{
+	size_t j = i, k, l, words, pers;
+	int64_t v = 0;
+	unsigned digits = 0, dec = 0;
+	uint8_t cur = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->from = i;
+	/* the sign, or a code before ("EUR 45") */
+	if ((l = sign_at(s, n, j, &cur)) > 0) {
+		j += l;
+		if (j < n && s[j] == ' ')
+			j++;
+	} else if ((l = code_at(s, n, j, &cur)) == 3 && j + 4 < n && s[j + 3] == ' ' &&
+		   is_digit(s[j + 4])) {
+		j += 4;
+	} else {
+		cur = 0;
+	}
+	if (j >= n || !is_digit(s[j])) {
+		*end = j > i ? j : i + 1;
+		return false;
+	}
+	f->num_from = j;
+	/* digits, with commas between groups of three */
+	for (;;) {
+		while (j < n && is_digit(s[j])) {
+			if (digits || s[j] != '0')
+				digits++;
+			if (digits > INT_DIGITS) {
+				while (j < n && (is_digit(s[j]) || s[j] == ',' || s[j] == '.'))
+					j++;
+				*end = j;
+				return false;
+			}
+			v = v * 10 + (s[j] - '0');
+			j++;
+		}
+		if (j + 3 < n + 0 && s[j] == ',' && is_digit(s[j + 1]) && is_digit(s[j + 2]) &&
+		    is_digit(s[j + 3]) && (j + 4 >= n || !is_digit(s[j + 4]))) {
+			j++;
+			f->commas = true;
+		}
+		else
+			break;
+	}
+	if (j + 1 < n && s[j] == '.' && is_digit(s[j + 1])) {
+		j++;
+		while (j < n && is_digit(s[j])) {
+			if (++dec > DEC_DIGITS) {
+				while (j < n && is_digit(s[j]))
+					j++;
+				*end = j;
+				return false;
+			}
+			v = v * 10 + (s[j] - '0');
+			j++;
+		}
+	}
+	f->num_to = j;
+	*end = j;
+	/* not a figure: glued to what makes it a time, a date, a version, a
+	 * range or a code ("10:30", "2024-05-26", "1.2.3", "3/4", "4WD") */
+	if ((i > 0 && (is_alpha(s[i - 1]) || is_digit(s[i - 1]) ||
+		       (s[i - 1] && strchr(".,:/-_#", s[i - 1])))) ||
+	    (j < n && (is_alpha(s[j]) || s[j] == '_' ||
+		       ((s[j] == ':' || s[j] == '/' || s[j] == '-' || s[j] == '.' || s[j] == ',') &&
+			j + 1 < n && is_digit(s[j + 1]))))) {
+		/* the whole run is one word ("42average", "4WD") */
+		while (j < n && (is_alpha(s[j]) || is_digit(s[j]) || s[j] == '_'))
+			j++;
+		*end = j;
+		return false;
+	}
+	f->decimals = (uint8_t)dec;
+	if (j < n && s[j] == '%') {
+		f->percent = true;
+		dec += 2;
+		j++;
+	}
+	if (!q_make(v, pow10s[dec > DEC_DIGITS ? DEC_DIGITS : dec], &f->v) || dec > DEC_DIGITS)
+		return false;
+	/* a sign or a code after it ("45€", "245 EUR", "30 euros") */
+	if (!cur && !f->percent) {
+		uint8_t c2 = 0;
+
+		if ((l = sign_at(s, n, j, &c2)) > 0 && c2 != 1) {
+			cur = c2;
+			j += l;
+		} else if (j + 1 < n && s[j] == ' ' && (l = code_at(s, n, j + 1, &c2)) > 0) {
+			cur = c2;
+			j += 1 + l;
+		}
+	}
+	f->cur = cur;
+	f->to = j;
+	/* unit words: up to three lowercase words (a per-unit "/night" too), no
+	 * scale; "per" not counted among them ("$30 per person per meal") */
+	for (words = 0, pers = 0; words < 3 && pers <= 2;) {
+		k = j;
+		if (k + 1 < n && s[k] == '/' && is_lower(s[k + 1])) {
+			l = word_len(s, n, k + 1);
+			if (!l)
+				break;
+			j = k + 1 + l;
+			f->units = true;
+			words++;
+			continue;
+		}
+		k = skip_blank(s, n, k);
+		if (k == j || k >= n)
+			break;
+		l = word_len(s, n, k);
+		if (l && scale_word(s + k, l) && words == 0)
+			return false;
+		if (!l || !is_lower(s[k]) || stop_word(s + k, l))
+			break;
+		j = k + l;
+		f->units = true;
+		if (word_is(s + k, l, "per"))
+			pers++;
+		else
+			words++;
+	}
+	/* a label without digits: "(Hotel)", "(minimum)" */
+	k = skip_blank(s, n, j);
+	if (k < n && s[k] == '(') {
+		for (l = k + 1; l < n && l - k < 40 && (is_alpha(s[l]) || is_blank(s[l])); l++)
+			;
+		if (l < n && s[l] == ')' && l > k + 1)
+			j = l + 1;
+	}
+	*end = j;
+	return true;
+}
+
+/* The result words after "for a total of"... or their absence: the length. */
+static size_t rel_words(const char *s, size_t n, size_t i, bool *approx)
+{
+	static const char *const rels[] = {
+		"is", "equals", "totals", "totaling", "totalling", "comes to", "come to",
+		"for a total of", "is equal to", "equal to", "makes",
+	};
+	size_t k, l, best = 0;
+
+	for (k = 0; k < ARRAY_SIZE(rels); k++) {
+		l = strlen(rels[k]);
+		if (l > best && n - i >= l && memcmp(s + i, rels[k], l) == 0 &&
+		    (i + l == n || !is_alpha(s[i + l])))
+			best = l;
+	}
+	if (!best)
+		return 0;
+	/* "is about", "comes to roughly" */
+	k = skip_blank(s, n, i + best);
+	l = word_len(s, n, k);
+	if (l && (word_is(s + k, l, "about") || word_is(s + k, l, "approximately") ||
+		  word_is(s + k, l, "roughly") || word_is(s + k, l, "around"))) {
+		*approx = true;
+		return k + l - i;
+	}
+	return best;
+}
+
+struct lexer {
+	const char *s;
+	size_t n, i;
+	size_t tok; /* where the last token starts */
+	struct arith *a;
+	bool full; /* no room for another figure: the scan ends */
+};
+
+/* The next token; a figure is put in a->fig (its index in t->fig). */
+static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
+{
+	const char *s = lx->s;
+	size_t n = lx->n, i, l, end;
+	uint8_t cur;
+	unsigned char c;
+
+	*approx = false;
+	i = lx->i = lx->tok = skip_blank(s, n, lx->i);
+	if (i >= n || lx->full)
+		return TOK_END;
+	c = (unsigned char)s[i];
+	if (is_digit(s[i]) || sign_at(s, n, i, &cur) || (code_at(s, n, i, &cur) == 3 && i + 4 < n &&
+							    s[i + 3] == ' ' && is_digit(s[i + 4]))) {
+		struct arith_fig f;
+
+		if (!read_fig(s, n, i, &f, &end)) {
+			lx->i = end;
+			return TOK_BREAK;
+		}
+		lx->i = end;
+		if (lx->a->n_fig == ARITH_FIGS) {
+			lx->full = true;
+			return TOK_END;
+		}
+		t->fig = (uint8_t)lx->a->n_fig;
+		lx->a->fig[lx->a->n_fig++] = f;
+		return ARITH_TOK_FIG;
+	}
+	lx->i = i + 1;
+	switch (c) {
+	case '+':
+		return ARITH_TOK_ADD;
+	case '*':
+	case '@':
+		return ARITH_TOK_MUL;
+	case '(':
+		return ARITH_TOK_LP;
+	case ')':
+		return ARITH_TOK_RP;
+	case ',':
+		return TOK_SEP;
+	case '&':
+		return TOK_AND;
+	case '=':
+		return TOK_REL;
+	case '~':
+		if (i + 1 < n && s[i + 1] == '=') {
+			lx->i = i + 2;
+			*approx = true;
+			return TOK_REL;
+		}
+		return TOK_BREAK;
+	case '-':
+	case '/':
+		/* with blanks around: "1,350.00 - 10.00", "300 / 2" (not "10-20", "3/4") */
+		if (i > 0 && is_blank(s[i - 1]) && i + 1 < n && is_blank(s[i + 1]))
+			return c == '-' ? ARITH_TOK_SUB : ARITH_TOK_DIV;
+		return TOK_BREAK;
+	case 0xC3:
+		if (i + 1 < n && (unsigned char)s[i + 1] == 0x97) { /* × */
+			lx->i = i + 2;
+			return ARITH_TOK_MUL;
+		}
+		if (i + 1 < n && (unsigned char)s[i + 1] == 0xB7) { /* ÷ */
+			lx->i = i + 2;
+			return ARITH_TOK_DIV;
+		}
+		return TOK_BREAK;
+	case 0xC2:
+		if (i + 1 < n && (unsigned char)s[i + 1] == 0xB7) { /* · */
+			lx->i = i + 2;
+			return ARITH_TOK_MUL;
+		}
+		return TOK_BREAK;
+	case 0xE2:
+		if (i + 2 < n && (unsigned char)s[i + 1] == 0x88 && (unsigned char)s[i + 2] == 0x92) {
+			lx->i = i + 3; /* − */
+			return ARITH_TOK_SUB;
+		}
+		if (i + 2 < n && (unsigned char)s[i + 1] == 0x89 && (unsigned char)s[i + 2] == 0x88) {
+			lx->i = i + 3; /* ≈ */
+			*approx = true;
+			return TOK_REL;
+		}
+		return TOK_BREAK;
+	default:
+		break;
+	}
+	if (!is_alpha(s[i]))
+		return TOK_BREAK;
+	l = word_len(s, n, i);
+	if (!l) {
+		while (lx->i < n && is_alpha(s[lx->i]))
+			lx->i++;
+		return TOK_BREAK;
+	}
+	lx->i = i + l;
+	if (word_is(s + i, l, "x") || word_is(s + i, l, "X") || word_is(s + i, l, "times"))
+		return ARITH_TOK_MUL;
+	if (word_is(s + i, l, "plus"))
+		return ARITH_TOK_ADD;
+	if (word_is(s + i, l, "minus"))
+		return ARITH_TOK_SUB;
+	if (word_is(s + i, l, "and"))
+		return TOK_AND;
+	if (word_is(s + i, l, "of"))
+		return TOK_OF;
+	if (word_is(s + i, l, "at")) {
+		/* "3 nights at maximum 200 EUR per night" */
+		size_t k = skip_blank(s, n, i + l), m = word_len(s, n, k);
+
+		if (m && (word_is(s + k, m, "maximum") || word_is(s + k, m, "minimum") ||
+			  word_is(s + k, m, "most") || word_is(s + k, m, "least")))
+			lx->i = k + m;
+		return TOK_AT;
+	}
+	if (word_is(s + i, l, "divided") || word_is(s + i, l, "split")) {
+		size_t k = skip_blank(s, n, i + l), m = word_len(s, n, k);
+
+		if (m && (word_is(s + k, m, "by") || word_is(s + k, m, "between") ||
+			  word_is(s + k, m, "among"))) {
+			lx->i = k + m;
+			return ARITH_TOK_DIV;
+		}
+		return TOK_BREAK;
+	}
+	if (word_is(s + i, l, "average") || word_is(s + i, l, "mean")) {
+		/* "average of", "average price of", "average nightly cost of" */
+		size_t k = i + l, w, m;
+
+		for (w = 0; w < 3; w++) {
+			k = skip_blank(s, n, k);
+			m = word_len(s, n, k);
+			if (!m || !is_lower(s[k]))
+				break;
+			if (word_is(s + k, m, "of")) {
+				lx->i = k + m;
+				return ARITH_TOK_AVG;
+			}
+			k += m;
+		}
+		return TOK_BREAK;
+	}
+	if ((l = rel_words(s, n, i, approx)) > 0) {
+		lx->i = i + l;
+		return TOK_REL;
+	}
+	return TOK_BREAK;
+}
+
+/* --- chains ------------------------------------------------------------- */
+
+struct side {
+	size_t from, to;      /* tokens [from, to) of the chain */
+	bool valid, ops;      /* a well-formed expression; with an operator */
+	size_t n_parts;
+	size_t part[ARITH_TERMS][2]; /* its top-level added parts, tokens [from, to) */
+	bool part_sub[ARITH_TERMS];  /* ...each subtracted or added */
+};
+
+struct chain {
+	struct arith_tok t[CHAIN_TOKS];
+	bool approx[CHAIN_TOKS]; /* for a TOK_REL */
+	size_t n;
+	bool over;
+};
+
+static bool is_op(int k)
+{
+	return k == ARITH_TOK_ADD || k == ARITH_TOK_SUB || k == ARITH_TOK_MUL || k == ARITH_TOK_DIV;
+}
+
+/* Reads t[from, to) as an expression into *sd. */
+static void side_of(const struct arith *a, const struct arith_tok *t, size_t from, size_t to,
+		    struct side *sd)
+{
+	size_t i, figs = 0, depth = 0, part_from = from;
+	bool operand = true, sub = false, addsub = false, percent = false;
+	uint8_t cur = 0;
+
+	memset(sd, 0, sizeof(*sd));
+	sd->from = from;
+	sd->to = to;
+	if (to - from > ARITH_TOKS || from == to)
+		return;
+	for (i = from; i < to; i++) {
+		int k = t[i].kind;
+
+		if (k == ARITH_TOK_FIG) {
+			const struct arith_fig *f = &a->fig[t[i].fig];
+
+			if (!operand || ++figs > ARITH_TERMS)
+				return;
+			if (f->cur && cur && f->cur != cur)
+				return; /* two currencies: a conversion, not worked here */
+			if (f->cur)
+				cur = f->cur;
+			percent |= f->percent;
+			operand = false;
+		} else if (k == ARITH_TOK_LP) {
+			if (!operand || ++depth > ARITH_DEPTH)
+				return;
+		} else if (k == ARITH_TOK_RP) {
+			if (operand || depth == 0)
+				return;
+			depth--;
+		} else if (is_op(k)) {
+			if (operand)
+				return;
+			operand = true;
+			sd->ops = true;
+			if (depth == 0 && (k == ARITH_TOK_ADD || k == ARITH_TOK_SUB)) {
+				addsub = true;
+				if (sd->n_parts == ARITH_TERMS)
+					return;
+				sd->part[sd->n_parts][0] = part_from;
+				sd->part[sd->n_parts][1] = i;
+				sd->part_sub[sd->n_parts++] = sub;
+				sub = k == ARITH_TOK_SUB;
+				part_from = i + 1;
+			}
+		} else {
+			return;
+		}
+	}
+	if (operand || depth != 0 || sd->n_parts == ARITH_TERMS)
+		return;
+	/* "$100 + 10%" says a share of what, not a number to add */
+	if (percent && addsub)
+		return;
+	sd->part[sd->n_parts][0] = part_from;
+	sd->part[sd->n_parts][1] = to;
+	sd->part_sub[sd->n_parts++] = sub;
+	sd->valid = true;
+}
+
+static bool single_fig(const struct chain *ch, size_t from, size_t to)
+{
+	return to == from + 1 && ch->t[from].kind == ARITH_TOK_FIG;
+}
+
+/* Records that figure result is written equal to the tokens [from, to) of the chain. */
+static void relate(struct arith *a, const struct chain *ch, size_t from, size_t to, uint8_t result,
+		   bool approx)
+{
+	struct arith_rel *r;
+	const struct arith_fig *rf = &a->fig[result];
+	size_t i;
+
+	if (a->n_rel == ARITH_RELS || to - from > ARITH_TOKS || to == from)
+		return;
+	r = &a->rel[a->n_rel];
+	memset(r, 0, sizeof(*r));
+	r->result = result;
+	r->approx = approx;
+	for (i = from; i < to; i++) {
+		const struct arith_tok *t = &ch->t[i];
+
+		if (t->kind == ARITH_TOK_FIG) {
+			const struct arith_fig *f = &a->fig[t->fig];
+
+			/* a result in another currency than its terms: a conversion */
+			if (rf->cur && f->cur && rf->cur != f->cur)
+				return;
+			r->rounds |= f->percent;
+		}
+		r->rounds |= t->kind == ARITH_TOK_DIV || t->kind == ARITH_TOK_AVG;
+		r->toks[r->n_toks++] = *t;
+	}
+	if (rf->percent)
+		return; /* "= 15%" is a share, said otherwise */
+	if (!arith_eval(a, r, NULL, &r->value))
+		return;
+	r->holds = arith_states(rf->v, rf->decimals, r->value, r->rounds, r->approx);
+	a->n_rel++;
+}
+
+/*
+ * A side "R (E)": a figure and, in parentheses, the expression it is
+ * ("1200.00 (1100.00 + 100.00)"). True when related.
+ */
+static bool result_first(struct arith *a, const struct chain *ch, size_t from, size_t to)
+{
+	struct side in;
+
+	if (to - from < 5 || ch->t[from].kind != ARITH_TOK_FIG || ch->t[from + 1].kind != ARITH_TOK_LP ||
+	    ch->t[to - 1].kind != ARITH_TOK_RP)
+		return false;
+	side_of(a, ch->t, from + 2, to - 1, &in);
+	if (!in.valid || !in.ops)
+		return false;
+	relate(a, ch, from + 2, to - 1, ch->t[from].fig, false);
+	return true;
+}
+
+/*
+ * "15% on $200 is $200 x 0.15 = $30": a figure (at lead) said again as the
+ * first operand of the expression after it, [from, to), whose written
+ * result follows (the side after the relation at to is one figure). The
+ * figure belongs to the words before ("on $200"), not to the equation.
+ */
+static bool operand_restated(const struct arith *a, const struct chain *ch, size_t lead,
+			     size_t from, size_t to)
+{
+	size_t j;
+
+	if (to >= ch->n || ch->t[from].kind != ARITH_TOK_FIG ||
+	    q_cmp(a->fig[ch->t[lead].fig].v, a->fig[ch->t[from].fig].v) != 0)
+		return false;
+	for (j = to + 1; j < ch->n && ch->t[j].kind != TOK_REL; j++)
+		;
+	return single_fig(ch, to + 1, j);
+}
+
+static void end_chain(struct arith *a, struct chain *ch)
+{
+	struct side prev = {0}, cur;
+	size_t i, from = 0, k = 0, j;
+	bool approx = false, have_prev = false;
+
+	if (ch->over) {
+		ch->n = 0;
+		ch->over = false;
+		return;
+	}
+	for (i = 0; i <= ch->n; i++) {
+		if (i < ch->n && ch->t[i].kind != TOK_REL)
+			continue;
+		side_of(a, ch->t, from, i, &cur);
+		if (!cur.valid)
+			result_first(a, ch, from, i);
+		if (have_prev && prev.valid && cur.valid) {
+			if (single_fig(ch, cur.from, cur.to) && prev.ops) {
+				relate(a, ch, prev.from, prev.to, ch->t[cur.from].fig, approx);
+			} else if (single_fig(ch, prev.from, prev.to) && cur.ops && k == 1 &&
+				   !operand_restated(a, ch, prev.from, cur.from, i)) {
+				relate(a, ch, cur.from, cur.to, ch->t[prev.from].fig, approx);
+			} else if (prev.n_parts == cur.n_parts && cur.n_parts > 1) {
+				for (j = 0; j < cur.n_parts; j++) {
+					size_t pf = prev.part[j][0], pt = prev.part[j][1];
+
+					if (single_fig(ch, cur.part[j][0], cur.part[j][1]) &&
+					    prev.part_sub[j] == cur.part_sub[j] && pt - pf > 1)
+						relate(a, ch, pf, pt, ch->t[cur.part[j][0]].fig, approx);
+				}
+			}
+		}
+		if (i < ch->n)
+			approx = ch->approx[i];
+		prev = cur;
+		have_prev = true;
+		from = i + 1;
+		k++;
+	}
+	ch->n = 0;
+}
+
+static void push(struct chain *ch, int kind, uint8_t fig, bool approx)
+{
+	if (ch->over)
+		return;
+	if (ch->n == CHAIN_TOKS) {
+		ch->over = true;
+		return;
+	}
+	ch->approx[ch->n] = approx;
+	ch->t[ch->n++] = (struct arith_tok){(uint8_t)kind, fig};
+}
+
+/*
+ * "the average of $100, $120 and $140 is $120": after the AVG token, the
+ * figures and the result. Returns the token it stopped at (unread).
+ */
+static int average(struct lexer *lx, struct chain *ch, struct arith_tok *t, bool *approx)
+{
+	int k;
+	size_t figs = 0;
+	bool sep = true;
+
+	ch->n = 0;
+	push(ch, ARITH_TOK_AVG, 0, false);
+	for (;;) {
+		k = next_tok(lx, t, approx);
+		if (k == ARITH_TOK_FIG && sep && figs < ARITH_TERMS) {
+			push(ch, ARITH_TOK_FIG, t->fig, false);
+			figs++;
+			sep = false;
+		} else if ((k == TOK_SEP || k == TOK_AND) && !sep) {
+			sep = true;
+		} else if (k == TOK_AND && sep && figs > 0) {
+			/* ", and" */
+		} else {
+			break;
+		}
+	}
+	if (k == TOK_REL && !sep && figs >= 2) {
+		bool ap = *approx;
+
+		k = next_tok(lx, t, approx);
+		if (k == ARITH_TOK_FIG) {
+			relate(lx->a, ch, 0, ch->n, t->fig, ap);
+			k = next_tok(lx, t, approx);
+		}
+	}
+	ch->n = 0;
+	return k;
+}
+
+/*
+ * Where a figure's working in parentheses opens after a few words that
+ * say what the figure is for ("60 euros allocated for meals (30 euros x 2
+ * meals)"): the '(' at or past i, with only words between (six at most,
+ * none that joins another figure, "and", "plus"), and a figure inside;
+ * 0 when there is none.
+ */
+static size_t working_after(const char *s, size_t n, size_t i)
+{
+	size_t words = 0, l, k;
+
+	for (;;) {
+		i = skip_blank(s, n, i);
+		if (i >= n)
+			return 0;
+		if (s[i] == '(') {
+			k = skip_blank(s, n, i + 1);
+			return k < n && (is_digit(s[k]) || sign_at(s, n, k, &(uint8_t){0})) ? i : 0;
+		}
+		l = word_len(s, n, i);
+		if (!l || ++words > 6 || word_is(s + i, l, "and") || word_is(s + i, l, "plus") ||
+		    word_is(s + i, l, "minus") || word_is(s + i, l, "with"))
+			return 0;
+		i += l;
+		if (i < n && s[i] == '\'' && i + 1 < n && is_alpha(s[i + 1]))
+			i++;
+	}
+}
+
+/* How far a figure's labelled parts in parentheses are read, at most. */
+#define PARTS_SPAN 240
+
+/* Whether the operator-free part [from, to) of a labelled list holds words
+ * that name it ("Pizza party:", "for meals"), not only figures. */
+static bool part_named(const char *s, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (is_alpha(s[i]))
+			return true;
+	return false;
+}
+
+/*
+ * "110.0 (Pizza party: 100.0, Sushi dinner: 10.0)", "€1,050 (€330 for the
+ * hotel + €720 for meals)": a figure, then in parentheses its parts, each
+ * one figure with words that say what it is, joined by "+" or "plus" (a
+ * sum written out: related, right or wrong) or by ",", ";" or "and" (a
+ * list, which may name a few of many: related only where the figure is
+ * their sum). A part with more figures takes its one in the result's
+ * currency; with none, or with an operator, a percentage, a line break
+ * or a nested parenthesis inside, the list is not read. s[lp] is the '('
+ * after the figure result; true and *end past the ')' when related.
+ */
+static bool labelled_parts(struct arith *a, const char *s, size_t n, size_t lp, uint8_t result,
+			   size_t *end)
+{
+	struct arith_fig f, pick[ARITH_TERMS];
+	struct chain ch;
+	size_t i = lp + 1, lim = MIN(n, lp + PARTS_SPAN), part_from = i, parts = 0, l, e;
+	size_t fig0 = a->n_fig, rel0 = a->n_rel;
+	uint8_t cur = a->fig[result].cur, c2;
+	unsigned named = 0, figs = 0;
+	bool list = false, have = false;
+
+	for (;;) {
+		bool sep = false, sep_plus = false, close = false;
+		size_t at = i;
+
+		if (i >= lim || s[i] == '\n' || s[i] == '(')
+			return false;
+		if (is_digit(s[i]) || sign_at(s, n, i, &c2) ||
+		    (code_at(s, n, i, &c2) == 3 && i + 4 < n && s[i + 3] == ' ' && is_digit(s[i + 4]))) {
+			if (!read_fig(s, n, i, &f, &e)) {
+				i = e; /* glued to letters, a date, a code: words of the label */
+				continue;
+			}
+			i = e;
+			if (f.percent || parts == ARITH_TERMS)
+				return false;
+			figs++;
+			/* the part's figure: its only one, or its only one in the result's currency */
+			if (!have || (cur && f.cur == cur && pick[parts].cur != cur)) {
+				pick[parts] = f;
+				have = true;
+			} else if (!cur || f.cur == cur) {
+				return false;
+			}
+			continue;
+		}
+		switch (s[i]) {
+		case ')':
+			close = true;
+			break;
+		case ',':
+		case ';':
+			sep = true;
+			break;
+		case '+':
+			sep = sep_plus = true;
+			break;
+		case '*':
+		case '=':
+		case '@':
+		case '/':
+		case '~':
+			return false;
+		case '-':
+			if (i > 0 && is_blank(s[i - 1]) && i + 1 < n && is_blank(s[i + 1]))
+				return false;
+			break;
+		case '\xC3': /* × ÷ */
+			if (i + 1 < n && (s[i + 1] == '\x97' || s[i + 1] == '\xB7'))
+				return false;
+			break;
+		default:
+			break;
+		}
+		if (!sep && !close && is_alpha(s[i])) {
+			l = word_len(s, n, i);
+			if (!l)
+				return false;
+			if (word_is(s + i, l, "x") || word_is(s + i, l, "X") || word_is(s + i, l, "times") ||
+			    word_is(s + i, l, "minus") || word_is(s + i, l, "divided") ||
+			    word_is(s + i, l, "at"))
+				return false;
+			sep = word_is(s + i, l, "and") || word_is(s + i, l, "plus");
+			sep_plus = word_is(s + i, l, "plus");
+			if (!sep) {
+				i += l;
+				continue;
+			}
+			i += l - 1;
+		}
+		if (sep || close) {
+			if (!have || parts == ARITH_TERMS || fig0 + parts == ARITH_FIGS ||
+			    (figs > 1 && !(cur && pick[parts].cur == cur)))
+				return false;
+			named += part_named(s, part_from, at);
+			parts++;
+			have = false;
+			figs = 0;
+			list |= sep && !sep_plus;
+			part_from = i + 1;
+		}
+		i++;
+		if (close)
+			break;
+	}
+	/* two parts or more, one named at least ("(100.0 + 10.0)" is result_first()'s) */
+	if (parts < 2 || !named)
+		return false;
+	ch.n = 0;
+	for (l = 0; l < parts; l++) {
+		if (l)
+			ch.t[ch.n++] = (struct arith_tok){ARITH_TOK_ADD, 0};
+		ch.t[ch.n++] = (struct arith_tok){ARITH_TOK_FIG, (uint8_t)a->n_fig};
+		a->fig[a->n_fig++] = pick[l];
+	}
+	relate(a, &ch, 0, ch.n, result, false);
+	if (a->n_rel == rel0 || (list && !a->rel[rel0].holds)) {
+		a->n_fig = fig0;
+		a->n_rel = rel0;
+		return false;
+	}
+	*end = i;
+	return true;
+}
+
+/*
+ * "€330 (110 x 3)" inside a chain: the tokens from the '(' at lp to the
+ * chain's end are an expression with an operator, the working of the
+ * figure before the '(': related to it and taken out of the chain, which
+ * goes on with the figure alone. False (the chain untouched) otherwise.
+ */
+static bool working_of(struct arith *a, struct chain *ch, size_t lp)
+{
+	struct side in;
+
+	side_of(a, ch->t, lp + 1, ch->n, &in);
+	if (!in.valid || !in.ops)
+		return false;
+	relate(a, ch, lp + 1, ch->n, ch->t[lp - 1].fig, false);
+	ch->n = lp;
+	return true;
+}
+
+/*
+ * A word that multiplies when it joins ("3 nights at €110", "15% of $200"):
+ * a product sign pushed, or, when it does not join, the chain ended there.
+ * Returns joins.
+ */
+static bool join_product(struct arith *a, struct chain *ch, bool joins, size_t *depth, int *last)
+{
+	if (joins) {
+		push(ch, ARITH_TOK_MUL, 0, false);
+		*last = ARITH_TOK_MUL;
+	} else {
+		end_chain(a, ch);
+		*depth = 0;
+		*last = TOK_BREAK;
+	}
+	return joins;
+}
+
+size_t arith_scan(const char *text, size_t n, struct arith *a)
+{
+	static struct chain zero;
+	struct chain ch;
+	struct lexer lx = {text, n, 0, 0, a, false};
+	struct arith_tok t = {0, 0};
+	bool approx, at = false;
+	int k, last = TOK_BREAK;
+	size_t depth = 0, wp, work_lp = 0, work_depth = 0;
+	uint8_t work_fig = 0;
+
+	a->n_fig = a->n_rel = 0;
+	ch = zero;
+	k = next_tok(&lx, &t, &approx);
+	while (k != TOK_END) {
+		/* "60 euros allocated for meals (30 euros x 2 meals)": the
+		 * figure, then its working */
+		if ((k == TOK_BREAK || k == TOK_AT) && last == ARITH_TOK_FIG && ch.n == 1 &&
+		    is_alpha(text[lx.tok]) && (wp = working_after(text, n, lx.tok)) > 0) {
+			lx.i = wp;
+			at = false;
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
+		/* "110.0 (Pizza party: 100.0, Sushi dinner: 10.0)": the figure
+		 * and its named parts; the chain goes on after them */
+		if (k == ARITH_TOK_LP && last == ARITH_TOK_FIG && ch.n &&
+		    ch.t[ch.n - 1].kind == ARITH_TOK_FIG &&
+		    labelled_parts(a, text, n, lx.tok, ch.t[ch.n - 1].fig, &wp)) {
+			lx.i = wp;
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
+		if (k == ARITH_TOK_AVG) {
+			end_chain(a, &ch);
+			depth = 0;
+			k = average(&lx, &ch, &t, &approx);
+			last = TOK_BREAK;
+			continue;
+		}
+		/* "at" multiplies a count by a price: "3 nights at €110/night" */
+		if (at) {
+			at = false;
+			if (!join_product(a, &ch, k == ARITH_TOK_FIG && a->fig[t.fig].cur, &depth,
+					  &last))
+				continue;
+		}
+		/* "15% of $200": a share of a figure */
+		if (k == TOK_OF) {
+			join_product(a, &ch,
+				     last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].percent,
+				     &depth, &last);
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
+		if (k == TOK_AT) {
+			if (last == ARITH_TOK_FIG && ch.n && a->fig[ch.t[ch.n - 1].fig].units) {
+				at = true;
+			} else {
+				end_chain(a, &ch);
+				depth = 0;
+			}
+			last = at ? last : TOK_BREAK;
+			k = next_tok(&lx, &t, &approx);
+			continue;
+		}
+		/* an operator with no operand before it ("- 2 meals" of a list
+		 * item), a parenthesis closing one opened before the chain
+		 * ("(Maximum cost: 3 x 150 = 450)"): where a chain starts or ends */
+		if (is_op(k) && last != ARITH_TOK_FIG && last != ARITH_TOK_RP)
+			k = TOK_BREAK;
+		if (k == ARITH_TOK_RP && depth == 0)
+			k = TOK_BREAK;
+		if (k == TOK_BREAK || k == TOK_SEP || k == TOK_AND) {
+			/* a parenthesis opened on words is a remark, not a term
+			 * ("= €180 (it's not cash-only)"): the chain ends before it */
+			while (ch.n && ch.t[ch.n - 1].kind == ARITH_TOK_LP)
+				ch.n--;
+			end_chain(a, &ch);
+			depth = 0;
+		} else if (k == ARITH_TOK_FIG && (last == ARITH_TOK_FIG || last == ARITH_TOK_RP)) {
+			/* two figures with nothing between: a new chain ("3 Days $110 * 3") */
+			end_chain(a, &ch);
+			depth = 0;
+			push(&ch, k, t.fig, false);
+		} else if (k == ARITH_TOK_RP && depth == work_depth + 1 && work_lp > 0 &&
+			   work_lp < ch.n && ch.t[work_lp].kind == ARITH_TOK_LP &&
+			   ch.t[work_lp - 1].kind == ARITH_TOK_FIG && ch.t[work_lp - 1].fig == work_fig &&
+			   working_of(a, &ch, work_lp)) {
+			/* "€330 (110 x 3) + €720 (...) = €1,050": the figure was
+			 * related to its working; the chain goes on with the figure */
+			depth--;
+			work_lp = 0;
+			k = ARITH_TOK_FIG;
+		} else {
+			/* a parenthesis right after a figure may hold its working */
+			if (k == ARITH_TOK_LP && last == ARITH_TOK_FIG && ch.n && !ch.over) {
+				work_lp = ch.n;
+				work_depth = depth;
+				work_fig = ch.t[ch.n - 1].fig;
+			}
+			push(&ch, k, t.fig, approx);
+			depth += k == ARITH_TOK_LP;
+			depth -= k == ARITH_TOK_RP;
+		}
+		last = k;
+		k = next_tok(&lx, &t, &approx);
+	}
+	end_chain(a, &ch);
+	return a->n_rel;
+}
+
+/* --- working out -------------------------------------------------------- */
+
+static int prec(int k)
+{
+	return k == ARITH_TOK_ADD || k == ARITH_TOK_SUB ? 1 : k == ARITH_TOK_MUL || k == ARITH_TOK_DIV ? 2 : 0;
+}
+
+static bool apply(struct arith_q *vals, size_t *nv, int op)
+{
+	struct arith_q x, y;
+
+	if (*nv < 2)
+		return false;
+	y = vals[--*nv];
+	x = vals[*nv - 1];
+	if (op == ARITH_TOK_ADD || op == ARITH_TOK_SUB)
+		return q_add(x, y, op == ARITH_TOK_SUB, &vals[*nv - 1]);
+	return q_mul(x, y, op == ARITH_TOK_DIV, &vals[*nv - 1]);
+}
+
+bool arith_eval(const struct arith *a, const struct arith_rel *rel, const struct arith_q *v,
+		struct arith_q *out)
+{
+	struct arith_q vals[ARITH_TOKS];
+	uint8_t ops[ARITH_TOKS];
+	size_t nv = 0, no = 0, i;
+
+	if (rel->n_toks == 0 || rel->n_toks > ARITH_TOKS)
+		return false;
+	if (rel->toks[0].kind == ARITH_TOK_AVG) {
+		struct arith_q sum = {0, 1};
+
+		for (i = 1; i < rel->n_toks; i++) {
+			uint8_t f = rel->toks[i].fig;
+
+			if (rel->toks[i].kind != ARITH_TOK_FIG || f >= a->n_fig ||
+			    !q_add(sum, v ? v[f] : a->fig[f].v, false, &sum))
+				return false;
+		}
+		return rel->n_toks > 1 &&
+		       q_mul(sum, (struct arith_q){(int64_t)(rel->n_toks - 1), 1}, true, out);
+	}
+	for (i = 0; i < rel->n_toks; i++) {
+		int k = rel->toks[i].kind;
+
+		if (k == ARITH_TOK_FIG) {
+			uint8_t f = rel->toks[i].fig;
+
+			if (f >= a->n_fig || nv == ARITH_TOKS)
+				return false;
+			vals[nv++] = v ? v[f] : a->fig[f].v;
+		} else if (k == ARITH_TOK_LP) {
+			if (no == ARITH_TOKS)
+				return false;
+			ops[no++] = (uint8_t)k;
+		} else if (k == ARITH_TOK_RP) {
+			while (no > 0 && ops[no - 1] != ARITH_TOK_LP)
+				if (!apply(vals, &nv, ops[--no]))
+					return false;
+			if (no == 0)
+				return false;
+			no--;
+		} else if (is_op(k)) {
+			while (no > 0 && prec(ops[no - 1]) >= prec(k))
+				if (!apply(vals, &nv, ops[--no]))
+					return false;
+			if (no == ARITH_TOKS)
+				return false;
+			ops[no++] = (uint8_t)k;
+		} else {
+			return false;
+		}
+	}
+	while (no > 0)
+		if (ops[no - 1] == ARITH_TOK_LP || !apply(vals, &nv, ops[--no]))
+			return false;
+	if (nv != 1)
+		return false;
+	*out = vals[0];
+	return true;
+}
+
+/* --- writing ------------------------------------------------------------ */
+
+struct out {
+	char *p;
+	size_t n, len;
+	bool cut;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->cut)
+		return;
+	/* room for "..." and the NUL */
+	if (o->len + n + 4 > o->n) {
+		if (o->n >= 4) {
+			memcpy(o->p + MIN(o->len, o->n - 4), "...", 3);
+			o->len = MIN(o->len, o->n - 4) + 3;
+		}
+		o->cut = true;
+		return;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+}
+
+static void puts_(struct out *o, const char *s)
+{
+	put(o, s, strlen(s));
+}
+
+/* value in decimals places at least, at most 4 (rounded), no exponent. */
+static void put_value(struct out *o, struct arith_q v, unsigned decimals, bool commas)
+{
+	char buf[48];
+	struct arith_q r;
+	unsigned dec = decimals;
+	int64_t ip, fp;
+	bool neg;
+
+	while (dec < 4 && q_round(v, dec, &r) && q_cmp(r, v) != 0)
+		dec++;
+	if (dec > DEC_DIGITS || !q_round(v, dec, &r)) {
+		snprintf(buf, sizeof(buf), "%.4f", arith_double(v));
+		puts_(o, buf);
+		return;
+	}
+	/* r = x / 10^dec, exactly */
+	neg = r.n < 0;
+	fp = (neg ? -r.n : r.n) * (pow10s[dec] / r.d);
+	ip = fp / pow10s[dec];
+	fp %= pow10s[dec];
+	if (neg)
+		puts_(o, "-");
+	snprintf(buf, sizeof(buf), "%lld", (long long)ip);
+	for (size_t k = 0, l = strlen(buf); k < l; k++) {
+		put(o, buf + k, 1);
+		if (commas && (l - k - 1) % 3 == 0 && k + 1 < l)
+			puts_(o, ",");
+	}
+	if (dec) {
+		snprintf(buf, sizeof(buf), ".%0*lld", (int)dec, (long long)fp);
+		puts_(o, buf);
+	}
+}
+
+static void put_fig(struct out *o, const struct arith_fig *f, const char *text,
+		    const struct arith_q *v)
+{
+	if (!v || q_cmp(*v, f->v) == 0) {
+		put(o, text + f->from, f->to - f->from);
+		return;
+	}
+	put(o, text + f->from, f->num_from - f->from);
+	put_value(o, *v, f->decimals, f->commas);
+	put(o, text + f->num_to, f->to - f->num_to);
+}
+
+size_t arith_how(const struct arith *a, const struct arith_rel *rel, const char *text,
+		 const struct arith_q *v, char *out, size_t n)
+{
+	struct out o = {out, n, 0, false};
+	size_t i;
+	bool avg = rel->n_toks && rel->toks[0].kind == ARITH_TOK_AVG;
+
+	if (n == 0)
+		return 0;
+	if (avg)
+		puts_(&o, "average of ");
+	for (i = avg; i < rel->n_toks; i++) {
+		const struct arith_tok *t = &rel->toks[i];
+
+		switch (t->kind) {
+		case ARITH_TOK_FIG:
+			if (avg && i > 1)
+				puts_(&o, i + 1 == rel->n_toks ? " and " : ", ");
+			if (t->fig < a->n_fig)
+				put_fig(&o, &a->fig[t->fig], text, v ? &v[t->fig] : NULL);
+			break;
+		case ARITH_TOK_ADD: puts_(&o, " + "); break;
+		case ARITH_TOK_SUB: puts_(&o, " - "); break;
+		case ARITH_TOK_MUL: puts_(&o, " x "); break;
+		case ARITH_TOK_DIV: puts_(&o, " / "); break;
+		case ARITH_TOK_LP: puts_(&o, "("); break;
+		case ARITH_TOK_RP: puts_(&o, ")"); break;
+		default: break;
+		}
+	}
+	out[MIN(o.len, n - 1)] = '\0';
+	return MIN(o.len, n - 1);
+}
+
+size_t arith_format(const struct arith *a, const struct arith_fig *fig, const char *text,
+		    struct arith_q value, char *out, size_t n)
+{
+	struct out o = {out, n, 0, false};
+
+	(void)a;
+	if (n == 0)
+		return 0;
+	put(&o, text + fig->from, fig->num_from - fig->from);
+	put_value(&o, value, fig->decimals, fig->commas);
+	put(&o, text + fig->num_to, fig->to - fig->num_to);
+	out[MIN(o.len, n - 1)] = '\0';
+	return MIN(o.len, n - 1);
+}
+
+/* --- the cheap test ----------------------------------------------------- */
+
+/*
+ * The word at s (letters, none before it) when it joins terms ("x",
+ * "times", "plus", "minus", "divided", "split", "at"): 1; when it starts
+ * an average ("average", "mean"): 2; else 0.
+ */
+static int op_word(const unsigned char *s, size_t n)
+{
+	static const char *const words[] = {"x", "X", "times", "plus", "minus", "divided", "split"};
+	size_t k, l = 0;
+
+	while (l < n && l < 8 && is_alpha((char)s[l]))
+		l++;
+	if (l == 8 || l == 0)
+		return 0;
+	if (word_is((const char *)s, l, "average") || word_is((const char *)s, l, "mean"))
+		return 2;
+	for (k = 0; k < ARRAY_SIZE(words); k++)
+		if (word_is((const char *)s, l, words[k]))
+			return 1;
+	return word_is((const char *)s, l, "at") ? 1 : 0;
+}
+
+bool arith_may_hold(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i;
+	bool digit = false, op = false;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c >= '0' && c <= '9') {
+			if (op)
+				return true;
+			digit = true;
+			continue;
+		}
+		switch (c) {
+		case '+': case '*': case '=': case '@': case '%':
+			op |= digit;
+			break;
+		case '(': /* right after a figure: its parts may follow */
+			op |= (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') ||
+			      (i > 1 && s[i - 1] == ' ' && s[i - 2] >= '0' && s[i - 2] <= '9');
+			break;
+		case '-': case '/':
+			op |= digit && i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t');
+			break;
+		case 0xC3: /* × ÷ */
+			op |= digit && i + 1 < n && (s[i + 1] == 0x97 || s[i + 1] == 0xB7);
+			break;
+		case 0xC2: /* · */
+			op |= digit && i + 1 < n && s[i + 1] == 0xB7;
+			break;
+		case 0xE2: /* − ≈ */
+			op |= digit && i + 2 < n && ((s[i + 1] == 0x88 && s[i + 2] == 0x92) ||
+						     (s[i + 1] == 0x89 && s[i + 2] == 0x88));
+			break;
+		case 'x': case 'X': case 't': case 'p': case 'm': case 'd': case 's': case 'a':
+			/* a word's start: an average may come before its figures */
+			if ((i == 0 || !is_alpha((char)s[i - 1])) && (w = op_word(s + i, n - i)))
+				op |= digit || w == 2;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
