@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The program's parts: main.c (options, wiring, exit status) and pairs.c
- * (--pairs). They are the only code that prints messages or exits.
+ * The program's parts: main.c (options, wiring, exit status) calls the
+ * others (pairs.c --pairs, stream.c --input chat and --records, hook.c,
+ * repair.c --fix, chain.c); what they all use, main.c too, is common.c's.
+ * They are the only code that prints messages or exits.
  */
 #ifndef HALLUSCAN_CLI_H
 #define HALLUSCAN_CLI_H

@@ -13,11 +13,9 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -337,46 +335,6 @@ struct options {
 	const char *fix_report;
 };
 
-int cli_write_all(int fd, const char *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return errno;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-int cli_fail_on(const char *word)
-{
-	return strcmp(word, "never") == 0   ? HALLUSCAN_FAIL_ON_NEVER
-	       : strcmp(word, "warn") == 0  ? HALLUSCAN_FAIL_ON_WARN
-	       : strcmp(word, "block") == 0 ? HALLUSCAN_FAIL_ON_BLOCK
-					    : -1;
-}
-
-void cli_warn(const char *fmt, ...)
-{
-	struct buf line = {0};
-	va_list ap;
-	int err = BUF_LIT(&line, "halluscan: ");
-
-	va_start(ap, fmt);
-	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
-	va_end(ap);
-	err = err ? err : buf_addc(&line, '\n');
-	if (err)
-		fputs("halluscan: out of memory\n", stderr);
-	else
-		fwrite(line.data, 1, line.len, stderr);
-	buf_free(&line);
-}
-
 static void usage(void)
 {
 	fputs(usage_text, stderr);
@@ -392,14 +350,6 @@ static int add_str(char ***v, size_t *n, const char *s)
 	*v = nv;
 	nv[(*n)++] = (char *)s;
 	return 0;
-}
-
-/* "", "a,", ",a" and "a,,b" are errors: an empty name is a mistake, not "none". */
-bool cli_list_ok(const char *arg)
-{
-	size_t n = strlen(arg);
-
-	return !(n == 0 || arg[0] == ',' || arg[n - 1] == ',' || strstr(arg, ",,"));
 }
 
 static void no_empty_item(const char *opt, const char *arg)
@@ -787,22 +737,6 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 }
 
-/* Where compiled --rules packs are cached: the environment's say, or none. */
-const char *cli_cache_dir(char *out, size_t n)
-{
-	const char *d = getenv("HALLUSCAN_CACHE_DIR"), *x, *h;
-
-	if (d && *d)
-		return (size_t)snprintf(out, n, "%s", d) < n ? out : NULL;
-	x = getenv("XDG_CACHE_HOME");
-	if (x && *x)
-		return (size_t)snprintf(out, n, "%s/halluscan", x) < n ? out : NULL;
-	h = getenv("HOME");
-	if (h && *h)
-		return (size_t)snprintf(out, n, "%s/.cache/halluscan", h) < n ? out : NULL;
-	return NULL;
-}
-
 /* ---- output ---- */
 
 static int on_line(void *ctx)
@@ -950,26 +884,6 @@ static int scan_text(struct halluscan_scanner *sc, const char *text, size_t len,
 }
 
 /* ---- transcripts and records ---- */
-
-/*
- * A transcript's assistant text is scanned under a nonce no one has seen,
- * unless the harness gave one: a delimiter the model wrote there opens
- * nothing, and is reported as spoofed_span.
- */
-int cli_fresh_nonce(char *out, size_t n)
-{
-	static const char alphabet[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-	unsigned char r[32];
-	size_t i;
-
-	if (n < 25 || getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return -errno;
-	for (i = 0; i < 24; i++)
-		out[i] = alphabet[r[i] % (sizeof(alphabet) - 1)];
-	out[24] = '\0';
-	return 0;
-}
 
 /* --input chat (any format) and --records (JSONL) in stream.c. */
 static int run_stream(const struct options *o, const struct halluscan_rules *rules,
