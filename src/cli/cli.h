@@ -111,4 +111,11 @@ const char *cli_cache_dir(char *out, size_t n);
  */
 int hook_main(int argc, char **argv);
 
+/*
+ * halluscan eval [OPTION]... [FILE]... (eval.c): argv[0] is "eval". Prints
+ * the report on stdout and errors as "halluscan: ..." on stderr. Returns
+ * the exit status: 0 success, 2 usage or I/O error.
+ */
+int eval_main(int argc, char **argv);
+
 #endif

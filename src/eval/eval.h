@@ -90,11 +90,4 @@ void eval_cache_free(struct eval_cache *c);
  */
 int eval_run(const struct eval_options *o, FILE *out, FILE *err, struct diag *d);
 
-/*
- * The program entry of `halluscan eval [OPTION]... [FILE]...`: argv[0] is
- * "eval". Prints the report on stdout and errors as "halluscan: ..." on
- * stderr. Returns the exit status: 0 success, 2 usage or I/O error.
- */
-int eval_main(int argc, char **argv);
-
 #endif
