@@ -9,84 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "judge.h"
 #include "numbers/numlex.h"
 #include "scan/scan.h"
-
-/* Coverage of the claim's content words at or above which the passage
- * supports it, or partially supports it, when nothing can be checked. */
-#define COVER_SUPPORTS 0.80
-#define COVER_PARTIAL 0.50
-/* Bytes of a word stemmed (a longer word is compared by its head). */
-#define STEM_MAX 64
-/* The claim's sentences with a negation that are held against the
- * passage (the first ones), and how many of the passage's sentences each is
- * held against: those holding the most of its words. */
-#define NEG_SENTENCES 64
-#define NEG_NEAREST 3
-/* The longest name a reason quotes whole (a longer one by its head). */
-#define NAME_QUOTED 256
-/* Bytes of a list word's stem kept (a longer word is compared by its head). */
-#define LIST_STEM 24
-/* The absences of one claim held against the passage (the first ones; a
- * claim sentence past them is judged as any other), and the words of the
- * thing each names that are looked for. */
-#define ABSENCES_MAX 16
-#define ABSENCE_TOPICS 12
-/* How many words before a negation its subject is looked for, and after
- * it the verb, noun or participle. */
-#define ABSENCE_BEFORE 5
-#define ABSENCE_AFTER 3
-/* The most words a comma's contrast sets aside ("ill, not drunk"). */
-#define CONTRAST_WORDS 4
-/* The numbered parts of a passage ("passage 2: ...") told apart, the claim
- * sentences citing one that are held against it, and the words of each
- * weighed. */
-#define SEGMENTS_MAX 64
-#define CITED_MAX 8
-#define CITED_WORDS 32
-
-/* A distinct content word of the claim, by its stem. */
-struct word {
-	const char *text; /* its stem, in pairs.stems */
-	size_t len, count;
-	size_t sentence;  /* the last passage sentence holding it, from 1; 0: none */
-	uint64_t negated; /* the negated claim sentences holding it (bits of pairs.negs) */
-	const char *said; /* its first place in the claim */
-	size_t said_len;
-	bool name;        /* somewhere a name: is_name() */
-	size_t aside;     /* of count, those a contrast sets aside ("not a fish") */
-};
-
-/*
- * A claim sentence with a negation or a word of direction, and the passage
- * sentences nearest it.
- */
-struct negated {
-	size_t start, end; /* the sentence, in the claim */
-	size_t at, len;    /* its first negation ("not", "n't"), or the direction word */
-	uint32_t dir;      /* 0: a negation; else the word's direction marks (direction()) */
-	size_t hits;       /* words shared with the passage sentence being read */
-	struct {
-		size_t hits;   /* words shared (0: none yet) */
-		size_t from, to;
-		uint32_t says; /* MARK_NEGATION if it holds a negation, and its direction marks */
-	} near[NEG_NEAREST]; /* the passage sentences sharing the most, most first */
-};
-
-/* A list of the rule packs' words (patterns/pairs.yaml), by their stems. */
-struct stems {
-	char (*w)[LIST_STEM];
-	uint8_t *len;
-	uint32_t *classes; /* pairs.absence_kinds: the quantity classes (bits) */
-	size_t n;
-};
-
-/* The lists, in the order of list_names. */
-enum {
-	L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE, L_KINDS,
-	L_SKIP, L_BREAKS, L_SUBORDINATORS, L_CONTRASTS, L_UNKNOWN, L_COPULAS, L_AFTER_PASSIVE,
-	L_CONTRAST_HELD, L_ABBREVIATIONS, L_LABELS, L_TITLES, L_ADJECTIVES, L_EXACT, L_LISTS,
-};
 
 static const char *const list_names[L_LISTS] = {
 	"pairs.absence_sources", "pairs.absence_verbs", "pairs.absence_nouns",
@@ -98,102 +23,6 @@ static const char *const list_names[L_LISTS] = {
 	"pairs.abbreviations_before_names", "pairs.absence_adjectives", "pairs.absence_exact",
 };
 
-/* How many spellings an abbreviation's word may have ("st=saint|street"). */
-#define ABBREV_MAX 128
-
-/* A claim's word: its place. */
-struct place {
-	size_t at, len;
-};
-
-/* A clause of the claim that says the passage (or the one answering) lacks something. */
-struct absence {
-	size_t start, end;     /* the clause, in the claim */
-	uint32_t classes;      /* the kinds of thing it names (quantity classes, bits) */
-	bool exact;            /* it asks for the exact thing ("the exact date"): a weekday is none */
-	size_t n_topics;       /* the words that name the thing, by stem */
-	char topic[ABSENCE_TOPICS][LIST_STEM];
-	uint8_t topic_len[ABSENCE_TOPICS];
-};
-
-/* A list of topics (stems) to look for in a passage sentence. */
-struct topics {
-	const char (*w)[LIST_STEM];
-	const uint8_t *len;
-	size_t n;
-};
-
-/*
- * A contrast: "murder instead of manslaughter", "ill, not drunk". Its
- * negation is no negation of its clause; the passage contradicts it where
- * it says what the contrast sets aside and not what it asserts.
- */
-struct contrast {
-	size_t at, len; /* its first word ("not", "instead") */
-	size_t end;     /* the end of what it sets aside */
-	size_t n_set_aside, n_asserted;
-	bool qualified; /* what it sets aside is another thing's ("the tracks of the old line") */
-	char set_aside[ABSENCE_TOPICS][LIST_STEM], asserted[ABSENCE_TOPICS][LIST_STEM];
-	uint8_t set_aside_len[ABSENCE_TOPICS], asserted_len[ABSENCE_TOPICS];
-};
-
-/* What a claim with nothing checkable is weighed on. */
-enum claim_words {
-	WORDS_CONTENT, /* its content words */
-	WORDS_ALL,     /* it has none: all its words */
-	WORDS_NONE,    /* it has no word at all */
-};
-
-struct pairs {
-	struct scan *sc;
-	struct word *words; /* the current claim's, sorted */
-	size_t n_words, cap_words;
-	/* What the scan of one claim found. */
-	size_t items, grounded, altered;
-	uint64_t first_grounded_at, altered_at;
-	bool have_grounded, have_altered;
-	char altered_text[64], altered_source[64];
-	char missing_text[64]; /* the first checkable item the passage does not hold */
-	bool have_missing;
-	bool missing_figure; /* and one of them is a number check's */
-	const struct ruleset *rs;
-	char *stems; /* the claim's words stemmed, each at its own offset */
-	size_t cap_stems;
-	struct negated negs[NEG_SENTENCES];
-	size_t n_negs;
-	size_t n_dirs; /* of them, directions */
-	struct stems lists[L_LISTS];
-	char *masked; /* the claim, its absences blanked */
-	size_t cap_masked;
-	struct place *places; /* the claim's words */
-	size_t n_places, cap_places;
-	struct absence absences[ABSENCES_MAX];
-	size_t n_absences;
-	struct contrast contrasts[ABSENCES_MAX];
-	size_t n_contrasts;
-	/* pairs.abbreviations, a row per spelling: an abbreviation and the
-	 * word it stands for, by their stems ("ft" and "fort"). */
-	struct {
-		char a[LIST_STEM], f[LIST_STEM];
-		uint8_t al, fl;
-	} abbrev[ABBREV_MAX];
-	size_t n_abbrev;
-	uint32_t abbrev_first; /* the first letters of both sides, as bits of 'a'..'z' */
-	/* The passage's numbered parts: where each begins (its label) and
-	 * where its text does; each ends where the next begins. */
-	struct {
-		unsigned num;
-		size_t word;       /* its label, by its place in pairs.passage_labels */
-		size_t label, text;
-	} seg[SEGMENTS_MAX];
-	size_t n_seg;
-};
-
-static bool contrast_at(const struct pairs *p, size_t at);
-static bool set_aside_at(const struct pairs *p, size_t at);
-static uint32_t topics_held(const struct topics *tp, const char *w, size_t k);
-static bool word_listed(const struct pairs *p, size_t which, const char *w, size_t k,
-			uint32_t *classes);
 static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot);
 
 static const char *const label_names[] = {
@@ -461,7 +290,8 @@ static bool ends_sentence(const struct pairs *p, const char *t, size_t n, size_t
  * out. Returns where the next sentence is looked for: past pos (pos < n),
  * so a loop over the sentences ends whatever the text.
  */
-static size_t sentence_next(const struct pairs *p, const char *t, size_t n, size_t pos, size_t *start, size_t *end)
+size_t pairs_sentence_next(const struct pairs *p, const char *t, size_t n, size_t pos,
+			   size_t *start, size_t *end)
 {
 	size_t s = pos, e;
 
@@ -484,11 +314,11 @@ static void sentence_around(const struct pairs *p, const char *t, size_t n, size
 
 	while (s > 0 && !ends_sentence(p, t, n, s - 1))
 		s--;
-	sentence_next(p, t, n, s, start, end);
+	pairs_sentence_next(p, t, n, s, start, end);
 }
 
 /* Whether w[0, k) is one of the n words of list, in any case. */
-static bool one_of(const char *w, size_t k, const char *const *list, size_t n)
+bool pairs_one_of(const char *w, size_t k, const char *const *list, size_t n)
 {
 	size_t j;
 
@@ -504,12 +334,12 @@ static bool stopword(const char *w, size_t k)
 		"about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
 		"their", "them", "then", "there", "these", "they", "this", "those", "were", "what",
 		"when", "which", "while", "will", "with", "would", "your",
-		/* negations, which negates() weighs; "doesn" of "doesn't" */
+		/* negations, which pairs_negates() weighs; "doesn" of "doesn't" */
 		"aren", "cannot", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "neither",
 		"never", "none", "shouldn", "wasn", "weren", "without", "wouldn",
 	};
 
-	return one_of(w, k, words, ARRAY_SIZE(words));
+	return pairs_one_of(w, k, words, ARRAY_SIZE(words));
 }
 
 /*
@@ -538,7 +368,7 @@ static int cmp_words(const void *x, const void *y)
 }
 
 /* The next word (a run of letters and digits) of t at or after *i: its length (0: none). */
-static size_t next_word(const char *t, size_t n, size_t *i)
+size_t pairs_next_word(const char *t, size_t n, size_t *i)
 {
 	size_t k = 0;
 
@@ -562,7 +392,7 @@ static size_t next_word(const char *t, size_t n, size_t *i)
  * "lacks", "unavailable", "cancelled": a model's "did not cooperate" for
  * "refused to cooperate"), hyphen or not.
  */
-static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
+bool pairs_negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 {
 	static const char *const words[] = {
 		"not", "no", "never", "none", "nor", "neither", "without", "cannot",
@@ -584,22 +414,22 @@ static bool negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 		return (i >= 2 && t[i - 1] == '\'' && (t[i - 2] | 0x20) == 'n') ||
 		       (i >= 4 && memcmp(t + i - 3, "\xE2\x80\x99", 3) == 0 && (t[i - 4] | 0x20) == 'n');
 	if (!claim) {
-		if (one_of(t + i, k, words, ARRAY_SIZE(words)) ||
-		    one_of(t + i, k, passage_words, ARRAY_SIZE(passage_words)))
+		if (pairs_one_of(t + i, k, words, ARRAY_SIZE(words)) ||
+		    pairs_one_of(t + i, k, passage_words, ARRAY_SIZE(passage_words)))
 			return true;
 		if (k < 3 || k > 12)
 			return false;
 		m = word_stem(t + i, k, stem, sizeof(stem));
-		return one_of(stem, m, sense, ARRAY_SIZE(sense));
+		return pairs_one_of(stem, m, sense, ARRAY_SIZE(sense));
 	}
-	if (!one_of(t + i, k, words, ARRAY_SIZE(words)))
+	if (!pairs_one_of(t + i, k, words, ARRAY_SIZE(words)))
 		return false;
 	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
 		return false;
 	if (k == 3 && strncasecmp(t + i, "not", 3) == 0) {
 		next = i + k;
-		m = next_word(t, n, &next);
-		if (one_of(t + next, m, not_so, ARRAY_SIZE(not_so)))
+		m = pairs_next_word(t, n, &next);
+		if (pairs_one_of(t + next, m, not_so, ARRAY_SIZE(not_so)))
 			return false;
 		if (i >= 3 && strncasecmp(t + i - 3, "or ", 3) == 0 &&
 		    (i == 3 || !isalnum((unsigned char)t[i - 4])))
@@ -714,7 +544,7 @@ static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot)
 		if (dot - s > 1 && initials == 0)
 			return isupper((unsigned char)t[s]) &&
 			       (s == 0 || !isalnum((unsigned char)t[s - 1])) &&
-			       word_listed(p, L_TITLES, t + s, dot - s, NULL);
+			       pairs_word_listed(p, L_TITLES, t + s, dot - s, NULL);
 		if (dot - s != 1 || !isupper((unsigned char)t[s]))
 			break;
 		initials++;
@@ -768,8 +598,8 @@ static bool is_name(const struct pairs *p, const char *t, size_t n, size_t i, si
  * Whether the claim (cn bytes) weighs its word claim[i, i + k): a content
  * word or a name, or with all any word; *name: whether it is a name.
  */
-static bool weighed(const struct pairs *p, const char *claim, size_t cn, size_t i, size_t k, bool all,
-		    bool *name)
+bool pairs_weighed(const struct pairs *p, const char *claim, size_t cn, size_t i, size_t k,
+		   bool all, bool *name)
 {
 	*name = is_name(p, claim, cn, i, k);
 	return all || *name || (k >= 4 && !stopword(claim + i, k));
@@ -792,15 +622,15 @@ static int claim_words(struct pairs *p, const char *claim, size_t cn, bool all, 
 	*shortest = SIZE_MAX;
 	if (grow(&p->stems, &p->cap_stems, MAX(cn, (size_t)1), 1) < 0)
 		return -ENOMEM;
-	while ((k = next_word(claim, cn, &i)) > 0) {
-		if (weighed(p, claim, cn, i, k, all, &name)) {
+	while ((k = pairs_next_word(claim, cn, &i)) > 0) {
+		if (pairs_weighed(p, claim, cn, i, k, all, &name)) {
 			if (grow(&p->words, &p->cap_words, p->n_words + 1, sizeof(*p->words)) < 0)
 				return -ENOMEM;
 			/* (a stem is no longer than its word: each has its own bytes) */
 			p->words[p->n_words++] = (struct word){
 				.text = p->stems + i, .len = word_stem(claim + i, k, p->stems + i, STEM_MAX),
 				.count = 1, .said = claim + i, .said_len = k, .name = name,
-				.aside = set_aside_at(p, i),
+				.aside = pairs_set_aside_at(p, i),
 			};
 			*shortest = MIN(*shortest, p->words[p->n_words - 1].len);
 			(*total)++;
@@ -882,17 +712,17 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 		struct word *w;
 		bool name;
 
-		at = sentence_next(p, claim, cn, at, &s, &e);
+		at = pairs_sentence_next(p, claim, cn, at, &s, &e);
 		first = p->n_negs;
 		/* a contrast's "not" ("ill, not drunk") negates what it sets aside, not the sentence */
-		for (i = s; (k = next_word(claim, e, &i)) > 0 &&
-			    (!negates(claim, cn, i, k, true) || contrast_at(p, i));
+		for (i = s; (k = pairs_next_word(claim, e, &i)) > 0 &&
+			    (!pairs_negates(claim, cn, i, k, true) || pairs_contrast_at(p, i));
 		     i += k)
 			;
 		if (k > 0) {
 			check_add(p, s, e, i, k, 0);
 		} else {
-			for (i = s; (k = next_word(claim, e, &i)) > 0 && p->n_negs < NEG_SENTENCES; i += k)
+			for (i = s; (k = pairs_next_word(claim, e, &i)) > 0 && p->n_negs < NEG_SENTENCES; i += k)
 				if ((d = claim_direction(claim, cn, i, k)) &&
 				    (d & ~seen & (PAIRS_UP_BITS | PAIRS_DOWN_BITS))) {
 					seen |= d;
@@ -902,8 +732,8 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 		if (p->n_negs == first)
 			continue;
 		bits = (p->n_negs == 64 ? ~0ull : (1ull << p->n_negs) - 1) & ~((1ull << first) - 1);
-		for (i = s; (k = next_word(claim, e, &i)) > 0; i += k)
-			if (weighed(p, claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
+		for (i = s; (k = pairs_next_word(claim, e, &i)) > 0; i += k)
+			if (pairs_weighed(p, claim, cn, i, k, all, &name) && (w = find_word(p, claim + i, k)))
 				w->negated |= bits;
 	}
 }
@@ -1081,13 +911,13 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 		uint64_t touched = 0, m;
 		uint32_t says = 0;
 
-		at = sentence_next(p, passage, pn, at, &s, &e);
+		at = pairs_sentence_next(p, passage, pn, at, &s, &e);
 		sentence++;
-		for (i = s; (k = next_word(passage, e, &i)) > 0; i += k) {
+		for (i = s; (k = pairs_next_word(passage, e, &i)) > 0; i += k) {
 			struct word *w;
 
 			if (p->n_negs > p->n_dirs && !(says & MARK_NEGATION) &&
-			    negates(passage, pn, i, k, false))
+			    pairs_negates(passage, pn, i, k, false))
 				says |= MARK_NEGATION;
 			if (p->n_dirs)
 				says |= direction(passage, i, k);
@@ -1188,7 +1018,7 @@ static size_t direction_word(const char *passage, size_t s, size_t e, uint32_t m
 {
 	size_t i, k;
 
-	for (i = s; (k = next_word(passage, e, &i)) > 0; i += k)
+	for (i = s; (k = pairs_next_word(passage, e, &i)) > 0; i += k)
 		if (direction(passage, i, k) & m) {
 			*at = i;
 			return k;
@@ -1222,8 +1052,8 @@ static const struct word *name_missing(const struct pairs *p, struct pair_verdic
  * Whether the word w[0, k) is one of list which's, by stem (a participle
  * as written); *classes: a kind's classes.
  */
-static bool word_listed(const struct pairs *p, size_t which, const char *w, size_t k,
-			uint32_t *classes)
+bool pairs_word_listed(const struct pairs *p, size_t which, const char *w, size_t k,
+		       uint32_t *classes)
 {
 	const struct stems *l = &p->lists[which];
 	char s[LIST_STEM];
@@ -1248,655 +1078,17 @@ static bool word_listed(const struct pairs *p, size_t which, const char *w, size
 }
 
 /* Whether a word of places [from, to) (clipped to [a, b)) is in list which; *at: the first. */
-static bool listed_in(const struct pairs *p, const char *t, size_t which, size_t a, size_t b,
-		      ptrdiff_t from, ptrdiff_t to, size_t *at)
+bool pairs_listed_in(const struct pairs *p, const char *t, size_t which, size_t a, size_t b,
+		     ptrdiff_t from, ptrdiff_t to, size_t *at)
 {
 	ptrdiff_t j;
 
 	for (j = MAX(from, (ptrdiff_t)a); j < to && j < (ptrdiff_t)b; j++)
-		if (word_listed(p, which, t + p->places[j].at, p->places[j].len, NULL)) {
+		if (pairs_word_listed(p, which, t + p->places[j].at, p->places[j].len, NULL)) {
 			if (at)
 				*at = (size_t)j;
 			return true;
 		}
-	return false;
-}
-
-/* The first word at or after byte i of t[0, e), its length in *k (0: none). */
-static size_t word_at(const char *t, size_t e, size_t i, size_t *k)
-{
-	*k = next_word(t, e, &i);
-	return i;
-}
-
-/* How many words t[s, e) holds, counted up to most. */
-static size_t words_upto(const char *t, size_t s, size_t e, size_t most)
-{
-	size_t n = 0, k;
-
-	while (n < most && (k = next_word(t, e, &s)) > 0) {
-		n++;
-		s += k;
-	}
-	return n;
-}
-
-/*
- * Where the clause holding byte at of the sentence [s, e) starts: after the
- * last ";" or "(" before it, or at a break word (pairs.absence_breaks) right
- * after the last comma before it that has one ("Tickets cost $45, but the
- * passage does not say", "..., with no mention of"); else at the
- * sentence's start: a comma of a list ("parking, seating, or WiFi is not
- * available") opens no clause. (What is left before it is judged as the
- * rest of the claim, unless it says nothing else: absence_leftover().)
- */
-static size_t clause_start(const struct pairs *p, const char *t, size_t s, size_t at)
-{
-	size_t i, w, k;
-
-	for (i = at; i > s; i--) {
-		if (t[i - 1] == ';' || t[i - 1] == '(')
-			return i;
-		if (t[i - 1] == ',') {
-			w = word_at(t, at, i, &k);
-			if (k && word_listed(p, L_BREAKS, t + w, k, NULL))
-				return w;
-		}
-	}
-	return s;
-}
-
-/*
- * Where the clause holding byte at ends: at the first ";" or bracket after it, or at a
- * comma that a break word follows, or (sub: the clause opens with a
- * subordinator) at the first comma; else at the sentence's end e, before
- * its stop (which keeps the sentence apart from the next one once the
- * clause is blanked).
- */
-static size_t clause_end(const struct pairs *p, const char *t, size_t e, size_t at, bool sub,
-			 bool any_comma)
-{
-	size_t i, w, k;
-
-	for (i = at; i < e; i++) {
-		if (t[i] == ';' || t[i] == '(' || t[i] == ')')
-			return i;
-		if (t[i] == ',') {
-			if (sub || any_comma)
-				return i;
-			w = word_at(t, e, i + 1, &k);
-			if (k && word_listed(p, L_BREAKS, t + w, k, NULL))
-				return i;
-		}
-	}
-	return e > at && strchr(".!?", t[e - 1]) ? e - 1 : e;
-}
-
-/*
- * The first of places [a, j] in the clause of place j (after a ",", ";" or
- * "("), looked for among the ABSENCE_BEFORE places before j: what the
- * source is looked for in, so that every negation costs the same.
- */
-static size_t clause_first(const struct pairs *p, const char *t, size_t a, size_t j)
-{
-	size_t i, x;
-
-	a = MAX(a, j > ABSENCE_BEFORE ? j - ABSENCE_BEFORE : 0);
-	for (i = j; i > a; i--)
-		for (x = p->places[i - 1].at + p->places[i - 1].len; x < p->places[i].at; x++)
-			if (t[x] == ',' || t[x] == ';' || t[x] == '(')
-				return i;
-	return a;
-}
-
-/*
- * Whether the word at places[j] opens an absence in the sentence of places
- * [a, b): a negation (or an "unable", a "nothing") with a source before it
- * in its clause and a verb of telling, a noun of information or a participle after it
- * ("The passage doesn't specify", "the text makes no mention", "the article
- * says nothing"); a person before it and a verb of knowing after ("I don't
- * know", "we could not find"; "have" only with a noun of information or a
- * source after: "I don't have information"); a "no" before a noun of
- * information, opening the sentence or after a copula ("there is no
- * mention of", "with no mention of"; not "the agent provides no
- * information"); a participle of telling after a negation other than "no"
- * ("is not stated"), ending the clause or before a word of
- * pairs.absence_after_passive ("not stated in the text"; not "not
- * available discounts"), and when the participle also says a thing of the
- * world ("not available") only beside a source or a noun of information;
- * an "unable" that opens its sentence, before a verb ("Unable to answer";
- * not "says she is unable to provide"); "not possible to" or "not able to"
- * and a verb.
- */
-static bool absence_opens(const struct pairs *p, const char *t, size_t n, size_t a, size_t b,
-			  size_t j)
-{
-	const struct place *w = &p->places[j];
-	ptrdiff_t J = (ptrdiff_t)j;
-	bool neg = negates(t, n, w->at, w->len, true), other, no, src, person;
-	size_t v = 0;
-
-	other = word_listed(p, L_UNABLE, t + w->at, w->len, NULL);
-	/* "The passage is silent on the cost": a source, a copula, the adjective */
-	if (!neg && !other && j > a && word_listed(p, L_ADJECTIVES, t + w->at, w->len, NULL) &&
-	    word_listed(p, L_COPULAS, t + p->places[j - 1].at, p->places[j - 1].len, NULL) &&
-	    listed_in(p, t, L_SOURCES, clause_first(p, t, a, j), b, J - ABSENCE_BEFORE, J, NULL))
-		return true;
-	if (!neg && !other)
-		return false;
-	no = (w->len == 2 && strncasecmp(t + w->at, "no", 2) == 0) ||
-	     (other && w->len == 7 && strncasecmp(t + w->at, "nothing", 7) == 0);
-	/* the source is the clause's: "Based on the data, the shop does not
-	 * offer WiFi" says a thing of the shop */
-	src = listed_in(p, t, L_SOURCES, clause_first(p, t, a, j), b, J - ABSENCE_BEFORE, J, NULL);
-	person = listed_in(p, t, L_PERSONS, a, b, J - 3, J, NULL);
-	if (src && (listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
-		    listed_in(p, t, L_NOUNS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
-		    listed_in(p, t, L_PASSIVES, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
-		    listed_in(p, t, L_PASSIVES_WEAK, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL) ||
-		    (no && listed_in(p, t, L_VERBS, a, b, J - 2, J, NULL))))
-		return true;
-	if (person && listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, &v)) {
-		const struct place *x = &p->places[v];
-
-		if (!(x->len == 4 && strncasecmp(t + x->at, "have", 4) == 0))
-			return true;
-		if (listed_in(p, t, L_NOUNS, a, b, (ptrdiff_t)v + 1, (ptrdiff_t)v + 5, NULL) ||
-		    listed_in(p, t, L_SOURCES, a, b, (ptrdiff_t)v + 1, (ptrdiff_t)v + 5, NULL))
-			return true;
-	}
-	if (no && neg && listed_in(p, t, L_NOUNS, a, b, J + 1, J + 3, NULL) &&
-	    (j == a || listed_in(p, t, L_COPULAS, a, b, J - 2, J, NULL)))
-		return true;
-	if (neg && !no && listed_in(p, t, L_PASSIVES, a, b, J + 1, J + 3, &v) &&
-	    (v + 1 >= b || word_listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
-				       p->places[v + 1].len, NULL)))
-		return true;
-	if (neg && !no && listed_in(p, t, L_PASSIVES_WEAK, a, b, J + 1, J + 3, &v) &&
-	    (v + 1 >= b || word_listed(p, L_AFTER_PASSIVE, t + p->places[v + 1].at,
-				       p->places[v + 1].len, NULL)) &&
-	    (listed_in(p, t, L_SOURCES, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL) ||
-	     listed_in(p, t, L_NOUNS, a, b, (ptrdiff_t)a, (ptrdiff_t)b, NULL)))
-		return true;
-	if (other && !no && j == a && listed_in(p, t, L_VERBS, a, b, J + 1, J + 1 + ABSENCE_AFTER, NULL))
-		return true;
-	if (neg && j + 1 < b) {
-		const struct place *x = &p->places[j + 1];
-
-		if (((x->len == 8 && strncasecmp(t + x->at, "possible", 8) == 0) ||
-		     (x->len == 4 && strncasecmp(t + x->at, "able", 4) == 0)) &&
-		    listed_in(p, t, L_VERBS, a, b, J + 2, J + 4, NULL))
-			return true;
-	}
-	return false;
-}
-
-/* The words of the thing an absence [x->start, x->end) names, and its kinds. */
-static void absence_topics(const struct pairs *p, const char *t, size_t n, size_t a, size_t b,
-			   struct absence *x)
-{
-	static const size_t vocab[] = {
-		L_SOURCES, L_VERBS, L_NOUNS, L_PASSIVES, L_PASSIVES_WEAK, L_PERSONS, L_UNABLE,
-		L_SKIP, L_BREAKS, L_SUBORDINATORS, L_ADJECTIVES,
-	};
-	size_t j, i, m;
-
-	for (j = a; j < b; j++) {
-		const struct place *w = &p->places[j];
-		char s[LIST_STEM];
-		bool skip = false, name;
-
-		if (w->at < x->start || w->at >= x->end)
-			continue;
-		x->exact |= word_listed(p, L_EXACT, t + w->at, w->len, NULL);
-		if (word_listed(p, L_KINDS, t + w->at, w->len, &x->classes) ||
-		    negates(t, n, w->at, w->len, true) || !weighed(p, t, n, w->at, w->len, false, &name))
-			continue;
-		for (i = 0; i < ARRAY_SIZE(vocab) && !skip; i++)
-			skip = word_listed(p, vocab[i], t + w->at, w->len, NULL);
-		if (skip || x->n_topics == ABSENCE_TOPICS)
-			continue;
-		m = word_stem(t + w->at, w->len, s, sizeof(s));
-		for (i = 0; i < x->n_topics && !skip; i++)
-			skip = x->topic_len[i] == m && memcmp(x->topic[i], s, m) == 0;
-		if (skip)
-			continue;
-		memcpy(x->topic[x->n_topics], s, m);
-		x->topic_len[x->n_topics++] = (uint8_t)m;
-	}
-}
-
-/*
- * Blanks the whole sentence [s, e) of places [a, b) (but its stop) when
- * what its absences left is only words of theirs ("Based on the passage,",
- * "However,"): they say nothing else.
- */
-static void absence_leftover(struct pairs *p, const char *t, size_t n, size_t a, size_t b,
-			     size_t s, size_t e)
-{
-	static const size_t vocab[] = {
-		L_SOURCES, L_VERBS, L_NOUNS, L_PERSONS, L_UNABLE, L_SKIP, L_BREAKS,
-		L_SUBORDINATORS, L_ADJECTIVES,
-	};
-	size_t j, i;
-	bool name, other = false;
-
-	for (j = a; j < b && !other; j++) {
-		const struct place *w = &p->places[j];
-
-		if (p->masked[w->at] == ' ' || !weighed(p, t, n, w->at, w->len, false, &name))
-			continue;
-		other = true;
-		for (i = 0; i < ARRAY_SIZE(vocab) && other; i++)
-			other = !word_listed(p, vocab[i], t + w->at, w->len, NULL);
-	}
-	if (!other)
-		memset(p->masked + s, ' ', (e > s && strchr(".!?", t[e - 1]) ? e - 1 : e) - s);
-}
-
-/* Adds the stem of the word t[i, i + k) to a topic list of at most ABSENCE_TOPICS. */
-static void topic_add(char (*topic)[LIST_STEM], uint8_t *len, size_t *n, const char *w, size_t k)
-{
-	char s[LIST_STEM];
-	size_t m = word_stem(w, k, s, sizeof(s)), i;
-
-	for (i = 0; i < *n; i++)
-		if (len[i] == m && memcmp(topic[i], s, m) == 0)
-			return;
-	if (*n == ABSENCE_TOPICS)
-		return;
-	memcpy(topic[*n], s, m);
-	len[(*n)++] = (uint8_t)m;
-}
-
-/*
- * Whether a contrast weighs the claim's word t[i, i + k): a content word or
- * a name, or a word of three letters that is not a function word ("by car,
- * not by train", "tea rather than gas").
- */
-static bool contrast_word(const struct pairs *p, const char *t, size_t n, size_t i, size_t k)
-{
-	static const char *const function_words[] = {
-		"the", "and", "but", "for", "nor", "its", "was", "are", "has", "had", "not", "you",
-		"our", "who", "how", "why", "can", "may", "all", "any", "too", "off", "out", "per",
-		"via", "yet", "his", "her", "him", "she", "did", "get", "got", "let", "own", "use",
-		"one", "two", "etc", "way", "say", "see", "set",
-	};
-	bool name;
-
-	if (weighed(p, t, n, i, k, false, &name))
-		return true;
-	return k == 3 && isalpha((unsigned char)t[i]) && isalpha((unsigned char)t[i + 1]) &&
-	       isalpha((unsigned char)t[i + 2]) && !one_of(t + i, k, function_words, ARRAY_SIZE(function_words));
-}
-
-/*
- * Records the contrast whose phrase is places [j, jj) of the sentence that
- * starts at place a, what it sets aside ending at byte end: its content
- * words, and the last content word before the phrase that is not one of
- * them (what it asserts in its place: "murder" of "murder instead of
- * manslaughter", "month" of "last month, not last year").
- */
-static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, size_t j,
-			 size_t jj, size_t end)
-{
-	static const char *const determiners[] = {
-		"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that",
-		"these", "those",
-	};
-	static const char *const phrase_ends[] = {
-		"and", "or", "but", "to", "which", "that", "who", "while", "when", "as", "so",
-	};
-	struct contrast *c = &p->contrasts[p->n_contrasts++];
-	size_t i, first = 0;
-	bool name, phrase_ended = false;
-
-	memset(c, 0, sizeof(*c));
-	c->at = p->places[j].at;
-	c->len = p->places[j].len;
-	c->end = end;
-	for (i = jj; i < p->n_places && p->places[i].at < end; i++) {
-		const struct place *w = &p->places[i];
-
-		/* "of" in its noun phrase: "the arches of the old bridge", not
-		 * "the Standard plan and quotes a premium of $50" */
-		if (w->len == 2 && strncasecmp(t + w->at, "of", 2) == 0 && !phrase_ended)
-			c->qualified = true;
-		phrase_ended |= i - jj >= CONTRAST_WORDS + 2 ||
-				one_of(t + w->at, w->len, phrase_ends, ARRAY_SIZE(phrase_ends));
-		if (contrast_word(p, t, n, w->at, w->len)) {
-			if (c->n_set_aside == 0)
-				first = i;
-			topic_add(c->set_aside, c->set_aside_len, &c->n_set_aside, t + w->at, w->len);
-		}
-	}
-	/* a verb set aside ("rather than leasing it"): the verb before it,
-	 * the word before an article ("bought the building") */
-	if (c->n_set_aside && p->places[first].len > 5 &&
-	    strncasecmp(t + p->places[first].at + p->places[first].len - 3, "ing", 3) == 0)
-		for (i = j; i > a + 1 && c->n_asserted == 0; i--) {
-			const struct place *w = &p->places[i - 2], *x = &p->places[i - 1];
-
-			if (one_of(t + x->at, x->len, determiners, ARRAY_SIZE(determiners)) &&
-			    contrast_word(p, t, n, w->at, w->len))
-				topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
-		}
-	for (i = j; i > a && c->n_asserted == 0; i--) {
-		const struct place *w = &p->places[i - 1];
-		struct topics aside = {c->set_aside, c->set_aside_len, c->n_set_aside};
-
-		if (contrast_word(p, t, n, w->at, w->len) && !topics_held(&aside, t + w->at, w->len))
-			topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
-	}
-	(void)name;
-}
-
-/*
- * Finds the claim's absences (absence_opens()), the first ABSENCES_MAX,
- * and blanks them in p->masked, a copy of the claim: what is left is what
- * the claim says of the world. Records its contrasts (pairs.contrasts),
- * the first ABSENCES_MAX outside absences.
- */
-static int claim_absences(struct pairs *p, const char *t, size_t n)
-{
-	size_t at = 0, s, e, a, b, j, k, c, i = 0;
-
-	p->n_absences = 0;
-	p->n_contrasts = 0;
-	p->n_places = 0;
-	if (grow(&p->masked, &p->cap_masked, MAX(n, (size_t)1), 1) < 0)
-		return -ENOMEM;
-	memcpy(p->masked, t, n);
-	if (p->lists[L_SOURCES].n == 0 && p->lists[L_CONTRASTS].n == 0)
-		return 0;
-	while ((k = next_word(t, n, &i)) > 0) {
-		if (grow(&p->places, &p->cap_places, p->n_places + 1, sizeof(*p->places)) < 0)
-			return -ENOMEM;
-		p->places[p->n_places++] = (struct place){i, k};
-		i += k;
-	}
-	for (a = 0; at < n;) {
-		at = sentence_next(p, t, n, at, &s, &e);
-		while (a < p->n_places && p->places[a].at < s)
-			a++;
-		for (b = a; b < p->n_places && p->places[b].at < e; b++)
-			;
-		for (j = a; j < b; j++) {
-			const struct place *w = &p->places[j];
-			struct absence *x;
-			size_t cs, fw, fk;
-
-			if (p->masked[w->at] == ' ' || p->n_absences == ABSENCES_MAX ||
-			    !absence_opens(p, t, n, a, b, j))
-				continue;
-			x = &p->absences[p->n_absences++];
-			memset(x, 0, sizeof(*x));
-			cs = clause_start(p, t, s, w->at);
-			while (cs < w->at && isspace((unsigned char)t[cs]))
-				cs++;
-			fw = word_at(t, e, cs, &fk);
-			/* "While the gallery holds 120 models, the passage does not
-			 * say ...": the subordinate clause before the comma is the
-			 * claim's own */
-			if (fk && word_listed(p, L_SUBORDINATORS, t + fw, fk, NULL)) {
-				size_t comma = w->at;
-
-				while (comma > cs && t[comma - 1] != ',')
-					comma--;
-				if (comma > cs) {
-					cs = comma;
-					while (cs < w->at && isspace((unsigned char)t[cs]))
-						cs++;
-					fw = word_at(t, e, cs, &fk);
-				}
-			}
-			x->start = cs;
-			x->end = clause_end(p, t, e, w->at, fk && word_listed(p, L_SUBORDINATORS, t + fw, fk, NULL),
-					    false);
-			absence_topics(p, t, n, a, b, x);
-			memset(p->masked + x->start, ' ', x->end - x->start);
-			absence_leftover(p, t, n, a, b, s, e);
-		}
-		for (j = a; j < b; j++) {
-			const struct place *w = &p->places[j];
-
-			/* (past the first ABSENCES_MAX, a contrast's "not" is a negation again) */
-			if (p->masked[w->at] == ' ' || p->n_contrasts == ABSENCES_MAX)
-				continue;
-			for (c = 0; c < p->lists[L_CONTRASTS].n; c++) {
-				const char *ph = p->lists[L_CONTRASTS].w[c];
-				size_t pl = p->lists[L_CONTRASTS].len[c], q = 0, jj = j, end, nx;
-				bool comma = pl > 0 && ph[0] == ',';
-
-				if (comma) {
-					size_t z = w->at;
-
-					while (z > s && (t[z - 1] == ' ' || t[z - 1] == '\t'))
-						z--;
-					if (z == s || t[z - 1] != ',')
-						continue;
-					q = 1;
-				}
-				/* each word of the phrase, in turn */
-				while (q < pl && jj < b) {
-					size_t wl;
-
-					while (q < pl && ph[q] == ' ')
-						q++;
-					for (wl = 0; q + wl < pl && ph[q + wl] != ' '; wl++)
-						;
-					if (wl != p->places[jj].len ||
-					    strncasecmp(t + p->places[jj].at, ph + q, wl) != 0)
-						break;
-					q += wl;
-					jj++;
-				}
-				if (q < pl || jj == j)
-					continue;
-				/* not "..., not only X but Y" (no negation), nor a hyphen's "not-for-profit" */
-				nx = p->places[jj - 1].at + p->places[jj - 1].len;
-				if (nx < n && t[nx] == '-')
-					continue;
-				if (comma && !negates(t, n, w->at, w->len, true))
-					continue;
-				end = clause_end(p, t, e, nx, false, true);
-				/* ", not" sets aside a short phrase ("ill, not drunk", "a
-				 * mammal, not a fish"); before a verb's "-ing" or a clause
-				 * ("..., not providing coverage at ...") it negates */
-				if (comma && (words_upto(t, nx, end, CONTRAST_WORDS + 1) > CONTRAST_WORDS ||
-					      (jj < b && p->places[jj].len > 4 &&
-					       strncasecmp(t + p->places[jj].at + p->places[jj].len - 3,
-							   "ing", 3) == 0)))
-					continue;
-				contrast_add(p, t, n, a, j, jj, end);
-				break;
-			}
-		}
-		a = b;
-	}
-	return 0;
-}
-
-/*
- * Whether two stems name the same thing: equal, or the shorter one (four
- * letters or more) begins the other, which is at most three letters longer
- * ("merg" of "merge" and "merger", which the stemmer leaves apart).
- */
-static bool same_head(const char *a, size_t an, const char *b, size_t bn)
-{
-	if (an > bn) {
-		const char *t = a;
-		size_t tn = an;
-
-		a = b, an = bn, b = t, bn = tn;
-	}
-	return an == bn ? memcmp(a, b, an) == 0 : an >= 4 && bn - an <= 3 && memcmp(a, b, an) == 0;
-}
-
-/* The classes of the quantities of a passage sentence, as they are read. */
-struct classes_seen {
-	const char *text;
-	size_t n;
-	uint32_t bits;
-};
-
-/*
- * Adds the class of a quantity to the bits; a count or bare number that
- * may be a year ("founded in 1998") is a year too.
- */
-static int on_quantity(void *ctx, const struct numlex_item *it)
-{
-	struct classes_seen *c = ctx;
-	enum quantity_class k = quantity_class_of(&it->q);
-
-	if (it->flags & NUMLEX_NOT_CLAIM)
-		return 0;
-	c->bits |= 1u << k;
-	if ((k == QC_NUMBER || k == QC_COUNT) &&
-	    quantity_may_be_year(&it->q, c->text, c->n, it->part_from))
-		c->bits |= 1u << QC_YEAR;
-	return 0;
-}
-
-/* Bits of the topics the passage word w[0, k) is (same_head()). */
-static uint32_t topics_held(const struct topics *tp, const char *w, size_t k)
-{
-	char st[LIST_STEM];
-	size_t m, j;
-	uint32_t bits = 0;
-
-	if (tp->n == 0)
-		return 0;
-	m = word_stem(w, k, st, sizeof(st));
-	for (j = 0; j < tp->n; j++)
-		if (same_head(tp->w[j], tp->len[j], st, m))
-			bits |= 1u << j;
-	return bits;
-}
-
-/* Whether w[0, k) names a day of the week or a month, capitalized ("on Thursday", "in May"). */
-static bool day_or_month(const char *w, size_t k)
-{
-	static const char *const names[] = {
-		"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-		"January", "February", "March", "April", "May", "June", "July", "August",
-		"September", "October", "November", "December",
-	};
-	size_t j;
-
-	if (k < 3 || !isupper((unsigned char)w[0]))
-		return false;
-	for (j = 0; j < ARRAY_SIZE(names); j++)
-		if (strlen(names[j]) == k && memcmp(names[j], w, k) == 0)
-			return true;
-	return false;
-}
-
-/*
- * The first passage sentence without a negation (or a word of the list
- * also: pairs.absence_unknown, "remains a mystery"; pairs.contrast_held,
- * "unlike a fish") that holds the topics of
- * want (all of up to three, three quarters of more) and none of avoid's,
- * and, when classes is not 0, a quantity of one of those classes: true
- * and *from, *to. Nothing to look for is never found.
- */
-static bool passage_states(const struct pairs *p, const char *passage, size_t pn,
-			   const struct topics *want, const struct topics *avoid, uint32_t classes,
-			   bool days, size_t also, size_t *from, size_t *to)
-{
-	/* with a kind, its quantity is the statement and two thirds of the
-	 * words name its thing ("when crews reopened the road": "crews reopened
-	 * one lane on Thursday") */
-	size_t need = want->n <= 3 && !classes ? want->n
-		      : want->n <= 2       ? want->n
-		      : classes            ? (2 * want->n + 2) / 3
-					   : (3 * want->n + 3) / 4,
-	       at, s, e;
-
-	if (want->n == 0 && classes == 0)
-		return false;
-	for (at = 0; at < pn;) {
-		size_t i, k;
-		uint32_t seen = 0;
-		struct classes_seen found = {0};
-		bool neg = false, day = false;
-
-		at = sentence_next(p, passage, pn, at, &s, &e);
-		for (i = s; (k = next_word(passage, e, &i)) > 0 && !neg; i += k) {
-			/* "costs $35 for patients without insurance" says the cost */
-			neg = (negates(passage, pn, i, k, false) &&
-			       !(k == 7 && strncasecmp(passage + i, "without", 7) == 0)) ||
-			      word_listed(p, also, passage + i, k, NULL) ||
-			      topics_held(avoid, passage + i, k) != 0;
-			seen |= topics_held(want, passage + i, k);
-			day |= days && (classes & (1u << QC_DATE)) && day_or_month(passage + i, k);
-		}
-		if (neg || (size_t)__builtin_popcount(seen) < need)
-			continue;
-		if (classes && !day) {
-			found = (struct classes_seen){passage + s, e - s, 0};
-			numlex_scan(passage + s, e - s, 0, on_quantity, &found);
-			if (!(found.bits & classes))
-				continue;
-		}
-		*from = s;
-		*to = e;
-		return true;
-	}
-	return false;
-}
-
-/*
- * Whether the passage states what absence x says it lacks: a sentence of
- * it holds the words that name the thing and, where the absence names a
- * kind (a date, a price, a number), a quantity of that kind. An absence
- * that names neither ("I don't know") is never stated.
- */
-static bool absence_stated(const struct pairs *p, const char *passage, size_t pn,
-			   const struct absence *x, size_t *from, size_t *to)
-{
-	struct topics want = {x->topic, x->topic_len, x->n_topics}, none = {0};
-
-	return passage_states(p, passage, pn, &want, &none, x->classes, !x->exact, L_UNKNOWN, from,
-			      to);
-}
-
-/*
- * Whether the passage says what contrast c sets aside, and nothing of
- * what the claim asserts in its place ("pleaded guilty to murder instead of
- * manslaughter" where the passage says "pleaded guilty to manslaughter").
- */
-static bool contrast_reversed(const struct pairs *p, const char *passage, size_t pn,
-			      const struct contrast *c, size_t *from, size_t *to)
-{
-	struct topics want = {c->set_aside, c->set_aside_len, c->n_set_aside};
-	struct topics avoid = {c->asserted, c->asserted_len, c->n_asserted};
-
-	/* "runs underground, as opposed to the tracks of the old line" sets
-	 * another thing beside it, which the passage may well describe */
-	return want.n > 0 && !c->qualified &&
-	       passage_states(p, passage, pn, &want, &avoid, 0, false, L_CONTRAST_HELD, from, to);
-}
-
-/* Whether the claim's word at byte at is in what one of its contrasts sets aside. */
-static bool set_aside_at(const struct pairs *p, size_t at)
-{
-	size_t i;
-
-	for (i = 0; i < p->n_contrasts; i++)
-		if (p->contrasts[i].at <= at && at < p->contrasts[i].end)
-			return true;
-	return false;
-}
-
-/* Whether the claim's word at byte at opens one of its contrasts. */
-static bool contrast_at(const struct pairs *p, size_t at)
-{
-	size_t i;
-
-	for (i = 0; i < p->n_contrasts; i++)
-		if (p->contrasts[i].at == at)
-			return true;
 	return false;
 }
 
@@ -1920,7 +1112,7 @@ static void negation_text(const char *claim, const struct negated *g, char *out,
 	if (to - i <= 60)
 		from = i;
 	i = to;
-	if ((k = next_word(claim, g->end, &i)) > 0 && i + k - from <= 60)
+	if ((k = pairs_next_word(claim, g->end, &i)) > 0 && i + k - from <= 60)
 		to = i + k;
 	/* (a word of any length before an "n't": its tail) */
 	if (to - from >= n)
@@ -2035,7 +1227,7 @@ static bool sentence_cites(const struct pairs *p, const char *t, size_t s, size_
 	unsigned n;
 	bool one = false;
 
-	while ((k = next_word(t, e, &i)) > 0) {
+	while ((k = pairs_next_word(t, e, &i)) > 0) {
 		if ((after = label_number(p, t, e, i, k, &n, &w)) == 0) {
 			i += k;
 			continue;
@@ -2121,13 +1313,13 @@ static int misattributed(struct pairs *p, const char *claim, size_t cn, size_t s
 	int err;
 
 	*wrong = false;
-	for (i = s; (k = next_word(claim, e, &i)) > 0 && n < CITED_WORDS; i += k) {
+	for (i = s; (k = pairs_next_word(claim, e, &i)) > 0 && n < CITED_WORDS; i += k) {
 		unsigned num;
 		size_t w;
 
-		if (!weighed(p, claim, cn, i, k, false, &name) || isdigit((unsigned char)claim[i]) ||
-		    label_number(p, claim, e, i, k, &num, &w) || word_listed(p, L_LABELS, claim + i, k, NULL) ||
-		    word_listed(p, L_SOURCES, claim + i, k, NULL) || word_listed(p, L_VERBS, claim + i, k, NULL))
+		if (!pairs_weighed(p, claim, cn, i, k, false, &name) || isdigit((unsigned char)claim[i]) ||
+		    label_number(p, claim, e, i, k, &num, &w) || pairs_word_listed(p, L_LABELS, claim + i, k, NULL) ||
+		    pairs_word_listed(p, L_SOURCES, claim + i, k, NULL) || pairs_word_listed(p, L_VERBS, claim + i, k, NULL))
 			continue;
 		cw[n].len = (uint8_t)word_stem(claim + i, k, cw[n].w, LIST_STEM);
 		cw[n].in_cited = cw[n].in_others = false;
@@ -2142,10 +1334,10 @@ static int misattributed(struct pairs *p, const char *claim, size_t cn, size_t s
 	for (at = p->seg[0].text; at < pn;) {
 		size_t ss, se, hits = 0, j;
 
-		at = sentence_next(p, passage, pn, at, &ss, &se);
+		at = pairs_sentence_next(p, passage, pn, at, &ss, &se);
 		while (seg + 1 < p->n_seg && ss >= p->seg[seg + 1].label)
 			seg++;
-		for (j = ss; (k = next_word(passage, se, &j)) > 0; j += k) {
+		for (j = ss; (k = pairs_next_word(passage, se, &j)) > 0; j += k) {
 			struct cited_word key, *hit;
 
 			key.len = (uint8_t)word_stem(passage + j, k, key.w, LIST_STEM);
@@ -2196,14 +1388,14 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 	scan_clear_sources(p->sc);
 	/* What the claim says the passage lacks is judged apart: the rest,
 	 * the claim with it blanked, is what it says of the world. */
-	err = claim_absences(p, claim, claim_len);
+	err = pairs_claim_absences(p, claim, claim_len);
 	if (err)
 		return err;
 	v->absences = p->n_absences;
 	for (i = 0; i < p->n_absences; i++) {
 		size_t f, t;
 
-		if (!absence_stated(p, passage, passage_len, &p->absences[i], &f, &t))
+		if (!pairs_absence_stated(p, passage, passage_len, &p->absences[i], &f, &t))
 			continue;
 		v->absences_stated++;
 		if (!stated) {
@@ -2213,7 +1405,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		}
 	}
 	for (i = 0; i < p->n_contrasts && !reversed; i++)
-		if (contrast_reversed(p, passage, passage_len, &p->contrasts[i], &rv_from, &rv_to))
+		if (pairs_contrast_reversed(p, passage, passage_len, &p->contrasts[i], &rv_from, &rv_to))
 			reversed = &p->contrasts[i];
 	claim = p->masked;
 	err = scan_add_source(p->sc, passage, passage_len);
@@ -2346,7 +1538,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		while (p->n_seg && at < claim_len && cited < CITED_MAX && !wrong) {
 			size_t ci;
 
-			at = sentence_next(p, claim, claim_len, at, &s, &e);
+			at = pairs_sentence_next(p, claim, claim_len, at, &s, &e);
 			/* (parts labelled otherwise are not the ones cited: "Article 2"
 			 * of a passage in documents) */
 			if (!sentence_cites(p, claim, s, e, &word, &num) || !segments_labelled(p, word))

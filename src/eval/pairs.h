@@ -9,7 +9,7 @@
  * by stem; a name the passage does not give lowers support to partial.
  * What the claim says the passage lacks (an absence: "The passage does not
  * give the date") is judged apart, wrong only where the passage states it;
- * a contrast ("X, not Y") is no negation of X (pairs.c, patterns/pairs.yaml).
+ * a contrast ("X, not Y") is no negation of X (absence.c, patterns/pairs.yaml).
  * A name's abbreviation is its word ("Ft." and "Fort"), its initial too
  * ("J. R. R. Tolkien"); a claim sentence citing one numbered part of the
  * passage ("According to passage 2") for what only the others state is
