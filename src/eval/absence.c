@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "judge.h"
 #include "numbers/numlex.h"
 

@@ -11,9 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "match/rules.h"
-#include "pairs.h"
-#include "scan/scan.h"
+struct ruleset;
+struct scan;
 
 /* Coverage of the claim's content words at or above which the passage
  * supports it, or partially supports it, when nothing can be checked. */
