@@ -34,6 +34,19 @@ for f in files:
                 if t != m:
                     edges[m].add(t)
                 break  # one not found is generated (config.h) or the system's
+# A module's inside: a header with no .c of its own, in a loop with one module.
+for h in sorted(m for m in lines if not os.path.exists(m + ".c") and m.startswith("src/")):
+    hosts = [m for m in edges[h] if h in edges[m] and os.path.exists(m + ".c")]
+    if len(hosts) == 1:
+        host = hosts[0]
+        lines[host] += lines.pop(h)
+        edges[host] |= edges.pop(h)
+        edges[host] -= {h, host}
+        for m in edges:
+            if h in edges[m]:
+                edges[m].discard(h)
+                if m != host:
+                    edges[m].add(host)
 mods = sorted(lines)
 
 # Circles: strongly connected modules (Tarjan), then floors over them.
@@ -91,3 +104,34 @@ for k in sorted(by, reverse=True):
 print("include circles: %s" % ("; ".join(" <-> ".join(c) for c in circles) or "none"))
 big = [(v, lines[v]) for v in mods if lines[v] > 1500]
 print("modules over 1,500 lines: %s" % ", ".join("%s %d" % b for b in sorted(big, key=lambda b: -b[1])))
+
+# The folders of src/ (the stages): an arrow where a module of one includes one of the other.
+def folder(m):
+    parts = m.split("/")
+    return parts[1] if parts[0] == "src" and len(parts) > 2 else parts[0]
+
+
+fedges = collections.defaultdict(set)
+flines = collections.Counter()
+for m in mods:
+    flines[folder(m)] += lines[m]
+    for w in edges[m]:
+        if folder(w) != folder(m):
+            fedges[folder(m)].add(folder(w))
+up = {}
+
+
+def fdepth(f, seen=()):
+    if f in seen:
+        return 0
+    if f not in up:
+        up[f] = 1 + max((fdepth(w, seen + (f,)) for w in fedges[f]), default=0)
+    return up[f]
+
+
+print()
+print("folder (lines)      includes modules of")
+for f in sorted(flines, key=lambda f: (-fdepth(f), f)):
+    print("%-19s %s" % ("%s %d" % (f, flines[f]), ", ".join(sorted(fedges[f])) or "-"))
+floops = sorted({tuple(sorted((f, w))) for f in fedges for w in fedges[f] if f in fedges[w]})
+print("folder circles: %s" % ("; ".join(" <-> ".join(c) for c in floops) or "none"))
