@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A pairs judge's state and the word helpers that pairs.c (the verdict) and
- * absence.c (absences and contrasts) share. Inside src/eval/ only; the
- * interface is pairs.h.
+ * A pairs judge's state, and what its parts call across: pairs.c the
+ * verdict, absence.c absences and contrasts, words.c the words and
+ * sentences both read. Inside src/eval/ only; the interface is pairs.h.
  */
 #ifndef HALLUSCAN_EVAL_JUDGE_H
 #define HALLUSCAN_EVAL_JUDGE_H
@@ -233,6 +233,17 @@ bool pairs_listed_in(const struct pairs *p, const char *t, size_t which, size_t 
  * "refused to cooperate"), hyphen or not.
  */
 bool pairs_negates(const char *t, size_t n, size_t i, size_t k, bool claim);
+
+/*
+ * Whether a sentence ends with t[i]: a line break, or a stop before blank
+ * space or the end ("$383.3" and "e.g" do not end one), but not the stop of
+ * initials after a capitalized word or with blanks between them ("Franklin
+ * D. Roosevelt", "J. R. R. Tolkien"; "in I.V. Another" ends one) or of a
+ * capitalized abbreviation that comes before a name
+ * (pairs.abbreviations_before_names: "Ft. Bragg", "Mt. Hood"; not "Acme
+ * Inc. The company"): after_abbreviation().
+ */
+bool pairs_ends_sentence(const struct pairs *p, const char *t, size_t n, size_t i);
 
 /* The next word (a run of letters and digits) of t at or after *i: its length (0: none). */
 size_t pairs_next_word(const char *t, size_t n, size_t *i);

@@ -52,7 +52,7 @@ struct pair_verdict {
 	 * passage sentences nearest them, and those they reverse (which say
 	 * the opposite and nothing of the word's side). */
 	size_t directions, directions_reversed;
-	/* The claim's names (is_name() in pairs.c), and those the passage holds. */
+	/* The claim's names (is_name() in words.c), and those the passage holds. */
 	size_t names, names_held;
 	/* The claim's absences: clauses saying the passage (or the one
 	 * answering) lacks something ("The passage does not specify the
