@@ -21,6 +21,40 @@
 #include "stats.h"
 #include "tally.h"
 
+/* One finding of a counted signal in the current record. */
+struct hit {
+	size_t sig;          /* signal index: scan_signal_name() */
+	const char *rule_id; /* owned by the ruleset, or a literal */
+	uint64_t start, end;
+	size_t text_off, text_len; /* in detector.text */
+};
+
+/*
+ * An interval in a list sorted by start, with reach, the largest end of the
+ * intervals from the start of its run up to it: whether one of a run
+ * overlaps [a, b) is then one binary search (see any_overlaps).
+ */
+struct ival {
+	uint64_t start, end, reach;
+	size_t sig; /* a finding's signal */
+};
+
+/* A labelled span, in byte offsets into the response. */
+struct labelled_span {
+	uint64_t start, end;
+	const char *label; /* NULL: none */
+	size_t label_len;
+};
+
+struct labelled_record {
+	const char *id, *dataset, *response, *source; /* id NULL: none */
+	size_t id_len, dataset_len, response_len, source_len;
+	bool label;
+	struct labelled_span *spans; /* in eval.spans */
+	size_t n_spans;
+	struct ival *span_ix; /* the spans sorted, in eval.span_ix */
+};
+
 /* ---- intervals ---- */
 
 static int cmp_ival_start(const void *a, const void *b)
@@ -227,7 +261,7 @@ static int detector_index(struct detector *dt)
 }
 
 /* Scans one response, with its source (if any) as its only grounding. */
-static int detector_scan(struct detector *dt, const struct record *r)
+static int detector_scan(struct detector *dt, const struct labelled_record *r)
 {
 	struct scan_summary sum;
 	int err = 0;
@@ -257,7 +291,7 @@ static int eval_claim(void *ctx, const struct claim *cl)
 /* ---- tallies ---- */
 
 /* Sorts the record's spans for the tallies. */
-static int index_spans(struct eval *ev, struct record *r)
+static int index_spans(struct eval *ev, struct labelled_record *r)
 {
 	size_t j;
 
@@ -276,7 +310,7 @@ static int index_spans(struct eval *ev, struct record *r)
  * each test is a binary search in the other side's sorted intervals, so a
  * record costs (findings + spans) x log, not findings x spans.
  */
-static void tally(struct cell *c, const struct detector *dt, size_t sig, const struct record *r)
+static void tally(struct cell *c, const struct detector *dt, size_t sig, const struct labelled_record *r)
 {
 	const struct ival *h = sig == NO_SIGNAL ? dt->by_start : dt->by_sig;
 	size_t lo = sig == NO_SIGNAL ? 0 : dt->sig_at[sig];
@@ -302,7 +336,7 @@ static void tally(struct cell *c, const struct detector *dt, size_t sig, const s
 		c->cm.tn++;
 }
 
-static void tally_group(struct group *g, const struct detector *dt, const struct record *r)
+static void tally_group(struct group *g, const struct detector *dt, const struct labelled_record *r)
 {
 	size_t k;
 
@@ -319,7 +353,7 @@ static void tally_group(struct group *g, const struct detector *dt, const struct
  * compared in integers so that a ratio equal to a threshold is not above it.
  * A record with no checked claim (c = 0) is never above.
  */
-static void tally_sweep(struct eval *ev, const struct record *r)
+static void tally_sweep(struct eval *ev, const struct labelled_record *r)
 {
 	const uint64_t *n = ev->main->claims;
 	uint64_t u = n[CLAIM_UNSUPPORTED], c = n[CLAIM_SUPPORTED] + n[CLAIM_PARTIAL] + u;
@@ -398,7 +432,7 @@ static const char *get_string(const struct json_value *rec, const char *key, boo
 }
 
 /* Fills r from a parsed record: 0, 1 when it is malformed (why says how), or -ENOMEM. */
-static int parse_record(struct eval *ev, const struct json_value *rec, struct record *r,
+static int parse_record(struct eval *ev, const struct json_value *rec, struct labelled_record *r,
 			char *why, size_t n)
 {
 	const struct json_value *spans;
@@ -456,7 +490,7 @@ static int parse_record(struct eval *ev, const struct json_value *rec, struct re
 				 i, (long long)a, (long long)b, r->response_len);
 			return 1;
 		}
-		r->spans[i] = (struct span){.start = (uint64_t)a, .end = (uint64_t)b};
+		r->spans[i] = (struct labelled_span){.start = (uint64_t)a, .end = (uint64_t)b};
 		if (json_get(sp, "text")) {
 			text = json_string(json_get(sp, "text"), &tl);
 			/* Catches code-point offsets taken for byte offsets. */
@@ -522,7 +556,7 @@ static int note_malformed(struct eval *ev, const char *file, uint64_t line, cons
 /* ---- misjudgments ---- */
 
 /* The response around [at, end), widened to whole UTF-8 characters. */
-static void context_range(const struct record *r, uint64_t at, uint64_t end, size_t *from,
+static void context_range(const struct labelled_record *r, uint64_t at, uint64_t end, size_t *from,
 			  size_t *to)
 {
 	const unsigned char *s = (const unsigned char *)r->response;
@@ -547,7 +581,7 @@ static int write_mis(struct eval *ev)
 	return 0;
 }
 
-static int write_misjudgment(struct eval *ev, const struct record *r, const char *file,
+static int write_misjudgment(struct eval *ev, const struct labelled_record *r, const char *file,
 			     uint64_t line)
 {
 	const struct detector *dt = ev->main;
@@ -602,7 +636,7 @@ static int write_misjudgment(struct eval *ev, const struct record *r, const char
 	}
 	err |= BUF_LIT(b, "],\"spans\":[");
 	for (i = 0; i < r->n_spans; i++) {
-		const struct span *s = &r->spans[i];
+		const struct labelled_span *s = &r->spans[i];
 
 		err |= buf_addf(b, "%s{\"byte_start\":%llu,\"byte_end\":%llu,\"text\":", i ? "," : "",
 				(unsigned long long)s->start, (unsigned long long)s->end);
@@ -699,7 +733,7 @@ static int eval_line(struct eval *ev, const char *file, uint64_t line, const cha
 {
 	struct json_value *rec = NULL;
 	struct json_error jerr = {0};
-	struct record r;
+	struct labelled_record r;
 	struct group *g;
 	char why[256];
 	bool right1, right2;

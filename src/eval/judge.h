@@ -63,7 +63,7 @@ struct word {
  * A claim sentence with a negation or a word of direction, and the passage
  * sentences nearest it.
  */
-struct negated {
+struct negated_sentence {
 	size_t start, end; /* the sentence, in the claim */
 	size_t at, len;    /* its first negation ("not", "n't"), or the direction word */
 	uint32_t dir;      /* 0: a negation; else the word's direction marks (direction()) */
@@ -151,7 +151,7 @@ struct pairs {
 	const struct ruleset *rs;
 	char *stems; /* the claim's words stemmed, each at its own offset */
 	size_t cap_stems;
-	struct negated negs[NEG_SENTENCES];
+	struct negated_sentence negs[NEG_SENTENCES];
 	size_t n_negs;
 	size_t n_dirs; /* of them, directions */
 	struct stems lists[L_LISTS];

@@ -457,7 +457,8 @@ static struct word *find_word(struct pairs *p, const char *w, size_t k)
 /* Adds a claim sentence [s, e) to check, its word at [at, at + len) (dir: direction()). */
 static void check_add(struct pairs *p, size_t s, size_t e, size_t at, size_t len, uint32_t dir)
 {
-	p->negs[p->n_negs++] = (struct negated){.start = s, .end = e, .at = at, .len = len, .dir = dir};
+	p->negs[p->n_negs++] = (struct negated_sentence){.start = s, .end = e, .at = at, .len = len,
+							 .dir = dir};
 	p->n_dirs += dir != 0;
 }
 
@@ -507,7 +508,7 @@ static void claim_negations(struct pairs *p, const char *claim, size_t cn, bool 
 }
 
 /* A passage sentence [s, e) shares g->hits words with g: kept when among the nearest. */
-static void nearest_add(struct negated *g, size_t s, size_t e, uint32_t says)
+static void nearest_add(struct negated_sentence *g, size_t s, size_t e, uint32_t says)
 {
 	size_t j = NEG_NEAREST;
 
@@ -702,7 +703,7 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
 			*best_end = e;
 		}
 		for (m = touched; m; m &= m - 1) {
-			struct negated *g = &p->negs[__builtin_ctzll(m)];
+			struct negated_sentence *g = &p->negs[__builtin_ctzll(m)];
 
 			nearest_add(g, s, e, says);
 			g->hits = 0;
@@ -724,13 +725,13 @@ static int coverage(struct pairs *p, const char *claim, size_t cn, const char *p
  * shares words with some passage sentence, and none of the NEG_NEAREST
  * sharing the most negates. Counts those checked and held into v.
  */
-static const struct negated *negation_unheld(const struct pairs *p, struct pair_verdict *v)
+static const struct negated_sentence *negation_unheld(const struct pairs *p, struct pair_verdict *v)
 {
-	const struct negated *first = NULL;
+	const struct negated_sentence *first = NULL;
 	size_t i, j;
 
 	for (i = 0; i < p->n_negs; i++) {
-		const struct negated *g = &p->negs[i];
+		const struct negated_sentence *g = &p->negs[i];
 		bool held = false;
 
 		if (g->dir || g->near[0].hits == 0)
@@ -751,14 +752,14 @@ static const struct negated *negation_unheld(const struct pairs *p, struct pair_
  * of them saying the opposite. Counts the directions checked (those whose
  * sentence shares words with the passage) and those reversed into v.
  */
-static const struct negated *direction_reversed(const struct pairs *p, struct pair_verdict *v,
-						size_t *near)
+static const struct negated_sentence *direction_reversed(const struct pairs *p,
+							 struct pair_verdict *v, size_t *near)
 {
-	const struct negated *first = NULL;
+	const struct negated_sentence *first = NULL;
 	size_t i, j;
 
 	for (i = 0; i < p->n_negs; i++) {
-		const struct negated *g = &p->negs[i];
+		const struct negated_sentence *g = &p->negs[i];
 		uint32_t side = g->dir & (MARK_UP | MARK_DOWN), says = 0;
 		size_t opp = NEG_NEAREST;
 
@@ -817,7 +818,7 @@ static const struct word *name_missing(const struct pairs *p, struct pair_verdic
 }
 
 /* "does not offer": the words around the negation at g, at most 60 bytes of the claim. */
-static void negation_text(const char *claim, const struct negated *g, char *out, size_t n)
+static void negation_text(const char *claim, const struct negated_sentence *g, char *out, size_t n)
 {
 	size_t from = g->at, to = g->at + g->len, i, k;
 
@@ -1096,7 +1097,7 @@ int pairs_judge(struct pairs *p, const char *claim, size_t claim_len, const char
 		size_t passage_len, struct pair_verdict *v)
 {
 	struct scan_summary sum;
-	const struct negated *neg, *dir;
+	const struct negated_sentence *neg, *dir;
 	const struct word *name;
 	const struct absence *stated = NULL;
 	const struct contrast *reversed = NULL;

@@ -19,23 +19,9 @@
 
 #define NO_SIGNAL SIZE_MAX /* a cell of any signal */
 
-/* One finding of a counted signal in the current record. */
-struct hit {
-	size_t sig;          /* signal index: scan_signal_name() */
-	const char *rule_id; /* owned by the ruleset, or a literal */
-	uint64_t start, end;
-	size_t text_off, text_len; /* in detector.text */
-};
-
-/*
- * An interval in a list sorted by start, with reach, the largest end of the
- * intervals from the start of its run up to it: whether one of a run
- * overlaps [a, b) is then one binary search (see any_overlaps).
- */
-struct ival {
-	uint64_t start, end, reach;
-	size_t sig; /* a finding's signal */
-};
+struct hit;
+struct ival;
+struct labelled_span;
 
 /* A rule set ready to scan, and what it found in the current record. */
 struct detector {
@@ -54,22 +40,6 @@ struct detector {
 	size_t cap_by_start, cap_by_sig;
 	struct buf text;
 	uint64_t claims[CLAIM_LABELS]; /* the current record's claims (with scan_claims) */
-};
-
-/* A labelled span, in byte offsets into the response. */
-struct span {
-	uint64_t start, end;
-	const char *label; /* NULL: none */
-	size_t label_len;
-};
-
-struct record {
-	const char *id, *dataset, *response, *source; /* id NULL: none */
-	size_t id_len, dataset_len, response_len, source_len;
-	bool label;
-	struct span *spans; /* in eval.spans */
-	size_t n_spans;
-	struct ival *span_ix; /* the spans sorted, in eval.span_ix */
 };
 
 /* One detector's tallies against the labels. */
@@ -108,7 +78,7 @@ struct eval {
 	size_t n_notes;
 	struct cell cmp_any;     /* the second rule set, overall */
 	uint64_t mc_b, mc_c;     /* right only with the first set, only with the second */
-	struct span *spans;
+	struct labelled_span *spans;
 	struct ival *span_ix;
 	size_t cap_spans, cap_span_ix;
 	struct buf mis;
