@@ -16,7 +16,10 @@ import os
 import re
 import sys
 
-root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
+args = sys.argv[1:]
+check = "--check" in args
+args = [a for a in args if a != "--check"]
+root = args[0] if args else os.path.join(os.path.dirname(__file__), "..")
 os.chdir(root)
 files = sorted(glob.glob("src/**/*.[ch]", recursive=True)) + ["include/halluscan.h"]
 lines = collections.Counter()
@@ -95,15 +98,16 @@ def floor_of(v):
 
 for v in mods:
     floor_of(v)
+out = []
 by = collections.defaultdict(list)
 for v in mods:
     by[floor[v]].append(v)
-print("floor  modules (lines, .c and .h together); each includes only floors below it")
+out.append("floor  modules (lines, .c and .h together); each includes only floors below it")
 for k in sorted(by, reverse=True):
-    print("%5d  %s" % (k, ", ".join("%s %d" % (v.replace("src/", ""), lines[v]) for v in by[k])))
-print("include circles: %s" % ("; ".join(" <-> ".join(c) for c in circles) or "none"))
+    out.append("%5d  %s" % (k, ", ".join("%s %d" % (v.replace("src/", ""), lines[v]) for v in by[k])))
+out.append("include circles: %s" % ("; ".join(" <-> ".join(c) for c in circles) or "none"))
 big = [(v, lines[v]) for v in mods if lines[v] > 1500]
-print("modules over 1,500 lines: %s" % ", ".join("%s %d" % b for b in sorted(big, key=lambda b: -b[1])))
+out.append("modules over 1,500 lines: %s" % ", ".join("%s %d" % b for b in sorted(big, key=lambda b: -b[1])))
 
 # The folders of src/ (the stages): an arrow where a module of one includes one of the other.
 def folder(m):
@@ -129,9 +133,13 @@ def fdepth(f, seen=()):
     return up[f]
 
 
-print()
-print("folder (lines)      includes modules of")
+out.append("")
+out.append("folder (lines)      includes modules of")
 for f in sorted(flines, key=lambda f: (-fdepth(f), f)):
-    print("%-19s %s" % ("%s %d" % (f, flines[f]), ", ".join(sorted(fedges[f])) or "-"))
+    out.append("%-19s %s" % ("%s %d" % (f, flines[f]), ", ".join(sorted(fedges[f])) or "-"))
 floops = sorted({tuple(sorted((f, w))) for f in fedges for w in fedges[f] if f in fedges[w]})
-print("folder circles: %s" % ("; ".join(" <-> ".join(c) for c in floops) or "none"))
+out.append("folder circles: %s" % ("; ".join(" <-> ".join(c) for c in floops) or "none"))
+if not check:
+    print("\n".join(out))
+elif circles or floops:
+    sys.exit("layers: circles: %s" % "; ".join(" <-> ".join(c) for c in circles + floops))
