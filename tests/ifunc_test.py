@@ -58,7 +58,7 @@ else:
         failed += not ok
         print(("ok:   " if ok else "FAIL: ") + f"{call} is resolved at start-up")
 # hs_alloc_scratch() checks the built-in database's header, not the CRC of
-# its bytes (src/match/hsimage.c), where meson found the call to wrap.
+# its bytes (src/scan/hsimage.c), where meson found the call to wrap.
 if mode in ("wrapped", "dispatched"):
     ok = "__wrap_dbIsValid" in symbols
     failed += not ok

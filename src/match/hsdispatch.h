@@ -2,7 +2,7 @@
 /*
  * Hyperscan's runtime calls without its IFUNC resolvers (src/match/hsdispatch.c),
  * where meson links them: the wrappers the linker sends the program's calls
- * to, and the runtime's full check of a database for src/match/hsimage.c.
+ * to, and the runtime's full check of a database for src/scan/hsimage.c.
  */
 #ifndef HALLUSCAN_HSDISPATCH_H
 #define HALLUSCAN_HSDISPATCH_H

@@ -22,7 +22,7 @@
 
 hs_error_t __wrap_dbIsValid(const hs_database_t *db);
 #if HAVE_HSDISPATCH
-#include "hsdispatch.h"
+#include "match/hsdispatch.h"
 #define full_check hsdispatch_db_is_valid
 #else
 hs_error_t __real_dbIsValid(const hs_database_t *db);
