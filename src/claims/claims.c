@@ -2531,13 +2531,17 @@ static bool says_proposing(const char *l, size_t n)
 {
 	size_t i, k, w;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* (only where one of them can start: s, p, t, b, w, ', c) */
+		if (!l[i] || !strchr("sSpPtTbBwW'cC", l[i]))
+			continue;
 		for (k = 0; k < ARRAY_SIZE(proposing); k++) {
 			w = strlen(proposing[k]);
 			if (w <= n - i && strncasecmp(l + i, proposing[k], w) == 0 &&
 			    (k < PROPOSING_STEMS || i + w == n || !isalpha((unsigned char)l[i + w])))
 				return true;
 		}
+	}
 	return false;
 }
 
@@ -2718,7 +2722,8 @@ static bool branch_plan(const struct claims *c, const struct held *h)
 		return false; /* (the line's start is out of reach) */
 	/* the sentence's own words before h: a first person who will do it */
 	for (i = c->start > h->from - n + s ? (size_t)(c->start - (h->from - n)) : s; i < n; i++)
-		if ((i == 0 || !isalpha((unsigned char)p[i - 1])) &&
+		if (((p[i] | 0x20) == 'i' || (p[i] | 0x20) == 'w') && /* (as all of future[] start) */
+		    (i == 0 || !isalpha((unsigned char)p[i - 1])) &&
 		    opens_with(p + i, n - i, future, ARRAY_SIZE(future))) {
 			says = true;
 			break;
