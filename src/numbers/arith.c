@@ -385,7 +385,7 @@ static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, siz
 			if (!l)
 				break;
 			j = k + 1 + l;
-			f->units = true;
+			f->units = f->rate = true;
 			words++;
 			continue;
 		}
@@ -403,6 +403,7 @@ static bool read_fig(const char *s, size_t n, size_t i, struct arith_fig *f, siz
 			pers++;
 		else
 			words++;
+		f->rate |= word_is(s + k, l, "per") || word_is(s + k, l, "each");
 	}
 	/* a label without digits: "(Hotel)", "(minimum)" */
 	k = skip_blank(s, n, j);
@@ -442,6 +443,31 @@ static size_t rel_words(const char *s, size_t n, size_t i, bool *approx)
 		return k + l - i;
 	}
 	return best;
+}
+
+/*
+ * "at the minimum rate of 110 euros per night", "at a price of $95": the
+ * words between "at" (ended at i) and its price, up to four that name it
+ * and "of", a figure right after: past "of"; else i.
+ */
+static size_t price_of(const char *s, size_t n, size_t k, size_t i)
+{
+	size_t w, m;
+	uint8_t cur;
+
+	for (w = 0; w < 5; w++) {
+		m = word_len(s, n, k);
+		if (!m || !is_lower(s[k]))
+			return i;
+		if (word_is(s + k, m, "of")) {
+			k = skip_blank(s, n, k + m);
+			return w > 0 && k < n && (is_digit(s[k]) || sign_at(s, n, k, &cur)) ? k : i;
+		}
+		if (w == 4 || (stop_word(s + k, m) && !(w == 0 && word_is(s + k, m, "the"))))
+			return i;
+		k = skip_blank(s, n, k + m);
+	}
+	return i;
 }
 
 struct lexer {
@@ -489,6 +515,13 @@ static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
 	case '*':
 	case '@':
 		return ARITH_TOK_MUL;
+	case '\\':
+		/* "30 \* 2 meals": a star escaped for Markdown */
+		if (i + 1 < n && s[i + 1] == '*') {
+			lx->i = i + 2;
+			return ARITH_TOK_MUL;
+		}
+		return TOK_BREAK;
 	case '(':
 		return ARITH_TOK_LP;
 	case ')':
@@ -568,6 +601,8 @@ static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
 		if (m && (word_is(s + k, m, "maximum") || word_is(s + k, m, "minimum") ||
 			  word_is(s + k, m, "most") || word_is(s + k, m, "least")))
 			lx->i = k + m;
+		else
+			lx->i = price_of(s, n, k, lx->i);
 		return TOK_AT;
 	}
 	if (word_is(s + i, l, "divided") || word_is(s + i, l, "split")) {
@@ -768,6 +803,33 @@ static bool operand_restated(const struct arith *a, const struct chain *ch, size
 	return single_fig(ch, to + 1, j);
 }
 
+/*
+ * "(2 nights at 400.0/night = 800.0)": a whole equation in parentheses,
+ * a relation among its tokens at the first depth: the parentheses are no
+ * term of either side; taken off.
+ */
+static void unwrap(struct chain *ch)
+{
+	size_t i, depth = 0;
+	bool rel = false;
+
+	if (ch->n < 5 || ch->t[0].kind != ARITH_TOK_LP || ch->t[ch->n - 1].kind != ARITH_TOK_RP)
+		return;
+	for (i = 0; i < ch->n; i++) {
+		if (ch->t[i].kind == ARITH_TOK_LP)
+			depth++;
+		else if (ch->t[i].kind == ARITH_TOK_RP && --depth == 0 && i + 1 < ch->n)
+			return; /* "(20 + 30) * 2 = 100": closed before the end */
+		else if (ch->t[i].kind == TOK_REL && depth == 1)
+			rel = true;
+	}
+	if (!rel)
+		return;
+	memmove(ch->t, ch->t + 1, (ch->n - 2) * sizeof(ch->t[0]));
+	memmove(ch->approx, ch->approx + 1, (ch->n - 2) * sizeof(ch->approx[0]));
+	ch->n -= 2;
+}
+
 static void end_chain(struct arith *a, struct chain *ch)
 {
 	struct side prev = {0}, cur;
@@ -779,6 +841,7 @@ static void end_chain(struct arith *a, struct chain *ch)
 		ch->over = false;
 		return;
 	}
+	unwrap(ch);
 	for (i = 0; i <= ch->n; i++) {
 		if (i < ch->n && ch->t[i].kind != TOK_REL)
 			continue;
@@ -1111,8 +1174,9 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 		/* "at" multiplies a count by a price: "3 nights at €110/night" */
 		if (at) {
 			at = false;
-			if (!join_product(a, &ch, k == ARITH_TOK_FIG && a->fig[t.fig].cur, &depth,
-					  &last))
+			if (!join_product(a, &ch,
+					  k == ARITH_TOK_FIG && (a->fig[t.fig].cur || a->fig[t.fig].rate),
+					  &depth, &last))
 				continue;
 		}
 		/* "15% of $200": a share of a figure */

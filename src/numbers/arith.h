@@ -11,8 +11,11 @@
  * up to three lowercase unit words ("nights", "meals per day", "/night")
  * and a label in parentheses without digits ("(Hotel)"). Terms are joined
  * by + - * x × · / ÷ @ ("-" and "/" with blanks around them), "plus",
- * "minus", "times", "divided by", parentheses, and "at" between a count and
- * a price ("3 nights at €110/night"). A result follows "=", "≈", "is",
+ * "minus", "times", "divided by", parentheses, a star escaped for Markdown
+ * ("\\*"), and "at" between a count and a price, a figure with a currency or
+ * of one unit ("3 nights at €110/night", "3 nights at 240 per night", "at
+ * the lowest rate of 35 per day"). A whole equation in parentheses is read
+ * inside them ("(2 nights at 330.0/night = 660.0)"). A result follows "=", "≈", "is",
  * "comes to", "totals", "equals", "for a total of", or precedes its
  * expression in parentheses. A chain "A = B = C" relates each side to the
  * next: a single figure is the result of the side before it, and where two
@@ -56,6 +59,7 @@ struct arith_fig {
 	uint8_t cur;         /* its currency (0: none) */
 	bool percent;
 	bool units;          /* unit words after it ("3 nights") */
+	bool rate;           /* a price of one unit ("240 per night", "400.0/night", "15 each") */
 	bool commas;         /* thousands written with commas ("1,350.00") */
 };
 

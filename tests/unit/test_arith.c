@@ -60,6 +60,25 @@ TEST(arith_reads_products_sums_and_chains)
 	CHECK_STR(results("Stay: 4 nights at maximum 90 EUR per night = 360 EUR"),
 		  "360 EUR <- 4 x 90 EUR = 360 EUR ok");
 	CHECK_STR(results("Price: $330 = $110 x 3"), "$330 <- $110 x 3 = $330 ok");
+	/* "at" a price of one unit with no currency: "per night", "/night", "each" */
+	CHECK_STR(results("- Hotel: 3 nights at 180 per night = 540"), "540 <- 3 x 180 = 540 ok");
+	CHECK_STR(results("- Hotel: 3 nights at 180 per night = 560"), "560 <- 3 x 180 = 540 wrong");
+	CHECK_STR(results("Meals: 6 meals at 12 each = 72"), "72 <- 6 x 12 = 72 ok");
+	/* ...and the words that name the price before it */
+	CHECK_STR(results("Car: 3 days at the lowest rate of 35 per day = 105"), "105 <- 3 x 35 = 105 ok");
+	CHECK_STR(results("2 nights at a price of $95 = $190"), "$190 <- 2 x $95 = $190 ok");
+	/* a figure with no unit price is no price: "at" joins nothing */
+	CHECK_STR(results("3 nights at the Ritz = 720"), "");
+	CHECK_STR(results("I met 3 friends at 10 = 30"), "");
+	CHECK_STR(results("3 nights at a cost of 240 = 720"), "");
+	/* a whole equation in parentheses */
+	CHECK_STR(results("Lac Hotel (2 nights at the maximum price of 330.0/night = 660.0)"),
+		  "660.0 <- 2 x 330.0 = 660.0 ok");
+	CHECK_STR(results("((20 + 30) * 2 = 100)"), "100 <- (20 + 30) x 2 = 100 ok");
+	/* a star escaped for Markdown */
+	CHECK_STR(results("Restaurant: 22 \\* 2 meals/day \\* 4 days = 176"), "176 <- 22 x 2 x 4 = 176 ok");
+	CHECK_STR(results("Hotel: 150 (cheapest room) \\* 4 days = 610"), "610 <- 150 x 4 = 600 wrong");
+	CHECK_STR(results("a \\ 4 = 4"), "");
 	/* inside a parenthesis opened before the expression */
 	CHECK_STR(results("for 2 nights (Maximum cost: 2 × 250 = 500)"), "500 <- 2 x 250 = 500 ok");
 	/* a list item's dash is no minus */
