@@ -4544,6 +4544,20 @@ static long held_of(const struct claims *c, uint64_t from, uint64_t to, struct a
 		      1u << QC_DURATION)
 #define RESULT_CLASSES (1u << QC_MONEY | 1u << QC_COUNT | 1u << QC_NUMBER)
 
+/*
+ * Whether the i-th token of r is a divisor 2 written bare ("12.00 / 2 =
+ * 6.00", "split between 2"): halving, which the working itself says; no
+ * figure a tool or the user must give (the share of one of two).
+ */
+static bool halving(const struct arith *a, const struct arith_rel *r, size_t i)
+{
+	const struct arith_fig *f = &a->fig[r->toks[i].fig];
+
+	return i > 0 && r->toks[i - 1].kind == ARITH_TOK_DIV && f->v.n == 2 && f->v.d == 1 &&
+	       !f->cur && !f->percent && !f->units && !f->decimals &&
+	       (i + 1 == r->n_toks || r->toks[i + 1].kind != ARITH_TOK_MUL);
+}
+
 /* Sets h to report its result as worked out: source "<how> is <value>". */
 static void report_worked(struct claims *c, struct held *h, unsigned char *chk, const char *how,
 			  const char *value)
@@ -4648,7 +4662,7 @@ static int arith_sentence(struct claims *c, uint64_t end)
 				continue;
 			if (hi[f] >= 0 && !(TERM_CLASSES & 1u << quantity_class_of(&c->held[hi[f]].q)))
 				classes = false;
-			grounded &= st[f] == DONE_GROUNDED;
+			grounded &= st[f] == DONE_GROUNDED || halving(a, r, i);
 			on_wrong |= st[f] == DONE_WRONG;
 			if (at == UINT64_MAX && st[f] == DONE_GROUNDED)
 				at = c->held[hi[f]].grounded_at;
@@ -4692,6 +4706,16 @@ static int arith_sentence(struct claims *c, uint64_t end)
 			}
 			d->status = st[r->result] = DONE_GROUNDED;
 			h->worked = true;
+			/* the halving's 2 is the working's own, grounded with it */
+			for (i = 0; i < r->n_toks; i++)
+				if (r->toks[i].kind == ARITH_TOK_FIG && hi[r->toks[i].fig] >= 0 &&
+				    halving(a, r, i) && c->chk[hi[r->toks[i].fig]] == CHECK_REPORT) {
+					struct held *o = &c->held[hi[r->toks[i].fig]];
+
+					c->chk[hi[r->toks[i].fig]] = CHECK_GROUNDED;
+					o->grounded_at = d->at;
+					o->source_off = h->source_off;
+				}
 			if (quantity_class_of(&h->q) == QC_MONEY && h->q.scale == 1 &&
 			    c->n_results < CLAIMS_TOTAL_ITEMS) {
 				if (c->n_results == 0)

@@ -12,7 +12,7 @@
  * and a label in parentheses without digits ("(Hotel)"). Terms are joined
  * by + - * x × · / ÷ @ ("-" and "/" with blanks around them), "plus",
  * "minus", "times", "divided by", parentheses, a star escaped for Markdown
- * ("\\*"), and "at" between a count and a price, a figure with a currency or
+ * ("\*"), and "at" between a count and a price, a figure with a currency or
  * of one unit ("3 nights at €110/night", "3 nights at 240 per night", "at
  * the lowest rate of 35 per day"). A whole equation in parentheses is read
  * inside them ("(2 nights at 330.0/night = 660.0)"). A result follows "=", "≈", "is",
