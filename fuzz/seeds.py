@@ -489,6 +489,10 @@ def seeds_arith():
         'Food: 110.0 (Pizza party: 100.0, Sushi dinner: 10.0); \u20ac765 (\u20ac285 for 3 nights + \u20ac480)',
         '\u20ac285 (95 x 3) + \u20ac480 (40.0 x 2 x 2 x 3) = \u20ac765; (3 x \u20ac30) = \u20ac90 (it\'s cash-only)',
         '9 (a: 1, b: (2), c: 3 x 2); 9 (a: 1 + b: 8%; 7 (1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8',
+        '3 nights at 180 per night = 540; 6 meals at 12 each = 72; 3 days at the lowest rate of 35 per day = 105',
+        '3 nights at Lac Hotel at 240 per night = 740; 2 meals at Caf\u00e9 Ros\u00e9 at \u20ac15 = \u20ac30; at A B C D E at',
+        'at the a b c d of 5; 3 nights at the of 2 = 6; (2 nights at the maximum price of 330.0/night = 660.0)',
+        '((20 + 30) * 2 = 100); (1 = (2)); 22 \\* 2 meals/day \\* 4 days = 176; a \\ 4 \\',
     ]
     write('arith', 'sentences', bytes([0, 255]) + '\n'.join(lines).encode())
     write('arith', 'sentences-short-buffers', bytes([1, 6]) + lines[1].encode() + b' ')

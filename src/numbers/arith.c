@@ -470,6 +470,30 @@ static size_t price_of(const char *s, size_t n, size_t k, size_t i)
 	return i;
 }
 
+/*
+ * "3 nights at Lac Hotel at 240 per night": a name (up to four capitalized
+ * words) between "at" and an "at" before the price: k past the second
+ * "at", the price's place; else k.
+ */
+static size_t place_at(const char *s, size_t n, size_t k)
+{
+	size_t j = k, w, m;
+
+	for (w = 0; w < 5; w++) {
+		if (j >= n || !(s[j] >= 'A' && s[j] <= 'Z'))
+			break;
+		/* a word of letters, with letters of other scripts ("Café") */
+		while (j < n && (is_alpha(s[j]) || (unsigned char)s[j] >= 0x80 || s[j] == '\''))
+			j++;
+		if (j - k > 60 || j >= n || !is_blank(s[j]))
+			return k;
+		j = skip_blank(s, n, j);
+	}
+	if (w == 0 || w == 5 || (m = word_len(s, n, j)) == 0 || !word_is(s + j, m, "at"))
+		return k;
+	return skip_blank(s, n, j + m);
+}
+
 struct lexer {
 	const char *s;
 	size_t n, i;
@@ -596,7 +620,12 @@ static int next_tok(struct lexer *lx, struct arith_tok *t, bool *approx)
 		return TOK_OF;
 	if (word_is(s + i, l, "at")) {
 		/* "3 nights at maximum 200 EUR per night" */
-		size_t k = skip_blank(s, n, i + l), m = word_len(s, n, k);
+		size_t k = skip_blank(s, n, i + l), m;
+
+		/* "at Lac Hotel at 240 per night": the price after the name */
+		if ((m = place_at(s, n, k)) != k)
+			lx->i = k = m;
+		m = word_len(s, n, k);
 
 		if (m && (word_is(s + k, m, "maximum") || word_is(s + k, m, "minimum") ||
 			  word_is(s + k, m, "most") || word_is(s + k, m, "least")))

@@ -67,6 +67,12 @@ TEST(arith_reads_products_sums_and_chains)
 	/* ...and the words that name the price before it */
 	CHECK_STR(results("Car: 3 days at the lowest rate of 35 per day = 105"), "105 <- 3 x 35 = 105 ok");
 	CHECK_STR(results("2 nights at a price of $95 = $190"), "$190 <- 2 x $95 = $190 ok");
+	/* ...and the name of the place before it, "at" again */
+	CHECK_STR(results("3 nights at Lac Hotel at 240 per night = 740"), "740 <- 3 x 240 = 720 wrong");
+	CHECK_STR(results("2 meals at Café Rosé at the lowest price of €15 = €30"),
+		  "€30 <- 2 x €15 = €30 ok");
+	CHECK_STR(results("3 nights at Lac Hotel = 740"), "");
+	CHECK_STR(results("3 nights at A B C D E at 240 per night = 720"), "");
 	/* a figure with no unit price is no price: "at" joins nothing */
 	CHECK_STR(results("3 nights at the Ritz = 720"), "");
 	CHECK_STR(results("I met 3 friends at 10 = 30"), "");
