@@ -81,6 +81,7 @@ struct ledger_fig {
 	bool bare, worked, derived, total;
 	bool per; /* a rate, a charge, a refund: no item of a total */
 	signed char sign; /* a sign written before it ("-50.0", "+10.0"), or 0 */
+	bool in; /* labelled money received ("$10 (received)"): none of what was spent */
 	char how[CLAIMS_LEDGER_HOW]; /* for derived: its derivation */
 };
 
@@ -1882,6 +1883,9 @@ static unsigned party_of(const struct claims *c, unsigned role)
 	return c->party ? c->party : ground_party(c->ground);
 }
 
+static int total_flow(const struct claims *c, const struct held *h);
+static bool received_total(const struct claims *c, const struct held *h);
+
 /*
  * A total stated as a figure the grounding states (gq): one passenger's
  * fare ("price": 145) given as the total, the charge or the payment of a
@@ -1917,7 +1921,8 @@ static enum check check_total_stated(struct claims *c, struct held *h, unsigned 
 		return report_total(c, h, CLAIM_TOTAL_FARE, how, gq->at);
 	}
 	if ((role & ROLE_TOTAL) && c->n_totals >= 2 && is_item(c, h->q.value) &&
-	    fabs(items_sum(c) - h->q.value) >= 0.005) {
+	    fabs(items_sum(c) - h->q.value) >= 0.005 &&
+	    !(total_flow(c, h) == 2 && received_total(c, h))) {
 		items_sum_text(c, 0, how, sizeof(how));
 		return report_total(c, h, CLAIM_TOTAL_ITEM, how, gq->at);
 	}
@@ -2227,6 +2232,84 @@ static bool ledger_quoted(const struct ledger_fig *e)
 }
 
 /*
+ * What the total h's words before it say it counts: 1 money spent
+ * ("Total spent", "spending"), 2 money received ("Total received"), or 0.
+ */
+static int total_flow(const struct claims *c, const struct held *h)
+{
+	static const char *const spent[] = {"spent", "spending", "expenses"};
+	static const char *const recv[] = {"received", "income", "incoming"};
+	uint64_t from = h->from > c->start + 48 ? h->from - 48 : c->start;
+	char low[49];
+	const char *p;
+	size_t n, i;
+	int flow = 0;
+
+	p = window_get(c->w, from, h->from, &n);
+	for (i = 0; i < n && i < 48; i++)
+		low[i] = (char)tolower((unsigned char)p[i]);
+	low[i] = '\0';
+	for (i = 0; i < ARRAY_SIZE(spent); i++)
+		if (strstr(low, spent[i]))
+			flow |= 1;
+	for (i = 0; i < ARRAY_SIZE(recv); i++)
+		if (strstr(low, recv[i]))
+			flow |= 2;
+	return flow == 3 ? 0 : flow;
+}
+
+/*
+ * Whether the total h ("Total received: $10") is the sum of the figures the
+ * reply labelled received since its last total (past the totals said just
+ * before it), one or more.
+ */
+static bool received_total(const struct claims *c, const struct held *h)
+{
+	size_t k, n = MIN(c->n_ledger, (size_t)CLAIMS_LEDGER), m = 0, seen = 0;
+	double sum = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct ledger_fig *e = ledger_at(c, k);
+
+		if (!ledger_unit(e, &h->q))
+			continue;
+		if (e->total && seen)
+			break;
+		if (e->per || e->total)
+			continue;
+		seen++;
+		if (e->in) {
+			sum += e->v;
+			m++;
+		}
+	}
+	if (k == n && c->n_ledger > CLAIMS_LEDGER)
+		return false;
+	return m >= 1 && fabs(sum - h->q.value) < 0.005;
+}
+
+/*
+ * Whether the ledger's figure e is a part of a total taken as s: 0 all of
+ * them, 1 those written with "-", 2 with "+", 3 all but the bare figures
+ * the reply quoted ("- Hotel: 270 (3 nights x 90)" ... "Total: 420", past
+ * a "rating of 4.4"), 4 all but those labelled received where the total
+ * says it is spent, 5 those labelled received alone where it says it is
+ * received ("- Sushi dinner: $10 (received)" ... "Total spent: $1350",
+ * "Total received: $10").
+ */
+static bool ledger_part(const struct ledger_fig *e, int s, int flow)
+{
+	switch (s) {
+	case 0: return true;
+	case 1: return e->sign == -1;
+	case 2: return e->sign == 1;
+	case 3: return !ledger_quoted(e);
+	case 4: return flow == 1 && !e->in;
+	default: return flow == 2 && e->in;
+	}
+}
+
+/*
  * A total (h) that is every figure the reply listed since its last total,
  * two or more, rates left out ("- London: €300 (2 nights) ... - Paris:
  * €324 ... Total: €4,204"), or all it wrote with one sign ("-50.0",
@@ -2239,24 +2322,26 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 {
 	char how[CLAIMS_TOTAL_HOW], f[32];
 	size_t k, n = MIN(c->n_ledger, (size_t)CLAIMS_LEDGER), len = 0, first = 0;
-	size_t m[4] = {0, 0, 0, 0};
-	double sum[4] = {0, 0, 0, 0};
-	int s, pick = -1;
+	size_t m[6] = {0, 0, 0, 0, 0, 0};
+	double sum[6] = {0, 0, 0, 0, 0, 0};
+	int s, pick = -1, flow = total_flow(c, h);
 
 	for (k = 0; k < n; k++) {
 		const struct ledger_fig *e = ledger_at(c, k);
 
 		if (!ledger_unit(e, &h->q))
 			continue;
-		if (e->total)
+		/* (past the totals said just before one of the other flow:
+		 * "Total spent: $1350", then "Total received: $10") */
+		if (e->total && !(flow && m[0] == 0))
 			break;
-		if (e->per)
+		if (e->per || e->total)
 			continue;
 		/* [0] all of them, [1] those written with "-", [2] with "+",
 		 * [3] all but the bare figures it quoted ("- Hotel: 270 (3
 		 * nights x 90)" ... "Total: 420", past a "rating of 4.4") */
-		for (s = 0; s < 4; s++)
-			if (s == 0 || (s == 3 ? !ledger_quoted(e) : e->sign == (s == 1 ? -1 : 1))) {
+		for (s = 0; s < 6; s++)
+			if (ledger_part(e, s, flow)) {
 				sum[s] += e->v;
 				m[s]++;
 			}
@@ -2264,14 +2349,14 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 	}
 	if (k == n && c->n_ledger > CLAIMS_LEDGER)
 		return false;
-	for (s = 0; s < 4 && pick < 0; s++)
-		if (m[s] >= 2 && fabs(sum[s] - h->q.value) < 0.005)
+	for (s = 0; s < 6 && pick < 0; s++)
+		if (m[s] >= (s == 5 ? 1u : 2u) && fabs(sum[s] - h->q.value) < 0.005)
 			pick = s;
 	if (pick < 0 && m[0] >= 3 && short_by)
 		for (k = 0; k <= first && !*short_by; k++) {
 			const struct ledger_fig *e = ledger_at(c, k);
 
-			*short_by = ledger_unit(e, &h->q) && !e->per &&
+			*short_by = ledger_unit(e, &h->q) && !e->per && !e->total &&
 				    fabs(sum[0] - e->v - h->q.value) < 0.005;
 		}
 	if (pick < 0 && !(short_by && *short_by))
@@ -2280,9 +2365,7 @@ static bool ledger_total(struct claims *c, struct held *h, bool *short_by)
 	for (k = first + 1; k-- > 0 && len < sizeof(how);) {
 		const struct ledger_fig *e = ledger_at(c, k);
 
-		if (!ledger_unit(e, &h->q) || e->per || e->total ||
-		    (pick == 3 && ledger_quoted(e)) ||
-		    (pick > 0 && pick < 3 && e->sign != (pick == 1 ? -1 : 1)))
+		if (!ledger_unit(e, &h->q) || e->per || e->total || !ledger_part(e, pick < 0 ? 0 : pick, flow))
 			continue;
 		total_fig(f, sizeof(f), e->v);
 		len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
@@ -4755,6 +4838,24 @@ static int arith_sentence(struct claims *c, uint64_t end)
 	return 0;
 }
 
+/* Whether the figure h is labelled money received right after it ("$10 (received)"). */
+static bool received_after(const struct claims *c, const struct held *h)
+{
+	static const char *const labels[] = {"(received)", "(incoming)", "(credit)", "(refund)"};
+	const char *p;
+	size_t n, i, l;
+
+	p = window_get(c->w, h->to, MIN(c->dec_end, h->to + 16), &n);
+	while (n && (*p == ' ' || *p == '*')) {
+		p++;
+		n--;
+	}
+	for (i = 0; i < ARRAY_SIZE(labels); i++)
+		if (n >= (l = strlen(labels[i])) && strncasecmp(p, labels[i], l) == 0)
+			return true;
+	return false;
+}
+
 /* Adds h, checked chk, to the ledger when it is one of the reply's figures. */
 static void ledger_add(struct claims *c, const struct held *h, enum check chk)
 {
@@ -4781,6 +4882,7 @@ static void ledger_add(struct claims *c, const struct held *h, enum check chk)
 		p = window_get(c->w, h->from - 1, h->from, &n);
 		f->sign = n == 1 && *p == '-' ? -1 : n == 1 && *p == '+' ? 1 : 0;
 	}
+	f->in = received_after(c, h);
 }
 
 /* The first held of the sentence that is a sum of money its written
