@@ -804,22 +804,29 @@ static void item_value(struct scan *s, uint64_t field, const struct record_value
 	s->n_item++;
 }
 
-/* The run of lines alike ends: as many as they are, a list with no key. */
-static int line_run_end(struct scan *s)
+/* A list of n items with no key, said at at: grounded as an array's length is. */
+static int add_list_length(struct scan *s, uint32_t n, uint64_t at, const struct ground_context *ctx)
 {
 	struct quantity q;
 	char text[16];
-	int n, err = 0;
+	int len;
 
-	if (s->run_n >= LINE_RUN_MIN) {
-		quantity_set_items(&q, NULL, 0, s->run_n);
-		n = snprintf(text, sizeof(text), "%u", (unsigned)s->run_n);
-		if (s->rec_ground == s->span_ground) {
-			s->span_ground_used = true;
-			s->span_quantities++;
-		}
-		err = ground_add_quantity(s->rec_ground, &q, text, (size_t)n, s->run_at, &s->run_ctx);
+	quantity_set_items(&q, NULL, 0, n);
+	len = snprintf(text, sizeof(text), "%u", (unsigned)n);
+	if (s->rec_ground == s->span_ground) {
+		s->span_ground_used = true;
+		s->span_quantities++;
 	}
+	return ground_add_quantity(s->rec_ground, &q, text, (size_t)len, at, ctx);
+}
+
+/* The run of lines alike ends: as many as they are, a list with no key. */
+static int line_run_end(struct scan *s)
+{
+	int err = 0;
+
+	if (s->run_n >= LINE_RUN_MIN)
+		err = add_list_length(s, s->run_n, s->run_at, &s->run_ctx);
 	s->run_n = 0;
 	return err;
 }
@@ -881,19 +888,10 @@ static int line_run(struct scan *s, const struct record_value *v)
  * list with no key. */
 static int dash_end(struct scan *s)
 {
-	struct quantity q;
-	char text[16];
-	int n, err = item_end(s);
+	int err = item_end(s);
 
-	if (err == 0 && (s->dash_n >= 2 || (s->dash_n == 1 && s->dash_whole))) {
-		quantity_set_items(&q, NULL, 0, s->dash_n);
-		n = snprintf(text, sizeof(text), "%u", (unsigned)s->dash_n);
-		if (s->rec_ground == s->span_ground) {
-			s->span_ground_used = true;
-			s->span_quantities++;
-		}
-		err = ground_add_quantity(s->rec_ground, &q, text, (size_t)n, s->dash_at, &s->dash_ctx);
-	}
+	if (err == 0 && (s->dash_n >= 2 || (s->dash_n == 1 && s->dash_whole)))
+		err = add_list_length(s, s->dash_n, s->dash_at, &s->dash_ctx);
 	s->dash_n = 0;
 	return err;
 }
