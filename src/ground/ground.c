@@ -2532,19 +2532,17 @@ const struct ground_quantity *ground_weekday_day(const struct ground *g, unsigne
 {
 	uint64_t units[2] = {quantity_unit_hash("ordinal:n"), quantity_unit_hash("number")};
 	uint64_t day_unit = quantity_unit_hash("date:day");
-	uint32_t i, j, walked, dates;
-	size_t u;
+	uint32_t j, dates;
+	size_t u, k;
 
 	if (g->qcount == 0 || md % 100 < 1 || md % 100 > 31 || md / 100 < 1 || md / 100 > 12)
 		return NULL;
-	for (u = 0; u < 2; u++)
-		for (i = g->units[mix(units[u])], walked = 0; i != NIL && walked < SWAP_WALK;
-		     i = g->ul[i].link.next) {
-			const struct ground_quantity *gq = &g->q[i];
+	for (u = 0; u < 2; u++) {
+		const struct walk_memo *m = unit_newest(g, units[u]);
 
-			if (g->ul[i].unit_hash != units[u])
-				continue;
-			walked++;
+		for (k = 0; k < m->n; k++) {
+			const struct ground_quantity *gq = &g->q[m->slot[k]];
+
 			if (gq->q.value != md % 100 || __builtin_popcount(gq->days) != 1)
 				continue;
 			for (j = g->units[mix(day_unit)], dates = 0; j != NIL && dates < DATE_YEAR_WALK;
@@ -2562,6 +2560,7 @@ const struct ground_quantity *ground_weekday_day(const struct ground *g, unsigne
 					return gq;
 			}
 		}
+	}
 	return NULL;
 }
 
