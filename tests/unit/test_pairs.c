@@ -51,6 +51,20 @@ static struct pair_verdict judge(struct fixture *fx, const char *claim, const ch
 	return v;
 }
 
+/* Judges claim against passage and checks the label and that the reason says reason. */
+static struct pair_verdict expect(struct fixture *fx, const char *claim, const char *passage,
+				  enum pair_label label, const char *reason)
+{
+	char quote[256];
+	struct pair_verdict v = judge(fx, claim, passage, quote, sizeof(quote));
+
+	if (v.label != label || !strstr(v.reason, reason))
+		printf("  %s: %s (%s)\n", claim, pair_label_name(v.label), v.reason);
+	CHECK_EQ(v.label, label);
+	CHECK(strstr(v.reason, reason) != NULL);
+	return v;
+}
+
 /*
  * A line break after a line with no stop (a heading, a list item, "a:",
  * CRLF, a trailing break) ends a sentence; the next one is found after it.
@@ -614,20 +628,15 @@ TEST(pairs_contrast_is_no_negation)
 		 PAIR_SUPPORTS, 0, "nothing checkable"},
 	};
 	struct fixture fx;
-	char quote[256];
 	size_t i;
 
 	if (!setup(&fx))
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
-					      sizeof(quote));
+		struct pair_verdict v = expect(&fx, cases[i].claim, cases[i].passage, cases[i].label,
+					       cases[i].reason);
 
-		if (v.label != cases[i].label || !strstr(v.reason, cases[i].reason))
-			printf("  %s: %s (%s)\n", cases[i].claim, pair_label_name(v.label), v.reason);
-		CHECK_EQ(v.label, cases[i].label);
 		CHECK_EQ(v.negations, cases[i].negations);
-		CHECK(strstr(v.reason, cases[i].reason) != NULL);
 	}
 out:
 	teardown(&fx);
@@ -726,21 +735,13 @@ TEST(pairs_citations_and_abbreviations)
 		{"The clinic is run by Dr. Okafor.", "The clinic is run by Dr. Adeyemi.", "Okafor",
 		 PAIR_PARTIALLY_SUPPORTS},
 	};
-	char quote[256];
 	struct fixture fx;
 	size_t i;
 
 	if (!setup(&fx))
 		goto out;
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		struct pair_verdict v = judge(&fx, cases[i].claim, cases[i].passage, quote,
-					      sizeof(quote));
-
-		if (v.label != cases[i].label || !strstr(v.reason, cases[i].reason))
-			printf("  %s: %s (%s)\n", cases[i].claim, pair_label_name(v.label), v.reason);
-		CHECK_EQ(v.label, cases[i].label);
-		CHECK(strstr(v.reason, cases[i].reason) != NULL);
-	}
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		expect(&fx, cases[i].claim, cases[i].passage, cases[i].label, cases[i].reason);
 out:
 	teardown(&fx);
 }
