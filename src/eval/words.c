@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "common/util.h"
+#include "wordlists.h"
 #include "judge.h"
 
 static bool after_abbreviation(const struct pairs *p, const char *t, size_t dot);
@@ -82,18 +83,10 @@ bool pairs_one_of(const char *w, size_t k, const char *const *list, size_t n)
 	return false;
 }
 
+/* The words too common to weigh (words/pairs.txt: [stop]). */
 static bool stopword(const char *w, size_t k)
 {
-	static const char *const words[] = {
-		"about", "after", "also", "been", "being", "from", "have", "into", "more", "that",
-		"their", "them", "then", "there", "these", "they", "this", "those", "were", "what",
-		"when", "which", "while", "will", "with", "would", "your",
-		/* negations, which pairs_negates() weighs; "doesn" of "doesn't" */
-		"aren", "cannot", "couldn", "didn", "doesn", "hadn", "hasn", "haven", "neither",
-		"never", "none", "shouldn", "wasn", "weren", "without", "wouldn",
-	};
-
-	return pairs_one_of(w, k, words, ARRAY_SIZE(words));
+	return pairs_one_of(w, k, words_pairs_stop, ARRAY_SIZE(words_pairs_stop));
 }
 
 /* The next word (a run of letters and digits) of t at or after *i: its length (0: none). */
@@ -123,19 +116,6 @@ size_t pairs_next_word(const char *t, size_t n, size_t *i)
  */
 bool pairs_negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 {
-	static const char *const words[] = {
-		"not", "no", "never", "none", "nor", "neither", "without", "cannot",
-	};
-	static const char *const passage_words[] = {
-		"false", "nobody", "nothing", "nowhere", "dont", "doesnt", "didnt", "isnt", "wasnt",
-		"arent", "werent", "cant", "wont", "couldnt", "shouldnt", "wouldnt", "havent", "hasnt",
-		"hadnt", "aint",
-	};
-	static const char *const sense[] = {
-		"absent", "ban", "bann", "cancel", "cancell", "declin", "deni", "deny", "fail",
-		"lack", "prohibit", "refus", "reject", "stop", "stopp", "unabl", "unavailabl",
-	};
-	static const char *const not_so[] = {"only", "just", "merely", "simply"};
 	size_t next, m;
 	char stem[16];
 
@@ -143,22 +123,23 @@ bool pairs_negates(const char *t, size_t n, size_t i, size_t k, bool claim)
 		return (i >= 2 && t[i - 1] == '\'' && (t[i - 2] | 0x20) == 'n') ||
 		       (i >= 4 && memcmp(t + i - 3, "\xE2\x80\x99", 3) == 0 && (t[i - 4] | 0x20) == 'n');
 	if (!claim) {
-		if (pairs_one_of(t + i, k, words, ARRAY_SIZE(words)) ||
-		    pairs_one_of(t + i, k, passage_words, ARRAY_SIZE(passage_words)))
+		if (pairs_one_of(t + i, k, words_negation, ARRAY_SIZE(words_negation)) ||
+		    pairs_one_of(t + i, k, words_passage_negation,
+				 ARRAY_SIZE(words_passage_negation)))
 			return true;
 		if (k < 3 || k > 12)
 			return false;
 		m = word_stem(t + i, k, stem, sizeof(stem));
-		return pairs_one_of(stem, m, sense, ARRAY_SIZE(sense));
+		return pairs_one_of(stem, m, words_negation_stem, ARRAY_SIZE(words_negation_stem));
 	}
-	if (!pairs_one_of(t + i, k, words, ARRAY_SIZE(words)))
+	if (!pairs_one_of(t + i, k, words_negation, ARRAY_SIZE(words_negation)))
 		return false;
 	if ((i > 0 && t[i - 1] == '-') || (i + k < n && t[i + k] == '-'))
 		return false;
 	if (k == 3 && strncasecmp(t + i, "not", 3) == 0) {
 		next = i + k;
 		m = pairs_next_word(t, n, &next);
-		if (pairs_one_of(t + next, m, not_so, ARRAY_SIZE(not_so)))
+		if (pairs_one_of(t + next, m, words_not_so, ARRAY_SIZE(words_not_so)))
 			return false;
 		if (i >= 3 && strncasecmp(t + i - 3, "or ", 3) == 0 &&
 		    (i == 3 || !isalnum((unsigned char)t[i - 4])))

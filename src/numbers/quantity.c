@@ -12,6 +12,7 @@
 
 #include "common/fmath.h"
 #include "common/util.h"
+#include "wordlists.h"
 
 static const struct {
 	const char *word;
@@ -52,15 +53,6 @@ static const struct {
 	{"dollars", "usd", 1}, {"dollar", "usd", 1}, {"usd", "usd", 1}, {"bucks", "usd", 1},
 	{"euros", "eur", 1}, {"euro", "eur", 1}, {"eur", "eur", 1},
 	{"pounds", "gbp", 1}, {"gbp", "gbp", 1},
-};
-
-/* Words that follow a number without being what it counts. */
-static const char *const not_units[] = {
-	"about", "after", "also", "and", "are", "before", "but", "can", "could", "did", "does",
-	"for", "from", "had", "has", "have", "into", "its", "less", "may", "might", "more",
-	"must", "not", "out", "over", "per", "shall", "should", "since", "than", "that", "the",
-	"then", "these", "this", "those", "under", "until", "via", "was", "were", "when",
-	"where", "which", "while", "who", "will", "with", "would",
 };
 
 /* Length of word w at p (case-insensitive, whole word), or 0. */
@@ -253,9 +245,10 @@ static bool parse(const char *text, size_t n, struct quantity *q)
 
 			while (p + len < end && isalpha((unsigned char)p[len]) && len + 1 < sizeof(q->unit))
 				len++;
-			for (i = 0; i < ARRAY_SIZE(not_units) && len > 0; i++)
-				if (tolower((unsigned char)*p) == not_units[i][0] &&
-				    len == strlen(not_units[i]) && strncasecmp(p, not_units[i], len) == 0)
+			for (i = 0; i < ARRAY_SIZE(words_not_units) && len > 0; i++)
+				if (tolower((unsigned char)*p) == words_not_units[i][0] &&
+				    len == strlen(words_not_units[i]) &&
+				    strncasecmp(p, words_not_units[i], len) == 0)
 					len = 0; /* "6 will": a bare number */
 			/* A year standing alone is a date, not a count: "in 2021 the". */
 			if (q->scale == 1 && q->decimals == 0 && v >= 1000 && v <= 2999 &&

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The number lexer's vocabulary: the roles a word plays and the units it
+ * names. The words are data (words/numbers.txt); tools/words.c makes them
+ * into the tables at build time (wordlists.c and wordlists.h in the build
+ * folder: vocab_words[], sorted, with an index by first letter and the
+ * trigger filter), so a run parses nothing. tools/words.c includes this
+ * header for the names of the roles and units the data file may use.
+ */
+#ifndef HALLUSCAN_VOCAB_H
+#define HALLUSCAN_VOCAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A section of words/numbers.txt that takes a number after each word, or none. */
+#define VOCAB_NUMBER 1
+#define VOCAB_WORD 0
+
+/*
+ * What a word can be; a word has every role it plays. Each role is a
+ * section of words/numbers.txt: X(role, section, whether it takes a number).
+ */
+#define VOCAB_ROLES(X) \
+	X(CARD, "cardinal", VOCAB_NUMBER)      /* "five", "hundred", "million", "dozen" */ \
+	X(ORD, "ordinal", VOCAB_NUMBER)        /* "third", "twentieth" */ \
+	X(MONTH, "month", VOCAB_NUMBER)        /* (capitalized in the text): "March", "Sept" */ \
+	X(CLOCK, "clock", VOCAB_NUMBER)        /* a time of day, in minutes: "noon" */ \
+	X(URL, "url", VOCAB_WORD)              /* "http", "www": the start of a URL */ \
+	X(FRACTION, "fraction", VOCAB_WORD)    /* after a cardinal, no count: "half", "thirds" */ \
+	X(APPROX, "approx", VOCAB_WORD)        /* before a number: "about", "nearly" */ \
+	X(DATING, "dating", VOCAB_WORD)        /* before a year: "in", "since", "mid" */ \
+	X(WEAKDATE, "weak-dating", VOCAB_WORD) /* before a year of 1900-2099, no noun after */ \
+	X(YEARNOUN, "year-noun", VOCAB_WORD)   /* after a year: "season", "election" */ \
+	X(REF, "reference", VOCAB_WORD)        /* before a reference or a label: "Table" */ \
+	X(SELF, "self-count", VOCAB_WORD)      /* counted, a count of the text itself: "words" */ \
+	X(LISTNOUN, "list-noun", VOCAB_WORD)   /* counted after a cue, likewise: "tips" */ \
+	X(CUE, "cue", VOCAB_WORD)              /* of the answer's own list: "these", "top" */ \
+	X(PRODUCT, "product", VOCAB_WORD)      /* a name numbered: "Windows 10", "Python 3.11" */ \
+	X(VERWORD, "version-word", VOCAB_WORD) /* "version 2.3", "release 4" */ \
+	X(STOP, "stop", VOCAB_WORD)            /* never a counted noun: "the", "will" */ \
+	X(ADJ, "adjective", VOCAB_WORD)        /* skipped before a counted noun: "new" */ \
+	X(ARTICLE, "article", VOCAB_WORD)      /* "a", "an", "the" */ \
+	X(CURCODE, "currency-code", VOCAB_WORD) /* a currency code before a figure: "USD 5" */ \
+	X(APPROX2, "approx-end", VOCAB_WORD)   /* ends a two-word approximation: "than" */ \
+	X(YEARWORD, "year-word", VOCAB_WORD)   /* makes the figure after it a year: "FY" */ \
+	X(DET, "determiner", VOCAB_WORD)       /* "a 1997 outbreak", "its 2020 revenue" */ \
+	X(IMPLIED, "implied", VOCAB_WORD)      /* a duration without a number: "decade" */
+
+#define VOCAB_ROLE_INDEX(name, section, number) RI_##name,
+enum { VOCAB_ROLES(VOCAB_ROLE_INDEX) VOCAB_ROLE_COUNT };
+#undef VOCAB_ROLE_INDEX
+#define VOCAB_ROLE_BIT(name, section, number) R_##name = 1u << RI_##name,
+enum { VOCAB_ROLES(VOCAB_ROLE_BIT) };
+#undef VOCAB_ROLE_BIT
+
+/* The words that start an item on their own: only these are looked up as the scan passes. */
+#define R_TRIGGER (R_CARD | R_ORD | R_CLOCK | R_URL | R_IMPLIED)
+
+/* The units a word can name (the [unit] section): X(unit, its name in the data). */
+#define VOCAB_UNITS(X) \
+	X(NONE, "") X(PERCENT, "percent") X(CENT, "cent") X(MS, "ms") X(SECOND, "second") \
+	X(MINUTE, "minute") X(HOUR, "hour") X(DAY, "day") X(WEEK, "week") \
+	X(FORTNIGHT, "fortnight") X(MONTH, "month") X(YEAR, "year") X(DECADE, "decade") \
+	X(CENTURY, "century") X(USD, "usd") X(EUR, "eur") X(GBP, "gbp") X(DEGREE, "degree") \
+	X(FAHRENHEIT, "fahrenheit") X(CELSIUS, "celsius") X(AM, "am") X(PM, "pm") \
+	X(THOUSAND, "thousand") X(MILLION, "million") X(BILLION, "billion") \
+	X(TRILLION, "trillion")
+
+#define VOCAB_UNIT_ENUM(name, text) U_##name,
+enum { VOCAB_UNITS(VOCAB_UNIT_ENUM) VOCAB_UNIT_COUNT };
+#undef VOCAB_UNIT_ENUM
+
+/* A word of the vocabulary, lowercase. */
+struct vword {
+	const char *w;
+	unsigned char len;
+	unsigned roles;
+	double num; /* a cardinal's or ordinal's value, a month's number, a clock word's minutes */
+	unsigned char unit;
+};
+
+/* Words longer than this are not looked up (tools/words.c refuses them). */
+#define VOCAB_MAXLEN 16
+
+/*
+ * The trigger filter: a bit per hash of a trigger word's first three
+ * letters (the low five bits of each: no case) and its length. Every word
+ * the scan passes costs one test of it; one in a hundred English words
+ * passes and is looked up.
+ */
+#define TRIG_BITS 2048
+#define TRIG_KEY(c0, c1, c2) \
+	(((uint32_t)(c0) & 31) | ((uint32_t)(c1) & 31) << 8 | ((uint32_t)(c2) & 31) << 16)
+#define TRIG_HASH(key, len) ((uint32_t)((key) * 0x008a05a7u + (uint32_t)(len) * 0xb2221a59u) >> 21)
+
+enum unit_class { UC_NONE, UC_PERCENT, UC_DURATION, UC_MONEY, UC_TEMP, UC_MERIDIEM, UC_SCALE };
+
+/* What each unit is: its class, its quantity's unit and one of it in that unit. */
+struct unit_info {
+	enum unit_class cls;
+	const char *base;
+	double factor;
+};
+extern const struct unit_info unit_info[VOCAB_UNIT_COUNT];
+
+/* The entry of the word w[0, len) in any case, or NULL. */
+const struct vword *vocab_find(const char *w, size_t len);
+
+/*
+ * Holds the generated tables to what the lexer assumes of them (sorted,
+ * indexed, every trigger in the filter): NULL, or the first word that is not.
+ */
+const char *vocab_check(void);
+
+#endif

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Build tool: makes the word lists of words/ (docs/words.md) into C tables,
+ * so that a run parses nothing: the number lexer's vocabulary sorted, with
+ * its index by first letter and its trigger filter, and each plain list as
+ * an array in the order written. A malformed or duplicate entry, an unknown
+ * section, a missing one: the build fails with the file, the line and why.
+ *     usage: words OUTPUT.c OUTPUT.h LIST.txt...
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "numbers/vocab.h"
+
+#define MAX_WORD 32
+#define MAX_ENTRIES 8192
+#define MAX_LINE 1024
+
+enum kind { ROLE, UNIT, LIST };
+enum chars { LOWER, LETTERS };
+
+struct section {
+	const char *file; /* the list's file name, without its folder */
+	const char *name;
+	enum kind kind;
+	unsigned role;    /* ROLE: its bit */
+	bool number;      /* ROLE: a number after each word */
+	double lo, hi;    /* the numbers allowed */
+	enum chars chars;
+	size_t maxlen;
+	const char *symbol; /* LIST: the C array */
+	int line;           /* where it was seen, or 0 */
+	size_t count;
+};
+
+/* The plain lists: the program reads them as arrays (wordlists.h). */
+static struct section lists[] = {
+	{"numbers.txt", "glued-unit", LIST, 0, false, 0, 0, LETTERS, 7, "words_glued_units", 0, 0},
+	{"numbers.txt", "street", LIST, 0, false, 0, 0, LOWER, 16, "words_street", 0, 0},
+	{"numbers.txt", "compared-with", LIST, 0, false, 0, 0, LOWER, 16, "words_compared_with", 0, 0},
+	{"numbers.txt", "compared-skip", LIST, 0, false, 0, 0, LOWER, 16, "words_compared_skip", 0, 0},
+	{"numbers.txt", "not-unit", LIST, 0, false, 0, 0, LOWER, 16, "words_not_units", 0, 0},
+	{"pairs.txt", "stop", LIST, 0, false, 0, 0, LOWER, 16, "words_pairs_stop", 0, 0},
+	{"pairs.txt", "negation", LIST, 0, false, 0, 0, LOWER, 16, "words_negation", 0, 0},
+	{"pairs.txt", "passage-negation", LIST, 0, false, 0, 0, LOWER, 16, "words_passage_negation", 0, 0},
+	{"pairs.txt", "negation-stem", LIST, 0, false, 0, 0, LOWER, 12, "words_negation_stem", 0, 0},
+	{"pairs.txt", "not-so", LIST, 0, false, 0, 0, LOWER, 16, "words_not_so", 0, 0},
+};
+
+#define ROLE_SECTION(name, section, number) \
+	{"numbers.txt", section, ROLE, R_##name, number, 0, 0, LOWER, VOCAB_MAXLEN, NULL, 0, 0},
+static struct section roles[] = {VOCAB_ROLES(ROLE_SECTION)};
+static struct section unit_section = {"numbers.txt", "unit", UNIT, 0, false, 0, 0, LOWER,
+				      VOCAB_MAXLEN, NULL, 0, 0};
+
+#define ROLE_NAME(name, section, number) #name,
+static const char *const role_names[] = {VOCAB_ROLES(ROLE_NAME)};
+#define UNIT_NAME(name, text) text,
+static const char *const unit_texts[] = {VOCAB_UNITS(UNIT_NAME)};
+#define UNIT_SYMBOL(name, text) "U_" #name,
+static const char *const unit_symbols[] = {VOCAB_UNITS(UNIT_SYMBOL)};
+
+struct entry {
+	char w[MAX_WORD];
+	const struct section *sec;
+	const char *path;
+	int line;
+	double num;
+};
+
+/* Every word as written, by section. */
+static struct entry entries[MAX_ENTRIES];
+static size_t nentries;
+
+/* The vocabulary: one per word, every role merged. */
+struct vocab {
+	char w[MAX_WORD];
+	unsigned roles;
+	double num;
+	const struct entry *num_from; /* the entry that gave its number, or NULL */
+	int unit;
+	const struct entry *unit_from;
+};
+static struct vocab vocab[MAX_ENTRIES];
+static size_t nvocab;
+
+static const char *cur_path;
+static int cur_line;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cur_path)
+		fprintf(stderr, "words: %s:%d: ", cur_path, cur_line);
+	else
+		fprintf(stderr, "words: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+static void set_bounds(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
+		roles[i].lo = 0;
+		roles[i].hi = 1e15; /* exact in a double, as the lexer's digits are */
+		if (roles[i].role == R_ORD)
+			roles[i].lo = 1;
+		if (roles[i].role == R_MONTH) {
+			roles[i].lo = 1;
+			roles[i].hi = 12;
+		}
+		if (roles[i].role == R_CLOCK)
+			roles[i].hi = 24 * 60 - 1;
+	}
+}
+
+static struct section *find_section(const char *file, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(lists[i].file, file) && !strcmp(lists[i].name, name))
+			return &lists[i];
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		if (!strcmp(roles[i].file, file) && !strcmp(roles[i].name, name))
+			return &roles[i];
+	if (!strcmp(unit_section.file, file) && !strcmp(unit_section.name, name))
+		return &unit_section;
+	return NULL;
+}
+
+static bool known_file(const char *file)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		if (!strcmp(lists[i].file, file))
+			return true;
+	return !strcmp(unit_section.file, file);
+}
+
+static void check_word(const struct section *sec, const char *w)
+{
+	size_t i, n = strlen(w);
+
+	if (n > sec->maxlen)
+		die("\"%s\" in [%s]: longer than %zu letters", w, sec->name, sec->maxlen);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)w[i];
+		bool ok = (c >= 'a' && c <= 'z') || (sec->chars == LETTERS && c >= 'A' && c <= 'Z');
+
+		if (!ok)
+			die("\"%s\" in [%s]: %s only", w, sec->name,
+			    sec->chars == LOWER ? "lowercase letters a-z" : "letters a-z and A-Z");
+	}
+}
+
+static double parse_number(const struct section *sec, const char *w, const char *s)
+{
+	double v = 0;
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		if (s[i] < '0' || s[i] > '9' || i >= 15)
+			die("\"%s\" in [%s]: \"%s\" is not a whole number of 15 digits or fewer", w,
+			    sec->name, s);
+		v = v * 10 + (s[i] - '0');
+	}
+	if (v < sec->lo || v > sec->hi)
+		die("\"%s\" in [%s]: %s is outside %.0f..%.0f", w, sec->name, s, sec->lo, sec->hi);
+	return v;
+}
+
+static struct vocab *vocab_entry(const char *w)
+{
+	size_t i;
+
+	for (i = 0; i < nvocab; i++)
+		if (!strcmp(vocab[i].w, w))
+			return &vocab[i];
+	if (nvocab == MAX_ENTRIES)
+		die("more than %d words", MAX_ENTRIES);
+	memset(&vocab[nvocab], 0, sizeof(vocab[0]));
+	strcpy(vocab[nvocab].w, w);
+	return &vocab[nvocab++];
+}
+
+static void add(const struct section *sec, const char *w, const char *value)
+{
+	struct entry *e;
+	struct vocab *v;
+	size_t i;
+	int u;
+
+	check_word(sec, w);
+	for (i = 0; i < nentries; i++)
+		if (entries[i].sec == sec && !strcmp(entries[i].w, w))
+			die("duplicate \"%s\" in [%s] (first at %s:%d)", w, sec->name, entries[i].path,
+			    entries[i].line);
+	if (nentries == MAX_ENTRIES)
+		die("more than %d words", MAX_ENTRIES);
+	e = &entries[nentries++];
+	strcpy(e->w, w);
+	e->sec = sec;
+	e->path = cur_path;
+	e->line = cur_line;
+	if (sec->kind == LIST)
+		return;
+	v = vocab_entry(w);
+	if (sec->kind == UNIT) {
+		for (u = 1; u < VOCAB_UNIT_COUNT; u++)
+			if (!strcmp(unit_texts[u], value))
+				break;
+		if (u == VOCAB_UNIT_COUNT) {
+			fprintf(stderr, "words: %s:%d: \"%s\" in [unit]: unknown unit \"%s\"; the units:",
+				cur_path, cur_line, w, value);
+			for (u = 1; u < VOCAB_UNIT_COUNT; u++)
+				fprintf(stderr, " %s", unit_texts[u]);
+			fputc('\n', stderr);
+			exit(1);
+		}
+		if (v->unit_from)
+			die("\"%s\" names two units (the other at %s:%d)", w, v->unit_from->path,
+			    v->unit_from->line);
+		v->unit = u;
+		v->unit_from = e;
+		return;
+	}
+	v->roles |= sec->role;
+	if (!sec->number)
+		return;
+	e->num = parse_number(sec, w, value);
+	if (v->num_from)
+		die("\"%s\" has a number in [%s] already (%s:%d): a word has one number", w,
+		    v->num_from->sec->name, v->num_from->path, v->num_from->line);
+	v->num = e->num;
+	v->num_from = e;
+}
+
+static void read_list(const char *path)
+{
+	char buf[MAX_LINE + 2];
+	const char *file = base_name(path);
+	struct section *sec = NULL;
+	FILE *in;
+
+	cur_path = path;
+	cur_line = 0;
+	if (!known_file(file))
+		die("unknown list (the lists: numbers.txt, pairs.txt)");
+	in = fopen(path, "r");
+	if (!in)
+		die("cannot open: %s", strerror(errno));
+	while (fgets(buf, sizeof(buf), in)) {
+		char *tok[3], *p, *hash;
+		size_t n = strlen(buf), k = 0;
+
+		cur_line++;
+		if (n > MAX_LINE)
+			die("line longer than %d bytes", MAX_LINE);
+		if ((hash = strchr(buf, '#')))
+			*hash = '\0';
+		for (p = buf; *p; p++)
+			if (*p == '\n' || *p == '\r' || *p == '\t')
+				*p = ' ';
+			else if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+				die("a byte other than printable ASCII (0x%02x)", (unsigned char)*p);
+		for (p = strtok(buf, " "); p; p = strtok(NULL, " ")) {
+			if (*p == '[') {
+				size_t m = strlen(p);
+
+				if (k > 0 || m < 3 || p[m - 1] != ']' || strtok(NULL, " "))
+					die("a section is \"[name]\" alone on its line");
+				p[m - 1] = '\0';
+				sec = find_section(file, p + 1);
+				if (!sec)
+					die("unknown section [%s] in %s", p + 1, file);
+				if (sec->line)
+					die("section [%s] again (first at line %d)", p + 1, sec->line);
+				sec->line = cur_line;
+				break;
+			}
+			if (!sec)
+				die("\"%s\" before any section", p);
+			if (sec->kind == LIST || (sec->kind == ROLE && !sec->number)) {
+				add(sec, p, NULL);
+				sec->count++;
+				continue;
+			}
+			if (k == 2)
+				die("[%s] takes one word and its %s a line", sec->name,
+				    sec->kind == UNIT ? "unit" : "number");
+			tok[k++] = p;
+		}
+		if (k == 1)
+			die("\"%s\" in [%s]: no %s after it", tok[0], sec->name,
+			    sec->kind == UNIT ? "unit" : "number");
+		if (k == 2) {
+			add(sec, tok[0], tok[1]);
+			sec->count++;
+		}
+	}
+	if (ferror(in))
+		die("cannot read");
+	fclose(in);
+	cur_path = NULL;
+}
+
+static int by_word(const void *a, const void *b)
+{
+	return strcmp(((const struct vocab *)a)->w, ((const struct vocab *)b)->w);
+}
+
+static void check_complete(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		if (!lists[i].line)
+			die("no section [%s] in %s", lists[i].name, lists[i].file);
+		if (!lists[i].count)
+			die("section [%s] of %s is empty", lists[i].name, lists[i].file);
+	}
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		if (!roles[i].line)
+			die("no section [%s] in %s", roles[i].name, roles[i].file);
+	if (!unit_section.line)
+		die("no section [unit] in %s", unit_section.file);
+}
+
+static void write_roles(FILE *out, unsigned r)
+{
+	size_t i;
+	bool any = false;
+
+	for (i = 0; i < VOCAB_ROLE_COUNT; i++)
+		if (r & (1u << i)) {
+			fprintf(out, "%sR_%s", any ? " | " : "", role_names[i]);
+			any = true;
+		}
+	if (!any)
+		fputc('0', out);
+}
+
+static void write_list_decl(FILE *h, const struct section *s)
+{
+	fprintf(h, "extern const char *const %s[%zu] WORDS_HIDDEN;\n", s->symbol, s->count);
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t trig[TRIG_BITS / 64] = {0};
+	unsigned short start[27];
+	size_t i, j, tmin = 0, tmax = 0;
+	FILE *c, *h;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: words OUTPUT.c OUTPUT.h LIST.txt...\n");
+		return 2;
+	}
+	set_bounds();
+	for (i = 3; i < (size_t)argc; i++)
+		read_list(argv[i]);
+	check_complete();
+	qsort(vocab, nvocab, sizeof(vocab[0]), by_word);
+	if (nvocab == 0 || nvocab >= 65535)
+		die("%zu words in the vocabulary", nvocab);
+	for (i = 0; i < nvocab; i++) {
+		size_t n = strlen(vocab[i].w);
+		uint32_t hash;
+
+		if (vocab[i].roles == 0 && vocab[i].unit == 0)
+			die("\"%s\": no role", vocab[i].w); /* (cannot happen: a unit or a role made it) */
+		if (!(vocab[i].roles & R_TRIGGER))
+			continue;
+		if (n < 3) {
+			const struct entry *e = vocab[i].num_from;
+
+			for (j = 0; j < nentries; j++)
+				if (!strcmp(entries[j].w, vocab[i].w) && entries[j].sec->kind == ROLE &&
+				    (entries[j].sec->role & R_TRIGGER))
+					e = &entries[j];
+			cur_path = e->path;
+			cur_line = e->line;
+			die("\"%s\" in [%s]: a word that starts a number on its own needs three "
+			    "letters or more (the trigger filter reads three)", vocab[i].w, e->sec->name);
+		}
+		hash = TRIG_HASH(TRIG_KEY(vocab[i].w[0], vocab[i].w[1], vocab[i].w[2]), n);
+		trig[hash / 64] |= 1ull << (hash % 64);
+		if (!tmin || n < tmin)
+			tmin = n;
+		if (n > tmax)
+			tmax = n;
+	}
+	if (!tmin)
+		die("no word starts a number on its own ([cardinal], [ordinal], ...)");
+	for (i = 0, j = 0; i < 27; i++) {
+		while (j < nvocab && vocab[j].w[0] < 'a' + (int)i)
+			j++;
+		start[i] = (unsigned short)j;
+	}
+
+	h = fopen(argv[2], "w");
+	if (!h) {
+		perror(argv[2]);
+		return 1;
+	}
+	fprintf(h, "/* Generated by tools/words.c from words/: do not edit. */\n"
+		   "#ifndef HALLUSCAN_WORDLISTS_H\n#define HALLUSCAN_WORDLISTS_H\n\n"
+		   "#include <stdint.h>\n\n#include \"numbers/vocab.h\"\n\n"
+		   "#define WORDS_HIDDEN __attribute__((visibility(\"hidden\")))\n\n"
+		   "/* The trigger words' shortest and longest. */\n"
+		   "#define TRIG_MIN %zu\n#define TRIG_MAX %zu\n\n"
+		   "extern const struct vword vocab_words[%zu] WORDS_HIDDEN;\n"
+		   "/* Where the words of each first letter start in vocab_words[] ('a' .. 'z', and "
+		   "the end). */\n"
+		   "extern const unsigned short vocab_start[27] WORDS_HIDDEN;\n"
+		   "extern const uint64_t vocab_triggers[TRIG_BITS / 64] WORDS_HIDDEN;\n\n",
+		tmin, tmax, nvocab);
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
+		write_list_decl(h, &lists[i]);
+	fprintf(h, "\n#endif\n");
+	if (fclose(h) != 0) {
+		perror(argv[2]);
+		return 1;
+	}
+
+	c = fopen(argv[1], "w");
+	if (!c) {
+		perror(argv[1]);
+		return 1;
+	}
+	fprintf(c, "/* Generated by tools/words.c from words/: do not edit. */\n"
+		   "#include \"wordlists.h\"\n\nconst struct vword vocab_words[%zu] = {\n", nvocab);
+	for (i = 0; i < nvocab; i++) {
+		fprintf(c, "\t{\"%s\", %zu, ", vocab[i].w, strlen(vocab[i].w));
+		write_roles(c, vocab[i].roles);
+		fprintf(c, ", %.17g, %s},\n", vocab[i].num, unit_symbols[vocab[i].unit]);
+	}
+	fprintf(c, "};\n\nconst unsigned short vocab_start[27] = {");
+	for (i = 0; i < 27; i++)
+		fprintf(c, "%s%u,", i % 9 ? " " : "\n\t", start[i]);
+	fprintf(c, "\n};\n\nconst uint64_t vocab_triggers[TRIG_BITS / 64] = {");
+	for (i = 0; i < TRIG_BITS / 64; i++)
+		fprintf(c, "%s0x%016llxull,", i % 3 ? " " : "\n\t", (unsigned long long)trig[i]);
+	fprintf(c, "\n};\n");
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		fprintf(c, "\nconst char *const %s[%zu] = {", lists[i].symbol, lists[i].count);
+		for (j = 0; j < nentries; j++)
+			if (entries[j].sec == &lists[i])
+				fprintf(c, "\n\t\"%s\",", entries[j].w);
+		fprintf(c, "\n};\n");
+	}
+	if (fclose(c) != 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	return 0;
+}
