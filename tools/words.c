@@ -34,29 +34,32 @@ struct section {
 	enum chars chars;
 	size_t maxlen;
 	const char *symbol; /* LIST: the C array */
-	int line;           /* where it was seen, or 0 */
+	const char *path;   /* where it was seen, or NULL */
+	int line;
 	size_t count;
 };
 
 /* The plain lists: the program reads them as arrays (wordlists.h). */
+#define LIST_OF(f, n, c, max, sym) {.file = f, .name = n, .kind = LIST, .chars = c, .maxlen = max, .symbol = sym}
 static struct section lists[] = {
-	{"numbers.txt", "glued-unit", LIST, 0, false, 0, 0, LETTERS, 7, "words_glued_units", 0, 0},
-	{"numbers.txt", "street", LIST, 0, false, 0, 0, LOWER, 16, "words_street", 0, 0},
-	{"numbers.txt", "compared-with", LIST, 0, false, 0, 0, LOWER, 16, "words_compared_with", 0, 0},
-	{"numbers.txt", "compared-skip", LIST, 0, false, 0, 0, LOWER, 16, "words_compared_skip", 0, 0},
-	{"numbers.txt", "not-unit", LIST, 0, false, 0, 0, LOWER, 16, "words_not_units", 0, 0},
-	{"pairs.txt", "stop", LIST, 0, false, 0, 0, LOWER, 16, "words_pairs_stop", 0, 0},
-	{"pairs.txt", "negation", LIST, 0, false, 0, 0, LOWER, 16, "words_negation", 0, 0},
-	{"pairs.txt", "passage-negation", LIST, 0, false, 0, 0, LOWER, 16, "words_passage_negation", 0, 0},
-	{"pairs.txt", "negation-stem", LIST, 0, false, 0, 0, LOWER, 12, "words_negation_stem", 0, 0},
-	{"pairs.txt", "not-so", LIST, 0, false, 0, 0, LOWER, 16, "words_not_so", 0, 0},
+	LIST_OF("numbers.txt", "glued-unit", LETTERS, 7, "words_glued_units"),
+	LIST_OF("numbers.txt", "street", LOWER, 16, "words_street"),
+	LIST_OF("numbers.txt", "compared-with", LOWER, 16, "words_compared_with"),
+	LIST_OF("numbers.txt", "compared-skip", LOWER, 16, "words_compared_skip"),
+	LIST_OF("numbers.txt", "not-unit", LOWER, 16, "words_not_units"),
+	LIST_OF("pairs.txt", "stop", LOWER, 16, "words_pairs_stop"),
+	LIST_OF("pairs.txt", "negation", LOWER, 16, "words_negation"),
+	LIST_OF("pairs.txt", "passage-negation", LOWER, 16, "words_passage_negation"),
+	LIST_OF("pairs.txt", "negation-stem", LOWER, 12, "words_negation_stem"),
+	LIST_OF("pairs.txt", "not-so", LOWER, 16, "words_not_so"),
 };
 
-#define ROLE_SECTION(name, section, number) \
-	{"numbers.txt", section, ROLE, R_##name, number, 0, 0, LOWER, VOCAB_MAXLEN, NULL, 0, 0},
+#define ROLE_SECTION(role_, section_, takes_number) \
+	{.file = "numbers.txt", .name = section_, .kind = ROLE, .role = R_##role_, \
+	 .number = takes_number, .chars = LOWER, .maxlen = VOCAB_MAXLEN},
 static struct section roles[] = {VOCAB_ROLES(ROLE_SECTION)};
-static struct section unit_section = {"numbers.txt", "unit", UNIT, 0, false, 0, 0, LOWER,
-				      VOCAB_MAXLEN, NULL, 0, 0};
+static struct section unit_section = {.file = "numbers.txt", .name = "unit", .kind = UNIT,
+				      .chars = LOWER, .maxlen = VOCAB_MAXLEN};
 
 #define ROLE_NAME(name, section, number) #name,
 static const char *const role_names[] = {VOCAB_ROLES(ROLE_NAME)};
@@ -84,7 +87,6 @@ struct vocab {
 	double num;
 	const struct entry *num_from; /* the entry that gave its number, or NULL */
 	int unit;
-	const struct entry *unit_from;
 };
 static struct vocab vocab[MAX_ENTRIES];
 static size_t nvocab;
@@ -237,11 +239,7 @@ static void add(const struct section *sec, const char *w, const char *value)
 			fputc('\n', stderr);
 			exit(1);
 		}
-		if (v->unit_from)
-			die("\"%s\" names two units (the other at %s:%d)", w, v->unit_from->path,
-			    v->unit_from->line);
-		v->unit = u;
-		v->unit_from = e;
+		v->unit = u; /* (one [unit] section, no duplicate in it: one unit a word) */
 		return;
 	}
 	v->roles |= sec->role;
@@ -295,6 +293,7 @@ static void read_list(const char *path)
 					die("unknown section [%s] in %s", p + 1, file);
 				if (sec->line)
 					die("section [%s] again (first at line %d)", p + 1, sec->line);
+				sec->path = path;
 				sec->line = cur_line;
 				break;
 			}
@@ -334,11 +333,15 @@ static void check_complete(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		cur_path = NULL;
 		if (!lists[i].line)
 			die("no section [%s] in %s", lists[i].name, lists[i].file);
+		cur_path = lists[i].path;
+		cur_line = lists[i].line;
 		if (!lists[i].count)
 			die("section [%s] of %s is empty", lists[i].name, lists[i].file);
 	}
+	cur_path = NULL;
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
 		if (!roles[i].line)
 			die("no section [%s] in %s", roles[i].name, roles[i].file);

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The word lists' generator (tools/words.c, docs/words.md): the lists of
+words/ make the tables, an extension lands in them, and each kind of
+malformed or duplicate entry is refused with status 1 and its file and
+line, which fails the build.
+
+usage: words_test.py WORDS SRCDIR
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from checks import check, finish
+
+GEN, SRC = os.path.abspath(sys.argv[1]), sys.argv[2]
+with open(os.path.join(SRC, "words", "numbers.txt"), encoding="ascii") as f:
+    NUMBERS = f.read()
+with open(os.path.join(SRC, "words", "pairs.txt"), encoding="ascii") as f:
+    PAIRS = f.read()
+
+
+def run(numbers=NUMBERS, pairs=PAIRS, extra=None):
+    """The generator over the two lists (edited): (status, stderr, the C it wrote)."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, text in (("numbers.txt", numbers), ("pairs.txt", pairs)) + (extra or ()):
+            paths.append(os.path.join(d, name))
+            with open(paths[-1], "wb") as f:
+                f.write(text.encode("latin-1"))
+        c, h = os.path.join(d, "out.c"), os.path.join(d, "out.h")
+        p = subprocess.run([GEN, c, h] + paths, capture_output=True, text=True, timeout=60)
+        out = ""
+        if p.returncode == 0:
+            with open(c, encoding="ascii") as f:
+                out = f.read()
+        return p.returncode, p.stderr.replace(d + "/", ""), out
+
+
+def after(section, line, text=NUMBERS):
+    """text with line added right after the header of [section]."""
+    head = "[%s]\n" % section
+    assert head in text, section
+    return text.replace(head, head + line + "\n", 1)
+
+
+def line_of(text, needle):
+    return text[:text.index(needle)].count("\n") + 1
+
+
+def vocab(c_text):
+    """The vocabulary as generated: [(word, roles text, number, unit)]."""
+    return re.findall(r'\t\{"([a-z]+)", \d+, ([^,]+), ([^,]+), (U_\w+)\},', c_text)
+
+
+# The lists as they are.
+rc, err, out = run()
+words = vocab(out)
+check(rc == 0 and err == "", "words/ makes its tables", err)
+check(len(words) > 600 and [w[0] for w in words] == sorted(w[0] for w in words),
+      "the vocabulary is sorted, every word once", "%d words" % len(words))
+check(("second", "R_ORD", "2", "U_SECOND") in words, "a word's roles, number and unit merge")
+check(("million", "R_CARD", "1000000", "U_MILLION") in words, "a scale: its value and its unit")
+check('const char *const words_not_so[4] = {\n\t"only",\n\t"just",' in out,
+      "a plain list keeps its order")
+
+# An extension lands in the tables, where the lookup finds it.
+rc, err, out = run(numbers=after("product", "nextcloud"), pairs=after("stop", "whereby", PAIRS))
+check(rc == 0 and ("nextcloud", "R_PRODUCT", "0", "U_NONE") in vocab(out),
+      "a word added to [product] is in the vocabulary", err)
+check(rc == 0 and [w[0] for w in vocab(out)] == sorted(w[0] for w in vocab(out)),
+      "an added word takes its place in the order")
+check(rc == 0 and re.search(r'words_pairs_stop\[\d+\] = \{[^}]*"whereby"', out),
+      "a word added to [stop] of pairs.txt is in its list")
+
+# Each malformed list: refused, with the file, the line and the reason.
+CASES = [
+    ("a duplicate in a section", after("cardinal", "five 5"),
+     PAIRS, 'duplicate "five" in [cardinal] (first at numbers.txt:%d)'
+     % (line_of(NUMBERS, "\n[cardinal]\n") + 2)),
+    ("a duplicate in a plain list", NUMBERS, after("negation", "not", PAIRS),
+     'duplicate "not" in [negation]'),
+    ("two numbers for a word", after("cardinal", "second 2"), PAIRS,
+     '"second" has a number in [cardinal] already'),
+    ("a word twice in [unit]", after("unit", "hours minute"), PAIRS,
+     'duplicate "hours" in [unit]'),
+    ("an unknown section", NUMBERS + "[cardinals]\n", PAIRS, "unknown section [cardinals]"),
+    ("a section twice", NUMBERS + "[street]\nalley\n", PAIRS, "section [street] again"),
+    ("a missing section", re.sub(r"\[street\]\n[^\[]*", "", NUMBERS), PAIRS,
+     "no section [street] in numbers.txt"),
+    ("an empty list", NUMBERS, PAIRS.replace("only just merely simply", ""),
+     "section [not-so] of pairs.txt is empty"),
+    ("an unknown unit", after("unit", "furlong furlong"), PAIRS, 'unknown unit "furlong"'),
+    ("no number", after("cardinal", "googol"), PAIRS, '"googol" in [cardinal]: no number'),
+    ("not a number", after("cardinal", "googol lots"), PAIRS, '"lots" is not a whole number'),
+    ("a fraction", after("cardinal", "googol 1.5"), PAIRS, '"1.5" is not a whole number'),
+    ("a third field", after("cardinal", "googol 100 200"), PAIRS, "takes one word and its number"),
+    ("a month out of range", after("month", "smarch 13"), PAIRS, "13 is outside 1..12"),
+    ("a capital", after("stop", "Hence"), PAIRS, '"Hence" in [stop]: lowercase letters a-z only'),
+    ("a digit", after("product", "gpt4"), PAIRS, '"gpt4" in [product]: lowercase letters'),
+    ("a byte past ASCII", after("stop", "na\xefve"), PAIRS, "a byte other than printable ASCII"),
+    ("a word too long", after("stop", "a" * 17), PAIRS, "longer than 16 letters"),
+    ("a glued unit too long", after("glued-unit", "Gigabit"), PAIRS, "",),
+    ("a glued unit of eight", after("glued-unit", "Gigabits"), PAIRS, "longer than 7 letters"),
+    ("a trigger of two letters", after("cardinal", "ii 2"), PAIRS,
+     "needs three letters or more"),
+    ("a word before any section", "stray\n" + NUMBERS, PAIRS, '"stray" before any section'),
+    ("a section's line with more on it", NUMBERS.replace("[street]", "[street] ave"), PAIRS,
+     '"[name]" alone on its line'),
+    ("an unknown list", NUMBERS, PAIRS, "unknown list", (("extra.txt", "[stop]\nx\n"),)),
+    ("a line too long", after("stop", "ab " * 400), PAIRS, "line longer than 1024 bytes"),
+]
+for case in CASES:
+    what, numbers, pairs, want = case[:4]
+    rc, err, _ = run(numbers, pairs, case[4] if len(case) > 4 else None)
+    if not want:  # (a control: seven letters are allowed)
+        check(rc == 0, "refused only past the limit: " + what, err)
+        continue
+    where = r"words: " if "no section" in want else r"words: \w+\.txt:\d+: "
+    check(rc == 1 and want in err and re.match(where, err),
+          "refused with its file and line: " + what, "status %d: %s" % (rc, err))
+
+finish()
