@@ -40,10 +40,11 @@ import sys
 FOLDERS = {
     "common": ["util.c", "util.h", "json.c", "json.h", "emit.c", "emit.h", "sha256.c", "sha256.h",
                "url.c", "url.h", "window.h", "fmath.h"],
-    # (vocab.c: the lexer's vocabulary over words/numbers.txt; periods.c:
-    # the reporting periods of its items; both split from numlex.c)
-    "numbers": ["numlex.c", "numlex.h", "vocab.c", "vocab.h", "periods.c", "quantity.c",
-                "quantity.h", "arith.c", "arith.h"],
+    # (split from numlex.c: vocab.c, the lexer's vocabulary over
+    # words/numbers.txt; periods.c, the reporting periods of its items;
+    # operand.c and expression.c, with lex.h their inside)
+    "numbers": ["numlex.c", "numlex.h", "lex.h", "operand.c", "expression.c", "vocab.c",
+                "vocab.h", "periods.c", "quantity.c", "quantity.h", "arith.c", "arith.h"],
     "match": ["decode.c", "decode.h", "input/prescan.c", "input/prescan.h", "rules.c", "rules.h",
               "template.c", "template.h", "builtin.c", "triggers.c", "triggers.h", "engine.c",
               "engine.h", "hscompiler.h", "hscompiler_dlopen.c", "hscompiler_linked.c",

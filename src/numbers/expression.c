@@ -1,0 +1,928 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The number lexer's expressions: an operand, or a range of two, with what
+ * the words around them make of them (a year, an approximation, a list
+ * marker, a count of the text itself, a fixed phrase), handed on as items.
+ */
+#include "lex.h"
+
+#include <math.h>
+
+#include "common/fmath.h"
+
+/* ---- idioms and approximations ---- */
+
+/*
+ * Idioms with a number in them: the words before it, the number as written,
+ * the words after it (compared without case, whole words at both ends).
+ */
+#define PHRASE(b, n, a) {b, n, a, sizeof(b) - 1, sizeof(n) - 1, sizeof(a) - 1}
+static const struct {
+	const char *before, *num, *after;
+	unsigned char nb, nn, na;
+} fixed_phrases[] = {
+	PHRASE("", "24", " hours a day"),
+	PHRASE("", "24", "/7"),
+	PHRASE("", "365", " days a year"),
+	PHRASE("", "7", " days a week"),
+	PHRASE("", "first", " and foremost"),
+	PHRASE("", "first", " of all"),
+	PHRASE("", "one", " another"),
+	PHRASE("", "one", " at a time"),
+	PHRASE("", "one", " by one"),
+	PHRASE("", "one", " day"),
+	PHRASE("", "one", " of"),
+	PHRASE("", "one", " or another"),
+	PHRASE("", "one", " or more"),
+	PHRASE("", "one", " or two"),
+	PHRASE("", "one", " way or another"),
+	PHRASE("", "one", "'s"),
+	PHRASE("", "second", " to none"),
+	PHRASE("", "seven", " days a week"),
+	PHRASE("any ", "one", ""),
+	PHRASE("at ", "first", ""),
+	PHRASE("at ", "one", " point"),
+	PHRASE("each ", "one", ""),
+	PHRASE("every ", "one", ""),
+	PHRASE("in the ", "first", " place"),
+	PHRASE("no ", "one", ""),
+	PHRASE("on the ", "one", " hand"),
+	/* The size of a rating scale or a ratio's base, not a count:
+	 * "3.5 out of 5 stars", "8 out of 10 dentists" (the figure before it is
+	 * the claim, and is checked). "7 out of 19 deaths" is a count still. */
+	PHRASE("out of ", "10", ""),
+	PHRASE("out of ", "100", ""),
+	PHRASE("out of ", "5", ""),
+	PHRASE("out of ", "five", ""),
+	PHRASE("out of ", "ten", ""),
+	PHRASE("that ", "one", ""),
+	PHRASE("the ", "one", ""),
+	PHRASE("this ", "one", ""),
+	PHRASE("which ", "one", ""),
+};
+
+/*
+ * Whether some fixed phrase's number is len bytes long and starts with c:
+ * most numbers are none of theirs, and the table is then not walked (it
+ * was 2% of the instructions with tool spans). numlex_self_check() holds
+ * every phrase to it.
+ */
+static bool phrase_may_start(int c, size_t len)
+{
+	switch (c) {
+	case '1': return len == 2 || len == 3;   /* 10, 100 */
+	case '2': return len == 2;               /* 24 */
+	case '3': case 'o': case 't': return len == 3; /* 365, one, ten */
+	case '5': case '7': return len == 1;
+	case 'f': return len == 4 || len == 5;   /* five, first */
+	case 's': return len == 5 || len == 6;   /* seven, second */
+	default: return false;
+	}
+}
+
+/*
+ * Approximations of two words: the word before the number and the word
+ * before that, and the side of a bound they set (NUMLEX_ABOVE, _BELOW).
+ */
+static const struct {
+	const char *w2, *w1;
+	unsigned side;
+} approx_pairs[] = {
+	{"more", "than", NUMLEX_ABOVE}, {"less", "than", NUMLEX_BELOW},
+	{"fewer", "than", NUMLEX_BELOW}, {"greater", "than", NUMLEX_ABOVE},
+	{"at", "least", NUMLEX_ABOVE}, {"at", "most", NUMLEX_BELOW}, {"up", "to", NUMLEX_BELOW},
+	{"close", "to", 0}, {"upwards", "of", NUMLEX_ABOVE}, {"excess", "of", NUMLEX_ABOVE},
+	{"as", "many", 0}, {"as", "much", 0}, {"as", "few", 0}, {"as", "little", 0},
+	{"just", "over", NUMLEX_ABOVE}, {"just", "under", NUMLEX_BELOW},
+	{"well", "over", NUMLEX_ABOVE}, {"an", "estimated", 0},
+};
+
+/* ---- context: what the words around an expression make of it ---- */
+
+/*
+ * Whether a figure at i stands where an author-date citation puts its year:
+ * first in parentheses ("Patel (2017)", "(2017)"), or after a comma that
+ * follows a name or "et al." inside them ("(Patel, 2017)", "(Rossi et al.,
+ * 2017; Patel, 2019)": the window ends at the year before). Such a figure
+ * read as a bare number is grounding that any count or sum can be held
+ * against ("5x" against a study's "(2017)").
+ */
+static bool citation_year_at(struct lex *lx, size_t i)
+{
+	size_t j = skip_blanks_back(lx, i), k;
+	int c;
+
+	if (B(lx, j - 1) == '(')
+		return true;
+	if (B(lx, j - 1) != ',')
+		return false;
+	j = skip_blanks_back(lx, j - 1);
+	if (B(lx, j - 1) == '.' && lower(B(lx, j - 2)) == 'l' && lower(B(lx, j - 3)) == 'a' &&
+	    !is_alpha(B(lx, j - 4))) {
+		k = j - 3; /* "et al." */
+	} else {
+		for (k = j; is_alpha(B(lx, k - 1)) && j - k < 32; k--)
+			;
+		if (k == j || !is_upper(B(lx, k)))
+			return false; /* a name is capitalized */
+	}
+	/* the parenthesis it is inside, on its line, within a few names */
+	for (; j - k < 120; k--) {
+		c = B(lx, k - 1);
+		if (c == '(')
+			return true;
+		if (c == ')' || c == '\n')
+			return false;
+		if (c < 0) /* the window starts where the last figure ended: a year of these parentheses? */
+			return k == lx->done && lx->year_end && lx->year_end == lx->done;
+	}
+	return false;
+}
+
+/*
+ * 4 when the word before i is a determiner ("a", "the", "its": a 1900-2099
+ * figure between it and a noun is a year, "a 1997 outbreak"), 3 when it
+ * makes a year of what follows ("the year", "FY", "fiscal", "circa"), 2
+ * when it dates a year ("in", "since", "March") or i goes on a list of
+ * years ("in 2019, 2020 and 2021"), 1 when it does so weakly ("from",
+ * "of"), else 0.
+ */
+static int dating_before(struct lex *lx, size_t i)
+{
+	struct word w;
+	size_t j;
+
+	if (lx->year_end && lx->year_end == lx->done) {
+		j = skip_blanks_back(lx, i);
+		if (word_before(lx, i, false, &w) &&
+		    (spells(lx, w.ws, w.we, "and") || spells(lx, w.ws, w.we, "or")))
+			j = skip_blanks_back(lx, w.ws);
+		if (B(lx, j - 1) == ',' || B(lx, j - 1) == '&' || B(lx, j - 1) == '/')
+			j = skip_blanks_back(lx, j - 1);
+		if (j == lx->year_end && j < i)
+			return 2;
+	}
+	if (!word_before(lx, i, false, &w))
+		return 0;
+	if (roles(&w) & R_YEARWORD)
+		return 3;
+	if (roles(&w) & R_DET)
+		return 4;
+	if ((roles(&w) & R_DATING) || ((roles(&w) & R_MONTH) && is_upper(B(lx, w.ws))))
+		return 2;
+	return roles(&w) & R_WEAKDATE ? 1 : 0;
+}
+
+/*
+ * Is a negation among the three words before ws ("won't be more than 12",
+ * "not over 5", "no more than 50")? A bound said so is the other one, or
+ * none: its side is not taken.
+ */
+static bool negated_before(struct lex *lx, size_t ws)
+{
+	struct word w;
+	int k;
+
+	for (k = 0; k < 3 && word_before(lx, ws, false, &w); k++, ws = w.ws) {
+		size_t n = w.we - w.ws;
+
+		if (spells(lx, w.ws, w.we, "not") || spells(lx, w.ws, w.we, "no") ||
+		    spells(lx, w.ws, w.we, "never") || spells(lx, w.ws, w.we, "nor") ||
+		    (n == 1 && lower(B(lx, w.ws)) == 't' && B(lx, w.ws - 1) == '\'' &&
+		     lower(B(lx, w.ws - 2)) == 'n') ||
+		    (n == 1 && lower(B(lx, w.ws)) == 't' && B(lx, w.ws - 1) == 0x99 &&
+		     B(lx, w.ws - 2) == 0x80 && B(lx, w.ws - 3) == 0xE2 && lower(B(lx, w.ws - 4)) == 'n'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The side of a bound a year at i is said as, where the word before says
+ * one: "before 1990", "prior to 1990" (NUMLEX_BELOW), "after 1980", "after
+ * the 1990s" (decade: "the" may come between) (NUMLEX_ABOVE); else 0. Not
+ * "until", "by" nor "since": an end, a deadline and a start are years of
+ * their own.
+ */
+static unsigned year_side(struct lex *lx, size_t i, bool decade)
+{
+	struct word w1, w2;
+
+	if (!word_before(lx, i, false, &w1))
+		return 0;
+	if (decade && spells(lx, w1.ws, w1.we, "the") && !word_before(lx, w1.ws, false, &w1))
+		return 0;
+	if (spells(lx, w1.ws, w1.we, "before"))
+		return NUMLEX_BELOW;
+	if (spells(lx, w1.ws, w1.we, "after"))
+		return NUMLEX_ABOVE;
+	return spells(lx, w1.ws, w1.we, "to") && word_before(lx, w1.ws, false, &w2) &&
+			       spells(lx, w2.ws, w2.we, "prior")
+		       ? NUMLEX_BELOW
+		       : 0;
+}
+
+/*
+ * The approximation said before i: NUMLEX_APPROX and the side of its bound
+ * (NUMLEX_ABOVE or _BELOW, where it sets one: "over", "less than"), or 0.
+ * The pair's side wins over its last word's ("just under"); a negated
+ * bound has no side.
+ */
+static unsigned approx_before(struct lex *lx, size_t i)
+{
+	size_t j = skip_blanks_back(lx, i), k;
+	unsigned side = 0;
+	struct word w1, w2;
+
+	if (B(lx, j - 1) == '~' || (B(lx, j - 1) == 0x88 && B(lx, j - 2) == 0x89 && B(lx, j - 3) == 0xE2))
+		return NUMLEX_APPROX;
+	if (!word_before(lx, i, false, &w1))
+		return 0;
+	if (roles(&w1) & R_APPROX) {
+		side = spells(lx, w1.ws, w1.we, "over") ? NUMLEX_ABOVE
+		       : spells(lx, w1.ws, w1.we, "under") ? NUMLEX_BELOW : 0;
+		if (!side)
+			return NUMLEX_APPROX;
+	}
+	if (!(roles(&w1) & R_APPROX2) || !word_before(lx, w1.ws, false, &w2))
+		return side ? NUMLEX_APPROX | side : 0;
+	for (k = 0; k < ARRAY_SIZE(approx_pairs); k++)
+		if (spells(lx, w1.ws, w1.we, approx_pairs[k].w1) &&
+		    spells(lx, w2.ws, w2.we, approx_pairs[k].w2))
+			return NUMLEX_APPROX |
+			       (approx_pairs[k].side && !negated_before(lx, w2.ws) ? approx_pairs[k].side : 0);
+	return side ? NUMLEX_APPROX | (negated_before(lx, w1.ws) ? 0 : side) : 0;
+}
+
+/*
+ * A word of the answer's own list within three words before i: "here are
+ * 5", "these 3", "the following 6", "top 10", "a list of 5", "I'll cover
+ * 3", "Below are 4". "share" only right before ("Let me share 7"; "its
+ * share rose 5 points" is a claim), "below" and "above" never right before
+ * ("fell below 5 points" says less than).
+ */
+static bool cue_before(struct lex *lx, size_t i)
+{
+	struct word w;
+	int k;
+
+	for (k = 0; k < 3 && word_before(lx, i, false, &w); k++, i = w.ws) {
+		if (!(roles(&w) & R_CUE))
+			continue;
+		if (spells(lx, w.ws, w.we, "share") ? k == 0
+		    : spells(lx, w.ws, w.we, "below") || spells(lx, w.ws, w.we, "above") ? k > 0
+		    : true)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * After a counted noun at i, within three words: "below", "above", or the
+ * colon that opens a list ("the 5 tips below", "3 key takeaways:", "3
+ * things matter:").
+ */
+static bool cue_after(struct lex *lx, size_t i)
+{
+	struct word w;
+	int k;
+
+	i = skip_blanks(lx, i);
+	for (k = 0; k < 3 && B(lx, i) != ':'; k++) {
+		if (!word_at(lx, i, &w))
+			return false;
+		if (spells(lx, w.ws, w.we, "below") || spells(lx, w.ws, w.we, "above"))
+			return true;
+		i = skip_blanks(lx, w.we);
+	}
+	return B(lx, i) == ':';
+}
+
+/* A line starts before i: blanks, at most one of "-", "*", ">" or a run of "#", blanks. */
+static bool line_starts_before(struct lex *lx, size_t i)
+{
+	size_t j = skip_blanks_back(lx, i);
+	int c = B(lx, j - 1);
+
+	if (c == '-' || c == '*' || c == '>') {
+		j = skip_blanks_back(lx, j - 1);
+	} else if (c == '#') {
+		while (B(lx, j - 1) == '#')
+			j--;
+		j = skip_blanks_back(lx, j);
+	}
+	if (j == 0)
+		return lx->opts & NUMLEX_LINE_START;
+	c = B(lx, j - 1);
+	return c == '\n' || c == '\r';
+}
+
+static bool list_marker(struct lex *lx, const struct opnd *o)
+{
+	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
+
+	if (o->kind != K_NUMBER || o->x.words || !whole(&o->x, 0, 999) || o->currency ||
+	    o->to != o->x.to || (c != '.' && c != ')'))
+		return false;
+	if (!(c1 == ' ' || c1 == '\t' || c1 == '\n' || c1 == '\r' || o->x.to + 1 == lx->n))
+		return false;
+	return line_starts_before(lx, o->x.from);
+}
+
+/* NUMLEX_INLINE_ITEM's shape: "N." or "N)" mid-line after a list's separator or a sentence's end. */
+static bool inline_item(struct lex *lx, const struct opnd *o)
+{
+	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
+	size_t j;
+
+	if (o->kind != K_NUMBER || o->x.words || o->x.comma || o->x.decimals || !whole(&o->x, 1, 999) ||
+	    o->currency || o->to != o->x.to || o->from != o->x.from || (c != '.' && c != ')'))
+		return false;
+	if (!(c1 == ' ' || c1 == '\t' || o->x.to + 1 == lx->n))
+		return false;
+	j = skip_blanks_back(lx, o->x.from);
+	if (j == 0)
+		return true;
+	c = B(lx, j - 1);
+	return c == ',' || c == ';' || c == ':' || ((c == '.' || c == '!' || c == '?') && j < o->x.from);
+}
+
+static bool fixed_phrase(struct lex *lx, size_t from, size_t to)
+{
+	char num[8];
+	size_t k, len = to - from, i;
+	int after = lower(B(lx, to));
+
+	if (len == 0 || len >= sizeof(num))
+		return false;
+	for (i = 0; i < len; i++)
+		num[i] = (char)lower(B(lx, from + i));
+	num[len] = '\0';
+	if (!phrase_may_start(num[0], len))
+		return false;
+	for (k = 0; k < ARRAY_SIZE(fixed_phrases); k++) {
+		const char *b = fixed_phrases[k].before, *a = fixed_phrases[k].after;
+		size_t nb = fixed_phrases[k].nb, na = fixed_phrases[k].na;
+
+		if (len != fixed_phrases[k].nn || num[0] != fixed_phrases[k].num[0] ||
+		    memcmp(num, fixed_phrases[k].num, len) != 0 || (na && after != a[0]))
+			continue;
+		if (!reads(lx, to, a) || (na && is_alpha((unsigned char)a[na - 1]) && is_alpha(B(lx, to + na))) ||
+		    (na && is_digit((unsigned char)a[na - 1]) && is_digit(B(lx, to + na))))
+			continue;
+		if (!reads_back(lx, from, b, nb) || (nb && is_alpha(B(lx, from - nb - 1))))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* A name whose number follows it: "Windows 10", "iPhone 15", "GPT 4", "version 2.3". */
+bool lex_names_number(struct lex *lx, const struct word *w)
+{
+	size_t k, len = w->we - w->ws, upper = 0;
+
+	if (roles(w) & (R_PRODUCT | R_VERWORD))
+		return true;
+	for (k = 0; k < len; k++) {
+		int c = B(lx, w->ws + k);
+
+		upper += is_upper(c);
+		if (k > 0 && is_upper(c) && is_lower(B(lx, w->ws + k - 1)))
+			return true; /* "iPhone", "macOS", "PlayStation" */
+	}
+	return upper == len && len >= 2 && len <= 5 && !w->v;
+}
+
+/* An identifier's or a version's unit: prefix, then the lowercase letters of [ws, we), then tail. */
+bool lex_name_unit(struct lex *lx, char *out, const char *prefix, size_t ws, size_t we,
+		      const char *tail)
+{
+	size_t n = strlen(prefix), i;
+
+	memcpy(out, prefix, n);
+	for (i = ws; i < we; i++) {
+		int c = B(lx, i);
+
+		if (!is_alpha(c))
+			continue;
+		if (n + 1 >= QUANTITY_UNIT_MAX)
+			return false;
+		out[n++] = (char)lower(c);
+	}
+	for (; *tail; tail++) {
+		if (n + 1 >= QUANTITY_UNIT_MAX)
+			return false;
+		out[n++] = *tail;
+	}
+	out[n] = '\0';
+	return true;
+}
+
+/* ---- items ---- */
+
+void lex_push(struct out *out, size_t pf, size_t pt, const struct quantity *q, unsigned flags)
+{
+	struct numlex_item *it;
+
+	if (out->n == ARRAY_SIZE(out->it))
+		return;
+	it = &out->it[out->n++];
+	it->part_from = pf;
+	it->part_to = pt;
+	it->q = *q;
+	it->flags = flags;
+	/* A range of times ("7:0-14:0", "9 to 5") is on one clock as written. */
+	if (flags & NUMLEX_RANGE)
+		it->q.either_half = false;
+}
+
+/* Hands the items of one expression [from, to) to the caller, in order of their parts. */
+int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to)
+{
+	size_t i, j;
+
+	for (i = 1; i < out->n; i++)
+		for (j = i; j > 0 && out->it[j - 1].part_from > out->it[j].part_from; j--) {
+			struct numlex_item tmp = out->it[j];
+
+			out->it[j] = out->it[j - 1];
+			out->it[j - 1] = tmp;
+		}
+	for (i = 0; i < out->n && !lx->rc; i++) {
+		out->it[i].from = from;
+		out->it[i].to = to;
+		lx->rc = lx->fn(lx->ctx, &out->it[i]);
+	}
+	for (i = 0; i < out->n; i++)
+		if (out->it[i].q.kind == QUANTITY_YEAR)
+			lx->year_end = to;
+	out->n = 0;
+	if (to > lx->done)
+		lx->done = to;
+	return lx->rc;
+}
+
+/* The quantity of an operand's main part. */
+void lex_quantity_of(const struct opnd *o, struct quantity *q)
+{
+	double v = o->x.v, f;
+
+	switch (o->kind) {
+	case K_COUNT:
+		quantity_set(q, QUANTITY_COUNT, o->noun, v * o->scale, o->scale);
+		break;
+	case K_MONEY:
+		f = unit_info[o->currency].factor;
+		quantity_set(q, QUANTITY_BASE, unit_info[o->currency].base, v * o->scale * f, o->scale * f);
+		break;
+	case K_PERCENT:
+	case K_DURATION:
+		f = unit_info[o->unit].factor;
+		quantity_set(q, QUANTITY_BASE, unit_info[o->unit].base, v * o->scale * f, o->scale * f);
+		break;
+	case K_TIME:
+		quantity_set(q, QUANTITY_TIME, "time:clock", o->minutes + o->seconds / 60,
+			     o->clock_prec == 60 ? 60 : o->clock_prec == 1 ? 1 : 1.0 / 60);
+		q->either_half = !o->meridiem && o->minutes >= 60 && o->minutes < 10 * 60 &&
+				 o->x.idigits == 1;
+		break;
+	case K_TEMP:
+		v = o->neg ? -v : v;
+		if (o->unit == U_FAHRENHEIT) {
+			quantity_set(q, QUANTITY_TEMPERATURE, "temp:c", (v - 32) * 5 / 9, 5.0 / 9);
+			q->offset = -160.0 / 9;
+		} else {
+			quantity_set(q, QUANTITY_TEMPERATURE, o->unit == U_CELSIUS ? "temp:c" : "temp:deg", v, 1);
+		}
+		break;
+	case K_DATE:
+		if (o->day)
+			quantity_set(q, QUANTITY_DATE, "date:day", o->month * 100 + o->day, 1);
+		else
+			quantity_set(q, QUANTITY_DATE, "date:day", o->month * 100, 100);
+		break;
+	case K_YEAR:
+		quantity_set_year(q, v, o->decade);
+		break;
+	case K_QUARTER:
+		quantity_set(q, QUANTITY_BASE, "quarter", v, 1);
+		break;
+	case K_ORDINAL:
+		quantity_set(q, QUANTITY_ORDINAL, o->anniversary ? "ordinal:years" : "ordinal:n", v, 1);
+		q->years = o->anniversary;
+		break;
+	case K_IDENT:
+		quantity_set(q, QUANTITY_IDENT, o->noun, v, 1);
+		break;
+	case K_RATIO:
+		quantity_set(q, QUANTITY_BASE, "ratio", v, 1);
+		break;
+	default:
+		quantity_set(q, QUANTITY_NUMBER, "number", v * o->scale, o->scale);
+		break;
+	}
+	if (o->kind == K_NUMBER || o->kind == K_COUNT || o->kind == K_MONEY ||
+	    o->kind == K_PERCENT || o->kind == K_DURATION || o->kind == K_TEMP || o->kind == K_RATIO)
+		q->decimals = o->x.decimals;
+	q->words = o->x.words;
+}
+
+/* The items of one operand: its main part, and a year written with it. */
+void lex_operand_items(const struct opnd *o, unsigned flags, struct out *out)
+{
+	struct quantity q;
+
+	if (o->kind == K_NONE || o->kind == K_SKIP)
+		return;
+	if (o->x.words)
+		flags |= NUMLEX_WORDS;
+	flags |= o->flags;
+	/* A bound's side is one figure's: a range has two, "over" and "under"
+	 * together none. */
+	if ((flags & NUMLEX_RANGE) || (flags & (NUMLEX_ABOVE | NUMLEX_BELOW)) == (NUMLEX_ABOVE | NUMLEX_BELOW))
+		flags &= ~(unsigned)(NUMLEX_ABOVE | NUMLEX_BELOW);
+	lex_quantity_of(o, &q);
+	if (o->year && (o->kind == K_DATE || o->kind == K_QUARTER)) {
+		struct quantity y;
+
+		quantity_set(&y, QUANTITY_YEAR, "date:year", o->year, 1);
+		if (!(flags & NUMLEX_RANGE))
+			flags |= NUMLEX_PART;
+		lex_push(out, o->main_from, o->main_to, &q, flags);
+		lex_push(out, o->year_from, o->year_to, &y, (flags & ~(NUMLEX_RANGE | NUMLEX_WORDS)) | NUMLEX_PART);
+		return;
+	}
+	lex_push(out, o->main_from, o->main_to, &q, flags);
+}
+
+/* ---- expressions: an operand, or a range of two, with what is around them ---- */
+
+/*
+ * Where a range's second operand starts after a ("-", "–", "to", "and" after
+ * "between", "or" after a bare figure: *either), or 0. *spaced: a dash with a blank before it, which in lists
+ * separates a label from a value ("Month 8 – $26,000").
+ */
+static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool *spaced, bool *either)
+{
+	size_t i = a->to, j = skip_blanks(lx, i), k;
+	int c = B(lx, j);
+	struct word w;
+
+	*spaced = *either = false;
+	if (c == '-' && B(lx, j + 1) != '-') {
+		k = j + 1;
+		*spaced = j > i;
+	} else if (c == 0xE2 && B(lx, j + 1) == 0x80 && B(lx, j + 2) == 0x93) {
+		k = j + 3;
+		*spaced = j > i;
+	} else if (c == '-' && B(lx, j + 1) == '-' && B(lx, j + 2) != '-' && yearish(&a->x) &&
+		   is_digit(B(lx, skip_blanks(lx, j + 2)))) {
+		/* "2007 -- 11": a plain-text source's dash between years (what
+		 * follows is a range only if it reads as a later year) */
+		k = j + 2;
+	}
+	else if (j > i && lower(c) == 't' && lower(B(lx, j + 1)) == 'o' && blank_at(lx, j + 2))
+		k = j + 2;
+	else if (j > i && between && reads(lx, j, "and") && blank_at(lx, j + 3))
+		k = j + 3;
+	else if (j > i && a->kind == K_NUMBER && !a->x.words && whole(&a->x, 0, 999) &&
+		 reads(lx, j, "or") && blank_at(lx, j + 2)) {
+		/* "2 or 3 days": the unit said once counts both (the caller
+		 * keeps it only when the second figure has one) */
+		k = j + 2;
+		*either = true;
+	} else
+		return 0;
+	k = skip_blanks(lx, k);
+	c = B(lx, k);
+	if (is_digit(c) || c == '$' || (c == 0xE2 && B(lx, k + 1) == 0x82 && B(lx, k + 2) == 0xAC) ||
+	    (c == 0xC2 && B(lx, k + 1) == 0xA3))
+		return k;
+	if (a->x.words && word_at(lx, k, &w) && (roles(&w) & R_CARD))
+		return k;
+	if (a->kind == K_DATE && a->day && word_at(lx, k, &w) && (roles(&w) & R_MONTH) &&
+	    is_upper(B(lx, w.ws)))
+		return k;
+	return 0;
+}
+
+/* Makes a and b the two ends of one range, sharing what one of them wrote; false if they are not. */
+static bool merge(struct opnd *a, struct opnd *b)
+{
+	if (a->kind <= K_SKIP || b->kind <= K_SKIP || a->kind == K_IDENT || b->kind == K_IDENT ||
+	    a->kind == K_QUARTER || b->kind == K_QUARTER || a->year || (b->year && b->kind != K_DATE))
+		return false;
+	/* A range goes up: "252 - 0.02" is a difference, "from 5% to 3%" a change.
+	 * (Times go round the clock; "2019-20" is read as years later.) */
+	if (a->kind != K_TIME && b->kind != K_TIME && a->kind != K_DATE &&
+	    !(yearish(&a->x) && b->x.idigits == 2) &&
+	    b->x.v * (a->scale_written && b->scale_written ? b->scale : 1) <
+		    a->x.v * (a->scale_written && b->scale_written ? a->scale : 1))
+		return false;
+	if (a->kind == K_DATE) {
+		if (!a->day)
+			return false;
+		if ((b->kind == K_NUMBER || b->kind == K_ORDINAL) && whole(&b->x, 1, 31) &&
+		    b->x.idigits <= 2 && !b->x.words) {
+			b->kind = K_DATE; /* "March 26-28" */
+			b->month = a->month;
+			b->day = (int)b->x.v;
+			return true;
+		}
+		return b->kind == K_DATE && b->day;
+	}
+	if (a->kind == K_NUMBER && b->kind == K_TIME && b->meridiem) {
+		/* "9-11 am": the hour before takes the meridiem after */
+		if (!whole(&a->x, 1, 12) || a->x.words || a->currency || a->x.idigits > 2)
+			return false;
+		a->kind = K_TIME;
+		a->minutes = (int)a->x.v * 60;
+		a->clock_prec = 60;
+		a->meridiem = 0;
+	}
+	if (a->kind == K_TIME && b->kind == K_TIME) {
+		/* "11 to 2 pm": 11 am; "3-5 pm": 3 pm; "9:30-11 am" */
+		if (!a->meridiem && b->meridiem && whole(&a->x, 1, 12)) {
+			int minute = a->minutes % 60;
+
+			lex_set_clock(a, (int)a->x.v, minute, a->seconds, a->clock_prec, b->meridiem);
+			if (b->meridiem == U_PM && a->minutes > b->minutes)
+				lex_set_clock(a, (int)a->x.v, minute, a->seconds, a->clock_prec, U_AM);
+		}
+		return true;
+	}
+	if (a->kind == K_NUMBER && !a->currency &&
+	    (b->kind == K_MONEY || b->kind == K_PERCENT || b->kind == K_DURATION || b->kind == K_COUNT ||
+	     b->kind == K_TEMP)) {
+		/* "50-60 inches", "3-5%", "between 4 and 5 minutes" */
+		a->kind = b->kind;
+		a->unit = b->unit;
+		a->currency = b->currency;
+		memcpy(a->noun, b->noun, sizeof(a->noun));
+		a->noun_roles = b->noun_roles;
+		if (!a->scale_written) {
+			a->scale = b->scale;
+			a->scale_written = b->scale_written;
+		}
+		return true;
+	}
+	if ((a->kind == K_MONEY || a->kind == K_PERCENT) && b->kind == K_NUMBER && !b->x.words) {
+		/* "$15-25", "$1.2 billion to 1.5" */
+		b->kind = a->kind;
+		b->unit = a->unit;
+		b->currency = a->currency;
+		if (!b->scale_written) {
+			b->scale = a->scale;
+			b->scale_written = a->scale_written;
+		} else if (!a->scale_written) {
+			a->scale = b->scale; /* "$1.2-1.5 billion" */
+			a->scale_written = true;
+		}
+		return true;
+	}
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == K_MONEY && a->currency != b->currency && a->currency != U_CENT &&
+	    b->currency != U_CENT)
+		return false;
+	if ((a->kind == K_MONEY || a->kind == K_NUMBER) && !a->scale_written && b->scale_written) {
+		/* "$1.2-1.5 billion" */
+		a->scale = b->scale;
+		a->scale_written = true;
+	}
+	if (a->kind == K_TEMP && a->unit == U_DEGREE)
+		a->unit = b->unit; /* "70°-75°F" */
+	return true;
+}
+
+/*
+ * "twelve euros and fifty cents", "5 pounds and 30 pence", "$12 and 50
+ * cents": the subunit after "and" joins its unit (12.50 euros, written to
+ * the cent); before, it stood apart as a second figure and left the first
+ * to be held against "12.50" as another price.
+ */
+static void money_subunit(struct lex *lx, struct opnd *a)
+{
+	struct opnd b;
+	struct word w;
+	size_t j;
+	bool fits;
+
+	if (a->kind != K_MONEY || a->scale_written || a->x.decimals || a->to != a->main_to ||
+	    (a->currency != U_USD && a->currency != U_EUR && a->currency != U_GBP))
+		return;
+	j = skip_blanks(lx, a->to);
+	if (!word_at(lx, j, &w) || !spells(lx, w.ws, w.we, "and"))
+		return;
+	j = skip_blanks(lx, w.we);
+	if (!is_digit(B(lx, j)) && !is_alpha(B(lx, j)))
+		return;
+	lex_operand(lx, j, &b, 0, j);
+	if (!whole(&b.x, 1, 99) || b.scale_written || b.to != b.main_to)
+		return;
+	/* cents of a dollar or a euro, pence of a pound, centimes of a euro */
+	fits = (b.kind == K_MONEY && b.currency == U_CENT && a->currency != U_GBP) ||
+	       (b.kind == K_COUNT && a->currency == U_GBP &&
+		(strcmp(b.noun, "pence") == 0 || strcmp(b.noun, "penny") == 0)) ||
+	       (b.kind == K_COUNT && a->currency == U_EUR && strcmp(b.noun, "centime") == 0);
+	if (!fits)
+		return;
+	a->x.v += b.x.v / 100;
+	a->x.decimals = 2;
+	a->to = a->main_to = b.to;
+}
+
+/* Makes a bare figure a year when what is around it dates it ("in 2019", "the 2020 season"). */
+static bool to_year(struct opnd *o, int dating)
+{
+	double v = o->x.v;
+	bool modern = v >= 1900 && v <= 2099;
+
+	if (o->kind == K_COUNT && yearish(&o->x) && !o->scale_written && !o->measure &&
+	    (dating == 3 || ((dating == 4 || dating == 2) && modern))) {
+		/* "the year 2000 problem", "a 1997 outbreak", "sales in 2021 grew":
+		 * the word after is not counted (a count that large has its comma) */
+		o->kind = K_NUMBER;
+		o->noun[0] = '\0';
+		o->to = o->main_to = o->x.to;
+	}
+	if (o->kind != K_NUMBER || !yearish(&o->x) || o->scale_written)
+		return false;
+	if (dating == 2 || dating == 3 || ((dating == 1 || dating == 4) && modern) || o->yearnoun == 2 || (o->yearnoun == 1 && modern)) {
+		o->kind = K_YEAR;
+		return true;
+	}
+	return false;
+}
+
+/* Years in a range: "2015-2019", "2019-20", "from 2015 to 2019". */
+static void range_years(struct opnd *a, struct opnd *b, int dating)
+{
+	double base = a->x.v - fmath_fmod(a->x.v, 100);
+	bool both = a->x.v >= 1900 && b->x.v <= 2099;
+
+	if (a->kind != K_NUMBER || b->kind != K_NUMBER || !yearish(&a->x) || a->scale_written)
+		return;
+	if (b->x.idigits == 2 && whole(&b->x, 0, 99) && !b->x.words && base + b->x.v > a->x.v) {
+		b->x.v += base; /* "2019-20" */
+		b->x.idigits = 4;
+	}
+	if (!yearish(&b->x) || b->x.v <= a->x.v)
+		return;
+	if (dating || both || a->yearnoun || b->yearnoun || to_year(a, dating) || to_year(b, dating)) {
+		a->kind = K_YEAR;
+		b->kind = K_YEAR;
+	}
+}
+
+/* The flags the context gives one operand. */
+static unsigned operand_flags(struct lex *lx, const struct opnd *o, size_t from)
+{
+	unsigned f = 0;
+
+	if (o->kind == K_COUNT && ((o->noun_roles & R_SELF) ||
+				   ((o->noun_roles & R_LISTNOUN) && (cue_before(lx, from) || cue_after(lx, o->to)))))
+		f |= NUMLEX_SELF_COUNT;
+	return f;
+}
+
+/*
+ * The expression whose number starts at p (a digit, or a number word; an "a"
+ * before "dozen", "hundred" and the like). Returns where the scan goes on.
+ */
+size_t lex_expression(struct lex *lx, size_t p)
+{
+	struct opnd a, b;
+	struct out out;
+	struct word w;
+	size_t start = p, j, neg_from = 0;
+	int month = 0, dating, c;
+	bool range = false, between, spaced, either, cite;
+	unsigned f = 0, side;
+
+	out.n = 0; /* (only the count: the items are written before they are read) */
+	/* Before the number: a currency sign or code, a minus, a month. */
+	if (is_digit(B(lx, p))) {
+		j = skip_blanks_back(lx, p);
+		c = B(lx, j - 1);
+		if (c == '$') {
+			start = j - 1;
+			if (lower(B(lx, start - 1)) == 's' && lower(B(lx, start - 2)) == 'u' &&
+			    !is_alpha(B(lx, start - 3)))
+				start -= 2;
+			else if (is_alpha(B(lx, start - 1)))
+				return p + 1; /* "C$5", "HK$5": a currency we do not know */
+		} else if (c == 0xAC && B(lx, j - 2) == 0x82 && B(lx, j - 3) == 0xE2) {
+			start = j - 3;
+		} else if (c == 0xA3 && B(lx, j - 2) == 0xC2) {
+			start = j - 2;
+		} else if (word_before(lx, p, false, &w) && (roles(&w) & R_CURCODE) &&
+			   is_upper(B(lx, w.we - 1))) {
+			start = w.ws;
+		} else if ((c == '-' && j == p) ||
+			   (c == 0x92 && B(lx, j - 2) == 0x88 && B(lx, j - 3) == 0xE2 && j == p)) {
+			neg_from = c == '-' ? j - 1 : j - 3;
+			if (is_alnum(B(lx, neg_from - 1)))
+				neg_from = 0;
+		}
+	}
+	if (start == p && word_before(lx, p, true, &w) && lex_month_word(lx, &w, true)) {
+		month = (int)w.v->num;
+		start = w.ws;
+	}
+	lex_operand(lx, start, &a, month, p);
+	if (a.kind == K_NONE)
+		return MAX(a.to, p + 1);
+	if (a.kind == K_SKIP)
+		return MAX(a.to, p + 1);
+	if (a.kind == K_TEMP && neg_from) {
+		a.neg = true;
+		a.from = a.main_from = neg_from;
+	}
+	money_subunit(lx, &a);
+	/* (a citation's year dates weakly: only a modern one, not a count) */
+	cite = citation_year_at(lx, a.from);
+	dating = cite ? 1 : dating_before(lx, a.from);
+	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
+	j = range_sep(lx, &a, between, &spaced, &either);
+	if (j) {
+		struct word mw;
+
+		if (word_at(lx, j, &mw) && (roles(&mw) & R_MONTH)) {
+			size_t k = mw.we;
+
+			if (B(lx, k) == '.')
+				k++;
+			k = skip_blanks(lx, k);
+			if (is_digit(B(lx, k)))
+				lex_operand(lx, j, &b, (int)mw.v->num, k);
+			else
+				b.kind = K_NONE;
+		} else {
+			lex_operand(lx, j, &b, 0, j);
+		}
+		if (a.kind == K_NUMBER && yearish(&a.x) && b.kind == K_COUNT && b.x.idigits == 2 &&
+		    (b.noun_roles & R_YEARNOUN)) {
+			/* "2019-20 season": the noun dates the years, it is not counted */
+			b.kind = K_NUMBER;
+			b.noun[0] = '\0';
+			b.yearnoun = 2;
+			b.to = b.main_to = b.x.to;
+		}
+		/* Across a spaced dash, only two figures written alike make a
+		 * range; across "or", a bare figure and a duration or count
+		 * that gives it its unit ("2 or 3 days", "4 or 5 people"). */
+		if (either ? (b.kind == K_DURATION || b.kind == K_COUNT) && !b.x.words
+			   : (!spaced || (a.kind == b.kind && a.currency == b.currency)))
+			range = merge(&a, &b);
+	}
+	if (range) {
+		range_years(&a, &b, dating);
+		if (a.kind == K_YEAR || b.kind == K_YEAR) {
+			if (a.kind != K_YEAR || b.kind != K_YEAR)
+				range = false;
+		}
+	}
+	if (!range) {
+		side = a.kind == K_YEAR || (a.kind == K_NUMBER && yearish(&a.x))
+			       ? year_side(lx, a.from, a.decade)
+			       : 0;
+		/* "prior to 1990": a modern figure after a side is a year */
+		if (side && a.kind == K_NUMBER && !a.scale_written && a.x.v >= 1900 && a.x.v <= 2099)
+			a.kind = K_YEAR;
+		if (to_year(&a, dating) && cite)
+			f |= NUMLEX_CITATION;
+		f |= approx_before(lx, a.from);
+		if (a.kind == K_YEAR && !(f & (NUMLEX_ABOVE | NUMLEX_BELOW)))
+			f |= side;
+		if (list_marker(lx, &a))
+			f |= NUMLEX_LIST_MARKER;
+		else if (inline_item(lx, &a))
+			f |= NUMLEX_INLINE_ITEM;
+		if (fixed_phrase(lx, a.x.from, a.x.to))
+			f |= NUMLEX_FIXED_PHRASE;
+		lex_operand_items(&a, f | operand_flags(lx, &a, a.from), &out);
+		lex_flush(lx, &out, a.from, a.to);
+		return MAX(a.to, p + 1);
+	}
+	if (a.kind == K_DATE && b.kind == K_DATE && !b.year)
+		b.to = lex_year_after(lx, &b, b.to, false);
+	f = NUMLEX_RANGE;
+	if (approx_before(lx, a.from))
+		f |= NUMLEX_APPROX; /* no side: a range has two */
+	lex_operand_items(&a, f | operand_flags(lx, &b, a.from), &out);
+	lex_operand_items(&b, f | operand_flags(lx, &b, a.from), &out);
+	lex_flush(lx, &out, a.from, b.to);
+	return b.to;
+}
+
+const char *lex_phrases_check(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fixed_phrases); i++)
+		if (!phrase_may_start(fixed_phrases[i].num[0], fixed_phrases[i].nn))
+			return fixed_phrases[i].num;
+	return NULL;
+}

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The number lexer's inside, shared by its three files: the state of a
+ * scan, the bytes and words it reads through (inline: every reader calls
+ * them), the operands and items it builds, and what the files call of one
+ * another. numlex.c scans and reads the shapes before an expression;
+ * operand.c reads one number with its currency, scale and unit;
+ * expression.c reads an operand or a range with the words around it and
+ * hands on its items. Not an interface: numlex.h is.
+ */
+#ifndef HALLUSCAN_LEX_H
+#define HALLUSCAN_LEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "common/fmath.h"
+#include "common/util.h"
+#include "numlex.h"
+#include "vocab.h"
+
+/* ---- bytes and words ---- */
+
+struct lex {
+	const char *t;
+	size_t n;
+	/* The window of the expression being read: [low, lim). low is never
+	 * before the end of the previous expression (done). */
+	size_t low, lim, done;
+	size_t year_end; /* the end of the last expression that gave a year, or 0 */
+	/* The last words found before a place: most items ask several times. */
+	struct {
+		size_t at, low;
+		bool dot, found;
+		size_t ws, we;
+		const struct vword *v;
+	} wb[2];
+	unsigned wb_next;
+	/* The last words looked up, by where they start. */
+	struct {
+		size_t ws1, we; /* ws + 1: 0 is empty */
+		const struct vword *v;
+	} vc[4];
+	unsigned vc_next;
+	unsigned opts;
+	numlex_fn fn;
+	void *ctx;
+	size_t examined;
+	int rc;
+};
+
+static inline bool is_digit(int c)
+{
+	return (unsigned)(c - '0') < 10;
+}
+
+static inline bool is_alpha(int c)
+{
+	return c >= 0 && (unsigned)((c | 0x20) - 'a') < 26;
+}
+
+static inline bool is_upper(int c)
+{
+	return (unsigned)(c - 'A') < 26;
+}
+
+static inline bool is_lower(int c)
+{
+	return (unsigned)(c - 'a') < 26;
+}
+
+static inline bool is_alnum(int c)
+{
+	return is_digit(c) || is_alpha(c);
+}
+
+static inline int lower(int c)
+{
+	return is_upper(c) ? c + 32 : c;
+}
+
+/* The byte at i, or -1 outside the text or the window. Every read is counted. */
+static inline int B(struct lex *lx, size_t i)
+{
+	lx->examined++;
+	return i >= lx->low && i < lx->lim ? (unsigned char)lx->t[i] : -1;
+}
+
+/* Opens the window around an expression that starts at p. */
+static inline void window(struct lex *lx, size_t p)
+{
+	lx->low = p > lx->done + NUMLEX_LOOK ? p - NUMLEX_LOOK : lx->done;
+	lx->lim = MIN(lx->n, p + 2 * NUMLEX_LOOK);
+}
+
+/* The length of a blank at i (space, tab, no-break or narrow space), or 0. */
+static inline size_t blank_at(struct lex *lx, size_t i)
+{
+	int c = B(lx, i);
+
+	if (c == ' ' || c == '\t')
+		return 1;
+	if (c == 0xC2 && B(lx, i + 1) == 0xA0)
+		return 2;
+	if (c == 0xE2 && B(lx, i + 1) == 0x80 && (B(lx, i + 2) == 0xAF || B(lx, i + 2) == 0x89))
+		return 3;
+	return 0;
+}
+
+static inline size_t skip_blanks(struct lex *lx, size_t i)
+{
+	size_t k;
+
+	while ((k = blank_at(lx, i)))
+		i += k;
+	return i;
+}
+
+/* The blank that ends at i (exclusive): its length, or 0. */
+static inline size_t blank_before(struct lex *lx, size_t i)
+{
+	int c = B(lx, i - 1);
+
+	if (c == ' ' || c == '\t')
+		return 1;
+	if (c == 0xA0 && B(lx, i - 2) == 0xC2)
+		return 2;
+	if ((c == 0xAF || c == 0x89) && B(lx, i - 2) == 0x80 && B(lx, i - 3) == 0xE2)
+		return 3;
+	return 0;
+}
+
+static inline size_t skip_blanks_back(struct lex *lx, size_t i)
+{
+	size_t k;
+
+	while ((k = blank_before(lx, i)))
+		i -= k;
+	return i;
+}
+
+/* The end of the run of ASCII letters at i. */
+static inline size_t letters_end(struct lex *lx, size_t i)
+{
+	while (is_alpha(B(lx, i)))
+		i++;
+	return i;
+}
+
+/* The start of the run of ASCII letters that ends at i. */
+static inline size_t letters_start(struct lex *lx, size_t i)
+{
+	while (is_alpha(B(lx, i - 1)))
+		i--;
+	return i;
+}
+
+/* A whole word at [ws, we): letters not glued to other letters or digits. */
+struct word {
+	size_t ws, we;
+	const struct vword *v; /* its vocabulary entry, or NULL */
+};
+
+/* The vocabulary entry of the word [ws, we), remembered for the next few asks. */
+static inline const struct vword *lookup(struct lex *lx, size_t ws, size_t we)
+{
+	const struct vword *v;
+	unsigned k;
+
+	for (k = 0; k < ARRAY_SIZE(lx->vc); k++)
+		if (lx->vc[k].ws1 == ws + 1 && lx->vc[k].we == we)
+			return lx->vc[k].v;
+	v = vocab_find(lx->t + ws, we - ws);
+	k = lx->vc_next++ % ARRAY_SIZE(lx->vc);
+	lx->vc[k].ws1 = ws + 1;
+	lx->vc[k].we = we;
+	lx->vc[k].v = v;
+	return v;
+}
+
+static inline unsigned roles(const struct word *w)
+{
+	return w->v ? w->v->roles : 0;
+}
+
+/* The word that starts at i, if one does (letters, not glued to digits). */
+static inline bool word_at(struct lex *lx, size_t i, struct word *w)
+{
+	int c;
+
+	if (!is_alpha(B(lx, i)) || is_alnum(B(lx, i - 1)))
+		return false;
+	w->ws = i;
+	w->we = letters_end(lx, i);
+	c = B(lx, w->we);
+	if (is_digit(c) || c == '_')
+		return false;
+	if (w->we == lx->lim && w->we < lx->n && is_alpha((unsigned char)lx->t[w->we]))
+		return false; /* cut by the window */
+	w->v = lookup(lx, w->ws, w->we);
+	return true;
+}
+
+static inline bool find_word_before(struct lex *lx, size_t i, bool dot, struct word *w);
+
+/* The word before i, across blanks only (and a "." after it when dot). */
+static inline bool word_before(struct lex *lx, size_t i, bool dot, struct word *w)
+{
+	unsigned k;
+	bool found;
+
+	for (k = 0; k < 2; k++)
+		if (lx->wb[k].at == i + 1 && lx->wb[k].dot == dot && lx->wb[k].low == lx->low) {
+			w->ws = lx->wb[k].ws;
+			w->we = lx->wb[k].we;
+			w->v = lx->wb[k].v;
+			return lx->wb[k].found;
+		}
+	found = find_word_before(lx, i, dot, w);
+	k = lx->wb_next++ & 1;
+	lx->wb[k].at = i + 1;
+	lx->wb[k].dot = dot;
+	lx->wb[k].low = lx->low;
+	lx->wb[k].found = found;
+	lx->wb[k].ws = w->ws;
+	lx->wb[k].we = w->we;
+	lx->wb[k].v = w->v;
+	return found;
+}
+
+static inline bool find_word_before(struct lex *lx, size_t i, bool dot, struct word *w)
+{
+	size_t j = skip_blanks_back(lx, i);
+
+	if (dot && B(lx, j - 1) == '.')
+		j--;
+	if (!is_alpha(B(lx, j - 1)))
+		return false;
+	w->we = j;
+	w->ws = letters_start(lx, j);
+	/* Cut by the window: not a whole word. */
+	if (w->ws == lx->low && w->ws > 0 && is_alpha((unsigned char)lx->t[w->ws - 1]))
+		return false;
+	if (is_digit(B(lx, w->ws - 1)) || B(lx, w->ws - 1) == '_')
+		return false;
+	w->v = lookup(lx, w->ws, w->we);
+	return true;
+}
+
+/* True when [ws, we) spells s (lowercase), without case. */
+static inline bool spells(struct lex *lx, size_t ws, size_t we, const char *s)
+{
+	size_t i;
+
+	for (i = 0; ws + i < we; i++)
+		if (!s[i] || lower(B(lx, ws + i)) != s[i])
+			return false;
+	return s[i] == '\0';
+}
+
+/* True when the text at i reads s (lowercase; letters without case). */
+static inline bool reads(struct lex *lx, size_t i, const char *s)
+{
+	for (; *s; s++, i++)
+		if (lower(B(lx, i)) != (unsigned char)*s)
+			return false;
+	return true;
+}
+
+/* True when the k bytes of text that end at i read s. */
+static inline bool reads_back(struct lex *lx, size_t i, const char *s, size_t k)
+{
+	return i >= k && reads(lx, i - k, s);
+}
+
+/* A number as written, in digits or in words. */
+struct num {
+	size_t from, to;
+	double v;
+	int decimals;
+	int idigits;   /* digits before the point */
+	bool comma;    /* thousands separators */
+	bool words;
+	bool ordinal;  /* "third", "twenty-first" */
+};
+
+enum okind {
+	K_NONE,     /* nothing here */
+	K_SKIP,     /* read, and no item: a decade, a fraction, a glued id */
+	K_NUMBER, K_COUNT, K_MONEY, K_PERCENT, K_DURATION, K_TIME, K_TEMP, K_DATE, K_YEAR,
+	K_QUARTER, K_ORDINAL, K_IDENT, K_RATIO,
+};
+
+struct opnd {
+	size_t from, to;       /* all of it: "$1.2 billion", "March 26, 2024" */
+	size_t main_from, main_to; /* without a year written with it */
+	struct num x;
+	enum okind kind;
+	int unit;              /* U_* of a percent, a duration, a temperature */
+	int currency;          /* U_USD, U_EUR, U_GBP, U_CENT */
+	double scale;          /* written: 1e9 for "billion" */
+	bool scale_written;
+	char noun[QUANTITY_UNIT_MAX]; /* a counted noun, or an identifier's unit */
+	unsigned noun_roles;   /* of the counted noun and the word after it */
+	int minutes, clock_prec; /* a time: minutes since midnight; 60 hour, 1 minute, 0 second */
+	double seconds;
+	int meridiem;          /* 0, or U_AM / U_PM */
+	int month, day;        /* a date; day 0: the month alone */
+	int year;              /* a year written with a date or a quarter, or 0 */
+	size_t year_from, year_to;
+	int yearnoun;          /* follows: 2 a dating noun ("season"), 1 a capitalized word */
+	bool measure;          /* counted in a unit of measure ("5 kg", "5km"), not a noun */
+	bool neg;              /* a minus sign before (read for temperatures only) */
+	bool anniversary;      /* an ordinal of years: "35th anniversary", "21st birthday" */
+	bool decade;           /* a year read as its decade: "1990s", "1990's", "'90s" */
+	unsigned flags;        /* NUMLEX_APPROX from "100+" */
+};
+
+static inline bool yearish(const struct num *x)
+{
+	return !x->words && !x->comma && x->decimals == 0 && x->idigits == 4 && x->v >= 1000 &&
+	       x->v <= 2999;
+}
+
+static inline bool whole(const struct num *x, double lo, double hi)
+{
+	return x->decimals == 0 && !x->comma && x->v >= lo && x->v <= hi;
+}
+
+/* U+2019, the right single quotation mark, at i. */
+static inline bool right_quote(struct lex *lx, size_t i)
+{
+	return B(lx, i) == 0xE2 && B(lx, i + 1) == 0x80 && B(lx, i + 2) == 0x99;
+}
+
+/* Digits that name a decade with an "s" after them: "1990" of "1990s". */
+static inline bool decade_digits(const struct num *x)
+{
+	return yearish(x) && fmath_fmod(x->v, 10) == 0;
+}
+
+/* "s", "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990s", "1990's"). */
+static inline size_t decade_s(struct lex *lx, size_t i)
+{
+	size_t k = B(lx, i) == '\'' ? i + 1 : right_quote(lx, i) ? i + 3 : i;
+
+	return lower(B(lx, k)) == 's' && !is_alnum(B(lx, k + 1)) && B(lx, k + 1) != '_' ? k + 1 : 0;
+}
+
+struct out {
+	struct numlex_item it[8];
+	size_t n;
+};
+
+/* ---- what the files call of one another ---- */
+
+/* operand.c */
+/* Digits at p ("1,234,567.89") into x; false past 15 digits. */
+bool lex_read_digits(struct lex *lx, size_t p, struct num *x);
+/* A year after a date or a quarter at i: sets o's; its end, or i. */
+size_t lex_year_after(struct lex *lx, struct opnd *o, size_t i, bool of);
+/* A time of day from o's number, written minutes and meridiem; false if none such. */
+bool lex_set_clock(struct opnd *o, int hour, int minute, double second, int prec, int meridiem);
+/* "17:30", "17:30:24" at the number's end: the clock's end, or 0. */
+size_t lex_clock_digits(struct lex *lx, struct opnd *o, size_t i);
+/* The end of the run of letters, digits and "_" at i. */
+size_t lex_token_end(struct lex *lx, size_t i);
+/* Whether w is a month where it stands (before or after its day). */
+bool lex_month_word(struct lex *lx, const struct word *w, bool before_day);
+/* One operand at p: [currency] number [glued letters] [words]. */
+void lex_operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t num_at);
+
+/* expression.c */
+/* A name whose number follows it: "Windows 10", "version 2.3". */
+bool lex_names_number(struct lex *lx, const struct word *w);
+/* An identifier's or a version's unit: prefix, the lowercase letters of [ws, we), tail. */
+bool lex_name_unit(struct lex *lx, char *out, const char *prefix, size_t ws, size_t we,
+		   const char *tail);
+/* Adds an item of [pf, pt) to out. */
+void lex_push(struct out *out, size_t pf, size_t pt, const struct quantity *q, unsigned flags);
+/* Hands the items of one expression [from, to) to the caller, in order of their parts. */
+int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to);
+/* The quantity of an operand's main part. */
+void lex_quantity_of(const struct opnd *o, struct quantity *q);
+/* The items of one operand: its main part, and a year written with it. */
+void lex_operand_items(const struct opnd *o, unsigned flags, struct out *out);
+/* The expression whose number starts at p; where the scan goes on. */
+size_t lex_expression(struct lex *lx, size_t p);
+/* The fixed phrases held to phrase_may_start(): NULL, or the first that is not. */
+const char *lex_phrases_check(void);
+
+#endif
