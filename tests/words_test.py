@@ -104,6 +104,8 @@ CASES = [
     ("a word too long", after("stop", "a" * 17), PAIRS, "longer than 16 letters"),
     ("a glued unit too long", after("glued-unit", "Gigabit"), PAIRS, "",),
     ("a glued unit of eight", after("glued-unit", "Gigabits"), PAIRS, "longer than 7 letters"),
+    ("a function word of four letters", NUMBERS, after("function-word", "with", PAIRS),
+     '"with" in [function-word]: longer than 3 letters'),
     ("a trigger of two letters", after("cardinal", "ii 2"), PAIRS,
      "needs three letters or more"),
     ("a word before any section", "stray\n" + NUMBERS, PAIRS, '"stray" before any section'),

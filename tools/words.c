@@ -52,6 +52,9 @@ static struct section lists[] = {
 	LIST_OF("pairs.txt", "passage-negation", LOWER, 16, "words_passage_negation"),
 	LIST_OF("pairs.txt", "negation-stem", LOWER, 12, "words_negation_stem"),
 	LIST_OF("pairs.txt", "not-so", LOWER, 16, "words_not_so"),
+	LIST_OF("pairs.txt", "function-word", LOWER, 3, "words_function"),
+	LIST_OF("pairs.txt", "determiner", LOWER, 16, "words_determiner"),
+	LIST_OF("pairs.txt", "phrase-end", LOWER, 16, "words_phrase_end"),
 };
 
 #define ROLE_SECTION(role_, section_, takes_number) \

@@ -14,6 +14,7 @@
 #include "common/util.h"
 #include "judge.h"
 #include "numbers/numlex.h"
+#include "wordlists.h"
 
 /* The first word at or after byte i of t[0, e), its length in *k (0: none). */
 static size_t word_at(const char *t, size_t e, size_t i, size_t *k)
@@ -269,18 +270,13 @@ static void topic_add(char (*topic)[LIST_STEM], uint8_t *len, size_t *n, const c
  */
 static bool contrast_word(const struct pairs *p, const char *t, size_t n, size_t i, size_t k)
 {
-	static const char *const function_words[] = {
-		"the", "and", "but", "for", "nor", "its", "was", "are", "has", "had", "not", "you",
-		"our", "who", "how", "why", "can", "may", "all", "any", "too", "off", "out", "per",
-		"via", "yet", "his", "her", "him", "she", "did", "get", "got", "let", "own", "use",
-		"one", "two", "etc", "way", "say", "see", "set",
-	};
 	bool name;
 
 	if (pairs_weighed(p, t, n, i, k, false, &name))
 		return true;
 	return k == 3 && isalpha((unsigned char)t[i]) && isalpha((unsigned char)t[i + 1]) &&
-	       isalpha((unsigned char)t[i + 2]) && !pairs_one_of(t + i, k, function_words, ARRAY_SIZE(function_words));
+	       isalpha((unsigned char)t[i + 2]) &&
+	       !pairs_one_of(t + i, k, words_function, ARRAY_SIZE(words_function));
 }
 
 /*
@@ -293,13 +289,6 @@ static bool contrast_word(const struct pairs *p, const char *t, size_t n, size_t
 static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, size_t j,
 			 size_t jj, size_t end)
 {
-	static const char *const determiners[] = {
-		"the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "this", "that",
-		"these", "those",
-	};
-	static const char *const phrase_ends[] = {
-		"and", "or", "but", "to", "which", "that", "who", "while", "when", "as", "so",
-	};
 	struct contrast *c = &p->contrasts[p->n_contrasts++];
 	size_t i, first = 0;
 	bool name, phrase_ended = false;
@@ -316,7 +305,7 @@ static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, siz
 		if (w->len == 2 && strncasecmp(t + w->at, "of", 2) == 0 && !phrase_ended)
 			c->qualified = true;
 		phrase_ended |= i - jj >= CONTRAST_WORDS + 2 ||
-				pairs_one_of(t + w->at, w->len, phrase_ends, ARRAY_SIZE(phrase_ends));
+				pairs_one_of(t + w->at, w->len, words_phrase_end, ARRAY_SIZE(words_phrase_end));
 		if (contrast_word(p, t, n, w->at, w->len)) {
 			if (c->n_set_aside == 0)
 				first = i;
@@ -330,7 +319,7 @@ static void contrast_add(struct pairs *p, const char *t, size_t n, size_t a, siz
 		for (i = j; i > a + 1 && c->n_asserted == 0; i--) {
 			const struct place *w = &p->places[i - 2], *x = &p->places[i - 1];
 
-			if (pairs_one_of(t + x->at, x->len, determiners, ARRAY_SIZE(determiners)) &&
+			if (pairs_one_of(t + x->at, x->len, words_determiner, ARRAY_SIZE(words_determiner)) &&
 			    contrast_word(p, t, n, w->at, w->len))
 				topic_add(c->asserted, c->asserted_len, &c->n_asserted, t + w->at, w->len);
 		}
