@@ -41,7 +41,7 @@ def run(numbers=NUMBERS, pairs=PAIRS, extra=None):
 
 def after(section, line, text=NUMBERS):
     """text with line added right after the header of [section]."""
-    head = "[%s]\n" % section
+    head = "\n[%s]\n" % section
     assert head in text, section
     return text.replace(head, head + line + "\n", 1)
 
@@ -74,6 +74,13 @@ check(rc == 0 and [w[0] for w in vocab(out)] == sorted(w[0] for w in vocab(out))
       "an added word takes its place in the order")
 check(rc == 0 and re.search(r'words_pairs_stop\[\d+\] = \{[^}]*"whereby"', out),
       "a word added to [stop] of pairs.txt is in its list")
+rc, err, out = run(numbers=after("approx-pair", "north of above"))
+check(rc == 0 and '{"north", "of", NUMLEX_ABOVE},' in out and ("of", "R_WEAKDATE | R_STOP | "
+      "R_APPROX2", "0", "U_NONE") in vocab(out), "a pair added: in the pairs, and its second word "
+      "ends an approximation", err)
+rc, err, out = run(numbers=after("approx-pair", "shy of below"))
+check(rc == 0 and ("shy", "0", "0", "U_NONE") not in vocab(out), "a pair's first word is not "
+      "looked up (no entry of its own)", err)
 
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [
@@ -93,7 +100,7 @@ CASES = [
     ("an empty list", NUMBERS, PAIRS.replace("only just merely simply", ""),
      "section [not-so] of pairs.txt is empty"),
     ("an unknown unit", after("unit", "furlong furlong"), PAIRS, 'unknown unit "furlong"'),
-    ("no number", after("cardinal", "googol"), PAIRS, '"googol" in [cardinal]: no number'),
+    ("no number", after("cardinal", "googol"), PAIRS, '"googol" in [cardinal]: a line is one word and its number'),
     ("not a number", after("cardinal", "googol lots"), PAIRS, '"lots" is not a whole number'),
     ("a fraction", after("cardinal", "googol 1.5"), PAIRS, '"1.5" is not a whole number'),
     ("a third field", after("cardinal", "googol 100 200"), PAIRS, "takes one word and its number"),
@@ -106,6 +113,12 @@ CASES = [
     ("a glued unit of eight", after("glued-unit", "Gigabits"), PAIRS, "longer than 7 letters"),
     ("a function word of four letters", NUMBERS, after("function-word", "with", PAIRS),
      '"with" in [function-word]: longer than 3 letters'),
+    ("a pair without its bound", after("approx-pair", "north of"), PAIRS,
+     '"north" in [approx-pair]: a line is two words and a bound'),
+    ("a pair's unknown bound", after("approx-pair", "north of over"), PAIRS,
+     'the bound is above, below or none, not "over"'),
+    ("a pair twice", after("approx-pair", "at least below"), PAIRS,
+     'duplicate "at least" in [approx-pair]'),
     ("a trigger of two letters", after("cardinal", "ii 2"), PAIRS,
      "needs three letters or more"),
     ("a word before any section", "stray\n" + NUMBERS, PAIRS, '"stray" before any section'),

@@ -21,7 +21,7 @@
 #define MAX_ENTRIES 8192
 #define MAX_LINE 1024
 
-enum kind { ROLE, UNIT, LIST };
+enum kind { ROLE, UNIT, LIST, PAIR };
 enum chars { LOWER, LETTERS };
 
 struct section {
@@ -29,7 +29,7 @@ struct section {
 	const char *name;
 	enum kind kind;
 	unsigned role;    /* ROLE: its bit */
-	bool number;      /* ROLE: a number after each word */
+	int number;       /* ROLE: VOCAB_NUMBER, VOCAB_WORD or VOCAB_DERIVED (no section) */
 	double lo, hi;    /* the numbers allowed */
 	enum chars chars;
 	size_t maxlen;
@@ -63,6 +63,11 @@ static struct section lists[] = {
 static struct section roles[] = {VOCAB_ROLES(ROLE_SECTION)};
 static struct section unit_section = {.file = "numbers.txt", .name = "unit", .kind = UNIT,
 				      .chars = LOWER, .maxlen = VOCAB_MAXLEN};
+/* Two words and a bound a line: each second word gets R_APPROX2. */
+static struct section pair_section = {.file = "numbers.txt", .name = "approx-pair", .kind = PAIR,
+				      .chars = LOWER, .maxlen = VOCAB_MAXLEN};
+static const char *const sides[] = {"none", "above", "below"};
+static const char *const side_symbols[] = {"0", "NUMLEX_ABOVE", "NUMLEX_BELOW"};
 
 #define ROLE_NAME(name, section, number) #name,
 static const char *const role_names[] = {VOCAB_ROLES(ROLE_NAME)};
@@ -73,6 +78,8 @@ static const char *const unit_symbols[] = {VOCAB_UNITS(UNIT_SYMBOL)};
 
 struct entry {
 	char w[MAX_WORD];
+	char w1[MAX_WORD]; /* PAIR: the second word */
+	int side;          /* PAIR: the index into sides[] */
 	const struct section *sec;
 	const char *path;
 	int line;
@@ -145,10 +152,13 @@ static struct section *find_section(const char *file, const char *name)
 		if (!strcmp(lists[i].file, file) && !strcmp(lists[i].name, name))
 			return &lists[i];
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
-		if (!strcmp(roles[i].file, file) && !strcmp(roles[i].name, name))
+		if (roles[i].number != VOCAB_DERIVED && !strcmp(roles[i].file, file) &&
+		    !strcmp(roles[i].name, name))
 			return &roles[i];
 	if (!strcmp(unit_section.file, file) && !strcmp(unit_section.name, name))
 		return &unit_section;
+	if (!strcmp(pair_section.file, file) && !strcmp(pair_section.name, name))
+		return &pair_section;
 	return NULL;
 }
 
@@ -208,7 +218,7 @@ static struct vocab *vocab_entry(const char *w)
 	return &vocab[nvocab++];
 }
 
-static void add(const struct section *sec, const char *w, const char *value)
+static void add(const struct section *sec, const char *w, const char *value, const char *third)
 {
 	struct entry *e;
 	struct vocab *v;
@@ -216,10 +226,13 @@ static void add(const struct section *sec, const char *w, const char *value)
 	int u;
 
 	check_word(sec, w);
+	if (sec->kind == PAIR)
+		check_word(sec, value);
 	for (i = 0; i < nentries; i++)
-		if (entries[i].sec == sec && !strcmp(entries[i].w, w))
-			die("duplicate \"%s\" in [%s] (first at %s:%d)", w, sec->name, entries[i].path,
-			    entries[i].line);
+		if (entries[i].sec == sec && !strcmp(entries[i].w, w) &&
+		    (sec->kind != PAIR || !strcmp(entries[i].w1, value)))
+			die("duplicate \"%s%s%s\" in [%s] (first at %s:%d)", w, sec->kind == PAIR ? " " : "",
+			    sec->kind == PAIR ? value : "", sec->name, entries[i].path, entries[i].line);
 	if (nentries == MAX_ENTRIES)
 		die("more than %d words", MAX_ENTRIES);
 	e = &entries[nentries++];
@@ -229,6 +242,17 @@ static void add(const struct section *sec, const char *w, const char *value)
 	e->line = cur_line;
 	if (sec->kind == LIST)
 		return;
+	if (sec->kind == PAIR) {
+		for (u = 0; u < 3 && strcmp(sides[u], third); u++)
+			;
+		if (u == 3)
+			die("\"%s %s\" in [%s]: the bound is above, below or none, not \"%s\"", w, value,
+			    sec->name, third);
+		strcpy(e->w1, value);
+		e->side = u;
+		vocab_entry(value)->roles |= R_APPROX2;
+		return;
+	}
 	v = vocab_entry(w);
 	if (sec->kind == UNIT) {
 		for (u = 1; u < VOCAB_UNIT_COUNT; u++)
@@ -256,6 +280,13 @@ static void add(const struct section *sec, const char *w, const char *value)
 	v->num_from = e;
 }
 
+static const char *what_a_line(const struct section *sec)
+{
+	if (sec->kind == PAIR)
+		return "two words and a bound (above, below or none)";
+	return sec->kind == UNIT ? "one word and its unit" : "one word and its number";
+}
+
 static void read_list(const char *path)
 {
 	char buf[MAX_LINE + 2];
@@ -271,7 +302,7 @@ static void read_list(const char *path)
 	if (!in)
 		die("cannot open: %s", strerror(errno));
 	while (fgets(buf, sizeof(buf), in)) {
-		char *tok[3], *p, *hash;
+		char *tok[4], *p, *hash;
 		size_t n = strlen(buf), k = 0;
 
 		cur_line++;
@@ -303,20 +334,18 @@ static void read_list(const char *path)
 			if (!sec)
 				die("\"%s\" before any section", p);
 			if (sec->kind == LIST || (sec->kind == ROLE && !sec->number)) {
-				add(sec, p, NULL);
+				add(sec, p, NULL, NULL);
 				sec->count++;
 				continue;
 			}
-			if (k == 2)
-				die("[%s] takes one word and its %s a line", sec->name,
-				    sec->kind == UNIT ? "unit" : "number");
+			if (k == (sec->kind == PAIR ? 3u : 2u))
+				die("[%s] takes %s a line", sec->name, what_a_line(sec));
 			tok[k++] = p;
 		}
-		if (k == 1)
-			die("\"%s\" in [%s]: no %s after it", tok[0], sec->name,
-			    sec->kind == UNIT ? "unit" : "number");
-		if (k == 2) {
-			add(sec, tok[0], tok[1]);
+		if (k > 0 && k < (sec->kind == PAIR ? 3u : 2u))
+			die("\"%s\" in [%s]: a line is %s", tok[0], sec->name, what_a_line(sec));
+		if (k > 0) {
+			add(sec, tok[0], tok[1], sec->kind == PAIR ? tok[2] : NULL);
 			sec->count++;
 		}
 	}
@@ -346,10 +375,17 @@ static void check_complete(void)
 	}
 	cur_path = NULL;
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
-		if (!roles[i].line)
+		if (!roles[i].line && roles[i].number != VOCAB_DERIVED)
 			die("no section [%s] in %s", roles[i].name, roles[i].file);
 	if (!unit_section.line)
 		die("no section [unit] in %s", unit_section.file);
+	if (!pair_section.line)
+		die("no section [approx-pair] in %s", pair_section.file);
+	cur_path = pair_section.path;
+	cur_line = pair_section.line;
+	if (!pair_section.count)
+		die("section [approx-pair] of %s is empty", pair_section.file);
+	cur_path = NULL;
 }
 
 static void write_roles(FILE *out, unsigned r)
@@ -439,8 +475,9 @@ int main(int argc, char **argv)
 		   "/* Where the words of each first letter start in vocab_words[] ('a' .. 'z', and "
 		   "the end). */\n"
 		   "extern const unsigned short vocab_start[27] WORDS_HIDDEN;\n"
-		   "extern const uint64_t vocab_triggers[TRIG_BITS / 64] WORDS_HIDDEN;\n\n",
-		tmin, tmax, nvocab);
+		   "extern const uint64_t vocab_triggers[TRIG_BITS / 64] WORDS_HIDDEN;\n"
+		   "extern const struct vocab_pair vocab_approx_pairs[%zu] WORDS_HIDDEN;\n\n",
+		tmin, tmax, nvocab, pair_section.count);
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		write_list_decl(h, &lists[i]);
 	fprintf(h, "\n#endif\n");
@@ -455,7 +492,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(c, "/* Generated by tools/words.c from words/: do not edit. */\n"
-		   "#include \"wordlists.h\"\n\nconst struct vword vocab_words[%zu] = {\n", nvocab);
+		   "#include \"wordlists.h\"\n\n#include \"numbers/numlex.h\"\n\n"
+		   "const struct vword vocab_words[%zu] = {\n", nvocab);
 	for (i = 0; i < nvocab; i++) {
 		fprintf(c, "\t{\"%s\", %zu, ", vocab[i].w, strlen(vocab[i].w));
 		write_roles(c, vocab[i].roles);
@@ -467,6 +505,11 @@ int main(int argc, char **argv)
 	fprintf(c, "\n};\n\nconst uint64_t vocab_triggers[TRIG_BITS / 64] = {");
 	for (i = 0; i < TRIG_BITS / 64; i++)
 		fprintf(c, "%s0x%016llxull,", i % 3 ? " " : "\n\t", (unsigned long long)trig[i]);
+	fprintf(c, "\n};\n\nconst struct vocab_pair vocab_approx_pairs[%zu] = {", pair_section.count);
+	for (j = 0; j < nentries; j++)
+		if (entries[j].sec == &pair_section)
+			fprintf(c, "\n\t{\"%s\", \"%s\", %s},", entries[j].w, entries[j].w1,
+				side_symbols[entries[j].side]);
 	fprintf(c, "\n};\n");
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		fprintf(c, "\nconst char *const %s[%zu] = {", lists[i].symbol, lists[i].count);

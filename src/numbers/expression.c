@@ -9,8 +9,9 @@
 #include <math.h>
 
 #include "common/fmath.h"
+#include "wordlists.h"
 
-/* ---- idioms and approximations ---- */
+/* ---- idioms (the two-word approximations are data: words/numbers.txt, [approx-pair]) ---- */
 
 /*
  * Idioms with a number in them: the words before it, the number as written,
@@ -79,23 +80,6 @@ static bool phrase_may_start(int c, size_t len)
 	default: return false;
 	}
 }
-
-/*
- * Approximations of two words: the word before the number and the word
- * before that, and the side of a bound they set (NUMLEX_ABOVE, _BELOW).
- */
-static const struct {
-	const char *w2, *w1;
-	unsigned side;
-} approx_pairs[] = {
-	{"more", "than", NUMLEX_ABOVE}, {"less", "than", NUMLEX_BELOW},
-	{"fewer", "than", NUMLEX_BELOW}, {"greater", "than", NUMLEX_ABOVE},
-	{"at", "least", NUMLEX_ABOVE}, {"at", "most", NUMLEX_BELOW}, {"up", "to", NUMLEX_BELOW},
-	{"close", "to", 0}, {"upwards", "of", NUMLEX_ABOVE}, {"excess", "of", NUMLEX_ABOVE},
-	{"as", "many", 0}, {"as", "much", 0}, {"as", "few", 0}, {"as", "little", 0},
-	{"just", "over", NUMLEX_ABOVE}, {"just", "under", NUMLEX_BELOW},
-	{"well", "over", NUMLEX_ABOVE}, {"an", "estimated", 0},
-};
 
 /* ---- context: what the words around an expression make of it ---- */
 
@@ -246,11 +230,11 @@ static unsigned approx_before(struct lex *lx, size_t i)
 	}
 	if (!(roles(&w1) & R_APPROX2) || !word_before(lx, w1.ws, false, &w2))
 		return side ? NUMLEX_APPROX | side : 0;
-	for (k = 0; k < ARRAY_SIZE(approx_pairs); k++)
-		if (spells(lx, w1.ws, w1.we, approx_pairs[k].w1) &&
-		    spells(lx, w2.ws, w2.we, approx_pairs[k].w2))
+	for (k = 0; k < ARRAY_SIZE(vocab_approx_pairs); k++)
+		if (spells(lx, w1.ws, w1.we, vocab_approx_pairs[k].w1) &&
+		    spells(lx, w2.ws, w2.we, vocab_approx_pairs[k].w2))
 			return NUMLEX_APPROX |
-			       (approx_pairs[k].side && !negated_before(lx, w2.ws) ? approx_pairs[k].side : 0);
+			       (vocab_approx_pairs[k].side && !negated_before(lx, w2.ws) ? vocab_approx_pairs[k].side : 0);
 	return side ? NUMLEX_APPROX | (negated_before(lx, w1.ws) ? 0 : side) : 0;
 }
 

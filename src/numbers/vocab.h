@@ -14,9 +14,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A section of words/numbers.txt that takes a number after each word, or none. */
+/*
+ * A section of words/numbers.txt that takes a number after each word, or
+ * none; or no section: the role is given by another ([approx-pair]).
+ */
 #define VOCAB_NUMBER 1
 #define VOCAB_WORD 0
+#define VOCAB_DERIVED 2
 
 /*
  * What a word can be; a word has every role it plays. Each role is a
@@ -43,7 +47,7 @@
 	X(ADJ, "adjective", VOCAB_WORD)        /* skipped before a counted noun: "new" */ \
 	X(ARTICLE, "article", VOCAB_WORD)      /* "a", "an", "the" */ \
 	X(CURCODE, "currency-code", VOCAB_WORD) /* a currency code before a figure: "USD 5" */ \
-	X(APPROX2, "approx-end", VOCAB_WORD)   /* ends a two-word approximation: "than" */ \
+	X(APPROX2, "approx-pair", VOCAB_DERIVED) /* ends a two-word approximation: "than" */ \
 	X(YEARWORD, "year-word", VOCAB_WORD)   /* makes the figure after it a year: "FY" */ \
 	X(DET, "determiner", VOCAB_WORD)       /* "a 1997 outbreak", "its 2020 revenue" */ \
 	X(IMPLIED, "implied", VOCAB_WORD)      /* a duration without a number: "decade" */
@@ -79,6 +83,16 @@ struct vword {
 	unsigned roles;
 	double num; /* a cardinal's or ordinal's value, a month's number, a clock word's minutes */
 	unsigned char unit;
+};
+
+/*
+ * An approximation of two words ([approx-pair]): the word before the
+ * number (R_APPROX2), the word before that, and the side of a bound they
+ * set (NUMLEX_ABOVE, NUMLEX_BELOW, or 0).
+ */
+struct vocab_pair {
+	const char *w2, *w1;
+	unsigned side;
 };
 
 /* Words longer than this are not looked up (tools/words.c refuses them). */
