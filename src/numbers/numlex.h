@@ -212,8 +212,10 @@ size_t numlex_next_glued(const char *text, size_t i, size_t n);
 size_t numlex_next_code_digit(const char *text, size_t i, size_t n);
 
 /*
- * For the tests: the vocabulary is sorted and its trigger list right, the
- * byte masks of the main pass agree with the byte classes. NULL, or what is
+ * For the tests: the vocabulary tables made from words/numbers.txt are
+ * what the lexer assumes (sorted, indexed, every trigger in the filter:
+ * vocab_check()), the fixed phrases pass their pre-check, and the byte
+ * masks of the main pass agree with the byte classes. NULL, or what is
  * wrong (a word, or a parenthesized name).
  */
 const char *numlex_self_check(void);
