@@ -2791,7 +2791,7 @@ static bool branch_plan(const struct claims *c, const struct held *h)
 		"i\xE2\x80\x99ll ", "we\xE2\x80\x99ll ",
 	};
 	uint64_t lo = h->from > BRANCH_BACK ? h->from - BRANCH_BACK : 0;
-	const char *p;
+	const char *p, *nl;
 	size_t n, s, i;
 	bool says = false;
 
@@ -2799,8 +2799,10 @@ static bool branch_plan(const struct claims *c, const struct held *h)
 	      quantity_class_of(&h->q) == QC_DURATION))
 		return false;
 	p = window_get(c->w, lo, h->from, &n);
-	for (s = n; s > 0 && p[s - 1] != '\n'; s--)
-		;
+	/* the line's start: memrchr() (a byte at a time it was 1.2% of a
+	 * library check with grounding, every figure of a line read back) */
+	nl = n ? memrchr(p, '\n', n) : NULL;
+	s = nl ? (size_t)(nl - p) + 1 : 0;
 	if (s == 0 && (lo > 0 || n != h->from))
 		return false; /* (the line's start is out of reach) */
 	/* the sentence's own words before h: a first person who will do it */
