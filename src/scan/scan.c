@@ -504,22 +504,40 @@ static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t 
 	return ground_add(g, s->key.data, s->key.len, from);
 }
 
-static int cmp_key(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Keys whose values name or locate something, and count nothing. */
+/*
+ * Keys whose values name or locate something, and count nothing. By
+ * length, then the keys of that length a byte at a time: this runs for
+ * every value of every record, and strcmp() in a bsearch() read the word
+ * afresh at each step (and took glibc's slower path wherever the record's
+ * word buffer fell near the end of a page, so that its cost moved with
+ * the heap's layout).
+ */
 static bool names_something(const char *w)
 {
-	/* Sorted (bsearch: this runs for every value of every record). */
-	static const char *const keys[] = {
-		"code", "doi", "ean", "fax", "guid", "hash", "id", "ids", "isbn", "issn", "key",
-		"lat", "latitude", "lng", "lon", "longitude", "phone", "postal", "postcode", "sha",
-		"sku", "tel", "telephone", "upc", "uuid", "zip", "zipcode",
+	static const char *const by_len[10] = {
+		[2] = "id",
+		[3] = "doi" "ean" "fax" "ids" "key" "lat" "lng" "lon" "sha" "sku" "tel" "upc" "zip",
+		[4] = "code" "guid" "hash" "isbn" "issn" "uuid",
+		[5] = "phone",
+		[6] = "postal",
+		[7] = "zipcode",
+		[8] = "latitude" "postcode",
+		[9] = "longitude" "telephone",
 	};
+	static const unsigned char count[10] = {[2] = 1, [3] = 13, [4] = 6, [5] = 1, [6] = 1,
+						[7] = 1, [8] = 2, [9] = 2};
+	size_t n = strnlen(w, 10), i, j;
+	const char *k;
 
-	return bsearch(&w, keys, ARRAY_SIZE(keys), sizeof(keys[0]), cmp_key) != NULL;
+	if (n == 10 || !count[n])
+		return false;
+	for (i = 0, k = by_len[n]; i < count[n]; i++, k += n) {
+		for (j = 0; j < n && k[j] == w[j]; j++)
+			;
+		if (j == n)
+			return true;
+	}
+	return false;
 }
 
 /*
