@@ -259,7 +259,7 @@ int decode_feed(struct decoder *d, const void *in, size_t n, const char **out, s
 		return 0;
 	}
 	if (d->enc == DECODE_PENDING) {
-		size_t k = MIN(n, DECODE_SNIFF - d->head_len);
+		size_t held = d->head_len, k = MIN(n, DECODE_SNIFF - d->head_len);
 
 		memcpy(d->head + d->head_len, p, k);
 		d->head_len += k;
@@ -268,7 +268,15 @@ int decode_feed(struct decoder *d, const void *in, size_t n, const char **out, s
 		err = decide(d, false);
 		if (err != 0)
 			return err < 0 ? err : 0;
-		/* Decided: what was held is in out; the rest follows it. */
+		/* Decided: what was held is in out; the rest follows it. Where
+		 * all of it came with this call, that is in itself, past a byte
+		 * order mark: the first read is not copied (a read's worth of
+		 * memory, 132 KB, kept written for the whole run: issue 35). */
+		if ((d->enc == DECODE_BYTES || d->enc == DECODE_UTF8_BOM) && held == 0) {
+			*out = (const char *)in + (k - d->out.len);
+			*len = d->out.len + n;
+			return 0;
+		}
 		if (d->enc == DECODE_BYTES || d->enc == DECODE_UTF8_BOM)
 			err = buf_add(&d->out, p, n);
 		else
