@@ -3067,6 +3067,8 @@ static bool bracketed_count(struct claims *c, struct held *h)
 static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct ground_quantity *gq;
+	struct ground_context none;
+	enum ground_verdict vg;
 	struct quantity pc;
 	double v = h->q.value * 100;
 
@@ -3075,11 +3077,295 @@ static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 		return false;
 	v = fmath_round(v * 1e6) / 1e6;
 	quantity_set(&pc, QUANTITY_BASE, "percent", v, 1);
-	if (!(gq = ground_figure_held(c->ground, &pc)) || gq->q.unit_hash != pc.unit_hash ||
-	    fabs(gq->q.value - v) > 1e-9)
+	/* (the percentage itself, where a bare 10.0 written the same way is
+	 * held first: "amount": 10.0 beside the user's "10%") */
+	if ((gq = ground_figure_held(c->ground, &pc)) && gq->q.unit_hash != pc.unit_hash) {
+		memset(&none, 0, sizeof(none));
+		gq = ground_match_quantity(c->ground, &pc, &none, 0, &vg);
+		if (vg != GROUND_STATED)
+			gq = NULL;
+	}
+	if (!gq || gq->q.unit_hash != pc.unit_hash || fabs(gq->q.value - v) > 1e-9)
 		return false;
 	h->grounded_at = gq->at;
 	return true;
+}
+
+/* ---- products, shares and updates of figures the tools or the user give ---- */
+
+/* How far before a figure its sentence's words are read for a product or a share. */
+#define PRODUCT_BEFORE 160
+
+/* A count of 2 to 9 in words ("two meals"); 0 when w[0, k) is none. */
+static unsigned count_word(const char *w, size_t k)
+{
+	static const char *const words[] = {"two", "three", "four", "five", "six", "seven",
+					    "eight", "nine"};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (k == strlen(words[i]) && strncasecmp(w, words[i], k) == 0)
+			return (unsigned)i + 2;
+	return 0;
+}
+
+/*
+ * The counts of 2 to 9 p[0, n) says of a noun ("2 meals", "two meals", "3
+ * nights", "a 3-day trip"; "lunch and dinner" is two), leaving out the
+ * bytes [skip, skip_to) (the figure itself); at most cap, in order. A
+ * digit of another figure ("$30", "5.0", "15") is none. *span: one of
+ * them counts days or nights.
+ */
+static size_t counts_said(const char *p, size_t n, size_t skip, size_t skip_to, unsigned *out,
+			  size_t cap, bool *span)
+{
+	static const char *const pairs[] = {"lunch and dinner", "breakfast and lunch",
+					    "breakfast and dinner"};
+	size_t i = 0, k = 0, ws, j;
+
+	*span = false;
+	while (i < n && k < cap) {
+		unsigned v = 0;
+
+		if (i >= skip && i < skip_to) {
+			i = skip_to;
+			continue;
+		}
+		if (!isalnum((unsigned char)p[i])) {
+			i++;
+			continue;
+		}
+		for (ws = i; i < n && isalnum((unsigned char)p[i]); i++)
+			;
+		if (i - ws == 1 && isdigit((unsigned char)p[ws]) && p[ws] >= '2' &&
+		    !(ws > 0 && strchr("$.,", p[ws - 1])) && !(i < n && strchr(".,", p[i]) && i + 1 < n &&
+							      isdigit((unsigned char)p[i + 1])))
+			v = (unsigned)(p[ws] - '0');
+		else
+			v = count_word(p + ws, i - ws);
+		for (j = 0; !v && j < ARRAY_SIZE(pairs); j++)
+			if (n - ws >= strlen(pairs[j]) && strncasecmp(p + ws, pairs[j], strlen(pairs[j])) == 0) {
+				out[k++] = 2;
+				i = ws + strlen(pairs[j]);
+			}
+		/* then a noun: "2 meals", "3-day", not "2," or "2 $" */
+		if (!v || i + 1 >= n || !(p[i] == ' ' || p[i] == '-') || !islower((unsigned char)p[i + 1]))
+			continue;
+		out[k++] = v;
+		if (strncmp(p + i + 1, "day", 3) == 0 || strncmp(p + i + 1, "night", 5) == 0)
+			*span = true;
+	}
+	return k;
+}
+
+/* Whether p[0, n) ties a count to a price: "each", "per", "at", "a day", "/". */
+static bool price_tied(const char *p, size_t n)
+{
+	static const char *const ties[] = {" each", " per ", " at ", " a day", " a night",
+					   " apiece", "/day", "/night", "/meal", "/person"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(ties); k++)
+		if (memmem(p, n, ties[k], strlen(ties[k])))
+			return true;
+	return false;
+}
+
+/*
+ * h as factor times a price: a sum of money the grounding states, or a
+ * figure the reply has said as money and the grounding states ("$30
+ * each" of a tool's "Le Baratin": 30.0); not any bare number (a rating of
+ * 5, a count of reviews). To the cent; says how ("2 x 30").
+ */
+static bool price_times(struct claims *c, struct held *h, unsigned factor)
+{
+	const struct ground_quantity *gq;
+	struct quantity r = h->q;
+	char how[64], a[32];
+	size_t i;
+
+	r.value = h->q.value / factor;
+	if (fabs(r.value * 100 - fmath_round(r.value * 100)) > 1e-6)
+		return false;
+	r.value = fmath_round(r.value * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)))
+		return false;
+	for (i = 0; i < MIN(c->n_said, (size_t)GROUND_DERIVE_SAID) &&
+		    fabs(c->said[i] - r.value) >= 0.005; i++)
+		;
+	if (quantity_class_of(&gq->q) != QC_MONEY &&
+	    !(gq->q.kind == QUANTITY_NUMBER && i < MIN(c->n_said, (size_t)GROUND_DERIVE_SAID)))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%u x %s", factor, a);
+	return grounded_how(c, h, how, gq->at);
+}
+
+/*
+ * Whether h is itself said as a price of one ("€50 per meal", "$15 each",
+ * "cost per person = €40.0", "an average of $30"): a rate, not a price
+ * times a count.
+ */
+static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const after[] = {" per ", "/", " each", " a person", " a meal",
+					    " apiece"};
+	static const char *const before[] = {"per person", "per meal", "average", "Average",
+					     "each", "Each"};
+	const char *p;
+	size_t n, k;
+
+	p = window_get(c->w, h->to, MIN(end, h->to + 12), &n);
+	for (k = 0; k < ARRAY_SIZE(after); k++)
+		if (n >= strlen(after[k]) && strncmp(p, after[k], strlen(after[k])) == 0)
+			return true;
+	p = window_get(c->w, h->from > c->start + 24 ? h->from - 24 : c->start, h->from, &n);
+	for (k = 0; k < ARRAY_SIZE(before); k++)
+		if (memmem(p, n, before[k], strlen(before[k])))
+			return true;
+	return false;
+}
+
+/*
+ * A sum of money that is a price times what its sentence counts ("around
+ * 60 euros on your two meals at Le Baratin", "lunch and dinner at $30
+ * each, $60 a day", "3 nights ... around €720" at €240 a night, "2 meals
+ * per day over 3 days: $90.0" at $15): a count of 2 to 9 it says of a
+ * noun, or the product of two it says, times a figure the grounding
+ * states, to the cent. The sentence must tie the count to a price ("each",
+ * "per", "at", "a day") or count days or nights; counts said in another
+ * sentence are not read, so a total said alone ("That comes to $96.")
+ * gets no factor. Grounded, and says how ("2 x 30").
+ */
+static bool words_product(struct claims *c, struct held *h, uint64_t end)
+{
+	uint64_t lo = h->from > c->start + PRODUCT_BEFORE ? h->from - PRODUCT_BEFORE : c->start;
+	unsigned f[4];
+	size_t n, k, i, j;
+	bool span;
+	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+
+	if (!(h->q.value > 0) || h->q.scale != 1 || n < h->to - lo)
+		return false;
+	k = counts_said(p, n, (size_t)(h->from - lo), (size_t)(h->to - lo), f, ARRAY_SIZE(f), &span);
+	if (!k || !(span || price_tied(p, n)) || said_as_rate(c, h, end))
+		return false;
+	for (i = 0; i < k; i++)
+		if (price_times(c, h, f[i]))
+			return true;
+	for (i = 0; i < k; i++)
+		for (j = i + 1; j < k; j++)
+			if (price_times(c, h, f[i] * f[j]))
+				return true;
+	return false;
+}
+
+/*
+ * One's share of a figure the grounding states ("half of the 12.00 total,
+ * so 6.00", "Each person's share: 6.00", "split three ways, $40" of a
+ * $120 charge for three passengers): said with "half" before it or after
+ * it ("6.00 (half of the total)"), the figure times two; said as a share
+ * ("share", "split"), times the party the grounding gives, or two where
+ * it gives none. ("$40 per person" is a price of one, not a share.) To the cent; says how ("12.00 / 2").
+ */
+static bool share_of(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const shares[] = {"share", "split"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	const struct ground_quantity *gq;
+	struct quantity r;
+	unsigned f = 0;
+	char how[64], a[32];
+	const char *p, *q;
+	size_t n, m, k;
+
+	if (!(h->q.value > 0) || h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE))
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	q = window_get(c->w, h->to, MIN(end, h->to + 24), &m);
+	if (memmem(p, n, "half", 4) || memmem(p, n, "Half", 4) ||
+	    (m && memmem(q, MIN(m, (size_t)12), "(half", 5)))
+		f = 2;
+	for (k = 0; !f && k < ARRAY_SIZE(shares); k++)
+		if (memmem(p, n, shares[k], strlen(shares[k])) ||
+		    (m && q[0] == ' ' && m > 1 + strlen(shares[k]) &&
+		     strncmp(q + 1, shares[k], strlen(shares[k])) == 0)) {
+			f = ground_party(c->ground);
+			f = f >= 2 ? f : 2;
+		}
+	if (!f)
+		return false;
+	r = h->q;
+	r.value = fmath_round(h->q.value * f * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)) ||
+	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%s / %u", a, f);
+	return grounded_how(c, h, how, gq->at);
+}
+
+/* How many figures an update's two terms are sought among. */
+#define UPDATE_TERMS 16
+
+/*
+ * A bare amount said as what another becomes ("so the new amount should be
+ * 1200.0", "needs to be updated to 1200.0" after "increased by 100.00" and
+ * "for 1100.0"): the sum or the difference of two bare figures with
+ * decimals the reply said grounded, in sentences before (its ledger) or in
+ * its own before it. Only with such words before it in its sentence; to
+ * the cent; says how ("1100 + 100").
+ */
+static bool updated_amount(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const updates[] = {"new amount", "new total", "new rent", "new price",
+					      "updated to", "increased to", "raised to",
+					      "adjusted to", "changed to", "decreased to",
+					      "reduced to"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	double t[UPDATE_TERMS];
+	uint64_t t_at[UPDATE_TERMS];
+	size_t n, k, i, j, nt = 0, at = (size_t)(h - c->held);
+	char how[80], x[32], y[32];
+	const char *p;
+
+	(void)end;
+	if (h->q.scale != 1 || !(h->q.value > 0) || (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	for (k = 0; k < ARRAY_SIZE(updates) && !memmem(p, n, updates[k], strlen(updates[k])); k++)
+		;
+	if (k == ARRAY_SIZE(updates))
+		return false;
+	for (i = 0; i < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER) && nt < UPDATE_TERMS / 2; i++)
+		if (ledger_at(c, i)->bare) {
+			t_at[nt] = ledger_at(c, i)->at;
+			t[nt++] = ledger_at(c, i)->v;
+		}
+	for (i = 0; i < at && nt < UPDATE_TERMS; i++)
+		if (c->held[i].lexed && c->chk[i] == CHECK_GROUNDED &&
+		    c->held[i].q.kind == QUANTITY_NUMBER && c->held[i].q.decimals > 0 &&
+		    c->held[i].q.scale == 1 && c->held[i].q.value > 0) {
+			t_at[nt] = c->held[i].grounded_at;
+			t[nt++] = c->held[i].q.value;
+		}
+	for (i = 0; i < nt; i++)
+		for (j = i + 1; j < nt; j++) {
+			double hi = MAX(t[i], t[j]), lo2 = MIN(t[i], t[j]);
+			char op;
+
+			if (fabs(hi + lo2 - h->q.value) < 0.005)
+				op = '+';
+			else if (fabs(hi - lo2 - h->q.value) < 0.005)
+				op = '-';
+			else
+				continue;
+			total_fig(x, sizeof(x), hi);
+			total_fig(y, sizeof(y), lo2);
+			snprintf(how, sizeof(how), "%s %c %s", x, op, y);
+			return grounded_how(c, h, how, MIN(t_at[i], t_at[j]));
+		}
+	return false;
 }
 
 /*
@@ -3162,7 +3448,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
-					       bracketed_count(c, h) ||
+					       bracketed_count(c, h) || share_of(c, h, end) ||
+					       updated_amount(c, h, end) ||
 					       (h->q.decimals > 0 && party_product(c, h, end))
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
@@ -3185,6 +3472,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			h->grounded_at = gq->at;
 		return CHECK_GROUNDED;
 	}
+	/* "500 * 5 = 2500" of the user's "500 per day" and "5 days": a count
+	 * the grounding gives, multiplied by; the words around it are the
+	 * other term's, no figure swapped for it */
+	if (h->q.kind == QUANTITY_NUMBER && h->q.decimals == 0 && h->q.value >= 2 &&
+	    h->q.value <= 366 && written_term(c, h, end))
+		return CHECK_GROUNDED;
 	if (h->q.kind == QUANTITY_NUMBER) {
 		const char *b;
 		size_t nb;
@@ -3382,7 +3675,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		v = GROUND_STATED;
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
-		if (money && check_total_stated(c, h, role, gq) == CHECK_REPORT)
+		/* ("Total Cost for Paris: €1000 (2 days)" at €500 a day: the
+		 * figure a tool gives as another price, here a rate times a span) */
+		if (money && check_total_stated(c, h, role, gq) == CHECK_REPORT &&
+		    !span_product(c, h, end, false) && !words_product(c, h, end))
 			return CHECK_REPORT;
 		if (quantity_class_of(&h->q) == QC_MONEY)
 			c->said[c->n_said++ % GROUND_DERIVE_SAID] = h->q.value;
@@ -3455,6 +3751,12 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * a range or an approximation, which estimate rather than compute. */
 	/* a figure the reply derived before, said again, approximated or not */
 	if (money && v != GROUND_SWAPPED && ledger_repeat(c, h))
+		return CHECK_GROUNDED;
+	/* "around 60 euros on your two meals at Le Baratin" (2 x 30), "Each
+	 * person's share: $60" of $120: a price times what its sentence
+	 * counts, or one's share of a figure; hedged or not, and where the
+	 * grounding says another figure in its words */
+	if (money && !(h->nl_flags & NUMLEX_RANGE) && (share_of(c, h, end) || words_product(c, h, end)))
 		return CHECK_GROUNDED;
 	/* "€110-200 per night x 3 nights = €330-600": each end of a range
 	 * a rate times the span its sentence, or the one before, says */
