@@ -3204,12 +3204,12 @@ static bool price_times(struct claims *c, struct held *h, unsigned factor)
 /*
  * Whether h is itself said as a price of one ("€50 per meal", "$15 each",
  * "cost per person = €40.0", "an average of $30"): a rate, not a price
- * times a count.
+ * times a count. ("$50 per day" of two meals a day may be either.)
  */
 static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
 {
-	static const char *const after[] = {" per ", "/", " each", " a person", " a meal",
-					    " apiece"};
+	static const char *const after[] = {" per meal", " per person", " per item", "/meal",
+					    "/person", " each", " a person", " a meal", " apiece"};
 	static const char *const before[] = {"per person", "per meal", "average", "Average",
 					     "each", "Each"};
 	const char *p;
@@ -3220,6 +3220,11 @@ static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
 		if (n >= strlen(after[k]) && strncmp(p, after[k], strlen(after[k])) == 0)
 			return true;
 	p = window_get(c->w, h->from > c->start + 24 ? h->from - 24 : c->start, h->from, &n);
+	/* (its own clause: "$25 each, so $50 a day" has its "each" before the comma) */
+	for (k = n; k > 0 && !strchr(",;.", p[k - 1]); k--)
+		;
+	p += k;
+	n -= k;
 	for (k = 0; k < ARRAY_SIZE(before); k++)
 		if (memmem(p, n, before[k], strlen(before[k])))
 			return true;
