@@ -3152,7 +3152,8 @@ static size_t counts_said(const char *p, size_t n, size_t skip, size_t skip_to, 
 		if (!v || i + 1 >= n || !(p[i] == ' ' || p[i] == '-') || !islower((unsigned char)p[i + 1]))
 			continue;
 		out[k++] = v;
-		if (strncmp(p + i + 1, "day", 3) == 0 || strncmp(p + i + 1, "night", 5) == 0)
+		if ((n - i - 1 >= 3 && strncmp(p + i + 1, "day", 3) == 0) ||
+		    (n - i - 1 >= 5 && strncmp(p + i + 1, "night", 5) == 0))
 			*span = true;
 	}
 	return k;
