@@ -3093,8 +3093,32 @@ static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 
 /* ---- products, shares and updates of figures the tools or the user give ---- */
 
+/*
+ * Whether lit is in p[0, n): memchr() for its first byte, then the rest
+ * (glibc's memmem() costs some hundreds of instructions a call on a window
+ * this short; these run on every sum of money nothing states).
+ */
+static bool has_lit(const char *p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+	const char *e = p + n, *q = p;
+
+	while (l && (size_t)(e - q) >= l && (q = memchr(q, lit[0], (size_t)(e - q) - l + 1))) {
+		if (memcmp(q + 1, lit + 1, l - 1) == 0)
+			return true;
+		q++;
+	}
+	return false;
+}
+
 /* How far before a figure its sentence's words are read for a product or a share. */
-#define PRODUCT_BEFORE 160
+#define PRODUCT_BEFORE 112
+
+/* (inline: this runs over every byte of the words before a figure) */
+static inline bool ascii_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
 
 /* A count of 2 to 9 in words ("two meals"); 0 when w[0, k) is none. */
 static unsigned count_word(const char *w, size_t k)
@@ -3102,9 +3126,10 @@ static unsigned count_word(const char *w, size_t k)
 	static const char *const words[] = {"two", "three", "four", "five", "six", "seven",
 					    "eight", "nine"};
 	size_t i;
+	int c0 = tolower((unsigned char)w[0]);
 
 	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (k == strlen(words[i]) && strncasecmp(w, words[i], k) == 0)
+		if (c0 == words[i][0] && k == strlen(words[i]) && strncasecmp(w, words[i], k) == 0)
 			return (unsigned)i + 2;
 	return 0;
 }
@@ -3131,22 +3156,25 @@ static size_t counts_said(const char *p, size_t n, size_t skip, size_t skip_to, 
 			i = skip_to;
 			continue;
 		}
-		if (!isalnum((unsigned char)p[i])) {
+		if (!ascii_alnum(p[i])) {
 			i++;
 			continue;
 		}
-		for (ws = i; i < n && isalnum((unsigned char)p[i]); i++)
+		for (ws = i; i < n && ascii_alnum(p[i]); i++)
 			;
 		if (i - ws == 1 && isdigit((unsigned char)p[ws]) && p[ws] >= '2' &&
 		    !(ws > 0 && strchr("$.,", p[ws - 1])) && !(i < n && strchr(".,", p[i]) && i + 1 < n &&
 							      isdigit((unsigned char)p[i + 1])))
 			v = (unsigned)(p[ws] - '0');
-		else
+		else if (i - ws >= 3 && i - ws <= 5)
 			v = count_word(p + ws, i - ws);
-		for (j = 0; !v && j < ARRAY_SIZE(pairs); j++)
-			if (n - ws >= strlen(pairs[j]) && strncasecmp(p + ws, pairs[j], strlen(pairs[j])) == 0) {
+		/* (the first letter first: one compare for most words) */
+		for (j = 0; !v && i - ws >= 5 && j < ARRAY_SIZE(pairs); j++)
+			if (tolower((unsigned char)p[ws]) == pairs[j][0] && n - ws >= strlen(pairs[j]) &&
+			    strncasecmp(p + ws, pairs[j], strlen(pairs[j])) == 0) {
 				out[k++] = 2;
 				i = ws + strlen(pairs[j]);
+				break;
 			}
 		/* then a noun: "2 meals", "3-day", not "2," or "2 $" */
 		if (!v || i + 1 >= n || !(p[i] == ' ' || p[i] == '-') || !islower((unsigned char)p[i + 1]))
@@ -3167,7 +3195,7 @@ static bool price_tied(const char *p, size_t n)
 	size_t k;
 
 	for (k = 0; k < ARRAY_SIZE(ties); k++)
-		if (memmem(p, n, ties[k], strlen(ties[k])))
+		if (has_lit(p, n, ties[k]))
 			return true;
 	return false;
 }
@@ -3227,7 +3255,7 @@ static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
 	p += k;
 	n -= k;
 	for (k = 0; k < ARRAY_SIZE(before); k++)
-		if (memmem(p, n, before[k], strlen(before[k])))
+		if (has_lit(p, n, before[k]))
 			return true;
 	return false;
 }
@@ -3289,11 +3317,11 @@ static bool share_of(struct claims *c, struct held *h, uint64_t end)
 		return false;
 	p = window_get(c->w, lo, h->from, &n);
 	q = window_get(c->w, h->to, MIN(end, h->to + 24), &m);
-	if (memmem(p, n, "half", 4) || memmem(p, n, "Half", 4) ||
-	    (m && memmem(q, MIN(m, (size_t)12), "(half", 5)))
+	if (has_lit(p, n, "half") || has_lit(p, n, "Half") ||
+	    (m && has_lit(q, MIN(m, (size_t)12), "(half")))
 		f = 2;
 	for (k = 0; !f && k < ARRAY_SIZE(shares); k++)
-		if (memmem(p, n, shares[k], strlen(shares[k])) ||
+		if (has_lit(p, n, shares[k]) ||
 		    (m && q[0] == ' ' && m > 1 + strlen(shares[k]) &&
 		     strncmp(q + 1, shares[k], strlen(shares[k])) == 0)) {
 			f = ground_party(c->ground);
@@ -3339,7 +3367,7 @@ static bool updated_amount(struct claims *c, struct held *h, uint64_t end)
 	if (h->q.scale != 1 || !(h->q.value > 0) || (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
 		return false;
 	p = window_get(c->w, lo, h->from, &n);
-	for (k = 0; k < ARRAY_SIZE(updates) && !memmem(p, n, updates[k], strlen(updates[k])); k++)
+	for (k = 0; k < ARRAY_SIZE(updates) && !has_lit(p, n, updates[k]); k++)
 		;
 	if (k == ARRAY_SIZE(updates))
 		return false;
