@@ -16,6 +16,7 @@
 
 #include "claims/policy.h"
 #include "common/util.h"
+#include "match/engine.h"
 #include "match/rules.h"
 #include "scan/db.h"
 
@@ -49,6 +50,12 @@ int api_scanner_pressure(struct halluscan_scanner *sc, bool on);
  */
 void api_scanner_wake_known(struct halluscan_scanner *sc, const char *lit, size_t k,
 			    uint64_t clear, bool hit);
+/*
+ * Has fn called with each piece of input sc scans and its line breaks
+ * (engine_stream_on_lines); false, and nothing called, where the build
+ * does not find them in its pass over the bytes.
+ */
+bool api_scanner_on_lines(struct halluscan_scanner *sc, engine_lines_fn fn, void *ctx);
 /* Copies d into err (when not NULL) and returns code. */
 int api_error(struct halluscan_error *err, int code, const struct diag *d);
 

@@ -426,6 +426,11 @@ void api_scanner_wake_known(struct halluscan_scanner *sc, const char *lit, size_
 		scan_wake_known(sc->scan, lit, k, clear, hit);
 }
 
+bool api_scanner_on_lines(struct halluscan_scanner *sc, engine_lines_fn fn, void *ctx)
+{
+	return scan_on_lines(sc->scan, fn, ctx);
+}
+
 int halluscan_scanner_reset(struct halluscan_scanner *sc, unsigned flags)
 {
 	if (!(flags & HALLUSCAN_RESET_KEEP_GROUNDING)) {

@@ -212,6 +212,7 @@ void report_input(struct report *r, const char *path)
 	memset(r->counts, 0, r->n_signals * sizeof(*r->counts));
 	r->findings = r->sup_inline = r->sup_baseline = r->sup_code = 0;
 	r->seen_to = 0;
+	r->lines_due = 0;
 	r->waiting = false;
 	r->scanned = false;
 	r->verdict = HALLUSCAN_PASS;
@@ -604,6 +605,26 @@ int report_sentence(void *ctx, const struct halluscan_claim *c)
 	return err ? err : r->claims ? report_claim(ctx, c) : 0;
 }
 
+/*
+ * The text report_text() looked at, as the scanner passes it, with the line
+ * breaks its byte scan found: the pre-scan reads its lines without a
+ * search of its own. Bytes it did not announce (a source's) are not ours.
+ */
+static int report_lines(void *ctx, const char *text, size_t len, uint64_t base,
+			const uint64_t *nl, size_t n)
+{
+	struct report *r = ctx;
+	int err;
+
+	if (r->lines_due < len)
+		return r->lines_due ? -EPROTO : 0;
+	err = prescan_lines(&r->ps, text, len, base, nl, n);
+	r->lines_due -= len;
+	if (r->lines_due == 0)
+		api_scanner_on_lines(r->scanner, NULL, NULL);
+	return err ? err : release(r, false);
+}
+
 int report_text(void *ctx, const char *text, size_t len)
 {
 	struct report *r = ctx;
@@ -615,7 +636,12 @@ int report_text(void *ctx, const char *text, size_t len)
 		if (err)
 			return err;
 	}
-	if (r->inline_ignore || r->skip_code || r->quarantine)
+	if ((r->inline_ignore || r->skip_code) && !r->quarantine && r->scanner &&
+	    r->lines_due == 0 && api_scanner_on_lines(r->scanner, report_lines, r)) {
+		/* The lines are read as the scanner passes them (report_lines). */
+		err = prescan_look(&r->ps, text, len);
+		r->lines_due = len;
+	} else if (r->inline_ignore || r->skip_code || r->quarantine)
 		err = prescan_feed(&r->ps, text, len);
 	else
 		r->ps.lines_done = UINT64_MAX;
@@ -627,7 +653,7 @@ int report_text(void *ctx, const char *text, size_t len)
 
 int report_text_end(struct report *r)
 {
-	int err = prescan_end(&r->ps);
+	int err = r->lines_due ? -EPROTO : prescan_end(&r->ps);
 
 	/* What waits for a directive to be confirmed waits for the scanner's end. */
 	return err ? err : release(r, false);

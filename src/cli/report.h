@@ -85,6 +85,7 @@ struct report {
 	uint64_t findings, sup_inline, sup_baseline, sup_code;
 	size_t directive_signal;  /* spoofed_directive's index, or SIZE_MAX */
 	uint64_t seen_to;         /* the scanner's findings have reached this offset */
+	uint64_t lines_due;       /* text looked at, its lines not yet read (report_lines) */
 	uint64_t wait_for;        /* with waiting, the first finding held waits for the */
 	bool waiting;             /* directive here to be confirmed or passed */
 	bool scanned;             /* the input has been scanned to its end */

@@ -144,6 +144,8 @@ struct engine_stream {
 	uint64_t *nl;          /* this piece's line breaks */
 	size_t n_nl, cap_nl;
 	uint64_t prev_nl;      /* 1 + offset of the last line break before this piece, 0: none */
+	engine_lines_fn lines_fn; /* engine_stream_on_lines() */
+	void *lines_ctx;
 	char hs_tail[2 * HS_TAIL]; /* a piece's last bytes, with room to read past them */
 #endif
 	/* The current line, for the patterns on PCRE2. */
@@ -1780,6 +1782,13 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 				return err;
 		}
 #if HAVE_HYPERSCAN
+		if (scanned && s->lines_fn) {
+			err = s->lines_fn(s->lines_ctx, buf, n, s->offset, s->nl, s->n_nl);
+			if (err)
+				return err;
+		}
+#endif
+#if HAVE_HYPERSCAN
 		if (s->hs[0] || s->hs[1]) {
 			err = hs_piece(s, buf, n, false, scanned);
 			if (err < 0)
@@ -1804,6 +1813,20 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		len -= n;
 	}
 	return 0;
+}
+
+bool engine_stream_on_lines(struct engine_stream *s, engine_lines_fn fn, void *ctx)
+{
+#if HAVE_HYPERSCAN
+	if (s->e->mark == NO_MARK && s->e->lines == NO_MARK)
+		return false;
+	s->lines_fn = fn;
+	s->lines_ctx = ctx;
+	return true;
+#else
+	(void)s, (void)fn, (void)ctx;
+	return false;
+#endif
 }
 
 int engine_stream_reset(struct engine_stream *s)

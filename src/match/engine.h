@@ -113,6 +113,23 @@ const char *engine_version(void);
 
 int engine_stream_new(const struct engine *e, struct engine_stream **out);
 void engine_stream_free(struct engine_stream *s);
+/*
+ * What engine_stream_on_lines() calls with each piece it scans: buf[0, len)
+ * starts at stream offset base, and nl[0, n) are its line breaks (stream
+ * offsets, in order), found by the byte scan for sentence marks; called
+ * before any of the piece's matches is delivered. 0 or a negative errno,
+ * which the feed returns.
+ */
+typedef int (*engine_lines_fn)(void *ctx, const char *buf, size_t len, uint64_t base,
+			       const uint64_t *nl, size_t n);
+/*
+ * Has fn called with each piece the stream scans from now on (NULL: no
+ * longer), so that a caller that needs every line break takes them from
+ * the one pass over the bytes instead of a search of its own. False, and
+ * nothing is called, where the stream does not find every line break (a
+ * build without Hyperscan, or no pattern for sentence marks or lines).
+ */
+bool engine_stream_on_lines(struct engine_stream *s, engine_lines_fn fn, void *ctx);
 /* Scans the next bytes of the input; delivers the matches that are final. */
 int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		       engine_match_fn cb, void *ctx);

@@ -28,6 +28,8 @@ void prescan_begin(struct prescan *p)
 	p->off = p->lines_done = p->line_start = p->dir_clear = 0;
 	p->dir_hit = false;
 	p->dir_tail_len = 0;
+	p->look_due = 0;
+	p->look_dir = UINT64_MAX;
 	p->n_code = p->n_off = p->n_ignores = p->line_len = 0;
 	p->n_marks = p->marks_done = p->n_seen = 0;
 	p->off_open = p->in_fence = p->in_indented = p->in_list = false;
@@ -373,10 +375,51 @@ static inline bool fence_body(const struct prescan *p, const char *s, size_t n, 
 	return i == n || i >= 4 || s[i] != p->fence_char;
 }
 
+/*
+ * The whole line text[0, nl) (nl: its line break) of a piece that ends at
+ * end. *dir and *tick: the piece's next directive and backtick at or after
+ * where the search last stood (NULL: none to end), searched on as passed.
+ */
+static inline __attribute__((always_inline)) int whole_line(struct prescan *p, const char *text,
+							      const char *nl, const char *end,
+							      const char **dir, const char **tick)
+{
+	size_t seg = (size_t)(nl - text);
+	unsigned may = 0;
+	bool blank;
+	int err = 0;
+
+	if (*tick && *tick < text)
+		*tick = memchr(text, '`', (size_t)(end - text));
+	if (*tick && *tick < nl)
+		may |= MAY_BACKTICK;
+	p->off += seg + 1;
+	if (*dir && *dir < text)
+		*dir = find_directive(text, (size_t)(end - text));
+	if (*dir && *dir < nl) {
+		err = line_done(p, text, seg, may | MAY_DIRECTIVE);
+	} else if (p->code && is_plain(p, text, seg)) {
+		/* line_done() of most lines, without the call */
+		plain_line(p, seg);
+		if (may)
+			err = code_spans(p, text, seg);
+		p->lines_done++;
+		p->line_start = p->off;
+	} else if (p->code && fence_body(p, text, seg, &blank)) {
+		/* line_done() of a fence's lines, without code_line() */
+		p->prev_blank = blank;
+		err = add_range(p, p->line_start, p->off);
+		p->lines_done++;
+		p->line_start = p->off;
+	} else {
+		err = line_done(p, text, seg, may);
+	}
+	return err;
+}
+
 int prescan_feed(struct prescan *p, const char *text, size_t len)
 {
 	const char *end = text + len, *nl;
-	bool blank;
 	int err = 0;
 
 	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
@@ -398,35 +441,60 @@ int prescan_feed(struct prescan *p, const char *text, size_t len)
 	}
 	/* Whole lines, read in place. */
 	while (text < end && err == 0 && (nl = memchr(text, '\n', (size_t)(end - text)))) {
-		size_t seg = (size_t)(nl - text);
-		unsigned may = 0;
-
-		if (tick && tick < text)
-			tick = memchr(text, '`', (size_t)(end - text));
-		if (tick && tick < nl)
-			may |= MAY_BACKTICK;
-		p->off += seg + 1;
-		if (dir && dir < text)
-			dir = find_directive(text, (size_t)(end - text));
-		if (dir && dir < nl) {
-			err = line_done(p, text, seg, may | MAY_DIRECTIVE);
-		} else if (p->code && is_plain(p, text, seg)) {
-			/* line_done() of most lines, without the call */
-			plain_line(p, seg);
-			if (may)
-				err = code_spans(p, text, seg);
-			p->lines_done++;
-			p->line_start = p->off;
-		} else if (p->code && fence_body(p, text, seg, &blank)) {
-			/* line_done() of a fence's lines, without code_line() */
-			p->prev_blank = blank;
-			err = add_range(p, p->line_start, p->off);
-			p->lines_done++;
-			p->line_start = p->off;
-		} else {
-			err = line_done(p, text, seg, may);
-		}
+		err = whole_line(p, text, nl, end, &dir, &tick);
 		text = nl + 1;
+	}
+	return err == 0 && text < end ? line_rest(p, text, end, NULL) : err;
+}
+
+int prescan_look(struct prescan *p, const char *text, size_t len)
+{
+	const char *dir;
+
+	if (!p->line && !(p->line = malloc(PRESCAN_LINE_MAX)))
+		return -ENOMEM;
+	if (!p->directives)
+		return 0;
+	dir = find_directive(text, len);
+	p->look_dir = dir ? p->off + p->look_due + (uint64_t)(dir - text) : UINT64_MAX;
+	if (!p->dir_hit) {
+		/* first_directive() reads from p->off: the bytes looked at are next */
+		uint64_t off = p->off;
+
+		p->off += p->look_due;
+		first_directive(p, text, len, dir);
+		p->off = off;
+	}
+	p->look_due += len;
+	return 0;
+}
+
+int prescan_lines(struct prescan *p, const char *text, size_t len, uint64_t base,
+		  const uint64_t *nl, size_t n)
+{
+	const char *start = text, *end = text + len, *dir = NULL, *tick = text, *q;
+	size_t i = 0;
+	int err = 0;
+
+	if (p->directives) {
+		if (p->look_dir == UINT64_MAX || p->look_dir >= p->off + len)
+			dir = NULL; /* none in the piece: the look found none before */
+		else if (p->look_dir >= p->off)
+			dir = text + (p->look_dir - p->off);
+		else
+			dir = find_directive(text, len);
+	}
+	p->look_due = len <= p->look_due ? p->look_due - len : 0;
+	if (p->line_len > 0) {
+		q = n ? start + (nl[0] - base) : NULL;
+		err = line_rest(p, text, end, q);
+		text = q ? q + 1 : end;
+		i = q ? 1 : 0;
+	}
+	for (; i < n && err == 0; i++) {
+		q = start + (nl[i] - base);
+		err = whole_line(p, text, q, end, &dir, &tick);
+		text = q + 1;
 	}
 	return err == 0 && text < end ? line_rest(p, text, end, NULL) : err;
 }

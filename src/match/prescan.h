@@ -80,6 +80,9 @@ struct prescan {
 
 	/* private: the input's last bytes, for a directive across pieces */
 	char dir_tail[PRESCAN_DIRECTIVE_LEN - 1];
+	/* prescan_look(): bytes looked at and not yet read, and the first
+	 * directive it found among them (UINT64_MAX: none) */
+	uint64_t look_due, look_dir;
 	size_t dir_tail_len;
 	/* the line being read, and the block state of Markdown */
 	char *line;
@@ -93,6 +96,19 @@ struct prescan {
 void prescan_begin(struct prescan *p);
 /* Reads the next bytes of the input. 0 or -ENOMEM. */
 int prescan_feed(struct prescan *p, const char *text, size_t len);
+/*
+ * prescan_feed() in two halves, for a caller whose scanner finds the line
+ * breaks anyway: prescan_look() searches the next bytes of the input for
+ * directives (dir_clear and dir_hit are then up to date), and
+ * prescan_lines() reads them, in one or more consecutive pieces as the
+ * scanner passes them, text[0, len) at offset base with the line breaks
+ * nl[0, n) (offsets in the same count as base, in order: every one of
+ * the piece). Every byte looked at is read before the next look. 0 or
+ * -ENOMEM.
+ */
+int prescan_look(struct prescan *p, const char *text, size_t len);
+int prescan_lines(struct prescan *p, const char *text, size_t len, uint64_t base,
+		  const uint64_t *nl, size_t n);
 /* Ends the input: its last line is complete. 0 or -ENOMEM. */
 int prescan_end(struct prescan *p);
 void prescan_fini(struct prescan *p);

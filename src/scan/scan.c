@@ -1970,6 +1970,11 @@ void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, 
 	s->wake_hit = hit;
 }
 
+bool scan_on_lines(struct scan *s, engine_lines_fn fn, void *ctx)
+{
+	return engine_stream_on_lines(s->es, fn, ctx);
+}
+
 /* What the claims judge by, from the compiled database. */
 static struct claims_rules claims_rules_of(const struct db *db)
 {

@@ -17,6 +17,7 @@
 #include "claims/claims.h"
 #include "claims/policy.h"
 #include "db.h"
+#include "match/engine.h"
 #include "match/rules.h"
 
 /* The signal and rule of the finding made for a tool span left open. */
@@ -140,6 +141,8 @@ int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len,
  * does); news of bytes already looked at is ignored.
  */
 void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, bool hit);
+/* engine_stream_on_lines() of the stream that scans the input. */
+bool scan_on_lines(struct scan *s, engine_lines_fn fn, void *ctx);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next

@@ -189,3 +189,114 @@ TEST(prescan_code_same_in_any_pieces)
 			prescan_fini(&p[h]);
 	}
 }
+
+/* p and q found the same: code, directives, lines, the first directive. */
+static bool prescan_same(const struct prescan *p, const struct prescan *q)
+{
+	size_t i;
+
+	if (p->n_code != q->n_code || p->n_off != q->n_off || p->n_ignores != q->n_ignores ||
+	    p->n_marks != q->n_marks || p->lines_done != q->lines_done ||
+	    p->dir_clear != q->dir_clear || p->dir_hit != q->dir_hit || p->off != q->off)
+		return false;
+	for (i = 0; i < p->n_code; i++)
+		if (p->code_ranges[i].start != q->code_ranges[i].start ||
+		    p->code_ranges[i].end != q->code_ranges[i].end)
+			return false;
+	for (i = 0; i < p->n_ignores; i++)
+		if (p->ignores[i].at != q->ignores[i].at || p->ignores[i].line != q->ignores[i].line ||
+		    !p->ignores[i].names != !q->ignores[i].names ||
+		    (p->ignores[i].names && strcmp(p->ignores[i].names, q->ignores[i].names) != 0))
+			return false;
+	for (i = 0; i < p->n_marks; i++)
+		if (p->marks[i].at != q->marks[i].at || p->marks[i].on != q->marks[i].on)
+			return false;
+	return true;
+}
+
+/*
+ * prescan_look() and prescan_lines() (the line breaks given, as the
+ * scanner's byte scan finds them) read what prescan_feed() reads: the same
+ * code, directives and lines, whatever the looks and the pieces the
+ * scanner cuts them into, directives across both. A line longer than the
+ * line buffer is read as prescan_feed() reads it in the same pieces (its
+ * first PRESCAN_LINE_MAX bytes: in place, a whole read could show it
+ * more). The stream offsets of the line breaks need not start at 0 (a
+ * scanner's stream counts its own bytes).
+ */
+TEST(prescan_lines_same_as_feed)
+{
+	static const char *const lines[] = {
+		"```", "```py", "   ```", "    ```", "~~~", "````", "``` x `", "`a` b", "``x`` y `",
+		"", " ", "\r", "\t", "- item", "1. item", "    code", "\tcode", "prose.", "  prose",
+		"x <!-- halluscan:off -->", "halluscan:on", "y halluscan:ignore a, b", "halluscan:ignore",
+		"`halluscan:off` z", "halluscan:", "hallu", "scan:off", "w halluscan:onward",
+	};
+	unsigned seed = 7;
+	static char text[PRESCAN_LINE_MAX + 4096];
+	uint64_t nl[4096];
+	size_t t;
+
+	for (t = 0; t < 3000; t++) {
+		struct prescan a, b, c;
+		size_t n = 0, nlines, i, at, look, k, m;
+		uint64_t base;
+
+		seed = seed * 1103515245u + 12345u;
+		nlines = 1 + (seed >> 16) % 40;
+		for (i = 0; i < nlines; i++) {
+			const char *l;
+
+			seed = seed * 1103515245u + 12345u;
+			l = lines[(seed >> 16) % ARRAY_SIZE(lines)];
+			if (t % 100 == 99 && i == 1) {
+				/* a line longer than the buffer, a directive past it */
+				memset(text + n, 'q', PRESCAN_LINE_MAX + 10);
+				n += PRESCAN_LINE_MAX + 10;
+				l = " halluscan:off";
+			}
+			memcpy(text + n, l, strlen(l));
+			n += strlen(l);
+			if (i + 1 < nlines || (seed >> 8) % 2)
+				text[n++] = '\n';
+		}
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		memset(&c, 0, sizeof(c));
+		a.code = b.code = c.code = a.directives = b.directives = c.directives = true;
+		a.confirm = b.confirm = c.confirm = (t % 2) == 0;
+		prescan_begin(&a);
+		prescan_begin(&b);
+		prescan_begin(&c);
+		CHECK_EQ(prescan_feed(&a, text, n), 0);
+		CHECK_EQ(prescan_end(&a), 0);
+		base = (seed >> 4) % 1000;
+		for (at = 0; at < n; at += look) {
+			seed = seed * 1103515245u + 12345u;
+			look = t % 3 == 0 ? n : 1 + (seed >> 16) % 120;
+			look = look < n - at ? look : n - at;
+			CHECK_EQ(prescan_look(&b, text + at, look), 0);
+			for (i = at; i < at + look; i += k) {
+				seed = seed * 1103515245u + 12345u;
+				k = 1 + (seed >> 16) % 70;
+				k = k < at + look - i ? k : at + look - i;
+				m = 0;
+				for (size_t j = i; j < i + k; j++)
+					if (text[j] == '\n')
+						nl[m++] = base + j;
+				CHECK_EQ(prescan_lines(&b, text + i, k, base + i, nl, m), 0);
+				CHECK_EQ(prescan_feed(&c, text + i, k), 0);
+			}
+		}
+		CHECK_EQ(prescan_end(&b), 0);
+		CHECK_EQ(prescan_end(&c), 0);
+		if (!prescan_same(&c, &b) || (t % 100 != 99 && !prescan_same(&a, &b))) {
+			fprintf(stderr, "  case %zu, %zu bytes\n", t, n);
+			CHECK(!"prescan_lines() read otherwise than prescan_feed()");
+			t = SIZE_MAX - 1;
+		}
+		prescan_fini(&a);
+		prescan_fini(&b);
+		prescan_fini(&c);
+	}
+}
