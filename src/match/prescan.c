@@ -384,19 +384,21 @@ static inline __attribute__((always_inline)) int whole_line(struct prescan *p, c
 							      const char *nl, const char *end,
 							      const char **dir, const char **tick)
 {
-	size_t seg = (size_t)(nl - text);
+	/* Of a longer line only the first PRESCAN_LINE_MAX bytes, as of one
+	 * read across pieces: what counts is the same whatever the reads. */
+	size_t len = (size_t)(nl - text), seg = MIN(len, PRESCAN_LINE_MAX);
 	unsigned may = 0;
 	bool blank;
 	int err = 0;
 
 	if (*tick && *tick < text)
 		*tick = memchr(text, '`', (size_t)(end - text));
-	if (*tick && *tick < nl)
+	if (*tick && *tick < text + seg)
 		may |= MAY_BACKTICK;
-	p->off += seg + 1;
+	p->off += len + 1;
 	if (*dir && *dir < text)
 		*dir = find_directive(text, (size_t)(end - text));
-	if (*dir && *dir < nl) {
+	if (*dir && *dir < text + seg) {
 		err = line_done(p, text, seg, may | MAY_DIRECTIVE);
 	} else if (p->code && is_plain(p, text, seg)) {
 		/* line_done() of most lines, without the call */
