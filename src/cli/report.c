@@ -636,7 +636,7 @@ int report_text(void *ctx, const char *text, size_t len)
 		if (err)
 			return err;
 	}
-	if ((r->inline_ignore || r->skip_code) && !r->quarantine && r->scanner &&
+	if ((r->inline_ignore || r->skip_code) && !r->quarantine && r->scanner && len > 0 &&
 	    r->lines_due == 0 && api_scanner_on_lines(r->scanner, report_lines, r)) {
 		/* The lines are read as the scanner passes them (report_lines). */
 		err = prescan_look(&r->ps, text, len);
