@@ -85,6 +85,14 @@ struct ledger_fig {
 	char how[CLAIMS_LEDGER_HOW]; /* for derived: its derivation */
 };
 
+/* A range the reply said (its two ends grounded), for range_midpoint(). */
+#define CLAIMS_RANGES 4
+struct said_range {
+	double lo, hi;
+	uint64_t unit_hash;
+	uint64_t at; /* where the grounding says its low end */
+};
+
 /* A number of the sentence being lexed that may number an inline list's item (NUMLEX_INLINE_ITEM). */
 struct inline_item {
 	double value;
@@ -191,6 +199,10 @@ struct claims {
 	unsigned party;
 	struct ledger_fig ledger[CLAIMS_LEDGER];
 	size_t n_ledger;
+	/* The ranges the reply said as the grounding states them ("110.0 -
+	 * 200.0"), newest last (a ring): a midpoint said of one is theirs. */
+	struct said_range ranges[CLAIMS_RANGES];
+	size_t n_ranges;
 	/* The arithmetic of the sentence being decided, each held item's
 	 * check (decided before the results that rest on them), and the
 	 * reply's results so far (a ring). */
@@ -498,6 +510,7 @@ void claims_reset(struct claims *c)
 	c->n_lazy = 0;
 	c->n_done = 0;
 	c->n_ledger = 0;
+	c->n_ranges = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -3420,6 +3433,400 @@ static bool only_stated(const struct held *h)
 	       !(h->nl_flags & NUMLEX_APPROX) && !h->period;
 }
 
+/*
+ * Totals, sums and averages of figures the reply already states or the
+ * tools gave, said without their working (issue 36): all the items of
+ * the list right above a total ("- Hotel: €720", "- Car: €180 (€60 per
+ * day)", "- Meals: €180", then "Total: €1080"; ranges end by end), all
+ * the amounts one list of the newest tool result gives ("Total spent:
+ * 1360.0"), the midpoint of a range the reply said ("an average of 155.0
+ * (midpoint of 110.0 - 200.0)"), and the sum of the two figures it said
+ * last ("increased by 100.00 ... is 1100.0, so the new amount is
+ * 1200.0"). Each is one sum, never a search over parts of one: a total
+ * that leaves an item out, or is off by one, is no such sum.
+ */
+#define BLOCK_BACK 2048
+#define BLOCK_ITEMS 16
+#define BLOCK_LINE 512
+
+/* A term as the sums below write it (total_fig()'s form, without libm's
+ * floor(), which the program does not load: fmath.h). */
+static void sum_fig(char *out, size_t n, double v)
+{
+	snprintf(out, n, v == fmath_round(v) ? "%.0f" : "%.2f", v);
+}
+
+/* Where the line that holds offset at starts (lo at the earliest). */
+static uint64_t line_start_of(const struct claims *c, uint64_t at, uint64_t lo)
+{
+	const char *p;
+	size_t n;
+
+	p = window_get(c->w, lo, at, &n);
+	while (n && p[n - 1] != '\n')
+		n--;
+	return n ? lo + n : lo;
+}
+
+/* Is p[0, n) a list item ("- ", "* ", "+ ", "1. ", "2) ")? Its indent in *indent. */
+static bool item_line(const char *p, size_t n, size_t *indent)
+{
+	size_t i = 0, d;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	*indent = i;
+	if (i + 1 < n && (p[i] == '-' || p[i] == '*' || p[i] == '+') && p[i + 1] == ' ')
+		return true;
+	for (d = i; d < n && d - i < 3 && isdigit((unsigned char)p[d]); d++)
+		;
+	return d > i && d + 1 < n && (p[d] == '.' || p[d] == ')') && p[d + 1] == ' ';
+}
+
+static bool blank_line(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* Is a figure of a a term of written arithmetic (its result stands for it)? */
+static bool arith_term(const struct arith *a, size_t f)
+{
+	size_t r, t;
+
+	for (r = 0; r < a->n_rel; r++)
+		for (t = 0; t < a->rel[r].n_toks; t++)
+			if (a->rel[r].toks[t].kind == ARITH_TOK_FIG && a->rel[r].toks[t].fig == f)
+				return true;
+	return false;
+}
+
+/* Is the text between two figures a range's dash or "to"? */
+static bool range_gap(const char *p, size_t n)
+{
+	while (n && *p == ' ') {
+		p++;
+		n--;
+	}
+	while (n && p[n - 1] == ' ')
+		n--;
+	return (n == 1 && *p == '-') || (n == 3 && memcmp(p, "\xe2\x80\x93", 3) == 0) ||
+	       (n == 2 && memcmp(p, "to", 2) == 0);
+}
+
+/*
+ * The figures of line p[0, n) of currency cur (0: bare) that may be its
+ * sum: not rates ("€60 per day", "€30 each"), percentages, counts of
+ * units ("3 nights") nor terms of its written working. One, or two a
+ * range joins: *lo and *hi. False otherwise (none, or more than that).
+ */
+static bool item_sum(const char *p, size_t n, uint8_t cur, struct arith *a, double *lo, double *hi)
+{
+	size_t f, k = 0, idx[2] = {0, 0};
+
+	arith_scan(p, n, a);
+	for (f = 0; f < a->n_fig; f++) {
+		const struct arith_fig *x = &a->fig[f];
+
+		if (x->cur != cur || x->rate || x->percent || x->units || arith_term(a, f))
+			continue;
+		if (k == 2)
+			return false;
+		idx[k++] = f;
+	}
+	if (k == 0)
+		return false;
+	*lo = *hi = arith_double(a->fig[idx[0]].v);
+	if (k == 1)
+		return true;
+	if (!range_gap(p + a->fig[idx[0]].to, a->fig[idx[1]].from - a->fig[idx[0]].to))
+		return false;
+	*hi = arith_double(a->fig[idx[1]].v);
+	return *hi > *lo;
+}
+
+/*
+ * Is v (of currency cur) a result the reply worked out in writing wrong, or
+ * from terms nothing grounds ("Assume €300 per night ... = €1650")? A sum
+ * resting on it is no sum of what the tools gave.
+ */
+static bool done_badly(const struct claims *c, double v, uint8_t cur)
+{
+	size_t k;
+
+	for (k = 0; k < MIN(c->n_done, (size_t)ARITH_DONE); k++) {
+		const struct arith_done *d = &c->done[(c->n_done - 1 - k) % ARITH_DONE];
+
+		if (d->cur == cur && d->status != DONE_GROUNDED &&
+		    fabs(arith_double(d->written) - v) < 0.005)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * h, the first figure of a line that says a total ("**Total Minimum
+ * Cost**: €1080", "Total: $990.0 - $1470.0"), no item of a list itself,
+ * as the sum of the list right above that line: each of its two or more items (at one indent)
+ * states one figure of h's currency or one range (item_sum()), and they
+ * make h, end by end for a range.
+ */
+static bool block_total(struct claims *c, struct held *h, uint64_t end)
+{
+	const struct held *o = (h->nl_flags & NUMLEX_RANGE) ? range_other(c, h) : NULL;
+	uint64_t ls = line_start_of(c, h->from, h->from > BLOCK_LINE ? h->from - BLOCK_LINE : 0);
+	uint64_t lo = ls > BLOCK_BACK ? ls - BLOCK_BACK : 0;
+	struct arith a;
+	const char *p, *t;
+	size_t n, i, m = 0, indent = SIZE_MAX, ind, len, nt;
+	double tot_lo, tot_hi, sum_lo = 0, sum_hi = 0, x, y, want_lo, want_hi;
+	char how[CLAIMS_TOTAL_HOW], f[32];
+	bool said = false, range = false, high;
+	uint8_t cur = 0;
+
+	if (h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE && !o))
+		return false;
+	/* the total's line: a total word, no figure before h */
+	t = window_get(c->w, ls, MIN(end, h->to), &nt);
+	if (nt < h->to - ls)
+		return false;
+	for (i = 0; i + 5 <= h->from - ls && !said; i++)
+		said = strncasecmp(t + i, "total", 5) == 0;
+	for (i = 0; i < h->from - ls; i++)
+		if (isdigit((unsigned char)t[i]))
+			return false;
+	/* (a total that is the list's own last item, "- Total: €300", is
+	 * ledger_total()'s, which reads it against every figure listed) */
+	if (!said || item_line(t, nt, &ind))
+		return false;
+	arith_scan(t, nt, &a);
+	for (i = 0; i < a.n_fig && ls + a.fig[i].to <= h->from; i++)
+		;
+	if (i == a.n_fig || ls + a.fig[i].from != h->from)
+		return false;
+	cur = a.fig[i].cur;
+	tot_lo = tot_hi = arith_double(a.fig[i].v);
+	if (o) {
+		if (i + 1 >= a.n_fig || ls + a.fig[i + 1].to != h->to)
+			return false;
+		tot_hi = arith_double(a.fig[i + 1].v);
+	}
+	/* the items above, newest first */
+	p = window_get(c->w, lo, ls, &n);
+	while (n && m < BLOCK_ITEMS) {
+		size_t e = n, b;
+
+		/* p[b, e) is the line before; e is past its '\n' */
+		e = n - 1;
+		for (b = e; b > 0 && p[b - 1] != '\n'; b--)
+			;
+		if (b == 0 && lo > 0)
+			return false; /* (a line read back only in part) */
+		n = b;
+		if (blank_line(p + b, e - b)) {
+			if (m)
+				break;
+			continue;
+		}
+		if (!item_line(p + b, e - b, &ind)) {
+			if (!m)
+				return false;
+			break;
+		}
+		if (indent == SIZE_MAX)
+			indent = ind;
+		if (ind != indent)
+			return false;
+		if (!item_sum(p + b, e - b, cur, &a, &x, &y) || done_badly(c, x, cur) ||
+		    done_badly(c, y, cur))
+			return false;
+		range |= y != x;
+		sum_lo += x;
+		sum_hi += y;
+		m++;
+	}
+	if (m < 2 || m == BLOCK_ITEMS || (range && !o))
+		return false;
+	want_lo = o ? tot_lo : h->q.value;
+	want_hi = o ? tot_hi : h->q.value;
+	if (fabs(sum_lo - want_lo) >= 0.005 || fabs(sum_hi - want_hi) >= 0.005)
+		return false;
+	/* how: this end's terms, in the list's order (read again, oldest first) */
+	high = o && h->q.value == tot_hi;
+	len = 0;
+	how[0] = '\0';
+	p = window_get(c->w, lo, ls, &n);
+	{
+		size_t e = n, b, k = 0;
+		double v[BLOCK_ITEMS];
+
+		while (k < m) {
+			e = n - 1;
+			for (b = e; b > 0 && p[b - 1] != '\n'; b--)
+				;
+			n = b;
+			if (blank_line(p + b, e - b))
+				continue;
+			item_sum(p + b, e - b, cur, &a, &x, &y);
+			v[k++] = high ? y : x;
+		}
+		while (k-- > 0 && len < sizeof(how)) {
+			sum_fig(f, sizeof(f), v[k]);
+			len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
+		}
+	}
+	return grounded_how(c, h, how, h->grounded_at);
+}
+
+/* Is one of words said in the n bytes before h in its sentence, or right after it? */
+static bool word_near(const struct claims *c, const struct held *h, uint64_t end, size_t before,
+		      size_t after, const char *const *words, size_t nw)
+{
+	const char *p;
+	size_t n, i, k;
+
+	p = window_get(c->w, h->from > c->start + before ? h->from - before : c->start, h->from, &n);
+	for (k = 0; k < nw; k++)
+		for (i = 0; i + strlen(words[k]) <= n; i++)
+			if (strncasecmp(p + i, words[k], strlen(words[k])) == 0)
+				return true;
+	p = window_get(c->w, h->to, MIN(end, h->to + after), &n);
+	for (k = 0; k < nw; k++)
+		for (i = 0; i + strlen(words[k]) <= n; i++)
+			if (strncasecmp(p + i, words[k], strlen(words[k])) == 0)
+				return true;
+	return false;
+}
+
+/* Words that say a figure is a total. */
+static const char *const total_words[] = {"total", "altogether", "combined", "in all"};
+
+/* Keeps the ranges of the sentence the grounding states, each end (range_midpoint()). */
+static void ranges_keep(struct claims *c)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < c->n_held; i++) {
+		const struct held *h = &c->held[i], *o = &c->held[i + 1];
+		struct said_range *r;
+
+		if (!h->lexed || !(h->nl_flags & NUMLEX_RANGE) || range_other(c, h) != o ||
+		    c->chk[i] != CHECK_GROUNDED || c->chk[i + 1] != CHECK_GROUNDED ||
+		    h->q.unit_hash != o->q.unit_hash || h->q.scale != 1 || o->q.scale != 1 ||
+		    !(quantity_class_of(&h->q) == QC_MONEY || h->q.kind == QUANTITY_NUMBER))
+			continue;
+		r = &c->ranges[c->n_ranges++ % CLAIMS_RANGES];
+		*r = (struct said_range){MIN(h->q.value, o->q.value), MAX(h->q.value, o->q.value),
+					 h->q.unit_hash, h->grounded_at};
+		i++;
+	}
+}
+
+/*
+ * h said as an average or a midpoint ("an average price of 155.0 per day
+ * (midpoint of the price range)") of a range the reply said as the
+ * grounding states it ("110.0 - 200.0"), one of its CLAIMS_RANGES newest:
+ * their mean, to the cent.
+ */
+static bool range_midpoint(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const words[] = {"averag", "midpoint", "mid-point", "middle"};
+	char how[80], a[32], b[32];
+	size_t k;
+
+	if (!c->n_ranges || (h->nl_flags & NUMLEX_RANGE) ||
+	    !word_near(c, h, end, LEDGER_AVG_BEFORE, 48, words, ARRAY_SIZE(words)))
+		return false;
+	for (k = 0; k < MIN(c->n_ranges, (size_t)CLAIMS_RANGES); k++) {
+		const struct said_range *r = &c->ranges[(c->n_ranges - 1 - k) % CLAIMS_RANGES];
+
+		if (r->unit_hash != h->q.unit_hash || fabs((r->lo + r->hi) / 2 - h->q.value) >= 0.005)
+			continue;
+		sum_fig(a, sizeof(a), r->lo);
+		sum_fig(b, sizeof(b), r->hi);
+		snprintf(how, sizeof(how), "(%s + %s) / 2", a, b);
+		return grounded_how(c, h, how, r->at);
+	}
+	return false;
+}
+
+/*
+ * h said as a total ("Total amount spent: 1360.0") of every amount one
+ * list of the newest tool result gives (ground_list_total()).
+ */
+static bool tool_list_total(struct claims *c, struct held *h, uint64_t end)
+{
+	char how[CLAIMS_TOTAL_HOW];
+	uint64_t at;
+
+	if ((h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) ||
+	    !word_near(c, h, end, 48, 16, total_words, ARRAY_SIZE(total_words)) ||
+	    !ground_list_total(c->ground, &h->q, how, sizeof(how), &at))
+		return false;
+	return grounded_how(c, h, how, at);
+}
+
+/*
+ * h said as what two figures come to ("increased by 100.00 ... is for
+ * 1100.0, so the new amount should be 1200.0"): the sum of the two the
+ * reply said last, in its sentence or the one before (its ledger's two
+ * newest of h's unit, no rate, charge or total among them).
+ */
+static bool last_two_sum(struct claims *c, struct held *h, uint64_t end)
+{
+	double v[2];
+	uint64_t at = 0;
+	size_t m = 0, k, i = (size_t)(h - c->held);
+	char how[CLAIMS_LEDGER_HOW + 8], a[32], b[32];
+
+	/* (a total is all a list's items, never its last two: ledger_total()) */
+	if ((h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) ||
+	    word_near(c, h, end, 48, 0, total_words, ARRAY_SIZE(total_words)))
+		return false;
+	/* those of its own sentence before it first (decided already), then the ledger's */
+	while (i-- > 0 && m < 2) {
+		const struct held *o = &c->held[i];
+
+		if (!o->lexed || o->term || c->chk[i] != CHECK_GROUNDED || o->q.scale != 1 ||
+		    (o->nl_flags & NUMLEX_RANGE) || o->per || o->other_role || o->total_role ||
+		    !(o->q.value > 0))
+			continue;
+		if (h->q.kind == QUANTITY_NUMBER ? o->q.kind != QUANTITY_NUMBER || !o->q.decimals
+						 : o->q.unit_hash != h->q.unit_hash)
+			continue;
+		v[m++] = o->q.value;
+		at = o->grounded_at;
+	}
+	for (k = 0; m < 2 && k < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); k++) {
+		const struct ledger_fig *p = ledger_at(c, k);
+
+		if (!ledger_unit(p, &h->q) || p->per || p->total)
+			break;
+		v[m++] = p->v;
+		at = p->at;
+	}
+	if (m < 2 || fabs(v[0] + v[1] - h->q.value) >= 0.005)
+		return false;
+	sum_fig(a, sizeof(a), v[1]);
+	sum_fig(b, sizeof(b), v[0]);
+	snprintf(how, sizeof(how), "%s + %s", a, b);
+	return grounded_how(c, h, how, at);
+}
+
+/* The sums above, for a figure nothing else grounds. */
+static bool sum_of_said(struct claims *c, struct held *h, uint64_t end)
+{
+	if (h->q.scale != 1 || !(h->q.value > 0) ||
+	    !(quantity_class_of(&h->q) == QC_MONEY || h->q.kind == QUANTITY_NUMBER))
+		return false;
+	return block_total(c, h, end) || range_midpoint(c, h, end) || tool_list_total(c, h, end) ||
+	       last_two_sum(c, h, end);
+}
+
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct rule *r = &c->rs->rules[h->rule];
@@ -3481,6 +3888,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		}
 		if (!(gq = ground_figure_held(c->ground, &h->q)))
 			return ident_held(c, h) || worked_out(c, h) || ledger_bare(c, h, end) ||
+				       sum_of_said(c, h, end) ||
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
 					       bracketed_count(c, h) || share_of(c, h, end) ||
 					       updated_amount(c, h, end) ||
@@ -3792,6 +4200,10 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * grounding says another figure in its words */
 	if (money && !(h->nl_flags & NUMLEX_RANGE) && (share_of(c, h, end) || words_product(c, h, end)))
 		return CHECK_GROUNDED;
+	/* a range said as the sum of the ranges listed above it, end by end */
+	if (money && v != GROUND_SWAPPED && (h->nl_flags & NUMLEX_RANGE) &&
+	    !(h->nl_flags & NUMLEX_APPROX) && sum_of_said(c, h, end))
+		return CHECK_GROUNDED;
 	/* "€110-200 per night x 3 nights = €330-600": each end of a range
 	 * a rate times the span its sentence, or the one before, says */
 	if (money && v != GROUND_SWAPPED && (h->nl_flags & NUMLEX_RANGE) &&
@@ -3824,6 +4236,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 				h->source_off = off;
 			return CHECK_GROUNDED;
 		}
+		/* a total, sum or average of figures said already, without working */
+		if (money && sum_of_said(c, h, end))
+			return CHECK_GROUNDED;
 	}
 	if (money && v != GROUND_SWAPPED && !(h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) &&
 	    near_items_total(c, h, role, r->near.signal ? r->near.tolerance : 0))
@@ -5273,6 +5688,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	}
 	for (i = 0; i < c->n_held; i++)
 		ledger_add(c, &c->held[i], (enum check)c->chk[i]);
+	ranges_keep(c);
 	/* "60 euros for meals (30 euros x 2 meals), so 440 euros are left":
 	 * a sum of money the sentence's own working grounds only now may be
 	 * a term of one after it, a budget less it */

@@ -3753,6 +3753,94 @@ bool ground_derive(const struct ground *g, const struct quantity *a, const doubl
 	return false;
 }
 
+/* Keys of one tool result's list read for a total: more are not read. */
+#define LIST_KEYS 4
+
+struct list_key {
+	uint32_t key;   /* the nearest word before the figures (ctx.before1) */
+	uint32_t text;  /* the grounding text they are read from */
+	unsigned count;
+	double sum;
+	uint32_t first; /* the oldest term's slot */
+};
+
+bool ground_list_total(const struct ground *g, const struct quantity *a, char *how, size_t n,
+		       uint64_t *at)
+{
+	struct list_key k[LIST_KEYS];
+	size_t nk = 0, i, len;
+	uint64_t bare = quantity_unit_hash("number");
+	uint32_t text = 0, j, texts = 0;
+	bool money = quantity_class_of(a) == QC_MONEY;
+
+	if (!g->qcount || !(a->value > 0) || a->scale != 1 ||
+	    !(money || a->kind == QUANTITY_NUMBER))
+		return false;
+	/* the newest tool result's quantities, newest first (one text) */
+	for (j = 0; j < MIN(g->qcount, (uint32_t)GROUND_LIST_WALK); j++) {
+		uint32_t s = (g->qhead + g->qcount - 1 - j) % GROUND_CAP;
+		const struct ground_quantity *gq = &g->q[s];
+		double v = gq->q.value;
+		bool of_unit;
+
+		if (gq->prompt)
+			continue;
+		/* (the newest two texts: a tool call's arguments, echoed as
+		 * grounding, may follow its result) */
+		if (!gq->ctx.text)
+			break;
+		if (gq->ctx.text != text) {
+			if (texts == 2)
+				break;
+			text = gq->ctx.text;
+			texts++;
+		}
+		of_unit = gq->q.unit_hash == a->unit_hash ||
+			  (gq->q.unit_hash == bare && gq->q.kind == QUANTITY_NUMBER &&
+			   said_as_money(&gq->ctx)) ||
+			  (!money && quantity_class_of(&gq->q) == QC_MONEY);
+		if (!of_unit || !gq->ctx.before1 || !(v > 0 && v < 1e12) || gq->q.scale != 1)
+			continue;
+		for (i = 0; i < nk && !(k[i].key == gq->ctx.before1 && k[i].text == text); i++)
+			;
+		if (i == nk) {
+			if (nk == LIST_KEYS)
+				continue;
+			k[nk++] = (struct list_key){gq->ctx.before1, text, 0, 0, s};
+		}
+		k[i].count++;
+		k[i].sum += v;
+		k[i].first = s;
+	}
+	for (i = 0; i < nk; i++) {
+		if (k[i].count < 2 || !to_the_cent(k[i].sum, a->value))
+			continue;
+		/* how: the terms oldest first, as the list gives them */
+		len = 0;
+		if (n)
+			how[0] = '\0';
+		for (j = k[i].first;; j = (j + 1) % GROUND_CAP) {
+			const struct ground_quantity *gq = &g->q[j];
+			char f[32];
+
+			if (gq->ctx.text == k[i].text && gq->ctx.before1 == k[i].key && !gq->prompt &&
+			    (gq->q.unit_hash == a->unit_hash ||
+			     (gq->q.unit_hash == bare && gq->q.kind == QUANTITY_NUMBER &&
+			      said_as_money(&gq->ctx)) ||
+			     (!money && quantity_class_of(&gq->q) == QC_MONEY)) &&
+			    gq->q.value > 0 && gq->q.value < 1e12 && gq->q.scale == 1 && len < n) {
+				fig(f, sizeof(f), gq->q.value);
+				len += (size_t)snprintf(how + len, n - len, "%s%s", len ? " + " : "", f);
+			}
+			if (j == (g->qhead + g->qcount - 1) % GROUND_CAP)
+				break;
+		}
+		*at = g->q[k[i].first].at;
+		return true;
+	}
+	return false;
+}
+
 /*
  * The total check (claims.c): what the grounding says a stated total is.
  * The words that key a figure as one item's price, and those that key it

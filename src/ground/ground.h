@@ -425,6 +425,20 @@ bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl,
 bool ground_derive(const struct ground *g, const struct quantity *a, const double *said,
 		   size_t n_said, char *how, size_t n, uint64_t *at);
 /*
+ * A total that is every figure one list of the newest tool result gives
+ * under one key ("amount: 100.0" ... "amount: 10.0" of five transactions:
+ * 1360.0), two or more, in a's unit or bare and said as money (for a bare
+ * a, sums of money too); read in the newest two grounding texts (a tool
+ * call's arguments may follow its result), GROUND_LIST_WALK quantities at
+ * most. One sum a key, never a part of a list: a total that
+ * leaves an item out is no such sum. Exact to the cent. On true, how
+ * holds the sum ("100 + 200 + 50 + 1000 + 10"), cut to n bytes, and *at
+ * where its first term is said.
+ */
+#define GROUND_LIST_WALK 256
+bool ground_list_total(const struct ground *g, const struct quantity *a, char *how, size_t n,
+		       uint64_t *at);
+/*
  * A duration of seconds (a day at most) that is the time between two times
  * of day the grounding says one after the other, within 512 bytes, one
  * keyed as a start ("start_time", "from", "begins") and the other as an
