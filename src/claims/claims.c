@@ -3456,16 +3456,20 @@ static void sum_fig(char *out, size_t n, double v)
 	snprintf(out, n, v == fmath_round(v) ? "%.0f" : "%.2f", v);
 }
 
-/* Where the line that holds offset at starts (lo at the earliest). */
+/* Where the line that holds offset at starts, lo at the earliest (the
+ * start of the input, or of what the window holds); UINT64_MAX when it
+ * starts before lo. */
 static uint64_t line_start_of(const struct claims *c, uint64_t at, uint64_t lo)
 {
 	const char *p;
 	size_t n;
 
+	const char *nl;
+
+	lo = MAX(lo, c->w->base);
 	p = window_get(c->w, lo, at, &n);
-	while (n && p[n - 1] != '\n')
-		n--;
-	return n ? lo + n : lo;
+	nl = n ? memrchr(p, '\n', n) : NULL;
+	return nl ? lo + (uint64_t)(nl - p) + 1 : lo == 0 ? 0 : UINT64_MAX;
 }
 
 /* Is p[0, n) a list item ("- ", "* ", "+ ", "1. ", "2) ")? Its indent in *indent. */
@@ -3549,6 +3553,47 @@ static bool item_sum(const char *p, size_t n, uint8_t cur, struct arith *a, doub
 	return *hi > *lo;
 }
 
+/* Is one of words (lowercase) said in p[0, n), in any case? Asked of every
+ * figure nothing else grounds: one pass, a word compared only where its
+ * first letter is. */
+static bool says_word(const char *p, size_t n, const char *const *words, size_t nw)
+{
+	uint32_t first = 0;
+	size_t i, k;
+
+	for (k = 0; k < nw; k++)
+		first |= 1u << ((unsigned)(words[k][0] - 'a') & 31);
+	for (i = 0; i < n; i++) {
+		unsigned ch = (unsigned)((p[i] | 0x20) - 'a');
+
+		if (ch >= 26 || !(first >> ch & 1))
+			continue;
+		for (k = 0; k < nw; k++)
+			if (ch == (unsigned)(words[k][0] - 'a') && i + 1 < n &&
+			    (p[i + 1] | 0x20) == words[k][1] && strlen(words[k]) <= n - i &&
+			    strncasecmp(p + i, words[k], strlen(words[k])) == 0)
+				return true;
+	}
+	return false;
+}
+
+/* Is one of words said in the n bytes before h in its sentence, or right after it? */
+static bool word_near(const struct claims *c, const struct held *h, uint64_t end, size_t before,
+		      size_t after, const char *const *words, size_t nw)
+{
+	const char *p;
+	size_t n;
+
+	p = window_get(c->w, h->from > c->start + before ? h->from - before : c->start, h->from, &n);
+	if (says_word(p, n, words, nw))
+		return true;
+	p = window_get(c->w, h->to, MIN(end, h->to + after), &n);
+	return says_word(p, n, words, nw);
+}
+
+/* Words that say a figure is a total. */
+static const char *const total_words[] = {"total", "altogether", "combined", "in all"};
+
 /*
  * Is v (of currency cur) a result the reply worked out in writing wrong, or
  * from terms nothing grounds ("Assume €300 per night ... = €1650")? A sum
@@ -3579,7 +3624,7 @@ static bool block_total(struct claims *c, struct held *h, uint64_t end)
 {
 	const struct held *o = (h->nl_flags & NUMLEX_RANGE) ? range_other(c, h) : NULL;
 	uint64_t ls = line_start_of(c, h->from, h->from > BLOCK_LINE ? h->from - BLOCK_LINE : 0);
-	uint64_t lo = ls > BLOCK_BACK ? ls - BLOCK_BACK : 0;
+	uint64_t lo = MAX(ls != UINT64_MAX && ls > BLOCK_BACK ? ls - BLOCK_BACK : 0, c->w->base);
 	struct arith a;
 	const char *p, *t;
 	size_t n, i, m = 0, indent = SIZE_MAX, ind, len, nt;
@@ -3588,14 +3633,13 @@ static bool block_total(struct claims *c, struct held *h, uint64_t end)
 	bool said = false, range = false, high;
 	uint8_t cur = 0;
 
-	if (h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE && !o))
+	if (h->q.scale != 1 || ((h->nl_flags & NUMLEX_RANGE) && !o) || ls == UINT64_MAX)
 		return false;
 	/* the total's line: a total word, no figure before h */
 	t = window_get(c->w, ls, MIN(end, h->to), &nt);
 	if (nt < h->to - ls)
 		return false;
-	for (i = 0; i + 5 <= h->from - ls && !said; i++)
-		said = strncasecmp(t + i, "total", 5) == 0;
+	said = says_word(t, h->from - ls, total_words, 1);
 	for (i = 0; i < h->from - ls; i++)
 		if (isdigit((unsigned char)t[i]))
 			return false;
@@ -3682,29 +3726,6 @@ static bool block_total(struct claims *c, struct held *h, uint64_t end)
 	return grounded_how(c, h, how, h->grounded_at);
 }
 
-/* Is one of words said in the n bytes before h in its sentence, or right after it? */
-static bool word_near(const struct claims *c, const struct held *h, uint64_t end, size_t before,
-		      size_t after, const char *const *words, size_t nw)
-{
-	const char *p;
-	size_t n, i, k;
-
-	p = window_get(c->w, h->from > c->start + before ? h->from - before : c->start, h->from, &n);
-	for (k = 0; k < nw; k++)
-		for (i = 0; i + strlen(words[k]) <= n; i++)
-			if (strncasecmp(p + i, words[k], strlen(words[k])) == 0)
-				return true;
-	p = window_get(c->w, h->to, MIN(end, h->to + after), &n);
-	for (k = 0; k < nw; k++)
-		for (i = 0; i + strlen(words[k]) <= n; i++)
-			if (strncasecmp(p + i, words[k], strlen(words[k])) == 0)
-				return true;
-	return false;
-}
-
-/* Words that say a figure is a total. */
-static const char *const total_words[] = {"total", "altogether", "combined", "in all"};
-
 /* Keeps the ranges of the sentence the grounding states, each end (range_midpoint()). */
 static void ranges_keep(struct claims *c)
 {
@@ -3758,13 +3779,12 @@ static bool range_midpoint(struct claims *c, struct held *h, uint64_t end)
  * h said as a total ("Total amount spent: 1360.0") of every amount one
  * list of the newest tool result gives (ground_list_total()).
  */
-static bool tool_list_total(struct claims *c, struct held *h, uint64_t end)
+static bool tool_list_total(struct claims *c, struct held *h)
 {
 	char how[CLAIMS_TOTAL_HOW];
 	uint64_t at;
 
 	if ((h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) ||
-	    !word_near(c, h, end, 48, 16, total_words, ARRAY_SIZE(total_words)) ||
 	    !ground_list_total(c->ground, &h->q, how, sizeof(how), &at))
 		return false;
 	return grounded_how(c, h, how, at);
@@ -3776,16 +3796,16 @@ static bool tool_list_total(struct claims *c, struct held *h, uint64_t end)
  * reply said last, in its sentence or the one before (its ledger's two
  * newest of h's unit, no rate, charge or total among them).
  */
-static bool last_two_sum(struct claims *c, struct held *h, uint64_t end)
+static bool last_two_sum(struct claims *c, struct held *h)
 {
 	double v[2];
 	uint64_t at = 0;
 	size_t m = 0, k, i = (size_t)(h - c->held);
 	char how[CLAIMS_LEDGER_HOW + 8], a[32], b[32];
 
-	/* (a total is all a list's items, never its last two: ledger_total()) */
-	if ((h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) ||
-	    word_near(c, h, end, 48, 0, total_words, ARRAY_SIZE(total_words)))
+	/* (never said as a total, sum_of_said(): a total is all a list's
+	 * items, never its last two, ledger_total()) */
+	if (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))
 		return false;
 	/* those of its own sentence before it first (decided already), then the ledger's */
 	while (i-- > 0 && m < 2) {
@@ -3823,8 +3843,10 @@ static bool sum_of_said(struct claims *c, struct held *h, uint64_t end)
 	if (h->q.scale != 1 || !(h->q.value > 0) ||
 	    !(quantity_class_of(&h->q) == QC_MONEY || h->q.kind == QUANTITY_NUMBER))
 		return false;
-	return block_total(c, h, end) || range_midpoint(c, h, end) || tool_list_total(c, h, end) ||
-	       last_two_sum(c, h, end);
+	/* (said as a total: of a list; else a midpoint, or of two) */
+	if (word_near(c, h, end, 48, 16, total_words, ARRAY_SIZE(total_words)))
+		return block_total(c, h, end) || tool_list_total(c, h);
+	return range_midpoint(c, h, end) || last_two_sum(c, h);
 }
 
 static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
