@@ -764,6 +764,41 @@ static bool clock_reading(const char *t)
 }
 
 /*
+ * "a 24-hour format", "the 12-hour clock": a way of writing times, no
+ * length of anything. The hours said as 12 or 24, the word after them one
+ * that names a clock's notation.
+ */
+static bool clock_format(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const words[] = {"format", "formats", "clock", "clocks", "notation",
+					    "time", "times", "system", "style", "convention"};
+	const char *p;
+	size_t n, i = 0, k, j;
+
+	if (quantity_class_of(&h->q) != QC_DURATION || h->q.scale != 3600 ||
+	    (h->q.value != 12 * 3600 && h->q.value != 24 * 3600))
+		return false;
+	p = window_get(c->w, h->to, MIN(end, h->to + 24), &n);
+	/* (past "(AM/PM)" or "(HH:MM)" put between: "a 12-hour (AM/PM) format") */
+	while (i < n && p[i] == ' ')
+		i++;
+	if (i < n && p[i] == '(') {
+		while (i < n && p[i] != ')')
+			i++;
+		for (i++; i < n && p[i] == ' '; i++)
+			;
+	}
+	for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+		;
+	if (k == i || (k < n && isalnum((unsigned char)p[k])) || (k == n && h->to + n < end))
+		return false;
+	for (j = 0; j < ARRAY_SIZE(words); j++)
+		if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
+			return true;
+	return false;
+}
+
+/*
  * "open six days a week" where the grounding gives opening hours for six
  * days of the week: the days it counts are those the hours are given of.
  */
@@ -3887,6 +3922,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* "open seven days a week" is checked only against days' hours (as
 	 * "open six days a week" is, below), never as a duration of its own. */
 	if (h->week && !ground_days_held(c->ground))
+		return CHECK_SILENT;
+	if (clock_format(c, h, end))
 		return CHECK_SILENT;
 	/* A citation's year ("Lee and Rossi (2018) showed") likewise, and that
 	 * is all: beside the source's "Kim and Rossi (2021) showed" it is
