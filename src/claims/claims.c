@@ -1188,6 +1188,80 @@ static bool weekday_day(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
+ * "The current date is 2024-05-15, so the upcoming Saturday would be
+ * 2024-05-18": the first day after a grounded day of its sentence, or
+ * after today's, that falls on the weekday the sentence names after
+ * "upcoming", "next", "coming", "this" or "following". A year must be
+ * known (the day's or its anchor's): the weekday depends on it.
+ */
+static bool upcoming_weekday(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const lead[] = {"upcoming", "next", "coming", "this", "following"};
+	unsigned md = (unsigned)h->q.value, y = year_of_day(c, h), year = 0, names = 0;
+	const struct ground_quantity *gq = NULL;
+	const char *p;
+	char how[64];
+	size_t n, i, j, k, w;
+	int day = -1;
+
+	p = window_get(c->w, c->start, end, &n);
+	if (n != end - c->start)
+		return false;
+	/* the weekday after one of the lead words: one, and only one, named so */
+	for (i = 0; i < n; i = k) {
+		while (i < n && !isalpha((unsigned char)p[i]))
+			i++;
+		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+			;
+		for (j = 0; j < ARRAY_SIZE(lead); j++)
+			if (strlen(lead[j]) == k - i && strncasecmp(p + i, lead[j], k - i) == 0)
+				break;
+		if (j == ARRAY_SIZE(lead) || k >= n || p[k] != ' ')
+			continue;
+		for (w = k + 1; w < n && isalpha((unsigned char)p[w]); w++)
+			;
+		unsigned d = ground_days(p + k + 1, w - k - 1);
+
+		if (d && ground_day_name(d)) {
+			names |= d;
+			for (day = 0; !(d >> day & 1); day++)
+				;
+		}
+	}
+	if (day < 0 || !ground_day_name(names))
+		return false;
+	/* from a grounded day said in the sentence, else from today's */
+	for (i = 0; i <= c->n_held; i++) {
+		const struct held *a = i < c->n_held ? &c->held[i] : NULL;
+		unsigned from, ay, to, ty;
+		int shift;
+
+		if (a && (a == h || !a->lexed || a->q.kind != QUANTITY_DATE || a->q.scale != 1 ||
+			  !(gq = day_grounded(c, (unsigned)a->q.value))))
+			continue;
+		if (a) {
+			from = (unsigned)a->q.value;
+			ay = year_of_day(c, a);
+		} else if ((gq = ground_today(c->ground, &ay))) {
+			from = (unsigned)gq->q.value;
+		} else {
+			break;
+		}
+		year = ay ? ay : y;
+		if (!year || (ay && y && ay != y && !(from > md && y == ay + 1)))
+			continue;
+		for (shift = 1; shift <= 7; shift++)
+			if (ground_shift_day(from, year, shift, &to, &ty) && to == md &&
+			    (!y || ty == y) && ground_weekday(to, ty) == day) {
+				snprintf(how, sizeof(how), "%.12s + %d day%s (%s)", gq->text, shift,
+					 shift == 1 ? "" : "s", ground_day_name(names));
+				return grounded_how(c, h, how, gq->at);
+			}
+	}
+	return false;
+}
+
+/*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
  * the fourth quarter of 2020"), or as the other side of a bound ("with
@@ -4202,6 +4276,8 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* "Saturday (May 18th)" where an email of 2024-05-13 says "on Saturday
 	 * 18th": the month its weekday and date leave. */
 	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && weekday_day(c, h, end))
+		return CHECK_GROUNDED;
+	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && upcoming_weekday(c, h, end))
 		return CHECK_GROUNDED;
 	/* A count or an ordinal in words ("two ways", "the first time") is
 	 * checked only for a repeat. */

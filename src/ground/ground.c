@@ -2476,6 +2476,20 @@ bool ground_shift_day(unsigned md, unsigned year, int days, unsigned *out_md, un
 	return true;
 }
 
+int ground_weekday(unsigned md, unsigned year)
+{
+	unsigned m = md / 100, d = md % 100, m2, d2;
+	int64_t z, y2;
+
+	if (m < 1 || m > 12 || d < 1 || d > 31 || year < 1 || year > 9999)
+		return -1;
+	z = civil_days(year, m, d);
+	civil_of(z, &y2, &m2, &d2);
+	if (m2 != m || d2 != d)
+		return -1; /* the 31st of a month that has none */
+	return (int)((z % 7 + 7 + 3) % 7); /* (1970-01-01 was a Thursday) */
+}
+
 /* The year written with the grounded day in slot i, or 0. */
 static unsigned year_of_slot(const struct ground *g, uint32_t i);
 

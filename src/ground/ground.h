@@ -309,6 +309,8 @@ void ground_relatives(const struct ground *g, uint64_t *anchored, uint64_t *toda
  * year, and *out_year 0); false when md is no date.
  */
 bool ground_shift_day(unsigned md, unsigned year, int days, unsigned *out_md, unsigned *out_year);
+/* The weekday (0 Monday to 6 Sunday) of md (month x 100 + day) of year; -1 when no such date. */
+int ground_weekday(unsigned md, unsigned year);
 /*
  * The newest day of a month the grounding says as today's (its words
  * "today" or "current": "Current time: 2023-09-11 09:00:00", "Today is
