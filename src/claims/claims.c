@@ -1261,6 +1261,77 @@ static bool upcoming_weekday(struct claims *c, struct held *h, uint64_t end)
 	return false;
 }
 
+/* How many nights "3 nights", "a 3-night stay" says in p[0, n): the last said before p[at], else
+ * the first after; 0: none. */
+static unsigned nights_said(const char *p, size_t n, size_t at)
+{
+	unsigned best = 0;
+	size_t i = 0, j, dist = SIZE_MAX;
+
+	while (i < n && (i < at || dist == SIZE_MAX)) {
+		unsigned v = 0;
+
+		if (!isdigit((unsigned char)p[i]) ||
+		    (i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '.'))) {
+			i++;
+			continue;
+		}
+		for (j = i; j < n && isdigit((unsigned char)p[j]); j++)
+			v = v < 1000 ? v * 10 + (unsigned)(p[j] - '0') : v;
+		/* (the nearest before it, "3 nights in Paris (January 1-4)"; else the first after) */
+		if (j + 6 <= n && (p[j] == ' ' || p[j] == '-') && strncasecmp(p + j + 1, "night", 5) == 0 &&
+		    v > 0 && (i < at || dist == SIZE_MAX)) {
+			dist = i;
+			best = v;
+		}
+		i = j;
+	}
+	return best;
+}
+
+static const struct held *range_other(const struct claims *c, const struct held *h);
+
+/*
+ * "3 nights in Paris (January 1-4)" where the user's trip starts on the
+ * 1st of January: a range of days whose first the grounding states and
+ * whose last is as many days on as the nights its clause counts (48
+ * bytes before it, 24 after, on its line). The first day must be stated:
+ * a range that starts where another the reply worked out ends ("2 nights
+ * in London (January 4-6)") is the reply's own plan, checked as before.
+ */
+static bool nights_range(struct claims *c, struct held *h, uint64_t end)
+{
+	const struct held *o = range_other(c, h);
+	const struct ground_quantity *gq;
+	uint64_t lo = MAX(c->start, h->from > 48 ? h->from - 48 : 0);
+	unsigned nights, to, ty, y;
+	const char *p;
+	char how[64];
+	size_t n, i;
+
+	if (!o || o > h || o->q.kind != QUANTITY_DATE || o->q.scale != 1 ||
+	    !(gq = day_grounded(c, (unsigned)o->q.value)))
+		return false;
+	p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+	if (n != MIN(end, h->to + 24) - lo)
+		return false;
+	/* (its line only) */
+	for (i = (size_t)(h->from - lo); i > 0 && p[i - 1] != '\n'; i--)
+		;
+	p += i;
+	n -= i;
+	lo += i;
+	for (i = 0; i < n && p[i] != '\n'; i++)
+		;
+	nights = nights_said(p, i, (size_t)(h->from - lo));
+	y = year_of_day(c, o);
+	if (!nights || nights > 60 ||
+	    !ground_shift_day((unsigned)o->q.value, y, (int)nights, &to, &ty) || to != (unsigned)h->q.value)
+		return false;
+	snprintf(how, sizeof(how), "%.12s + %u night%s", gq->text, nights, nights == 1 ? "" : "s");
+	return grounded_how(c, h, how, gq->at);
+}
+
 /*
  * A figure the grounding states, where every place that states it says it
  * otherwise: of another period ("$1.30 to $1.40 for Q4 2019" against "for
@@ -4278,6 +4349,9 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && weekday_day(c, h, end))
 		return CHECK_GROUNDED;
 	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && upcoming_weekday(c, h, end))
+		return CHECK_GROUNDED;
+	if (h->q.kind == QUANTITY_DATE && h->q.scale == 1 && (h->nl_flags & NUMLEX_RANGE) &&
+	    nights_range(c, h, end))
 		return CHECK_GROUNDED;
 	/* A count or an ordinal in words ("two ways", "the first time") is
 	 * checked only for a repeat. */
