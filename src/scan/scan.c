@@ -162,6 +162,17 @@ struct scan {
 	uint8_t n_item;
 	bool item_over; /* it had more: no pairs of it */
 	struct ground_context dash_ctx;
+	/* Labels numbered from 1 at lines' starts ("Activity 1:" ... "Activity
+	 * 4:"): the label's hash, the last number, where 1 was (label_run()). */
+	uint64_t lab_word, lab_at;
+	uint32_t lab_n;
+	bool lab_broken; /* a number out of turn: no list */
+	/* a label word that ended a folded YAML line ("Activity\"), its number
+	 * on the next ("\ 3: Team Lunch"): its bytes, how many */
+	char lab_pend[24];
+	uint8_t lab_pend_n;
+	bool lab_fold; /* the value read now starts with such a number */
+	struct ground_context lab_ctx;
 	const struct record_value *rec_value;
 	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
 	/* A text line that ended with a month's name ("... on June"): the month,
@@ -621,6 +632,39 @@ static unsigned hex_mask_bits(const char *t, size_t n)
 	return (unsigned)(4 * (n - 2));
 }
 
+static unsigned numbered_label(const char *t, size_t n, uint64_t *word);
+
+/*
+ * Whether it is the number of a numbered label at a line's start
+ * ("Activity 3: Team Lunch", label_run()): the label's, not a figure of
+ * three things; the name with it ("Activity 3") is still said.
+ */
+static bool label_number(const struct scan *s, const struct record_value *v,
+			 const struct numlex_item *it)
+{
+	const char *t = v->text;
+	size_t f = it->part_from, b;
+	uint64_t word;
+
+	if (it->q.kind != QUANTITY_NUMBER || it->q.decimals || it->q.value < 1 || it->q.value > 99 ||
+	    it->part_to >= v->len || t[it->part_to] != ':')
+		return false;
+	/* "\ 3:" that a folded YAML line starts with */
+	for (b = 0; b < f && t[b] == ' '; b++)
+		;
+	if (s->lab_fold && b + 2 == f && t[b] == '\\' && t[b + 1] == ' ')
+		return true;
+	if (f < 3 || t[f - 1] != ' ')
+		return false;
+	for (b = f - 1; b > 0 && isalpha((unsigned char)t[b - 1]); b--)
+		;
+	if (numbered_label(t + b, v->len - b, &word) != (unsigned)it->q.value)
+		return false;
+	while (b > 0 && (t[b - 1] == ' ' || t[b - 1] == '\t'))
+		b--;
+	return b == 0 ? !v->cont : t[b - 1] == '\n' || (b >= 2 && t[b - 1] == 'n' && t[b - 2] == '\\');
+}
+
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
 	struct scan *s = ctx;
@@ -681,8 +725,10 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		s->span_ground_used = true;
 		s->span_quantities++;
 	}
-	err = ground_add_quantity(s->rec_ground, &it->q, v->text + from, to - from,
-				  s->rec_base + record_offset(v, from), &gc);
+	err = label_number(s, v, it) ? 0
+				     : ground_add_quantity(s->rec_ground, &it->q, v->text + from,
+							   to - from, s->rec_base + record_offset(v, from),
+							   &gc);
 	if (err == 0 && it->q.kind == QUANTITY_NUMBER && !it->q.words) {
 		/* A figure after a name ("Toby 3632"): the name's digits too, as the
 		 * model's text has them (claims.c). */
@@ -912,6 +958,115 @@ static int dash_end(struct scan *s)
 		err = add_list_length(s, s->dash_n, s->dash_at, &s->dash_ctx);
 	s->dash_n = 0;
 	return err;
+}
+
+/* The run of numbered labels ends: 1 to n of them, n >= 2, a list of n with no key. */
+static int label_run_end(struct scan *s)
+{
+	int err = 0;
+
+	if (s->lab_n >= 2 && !s->lab_broken)
+		err = add_list_length(s, s->lab_n, s->lab_at, &s->lab_ctx);
+	s->lab_n = 0;
+	s->lab_broken = false;
+	return err;
+}
+
+/* The longest label word taken ("Activity", "Session", "Option"). */
+#define LABEL_WORD 24
+_Static_assert(LABEL_WORD <= sizeof(((struct scan *)0)->lab_pend), "a label word fits");
+
+/*
+ * A label and its number at a line's start of t[0, n) ("Activity 3:"): the
+ * number (1 to 99) and the word's hash; 0 when there is none.
+ */
+static unsigned numbered_label(const char *t, size_t n, uint64_t *word)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	unsigned num = 0;
+	size_t i = 0, d;
+
+	if (n < 4 || t[0] < 'A' || t[0] > 'Z')
+		return 0;
+	for (; i < n && i <= LABEL_WORD && isalpha((unsigned char)t[i]); i++)
+		h = (h ^ (unsigned char)(t[i] | 0x20)) * 0x100000001b3ull;
+	if (i < 2 || i > LABEL_WORD || i + 2 >= n || t[i] != ' ')
+		return 0;
+	for (d = ++i; i < n && i < d + 2 && isdigit((unsigned char)t[i]); i++)
+		num = num * 10 + (unsigned)(t[i] - '0');
+	if (i == d || i >= n || t[i] != ':')
+		return 0;
+	*word = h;
+	return num;
+}
+
+/*
+ * Labels numbered 1, 2, ... at lines' starts ("Activity 1: Problem-Solving
+ * Workshop", its fields, "Activity 2: ...") name the items of a list, as
+ * many as the last number ("4 team-building activities" of a document
+ * whose labels run to "Activity 4"): a line's start is the value's, or
+ * past a line break in it, written or escaped ("\n", as a YAML or JSON
+ * string keeps it). Another number of that label ("Activity 3" after
+ * "Activity 1") drops the list; another label is let be.
+ */
+static int label_run(struct scan *s, const struct record_value *v)
+{
+	const char *t = v->text, *end = v->text + v->len;
+	size_t off = 0;
+
+	char fold[LABEL_WORD + 8];
+	size_t pend = s->lab_pend_n;
+
+	s->lab_pend_n = 0;
+	s->lab_fold = false;
+	for (;;) {
+		const char *p = t + off, *w;
+		uint64_t word;
+		unsigned num;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		/* a label folded over two lines of YAML: "Activity\" then "\ 3:" */
+		if (off == 0 && pend && end - p >= 4 && p[0] == '\\' && p[1] == ' ') {
+			size_t k = MIN((size_t)(end - p) - 2, sizeof(fold) - pend - 1);
+
+			memcpy(fold, s->lab_pend, pend);
+			fold[pend] = ' ';
+			memcpy(fold + pend + 1, p + 2, k);
+			num = numbered_label(fold, pend + 1 + k, &word);
+			s->lab_fold = num > 0;
+		} else {
+			num = numbered_label(p, (size_t)(end - p), &word);
+		}
+		for (w = p; w < end && isalpha((unsigned char)*w); w++)
+			;
+		if (w - p >= 2 && w - p <= LABEL_WORD && *p >= 'A' && *p <= 'Z' &&
+		    (w == end || (w + 1 == end && *w == '\\'))) {
+			memcpy(s->lab_pend, p, (size_t)(w - p));
+			s->lab_pend_n = (uint8_t)(w - p);
+		}
+		if (num == 1) {
+			int err = label_run_end(s);
+
+			if (err < 0)
+				return err;
+			s->lab_word = word;
+			s->lab_n = 1;
+			s->lab_at = s->rec_base + v->at + (uint64_t)(p - t);
+			record_context(v, 0, &s->lab_ctx);
+		} else if (num > 1 && s->lab_n > 0 && word == s->lab_word) {
+			if (num == s->lab_n + 1 && s->lab_n < 99)
+				s->lab_n++;
+			else
+				s->lab_broken = true;
+		}
+		/* the next line's start: past a line break, or an escaped one */
+		while (p < end && *p != '\n' && !(*p == '\\' && p + 1 < end && p[1] == 'n'))
+			p++;
+		if (p == end)
+			return 0;
+		off = (size_t)(p - t) + (*p == '\n' ? 1 : 2);
+	}
 }
 
 /* How far back a text value's line is read for its start. */
@@ -1497,6 +1652,12 @@ static int on_ground_value(void *ctx, const struct record_value *v)
 	} else {
 		s->fold_month = 0;
 	}
+	if (v->kind == RECORD_PROSE || v->kind == RECORD_STRING) {
+		int err = label_run(s, v);
+
+		if (err < 0)
+			return err;
+	}
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
 	if (v->kind == RECORD_COUNT)
@@ -1549,6 +1710,8 @@ static void reader_begin(struct scan *s, struct ground *g, uint64_t at)
 	s->rec_seq = ground_next_seq(g);
 	s->run_n = 0;
 	s->dash_n = 0;
+	s->lab_n = 0;
+	s->lab_pend_n = 0;
 	s->n_item = 0;
 	s->item_over = false;
 	s->fold_month = 0;
@@ -1581,6 +1744,8 @@ static int reader_end(struct scan *s, uint64_t to)
 		err = line_run_end(s);
 	if (!err && s->rec_on)
 		err = dash_end(s);
+	if (!err && s->rec_on)
+		err = label_run_end(s);
 	s->run_n = 0;
 	s->dash_n = 0;
 	s->rec_on = false;
@@ -2210,6 +2375,8 @@ int scan_source_end(struct scan *s)
 			err = record_end(s->reader, on_ground_value, s);
 		if (!err && s->rec_on)
 			err = dash_end(s);
+		if (!err && s->rec_on)
+			err = label_run_end(s);
 		/* The last line, when no line break ends it. */
 		if (!err && s->refs)
 			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
