@@ -2746,6 +2746,7 @@ struct ground_group {
 	uint64_t hash; /* of the field and the value, lowercased */
 	uint64_t at;   /* where the value was first said */
 	uint32_t count;
+	uint32_t text, text_count; /* the text (g->texts) that last counted it, and how many */
 	uint8_t len;
 	/* 0, or of a pair of values one item says (ground_group_pair_add()):
 	 * where the second starts, after a NUL that ends the first */
@@ -2799,6 +2800,12 @@ static int group_add(struct ground *g, uint64_t h, const char *value, size_t n, 
 		if (gr->hash == h && gr->len == n && gr->split == split &&
 		    strncasecmp(gr->value, value, n) == 0) {
 			gr->count = count > UINT32_MAX - gr->count ? UINT32_MAX : gr->count + count;
+			if (gr->text != g->texts) {
+				gr->text = g->texts;
+				gr->text_count = 0;
+			}
+			gr->text_count = count > UINT32_MAX - gr->text_count ? UINT32_MAX
+									    : gr->text_count + count;
 			return 0;
 		}
 	}
@@ -2807,7 +2814,8 @@ static int group_add(struct ground *g, uint64_t h, const char *value, size_t n, 
 	if (g->n_groups == GROUND_GROUP_CAP || (split && g->n_groups >= GROUND_GROUP_CAP / 2))
 		return 0;
 	gr = &g->groups[g->n_groups++];
-	*gr = (struct ground_group){.hash = h, .at = at, .count = count, .len = (uint8_t)n, .split = split};
+	*gr = (struct ground_group){.hash = h, .at = at, .count = count, .text = g->texts,
+				    .text_count = count, .len = (uint8_t)n, .split = split};
 	memcpy(gr->value, value, n);
 	g->group_index[slot] = (uint16_t)g->n_groups;
 	return 0;
@@ -2851,6 +2859,20 @@ int ground_group_pair_add(struct ground *g, uint64_t field_a, const char *a, siz
 	memcpy(value + na + 1, b, nb);
 	h = group_hash(field_a * 31 + field_b, value, na + 1 + nb);
 	return group_add(g, h, value, na + 1 + nb, at, 1, (uint8_t)(na + 1));
+}
+
+void ground_groups_unsay(struct ground *g)
+{
+	uint32_t i;
+
+	for (i = 0; i < g->n_groups; i++) {
+		struct ground_group *gr = &g->groups[i];
+
+		if (gr->text == g->texts) {
+			gr->count -= MIN(gr->count, gr->text_count);
+			gr->text_count = 0;
+		}
+	}
 }
 
 /* Is value[0, len) said in text[0, n) as words of their own, in any case? */

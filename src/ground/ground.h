@@ -406,6 +406,13 @@ int ground_group_pair_add(struct ground *g, uint64_t field_a, const char *a, siz
 			  uint64_t field_b, const char *b, size_t nb, uint64_t at);
 bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl, const char *after,
 			    size_t na, double count, uint64_t *at);
+/*
+ * The text read now (since ground_begin_text()) says again what a text of
+ * the turn said before (a tool called twice returns the same messages):
+ * the items it counted in the groups are taken back, so that the same
+ * records are not counted twice.
+ */
+void ground_groups_unsay(struct ground *g);
 
 /*
  * A sum of money the grounding does not state, computed from figures it

@@ -71,6 +71,12 @@ struct scan {
 	struct ground *sources;     /* --source grounding, seeding ground per input */
 	bool have_sources;          /* sources holds some: kept allocated when cleared */
 	bool source_mode;           /* scanning a source: every match grounds */
+	/* The source read now: a hash of its first SOURCE_HASHED bytes, and
+	 * its length; and those of the turn's sources before (a ring), to
+	 * know a text said again (scan_source_end()). */
+	uint64_t src_hash, src_len;
+	struct { uint64_t hash, len; } src_seen[16];
+	uint32_t n_src_seen;
 	uint64_t ground_lo, ground_hi; /* what a reference line read as grounding may span */
 	uint64_t source_line;          /* where the source's current line starts */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
@@ -2304,11 +2310,15 @@ void scan_clear_sources(struct scan *s)
 	if (s->sources)
 		ground_reset(s->sources);
 	s->have_sources = false;
+	s->n_src_seen = 0;
 	bib_free(s->bib);
 	s->bib = NULL;
 	claims_set_bib(s->claims, NULL);
 	reset(s);
 }
+
+/* The bytes of a source hashed to know it said again: enough to tell results apart. */
+#define SOURCE_HASHED 4096
 
 int scan_source_begin(struct scan *s)
 {
@@ -2323,6 +2333,8 @@ int scan_source_begin(struct scan *s)
 	ground_begin_text(s->sources);
 	s->have_sources = true;
 	s->source_mode = true;
+	s->src_hash = 0xcbf29ce484222325ull;
+	s->src_len = 0;
 	s->win.len = 0;
 	s->win.base = 0;
 	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
@@ -2336,6 +2348,39 @@ void scan_source_turn(struct scan *s)
 {
 	if (s->sources)
 		ground_turn(s->sources);
+	s->n_src_seen = 0;
+}
+
+/* Hashes the source's first SOURCE_HASHED bytes, and counts them all. */
+static void source_hash(struct scan *s, const char *p, size_t len)
+{
+	size_t i, n = s->src_len < SOURCE_HASHED ? MIN(len, SOURCE_HASHED - (size_t)s->src_len) : 0;
+	uint64_t h = s->src_hash;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	s->src_hash = h;
+	s->src_len += len;
+}
+
+/*
+ * The source ends: one that says again what one of the turn said before
+ * (the same length, the same first bytes: a tool called twice) counts its
+ * items of the groups once (ground_groups_unsay()).
+ */
+static void source_seen(struct scan *s)
+{
+	uint32_t i, n = MIN(s->n_src_seen, (uint32_t)ARRAY_SIZE(s->src_seen));
+
+	if (s->src_len == 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (s->src_seen[i].hash == s->src_hash && s->src_seen[i].len == s->src_len) {
+			ground_groups_unsay(s->sources);
+			return;
+		}
+	s->src_seen[s->n_src_seen++ % ARRAY_SIZE(s->src_seen)].hash = s->src_hash;
+	s->src_seen[(s->n_src_seen - 1) % ARRAY_SIZE(s->src_seen)].len = s->src_len;
 }
 
 int scan_source_feed(struct scan *s, const void *buf, size_t len)
@@ -2356,6 +2401,7 @@ int scan_source_feed(struct scan *s, const void *buf, size_t len)
 		}
 		memcpy(s->win.data + s->win.len, p, n);
 		s->win.len += n;
+		source_hash(s, p, n);
 		err = engine_stream_feed(s->es, p, n, on_match, s);
 		if (!err && s->rec_on)
 			err = record_feed(s->reader, p, n, on_ground_value, s);
@@ -2380,6 +2426,8 @@ int scan_source_end(struct scan *s)
 		/* The last line, when no line break ends it. */
 		if (!err && s->refs)
 			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
+		if (!err)
+			source_seen(s);
 	}
 	s->rec_on = false;
 	s->source_mode = false;
