@@ -3104,33 +3104,17 @@ static unsigned minutes_after(const char *p, size_t n)
 }
 
 /*
- * Time worked out from times the text said before (the newest CLAIMS_CLOCK
- * within CLOCK_BEFORE bytes), each a time the grounding states: a time
- * that is one of them plus a duration the grounding states ("1 PM" and the
- * user's "4 hours": "it ends at 5 PM"), or a length (a duration, or one
- * written as a clock's "01:30") that is the gap between two of them ("ends
- * at 11:00", "lunch at 12:30": "1 hour and 30 minutes"). Only to the
- * minute, up to 12 hours.
+ * The length in minutes h says, for a gap between two times: a duration
+ * (its two parts joined: "1 hour and 30 minutes", each part held alone),
+ * or a clock's "01:30" written as a length; -1 when it is neither.
  */
-static bool clock_arith(struct claims *c, struct held *h)
+static double length_minutes(struct claims *c, const struct held *h)
 {
-	size_t i, j, n = MIN(c->n_clock, (size_t)CLAIMS_CLOCK);
 	double len = -1;
 	const char *p;
 	size_t np;
 
 	if (h->q.kind == QUANTITY_TIME) {
-		for (i = 0; i < n; i++) {
-			const struct quantity *t = &c->clock[i];
-			const struct ground_quantity *gq;
-			double d = fmath_fmod(h->q.value - t->value + 1440, 1440);
-
-			if (c->clock_from[i] + CLOCK_BEFORE < h->from || d < 1 || d > 720 ||
-			    !(gq = duration_held(c, d)) || !clock_held(c, t))
-				continue;
-			h->grounded_at = gq->at;
-			return true;
-		}
 		/* "01:30": a length, as HH:MM writes it */
 		p = window_get(c->w, h->from, h->to, &np);
 		if (np >= 5 && p[0] == '0' && h->q.scale == 1 && h->q.value < 720)
@@ -3147,6 +3131,89 @@ static bool clock_arith(struct claims *c, struct held *h)
 		if (fmath_fmod(len, 60) == 0)
 			len += (double)minutes_after(p, np);
 	}
+	return len;
+}
+
+/* How far after a length its times are read (clock_gap_after()). */
+#define GAP_AFTER 200
+/* The most times read there. */
+#define GAP_TIMES 6
+
+/*
+ * "You have 01:30 (1 hour and 30 minutes) of free time. Your meeting ends
+ * at 11:00 and the lunch starts at 12:30": a length said before the two
+ * times it is the gap between, in the text after it (GAP_AFTER bytes, to
+ * a blank line), each "HH:MM" a time the grounding states. Only to the
+ * minute, up to 12 hours, as clock_arith() reads those said before.
+ */
+static bool clock_gap_after(struct claims *c, const struct held *h)
+{
+	double len = length_minutes(c, h), t[GAP_TIMES];
+	const char *p;
+	size_t n, i, k = 0, a, b;
+
+	if (len < 1 || len != floor(len))
+		return false;
+	p = window_get(c->w, h->to, h->to + GAP_AFTER, &n);
+	for (i = 0; i + 1 < n && !(p[i] == '\n' && p[i + 1] == '\n'); i++)
+		;
+	n = MIN(n, i + 1);
+	for (i = 0; i + 4 <= n && k < GAP_TIMES; i++) {
+		unsigned hh = 0, mm;
+		struct quantity q;
+		size_t j = i;
+
+		if (!isdigit((unsigned char)p[i]) || (i > 0 && (isalnum((unsigned char)p[i - 1]) ||
+								 p[i - 1] == ':' || p[i - 1] == '.')))
+			continue;
+		for (; j < n && j < i + 2 && isdigit((unsigned char)p[j]); j++)
+			hh = hh * 10 + (unsigned)(p[j] - '0');
+		if (j + 3 > n || p[j] != ':' || !isdigit((unsigned char)p[j + 1]) ||
+		    !isdigit((unsigned char)p[j + 2]) || (j + 3 < n && isdigit((unsigned char)p[j + 3])))
+			continue;
+		mm = (unsigned)(p[j + 1] - '0') * 10 + (unsigned)(p[j + 2] - '0');
+		if (hh > 23 || mm > 59)
+			continue;
+		quantity_set(&q, QUANTITY_TIME, "time:clock", hh * 60 + mm, 1);
+		if (clock_held(c, &q))
+			t[k++] = hh * 60 + mm;
+		i = j + 2;
+	}
+	for (a = 0; a < k; a++)
+		for (b = 0; b < k; b++)
+			if (t[b] - t[a] == len)
+				return true;
+	return false;
+}
+
+/*
+ * Time worked out from times the text said before (the newest CLAIMS_CLOCK
+ * within CLOCK_BEFORE bytes), each a time the grounding states: a time
+ * that is one of them plus a duration the grounding states ("1 PM" and the
+ * user's "4 hours": "it ends at 5 PM"), or a length (a duration, or one
+ * written as a clock's "01:30") that is the gap between two of them ("ends
+ * at 11:00", "lunch at 12:30": "1 hour and 30 minutes"). Only to the
+ * minute, up to 12 hours.
+ */
+static bool clock_arith(struct claims *c, struct held *h)
+{
+	size_t i, j, n = MIN(c->n_clock, (size_t)CLAIMS_CLOCK);
+	double len;
+
+	if (h->q.kind == QUANTITY_TIME) {
+		for (i = 0; i < n; i++) {
+			const struct quantity *t = &c->clock[i];
+			const struct ground_quantity *gq;
+			double d = fmath_fmod(h->q.value - t->value + 1440, 1440);
+
+			if (c->clock_from[i] + CLOCK_BEFORE < h->from || d < 1 || d > 720 ||
+			    !(gq = duration_held(c, d)) || !clock_held(c, t))
+				continue;
+			h->grounded_at = gq->at;
+			return true;
+		}
+	}
+	len = length_minutes(c, h);
 	if (len < 1 || len != floor(len))
 		return false;
 	for (i = 0; i < n; i++)
@@ -4183,7 +4250,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		 * minutes" from 11:00 to 12:30: worked out from times said */
 		if (v != GROUND_STATED &&
 		    (h->q.kind == QUANTITY_TIME || quantity_class_of(&h->q) == QC_DURATION) &&
-		    !(h->nl_flags & NUMLEX_RANGE) && clock_arith(c, h))
+		    !(h->nl_flags & NUMLEX_RANGE) && (clock_arith(c, h) || clock_gap_after(c, h)))
 			return CHECK_GROUNDED;
 		/* "The event lasts 2 hours" of a record's start and end times */
 		if (v != GROUND_STATED && quantity_class_of(&h->q) == QC_DURATION && h->q.scale >= 60 &&
