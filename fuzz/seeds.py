@@ -111,6 +111,14 @@ def seeds_scan_split():
           scan_split_seed(SOURCE | CLAIMS | GROUNDED,
                           read('tests', 'cli', 'cases', 'number-line-run', 'stdin'),
                           read('tests', 'cli', 'cases', 'number-line-run', 'source.txt'), piece=11))
+    # A source whose lines' labels are numbered (a list of items), one folded as YAML folds it.
+    labels = (b'Offsite plan\n\nSession 1: Kickoff\n  - Room: B2\nSession 2: Roadmap\n'
+              b'content: "Intro\\n\\nActivity 1: Map\\n  - Date: 2025-04-02\\n\\nActivity\\\n'
+              b'    \\ 2: Rope\\nActivity 3: Quiz\\n"\nSession 3: Retro\nSession 5: Out of turn\n')
+    write('scan_split', 'numbered-labels-source',
+          scan_split_seed(SOURCE | CLAIMS | GROUNDED,
+                          b'The plan has 3 sessions and 3 activities; Activity 2 is on 2025-04-02.\n',
+                          labels, piece=5))
     # Every rule's examples and negative examples, one rule a seed.
     for r in rules():
         texts = [text_of(e) for e in r.get('examples', []) + r.get('negative_examples', [])]
