@@ -1022,6 +1022,7 @@ static int label_run(struct scan *s, const struct record_value *v)
 
 	char fold[LABEL_WORD + 8];
 	size_t pend = s->lab_pend_n;
+	const char *nl = NULL, *bn = NULL; /* the next line break, and escaped one */
 
 	s->lab_pend_n = 0;
 	s->lab_fold = false;
@@ -1066,9 +1067,17 @@ static int label_run(struct scan *s, const struct record_value *v)
 			else
 				s->lab_broken = true;
 		}
-		/* the next line's start: past a line break, or an escaped one */
-		while (p < end && *p != '\n' && !(*p == '\\' && p + 1 < end && p[1] == 'n'))
-			p++;
+		/* the next line's start: past a line break, or an escaped one
+		 * (each found once, by memchr, however many lines there are) */
+		if ((!nl || nl < p) && !(nl = memchr(p, '\n', (size_t)(end - p))))
+			nl = end;
+		while (!bn || bn < p || (bn < end && !(bn + 1 < end && bn[1] == 'n'))) {
+			const char *from = !bn || bn < p ? p : bn + 1;
+
+			if (from >= end || !(bn = memchr(from, '\\', (size_t)(end - from))))
+				bn = end;
+		}
+		p = MIN(nl, bn);
 		if (p == end)
 			return 0;
 		off = (size_t)(p - t) + (*p == '\n' ? 1 : 2);
@@ -2351,13 +2360,23 @@ void scan_source_turn(struct scan *s)
 	s->n_src_seen = 0;
 }
 
-/* Hashes the source's first SOURCE_HASHED bytes, and counts them all. */
+/* Hashes the source's first SOURCE_HASHED bytes, and counts them all. The
+ * same text fed in the same pieces (a message, as chat input feeds it) hashes
+ * the same; fed otherwise it may not, and is then counted again. */
 static void source_hash(struct scan *s, const char *p, size_t len)
 {
 	size_t i, n = s->src_len < SOURCE_HASHED ? MIN(len, SOURCE_HASHED - (size_t)s->src_len) : 0;
 	uint64_t h = s->src_hash;
 
-	for (i = 0; i < n; i++)
+	/* (eight bytes a step: a text fed in the same pieces hashes the same) */
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
 		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
 	s->src_hash = h;
 	s->src_len += len;
