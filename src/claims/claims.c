@@ -2321,6 +2321,68 @@ static bool group_counted(struct claims *c, struct held *h)
 	return false;
 }
 
+/* How far after a count of addresses they are read (urls_listed()). */
+#define URLS_AFTER 400
+
+/*
+ * "There are 2 URLs: www.a.example and www.b.example", "2 links:" then a
+ * list of them: a count of web addresses (its word "URL", "link" or
+ * "website") that is as many as the distinct addresses the answer writes
+ * right after it (URLS_AFTER bytes, to a blank line). Each address is
+ * checked on its own (fabricated_url); the count is of what it lists.
+ */
+static bool urls_listed(struct claims *c, const struct held *h)
+{
+	static const char *const nouns[] = {"url", "urls", "link", "links", "website", "websites"};
+	const char *p, *seen[20];
+	size_t n, i, k, j, len[20], found = 0;
+	double v = h->q.value;
+
+	if (v < 1 || v > 20 || v != floor(v))
+		return false;
+	p = window_get(c->w, h->to, h->to + URLS_AFTER, &n);
+	for (i = 0; i < n && p[i] == ' '; i++)
+		;
+	for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
+		;
+	for (j = 0; j < ARRAY_SIZE(nouns); j++)
+		if (strlen(nouns[j]) == k - i && strncasecmp(p + i, nouns[j], k - i) == 0)
+			break;
+	if (i == 0 || j == ARRAY_SIZE(nouns))
+		return false;
+	for (i = k; i + 4 < n && !(p[i] == '\n' && p[i + 1] == '\n'); i++) {
+		size_t e, f;
+
+		if (i > k && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '/' || p[i - 1] == '.'))
+			continue;
+		if (strncasecmp(p + i, "http://", 7) == 0 || strncasecmp(p + i, "https://", 8) == 0)
+			e = i + (p[i + 4] == ':' ? 7 : 8);
+		else if (strncasecmp(p + i, "www.", 4) == 0)
+			e = i;
+		else
+			continue;
+		if (strncasecmp(p + e, "www.", 4) == 0)
+			e += 4;
+		for (f = e; f < n && !isspace((unsigned char)p[f]) && !strchr(",;)]>\"'", p[f]); f++)
+			;
+		while (f > e && p[f - 1] == '.')
+			f--;
+		if (f == e || f == n)
+			return false; /* (an address cut off where the window ends) */
+		for (j = 0; j < found; j++)
+			if (len[j] == f - e && strncasecmp(seen[j], p + e, f - e) == 0)
+				break;
+		if (j == found) {
+			if (found == ARRAY_SIZE(seen))
+				return false;
+			seen[found] = p + e;
+			len[found++] = f - e;
+		}
+		i = f - 1;
+	}
+	return found == (size_t)v;
+}
+
 /*
  * A house number on a street the grounding names nowhere ("2260
  * Middlefield Road" where the tool gives "2200 El Camino Real"): held as
@@ -4162,7 +4224,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 				       sum_of_said(c, h, end) ||
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
 					       bracketed_count(c, h) || share_of(c, h, end) ||
-					       updated_amount(c, h, end) ||
+					       updated_amount(c, h, end) || urls_listed(c, h) ||
 					       (h->q.decimals > 0 && party_product(c, h, end))
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
@@ -4244,7 +4306,7 @@ static enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		    group_counted(c, h))
 			return CHECK_GROUNDED;
 		if (v != GROUND_STATED && h->q.kind == QUANTITY_COUNT &&
-		    (count_product(c, h) || count_per_span(c, h)))
+		    (count_product(c, h) || count_per_span(c, h) || urls_listed(c, h)))
 			return CHECK_GROUNDED;
 		/* "it ends at 5 PM" of "1 PM" and "4 hours", "1 hour and 30
 		 * minutes" from 11:00 to 12:30: worked out from times said */
