@@ -65,7 +65,9 @@ SPLITS = {
           "days_a_week_held", "date_ahead", "since_said", "year_of_other_role",
           "date_of_year", "date_year_changed", "year_of_day", "day_grounded", "shifted_to",
           "ordinal_days", "relative_date", "weekday_day", "week_said", "clock_held",
-          "duration_held", "hours_before", "minutes_after", "clock_arith", "clock_keep"]),
+          "duration_held", "hours_before", "minutes_after", "clock_arith", "clock_keep",
+          "clock_format", "upcoming_weekday", "nights_range", "length_minutes",
+          "clock_gap_after"]),
         ("src/claims/claims_totals.c",
          "Counts and totals: what a sum of money is (a charge, a refund, a rate), a "
          "total or a count read against the items and the tools' figures, and the "
@@ -79,7 +81,14 @@ SPLITS = {
           "received_total", "ledger_at", "ledger_unit", "ledger_repeat", "ledger_quoted",
           "ledger_part", "ledger_total", "ledger_pair", "ledger_average", "ledger_bare",
           "count_product", "count_per_span", "bracketed_count", "received_after",
-          "ledger_add"]),
+          "ledger_add", "urls_listed"]),
+        ("src/claims/claims_said.c",
+         "Figures the reply works out in words: a price times the counts its sentence "
+         "names, a share of a total, an amount updated by a figure, a total under the "
+         "list it sums, a tool list's total, a range's midpoint, and the sum of the two "
+         "figures said just before.",
+         ["words_product", "share_of", "updated_amount", "sum_of_said", "block_total",
+          "range_midpoint", "tool_list_total", "last_two_sum", "ranges_keep"]),
         ("src/claims/claims_arith.c",
          "The reply's own arithmetic: the terms and results a sentence writes out, "
          "worked out again from grounded terms (numbers/arith.c reads them).",
