@@ -1,0 +1,714 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figures the reply works out in words: a price times the counts its sentence names, a share
+ * of a total, an amount updated by a figure, a total under the list it sums, a tool list's
+ * total, a range's midpoint, and the sum of the two figures said just before. (Split from
+ * claims.c by scripts/split.py.)
+ */
+#include "claims.h"
+#include "claims_int.h"
+
+#include "common/fmath.h"
+#include "ground/attrs.h"
+#include "ground/bib.h"
+#include "ground/ground.h"
+#include "numbers/arith.h"
+#include "numbers/numlex.h"
+#include "numbers/quantity.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+/* ---- products, shares and updates of figures the tools or the user give ---- */
+
+/*
+ * Whether lit is in p[0, n): memchr() for its first byte, then the rest
+ * (glibc's memmem() costs some hundreds of instructions a call on a window
+ * this short; these run on every sum of money nothing states).
+ */
+static bool has_lit(const char *p, size_t n, const char *lit)
+{
+	size_t l = strlen(lit);
+	const char *e = p + n, *q = p;
+
+	while (l && (size_t)(e - q) >= l && (q = memchr(q, lit[0], (size_t)(e - q) - l + 1))) {
+		if (memcmp(q + 1, lit + 1, l - 1) == 0)
+			return true;
+		q++;
+	}
+	return false;
+}
+
+/* How far before a figure its sentence's words are read for a product or a share. */
+#define PRODUCT_BEFORE 112
+
+/* (inline: this runs over every byte of the words before a figure) */
+static inline bool ascii_alnum(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+}
+
+/* A count of 2 to 9 in words ("two meals"); 0 when w[0, k) is none. */
+static unsigned count_word(const char *w, size_t k)
+{
+	static const char *const words[] = {"two", "three", "four", "five", "six", "seven",
+					    "eight", "nine"};
+	size_t i;
+	int c0 = tolower((unsigned char)w[0]);
+
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		if (c0 == words[i][0] && k == strlen(words[i]) && strncasecmp(w, words[i], k) == 0)
+			return (unsigned)i + 2;
+	return 0;
+}
+
+/*
+ * The counts of 2 to 9 p[0, n) says of a noun ("2 meals", "two meals", "3
+ * nights", "a 3-day trip"; "lunch and dinner" is two), leaving out the
+ * bytes [skip, skip_to) (the figure itself); at most cap, in order. A
+ * digit of another figure ("$30", "5.0", "15") is none. *span: one of
+ * them counts days or nights.
+ */
+static size_t counts_said(const char *p, size_t n, size_t skip, size_t skip_to, unsigned *out,
+			  size_t cap, bool *span)
+{
+	static const char *const pairs[] = {"lunch and dinner", "breakfast and lunch",
+					    "breakfast and dinner"};
+	size_t i = 0, k = 0, ws, j;
+
+	*span = false;
+	while (i < n && k < cap) {
+		unsigned v = 0;
+
+		if (i >= skip && i < skip_to) {
+			i = skip_to;
+			continue;
+		}
+		if (!ascii_alnum(p[i])) {
+			i++;
+			continue;
+		}
+		for (ws = i; i < n && ascii_alnum(p[i]); i++)
+			;
+		if (i - ws == 1 && isdigit((unsigned char)p[ws]) && p[ws] >= '2' &&
+		    !(ws > 0 && strchr("$.,", p[ws - 1])) && !(i < n && strchr(".,", p[i]) && i + 1 < n &&
+							      isdigit((unsigned char)p[i + 1])))
+			v = (unsigned)(p[ws] - '0');
+		else if (i - ws >= 3 && i - ws <= 5)
+			v = count_word(p + ws, i - ws);
+		/* (the first letter first: one compare for most words) */
+		for (j = 0; !v && i - ws >= 5 && j < ARRAY_SIZE(pairs); j++)
+			if (tolower((unsigned char)p[ws]) == pairs[j][0] && n - ws >= strlen(pairs[j]) &&
+			    strncasecmp(p + ws, pairs[j], strlen(pairs[j])) == 0) {
+				out[k++] = 2;
+				i = ws + strlen(pairs[j]);
+				break;
+			}
+		/* then a noun: "2 meals", "3-day", not "2," or "2 $" */
+		if (!v || i + 1 >= n || !(p[i] == ' ' || p[i] == '-') || !islower((unsigned char)p[i + 1]))
+			continue;
+		out[k++] = v;
+		if ((n - i - 1 >= 3 && strncmp(p + i + 1, "day", 3) == 0) ||
+		    (n - i - 1 >= 5 && strncmp(p + i + 1, "night", 5) == 0))
+			*span = true;
+	}
+	return k;
+}
+
+/* Whether p[0, n) ties a count to a price: "each", "per", "at", "a day", "/". */
+static bool price_tied(const char *p, size_t n)
+{
+	static const char *const ties[] = {" each", " per ", " at ", " a day", " a night",
+					   " apiece", "/day", "/night", "/meal", "/person"};
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(ties); k++)
+		if (has_lit(p, n, ties[k]))
+			return true;
+	return false;
+}
+
+/*
+ * h as factor times a price: a sum of money the grounding states, or a
+ * figure the reply has said as money and the grounding states ("$30
+ * each" of a tool's "Le Baratin": 30.0); not any bare number (a rating of
+ * 5, a count of reviews). To the cent; says how ("2 x 30").
+ */
+static bool price_times(struct claims *c, struct held *h, unsigned factor)
+{
+	const struct ground_quantity *gq;
+	struct quantity r = h->q;
+	char how[64], a[32];
+	size_t i;
+
+	r.value = h->q.value / factor;
+	if (fabs(r.value * 100 - fmath_round(r.value * 100)) > 1e-6)
+		return false;
+	r.value = fmath_round(r.value * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)))
+		return false;
+	for (i = 0; i < MIN(c->n_said, (size_t)GROUND_DERIVE_SAID) &&
+		    fabs(c->said[i] - r.value) >= 0.005; i++)
+		;
+	if (quantity_class_of(&gq->q) != QC_MONEY &&
+	    !(gq->q.kind == QUANTITY_NUMBER && i < MIN(c->n_said, (size_t)GROUND_DERIVE_SAID)))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%u x %s", factor, a);
+	return grounded_how(c, h, how, gq->at);
+}
+
+/*
+ * Whether h is itself said as a price of one ("€50 per meal", "$15 each",
+ * "cost per person = €40.0", "an average of $30"): a rate, not a price
+ * times a count. ("$50 per day" of two meals a day may be either.)
+ */
+static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
+{
+	static const char *const after[] = {" per meal", " per person", " per item", "/meal",
+					    "/person", " each", " a person", " a meal", " apiece"};
+	static const char *const before[] = {"per person", "per meal", "average", "Average",
+					     "each", "Each"};
+	const char *p;
+	size_t n, k;
+
+	p = window_get(c->w, h->to, MIN(end, h->to + 12), &n);
+	for (k = 0; k < ARRAY_SIZE(after); k++)
+		if (n >= strlen(after[k]) && strncmp(p, after[k], strlen(after[k])) == 0)
+			return true;
+	p = window_get(c->w, h->from > c->start + 24 ? h->from - 24 : c->start, h->from, &n);
+	/* (its own clause: "$25 each, so $50 a day" has its "each" before the comma) */
+	for (k = n; k > 0 && !strchr(",;.", p[k - 1]); k--)
+		;
+	p += k;
+	n -= k;
+	for (k = 0; k < ARRAY_SIZE(before); k++)
+		if (has_lit(p, n, before[k]))
+			return true;
+	return false;
+}
+
+/*
+ * A sum of money that is a price times what its sentence counts ("around
+ * 60 euros on your two meals at Le Baratin", "lunch and dinner at $30
+ * each, $60 a day", "3 nights ... around €720" at €240 a night, "2 meals
+ * per day over 3 days: $90.0" at $15): a count of 2 to 9 it says of a
+ * noun, or the product of two it says, times a figure the grounding
+ * states, to the cent. The sentence must tie the count to a price ("each",
+ * "per", "at", "a day") or count days or nights; counts said in another
+ * sentence are not read, so a total said alone ("That comes to $96.")
+ * gets no factor. Grounded, and says how ("2 x 30").
+ */
+bool words_product(struct claims *c, struct held *h, uint64_t end)
+{
+	uint64_t lo = h->from > c->start + PRODUCT_BEFORE ? h->from - PRODUCT_BEFORE : c->start;
+	unsigned f[4];
+	size_t n, k, i, j;
+	bool span;
+	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+
+	if (!(h->q.value > 0) || h->q.scale != 1 || n < h->to - lo)
+		return false;
+	k = counts_said(p, n, (size_t)(h->from - lo), (size_t)(h->to - lo), f, ARRAY_SIZE(f), &span);
+	if (!k || !(span || price_tied(p, n)) || said_as_rate(c, h, end))
+		return false;
+	for (i = 0; i < k; i++)
+		if (price_times(c, h, f[i]))
+			return true;
+	for (i = 0; i < k; i++)
+		for (j = i + 1; j < k; j++)
+			if (price_times(c, h, f[i] * f[j]))
+				return true;
+	return false;
+}
+
+/*
+ * One's share of a figure the grounding states ("half of the 12.00 total,
+ * so 6.00", "Each person's share: 6.00", "split three ways, $40" of a
+ * $120 charge for three passengers): said with "half" before it or after
+ * it ("6.00 (half of the total)"), the figure times two; said as a share
+ * ("share", "split"), times the party the grounding gives, or two where
+ * it gives none. ("$40 per person" is a price of one, not a share.) To the cent; says how ("12.00 / 2").
+ */
+bool share_of(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const shares[] = {"share", "split"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	const struct ground_quantity *gq;
+	struct quantity r;
+	unsigned f = 0;
+	char how[64], a[32];
+	const char *p, *q;
+	size_t n, m, k;
+
+	if (!(h->q.value > 0) || h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE))
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	q = window_get(c->w, h->to, MIN(end, h->to + 24), &m);
+	if (has_lit(p, n, "half") || has_lit(p, n, "Half") ||
+	    (m && has_lit(q, MIN(m, (size_t)12), "(half")))
+		f = 2;
+	for (k = 0; !f && k < ARRAY_SIZE(shares); k++)
+		if (has_lit(p, n, shares[k]) ||
+		    (m && q[0] == ' ' && m > 1 + strlen(shares[k]) &&
+		     strncmp(q + 1, shares[k], strlen(shares[k])) == 0)) {
+			f = ground_party(c->ground);
+			f = f >= 2 ? f : 2;
+		}
+	if (!f)
+		return false;
+	r = h->q;
+	r.value = fmath_round(h->q.value * f * 100) / 100;
+	if (!(gq = ground_figure_held(c->ground, &r)) ||
+	    !(gq->q.kind == QUANTITY_NUMBER || quantity_class_of(&gq->q) == QC_MONEY))
+		return false;
+	total_fig(a, sizeof(a), r.value);
+	snprintf(how, sizeof(how), "%s / %u", a, f);
+	return grounded_how(c, h, how, gq->at);
+}
+
+/* How many figures an update's two terms are sought among. */
+#define UPDATE_TERMS 16
+
+/*
+ * A bare amount said as what another becomes ("so the new amount should be
+ * 1200.0", "needs to be updated to 1200.0" after "increased by 100.00" and
+ * "for 1100.0"): the sum or the difference of two bare figures with
+ * decimals the reply said grounded, in sentences before (its ledger) or in
+ * its own before it. Only with such words before it in its sentence; to
+ * the cent; says how ("1100 + 100").
+ */
+bool updated_amount(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const updates[] = {"new amount", "new total", "new rent", "new price",
+					      "updated to", "increased to", "raised to",
+					      "adjusted to", "changed to", "decreased to",
+					      "reduced to"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	double t[UPDATE_TERMS];
+	uint64_t t_at[UPDATE_TERMS];
+	size_t n, k, i, j, nt = 0, at = (size_t)(h - c->held);
+	char how[80], x[32], y[32];
+	const char *p;
+
+	(void)end;
+	if (h->q.scale != 1 || !(h->q.value > 0) || (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
+		return false;
+	p = window_get(c->w, lo, h->from, &n);
+	for (k = 0; k < ARRAY_SIZE(updates) && !has_lit(p, n, updates[k]); k++)
+		;
+	if (k == ARRAY_SIZE(updates))
+		return false;
+	for (i = 0; i < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER) && nt < UPDATE_TERMS / 2; i++)
+		if (ledger_at(c, i)->bare) {
+			t_at[nt] = ledger_at(c, i)->at;
+			t[nt++] = ledger_at(c, i)->v;
+		}
+	for (i = 0; i < at && nt < UPDATE_TERMS; i++)
+		if (c->held[i].lexed && c->chk[i] == CHECK_GROUNDED &&
+		    c->held[i].q.kind == QUANTITY_NUMBER && c->held[i].q.decimals > 0 &&
+		    c->held[i].q.scale == 1 && c->held[i].q.value > 0) {
+			t_at[nt] = c->held[i].grounded_at;
+			t[nt++] = c->held[i].q.value;
+		}
+	for (i = 0; i < nt; i++)
+		for (j = i + 1; j < nt; j++) {
+			double hi = MAX(t[i], t[j]), lo2 = MIN(t[i], t[j]);
+			char op;
+
+			if (fabs(hi + lo2 - h->q.value) < 0.005)
+				op = '+';
+			else if (fabs(hi - lo2 - h->q.value) < 0.005)
+				op = '-';
+			else
+				continue;
+			total_fig(x, sizeof(x), hi);
+			total_fig(y, sizeof(y), lo2);
+			snprintf(how, sizeof(how), "%s %c %s", x, op, y);
+			return grounded_how(c, h, how, MIN(t_at[i], t_at[j]));
+		}
+	return false;
+}
+
+/*
+ * Totals, sums and averages of figures the reply already states or the
+ * tools gave, said without their working (issue 36): all the items of
+ * the list right above a total ("- Hotel: €720", "- Car: €180 (€60 per
+ * day)", "- Meals: €180", then "Total: €1080"; ranges end by end), all
+ * the amounts one list of the newest tool result gives ("Total spent:
+ * 1360.0"), the midpoint of a range the reply said ("an average of 155.0
+ * (midpoint of 110.0 - 200.0)"), and the sum of the two figures it said
+ * last ("increased by 100.00 ... is 1100.0, so the new amount is
+ * 1200.0"). Each is one sum, never a search over parts of one: a total
+ * that leaves an item out, or is off by one, is no such sum.
+ */
+#define BLOCK_BACK 2048
+
+#define BLOCK_ITEMS 16
+
+#define BLOCK_LINE 512
+
+/* A term as the sums below write it (total_fig()'s form, without libm's
+ * floor(), which the program does not load: fmath.h). */
+static void sum_fig(char *out, size_t n, double v)
+{
+	snprintf(out, n, v == fmath_round(v) ? "%.0f" : "%.2f", v);
+}
+
+/* Where the line that holds offset at starts, lo at the earliest (the
+ * start of the input, or of what the window holds); UINT64_MAX when it
+ * starts before lo. */
+static uint64_t line_start_of(const struct claims *c, uint64_t at, uint64_t lo)
+{
+	const char *p;
+	size_t n;
+
+	const char *nl;
+
+	lo = MAX(lo, c->w->base);
+	p = window_get(c->w, lo, at, &n);
+	nl = n ? memrchr(p, '\n', n) : NULL;
+	return nl ? lo + (uint64_t)(nl - p) + 1 : lo == 0 ? 0 : UINT64_MAX;
+}
+
+/* Is p[0, n) a list item ("- ", "* ", "+ ", "1. ", "2) ")? Its indent in *indent. */
+static bool item_line(const char *p, size_t n, size_t *indent)
+{
+	size_t i = 0, d;
+
+	while (i < n && (p[i] == ' ' || p[i] == '\t'))
+		i++;
+	*indent = i;
+	if (i + 1 < n && (p[i] == '-' || p[i] == '*' || p[i] == '+') && p[i + 1] == ' ')
+		return true;
+	for (d = i; d < n && d - i < 3 && isdigit((unsigned char)p[d]); d++)
+		;
+	return d > i && d + 1 < n && (p[d] == '.' || p[d] == ')') && p[d + 1] == ' ';
+}
+
+static bool blank_line(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!isspace((unsigned char)p[i]))
+			return false;
+	return true;
+}
+
+/* Is a figure of a a term of written arithmetic (its result stands for it)? */
+static bool arith_term(const struct arith *a, size_t f)
+{
+	size_t r, t;
+
+	for (r = 0; r < a->n_rel; r++)
+		for (t = 0; t < a->rel[r].n_toks; t++)
+			if (a->rel[r].toks[t].kind == ARITH_TOK_FIG && a->rel[r].toks[t].fig == f)
+				return true;
+	return false;
+}
+
+/* Is the text between two figures a range's dash or "to"? */
+static bool range_gap(const char *p, size_t n)
+{
+	while (n && *p == ' ') {
+		p++;
+		n--;
+	}
+	while (n && p[n - 1] == ' ')
+		n--;
+	return (n == 1 && *p == '-') || (n == 3 && memcmp(p, "\xe2\x80\x93", 3) == 0) ||
+	       (n == 2 && memcmp(p, "to", 2) == 0);
+}
+
+/*
+ * The figures of line p[0, n) of currency cur (0: bare) that may be its
+ * sum: not rates ("€60 per day", "€30 each"), percentages, counts of
+ * units ("3 nights") nor terms of its written working. One, or two a
+ * range joins: *lo and *hi. False otherwise (none, or more than that).
+ */
+static bool item_sum(const char *p, size_t n, uint8_t cur, struct arith *a, double *lo, double *hi)
+{
+	size_t f, k = 0, idx[2] = {0, 0};
+
+	arith_scan(p, n, a);
+	for (f = 0; f < a->n_fig; f++) {
+		const struct arith_fig *x = &a->fig[f];
+
+		if (x->cur != cur || x->rate || x->percent || x->units || arith_term(a, f))
+			continue;
+		if (k == 2)
+			return false;
+		idx[k++] = f;
+	}
+	if (k == 0)
+		return false;
+	*lo = *hi = arith_double(a->fig[idx[0]].v);
+	if (k == 1)
+		return true;
+	if (!range_gap(p + a->fig[idx[0]].to, a->fig[idx[1]].from - a->fig[idx[0]].to))
+		return false;
+	*hi = arith_double(a->fig[idx[1]].v);
+	return *hi > *lo;
+}
+
+/* Is one of words (lowercase) said in p[0, n), in any case? Asked of every
+ * figure nothing else grounds: one pass, a word compared only where its
+ * first letter is. */
+bool says_word(const char *p, size_t n, const char *const *words, size_t nw)
+{
+	uint32_t first = 0;
+	size_t i, k;
+
+	for (k = 0; k < nw; k++)
+		first |= 1u << ((unsigned)(words[k][0] - 'a') & 31);
+	for (i = 0; i < n; i++) {
+		unsigned ch = (unsigned)((p[i] | 0x20) - 'a');
+
+		if (ch >= 26 || !(first >> ch & 1))
+			continue;
+		for (k = 0; k < nw; k++)
+			if (ch == (unsigned)(words[k][0] - 'a') && i + 1 < n &&
+			    (p[i + 1] | 0x20) == words[k][1] && strlen(words[k]) <= n - i &&
+			    strncasecmp(p + i, words[k], strlen(words[k])) == 0)
+				return true;
+	}
+	return false;
+}
+
+/*
+ * Is v (of currency cur) a result the reply worked out in writing wrong, or
+ * from terms nothing grounds ("Assume €300 per night ... = €1650")? A sum
+ * resting on it is no sum of what the tools gave.
+ */
+static bool done_badly(const struct claims *c, double v, uint8_t cur)
+{
+	size_t k;
+
+	for (k = 0; k < MIN(c->n_done, (size_t)ARITH_DONE); k++) {
+		const struct arith_done *d = &c->done[(c->n_done - 1 - k) % ARITH_DONE];
+
+		if (d->cur == cur && d->status != DONE_GROUNDED &&
+		    fabs(arith_double(d->written) - v) < 0.005)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * h, the first figure of a line that says a total ("**Total Minimum
+ * Cost**: €1080", "Total: $990.0 - $1470.0"), no item of a list itself,
+ * as the sum of the list right above that line: each of its two or more items (at one indent)
+ * states one figure of h's currency or one range (item_sum()), and they
+ * make h, end by end for a range.
+ */
+bool block_total(struct claims *c, struct held *h, uint64_t end)
+{
+	const struct held *o = (h->nl_flags & NUMLEX_RANGE) ? range_other(c, h) : NULL;
+	uint64_t ls = line_start_of(c, h->from, h->from > BLOCK_LINE ? h->from - BLOCK_LINE : 0);
+	uint64_t lo = MAX(ls != UINT64_MAX && ls > BLOCK_BACK ? ls - BLOCK_BACK : 0, c->w->base);
+	struct arith a;
+	const char *p, *t;
+	size_t n, i, m = 0, indent = SIZE_MAX, ind, len, nt;
+	double tot_lo, tot_hi, sum_lo = 0, sum_hi = 0, x, y, want_lo, want_hi;
+	char how[CLAIMS_TOTAL_HOW], f[32];
+	bool said = false, range = false, high;
+	uint8_t cur = 0;
+
+	if (h->q.scale != 1 || ((h->nl_flags & NUMLEX_RANGE) && !o) || ls == UINT64_MAX)
+		return false;
+	/* the total's line: a total word, no figure before h */
+	t = window_get(c->w, ls, MIN(end, h->to), &nt);
+	if (nt < h->to - ls)
+		return false;
+	said = says_word(t, h->from - ls, total_words, 1);
+	for (i = 0; i < h->from - ls; i++)
+		if (isdigit((unsigned char)t[i]))
+			return false;
+	/* (a total that is the list's own last item, "- Total: €300", is
+	 * ledger_total()'s, which reads it against every figure listed) */
+	if (!said || item_line(t, nt, &ind))
+		return false;
+	arith_scan(t, nt, &a);
+	for (i = 0; i < a.n_fig && ls + a.fig[i].to <= h->from; i++)
+		;
+	if (i == a.n_fig || ls + a.fig[i].from != h->from)
+		return false;
+	cur = a.fig[i].cur;
+	tot_lo = tot_hi = arith_double(a.fig[i].v);
+	if (o) {
+		if (i + 1 >= a.n_fig || ls + a.fig[i + 1].to != h->to)
+			return false;
+		tot_hi = arith_double(a.fig[i + 1].v);
+	}
+	/* the items above, newest first */
+	p = window_get(c->w, lo, ls, &n);
+	while (n && m < BLOCK_ITEMS) {
+		size_t e = n, b;
+
+		/* p[b, e) is the line before; e is past its '\n' */
+		e = n - 1;
+		for (b = e; b > 0 && p[b - 1] != '\n'; b--)
+			;
+		if (b == 0 && lo > 0)
+			return false; /* (a line read back only in part) */
+		n = b;
+		if (blank_line(p + b, e - b)) {
+			if (m)
+				break;
+			continue;
+		}
+		if (!item_line(p + b, e - b, &ind)) {
+			if (!m)
+				return false;
+			break;
+		}
+		if (indent == SIZE_MAX)
+			indent = ind;
+		if (ind != indent)
+			return false;
+		if (!item_sum(p + b, e - b, cur, &a, &x, &y) || done_badly(c, x, cur) ||
+		    done_badly(c, y, cur))
+			return false;
+		range |= y != x;
+		sum_lo += x;
+		sum_hi += y;
+		m++;
+	}
+	if (m < 2 || m == BLOCK_ITEMS || (range && !o))
+		return false;
+	want_lo = o ? tot_lo : h->q.value;
+	want_hi = o ? tot_hi : h->q.value;
+	if (fabs(sum_lo - want_lo) >= 0.005 || fabs(sum_hi - want_hi) >= 0.005)
+		return false;
+	/* how: this end's terms, in the list's order (read again, oldest first) */
+	high = o && h->q.value == tot_hi;
+	len = 0;
+	how[0] = '\0';
+	p = window_get(c->w, lo, ls, &n);
+	{
+		size_t e = n, b, k = 0;
+		double v[BLOCK_ITEMS];
+
+		while (k < m) {
+			e = n - 1;
+			for (b = e; b > 0 && p[b - 1] != '\n'; b--)
+				;
+			n = b;
+			if (blank_line(p + b, e - b))
+				continue;
+			item_sum(p + b, e - b, cur, &a, &x, &y);
+			v[k++] = high ? y : x;
+		}
+		while (k-- > 0 && len < sizeof(how)) {
+			sum_fig(f, sizeof(f), v[k]);
+			len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
+		}
+	}
+	return grounded_how(c, h, how, h->grounded_at);
+}
+
+/* Keeps the ranges of the sentence the grounding states, each end (range_midpoint()). */
+void ranges_keep(struct claims *c)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < c->n_held; i++) {
+		const struct held *h = &c->held[i], *o = &c->held[i + 1];
+		struct said_range *r;
+
+		if (!h->lexed || !(h->nl_flags & NUMLEX_RANGE) || range_other(c, h) != o ||
+		    c->chk[i] != CHECK_GROUNDED || c->chk[i + 1] != CHECK_GROUNDED ||
+		    h->q.unit_hash != o->q.unit_hash || h->q.scale != 1 || o->q.scale != 1 ||
+		    !(quantity_class_of(&h->q) == QC_MONEY || h->q.kind == QUANTITY_NUMBER))
+			continue;
+		r = &c->ranges[c->n_ranges++ % CLAIMS_RANGES];
+		*r = (struct said_range){MIN(h->q.value, o->q.value), MAX(h->q.value, o->q.value),
+					 h->q.unit_hash, h->grounded_at};
+		i++;
+	}
+}
+
+/*
+ * h said as an average or a midpoint ("an average price of 155.0 per day
+ * (midpoint of the price range)") of a range the reply said as the
+ * grounding states it ("110.0 - 200.0"), one of its CLAIMS_RANGES newest:
+ * their mean, to the cent.
+ */
+bool range_midpoint(struct claims *c, struct held *h, uint64_t end)
+{
+	static const char *const words[] = {"averag", "midpoint", "mid-point", "middle"};
+	char how[80], a[32], b[32];
+	size_t k;
+
+	if (!c->n_ranges || (h->nl_flags & NUMLEX_RANGE) ||
+	    !word_near(c, h, end, LEDGER_AVG_BEFORE, 48, words, ARRAY_SIZE(words)))
+		return false;
+	for (k = 0; k < MIN(c->n_ranges, (size_t)CLAIMS_RANGES); k++) {
+		const struct said_range *r = &c->ranges[(c->n_ranges - 1 - k) % CLAIMS_RANGES];
+
+		if (r->unit_hash != h->q.unit_hash || fabs((r->lo + r->hi) / 2 - h->q.value) >= 0.005)
+			continue;
+		sum_fig(a, sizeof(a), r->lo);
+		sum_fig(b, sizeof(b), r->hi);
+		snprintf(how, sizeof(how), "(%s + %s) / 2", a, b);
+		return grounded_how(c, h, how, r->at);
+	}
+	return false;
+}
+
+/*
+ * h said as what two figures come to ("increased by 100.00 ... is for
+ * 1100.0, so the new amount should be 1200.0"): the sum of the two the
+ * reply said last, in its sentence or the one before (its ledger's two
+ * newest of h's unit, no rate, charge or total among them).
+ */
+bool last_two_sum(struct claims *c, struct held *h)
+{
+	double v[2];
+	uint64_t at = 0;
+	size_t m = 0, k, i = (size_t)(h - c->held);
+	char how[CLAIMS_LEDGER_HOW + 8], a[32], b[32];
+
+	/* (never said as a total, sum_of_said(): a total is all a list's
+	 * items, never its last two, ledger_total()) */
+	if (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX))
+		return false;
+	/* those of its own sentence before it first (decided already), then the ledger's */
+	while (i-- > 0 && m < 2) {
+		const struct held *o = &c->held[i];
+
+		if (!o->lexed || o->term || c->chk[i] != CHECK_GROUNDED || o->q.scale != 1 ||
+		    (o->nl_flags & NUMLEX_RANGE) || o->per || o->other_role || o->total_role ||
+		    !(o->q.value > 0))
+			continue;
+		if (h->q.kind == QUANTITY_NUMBER ? o->q.kind != QUANTITY_NUMBER || !o->q.decimals
+						 : o->q.unit_hash != h->q.unit_hash)
+			continue;
+		v[m++] = o->q.value;
+		at = o->grounded_at;
+	}
+	for (k = 0; m < 2 && k < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); k++) {
+		const struct ledger_fig *p = ledger_at(c, k);
+
+		if (!ledger_unit(p, &h->q) || p->per || p->total)
+			break;
+		v[m++] = p->v;
+		at = p->at;
+	}
+	if (m < 2 || fabs(v[0] + v[1] - h->q.value) >= 0.005)
+		return false;
+	sum_fig(a, sizeof(a), v[1]);
+	sum_fig(b, sizeof(b), v[0]);
+	snprintf(how, sizeof(how), "%s + %s", a, b);
+	return grounded_how(c, h, how, at);
+}
