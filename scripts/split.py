@@ -237,6 +237,17 @@ SPLITS = {
           "compile_set", "compile_hs", "engine_compile", "put_db", "get_db",
           "engine_serialize", "engine_load", "engine_get_info", "engine_is_pcre2"]),
     ]),
+    "src/numbers/arith.c": ("src/numbers/arith_int.h",
+        "Arithmetic written out in a sentence, read: its figures, operators, relation "
+        "words and the parts a sentence names, into chains of sides and results.", [
+        ("src/numbers/arith_eval.c",
+         "Arithmetic worked out and said back: exact rationals, a chain evaluated from "
+         "its figures, whether a written result states a value at its precision, and "
+         "the working written out in words.",
+         ["gcd64", "q_make", "q_add", "q_mul", "q_cmp", "arith_double", "q_round",
+          "arith_states", "prec", "apply", "arith_eval", "put", "puts_", "put_value",
+          "put_fig", "arith_how", "arith_format"]),
+    ]),
 }
 
 
