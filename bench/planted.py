@@ -22,7 +22,8 @@ the findings on unchanged replies judged right, in all, by source (agentdojo
 by model) and by rule, and those no verdict covers.
 
   bench/planted.py [--halluscan build/halluscan] [--sample N] [--seed S]
-                   [--findings FILE] [--judged FILE] [--json] [CORPUS.jsonl ...]
+                   [--findings FILE] [--missed FILE] [--judged FILE] [--json]
+                   [CORPUS.jsonl ...]
 """
 import argparse
 import datetime
@@ -490,6 +491,9 @@ def main():
     ap.add_argument("--judged", metavar="FILE",
                     help="hand verdicts (JSONL) to hold the findings on unchanged replies against; "
                     "default: bench/agents/judged.jsonl with the default corpus")
+    ap.add_argument("--missed", metavar="FILE",
+                    help="write the plants halluscan missed here (JSONL: kind, conversation, "
+                    "reply, the planted span, the changed reply and the findings on it)")
     ap.add_argument("--show-plants", type=int, default=0, metavar="N",
                     help="print N planted replies of each kind (to read the plants)")
     a = ap.parse_args()
@@ -565,9 +569,16 @@ def main():
     plant_src = defaultdict(lambda: [0, 0, 0])
     src_of = {c["id"]: c.get("source") or c["id"].split("/")[0] for c in convs}
     caught_by = Counter()
+    missed = []
     for k, (kind, cid, i, bs, be, nv, nt) in enumerate(plants):
         fs = found_p.get((k + 1, i), [])
         hit = [f for f in fs if overlaps((f["start"], f["end"]), bs, be)]
+        if not hit:
+            missed.append({"kind": kind, "conversation": cid, "reply_index": i, "start": bs,
+                           "end": be, "text": nt.encode()[bs:be].decode(errors="replace"),
+                           "reply": nt, "findings": [{x: f.get(x) for x in
+                                                      ("rule", "text", "start", "message")}
+                                                     for f in fs]})
         naive_hit = any(overlaps(f, bs, be) for f in nv)
         for tally in (kinds[kind], plant_src[src_of[cid]]):
             tally[0] += 1
@@ -616,6 +627,10 @@ def main():
                       (b[:bs] + b"[[" + b[bs:be] + b"]]" + b[be:]).decode().replace("\n", " ")[:300]),
                       file=sys.stderr)
 
+    if a.missed:
+        with open(a.missed, "w", encoding="utf-8") as f:
+            for m in missed:
+                f.write(json.dumps(m, ensure_ascii=False) + "\n")
     if a.findings:
         with open(a.findings, "w", encoding="utf-8") as f:
             for u in unchanged_findings:

@@ -519,6 +519,49 @@ static int total_flow(const struct claims *c, const struct held *h);
 static bool received_total(const struct claims *c, const struct held *h);
 
 /*
+ * A total that is a rate over time the answer said ("$100 - $180 per
+ * night", "$45/day") with no span at all in its sentence ("That comes to
+ * $180 in total"): one night's or day's price given as the whole. Quiet
+ * where the sentence says one of it ("for one night", "a single day",
+ * "1 day"), a party ("for both of you": a room's price for two), or the
+ * figure is also an item of the answer's own list. The rates are those
+ * rate_of_time() found after a figure the grounding states.
+ */
+static bool rate_as_total(struct claims *c, struct held *h, unsigned role)
+{
+	static const char *const one[] = {"one", "1", "single"};
+	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
+	char how[CLAIMS_TOTAL_HOW], a[32];
+	const char *p;
+	size_t i, n, k, r, nr = MIN(c->n_rates, (size_t)CLAIMS_TOTAL_ITEMS);
+
+	if (!(role & ROLE_TOTAL) || (role & (ROLE_PER | ROLE_SPAN | ROLE_TWO)) ||
+	    is_item(c, h->q.value))
+		return false;
+	for (r = 0; r < nr; r++)
+		if (fabs(c->rates[r] - h->q.value) < 0.005)
+			break;
+	if (r == nr)
+		return false;
+	/* ("for 1 night", "one day"; whole words: not "someone", "$1") */
+	p = window_get(c->w, lo, h->from, &n);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && (isalnum((unsigned char)p[i - 1]) || p[i - 1] == '$' || p[i - 1] == '.'))
+			continue;
+		for (k = 0; k < ARRAY_SIZE(one); k++) {
+			size_t l = strlen(one[k]);
+
+			if (i + l < n && strncasecmp(p + i, one[k], l) == 0 && p[i + l] == ' ')
+				return false;
+		}
+	}
+	total_fig(a, sizeof(a), h->q.value);
+	snprintf(how, sizeof(how), "the answer gives %s as a rate over time", a);
+	report_total(c, h, CLAIM_TOTAL_RATE, how, c->rates_at[r]);
+	return true;
+}
+
+/*
  * A total stated as a figure the grounding states (gq): one passenger's
  * fare ("price": 145) given as the total, the charge or the payment of a
  * party of two or more; one item of the answer's own list given as their
@@ -545,6 +588,8 @@ enum check check_total_stated(struct claims *c, struct held *h, unsigned role,
 				return report_total(c, h, CLAIM_TOTAL_RATE, how, c->rates_at[i]);
 			}
 	}
+	if (rate_as_total(c, h, role))
+		return CHECK_REPORT;
 	if ((role & (ROLE_TOTAL | ROLE_CHARGE)) && (party = party_of(c, role)) >= 2 &&
 	    ground_item_price(c->ground, &h->q)) {
 		total_fig(a, sizeof(a), h->q.value);
