@@ -72,6 +72,7 @@ enum {
 	CLAIM_TOTAL_TERM,     /* one of two figures stated as their difference */
 	CLAIM_TOTAL_DIFFERS,  /* differs from what the figures make, or a charge says */
 	CLAIM_TOTAL_RATE,     /* a rate over time ("€59/day") stated as the total for a span */
+	CLAIM_TIME_BACKWARDS, /* a range of times that ends when or before it starts */
 };
 
 enum claim_label {

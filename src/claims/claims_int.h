@@ -381,6 +381,7 @@ bool relative_date(struct claims *c, struct held *h, uint64_t end);
 bool weekday_day(struct claims *c, struct held *h, uint64_t end);
 bool upcoming_weekday(struct claims *c, struct held *h, uint64_t end);
 bool nights_range(struct claims *c, struct held *h, uint64_t end);
+bool clock_range_backwards(struct claims *c, struct held *h);
 bool counts_results(struct claims *c, const struct held *h, uint64_t end);
 bool written_term(struct claims *c, const struct held *h, uint64_t end);
 bool rate_of_time(struct claims *c, const struct held *h, uint64_t end);

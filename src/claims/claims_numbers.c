@@ -622,6 +622,9 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		v = GROUND_STATED;
 	if (v == GROUND_STATED) {
 		h->grounded_at = gq->at;
+		if (h->q.kind == QUANTITY_TIME && (h->nl_flags & NUMLEX_RANGE) &&
+		    clock_range_backwards(c, h))
+			return CHECK_REPORT;
 		/* ("Total Cost for Paris: €1000 (2 days)" at €500 a day: the
 		 * figure a tool gives as another price, here a rate times a span) */
 		if (money && check_total_stated(c, h, role, gq) == CHECK_REPORT &&

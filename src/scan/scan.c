@@ -162,6 +162,8 @@ static const char *total_message(unsigned kind)
 		return "{text} is one of the figures, not their difference; {source}";
 	case CLAIM_TOTAL_RATE:
 		return "{text} is the rate of one unit of time, not the total; {source}";
+	case CLAIM_TIME_BACKWARDS:
+		return "{text} ends no later than it starts: {source}";
 	default:
 		return "{text} differs from {source}";
 	}
@@ -210,6 +212,8 @@ static int claim_finding(struct scan *s, const struct claim_item *it)
 			  it->source, &s->msg) < 0 ||
 	    policy_render(it->computed ? "Correct {text}: {source}; and the figures computed "
 					 "from it."
+			  : near && it->total == CLAIM_TIME_BACKWARDS
+				? "Check both ends of {text} against the record they are of."
 			  : near && it->total ? "Give the figure the tools' figures make "
 						"({source}), or say what it covers."
 			  : near ? r->near.recovery : r->recovery, it->text, it->text_len,
