@@ -297,6 +297,36 @@ bool rate_of_time(struct claims *c, const struct held *h, uint64_t end)
 	return false;
 }
 
+/*
+ * "For two, that comes to $170", "for two people": a party of two said
+ * with "for two" and no noun of what is counted ("for two nights", "for
+ * two tickets" are no party). p[0, n): the words before the sum.
+ */
+static bool for_two_said(const char *p, size_t n)
+{
+	static const char *const whos[] = {"people", "persons", "passengers", "guests", "adults",
+					   "travelers", "travellers"};
+	size_t i, j, k;
+
+	for (i = 0; i + 7 <= n; i++) {
+		if (strncasecmp(p + i, "for two", 7) != 0 || (i > 0 && isalpha((unsigned char)p[i - 1])))
+			continue;
+		j = i + 7;
+		if (j == n || p[j] == ',' || p[j] == ':' || p[j] == ';' || p[j] == ')')
+			return true;
+		if (p[j] != ' ')
+			continue;
+		for (k = 0; k < ARRAY_SIZE(whos); k++) {
+			size_t l = strlen(whos[k]);
+
+			if (j + 1 + l <= n && strncasecmp(p + j + 1, whos[k], l) == 0 &&
+			    (j + 1 + l == n || !isalpha((unsigned char)p[j + 1 + l])))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The role of the sum of money h in its sentence (ROLE_*). */
 unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 {
@@ -329,6 +359,8 @@ unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 	p = window_get(c->w, lo, h->from, &n);
 	/* ("$375 per passenger and $750 altogether": the per is the one before's) */
 	before = role_of_words(p, n, 32, lo > c->start ? 3 : 0, false);
+	if ((before & ROLE_TOTAL) && for_two_said(p, n))
+		before |= ROLE_TWO;
 	p = window_get(c->w, h->to, MIN(hi, h->to + 48), &n);
 	/* (words after a comma or colon are the next clause's) */
 	for (i = 0; i < n && p[i] != ',' && p[i] != ':' && p[i] != ';'; i++)
@@ -562,6 +594,46 @@ static bool rate_as_total(struct claims *c, struct held *h, unsigned role)
 }
 
 /*
+ * A total for a party of two its own sentence says ("For two, that comes
+ * to $170", "for both of you") of the one fare the answer stated, keyed
+ * by the grounding as one item's price: anything but the fare times two
+ * is wrong, whatever else could make it (90 + 80 with a fare of another
+ * bus, a stray "1" of the record). Only where the fare is the one sum of
+ * money said before it; quiet where the sentence adds to the fares ("plus
+ * a $10 fee", "including taxes", "with bags").
+ */
+static bool party_fare_total(struct claims *c, struct held *h, unsigned role)
+{
+	static const char *const adds[] = {"fee", "tax", "surcharge", "plus", "includ", "extra",
+					   "bag", "with"};
+	struct quantity item = h->q;
+	char how[CLAIMS_TOTAL_HOW], a[32], b[32];
+	const char *p;
+	size_t n, k;
+
+	if (!(role & ROLE_TWO) || (role & ROLE_PER) || !(role & ROLE_TOTAL) || c->n_totals != 1)
+		return false;
+	item.value = c->totals[0];
+	if (fabs(item.value * 2 - h->q.value) < 0.005 || fabs(item.value - h->q.value) < 0.005 ||
+	    c->n_results || !ground_item_price(c->ground, &item))
+		return false;
+	/* (the fare the only sum of money said before: "$145 out and $132
+	 * back, $277 per person and $554 for both of you" sums two legs) */
+	for (k = 0; k < MIN(c->n_said, (size_t)GROUND_DERIVE_SAID); k++)
+		if (fabs(c->said[k] - item.value) >= 0.005)
+			return false;
+	p = window_get(c->w, c->start, h->to + 48, &n);
+	for (k = 0; k < ARRAY_SIZE(adds); k++)
+		if (memmem(p, n, adds[k], strlen(adds[k])))
+			return false;
+	total_fig(a, sizeof(a), item.value);
+	total_fig(b, sizeof(b), item.value * 2);
+	snprintf(how, sizeof(how), "2 passengers x %s = %s", a, b);
+	report_total(c, h, CLAIM_TOTAL_DIFFERS, how, c->totals_at);
+	return true;
+}
+
+/*
  * A total stated as a figure the grounding states (gq): one passenger's
  * fare ("price": 145) given as the total, the charge or the payment of a
  * party of two or more; one item of the answer's own list given as their
@@ -588,7 +660,7 @@ enum check check_total_stated(struct claims *c, struct held *h, unsigned role,
 				return report_total(c, h, CLAIM_TOTAL_RATE, how, c->rates_at[i]);
 			}
 	}
-	if (rate_as_total(c, h, role))
+	if (rate_as_total(c, h, role) || party_fare_total(c, h, role))
 		return CHECK_REPORT;
 	if ((role & (ROLE_TOTAL | ROLE_CHARGE)) && (party = party_of(c, role)) >= 2 &&
 	    ground_item_price(c->ground, &h->q)) {
@@ -685,8 +757,11 @@ int check_total_computed(struct claims *c, struct held *h, unsigned role)
 			snprintf(how, sizeof(how), "the total %s", a);
 		return report_total(c, h, CLAIM_TOTAL_DIFFERS, how, gq->at);
 	}
-	if (c->n_totals == 1 && (role & ROLE_TOTAL) && !(role & ROLE_PER))
-		return check_party_total(c, h, role);
+	if (c->n_totals == 1 && (role & ROLE_TOTAL) && !(role & ROLE_PER)) {
+		int r = check_party_total(c, h, role);
+
+		return r < 0 && party_fare_total(c, h, role) ? CHECK_REPORT : r;
+	}
 	if (c->n_totals < 2)
 		return -1;
 	party = party_of(c, role);
