@@ -44,7 +44,8 @@ if not corpus:
 
 with tempfile.TemporaryDirectory() as tmp:
     found = os.path.join(tmp, "findings.jsonl")
-    r = planted(["--sample", "40", "--findings", found])
+    missed = os.path.join(tmp, "missed.jsonl")
+    r = planted(["--sample", "40", "--findings", found, "--missed", missed])
     if r:
         check(r["conversations"] == 40, "sample of 40 conversations, got %d" % r["conversations"])
         check(r["replies"] > 100 and r["plants"] > 50, "replies and plants: %s" % r)
@@ -58,6 +59,13 @@ with tempfile.TemporaryDirectory() as tmp:
         n = sum(1 for _ in open(found))
         check(n == sum(r["unchanged_findings_by_rule"].values()),
               "findings file has %d lines, counts say %s" % (n, r["unchanged_findings_by_rule"]))
+        # every plant missed, once, with its kind and its planted text
+        ms = [json.loads(line) for line in open(missed)]
+        want = round(sum(v["plants"] * (1 - v["halluscan"]) for v in r["by_kind"].values()))
+        check(len(ms) == want, "missed file has %d lines, recall says %d" % (len(ms), want))
+        check(all(m["kind"] in r["by_kind"] and m["text"] and
+                  m["reply"].encode()[m["start"]:m["end"]].decode(errors="replace") == m["text"]
+                  for m in ms), "missed plants: %s" % ms[:2])
 
     # Two replies whose answers are known: the first says the tool's price,
     # the second a figure nobody gave.
