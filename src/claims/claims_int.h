@@ -385,6 +385,7 @@ bool clock_range_backwards(struct claims *c, struct held *h);
 bool counts_results(struct claims *c, const struct held *h, uint64_t end);
 bool written_term(struct claims *c, const struct held *h, uint64_t end);
 bool rate_of_time(struct claims *c, const struct held *h, uint64_t end);
+bool rate_labelled(struct claims *c, const struct held *h);
 unsigned money_role(struct claims *c, const struct held *h, uint64_t end);
 bool week_said(const char *p, size_t n);
 bool span_product(struct claims *c, struct held *h, uint64_t end, bool before);

@@ -634,7 +634,7 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			c->said[c->n_said++ % GROUND_DERIVE_SAID] = h->q.value;
 		/* an item of the answer's own list, for a total said after it (a
 		 * rate over time, "€59/day", is no item of a sum) */
-		if (money && rate_of_time(c, h, end)) {
+		if (money && (rate_of_time(c, h, end) || rate_labelled(c, h))) {
 			c->rates_at[c->n_rates % CLAIMS_TOTAL_ITEMS] = gq->at;
 			c->rates[c->n_rates++ % CLAIMS_TOTAL_ITEMS] = h->q.value;
 		} else if (money && !(role & ~ROLE_PER) && !is_item(c, h->q.value) &&

@@ -327,6 +327,30 @@ static bool for_two_said(const char *p, size_t n)
 	return false;
 }
 
+/*
+ * A rate over time said as the label right before its figure ("Price per
+ * day: $50.0", "**Cost per Night:** $120"): the label's "per" and unit,
+ * then only blanks, a colon or the asterisks of bold type.
+ */
+bool rate_labelled(struct claims *c, const struct held *h)
+{
+	static const char *const units[] = {"day", "night", "hour", "week", "month"};
+	uint64_t lo = h->from > c->start + 24 ? h->from - 24 : c->start;
+	const char *p = NULL;
+	size_t n = 0, k, l;
+
+	p = window_get(c->w, lo, h->from, &n);
+	while (n && (p[n - 1] == ' ' || p[n - 1] == ':' || p[n - 1] == '*'))
+		n--;
+	for (k = 0; k < ARRAY_SIZE(units); k++) {
+		l = strlen(units[k]);
+		if (n >= l + 5 && strncasecmp(p + n - l, units[k], l) == 0 &&
+		    strncasecmp(p + n - l - 5, " per ", 5) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* The role of the sum of money h in its sentence (ROLE_*). */
 unsigned money_role(struct claims *c, const struct held *h, uint64_t end)
 {
