@@ -214,6 +214,7 @@ void claims_reset(struct claims *c)
 	c->n_done = 0;
 	c->n_ledger = 0;
 	c->n_ranges = 0;
+	c->n_prev = 0;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -572,6 +573,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 	for (i = 0; i < c->n_held; i++)
 		ledger_add(c, &c->held[i], (enum check)c->chk[i]);
 	ranges_keep(c);
+	counts_keep(c);
 	/* "60 euros for meals (30 euros x 2 meals), so 440 euros are left":
 	 * a sum of money the sentence's own working grounds only now may be
 	 * a term of one after it, a budget less it */

@@ -83,6 +83,9 @@ struct held {
 
 #define CLAIMS_LEDGER_HOW 64
 
+/* Counts and spans of the sentence before kept for count_product(). */
+#define CLAIMS_PREV_COUNTS 4
+
 struct ledger_fig {
 	double v;
 	uint64_t unit_hash; /* the figure's unit; a bare figure's is "number" */
@@ -209,6 +212,12 @@ struct claims {
 	uint64_t results_at; /* where the grounding says the first one's first term */
 	uint64_t totals_at; /* where the grounding says the last of them */
 	unsigned party;
+	/* The grounded counts and spans of the last sentence that held figures
+	 * ("For 2 meals per day over 3 days, ..."), for a count said as their
+	 * product in the next ("... and 6 meals"): count_product(). */
+	struct quantity prev_counts[CLAIMS_PREV_COUNTS];
+	uint64_t prev_at[CLAIMS_PREV_COUNTS];
+	size_t n_prev;
 	struct ledger_fig ledger[CLAIMS_LEDGER];
 	size_t n_ledger;
 	/* The ranges the reply said as the grounding states them ("110.0 -
@@ -402,6 +411,7 @@ bool ledger_total(struct claims *c, struct held *h, bool *short_by);
 bool ledger_pair(struct claims *c, struct held *h, bool bare);
 bool ledger_average(struct claims *c, struct held *h, uint64_t end);
 bool count_product(struct claims *c, struct held *h);
+void counts_keep(struct claims *c);
 bool count_per_span(struct claims *c, struct held *h);
 bool proposed(const struct claims *c, const struct held *h);
 bool self_assessed(const struct claims *c, const struct held *h, uint64_t end);
@@ -411,6 +421,8 @@ bool clock_gap_after(struct claims *c, const struct held *h);
 bool clock_arith(struct claims *c, struct held *h);
 bool bracketed_count(struct claims *c, struct held *h);
 bool words_product(struct claims *c, struct held *h, uint64_t end);
+bool derived_product(struct claims *c, struct held *h, uint64_t end);
+bool span_in(const char *p, size_t n, unsigned *count);
 bool share_of(struct claims *c, struct held *h, uint64_t end);
 bool updated_amount(struct claims *c, struct held *h, uint64_t end);
 bool says_word(const char *p, size_t n, const char *const *words, size_t nw);

@@ -397,7 +397,8 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
 					       bracketed_count(c, h) || share_of(c, h, end) ||
 					       updated_amount(c, h, end) || urls_listed(c, h) ||
-					       (h->q.decimals > 0 && party_product(c, h, end))
+					       (h->q.decimals > 0 && party_product(c, h, end)) ||
+					       derived_product(c, h, end)
 				       ? CHECK_GROUNDED : CHECK_REPORT;
 		h->grounded_at = gq->at;
 		/* ...and not what else says 5, where the list has 4. */
@@ -711,7 +712,8 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * person's share: $60" of $120: a price times what its sentence
 	 * counts, or one's share of a figure; hedged or not, and where the
 	 * grounding says another figure in its words */
-	if (money && !(h->nl_flags & NUMLEX_RANGE) && (share_of(c, h, end) || words_product(c, h, end)))
+	if (money && !(h->nl_flags & NUMLEX_RANGE) &&
+	    (share_of(c, h, end) || words_product(c, h, end) || derived_product(c, h, end)))
 		return CHECK_GROUNDED;
 	/* a range said as the sum of the ranges listed above it, end by end */
 	if (money && v != GROUND_SWAPPED && (h->nl_flags & NUMLEX_RANGE) &&

@@ -197,6 +197,56 @@ static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
 	return false;
 }
 
+/* (defined below, with the totals under a list) */
+static uint64_t line_start_of(const struct claims *c, uint64_t at, uint64_t lo);
+static bool item_line(const char *p, size_t n, size_t *indent);
+static bool blank_line(const char *p, size_t n);
+
+/* How far back, and over how many lines, a list's heading is sought. */
+#define HEADING_BACK 2048
+#define HEADING_LINES 16
+
+/*
+ * The span of days or nights the heading of h's list says ("### Estimated
+ * Cost for a 3-Day Trip (Per Person):" above "- Meals (2 meals per day):
+ * $90.0"): h's line is an item of a list, and the first line above it that
+ * is neither an item nor blank is a heading ("#") or ends with a colon and
+ * says the span (2 to 31). 0 otherwise, or when it is further up than
+ * HEADING_LINES lines or HEADING_BACK bytes.
+ */
+static unsigned heading_span(const struct claims *c, const struct held *h)
+{
+	uint64_t ls = line_start_of(c, h->from, h->from > 512 ? h->from - 512 : 0), lo;
+	const char *p;
+	size_t n, ind, m;
+	unsigned span = 0;
+
+	if (ls == UINT64_MAX)
+		return 0;
+	p = window_get(c->w, ls, h->from, &n);
+	if (n != h->from - ls || !item_line(p, n, &ind))
+		return 0;
+	lo = MAX(ls > HEADING_BACK ? ls - HEADING_BACK : 0, c->w->base);
+	p = window_get(c->w, lo, ls, &n);
+	for (m = 0; n && m < HEADING_LINES; m++) {
+		size_t e = n - 1, b;
+
+		for (b = e; b > 0 && p[b - 1] != '\n'; b--)
+			;
+		if (b == 0 && lo > 0)
+			return 0; /* (a line read back only in part) */
+		n = b;
+		if (blank_line(p + b, e - b) || item_line(p + b, e - b, &ind))
+			continue;
+		while (e > b && (p[e - 1] == ' ' || p[e - 1] == '*' || p[e - 1] == '\r'))
+			e--;
+		if (e == b || !(p[b] == '#' || p[e - 1] == ':'))
+			return 0;
+		return span_in(p + b, e - b, &span) && span >= 2 && span <= 31 ? span : 0;
+	}
+	return 0;
+}
+
 /*
  * A sum of money that is a price times what its sentence counts ("around
  * 60 euros on your two meals at Le Baratin", "lunch and dinner at $30
@@ -206,28 +256,98 @@ static bool said_as_rate(struct claims *c, const struct held *h, uint64_t end)
  * states, to the cent. The sentence must tie the count to a price ("each",
  * "per", "at", "a day") or count days or nights; counts said in another
  * sentence are not read, so a total said alone ("That comes to $96.")
- * gets no factor. Grounded, and says how ("2 x 30").
+ * gets no factor; but an item of a list under a heading that says a span
+ * ("### Cost for a 3-Day Trip:" over "- Car: $180.0", "- Meals (2 meals
+ * per day): $90.0") is that span times a price, or times a count it says.
+ * Grounded, and says how ("2 x 30").
  */
 bool words_product(struct claims *c, struct held *h, uint64_t end)
 {
 	uint64_t lo = h->from > c->start + PRODUCT_BEFORE ? h->from - PRODUCT_BEFORE : c->start;
-	unsigned f[4];
+	unsigned f[4], s;
 	size_t n, k, i, j;
-	bool span;
+	bool span, tied;
 	const char *p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
 
 	if (!(h->q.value > 0) || h->q.scale != 1 || n < h->to - lo)
 		return false;
 	k = counts_said(p, n, (size_t)(h->from - lo), (size_t)(h->to - lo), f, ARRAY_SIZE(f), &span);
-	if (!k || !(span || price_tied(p, n)) || said_as_rate(c, h, end))
+	tied = k && (span || price_tied(p, n));
+	if (said_as_rate(c, h, end))
 		return false;
-	for (i = 0; i < k; i++)
+	for (i = 0; tied && i < k; i++)
 		if (price_times(c, h, f[i]))
 			return true;
-	for (i = 0; i < k; i++)
+	for (i = 0; tied && i < k; i++)
 		for (j = i + 1; j < k; j++)
 			if (price_times(c, h, f[i] * f[j]))
 				return true;
+	if (!(s = heading_span(c, h)) || price_times(c, h, s))
+		return s != 0;
+	for (i = 0; i < k; i++)
+		if (f[i] != s && price_times(c, h, f[i] * s))
+			return true;
+	return false;
+}
+
+/* h as factor times x, a figure the reply derived (at: where its grounding is), to the cent. */
+static bool derived_times(struct claims *c, struct held *h, double x, uint64_t at,
+			  const unsigned *f, size_t k)
+{
+	char how[64], a[32];
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		if (fabs(x * f[i] - h->q.value) >= 0.005)
+			continue;
+		total_fig(a, sizeof(a), x);
+		snprintf(how, sizeof(how), "%u x %s", f[i], a);
+		return grounded_how(c, h, how, at);
+	}
+	return false;
+}
+
+/*
+ * A figure that is a count or span its sentence says times a figure the
+ * reply derived before it ("an average price of 155.0 per day (midpoint of
+ * the price range), the total for 3 days would be approximately 465.0"):
+ * one its sentence worked out before it, or a derived one of the ledger,
+ * of its unit. The sentence ties the count to a rate or counts days or
+ * nights, as words_product() asks; to the cent; says how ("3 x 155").
+ */
+bool derived_product(struct claims *c, struct held *h, uint64_t end)
+{
+	uint64_t lo = h->from > c->start + PRODUCT_BEFORE ? h->from - PRODUCT_BEFORE : c->start;
+	size_t n, k, i, at = (size_t)(h - c->held);
+	unsigned f[4];
+	bool span;
+	const char *p;
+
+	if (!(h->q.value > 0) || h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE))
+		return false;
+	p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
+	if (n < h->to - lo)
+		return false;
+	k = counts_said(p, n, (size_t)(h->from - lo), (size_t)(h->to - lo), f, ARRAY_SIZE(f), &span);
+	if (!k || !(span || price_tied(p, n)))
+		return false;
+	for (i = 0; i < at; i++) {
+		const struct held *o = &c->held[i];
+
+		if (!o->lexed || c->chk[i] != CHECK_GROUNDED || !o->source_off || o->q.scale != 1 ||
+		    !(o->q.value > 0) || (o->nl_flags & NUMLEX_RANGE) ||
+		    (h->q.kind == QUANTITY_NUMBER ? o->q.kind != QUANTITY_NUMBER
+						  : o->q.unit_hash != h->q.unit_hash))
+			continue;
+		if (derived_times(c, h, o->q.value, o->grounded_at, f, k))
+			return true;
+	}
+	for (i = 0; i < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); i++) {
+		const struct ledger_fig *g = ledger_at(c, i);
+
+		if (g->derived && ledger_unit(g, &h->q) && derived_times(c, h, g->v, g->at, f, k))
+			return true;
+	}
 	return false;
 }
 

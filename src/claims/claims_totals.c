@@ -205,7 +205,7 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
  * a fare times the party. Its sentence's words up to the sum and a few
  * after: a number then a day, night, week, month or hour.
  */
-static bool span_in(const char *p, size_t n, unsigned *count)
+bool span_in(const char *p, size_t n, unsigned *count)
 {
 	static const char *const spans[] = {"day", "days", "night", "nights", "week", "weeks",
 					    "month", "months", "hour", "hours"};
@@ -1220,39 +1220,80 @@ bool ledger_average(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
- * A count that is the product of two the sentence said before it, both
+ * A count that is the product of two the reply said before it, both
  * grounded: one of its noun, the other a count or a span of whole days
- * ("2 meals/day for 3 days (6 meals total)", "2 meals x 2 people").
+ * ("2 meals/day for 3 days (6 meals total)", "2 meals x 2 people"); each
+ * said before it in its sentence or in the sentence before that held
+ * figures ("For 2 meals per day over 3 days, ... This includes the hotel
+ * for 3 days and 6 meals").
  */
-bool count_product(struct claims *c, struct held *h)
+static const struct quantity *count_term(const struct claims *c, size_t at, size_t i,
+					  uint64_t *grounded_at)
 {
-	size_t at = (size_t)(h - c->held), i, j;
-	char how[64], x[32];
-
-	for (i = 0; i < at; i++) {
+	if (i < at) {
 		const struct held *a = &c->held[i];
 
-		if (!a->lexed || c->chk[i] != CHECK_GROUNDED || a->q.kind != QUANTITY_COUNT ||
-		    a->q.unit_hash != h->q.unit_hash || !(a->q.value >= 1))
-			continue;
-		for (j = 0; j < at; j++) {
-			const struct held *b = &c->held[j];
-			double k = b->q.value;
+		if (!a->lexed || c->chk[i] != CHECK_GROUNDED)
+			return NULL;
+		*grounded_at = a->grounded_at;
+		return &a->q;
+	}
+	*grounded_at = c->prev_at[i - at];
+	return &c->prev_counts[i - at];
+}
 
-			if (j == i || !b->lexed || c->chk[j] != CHECK_GROUNDED)
+bool count_product(struct claims *c, struct held *h)
+{
+	size_t at = (size_t)(h - c->held), i, j, all = at + c->n_prev;
+	char how[64], x[32];
+	uint64_t a_at, b_at;
+
+	for (i = 0; i < all; i++) {
+		const struct quantity *a = count_term(c, at, i, &a_at);
+
+		if (!a || a->kind != QUANTITY_COUNT || a->unit_hash != h->q.unit_hash || !(a->value >= 1))
+			continue;
+		for (j = 0; j < all; j++) {
+			const struct quantity *b = count_term(c, at, j, &b_at);
+			double k;
+
+			if (j == i || !b)
 				continue;
-			if (quantity_class_of(&b->q) == QC_DURATION)
+			k = b->value;
+			if (quantity_class_of(b) == QC_DURATION)
 				k /= QUANTITY_DAY_SECONDS;
-			else if (b->q.kind != QUANTITY_COUNT)
+			else if (b->kind != QUANTITY_COUNT)
 				continue;
-			if (k < 2 || k > 366 || k != floor(k) || a->q.value * k != h->q.value)
+			if (k < 2 || k > 366 || k != floor(k) || a->value * k != h->q.value)
 				continue;
-			total_fig(x, sizeof(x), a->q.value);
+			total_fig(x, sizeof(x), a->value);
 			snprintf(how, sizeof(how), "%s x %.0f", x, k);
-			return grounded_how(c, h, how, a->grounded_at);
+			return grounded_how(c, h, how, a_at);
 		}
 	}
 	return false;
+}
+
+/* Keeps the grounded counts and spans of days of the sentence decided, when it held figures. */
+void counts_keep(struct claims *c)
+{
+	size_t i, n = 0;
+	bool figures = false;
+
+	for (i = 0; i < c->n_held; i++) {
+		const struct held *h = &c->held[i];
+
+		if (!h->lexed || h->label)
+			continue;
+		figures = true;
+		if (c->chk[i] != CHECK_GROUNDED || n == CLAIMS_PREV_COUNTS ||
+		    !(h->q.kind == QUANTITY_COUNT || quantity_class_of(&h->q) == QC_DURATION))
+			continue;
+		c->prev_counts[n] = h->q;
+		c->prev_at[n++] = h->grounded_at;
+	}
+	if (figures)
+		c->n_prev = n;
 }
 
 /*
