@@ -215,6 +215,7 @@ void claims_reset(struct claims *c)
 	c->n_ledger = 0;
 	c->n_ranges = 0;
 	c->n_prev = 0;
+	c->before.on = false;
 }
 
 void claims_pressure(struct claims *c, bool on)
@@ -362,8 +363,15 @@ int release(struct claims *c, size_t k)
 			err = c->claim_fn(c->claim_ctx, &p->cl);
 			continue;
 		}
+		/* (a total that waits for its items goes out as it is when pushed out) */
+		if (c->before.on && i == c->before.slot)
+			c->before.on = false;
+		if (p->drop)
+			continue;
 		p->it.text = t;
-		if (p->it.source)
+		if (p->how)
+			p->it.source = c->before.how;
+		else if (p->it.source)
 			p->it.source = t + p->it.text_len;
 		if (!number_found(c, &p->it) || off_entries(c, &p->it))
 			err = c->fn(c->ctx, &p->it);
@@ -382,6 +390,8 @@ int release(struct claims *c, size_t k)
 	memmove(c->pend, c->pend + head, (c->n_pend - head) * sizeof(*c->pend));
 	c->n_pend -= head;
 	c->pend_head = 0;
+	if (c->before.on)
+		c->before.slot -= head;
 	/* (A buffer never grown is NULL: not even an empty move of it.) */
 	if (c->pend_text.len)
 		memmove(c->pend_text.data, c->pend_text.data + shift, c->pend_text.len - shift);
@@ -543,8 +553,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 
 	c->dec_end = end;
 	/* A line longer than an entry can be holds none: what waits for it goes out. */
-	if (waiting(c) && end > c->line_start + REFS_LINE_MAX) {
-		err = release(c, waiting(c));
+	if (ready(c) && end > c->line_start + REFS_LINE_MAX) {
+		err = release(c, ready(c));
 		if (err)
 			return err;
 	}
@@ -664,8 +674,10 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		};
 
 		memcpy(it.also, h->also, sizeof(it.also));
-		if (!h->dropped)
-			err = put(c, &it);
+		if (h->dropped)
+			continue;
+		/* a total said before its items waits for them (before_line()) */
+		err = !c->before.on && before_total(c, h, end) ? before_hold(c, &it, h) : put(c, &it);
 	}
 	if (err == 0 && c->claim_fn && !c->in_tool)
 		err = make_claim(c, end);
@@ -1002,7 +1014,10 @@ int claims_break(struct claims *c, uint64_t at)
 
 	if (err == 0)
 		err = refs_list_end(c);
-	return err ? err : break_sentence(c, at);
+	if (err == 0)
+		err = break_sentence(c, at);
+	/* (the last line ends, and with it any list a total waits for) */
+	return err == 0 && c->before.on ? before_line(c, at, true) : err;
 }
 
 int claims_line(struct claims *c, uint64_t at)
@@ -1011,6 +1026,11 @@ int claims_line(struct claims *c, uint64_t at)
 	int err = 0;
 
 	err = refs_line(c, at - 1);
+	/* A line under a total that waits for its items: read before the
+	 * line's own sentence is decided, so that a figure said again there
+	 * finds the total grounded. */
+	if (err == 0 && c->before.on && c->line != c->before.line)
+		err = before_line(c, at, false);
 	/* The marks that waited: the line's end starts the next sentence past
 	 * them all (each is before the line break), unless something is to be
 	 * decided up to here. */
@@ -1026,6 +1046,9 @@ int claims_line(struct claims *c, uint64_t at)
 	} else if (err == 0 && (at > c->start || c->n_held > 0)) {
 		err = break_sentence(c, at);
 	}
+	/* the line of a total that waits for its items, when it ends */
+	if (err == 0 && c->before.on && c->line == c->before.line)
+		err = before_line(c, at, false);
 	c->line++;
 	c->line_start = at;
 	return err;

@@ -153,6 +153,25 @@ struct exemptions {
 	bool after_done;      /* after_pass() has decided the sentence's matches */
 };
 
+/* How many items a total said before them may have (and BLOCK_ITEMS below). */
+#define BEFORE_ITEMS 16
+
+struct before_total {
+	bool on;
+	bool below;          /* its own line has ended: the lines read are the list's */
+	bool bare;
+	uint8_t cur;         /* the total's currency, as arith.h reads it (0: bare) */
+	unsigned char blanks; /* blank lines before the list */
+	size_t slot;         /* its finding's index in pend */
+	size_t rule;
+	uint64_t from, to, line, grounded_at;
+	uint64_t unit_hash;
+	double value;
+	size_t indent, n;    /* the items' indent, and how many were read */
+	double v[BEFORE_ITEMS];
+	char how[CLAIMS_TOTAL_HOW]; /* once grounded: "100 + 10" */
+};
+
 /* Marks held unread at most (see struct claims). */
 #define CLAIMS_LAZY_MARKS 64
 
@@ -330,6 +349,17 @@ struct claims {
 		uint64_t title_from, title_to; /* its title, if it has one */
 	} ent[REFS_PER_LINE];
 	size_t n_ent;
+	/*
+	 * A total said before the items it sums ("Food: $110 total" over "-
+	 * Pizza party: $100" and "- Sushi dinner: $10"; "total spending was
+	 * 1,050.00. This includes:" over a list; "$110: $100 for ... and $10
+	 * for ..." on its line), which nothing else grounds: its finding waits
+	 * in pend (at slot), and what comes after waits behind it, until the
+	 * rest of its line and the list below have ended, read a line at a
+	 * time as each ends (before_line()): what is decided depends on the
+	 * text alone, never on how much a read returned.
+	 */
+	struct before_total before;
 };
 
 /*
@@ -339,6 +369,8 @@ struct claims {
  */
 struct pending {
 	bool is_claim;
+	bool drop;     /* a total said before its items, grounded: not passed on */
+	bool how;      /* ...passed on grounded (--show-grounded): its source is before.how */
 	struct claim_item it;
 	struct claim cl;
 	size_t off, items_off;
@@ -440,6 +472,9 @@ int arith_sentence(struct claims *c, uint64_t end);
 void ledger_add(struct claims *c, const struct held *h, enum check chk);
 int refs_list_end(struct claims *c);
 int refs_line(struct claims *c, uint64_t end);
+bool before_total(struct claims *c, const struct held *h, uint64_t end);
+int before_hold(struct claims *c, const struct claim_item *it, const struct held *h);
+int before_line(struct claims *c, uint64_t at, bool last);
 
 /* True when the number lexer reads the model's sentences: there is grounding. */
 static inline bool lexing(const struct claims *c)
@@ -698,6 +733,12 @@ static inline bool awaits_line(const struct claims *c, const struct claim_item *
 static inline size_t waiting(const struct claims *c)
 {
 	return c->n_pend - c->pend_head;
+}
+
+/* Those of them that may go out now: all before a total that waits for its items. */
+static inline size_t ready(const struct claims *c)
+{
+	return c->before.on ? c->before.slot - c->pend_head : waiting(c);
 }
 
 /*

@@ -502,6 +502,6 @@ int refs_line(struct claims *c, uint64_t end)
 		}
 	}
 	/* (nothing held back, the common case: release() would only clear) */
-	rerr = c->n_pend ? release(c, waiting(c)) : 0;
+	rerr = ready(c) ? release(c, ready(c)) : 0;
 	return err ? err : rerr;
 }

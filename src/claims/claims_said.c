@@ -832,3 +832,182 @@ bool last_two_sum(struct claims *c, struct held *h)
 	snprintf(how, sizeof(how), "%s + %s", a, b);
 	return grounded_how(c, h, how, at);
 }
+
+/* ---- a total said before the items it sums ---- */
+
+/*
+ * Whether the finding of h, about to go out, is a total that may be the
+ * sum of what is said after it: a sum of money or a bare figure said as a
+ * total ("Food: $110 total", "your total spending was 1,050.00"), not a
+ * range or an approximation, with no derivation named and no other rule on
+ * its text. Its currency is read from its own text.
+ */
+bool before_total(struct claims *c, const struct held *h, uint64_t end)
+{
+	struct arith a;
+	const char *p;
+	size_t n;
+
+	if (!h->lexed || h->grounded || h->label || h->n_also || h->total || !lexing(c) ||
+	    !number_rule(c, h->rule) || h->q.scale != 1 || !(h->q.value > 0 && h->q.value < 1e12) ||
+	    (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)) ||
+	    !(quantity_class_of(&h->q) == QC_MONEY || h->q.kind == QUANTITY_NUMBER) ||
+	    !word_near(c, h, end, 48, 16, total_words, ARRAY_SIZE(total_words)))
+		return false;
+	p = window_get(c->w, h->from, h->to, &n);
+	if (n != h->to - h->from || arith_scan(p, n, &a) != 0 || a.n_fig != 1 ||
+	    (a.fig[0].cur != 0) != (h->q.kind != QUANTITY_NUMBER))
+		return false;
+	c->before = (struct before_total){
+		.bare = h->q.kind == QUANTITY_NUMBER, .cur = a.fig[0].cur, .rule = h->rule,
+		.from = h->from, .to = h->to, .line = c->line, .grounded_at = h->grounded_at,
+		.unit_hash = h->q.unit_hash, .value = h->q.value, .indent = SIZE_MAX,
+	};
+	return true;
+}
+
+/* Holds the finding it of the total before_total() took: it waits in pend. */
+int before_hold(struct claims *c, const struct claim_item *it, const struct held *h)
+{
+	int err;
+
+	(void)h;
+	err = hold_item(c, it, NULL);
+	/* (held unless it could not be: then it went out, after all held) */
+	if (err == 0 && waiting(c) && !c->pend[c->n_pend - 1].is_claim &&
+	    c->pend[c->n_pend - 1].it.from == it->from && c->pend[c->n_pend - 1].it.to == it->to) {
+			c->before.slot = c->n_pend - 1;
+		c->before.on = true;
+	}
+	return err;
+}
+
+/* The held claim the waiting total is an item of, grounded with it and labelled again. */
+static void before_claim(struct claims *c)
+{
+	size_t i, j, grounded;
+
+	for (i = c->before.slot + 1; i < c->n_pend; i++) {
+		struct pending *p = &c->pend[i];
+		struct claim_item *items = c->pend_items + p->items_off;
+		enum claim_label was;
+
+		if (!p->is_claim || c->before.from < p->cl.start || c->before.from >= p->cl.end)
+			continue;
+		for (j = 0, grounded = 0; j < p->cl.n_items; j++) {
+			if (items[j].from == c->before.from && items[j].to == c->before.to) {
+				items[j].grounded = true;
+				items[j].grounded_at = c->before.grounded_at;
+			}
+			grounded += items[j].grounded;
+		}
+		was = p->cl.label;
+		p->cl.label = grounded == p->cl.n_items ? CLAIM_SUPPORTED
+			      : grounded ? CLAIM_PARTIAL : CLAIM_UNSUPPORTED;
+		c->counts[was]--;
+		c->counts[p->cl.label]++;
+		return;
+	}
+}
+
+/*
+ * Decides the waiting total: grounded when two or more items were read
+ * and they make it, to the cent; either way it goes out (or, grounded and
+ * not shown, is dropped), with all that waited behind it, in order. A
+ * grounded one joins the ledger as a derived total, so that a figure said
+ * again later ("$110 on food") is grounded as it is.
+ */
+static int before_decide(struct claims *c)
+{
+	struct before_total *b = &c->before;
+	struct pending *p = &c->pend[b->slot];
+	double sum = 0;
+	size_t i, len = 0;
+	char f[32];
+
+	for (i = 0; i < b->n; i++)
+		sum += b->v[i];
+	if (b->n >= 2 && fabs(sum - b->value) < 0.005) {
+		for (i = 0; i < b->n && len < sizeof(b->how); i++) {
+			sum_fig(f, sizeof(f), b->v[i]);
+			len += (size_t)snprintf(b->how + len, sizeof(b->how) - len, "%s%s",
+						len ? " + " : "", f);
+		}
+		p->it.grounded = true;
+		p->it.grounded_at = b->grounded_at;
+		p->drop = !c->show_grounded;
+		p->how = c->show_grounded;
+		c->repeats++;
+		before_claim(c);
+		{
+			struct ledger_fig *g = &c->ledger[c->n_ledger++ % CLAIMS_LEDGER];
+
+			*g = (struct ledger_fig){.v = b->value, .unit_hash = b->unit_hash,
+						 .at = b->grounded_at, .bare = b->bare,
+						 .derived = true, .total = true};
+			snprintf(g->how, sizeof(g->how), "%.*s", (int)sizeof(g->how) - 1, b->how);
+		}
+	}
+	b->on = false;
+	/* (its finding goes out now, while before.how still names its items) */
+	return release(c, waiting(c));
+}
+
+/*
+ * A line has ended ([line_start, at), or up to at - 1 before a line
+ * break), last: the input or the model's text ends with it. The total's
+ * own line: the figures after the total on it are its items, when two or
+ * more ("$110: $100 for the pizza and $10 for sushi"), else none may be
+ * and the list below is read. A line below: a blank line before the list
+ * (one at most), an item of the list (one figure of the total's currency,
+ * or bare; at one indent; BEFORE_ITEMS at most), or its end (a blank line
+ * or any other line after items).
+ */
+int before_line(struct claims *c, uint64_t at, bool last)
+{
+	struct before_total *b = &c->before;
+	struct arith a;
+	uint64_t from, to = at;
+	const char *p;
+	size_t n, i, ind, k;
+	bool done = false;
+	double x, y;
+
+	if (!last && to > c->line_start)
+		to--; /* (the line break) */
+	from = b->below ? c->line_start : b->to;
+	p = window_get(c->w, from, to, &n);
+	if (to < from || n != to - from || n > BLOCK_LINE) {
+		b->n = 0;
+		done = true;
+	} else if (!b->below) {
+		/* the rest of the total's own line */
+		arith_scan(p, n, &a);
+		for (i = 0, k = 0; i < a.n_fig && k <= BEFORE_ITEMS; i++) {
+			const struct arith_fig *g = &a.fig[i];
+
+			if (g->cur != b->cur || g->rate || g->percent || g->units || arith_term(&a, i))
+				continue;
+			if (k < BEFORE_ITEMS)
+				b->v[k] = arith_double(g->v);
+			k++;
+		}
+		b->below = true;
+		if (k) {
+			b->n = k >= 2 && k <= BEFORE_ITEMS ? k : 0;
+			done = true;
+		}
+	} else if (blank_line(p, n)) {
+		done = b->n > 0 || ++b->blanks > 1;
+	} else if (!item_line(p, n, &ind)) {
+		done = true;
+	} else if ((b->indent != SIZE_MAX && ind != b->indent) || b->n == BEFORE_ITEMS ||
+		   !item_sum(p, n, b->cur, &a, &x, &y) || x != y || done_badly(c, x, b->cur)) {
+		b->n = 0;
+		done = true;
+	} else {
+		b->indent = ind;
+		b->v[b->n++] = x;
+	}
+	return done || last ? before_decide(c) : 0;
+}

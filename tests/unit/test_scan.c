@@ -639,6 +639,51 @@ TEST(scan_entry_numbers_held)
 	teardown(&fx);
 }
 
+/*
+ * A total said before the items it sums waits for them: the rest of its
+ * line and the list below are read as each line ends, so what is decided,
+ * and the order the findings go out in, is the same whatever pieces the
+ * input comes in. Grounded when the items make it (and a restatement
+ * later with it); a total the items do not make is reported, before the
+ * findings that waited behind it.
+ */
+TEST(scan_total_before_items)
+{
+	static const size_t steps[] = {0, 1, 2, 3, 5, 7, 13, 64};
+	static const char *const totals[] = {"41.75", "43.75"};
+	static const char *const wants[] = {
+		"ungrounded_number+unsourced_statistic:73.4%@255;",
+		"ungrounded_number:$43.75@167;ungrounded_number+unsourced_statistic:73.4%@255;"
+		"ungrounded_number:$43.75@287;",
+	};
+	struct fixture fx;
+	struct buf text = {0};
+	char *whole;
+	size_t t, k;
+
+	if (!setup(&fx, ENGINE_AUTO))
+		return;
+	for (t = 0; t < ARRAY_SIZE(totals); t++) {
+		text.len = 0;
+		buf_addf(&text,
+			 "<tool_output>{\"payments\": [{\"amount\": 18.0, \"subject\": \"Cinema\"}, "
+			 "{\"amount\": 23.75, \"subject\": \"Taxi\"}, {\"amount\": 42.5, "
+			 "\"subject\": \"Market\"}]}</tool_output>\nOutings: $%s total\n- Cinema: "
+			 "$18.00\n- Taxi: $23.75\n\nGroceries cost $42.50 and the report says 73.4%% "
+			 "of it was fresh.\nOverall: $%s on outings.\n",
+			 totals[t], totals[t]);
+		CHECK_STR(scan(&fx, text.data, text.len, 0, NULL), wants[t]);
+		whole = strdup(fx.out.data);
+		for (k = 0; whole && k < ARRAY_SIZE(steps); k++) {
+			scan(&fx, text.data, text.len, steps[k], NULL);
+			CHECK_STR(fx.out.data, whole);
+		}
+		free(whole);
+	}
+	buf_free(&text);
+	teardown(&fx);
+}
+
 /* Scans text with both engines in pieces of each step; every output must be the first. */
 static void agree_on_splits(struct fixture *hs, struct fixture *pc, const char *text, size_t len,
 			    const size_t *steps, size_t n_steps, const char *what)
