@@ -273,7 +273,7 @@ bool words_product(struct claims *c, struct held *h, uint64_t end)
 		return false;
 	k = counts_said(p, n, (size_t)(h->from - lo), (size_t)(h->to - lo), f, ARRAY_SIZE(f), &span);
 	tied = k && (span || price_tied(p, n));
-	if (said_as_rate(c, h, end))
+	if (tied && said_as_rate(c, h, end))
 		return false;
 	for (i = 0; tied && i < k; i++)
 		if (price_times(c, h, f[i]))
@@ -282,8 +282,11 @@ bool words_product(struct claims *c, struct held *h, uint64_t end)
 		for (j = i + 1; j < k; j++)
 			if (price_times(c, h, f[i] * f[j]))
 				return true;
-	if (!(s = heading_span(c, h)) || price_times(c, h, s))
-		return s != 0;
+	/* (the heading last: most sums of money are no item of a list) */
+	if (!(s = heading_span(c, h)) || (!tied && said_as_rate(c, h, end)))
+		return false;
+	if (price_times(c, h, s))
+		return true;
 	for (i = 0; i < k; i++)
 		if (f[i] != s && price_times(c, h, f[i] * s))
 			return true;
@@ -325,6 +328,16 @@ bool derived_product(struct claims *c, struct held *h, uint64_t end)
 
 	if (!(h->q.value > 0) || h->q.scale != 1 || (h->nl_flags & NUMLEX_RANGE))
 		return false;
+	/* (nothing derived before it, the common case: no words read) */
+	for (i = 0; i < at && !(c->held[i].lexed && c->held[i].source_off &&
+				c->chk[i] == CHECK_GROUNDED); i++)
+		;
+	if (i == at) {
+		for (i = 0; i < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER) && !ledger_at(c, i)->derived; i++)
+			;
+		if (i == MIN(c->n_ledger, (size_t)CLAIMS_LEDGER))
+			return false;
+	}
 	p = window_get(c->w, lo, MIN(end, h->to + 24), &n);
 	if (n < h->to - lo)
 		return false;
