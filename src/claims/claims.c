@@ -378,6 +378,7 @@ int release(struct claims *c, size_t k)
 	}
 	c->pend_head += k;
 	if (err || c->pend_head == c->n_pend) {
+		c->before.on = false; /* (after an error, dropped with the rest) */
 		c->n_pend = c->pend_head = c->n_pend_items = 0;
 		c->pend_text.len = 0;
 		return err;
@@ -677,7 +678,8 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (h->dropped)
 			continue;
 		/* a total said before its items waits for them (before_line()) */
-		err = !c->before.on && before_total(c, h, end) ? before_hold(c, &it, h) : put(c, &it);
+		err = h->lexed && !c->before.on && before_total(c, h, end) ? before_hold(c, &it, h)
+									       : put(c, &it);
 	}
 	if (err == 0 && c->claim_fn && !c->in_tool)
 		err = make_claim(c, end);

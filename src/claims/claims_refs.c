@@ -502,6 +502,6 @@ int refs_line(struct claims *c, uint64_t end)
 		}
 	}
 	/* (nothing held back, the common case: release() would only clear) */
-	rerr = ready(c) ? release(c, ready(c)) : 0;
+	rerr = c->n_pend && ready(c) ? release(c, ready(c)) : 0;
 	return err ? err : rerr;
 }
