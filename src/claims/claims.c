@@ -157,6 +157,7 @@ void claims_free(struct claims *c)
 		for (j = 0; c->ex[i].sentence && j < c->rs->rules[i].n_unless_sentence; j++)
 			pcre2_code_free(c->ex[i].sentence[j]);
 		free(c->ex[i].sentence);
+		free(c->ex[i].lit);
 	}
 	free(c->list);
 	buf_free(&c->list_text);

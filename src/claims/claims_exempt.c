@@ -6,6 +6,7 @@
  */
 #include "claims.h"
 #include "claims_int.h"
+#include "literals.h"
 
 #include "common/fmath.h"
 #include "ground/attrs.h"
@@ -519,6 +520,34 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 	return 0;
 }
 
+/*
+ * A rule's exemptions are asked this often before the words its patterns
+ * need are read from them (a few hundred thousand instructions for the
+ * longest): a short input is decided by PCRE2 alone, as before, and a
+ * long one pays for the reading many times over.
+ */
+#define LIT_AFTER 32
+
+/*
+ * Reads the words rule r's unless_before needs (literals.h; n == 0: none
+ * known, or no memory for them: PCRE2 alone decides, as before). Only
+ * for it: it runs on every growing prefix of a sentence, unanchored, and
+ * ends at the prefix's end, where PCRE2 finds no byte a match requires
+ * and tries every byte its start bitmap admits (with (?i), a d, e, i, l
+ * or w). An anchored pattern ("^...") PCRE2 tries at one place, and the
+ * others have a first or a required byte it looks for itself: a search
+ * for the words costs them more than it saves (measured).
+ */
+static void read_literals(const struct rule *rule, struct exemptions *ex)
+{
+	uint32_t opts = 0;
+
+	pcre2_pattern_info(ex->before, PCRE2_INFO_ALLOPTIONS, &opts);
+	ex->lit = calloc(1, sizeof(*ex->lit));
+	if (ex->lit && ((opts & PCRE2_ANCHORED) || literals_of(rule->unless_before, ex->lit) < 0))
+		ex->lit->n = 0;
+}
+
 /* Makes ex's answers those of the current sentence. */
 static void sentence_state(struct claims *c, struct exemptions *ex)
 {
@@ -530,6 +559,44 @@ static void sentence_state(struct claims *c, struct exemptions *ex)
 	ex->before_at = 0;
 	ex->before_from = 0;
 	ex->after_done = false;
+	ex->lit_none_to = 0;
+	ex->lit_at = 0;
+}
+
+/*
+ * Whether unless_before can match the subject s[0, n) that ends at offset
+ * at: whether it holds one of the words the pattern needs. Asked with
+ * growing prefixes of a sentence, it reads each byte about once: what
+ * held no word up to lit_none_to is read again only where a word could
+ * straddle that end. A prefix with none has no match, so PCRE2 is not
+ * asked; its state (before_from) is left as it was, which only makes the
+ * next search start earlier, with the same answer.
+ */
+static bool before_may(struct claims *c, struct exemptions *ex, const char *s, size_t n,
+		       uint64_t at)
+{
+	const struct literals *l = ex->lit;
+	uint64_t base = at - n;
+	size_t from, e;
+
+	if (!l || l->n == 0)
+		return true;
+	if (base != c->start) /* (the window holds less than the sentence) */
+		return literals_in(l, s, n);
+	if (ex->lit_at && at >= ex->lit_at)
+		return true;
+	if (at <= ex->lit_none_to)
+		return false;
+	from = ex->lit_none_to >= base + l->longest ? (size_t)(ex->lit_none_to - base) -
+							      (l->longest - 1)
+						    : 0;
+	e = literals_find(l, s, from, n);
+	if (e) {
+		ex->lit_at = base + e;
+		return true;
+	}
+	ex->lit_none_to = at;
+	return false;
 }
 
 /*
@@ -554,12 +621,14 @@ static bool before_matches(struct claims *c, struct exemptions *ex, uint64_t at)
 
 	if (ex->rescan || at < ex->before_at) {
 		s = window_get(c->w, c->start, at, &n);
-		return found(c, ex->before, s, n);
+		return before_may(c, ex, s, n, at) && found(c, ex->before, s, n);
 	}
 	ex->before_at = at;
 	if (ex->before_hit)
 		return true;
 	s = window_get(c->w, c->start, at, &n);
+	if (!before_may(c, ex, s, n, at))
+		return false;
 	base = at - n;
 	from = ex->before_from > base ? (size_t)(ex->before_from - base) : 0;
 	rc = pcre2_match(ex->before, (PCRE2_SPTR)s, n, from, PCRE2_PARTIAL_HARD, c->md, c->mctx);
@@ -642,6 +711,8 @@ bool exempt(struct claims *c, const struct held *h, uint64_t end)
 		return false;
 	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
 		return false; /* claims_check_rules() refused such packs */
+	if (ex->before && !ex->lit && ex->asked++ == LIT_AFTER)
+		read_literals(r, ex);
 	sentence_state(c, ex);
 	if (ex->before && before_matches(c, ex, h->from))
 		return true;

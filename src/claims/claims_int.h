@@ -151,6 +151,12 @@ struct exemptions {
 	uint64_t before_at;   /* the last prefix end asked about */
 	uint64_t before_from; /* no match of before starts before this, whatever the prefix */
 	bool after_done;      /* after_pass() has decided the sentence's matches */
+	/* the words before needs (literals.h; NULL, n == 0: none known,
+	 * PCRE2 decides alone) */
+	struct literals *lit;
+	size_t asked;         /* times asked before lit was read (LIT_AFTER) */
+	uint64_t lit_none_to; /* no word of before's lies whole in [start, lit_none_to) */
+	uint64_t lit_at;      /* the end of one that does (0: none found yet) */
 };
 
 /* How many items a total said before them may have (and BLOCK_ITEMS below). */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The words an exemption pattern cannot match without: a set such that
+ * every match of the pattern contains one of them (ASCII case folded),
+ * read from the pattern itself when the rule's exemptions are compiled.
+ * A subject holding none of them has no match, so PCRE2 is not asked:
+ * a cheap search decides most sentences, with the same answers.
+ */
+#ifndef HALLUSCAN_LITERALS_H
+#define HALLUSCAN_LITERALS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* At most this many words, each at most LITERALS_LEN bytes. */
+#define LITERALS_MAX 64
+#define LITERALS_LEN 32
+
+struct literals {
+	size_t n;
+	size_t longest;
+	unsigned char len[LITERALS_MAX];
+	unsigned char word[LITERALS_MAX][LITERALS_LEN]; /* ASCII letters in lower case */
+	/* words starting with byte b (case folded): at[b] .. at[b] + count[b] - 1 */
+	unsigned char at[256], count[256];
+	/* the pairs of bytes words start with (folded, hashed to 4096 bits):
+	 * a common first letter is passed over unless the next one fits */
+	unsigned char pair[512];
+};
+
+/*
+ * Fills *l with the words every match of pat needs one of and returns 0;
+ * -ENOENT when no such set of words of at least 3 bytes could be read
+ * (a construct it does not take apart, a branch that needs no word, more
+ * words than fit): then the pattern has no prefilter.
+ */
+int literals_of(const char *pat, struct literals *l);
+
+/* Whether s[0, n) holds one of l's words (ASCII case folded). */
+bool literals_in(const struct literals *l, const char *s, size_t n);
+
+/*
+ * The end of the first of l's words found whole within s[from, n), as an
+ * offset into s, or 0 when there is none.
+ */
+size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n);
+
+#endif

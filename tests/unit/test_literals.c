@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The words an exemption pattern needs (src/claims/literals.c): what it
+ * reads from a pattern, what it gives up on, and, for every exemption
+ * pattern of the built-in packs, that no subject PCRE2 matches lacks them
+ * (random and adversarial subjects made of the pattern's own words).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "claims/literals.h"
+#include "common/util.h"
+#include "match/rules.h"
+#include "test.h"
+
+/* Whether l holds exactly the words of want (NULL-terminated), in any order. */
+static bool words_are(const struct literals *l, const char *const *want)
+{
+	size_t n = 0, i, k;
+
+	for (; want[n]; n++) {
+		for (i = 0; i < l->n; i++)
+			if (l->len[i] == strlen(want[n]) && memcmp(l->word[i], want[n], l->len[i]) == 0)
+				break;
+		if (i == l->n)
+			return false;
+	}
+	for (k = 0; k < l->n; k++)
+		if (!l->len[k])
+			return false;
+	return n == l->n;
+}
+
+TEST(literals_read)
+{
+	static struct literals l;
+
+	CHECK_EQ(literals_of("(?i)foo(?:bar|baz)", &l), 0);
+	CHECK(words_are(&l, (const char *[]){"foobar", "foobaz", NULL}));
+	CHECK_EQ(literals_of("\\bDefaults?[ \\t]*$", &l), 0);
+	CHECK(words_are(&l, (const char *[]){"default", "defaults", NULL}));
+	/* a run broken by a repeat: the better side (longer shortest word) */
+	CHECK_EQ(literals_of("for[ \\t]+(?:example|instance)", &l), 0);
+	CHECK(words_are(&l, (const char *[]){"example", "instance", NULL}));
+	/* a small class multiplies out; \xHH is a byte */
+	CHECK_EQ(literals_of("let[ \\t]us|i\\xE2\\x80\\x99ll", &l), 0);
+	CHECK(words_are(&l, (const char *[]){"let us", "let\tus", "i\xE2\x80\x99ll", NULL}));
+	/* lookarounds take no text */
+	CHECK_EQ(literals_of("(?<=x)abc(?=yz)", &l), 0);
+	CHECK(words_are(&l, (const char *[]){"abc", NULL}));
+	CHECK(literals_in(&l, "xxABcx", 6));
+	CHECK(!literals_in(&l, "xxAB", 4));
+	CHECK_EQ(literals_find(&l, "abc abc", 1, 7), 7);
+
+	/* no word of three bytes that every match needs */
+	CHECK_EQ(literals_of("abc|d*", &l), -ENOENT);
+	CHECK_EQ(literals_of("ab", &l), -ENOENT);
+	CHECK_EQ(literals_of("(?:abc)?x", &l), -ENOENT);
+	CHECK_EQ(literals_of("[a-z]+", &l), -ENOENT);
+	/* constructs it does not take apart: no prefilter rather than a wrong one */
+	CHECK_EQ(literals_of("(abc)\\1", &l), -ENOENT);
+	CHECK_EQ(literals_of("(?x)a b c", &l), -ENOENT);
+	CHECK_EQ(literals_of("\\Qabc\\E", &l), -ENOENT);
+	CHECK_EQ(literals_of("abc(*COMMIT)", &l), -ENOENT);
+	CHECK_EQ(literals_of("(?<n>abc)", &l), -ENOENT);
+	CHECK_EQ(literals_of("abc\\p{L}", &l), -ENOENT);
+	CHECK_EQ(literals_of("abc{,3}", &l), -ENOENT);
+	CHECK_EQ(literals_of("abc)", &l), -ENOENT);
+	CHECK_EQ(literals_of("(abc", &l), -ENOENT);
+	CHECK_EQ(literals_of("[abc", &l), -ENOENT);
+	CHECK_EQ(literals_of("[[:alpha:]]abc", &l), -ENOENT);
+	CHECK_EQ(literals_of("((((((((((((((((((abc))))))))))))))))))", &l), -ENOENT);
+}
+
+/* xorshift: the same subjects every run */
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* The runs of letters and apostrophes of a pattern: the words it is likely to match. */
+static size_t tokens_of(const char *pat, char tok[][32], size_t max)
+{
+	size_t n = 0, i = 0, k;
+
+	while (pat[i] && n < max) {
+		for (k = 0; pat[i + k] && k < 31 &&
+			    (((pat[i + k] | 0x20) >= 'a' && (pat[i + k] | 0x20) <= 'z') ||
+			     pat[i + k] == '\'');
+		     k++)
+			;
+		if (k >= 2) {
+			memcpy(tok[n], pat + i, k);
+			tok[n++][k] = '\0';
+			i += k;
+		} else {
+			i++;
+		}
+	}
+	return n;
+}
+
+/*
+ * Subjects made of the pattern's words, blanks, punctuation, digits,
+ * curly apostrophes and random bytes, in random case: whenever PCRE2
+ * matches one, literals_in() must find a word in it. Counts the matches,
+ * so that a test that never reaches a match is seen.
+ */
+static size_t check_pattern(const char *pat, size_t rounds)
+{
+	static const char *const glue[] = {" ", "\t", " ", ". ", ", ", ": ", "=", "5", "10 ", "\n",
+					   "\xE2\x80\x99", "'", "(", ")", "e.g.", "I'll ", "we can ",
+					   "default ", "for example, say ", "the ", "up to "};
+	static struct literals l;
+	static char tok[256][32];
+	char s[512];
+	size_t n_tok, r, len, matched = 0;
+	pcre2_match_data *md;
+	PCRE2_SIZE off;
+	pcre2_code *code;
+	int err;
+
+	code = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	CHECK(code != NULL);
+	if (!code || literals_of(pat, &l) < 0) {
+		pcre2_code_free(code);
+		return 0;
+	}
+	md = pcre2_match_data_create_from_pattern(code, NULL);
+	n_tok = tokens_of(pat, tok, 256);
+	for (r = 0; r < rounds; r++) {
+		size_t parts = 1 + next() % 12, p;
+
+		for (len = 0, p = 0; p < parts; p++) {
+			uint64_t x = next();
+			const char *w = x % 3 == 0 || !n_tok ? glue[(x >> 8) % ARRAY_SIZE(glue)]
+							     : tok[(x >> 8) % n_tok];
+			size_t k = strlen(w);
+
+			if (len + k + 2 >= sizeof(s))
+				break;
+			memcpy(s + len, w, k);
+			/* random case; now and then a byte dropped or a random one */
+			for (size_t j = len; j < len + k; j++)
+				if (next() % 4 == 0 && ((s[j] | 0x20) >= 'a' && (s[j] | 0x20) <= 'z'))
+					s[j] ^= 0x20;
+			len += k;
+			if (next() % 16 == 0 && len > 0)
+				len--;
+			if (next() % 16 == 0)
+				s[len++] = (char)(next() & 0xff);
+			if (next() % 2)
+				s[len++] = ' ';
+		}
+		if (pcre2_match(code, (PCRE2_SPTR)s, len, 0, 0, md, NULL) >= 0) {
+			matched++;
+			if (!literals_in(&l, s, len)) {
+				fprintf(stderr, "  /%s/ matches \"%.*s\" without its words\n", pat,
+					(int)len, s);
+				CHECK(!"a match without the words");
+			}
+		}
+	}
+	pcre2_match_data_free(md);
+	pcre2_code_free(code);
+	return matched;
+}
+
+TEST(literals_sound_on_builtin_exemptions)
+{
+	struct diag d = {""};
+	struct ruleset *rs = ruleset_new();
+	size_t i, j, with = 0, matched = 0;
+
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	for (i = 0; i < rs->n_rules; i++) {
+		const struct rule *r = &rs->rules[i];
+		static struct literals l;
+
+		for (j = 0; j < r->n_unless_sentence + 2; j++) {
+			const char *pat = j < r->n_unless_sentence ? r->unless_sentence[j]
+					  : j == r->n_unless_sentence ? r->unless_before
+								      : r->unless_after;
+
+			if (!pat)
+				continue;
+			with += literals_of(pat, &l) == 0;
+			matched += check_pattern(pat, 3000);
+		}
+	}
+	/* the packs' patterns give words, and the subjects reach matches */
+	CHECK(with >= 5);
+	CHECK(matched >= 500);
+	ruleset_free(rs);
+}
+
+/* The same on patterns written to catch a careless reading: options, classes, nesting. */
+TEST(literals_sound_on_adversarial_patterns)
+{
+	static const char *const pats[] = {
+		"(?i)(?:\\bfor[ \\t]+(?:example|instance)|\\be\\.g\\.)[\\s,:]+(?:if|say)\\b[^.?!\\n]*$",
+		"(?i)(?:\\bdefaults?(?:[ \\t]+(?:value|limit))?(?:[ \\t]+(?:is|of|to))?[ \\t]*[=:]?|"
+		"\\b(?:i(?:'|\\xE2\\x80\\x99)(?:ll|d)|let me)[ \\t](?:[^.?!\\n]{0,60}?[ \\t])?"
+		"(?:fetch|get)\\b[^.?!\\n]{0,40}?\\b(?:next|top))[ \\t]*$",
+		"(?-i:Up)[ \\t]?(?i)TO\\b",
+		"(?:the|a)[ \\t]+(?>default|example)s?+",
+		"x?y?(?:defaultz|exam(?:ple)?)",
+		"[Dd][Ee][Ff]ault|[]e]xample|[^a]bc?def",
+		"(?s:.)?let(?:'|\\x27)s[ \\t]{1,3}say",
+	};
+	size_t i, matched = 0;
+
+	for (i = 0; i < ARRAY_SIZE(pats); i++)
+		matched += check_pattern(pats[i], 4000);
+	CHECK(matched >= 100);
+}
