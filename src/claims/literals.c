@@ -172,7 +172,7 @@ static void class(struct parse *ps, struct set *out)
 	unsigned char bytes[256] = {0};
 	const char *p = ps->p;
 	bool negated = false, wide = false, first = true;
-	int prev = -1, c;
+	int c;
 	size_t i, k, distinct = 0;
 
 	if (*p == '^') {
@@ -227,11 +227,9 @@ static void class(struct parse *ps, struct set *out)
 		} else {
 			c = (unsigned char)*p++;
 		}
-		if (c < 0) {
-			prev = -1;
-			continue;
-		}
-		/* a range: prev-c */
+		if (c < 0)
+			continue; /* (\d, \s, \w: wide already) */
+		/* a range: c-hi */
 		if (*p == '-' && p[1] && p[1] != ']') {
 			int hi;
 
@@ -249,14 +247,11 @@ static void class(struct parse *ps, struct set *out)
 				distinct += !bytes[fold((unsigned char)k)];
 				bytes[fold((unsigned char)k)] = 1;
 			}
-			prev = -1;
 			continue;
 		}
 		distinct += !bytes[fold((unsigned char)c)];
 		bytes[fold((unsigned char)c)] = 1;
-		prev = c;
 	}
-	(void)prev;
 	ps->p = p + 1;
 	if (negated || wide || distinct > 4 || distinct == 0) {
 		empty(out, false);
