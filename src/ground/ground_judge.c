@@ -353,7 +353,7 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	/* "40 years": "the 40th anniversary" states it. */
 	if (a->scale == QUANTITY_YEAR_SECONDS && a->unit_hash == quantity_unit_hash("seconds"))
 		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
-			if (s->g->q[i].q.years)
+			if (s->g->q[i].q.years && s->g->q[i].q.value == t)
 				judge(s, i);
 	/* Stated in a shared context: nothing near can win over it. */
 	if (s->stated[1] != NIL || s->stated_only)
@@ -412,12 +412,16 @@ static void judge_lexed(struct qsearch *s)
 	const struct quantity *a = s->a;
 	const struct ground *g = s->g;
 	uint64_t number = quantity_unit_hash("number");
+	double w = quantity_written(a);
 	uint32_t i;
 
 	/* Those of its value, however old ("2019" among years: the stating ones),
-	 * then the newest of its unit (a month stating a day, near ones). */
+	 * then the newest of its unit (a month stating a day, near ones). A
+	 * list holds every value that hashes to its bucket: each is asked its
+	 * value, or an old figure of another would be judged (and found near)
+	 * where its hash happens to collide with a's, 1 in 8,192. */
 	for (i = g->vals[val_of(a->value)]; i != NIL; i = g->ql[i].val.next)
-		if (g->ql[i].unit_hash == a->unit_hash)
+		if (g->ql[i].unit_hash == a->unit_hash && g->q[i].q.value == a->value)
 			judge(s, i);
 	if (a->kind == QUANTITY_TEMPERATURE) {
 		judge_unit(s, quantity_unit_hash("temp:c"));
@@ -429,19 +433,19 @@ static void judge_lexed(struct qsearch *s)
 	if (a->years) {
 		uint64_t seconds = quantity_unit_hash("seconds");
 
-		for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)
-			if (g->ql[i].unit_hash == seconds)
+		for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == seconds && quantity_written(&g->q[i].q) == w)
 				judge(s, i);
 	}
 	if (a->kind != QUANTITY_YEAR && a->kind != QUANTITY_ORDINAL && a->kind != QUANTITY_TEMPERATURE)
 		return;
-	for (i = g->writ[val_of(quantity_written(a))]; i != NIL; i = g->ql[i].written.next)
-		if (g->ql[i].unit_hash == number)
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == w)
 			judge(s, i);
 	/* A Fahrenheit figure is stated by a bare number in either scale. */
 	if (a->kind == QUANTITY_TEMPERATURE)
 		for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
-			if (g->ql[i].unit_hash == number)
+			if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == a->value)
 				judge(s, i);
 }
 
