@@ -413,11 +413,6 @@ static void judge_lexed(struct qsearch *s)
 	const struct ground *g = s->g;
 	uint64_t number = quantity_unit_hash("number");
 	double w = quantity_written(a);
-	/* (in locals: judge() is a call, after which fields would be read again) */
-	const struct qlinks *ql = g->ql;
-	const struct ground_quantity *q = g->q;
-	uint64_t unit = a->unit_hash;
-	double v = a->value;
 	uint32_t i;
 
 	/* Those of its value, however old ("2019" among years: the stating ones),
@@ -425,32 +420,41 @@ static void judge_lexed(struct qsearch *s)
 	 * list holds every value that hashes to its bucket: each is asked its
 	 * value, or an old figure of another would be judged (and found near)
 	 * where its hash happens to collide with a's, 1 in 8,192. */
-	for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next)
-		if (ql[i].unit_hash == unit && q[i].q.value == v)
-			judge(s, i);
+	{
+		/* (in locals: judge() is a call, after which fields would be read
+		 * again; a list of one value holds tens of a figure said often) */
+		const struct qlinks *ql = g->ql;
+		const struct ground_quantity *q = g->q;
+		uint64_t unit = a->unit_hash;
+		double v = a->value;
+
+		for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next)
+			if (ql[i].unit_hash == unit && q[i].q.value == v)
+				judge(s, i);
+	}
 	if (a->kind == QUANTITY_TEMPERATURE) {
 		judge_unit(s, quantity_unit_hash("temp:c"));
 		judge_unit(s, quantity_unit_hash("temp:deg"));
 	} else {
-		judge_unit(s, unit);
+		judge_unit(s, a->unit_hash);
 	}
 	/* "35th anniversary": the durations written "35 years" state it. */
 	if (a->years) {
 		uint64_t seconds = quantity_unit_hash("seconds");
 
-		for (i = g->writ[val_of(w)]; i != NIL; i = ql[i].written.next)
-			if (ql[i].unit_hash == seconds && quantity_written(&q[i].q) == w)
+		for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == seconds && quantity_written(&g->q[i].q) == w)
 				judge(s, i);
 	}
 	if (a->kind != QUANTITY_YEAR && a->kind != QUANTITY_ORDINAL && a->kind != QUANTITY_TEMPERATURE)
 		return;
-	for (i = g->writ[val_of(w)]; i != NIL; i = ql[i].written.next)
-		if (ql[i].unit_hash == number && quantity_written(&q[i].q) == w)
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == w)
 			judge(s, i);
 	/* A Fahrenheit figure is stated by a bare number in either scale. */
 	if (a->kind == QUANTITY_TEMPERATURE)
-		for (i = g->writ[val_of(v)]; i != NIL; i = ql[i].written.next)
-			if (ql[i].unit_hash == number && quantity_written(&q[i].q) == v)
+		for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == a->value)
 				judge(s, i);
 }
 
