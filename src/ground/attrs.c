@@ -4,29 +4,15 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "attrs_int.h"
 #include "common/util.h"
 
 /* Bytes of a word compared (a longer one is compared by its head). */
 #define WORD_MAX 32
-
-struct syn {
-	uint64_t from, to;
-};
-
-struct hashes {
-	uint64_t *h;
-	size_t n;
-};
-
-struct attrs {
-	struct hashes generic, neg, brk, sub, cop, asserts, subjects, avail, conj, cond;
-	struct hashes yes, no, offers; /* lowercased, not stemmed */
-	struct syn *syn;
-	size_t n_syn;
-};
 
 static char lower(char c)
 {
@@ -70,16 +56,17 @@ static bool has(const struct hashes *l, uint64_t h)
 static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *out, bool exact)
 {
 	const struct wordlist *l = ruleset_list(rs, name);
+	uint64_t *h;
 	size_t i;
 
 	*out = (struct hashes){0};
 	if (!l || l->n_words == 0)
 		return 0;
-	out->h = malloc(l->n_words * sizeof(*out->h));
-	if (!out->h)
+	out->h = h = malloc(l->n_words * sizeof(*h));
+	if (!h)
 		return -ENOMEM;
 	for (i = 0; i < l->n_words; i++)
-		out->h[i] = exact ? lower_hash(l->words[i], strlen(l->words[i]))
+		h[i] = exact ? lower_hash(l->words[i], strlen(l->words[i]))
 				  : word_hash(l->words[i], strlen(l->words[i]));
 	out->n = l->n_words;
 	return 0;
@@ -89,12 +76,13 @@ static int hashes_of(const struct ruleset *rs, const char *name, struct hashes *
 static int synonyms_of(const struct ruleset *rs, struct attrs *a, struct diag *d)
 {
 	const struct wordlist *l = ruleset_list(rs, "attr.synonyms");
+	struct syn *syn;
 	size_t i;
 
 	if (!l || l->n_words == 0)
 		return 0;
-	a->syn = malloc(l->n_words * sizeof(*a->syn));
-	if (!a->syn)
+	a->syn = syn = malloc(l->n_words * sizeof(*syn));
+	if (!syn)
 		return -ENOMEM;
 	for (i = 0; i < l->n_words; i++) {
 		const char *w = l->words[i], *eq = strchr(w, '='), *p;
@@ -105,32 +93,35 @@ static int synonyms_of(const struct ruleset *rs, struct attrs *a, struct diag *d
 		if (!ok)
 			return diag_set(d, -EINVAL, "%s:%u:%u: list \"attr.synonyms\": \"%s\" is not "
 					"word=canonical", l->at.file, l->at.line, l->at.col, w);
-		a->syn[i] = (struct syn){word_hash(w, (size_t)(eq - w)), word_hash(eq + 1, strlen(eq + 1))};
+		syn[i] = (struct syn){word_hash(w, (size_t)(eq - w)), word_hash(eq + 1, strlen(eq + 1))};
 	}
 	a->n_syn = l->n_words;
 	return 0;
 }
 
 /* The pack's word lists, each into its field: stemmed, or (exact) only lowercased. */
+#define LIST(name, member, exact) {name, #member, offsetof(struct attrs, member), exact}
 static const struct {
 	const char *name;
+	const char *member; /* for attrs_write_c() */
 	size_t field;
 	bool exact;
 } lists[] = {
-	{"attr.generic", offsetof(struct attrs, generic), false},
-	{"attr.negations", offsetof(struct attrs, neg), false},
-	{"attr.breaks", offsetof(struct attrs, brk), false},
-	{"attr.copulas", offsetof(struct attrs, cop), false},
-	{"attr.subordinators", offsetof(struct attrs, sub), false},
-	{"attr.asserts", offsetof(struct attrs, asserts), false},
-	{"attr.subjects", offsetof(struct attrs, subjects), false},
-	{"attr.missing", offsetof(struct attrs, avail), false},
-	{"attr.conjunctions", offsetof(struct attrs, conj), false},
-	{"attr.conditionals", offsetof(struct attrs, cond), false},
-	{"attr.yes", offsetof(struct attrs, yes), true},
-	{"attr.no", offsetof(struct attrs, no), true},
-	{"attr.offers", offsetof(struct attrs, offers), true},
+	LIST("attr.generic", generic, false),
+	LIST("attr.negations", neg, false),
+	LIST("attr.breaks", brk, false),
+	LIST("attr.copulas", cop, false),
+	LIST("attr.subordinators", sub, false),
+	LIST("attr.asserts", asserts, false),
+	LIST("attr.subjects", subjects, false),
+	LIST("attr.missing", avail, false),
+	LIST("attr.conjunctions", conj, false),
+	LIST("attr.conditionals", cond, false),
+	LIST("attr.yes", yes, true),
+	LIST("attr.no", no, true),
+	LIST("attr.offers", offers, true),
 };
+#undef LIST
 
 static struct hashes *list_field(struct attrs *a, size_t i)
 {
@@ -144,8 +135,8 @@ void attrs_free(struct attrs *a)
 	if (!a)
 		return;
 	for (i = 0; i < ARRAY_SIZE(lists); i++)
-		free(list_field(a, i)->h);
-	free(a->syn);
+		free((void *)list_field(a, i)->h);
+	free((void *)a->syn);
 	free(a);
 }
 
@@ -173,6 +164,45 @@ int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d)
 	}
 	*out = a;
 	return 0;
+}
+
+int attrs_write_c(const struct attrs *a, FILE *out, const char *name)
+{
+	size_t i, k;
+
+	if (!a) {
+		fprintf(out, "const struct attrs *const %s = NULL;\n", name);
+		return ferror(out) ? -EIO : 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		const struct hashes *l = list_field((struct attrs *)(uintptr_t)a, i);
+
+		if (l->n == 0)
+			continue;
+		fprintf(out, "static const uint64_t %s_%s[] = {", name, lists[i].member);
+		for (k = 0; k < l->n; k++)
+			fprintf(out, "%s0x%016llxu,", k % 4 ? " " : "\n\t", (unsigned long long)l->h[k]);
+		fprintf(out, "\n};\n");
+	}
+	if (a->n_syn) {
+		fprintf(out, "static const struct syn %s_syn[] = {", name);
+		for (k = 0; k < a->n_syn; k++)
+			fprintf(out, "\n\t{0x%016llxu, 0x%016llxu},", (unsigned long long)a->syn[k].from,
+				(unsigned long long)a->syn[k].to);
+		fprintf(out, "\n};\n");
+	}
+	fprintf(out, "static const struct attrs %s_data = {\n", name);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		const struct hashes *l = list_field((struct attrs *)(uintptr_t)a, i);
+
+		if (l->n)
+			fprintf(out, "\t.%s = {%s_%s, %zu},\n", lists[i].member, name, lists[i].member,
+				l->n);
+	}
+	if (a->n_syn)
+		fprintf(out, "\t.syn = %s_syn, .n_syn = %zu,\n", name, a->n_syn);
+	fprintf(out, "};\nconst struct attrs *const %s = &%s_data;\n", name, name);
+	return ferror(out) ? -EIO : 0;
 }
 
 /*

@@ -30,6 +30,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ground.h"
 #include "match/rules.h"
@@ -43,6 +44,12 @@ struct attrs;
 /* Returns 0, -ENOMEM, or -EINVAL with d saying which list entry is wrong. */
 int attrs_new(const struct ruleset *rs, struct attrs **out, struct diag *d);
 void attrs_free(struct attrs *a);
+/*
+ * Writes a (or NULL) as C data: a definition of "const struct attrs *const
+ * name" for a file that includes ground/attrs_int.h. mkdb writes the
+ * built-in lists so (issue 35). Returns 0 or -EIO.
+ */
+int attrs_write_c(const struct attrs *a, FILE *out, const char *name);
 
 /*
  * What a record's value says, as an attribute: false when it says neither

@@ -60,9 +60,9 @@ const char *ref_problem_reason(enum ref_problem p)
 
 static void words_free(struct words *w)
 {
-	free(w->block);
-	free(w->w);
-	free(w->len);
+	free((void *)w->block);
+	free((void *)w->off);
+	free((void *)w->len);
 	*w = (struct words){0};
 }
 
@@ -78,44 +78,47 @@ static void words_free(struct words *w)
 static int words_of(const struct ruleset *rs, const char *name, struct words *out)
 {
 	const struct wordlist *l = ruleset_list(rs, name);
-	size_t i, k, total = 0, longest = 0, *start = NULL;
-	char *p;
+	size_t i, k, total = 0, longest = 0, *start = NULL, *len;
+	uint32_t *off;
+	char *block, *p;
 
 	*out = (struct words){0};
 	if (!l || l->n_words == 0)
 		return 0;
-	out->w = calloc(l->n_words, sizeof(*out->w));
-	out->len = calloc(l->n_words, sizeof(*out->len));
-	if (!out->w || !out->len)
+	out->off = off = calloc(l->n_words, sizeof(*off));
+	out->len = len = calloc(l->n_words, sizeof(*len));
+	if (!off || !len)
 		goto nomem;
 	for (i = 0; i < l->n_words; i++) {
-		k = out->len[i] = strlen(l->words[i]);
+		k = len[i] = strlen(l->words[i]);
 		total += k + 1;
 		if (k > longest)
 			longest = k;
 	}
-	out->block = malloc(total);
+	if (total > UINT32_MAX)
+		goto nomem; /* a pack is at most PACK_MAX_TEXT: never */
+	out->block = block = malloc(total);
 	start = calloc(longest + 2, sizeof(*start));
-	if (!out->block || !start)
+	if (!block || !start)
 		goto nomem;
 	for (i = 0; i < l->n_words; i++)
-		start[out->len[i] + 1]++;
+		start[len[i] + 1]++;
 	for (k = 1; k <= longest + 1; k++)
 		start[k] += start[k - 1];
 	out->n = l->n_words;
-	for (i = 0, p = out->block; i < l->n_words; i++) {
+	for (i = 0, p = block; i < l->n_words; i++) {
 		const char *w = l->words[i];
-		size_t n = out->len[i];
+		size_t n = len[i];
 
 		for (k = 0; k <= n; k++)
 			p[k] = (char)(w[k] + ((unsigned char)(w[k] - 'A') < 26 ? 'a' - 'A' : 0));
-		out->w[start[n]++] = p;
+		off[start[n]++] = (uint32_t)(p - block);
 		p += n + 1;
 	}
 	/* By place now: start[k] is where the words of length k end. */
 	for (k = 0, i = 0; k <= longest; k++)
 		for (; i < start[k]; i++)
-			out->len[i] = k;
+			len[i] = k;
 	free(start);
 	for (k = 0, i = 0; k < 34; k++) {
 		while (i < out->n && out->len[i] < k)
@@ -199,6 +202,84 @@ void refs_free(struct refs *r)
 	words_free(&r->hosts);
 	words_free(&r->fields);
 	free(r);
+}
+
+/* The bytes of s[0, n) as a C string literal, every byte but a letter or digit in octal. */
+static void write_literal(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	fputs("\n\t\"", out);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10)
+			fputc(c, out);
+		else
+			fprintf(out, "\\%03o", c);
+		if (c == '\0' && i + 1 < n && i % 64 > 48)
+			fputs("\"\n\t\"", out);
+	}
+	fputc('"', out);
+}
+
+static void write_words(FILE *out, const char *name, const char *member, const struct words *w)
+{
+	size_t i, size = 0;
+
+	if (w->n == 0)
+		return;
+	for (i = 0; i < w->n; i++)
+		size = MAX(size, (size_t)w->off[i] + w->len[i] + 1);
+	fprintf(out, "static const char %s_%s_block[] =", name, member);
+	write_literal(out, w->block, size);
+	fprintf(out, ";\nstatic const uint32_t %s_%s_off[] = {", name, member);
+	for (i = 0; i < w->n; i++)
+		fprintf(out, "%s%u,", i % 16 ? " " : "\n\t", (unsigned)w->off[i]);
+	fprintf(out, "\n};\nstatic const size_t %s_%s_len[] = {", name, member);
+	for (i = 0; i < w->n; i++)
+		fprintf(out, "%s%zu,", i % 16 ? " " : "\n\t", w->len[i]);
+	fprintf(out, "\n};\n");
+}
+
+static const struct {
+	const char *member;
+	size_t field;
+} words_fields[] = {
+#define FIELD(m) {#m, offsetof(struct refs, m)}
+	FIELD(stop), FIELD(particles), FIELD(headings), FIELD(not_titles), FIELD(hosts),
+	FIELD(fields),
+#undef FIELD
+};
+
+int refs_write_c(const struct refs *r, FILE *out, const char *name)
+{
+	size_t i, k;
+
+	if (!r) {
+		fprintf(out, "const struct refs *const %s = NULL;\n", name);
+		return ferror(out) ? -EIO : 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(words_fields); i++)
+		write_words(out, name, words_fields[i].member,
+			    (const struct words *)(const void *)((const char *)r + words_fields[i].field));
+	fprintf(out, "static const struct refs %s_data = {\n", name);
+	for (i = 0; i < ARRAY_SIZE(words_fields); i++) {
+		const struct words *w =
+			(const struct words *)(const void *)((const char *)r + words_fields[i].field);
+		const char *m = words_fields[i].member;
+
+		if (w->n == 0)
+			continue;
+		fprintf(out, "\t.%s = {%s_%s_off, %s_%s_len, %zu, {", m, name, m, name, m, w->n);
+		for (k = 0; k < ARRAY_SIZE(w->at); k++)
+			fprintf(out, "%s%zu", k ? ", " : "", w->at[k]);
+		fprintf(out, "}, %s_%s_block},\n", name, m);
+	}
+	fprintf(out, "\t.first = %u, .width5 = %u, .old_first = %u, .old_last = %u,\n};\n",
+		r->first, r->width5, r->old_first, r->old_last);
+	fprintf(out, "const struct refs *const %s = &%s_data;\n", name, name);
+	return ferror(out) ? -EIO : 0;
 }
 
 /*

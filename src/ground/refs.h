@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "common/util.h"
 #include "match/rules.h"
@@ -79,6 +80,12 @@ struct refs;
 /* -ENOMEM, or -EINVAL with d saying which list "ref.*" is malformed. */
 int refs_new(const struct ruleset *rs, struct refs **out, struct diag *d);
 void refs_free(struct refs *r);
+/*
+ * Writes r (or NULL) as C data: a definition of "const struct refs *const
+ * name" for a file that includes ground/refs_int.h. mkdb writes the
+ * built-in lists so (issue 35). Returns 0 or -EIO.
+ */
+int refs_write_c(const struct refs *r, FILE *out, const char *name);
 
 /*
  * Reads one line (without its line break) for entries: at most max of them

@@ -250,7 +250,7 @@ static bool placeholder_host(const struct refs *r, const char *host, size_t n)
 	size_t i;
 
 	for (i = 0; i < r->hosts.n; i++) {
-		const char *h = r->hosts.w[i];
+		const char *h = words_at(&r->hosts, i);
 		size_t k = strlen(h);
 
 		if (h[0] == '.') {

@@ -2,7 +2,8 @@
 /*
  * What refs.c, refs_ids.c, refs_match.c share and nothing else includes: the types and macros
  * more than one of them uses, the small helpers they share (inline), and the functions and
- * tables one of them defines for another. Written by scripts/split.py; not an interface.
+ * tables one of them defines for another. Written by scripts/split.py; not an interface,
+ * except to the built-in lists that mkdb writes as C data (refs_write_c(), issue 35).
  */
 #ifndef HALLUSCAN_GROUND_REFS_INT_H
 #define HALLUSCAN_GROUND_REFS_INT_H
@@ -25,12 +26,19 @@
 /* A list of words from the packs, lowercased, with their lengths (this
  * is asked of every word of every candidate line); absent: empty. */
 struct words {
-	char **w;
-	size_t *len;
+	const uint32_t *off; /* each word's place in block: word i is block + off[i] */
+	const size_t *len;
 	size_t n;
 	size_t at[34]; /* sorted by length: the words of length k are [at[k], at[k + 1]) */
-	char *block;   /* the words' bytes, each lower-cased with its NUL */
+	const char *block;   /* the words' bytes, each lower-cased with its NUL */
 };
+
+/* Offsets, not pointers: the built-in lists are constant data that the
+ * loader need not relocate (refs_write_c()). */
+static inline const char *words_at(const struct words *l, size_t i)
+{
+	return l->block + l->off[i];
+}
 
 struct refs {
 	struct words stop, particles, headings, not_titles, hosts, fields;
@@ -148,9 +156,12 @@ static inline bool in_words(const struct words *l, const char *w, size_t n)
 		return false;
 	for (i = 0; i < n; i++)
 		low[i] = lower(w[i]);
-	for (i = l->at[n]; i < l->at[n + 1]; i++)
-		if (l->w[i][0] == low[0] && memcmp(l->w[i], low, n) == 0)
+	for (i = l->at[n]; i < l->at[n + 1]; i++) {
+		const char *x = words_at(l, i);
+
+		if (x[0] == low[0] && memcmp(x, low, n) == 0)
 			return true;
+	}
 	return false;
 }
 

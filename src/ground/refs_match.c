@@ -37,9 +37,10 @@ static bool heading(const struct refs *r, const char *s, size_t b, size_t e)
 	if (!colon)
 		return false;
 	for (i = 0; i < r->headings.n; i++) {
-		size_t k = strlen(r->headings.w[i]), at = b;
+		const char *h = words_at(&r->headings, i);
+		size_t k = strlen(h), at = b;
 
-		while ((at = find_ci(s, at, e, r->headings.w[i])) < e) {
+		while ((at = find_ci(s, at, e, h)) < e) {
 			if ((at == b || !is_alpha(s[at - 1])) && (at + k == e || !is_alpha(s[at + k])))
 				return true;
 			at++;

@@ -223,6 +223,12 @@ struct ruleset {
 	/* All is the program's built-in rules, which the build checked (mkdb):
 	 * ruleset_finish() need not check them again. */
 	bool built_checked;
+	/* With built_checked: the reference and attribute checks' word lists
+	 * of these very rules, made at build time (mkdb: builtin_ref_lists,
+	 * builtin_attr_lists), for the db to point at instead of making them. */
+	bool built_lists;
+	const struct refs *built_refs;
+	const struct attrs *built_attrs;
 	struct rules_arena *arenas; /* the strings of serialized rulesets, one block each */
 	size_t n_arenas, cap_arenas;
 };
@@ -317,5 +323,10 @@ extern const size_t builtin_packs_count;
 /* The built-in packs as ruleset_serialize() wrote them at build time (len 0: none). */
 extern const unsigned char builtin_rules[];
 extern const size_t builtin_rules_len;
+/* Their word lists as the reference and attribute checks read them (NULL: no such rule). */
+struct refs;
+struct attrs;
+extern const struct refs *const builtin_ref_lists;
+extern const struct attrs *const builtin_attr_lists;
 
 #endif

@@ -30,8 +30,10 @@ struct db {
 	char key[160];        /* ruleset digest and engine version */
 	/* The word lists the attribute and reference checks read (NULL: no such
 	 * rule), made once here, not by every scanner and its claims twice. */
-	struct attrs *attrs;
-	struct refs *refs;
+	const struct attrs *attrs;
+	const struct refs *refs;
+	struct attrs *own_attrs; /* attrs when made here: not the built-in lists */
+	struct refs *own_refs;
 	/* The rules' exemption patterns as claims_serialize_exemptions() wrote
 	 * them at build time (the built-in rules: builtin_exempt), or NULL:
 	 * the claims compile them. */

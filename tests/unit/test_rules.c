@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include "claims/claims.h"
+#include "ground/attrs_int.h"
+#include "ground/refs_int.h"
 #include "match/rules.h"
 #include "scan/db.h"
 #include "scan/scan.h"
@@ -481,6 +483,78 @@ TEST(rules_db_lists_once)
 	db_free(db2);
 	ruleset_free(rs);
 	ruleset_free(plain);
+}
+
+static bool same_hashes(const struct hashes *a, const struct hashes *b)
+{
+	return a->n == b->n && (a->n == 0 || memcmp(a->h, b->h, a->n * sizeof(*a->h)) == 0);
+}
+
+static bool same_words(const struct words *a, const struct words *b)
+{
+	size_t i;
+
+	if (a->n != b->n || memcmp(a->at, b->at, sizeof(a->at)) != 0)
+		return false;
+	for (i = 0; i < a->n; i++)
+		if (a->len[i] != b->len[i] || strcmp(words_at(a, i), words_at(b, i)) != 0)
+			return false;
+	return true;
+}
+
+/*
+ * The built-in rules' word lists are made by the build (mkdb) and pointed
+ * at, not made at each start (issue 35): they are the lists a run makes of
+ * the packs' YAML, field by field; with a pack beside the built-in rules
+ * the db makes its own.
+ */
+TEST(rules_db_lists_built)
+{
+	struct ruleset *rs = ruleset_new(), *yaml = load_builtin_yaml(), *more = ruleset_new();
+	struct db *db = NULL, *fresh = NULL, *db3 = NULL;
+	struct diag d = {""};
+
+	CHECK(yaml != NULL);
+	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
+	CHECK_EQ(ruleset_finish(rs, &d), 0);
+	CHECK_EQ(db_compile_checked(rs, ENGINE_PCRE2, &db, &d), 0);
+	CHECK_EQ(db_compile_checked(yaml, ENGINE_PCRE2, &fresh, &d), 0);
+	CHECK(db && fresh && builtin_ref_lists && builtin_attr_lists);
+	CHECK(db->refs == builtin_ref_lists && db->attrs == builtin_attr_lists);
+	CHECK(!db->own_refs && !db->own_attrs && fresh->own_refs && fresh->own_attrs);
+	if (db && fresh && db->refs && db->attrs && fresh->refs && fresh->attrs) {
+		const struct refs *a = db->refs, *b = fresh->refs;
+		const struct attrs *x = db->attrs, *y = fresh->attrs;
+
+		CHECK(same_words(&a->stop, &b->stop) && same_words(&a->particles, &b->particles) &&
+		      same_words(&a->headings, &b->headings) &&
+		      same_words(&a->not_titles, &b->not_titles) &&
+		      same_words(&a->hosts, &b->hosts) && same_words(&a->fields, &b->fields));
+		CHECK(a->stop.n > 0 && a->hosts.n > 0);
+		CHECK(a->first == b->first && a->width5 == b->width5 &&
+		      a->old_first == b->old_first && a->old_last == b->old_last);
+		CHECK(same_hashes(&x->generic, &y->generic) && same_hashes(&x->neg, &y->neg) &&
+		      same_hashes(&x->brk, &y->brk) && same_hashes(&x->sub, &y->sub) &&
+		      same_hashes(&x->cop, &y->cop) && same_hashes(&x->asserts, &y->asserts) &&
+		      same_hashes(&x->subjects, &y->subjects) && same_hashes(&x->avail, &y->avail) &&
+		      same_hashes(&x->conj, &y->conj) && same_hashes(&x->cond, &y->cond) &&
+		      same_hashes(&x->yes, &y->yes) && same_hashes(&x->no, &y->no) &&
+		      same_hashes(&x->offers, &y->offers));
+		CHECK(x->generic.n > 0 && x->n_syn > 0 && x->n_syn == y->n_syn &&
+		      memcmp(x->syn, y->syn, x->n_syn * sizeof(*x->syn)) == 0);
+	}
+	CHECK_EQ(ruleset_add_builtin(more, &d), 0);
+	CHECK_EQ(ruleset_add_buffer(more, "p.yaml", good, strlen(good), &d), 0);
+	CHECK_EQ(ruleset_finish(more, &d), 0);
+	CHECK_EQ(db_compile(more, ENGINE_PCRE2, &db3, &d), 0);
+	CHECK(db3 && db3->own_refs && db3->own_attrs && db3->refs == db3->own_refs &&
+	      db3->attrs == db3->own_attrs);
+	db_free(db);
+	db_free(fresh);
+	db_free(db3);
+	ruleset_free(rs);
+	ruleset_free(yaml);
+	ruleset_free(more);
 }
 
 /*
