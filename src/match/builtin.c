@@ -12,7 +12,8 @@ int ruleset_add_builtin(struct ruleset *rs, struct diag *d)
 
 	if (builtin_rules_len == 0)
 		return ruleset_add_builtin_yaml(rs, d);
-	err = ruleset_add_serialized_builtin(rs, builtin_rules, builtin_rules_len, d);
+	err = ruleset_add_builtin_image(rs, builtin_rules, builtin_rules_len,
+					&builtin_ruleset_image, &builtin_lists_image, d);
 	/* mkdb finished this very ruleset before it wrote it: the ids, signals
 	 * and names it checks cannot differ (a load whole, nothing added). Nor can
 	 * the word lists it made of them: the db points at them while nothing

@@ -858,7 +858,7 @@ static void free_strings(const struct ruleset *rs, char **v, size_t n)
 
 	for (i = 0; i < n; i++)
 		str_free(rs, v[i]);
-	free(v);
+	str_free(rs, (char *)v); /* the built-in lists' words lie in an arena too */
 }
 
 void ruleset_free(struct ruleset *rs)

@@ -275,6 +275,8 @@ int ruleset_finish(struct ruleset *rs, struct diag *d);
  * ruleset or -ENOMEM; on failure out may hold part of it.
  */
 int ruleset_serialize(const struct ruleset *rs, struct buf *out);
+/* The same, and where in out the lists begin (*lists_at), for mkdb's lists image. */
+int ruleset_serialize_at(const struct ruleset *rs, struct buf *out, size_t *lists_at);
 /*
  * Adds what ruleset_serialize() wrote; ruleset_finish() follows as after
  * ruleset_add_buffer(). A damaged, truncated or other-version blob gives
@@ -289,12 +291,61 @@ int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, str
 int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
 				  struct diag *d);
 /*
+ * The lists of a serialized ruleset as they decode, written by mkdb as C
+ * data (their strings point into the data, as a decode that borrows them
+ * would): the bytes [at, end) of the data, which a decode with this image
+ * skips. Decoding a thousand words at each start was a twelfth of a 4 KB
+ * message's instructions (issue 35).
+ */
+struct lists_image {
+	const struct wordlist *lists;
+	size_t n_lists;
+	char *const *words; /* every list's words, in one array */
+	size_t n_words;
+	size_t at, end;
+};
+
+/*
+ * A whole serialized ruleset as it decodes with its strings borrowed and
+ * its rules' examples left lazy, written by mkdb as C data: every string
+ * points into the data, the arrays of strings into strv and the triggers'
+ * examples into examples. A start copies the tables (a pack added later
+ * grows them; ruleset_finish() writes the rules' signal_index) instead of
+ * decoding them (issue 35).
+ */
+struct ruleset_image {
+	char *const *files;
+	size_t n_files;
+	const struct rule *rules;
+	size_t n_rules;
+	const struct span_delim *spans;
+	size_t n_spans;
+	const struct context *contexts;
+	size_t n_contexts;
+	const struct trigger *triggers;
+	size_t n_triggers;
+	char *const *strv;
+	size_t n_strv;
+	const struct example *examples;
+	size_t n_examples;
+	const char *digest;
+};
+
+/*
  * The same for the built-in rules, which mkdb checked whole before it wrote
  * them into the program: lengths are checked, the strings not searched for
- * a NUL inside them (see trusted_string()).
+ * a NUL inside them (see trusted_string()); the lists are lists' (or
+ * NULL: decoded too).
  */
 int ruleset_add_serialized_builtin(struct ruleset *rs, const void *data, size_t len,
-				   struct diag *d);
+				   const struct lists_image *lists, struct diag *d);
+/*
+ * The built-in rules from mkdb's image of the same data (lists: its
+ * lists), where rs is empty; otherwise as ruleset_add_serialized_builtin().
+ */
+int ruleset_add_builtin_image(struct ruleset *rs, const void *data, size_t len,
+			      const struct ruleset_image *image, const struct lists_image *lists,
+			      struct diag *d);
 /*
  * Decodes the examples left in a serialized ruleset (see struct rule's
  * lazy), once: the checks (scan_check_examples()) and the digest of a
@@ -326,6 +377,8 @@ extern const size_t builtin_rules_len;
 /* Their word lists as the reference and attribute checks read them (NULL: no such rule). */
 struct refs;
 struct attrs;
+extern const struct lists_image builtin_lists_image;
+extern const struct ruleset_image builtin_ruleset_image;
 extern const struct refs *const builtin_ref_lists;
 extern const struct attrs *const builtin_attr_lists;
 

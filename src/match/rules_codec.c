@@ -165,6 +165,9 @@ struct codec {
 	bool borrow;                       /* and point the strings into it */
 	bool trusted;                      /* reading the built-in data: see trusted_string() */
 	size_t files_base;                 /* reading: the data's files table in rs->files */
+	const unsigned char *data;         /* reading: where the data starts */
+	const struct lists_image *lists;   /* reading: the lists decoded already, or NULL */
+	size_t *lists_at;                  /* writing: where the lists begin, or NULL */
 	int err;
 	const char *why;                   /* for -EINVAL */
 };
@@ -643,6 +646,43 @@ static void codec_digest(struct codec *c, char digest[65])
 		codec_fail(c, -EINVAL, "a damaged digest");
 }
 
+/*
+ * The lists from mkdb's image of them (struct lists_image), where the data
+ * holds them: their table copied, since a pack added later grows it; the
+ * words' array used in place, an arena of its own so that ruleset_free()
+ * leaves it. The image must stand where the walk has come to, with as many
+ * lists; then the walk goes on past them.
+ */
+static void lists_from_image(struct codec *c, struct ruleset *rs)
+{
+	const struct lists_image *im = c->lists;
+	const unsigned char *p = c->at;
+	struct wordlist *copy;
+
+	if (c->err)
+		return;
+	if (p != c->data + im->at || c->end - p < 4 || im->end > (size_t)(c->end - c->data) ||
+	    im->end < im->at ||
+	    (p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) != im->n_lists) {
+		codec_fail(c, -EINVAL, "the lists' image is not of this data");
+		return;
+	}
+	if (im->n_lists) {
+		if (grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + 1,
+			 sizeof(struct rules_arena)) < 0 ||
+		    !(copy = malloc(im->n_lists * sizeof(*copy)))) {
+			codec_fail(c, -ENOMEM, "out of memory");
+			return;
+		}
+		memcpy(copy, im->lists, im->n_lists * sizeof(*copy));
+		rs->arenas[rs->n_arenas++] = (struct rules_arena){
+			(char *)(uintptr_t)im->words, im->n_words * sizeof(*im->words), true};
+		rs->lists = copy;
+		rs->n_lists = im->n_lists;
+	}
+	c->at = c->data + im->end;
+}
+
 static void codec_ruleset(struct codec *c, struct ruleset *rs)
 {
 	uint32_t magic = RULES_BLOB_MAGIC, version = RULES_BLOB_VERSION;
@@ -659,14 +699,25 @@ static void codec_ruleset(struct codec *c, struct ruleset *rs)
 	codec_array(c, &rs->spans, &rs->n_spans, sizeof(struct span_delim), codec_span);
 	codec_array(c, &rs->contexts, &rs->n_contexts, sizeof(struct context), codec_context);
 	codec_array(c, &rs->triggers, &rs->n_triggers, sizeof(struct trigger), codec_trigger);
-	codec_array(c, &rs->lists, &rs->n_lists, sizeof(struct wordlist), codec_wordlist);
+	if (c->writing && c->lists_at)
+		*c->lists_at = c->out->len;
+	if (!c->writing && c->lists)
+		lists_from_image(c, rs);
+	else
+		codec_array(c, &rs->lists, &rs->n_lists, sizeof(struct wordlist), codec_wordlist);
 	codec_digest(c, rs->digest);
 }
 
 int ruleset_serialize(const struct ruleset *rs, struct buf *out)
 {
+	return ruleset_serialize_at(rs, out, NULL);
+}
+
+int ruleset_serialize_at(const struct ruleset *rs, struct buf *out, size_t *lists_at)
+{
 	/* Writing reads the ruleset and never stores into it. */
-	struct codec c = {.writing = true, .out = out, .rs = (struct ruleset *)rs};
+	struct codec c = {.writing = true, .out = out, .rs = (struct ruleset *)rs,
+			  .lists_at = lists_at};
 
 	if (strlen(rs->digest) != 64)
 		return -EINVAL; /* not finished */
@@ -743,13 +794,13 @@ static int ruleset_take(struct ruleset *rs, struct ruleset *src)
 }
 
 static int add_serialized(struct ruleset *rs, const void *data, size_t len, bool lazy,
-			  bool trusted, struct diag *d)
+			  bool trusted, const struct lists_image *lists, struct diag *d)
 {
 	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
 		     rs->n_contexts == 0 && rs->n_triggers == 0 && rs->n_lists == 0;
 	struct ruleset *tmp = ruleset_new();
 	struct codec c = {.at = data, .end = (const unsigned char *)data + len, .rs = tmp,
-			  .lazy = lazy, .trusted = trusted};
+			  .lazy = lazy, .trusted = trusted, .data = data, .lists = lists};
 	int err;
 
 	if (!tmp)
@@ -795,19 +846,104 @@ static int add_serialized(struct ruleset *rs, const void *data, size_t len, bool
 
 int ruleset_add_serialized(struct ruleset *rs, const void *data, size_t len, struct diag *d)
 {
-	return add_serialized(rs, data, len, false, false, d);
+	return add_serialized(rs, data, len, false, false, NULL, d);
 }
 
 int ruleset_add_serialized_static(struct ruleset *rs, const void *data, size_t len,
 				  struct diag *d)
 {
-	return add_serialized(rs, data, len, true, false, d);
+	return add_serialized(rs, data, len, true, false, NULL, d);
 }
 
 int ruleset_add_serialized_builtin(struct ruleset *rs, const void *data, size_t len,
-				   struct diag *d)
+				   const struct lists_image *lists, struct diag *d)
 {
-	return add_serialized(rs, data, len, true, true, d);
+	return add_serialized(rs, data, len, true, true, lists, d);
+}
+
+/* *dst a copy of n items of elem bytes (NULL for none); -ENOMEM. */
+static int copy_table(void *dst, const void *src, size_t n, size_t elem)
+{
+	void **d = dst;
+
+	*d = NULL;
+	if (n == 0)
+		return 0;
+	*d = malloc(n * elem);
+	if (!*d)
+		return -ENOMEM;
+	memcpy(*d, src, n * elem);
+	return 0;
+}
+
+/* Data that outlives rs, which ruleset_free() leaves (str_free()). */
+static int borrow(struct ruleset *rs, const void *data, size_t len)
+{
+	if (len == 0)
+		return 0;
+	if (grow(&rs->arenas, &rs->cap_arenas, rs->n_arenas + 1, sizeof(struct rules_arena)) < 0)
+		return -ENOMEM;
+	rs->arenas[rs->n_arenas++] = (struct rules_arena){(char *)(uintptr_t)data, len, true};
+	return 0;
+}
+
+/*
+ * The tables copied, each count set with its table, so that
+ * ruleset_free() frees what a failure leaves; the rest borrowed.
+ */
+static int from_image(struct ruleset *t, const void *data, size_t len,
+		      const struct ruleset_image *im, const struct lists_image *li)
+{
+	size_t i;
+
+#define TAKE(field, n_field, cap_field, src, n)                                        \
+	do {                                                                          \
+		if (copy_table(&t->field, (src), (n), sizeof(*t->field)) < 0)         \
+			return -ENOMEM;                                               \
+		t->n_field = t->cap_field = (n);                                      \
+	} while (0)
+	if (borrow(t, data, len) < 0 || borrow(t, im->strv, im->n_strv * sizeof(*im->strv)) < 0 ||
+	    borrow(t, im->examples, im->n_examples * sizeof(*im->examples)) < 0 ||
+	    borrow(t, li->words, li->n_words * sizeof(*li->words)) < 0)
+		return -ENOMEM;
+	TAKE(files, n_files, cap_files, im->files, im->n_files);
+	TAKE(rules, n_rules, cap_rules, im->rules, im->n_rules);
+	TAKE(spans, n_spans, cap_spans, im->spans, im->n_spans);
+	TAKE(contexts, n_contexts, cap_contexts, im->contexts, im->n_contexts);
+	TAKE(triggers, n_triggers, cap_triggers, im->triggers, im->n_triggers);
+	TAKE(lists, n_lists, cap_lists, li->lists, li->n_lists);
+#undef TAKE
+	for (i = 0; i < t->n_rules; i++)
+		t->examples_pending |= t->rules[i].lazy.at != NULL;
+	memcpy(t->digest, im->digest, sizeof(t->digest));
+	t->digest[64] = '\0';
+	return 0;
+}
+
+int ruleset_add_builtin_image(struct ruleset *rs, const void *data, size_t len,
+			      const struct ruleset_image *image, const struct lists_image *lists,
+			      struct diag *d)
+{
+	bool whole = rs->n_files == 0 && rs->n_rules == 0 && rs->n_spans == 0 &&
+		     rs->n_contexts == 0 && rs->n_triggers == 0 && rs->n_lists == 0;
+	struct ruleset *tmp;
+	int err;
+
+	if (!whole || !image || !lists)
+		return add_serialized(rs, data, len, true, true, lists, d);
+	tmp = ruleset_new();
+	if (!tmp)
+		return -ENOMEM;
+	err = from_image(tmp, data, len, image, lists);
+	if (err == 0)
+		err = ruleset_take(rs, tmp);
+	if (err == 0) {
+		rs->digest_loaded = true;
+		rs->built_checked = false; /* ruleset_add_builtin() says when */
+		memcpy(rs->digest, tmp->digest, sizeof(rs->digest));
+	}
+	ruleset_free(tmp);
+	return err;
 }
 
 int ruleset_load_examples(struct ruleset *rs)

@@ -111,7 +111,7 @@ static inline void free_examples(const struct ruleset *rs, struct example *e, si
 		str_free(rs, e[i].text);
 		str_free(rs, e[i].match);
 	}
-	free(e);
+	str_free(rs, (char *)e); /* the built-in triggers' examples lie in an arena too */
 }
 
 static inline void free_example_arrays(const struct ruleset *rs, struct rule *r)

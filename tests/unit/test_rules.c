@@ -447,6 +447,10 @@ TEST(rules_builtin_is_serialized)
 	struct ruleset *a = load_builtin_yaml(), *b = ruleset_new();
 	struct diag d = {""};
 
+	struct ruleset *c = ruleset_new();
+	struct buf again = {0};
+	size_t i;
+
 	CHECK_EQ(ruleset_add_builtin(b, &d), 0);
 	CHECK_EQ(ruleset_finish(b, &d), 0);
 	CHECK(builtin_rules_len > 0);
@@ -455,9 +459,39 @@ TEST(rules_builtin_is_serialized)
 		CHECK_STR(b->digest, a->digest);
 		CHECK_EQ(b->n_rules, a->n_rules);
 		CHECK(same_strings(a->signals, a->n_signals, b->signals, b->n_signals));
+		/* The lists come from mkdb's image of them (issue 35): the same
+		 * words, hashed to the same digest, written back the same. */
+		CHECK(b->n_lists > 0 && b->n_lists == a->n_lists);
+		for (i = 0; i < a->n_lists && i < b->n_lists; i++) {
+			CHECK_STR(b->lists[i].name, a->lists[i].name);
+			CHECK(same_strings(a->lists[i].words, a->lists[i].n_words, b->lists[i].words,
+					   b->lists[i].n_words));
+			CHECK(same_where(a->lists[i].at, b->lists[i].at, b));
+		}
 	}
+	CHECK_EQ(ruleset_load_examples(b), 0); /* the digest hashes them too */
+	CHECK_EQ(ruleset_check_digest(b), 0);
+	CHECK_EQ(ruleset_serialize(b, &again), 0);
+	CHECK(again.len == builtin_rules_len &&
+	      memcmp(again.data, builtin_rules, builtin_rules_len) == 0);
+	/* An image that is not of the data is refused, nothing loaded. */
+	{
+		struct lists_image other = builtin_lists_image;
+
+		other.at += 4;
+		CHECK_EQ(ruleset_add_serialized_builtin(c, builtin_rules, builtin_rules_len, &other, &d),
+			 -EINVAL);
+		CHECK(c->n_rules == 0 && c->n_lists == 0);
+		other = builtin_lists_image;
+		other.n_lists--;
+		CHECK_EQ(ruleset_add_serialized_builtin(c, builtin_rules, builtin_rules_len, &other, &d),
+			 -EINVAL);
+		CHECK(c->n_rules == 0 && c->n_lists == 0);
+	}
+	buf_free(&again);
 	ruleset_free(a);
 	ruleset_free(b);
+	ruleset_free(c);
 }
 
 /*
