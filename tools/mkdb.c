@@ -209,8 +209,9 @@ static int write_ruleset_image(FILE *out, const struct buf *blob, const struct r
 		put(&im, r->near.recovery);
 		fprintf(out, ", .tolerance = %a, .fix = ", r->near.tolerance);
 		err |= put_strv(&im, r->near.fix, r->near.n_fix);
-		fprintf(out, ", .n_fix = %zu}, .pressure = %d, .extend = %d,", r->near.n_fix,
-			(int)r->pressure, (int)r->extend);
+		fprintf(out, ", .n_fix = %zu, .signal_index = %zu}, .pressure = %d, .extend = %d,",
+			r->near.n_fix, r->near.signal_index, (int)r->pressure, (int)r->extend);
+		fprintf(out, " .signal_index = %zu,", r->signal_index);
 		STR(&im, r, wake_on);
 		if (r->examples || r->negatives || r->fix_examples)
 			err = -EINVAL; /* decoded: the image keeps them lazy */
@@ -268,6 +269,9 @@ static int write_ruleset_image(FILE *out, const struct buf *blob, const struct r
 		fprintf(out, "},");
 	}
 	fprintf(out, "%s\n};\n", rs->n_triggers ? "" : "\n\t{0},");
+	fprintf(out, "#define BUILTIN_IMAGE_SIGNALS ");
+	err |= put_strv(&im, rs->signals, rs->n_signals);
+	fprintf(out, "\n");
 	fprintf(out, "static char *builtin_image_strv[] = {%.*s%s\n};\n", (int)im.strv.len,
 		im.strv.data ? (const char *)im.strv.data : "", im.n_strv ? "" : "\n\tNULL,");
 	fprintf(out, "static struct example builtin_image_examples[] = {%.*s%s\n};\n",
@@ -276,9 +280,10 @@ static int write_ruleset_image(FILE *out, const struct buf *blob, const struct r
 	fprintf(out, "const struct ruleset_image builtin_ruleset_image = {\n"
 		     "\tbuiltin_image_files, %zu, builtin_image_rules, %zu, builtin_image_spans, %zu,\n"
 		     "\tbuiltin_image_contexts, %zu, builtin_image_triggers, %zu,\n"
-		     "\tbuiltin_image_strv, %zu, builtin_image_examples, %zu, \"%s\",\n};\n",
+		     "\tbuiltin_image_strv, %zu, builtin_image_examples, %zu, \"%s\",\n"
+		     "\tBUILTIN_IMAGE_SIGNALS, %zu,\n};\n",
 		rs->n_files, rs->n_rules, rs->n_spans, rs->n_contexts, rs->n_triggers, im.n_strv,
-		im.n_examples, rs->digest);
+		im.n_examples, rs->digest, rs->n_signals);
 	buf_free(&im.strv);
 	buf_free(&im.examples);
 	if (err)
@@ -335,7 +340,10 @@ static int write_lists_image(FILE *out, const struct buf *blob, size_t at)
 	fprintf(out, "\n};\n\nconst struct lists_image builtin_lists_image = {\n"
 		     "\tbuiltin_list_table, %zu, builtin_list_words, %zu, %zu, %zu,\n};\n",
 		rs->n_lists, k, at, blob->len - 64);
-	err = write_ruleset_image(out, blob, rs);
+	/* With its signals and the rules' indexes into them, as a start would make them. */
+	err = ruleset_finish(rs, &d);
+	if (err == 0)
+		err = write_ruleset_image(out, blob, rs);
 	ruleset_free(rs);
 	return err < 0 ? err : ferror(out) ? -EIO : 0;
 }

@@ -1106,11 +1106,15 @@ int ruleset_finish(struct ruleset *rs, struct diag *d)
 {
 	/* The program's own rules were checked by the build that made them (mkdb). */
 	bool check = !rs->built_checked;
+	/* Their image came with its signals and the rules' indexes into them
+	 * (ruleset_add_builtin_image()), as this loop makes them: a strcmp()
+	 * of each rule's signal with those before was 4% of a 4 KB message. */
+	bool indexed = rs->built_checked && rs->n_signals > 0;
 	size_t i, j;
 
 	if (rs->n_rules == 0)
 		return diag_set(d, -EINVAL, "no rules loaded");
-	for (i = 0; i < rs->n_rules; i++) {
+	for (i = 0; i < rs->n_rules && !indexed; i++) {
 		const struct rule *r = &rs->rules[i];
 
 		for (j = 0; check && j < i; j++)

@@ -310,8 +310,7 @@ struct lists_image {
  * its rules' examples left lazy, written by mkdb as C data: every string
  * points into the data, the arrays of strings into strv and the triggers'
  * examples into examples. A start copies the tables (a pack added later
- * grows them; ruleset_finish() writes the rules' signal_index) instead of
- * decoding them (issue 35).
+ * grows them) instead of decoding them (issue 35).
  */
 struct ruleset_image {
 	char *const *files;
@@ -329,6 +328,9 @@ struct ruleset_image {
 	const struct example *examples;
 	size_t n_examples;
 	const char *digest;
+	/* As ruleset_finish() makes them (with the rules' signal indexes). */
+	char *const *signals;
+	size_t n_signals;
 };
 
 /*

@@ -912,6 +912,7 @@ static int from_image(struct ruleset *t, const void *data, size_t len,
 	TAKE(contexts, n_contexts, cap_contexts, im->contexts, im->n_contexts);
 	TAKE(triggers, n_triggers, cap_triggers, im->triggers, im->n_triggers);
 	TAKE(lists, n_lists, cap_lists, li->lists, li->n_lists);
+	TAKE(signals, n_signals, cap_signals, im->signals, im->n_signals);
 #undef TAKE
 	for (i = 0; i < t->n_rules; i++)
 		t->examples_pending |= t->rules[i].lazy.at != NULL;
@@ -938,6 +939,13 @@ int ruleset_add_builtin_image(struct ruleset *rs, const void *data, size_t len,
 	if (err == 0)
 		err = ruleset_take(rs, tmp);
 	if (err == 0) {
+		/* ruleset_take() leaves signals, which ruleset_finish() makes. */
+		free(rs->signals);
+		rs->signals = tmp->signals;
+		rs->n_signals = tmp->n_signals;
+		rs->cap_signals = tmp->cap_signals;
+		tmp->signals = NULL;
+		tmp->n_signals = tmp->cap_signals = 0;
 		rs->digest_loaded = true;
 		rs->built_checked = false; /* ruleset_add_builtin() says when */
 		memcpy(rs->digest, tmp->digest, sizeof(rs->digest));

@@ -459,6 +459,12 @@ TEST(rules_builtin_is_serialized)
 		CHECK_STR(b->digest, a->digest);
 		CHECK_EQ(b->n_rules, a->n_rules);
 		CHECK(same_strings(a->signals, a->n_signals, b->signals, b->n_signals));
+		/* The image's signal indexes are the ones ruleset_finish() makes. */
+		for (i = 0; i < a->n_rules && i < b->n_rules; i++) {
+			CHECK_EQ(b->rules[i].signal_index, a->rules[i].signal_index);
+			if (a->rules[i].near.signal)
+				CHECK_EQ(b->rules[i].near.signal_index, a->rules[i].near.signal_index);
+		}
 		/* The lists come from mkdb's image of them (issue 35): the same
 		 * words, hashed to the same digest, written back the same. */
 		CHECK(b->n_lists > 0 && b->n_lists == a->n_lists);
@@ -580,6 +586,9 @@ TEST(rules_db_lists_built)
 	CHECK_EQ(ruleset_add_builtin(more, &d), 0);
 	CHECK_EQ(ruleset_add_buffer(more, "p.yaml", good, strlen(good), &d), 0);
 	CHECK_EQ(ruleset_finish(more, &d), 0);
+	/* Every rule's index names its signal, the pack's after the image's. */
+	for (size_t i = 0; i < more->n_rules; i++)
+		CHECK_STR(more->signals[more->rules[i].signal_index], more->rules[i].signal);
 	CHECK_EQ(db_compile(more, ENGINE_PCRE2, &db3, &d), 0);
 	CHECK(db3 && db3->own_refs && db3->own_attrs && db3->refs == db3->own_refs &&
 	      db3->attrs == db3->own_attrs);
