@@ -43,6 +43,11 @@ static int put_escaped(struct buf *out, const char *s, size_t n)
 	return err;
 }
 
+/* The limits as text at compile time: a vsnprintf() for each delimiter
+ * was half of building their patterns at every start (issue 35). */
+#define SPANS_STR_(x) #x
+#define SPANS_STR(x) SPANS_STR_(x)
+
 int spans_pattern(const char *d, struct buf *out)
 {
 	size_t stem = stem_len(d);
@@ -62,10 +67,10 @@ int spans_pattern(const char *d, struct buf *out)
 		if (!strchr(nonce_bytes, d[0]) && !strchr(" =\"", d[0]))
 			err |= put_escaped(out, d, 1);
 		err |= put_escaped(out, d + stem, 1);
-		err |= buf_addf(out, "]{0,%d})?", SPANS_ATTR_MAX);
+		err |= BUF_LIT(out, "]{0," SPANS_STR(SPANS_ATTR_MAX) "})?");
 		err |= put_escaped(out, d + stem, 1);
 	} else {
-		err |= buf_addf(out, "(?:[ \\t]nonce=\"[^\\x0a\"]{0,%d}\")?", SPANS_NONCE_MAX);
+		err |= BUF_LIT(out, "(?:[ \\t]nonce=\"[^\\x0a\"]{0," SPANS_STR(SPANS_NONCE_MAX) "}\")?");
 	}
 	return err ? -ENOMEM : 0;
 }
