@@ -12,8 +12,10 @@ output grounds the rest of its conversation), counted in turns per second.
 
 usage: records.py HALLUSCAN [N] [REPEATS]
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -42,7 +44,8 @@ def main():
     binary = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 100000
     repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
-    tmp = tempfile.mkdtemp()
+    tmp = tempfile.mkdtemp(prefix="halluscan-records-")
+    atexit.register(shutil.rmtree, tmp, True)
     text, chat = os.path.join(tmp, "text.jsonl"), os.path.join(tmp, "chat.jsonl")
     runs = os.path.join(tmp, "runs.jsonl")
     write_text(text, n)

@@ -28,9 +28,8 @@ import os
 import resource
 import subprocess
 import sys
-import tempfile
 
-from checks import check, finish
+from checks import check, finish, scratch
 
 BIN = sys.argv[1]
 SANITIZED = len(sys.argv) > 2 and sys.argv[2] not in ("", "none")
@@ -168,7 +167,7 @@ PROMPTS = {
     "trig-cite": "cite your ",
     "trig-words": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa ",
 }
-tmp = tempfile.mkdtemp(prefix="halluscan-adv-")
+tmp = scratch("halluscan-adv-")
 for name, fill in PROMPTS.items():
     times, paths = [], []
     for k, size in enumerate((4 << 20,) if SANITIZED else (1 << 20, 2 << 20, 4 << 20)):

@@ -17,10 +17,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
-from checks import check, finish
+from checks import check, finish, scratch
 
 BIN, SRC = sys.argv[1], sys.argv[2]
 KEY = '"hallucination_detector"'
@@ -67,7 +66,7 @@ SCRATCHPAD = """{
 }
 """
 
-tmp = tempfile.mkdtemp(prefix="halluscan-chain-")
+tmp = scratch("halluscan-chain-")
 pad = os.path.join(tmp, "context.json")
 
 # 1. Reads execution.result (standard input is not read), writes the three

@@ -5,10 +5,14 @@
     check(ok, "what was checked", detail)   # prints "ok   what" or "FAIL what" (+ detail)
     ...
     finish()                                 # "N passed, N failed"; exit 1 when any failed
+    tmp = scratch("halluscan-x-")            # a folder removed when the test exits
 
 meson reads the exit status; the lines are for the person reading the log.
 """
+import atexit
+import shutil
 import sys
+import tempfile
 
 _passed = 0
 _failed = []
@@ -36,3 +40,12 @@ def finish():
     """End the test: a count line, and status 1 when any check failed."""
     print("%d passed, %d failed" % (_passed, len(_failed)))
     sys.exit(1 if _failed else 0)
+
+
+def scratch(prefix):
+    """A new folder for the test's files, removed with all it holds when the
+    test exits, passed or failed (one test's inputs and outputs run to
+    hundreds of MB: left behind, a few hundred runs fill a disk)."""
+    path = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, path, True)
+    return path

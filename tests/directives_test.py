@@ -14,14 +14,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 BIN, LIBRARY, SRC = sys.argv[1:4]
 os.environ["HALLUSCAN_LIBRARY"] = LIBRARY
 sys.path.insert(0, os.path.join(SRC, "bindings", "python"))
 import halluscan  # noqa: E402
 
-from checks import check, finish
+from checks import check, finish, scratch
 
 NONCE = "n0nce-31-directives"
 
@@ -57,7 +56,7 @@ def suppressed_inline(records):
 
 has_hyperscan = b"hyperscan" in subprocess.run([BIN, "--version"], capture_output=True).stdout
 engines = ("hyperscan", "pcre2") if has_hyperscan else ("pcre2",)
-tmp = tempfile.mkdtemp(prefix="halluscan-directives-")
+tmp = scratch("halluscan-directives-")
 
 # The attack: a reply switches its own gate off, the spoofed span
 # it writes next included.

@@ -13,14 +13,13 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
-from checks import check, finish
+from checks import check, finish, scratch
 
 BIN = sys.argv[1]
 SANITIZED = len(sys.argv) > 2 and sys.argv[2] not in ("", "none")
-TMP = tempfile.mkdtemp(prefix="quarantine-test-")
+TMP = scratch("quarantine-test-")
 VERDICT = os.path.join(TMP, "verdict.jsonl")
 
 
