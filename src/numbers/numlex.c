@@ -736,6 +736,9 @@ static size_t implied(struct lex *lx, size_t p, size_t e, const struct vword *v)
 	}
 	quantity_set(&q, QUANTITY_BASE, unit_info[unit].base, n * unit_info[unit].factor,
 		     unit_info[unit].factor);
+	/* "half an hour" is 0.5 of its unit, written to a tenth: with no
+	 * decimals it would round to 1 hour and state not even itself */
+	q.decimals = n == 0.5;
 	q.words = true;
 	emit_one(lx, from, end, &q, NUMLEX_WORDS | NUMLEX_IMPLIED);
 	return end;

@@ -559,7 +559,7 @@ static const struct lcase cases[] = {
 	{"a couple of days", {{"a couple of days", NULL, "seconds", 2 * 86400, 0, W | M}}},
 	{"for each year in the last decade", {{"decade", NULL, "seconds", 10 * 31536000.0, 0, W | M}}},
 	{"in a fortnight, half an hour", {{"fortnight", NULL, "seconds", 14 * 86400, 0, W | M},
-					  {"half an hour", NULL, "seconds", 1800, 0, W | M}}},
+					  {"half an hour", NULL, "seconds", 1800, 1, W | M}}},
 	{"half of them, a happy couple, couple of days, half-hour", {{NULL}}},
 	{"An thousand n", {{NULL}}},
 	{"an hundred", {{NULL}}},
