@@ -90,6 +90,7 @@ struct ledger_fig {
 	double v;
 	uint64_t unit_hash; /* the figure's unit; a bare figure's is "number" */
 	uint64_t at;        /* where the grounding says it (or its first term) */
+	uint64_t said;      /* where the reply says it */
 	bool bare, worked, derived, total;
 	bool per; /* a rate, a charge, a refund: no item of a total */
 	signed char sign; /* a sign written before it ("-50.0", "+10.0"), or 0 */

@@ -494,7 +494,20 @@ bool updated_amount(struct claims *c, struct held *h, uint64_t end)
  * floor(), which the program does not load: fmath.h). */
 static void sum_fig(char *out, size_t n, double v)
 {
-	snprintf(out, n, v == fmath_round(v) ? "%.0f" : "%.2f", v);
+	const char *dot;
+	size_t k;
+
+	if (v == fmath_round(v)) {
+		snprintf(out, n, "%.0f", v);
+		return;
+	}
+	/* two decimals at least, as money is written; more where the figure
+	 * has them ("0.125", not "0.12", which would not sum to the result) */
+	k = (size_t)snprintf(out, n, "%.6f", v);
+	if (k >= n || !(dot = strchr(out, '.')))
+		return;
+	while (k > (size_t)(dot - out) + 3 && out[k - 1] == '0')
+		out[--k] = '\0';
 }
 
 /* Where the line that holds offset at starts, lo at the earliest (the
@@ -800,10 +813,19 @@ bool range_midpoint(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
+ * How far before h's sentence the ledger's figures of last_two_sum() may
+ * have been said: about a sentence. The ledger lives as long as the text
+ * (a whole stream in plain mode), and two figures said pages before are
+ * no working of h: "0.40" twice, 500 KB back, made a 0.8 of its own.
+ */
+#define LAST_TWO_REACH 320
+
+/*
  * h said as what two figures come to ("increased by 100.00 ... is for
  * 1100.0, so the new amount should be 1200.0"): the sum of the two the
  * reply said last, in its sentence or the one before (its ledger's two
- * newest of h's unit, no rate, charge or total among them).
+ * newest of h's unit, said at most LAST_TWO_REACH bytes before its
+ * sentence, no rate, charge or total among them).
  */
 bool last_two_sum(struct claims *c, struct held *h)
 {
@@ -833,7 +855,8 @@ bool last_two_sum(struct claims *c, struct held *h)
 	for (k = 0; m < 2 && k < MIN(c->n_ledger, (size_t)CLAIMS_LEDGER); k++) {
 		const struct ledger_fig *p = ledger_at(c, k);
 
-		if (!ledger_unit(p, &h->q) || p->per || p->total)
+		if (!ledger_unit(p, &h->q) || p->per || p->total ||
+		    p->said + LAST_TWO_REACH < c->start)
 			break;
 		v[m++] = p->v;
 		at = p->at;

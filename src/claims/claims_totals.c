@@ -1407,7 +1407,7 @@ void ledger_add(struct claims *c, const struct held *h, enum check chk)
 		return;
 	f = &c->ledger[c->n_ledger++ % CLAIMS_LEDGER];
 	*f = (struct ledger_fig){.v = h->q.value, .unit_hash = h->q.unit_hash,
-				 .at = h->grounded_at, .bare = bare, .worked = h->worked,
+				 .at = h->grounded_at, .said = h->from, .bare = bare, .worked = h->worked,
 				 .derived = h->source_off != 0, .per = h->per || h->other_role,
 				 .total = h->total_role};
 	if (f->derived)
