@@ -325,20 +325,6 @@ int policy_render(const char *tmpl, const char *text, size_t len, const char *so
 
 int policy_check_template(const char *tmpl, const char **bad)
 {
-	const char *t = tmpl;
-
-	while ((t = strpbrk(t, "{}"))) {
-		size_t k;
-
-		if (t[0] == t[1]) {
-			t += 2;
-			continue;
-		}
-		if (t[0] == '}' || placeholder(t + 1, &k) < 0) {
-			*bad = t;
-			return -EINVAL;
-		}
-		t += k;
-	}
-	return 0;
+	return template_check_names(tmpl, placeholders, ARRAY_SIZE(placeholders),
+				    sizeof(placeholders[0]), bad);
 }

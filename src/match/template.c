@@ -296,12 +296,21 @@ static int placeholder(const char *t, size_t *len)
 
 int template_check(const char *tmpl, const char **bad)
 {
-	const char *t = tmpl;
+	const char *nl = strpbrk(tmpl, "\n\r");
 
-	if (strpbrk(tmpl, "\n\r")) {
-		*bad = strpbrk(tmpl, "\n\r");
+	if (nl) {
+		*bad = nl;
 		return -EINVAL; /* a repair stays on its line: the diff and the offsets rely on it */
 	}
+	return template_check_names(tmpl, placeholders, ARRAY_SIZE(placeholders),
+				    sizeof(placeholders[0]), bad);
+}
+
+int template_check_names(const char *tmpl, const void *table, size_t n, size_t stride,
+			 const char **bad)
+{
+	const char *t = tmpl;
+
 	while ((t = strpbrk(t, "{}"))) {
 		size_t k;
 
@@ -309,7 +318,7 @@ int template_check(const char *tmpl, const char **bad)
 			t += 2;
 			continue;
 		}
-		if (t[0] == '}' || placeholder(t + 1, &k) < 0) {
+		if (t[0] == '}' || template_placeholder(t + 1, table, n, stride, &k) < 0) {
 			*bad = t;
 			return -EINVAL;
 		}

@@ -35,6 +35,14 @@ int template_render_from(const char *const *tmpl, size_t first, size_t n, const 
  */
 int template_placeholder(const char *t, const void *table, size_t n, size_t stride, size_t *len);
 
+/*
+ * -EINVAL when tmpl has a brace that opens no placeholder of the table (as
+ * template_placeholder() reads it; "{{" and "}}" are literal braces), with
+ * *bad pointing at it; 0 otherwise.
+ */
+int template_check_names(const char *tmpl, const void *table, size_t n, size_t stride,
+			 const char **bad);
+
 /* -EINVAL when tmpl names a placeholder a fix does not know; *bad points at it. */
 int template_check(const char *tmpl, const char **bad);
 
