@@ -43,19 +43,11 @@ int cli_fail_on(const char *word)
 
 void cli_warn(const char *fmt, ...)
 {
-	struct buf line = {0};
 	va_list ap;
-	int err = BUF_LIT(&line, "halluscan: ");
 
 	va_start(ap, fmt);
-	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	warn_line(stderr, fmt, ap);
 	va_end(ap);
-	err = err ? err : buf_addc(&line, '\n');
-	if (err)
-		fputs("halluscan: out of memory\n", stderr);
-	else
-		fwrite(line.data, 1, line.len, stderr);
-	buf_free(&line);
 }
 
 /* "", "a,", ",a" and "a,,b" are errors: an empty name is a mistake, not "none". */

@@ -266,6 +266,20 @@ int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap)
 	return err;
 }
 
+void warn_line(FILE *f, const char *fmt, va_list ap)
+{
+	struct buf line = {0};
+	int err = BUF_LIT(&line, "halluscan: ");
+
+	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	err = err ? err : buf_addc(&line, '\n');
+	if (err)
+		fputs("halluscan: out of memory\n", f);
+	else
+		fwrite(line.data, 1, line.len, f);
+	buf_free(&line);
+}
+
 /* Bytes asked of read(2) at a time. */
 #define LINES_PIECE 65536
 

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -103,6 +104,12 @@ int buf_vaddf(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 int buf_add_visible(struct buf *b, const char *s, size_t n);
 /* Appends a formatted message that way: what it formats is escaped. */
 int buf_vaddf_visible(struct buf *b, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
+/*
+ * Writes "halluscan: ", the message (escaped as above) and a newline to f
+ * in one write, or "halluscan: out of memory" when it cannot be made: the
+ * program's warnings, and those the library writes to a caller's stream.
+ */
+void warn_line(FILE *f, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 /* The length of the valid UTF-8 sequence at p (at most n bytes), or 0. */
 size_t utf8_char_len(const unsigned char *p, size_t n);
 /* The code points of n bytes of UTF-8: the bytes that are not continuation bytes. */

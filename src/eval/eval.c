@@ -520,19 +520,11 @@ static void warn_to(FILE *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
 
 static void warn_to(FILE *f, const char *fmt, ...)
 {
-	struct buf line = {0};
 	va_list ap;
-	int err = BUF_LIT(&line, "halluscan: ");
 
 	va_start(ap, fmt);
-	err = err ? err : buf_vaddf_visible(&line, fmt, ap);
+	warn_line(f, fmt, ap);
 	va_end(ap);
-	err = err ? err : buf_addc(&line, '\n');
-	if (err)
-		fputs("halluscan: out of memory\n", f);
-	else
-		fwrite(line.data, 1, line.len, f);
-	buf_free(&line);
 }
 
 static int note_malformed(struct eval *ev, const char *file, uint64_t line, const char *why)
