@@ -83,8 +83,36 @@ static void put(struct image *im, const char *s)
 	write_place(im->out, im->blob, s);
 }
 
-/* Strings of the blob as a slice of strv: its C expression written to out. */
-static int put_strv(struct image *im, char *const *v, size_t n)
+/* One entry of a side table, written to mem: a string of strv, an example. */
+typedef void put_entry_fn(FILE *mem, const struct buf *blob, const void *v, size_t i);
+
+static void strv_entry(FILE *mem, const struct buf *blob, const void *v, size_t i)
+{
+	fprintf(mem, "\n\t");
+	write_place(mem, blob, ((char *const *)v)[i]);
+	fprintf(mem, ",");
+}
+
+static void example_entry(FILE *mem, const struct buf *blob, const void *v, size_t i)
+{
+	const struct example *e = (const struct example *)v + i;
+
+	fprintf(mem, "\n\t{");
+	write_place(mem, blob, e->text);
+	fprintf(mem, ", ");
+	write_place(mem, blob, e->match);
+	fprintf(mem, ", {");
+	write_place(mem, blob, e->at.file);
+	fprintf(mem, ", %u, %u}},", e->at.line, e->at.col);
+}
+
+/*
+ * n entries of v as a slice of the side table named table (its text
+ * gathered in side, *count entries so far): the slice's C expression
+ * written to out, NULL for none.
+ */
+static int put_slice(struct image *im, const char *table, struct buf *side, size_t *count,
+		     put_entry_fn *entry, const void *v, size_t n)
 {
 	FILE *mem;
 	char *text = NULL;
@@ -94,54 +122,31 @@ static int put_strv(struct image *im, char *const *v, size_t n)
 		fprintf(im->out, "NULL");
 		return 0;
 	}
-	fprintf(im->out, "builtin_image_strv + %zu", im->n_strv);
+	fprintf(im->out, "%s + %zu", table, *count);
 	mem = open_memstream(&text, &len);
 	if (!mem)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		fprintf(mem, "\n\t");
-		write_place(mem, im->blob, v[i]);
-		fprintf(mem, ",");
-	}
-	if (fclose(mem) != 0 || buf_add(&im->strv, text, len) < 0) {
+	for (i = 0; i < n; i++)
+		entry(mem, im->blob, v, i);
+	if (fclose(mem) != 0 || buf_add(side, text, len) < 0) {
 		free(text);
 		return -ENOMEM;
 	}
 	free(text);
-	im->n_strv += n;
+	*count += n;
 	return 0;
+}
+
+/* Strings of the blob as a slice of strv: its C expression written to out. */
+static int put_strv(struct image *im, char *const *v, size_t n)
+{
+	return put_slice(im, "builtin_image_strv", &im->strv, &im->n_strv, strv_entry, v, n);
 }
 
 static int put_examples(struct image *im, const struct example *e, size_t n)
 {
-	FILE *mem;
-	char *text = NULL;
-	size_t len = 0, i;
-
-	if (n == 0) {
-		fprintf(im->out, "NULL");
-		return 0;
-	}
-	fprintf(im->out, "builtin_image_examples + %zu", im->n_examples);
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		fprintf(mem, "\n\t{");
-		write_place(mem, im->blob, e[i].text);
-		fprintf(mem, ", ");
-		write_place(mem, im->blob, e[i].match);
-		fprintf(mem, ", {");
-		write_place(mem, im->blob, e[i].at.file);
-		fprintf(mem, ", %u, %u}},", e[i].at.line, e[i].at.col);
-	}
-	if (fclose(mem) != 0 || buf_add(&im->examples, text, len) < 0) {
-		free(text);
-		return -ENOMEM;
-	}
-	free(text);
-	im->n_examples += n;
-	return 0;
+	return put_slice(im, "builtin_image_examples", &im->examples, &im->n_examples,
+			 example_entry, e, n);
 }
 
 static void put_where(struct image *im, const char *field, struct where w)
