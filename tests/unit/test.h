@@ -4,6 +4,7 @@
 #define HALLUSCAN_TEST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,6 +20,15 @@ const char *test_srcdir(void);
 /* The shared corpus folder beside the checkout, or NULL when it is absent. */
 const char *test_shared(void);
 void test_skip(const char *why);
+
+/* xorshift64 over a test's own state: the same sequence every run. */
+static inline uint64_t test_xorshift(uint64_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 7;
+	*state ^= *state << 17;
+	return *state;
+}
 
 #define TEST(name)                                                             \
 	static void name(void);                                                \

@@ -81,10 +81,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return test_xorshift(&rng);
 }
 
 /* The runs of letters and apostrophes of a pattern: the words it is likely to match. */

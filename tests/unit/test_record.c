@@ -81,10 +81,7 @@ static uint64_t rng = 88172645463325252ull;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return test_xorshift(&rng);
 }
 
 /* Feeds in[0, n) in pieces (0: whole; 1: byte by byte; else random up to how). */

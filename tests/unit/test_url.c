@@ -57,10 +57,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15u;
 
 static unsigned next(unsigned n)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng % n);
+	return (unsigned)(test_xorshift(&rng) % n);
 }
 
 /* Bytes that decide where a URL ends, weighted toward those. */
