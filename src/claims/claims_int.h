@@ -539,11 +539,12 @@ static inline bool grounded_how(struct claims *c, struct held *h, const char *ho
 	return true;
 }
 
-/* A figure as a derivation writes it: to the cent where it has cents. */
-static inline void total_fig(char *out, size_t n, double v)
-{
-	snprintf(out, n, v == floor(v) ? "%.0f" : "%.2f", v);
-}
+/*
+ * A figure as a derivation writes it: whole, or to the cent at least and
+ * to as many decimals as it has (a term of 0.125 is no 0.12: the working
+ * said must add up).
+ */
+void total_fig(char *out, size_t n, double v);
 
 static inline bool is_item(const struct claims *c, double v)
 {

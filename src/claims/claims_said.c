@@ -490,26 +490,6 @@ bool updated_amount(struct claims *c, struct held *h, uint64_t end)
 
 #define BLOCK_LINE 512
 
-/* A term as the sums below write it (total_fig()'s form, without libm's
- * floor(), which the program does not load: fmath.h). */
-static void sum_fig(char *out, size_t n, double v)
-{
-	const char *dot;
-	size_t k;
-
-	if (v == fmath_round(v)) {
-		snprintf(out, n, "%.0f", v);
-		return;
-	}
-	/* two decimals at least, as money is written; more where the figure
-	 * has them ("0.125", not "0.12", which would not sum to the result) */
-	k = (size_t)snprintf(out, n, "%.6f", v);
-	if (k >= n || !(dot = strchr(out, '.')))
-		return;
-	while (k > (size_t)(dot - out) + 3 && out[k - 1] == '0')
-		out[--k] = '\0';
-}
-
 /* Where the line that holds offset at starts, lo at the earliest (the
  * start of the input, or of what the window holds); UINT64_MAX when it
  * starts before lo. */
@@ -756,7 +736,7 @@ bool block_total(struct claims *c, struct held *h, uint64_t end)
 			v[k++] = high ? y : x;
 		}
 		while (k-- > 0 && len < sizeof(how)) {
-			sum_fig(f, sizeof(f), v[k]);
+			total_fig(f, sizeof(f), v[k]);
 			len += (size_t)snprintf(how + len, sizeof(how) - len, "%s%s", len ? " + " : "", f);
 		}
 	}
@@ -804,8 +784,8 @@ bool range_midpoint(struct claims *c, struct held *h, uint64_t end)
 
 		if (r->unit_hash != h->q.unit_hash || fabs((r->lo + r->hi) / 2 - h->q.value) >= 0.005)
 			continue;
-		sum_fig(a, sizeof(a), r->lo);
-		sum_fig(b, sizeof(b), r->hi);
+		total_fig(a, sizeof(a), r->lo);
+		total_fig(b, sizeof(b), r->hi);
 		snprintf(how, sizeof(how), "(%s + %s) / 2", a, b);
 		return grounded_how(c, h, how, r->at);
 	}
@@ -863,8 +843,8 @@ bool last_two_sum(struct claims *c, struct held *h)
 	}
 	if (m < 2 || fabs(v[0] + v[1] - h->q.value) >= 0.005)
 		return false;
-	sum_fig(a, sizeof(a), v[1]);
-	sum_fig(b, sizeof(b), v[0]);
+	total_fig(a, sizeof(a), v[1]);
+	total_fig(b, sizeof(b), v[0]);
 	snprintf(how, sizeof(how), "%s + %s", a, b);
 	return grounded_how(c, h, how, at);
 }
@@ -965,7 +945,7 @@ static int before_decide(struct claims *c)
 		sum += b->v[i];
 	if (b->n >= 2 && fabs(sum - b->value) < 0.005) {
 		for (i = 0; i < b->n && len < sizeof(b->how); i++) {
-			sum_fig(f, sizeof(f), b->v[i]);
+			total_fig(f, sizeof(f), b->v[i]);
 			len += (size_t)snprintf(b->how + len, sizeof(b->how) - len, "%s%s",
 						len ? " + " : "", f);
 		}

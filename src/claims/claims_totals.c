@@ -27,6 +27,23 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+void total_fig(char *out, size_t n, double v)
+{
+	const char *dot;
+	size_t k;
+
+	/* (fmath_round(), not libm's floor(): the program loads no libm, fmath.h) */
+	if (v == fmath_round(v)) {
+		snprintf(out, n, "%.0f", v);
+		return;
+	}
+	k = (size_t)snprintf(out, n, "%.6f", v);
+	if (k >= n || !(dot = strchr(out, '.')))
+		return;
+	while (k > (size_t)(dot - out) + 3 && out[k - 1] == '0')
+		out[--k] = '\0';
+}
+
 /* Words (lower case) that may stand between a counting verb and its figure
  * ("found only 3", "here are the 3"). */
 static bool count_filler(const char *w, size_t k)
