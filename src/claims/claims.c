@@ -679,7 +679,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		if (h->dropped)
 			continue;
 		/* a total said before its items waits for them (before_line()) */
-		err = h->lexed && !c->before.on && before_total(c, h, end) ? before_hold(c, &it, h)
+		err = h->lexed && !c->before.on && before_total(c, h, end) ? before_hold(c, &it)
 									       : put(c, &it);
 	}
 	if (err == 0 && c->claim_fn && !c->in_tool)

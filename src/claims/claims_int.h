@@ -463,7 +463,7 @@ bool words_product(struct claims *c, struct held *h, uint64_t end);
 bool derived_product(struct claims *c, struct held *h, uint64_t end);
 bool span_in(const char *p, size_t n, unsigned *count);
 bool share_of(struct claims *c, struct held *h, uint64_t end);
-bool updated_amount(struct claims *c, struct held *h, uint64_t end);
+bool updated_amount(struct claims *c, struct held *h);
 bool says_word(const char *p, size_t n, const char *const *words, size_t nw);
 bool block_total(struct claims *c, struct held *h, uint64_t end);
 void ranges_keep(struct claims *c);
@@ -480,7 +480,7 @@ void ledger_add(struct claims *c, const struct held *h, enum check chk);
 int refs_list_end(struct claims *c);
 int refs_line(struct claims *c, uint64_t end);
 bool before_total(struct claims *c, const struct held *h, uint64_t end);
-int before_hold(struct claims *c, const struct claim_item *it, const struct held *h);
+int before_hold(struct claims *c, const struct claim_item *it);
 int before_line(struct claims *c, uint64_t at, bool last);
 
 /* True when the number lexer reads the model's sentences: there is grounding. */

@@ -396,7 +396,7 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 				       sum_of_said(c, h, end) ||
 					       group_counted(c, h) || percent_as_fraction(c, h, end) ||
 					       bracketed_count(c, h) || share_of(c, h, end) ||
-					       updated_amount(c, h, end) || urls_listed(c, h) ||
+					       updated_amount(c, h) || urls_listed(c, h) ||
 					       (h->q.decimals > 0 && party_product(c, h, end)) ||
 					       derived_product(c, h, end)
 				       ? CHECK_GROUNDED : CHECK_REPORT;

@@ -420,7 +420,7 @@ bool share_of(struct claims *c, struct held *h, uint64_t end)
  * its own before it. Only with such words before it in its sentence; to
  * the cent; says how ("1100 + 100").
  */
-bool updated_amount(struct claims *c, struct held *h, uint64_t end)
+bool updated_amount(struct claims *c, struct held *h)
 {
 	static const char *const updates[] = {"new amount", "new total", "new rent", "new price",
 					      "updated to", "increased to", "raised to",
@@ -433,7 +433,6 @@ bool updated_amount(struct claims *c, struct held *h, uint64_t end)
 	char how[80], x[32], y[32];
 	const char *p;
 
-	(void)end;
 	if (h->q.scale != 1 || !(h->q.value > 0) || (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
 		return false;
 	p = window_get(c->w, lo, h->from, &n);
@@ -883,16 +882,15 @@ bool before_total(struct claims *c, const struct held *h, uint64_t end)
 }
 
 /* Holds the finding it of the total before_total() took: it waits in pend. */
-int before_hold(struct claims *c, const struct claim_item *it, const struct held *h)
+int before_hold(struct claims *c, const struct claim_item *it)
 {
 	int err;
 
-	(void)h;
 	err = hold_item(c, it, NULL);
 	/* (held unless it could not be: then it went out, after all held) */
 	if (err == 0 && waiting(c) && !c->pend[c->n_pend - 1].is_claim &&
 	    c->pend[c->n_pend - 1].it.from == it->from && c->pend[c->n_pend - 1].it.to == it->to) {
-			c->before.slot = c->n_pend - 1;
+		c->before.slot = c->n_pend - 1;
 		c->before.on = true;
 	}
 	return err;
