@@ -2,7 +2,7 @@
 /*
  * Build tool: makes the word lists of words/ (docs/words.md) into C tables,
  * so that a run parses nothing: the number lexer's vocabulary sorted, with
- * its index by first letter and its trigger filter, and each plain list as
+ * its hash table and its trigger filter, and each plain list as
  * an array in the order written. A malformed or duplicate entry, an unknown
  * section, a missing one: the build fails with the file, the line and why.
  *     usage: words OUTPUT.c OUTPUT.h LIST.txt...
@@ -410,7 +410,7 @@ static void write_list_decl(FILE *h, const struct section *s)
 int main(int argc, char **argv)
 {
 	uint64_t trig[TRIG_BITS / 64] = {0};
-	unsigned short start[27];
+	static uint16_t slots[VOCAB_SLOTS];
 	size_t i, j, tmin = 0, tmax = 0;
 	FILE *c, *h;
 
@@ -423,8 +423,10 @@ int main(int argc, char **argv)
 		read_list(argv[i]);
 	check_complete();
 	qsort(vocab, nvocab, sizeof(vocab[0]), by_word);
-	if (nvocab == 0 || nvocab >= 65535)
-		die("%zu words in the vocabulary", nvocab);
+	/* (half full at most: a word that is none of these stops soon) */
+	if (nvocab == 0 || nvocab > VOCAB_SLOTS / 2)
+		die("%zu words in the vocabulary (at most %d: raise VOCAB_SLOTS in "
+		    "src/numbers/vocab.h)", nvocab, VOCAB_SLOTS / 2);
 	for (i = 0; i < nvocab; i++) {
 		size_t n = strlen(vocab[i].w);
 		uint32_t hash;
@@ -454,10 +456,12 @@ int main(int argc, char **argv)
 	}
 	if (!tmin)
 		die("no word starts a number on its own ([cardinal], [ordinal], ...)");
-	for (i = 0, j = 0; i < 27; i++) {
-		while (j < nvocab && vocab[j].w[0] < 'a' + (int)i)
-			j++;
-		start[i] = (unsigned short)j;
+	for (i = 0; i < nvocab; i++) {
+		uint32_t s = vocab_hash(vocab[i].w, strlen(vocab[i].w));
+
+		while (slots[s])
+			s = (s + 1) & (VOCAB_SLOTS - 1);
+		slots[s] = (uint16_t)(i + 1);
 	}
 
 	h = fopen(argv[2], "w");
@@ -472,9 +476,8 @@ int main(int argc, char **argv)
 		   "/* The trigger words' shortest and longest. */\n"
 		   "#define TRIG_MIN %zu\n#define TRIG_MAX %zu\n\n"
 		   "extern const struct vword vocab_words[%zu] WORDS_HIDDEN;\n"
-		   "/* Where the words of each first letter start in vocab_words[] ('a' .. 'z', and "
-		   "the end). */\n"
-		   "extern const unsigned short vocab_start[27] WORDS_HIDDEN;\n"
+		   "/* vocab_find()'s table (VOCAB_SLOTS in numbers/vocab.h): 0, or a word's index + 1. */\n"
+		   "extern const uint16_t vocab_slots[VOCAB_SLOTS] WORDS_HIDDEN;\n"
 		   "extern const uint64_t vocab_triggers[TRIG_BITS / 64] WORDS_HIDDEN;\n"
 		   "extern const struct vocab_pair vocab_approx_pairs[%zu] WORDS_HIDDEN;\n\n",
 		tmin, tmax, nvocab, pair_section.count);
@@ -499,9 +502,9 @@ int main(int argc, char **argv)
 		write_roles(c, vocab[i].roles);
 		fprintf(c, ", %.17g, %s},\n", vocab[i].num, unit_symbols[vocab[i].unit]);
 	}
-	fprintf(c, "};\n\nconst unsigned short vocab_start[27] = {");
-	for (i = 0; i < 27; i++)
-		fprintf(c, "%s%u,", i % 9 ? " " : "\n\t", start[i]);
+	fprintf(c, "};\n\nconst uint16_t vocab_slots[VOCAB_SLOTS] = {");
+	for (i = 0; i < VOCAB_SLOTS; i++)
+		fprintf(c, "%s%u,", i % 16 ? " " : "\n\t", slots[i]);
 	fprintf(c, "\n};\n\nconst uint64_t vocab_triggers[TRIG_BITS / 64] = {");
 	for (i = 0; i < TRIG_BITS / 64; i++)
 		fprintf(c, "%s0x%016llxull,", i % 3 ? " " : "\n\t", (unsigned long long)trig[i]);

@@ -42,55 +42,43 @@ const struct unit_info unit_info[VOCAB_UNIT_COUNT] = {
 	[U_TRILLION] = {UC_SCALE, "", 1e12},
 };
 
-static int vocab_cmp(const char *low, size_t len, const struct vword *v)
-{
-	size_t i, k = MIN(len, (size_t)v->len);
-
-	for (i = 0; i < k; i++)
-		if (low[i] != v->w[i])
-			return (unsigned char)low[i] - (unsigned char)v->w[i];
-	return (len > v->len) - (len < v->len);
-}
-
 const struct vword *vocab_find(const char *w, size_t len)
 {
-	char low[VOCAB_MAXLEN];
-	size_t i, lo, hi;
+	uint32_t s;
+	unsigned k;
 
-	if (len == 0 || len > sizeof(low))
+	if (len == 0 || len > VOCAB_MAXLEN)
 		return NULL;
-	for (i = 0; i < len; i++)
-		low[i] = (char)(w[i] >= 'A' && w[i] <= 'Z' ? w[i] | 0x20 : w[i]);
-	if ((unsigned)(low[0] - 'a') >= 26)
-		return NULL;
-	lo = vocab_start[low[0] - 'a'];
-	hi = vocab_start[low[0] - 'a' + 1];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		int c = vocab_cmp(low, len, &vocab_words[mid]);
+	for (s = vocab_hash(w, len); (k = vocab_slots[s]) != 0; s = (s + 1) & (VOCAB_SLOTS - 1)) {
+		const struct vword *v = &vocab_words[k - 1];
+		size_t i;
 
-		if (c == 0)
-			return &vocab_words[mid];
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+		if (v->len != len)
+			continue;
+		/* (a word's letters are a-z: the 0x20 bit set makes either case one) */
+		for (i = 0; i < len && ((unsigned char)w[i] | 0x20) == (unsigned char)v->w[i]; i++)
+			;
+		if (i == len)
+			return v;
 	}
 	return NULL;
 }
 
 const char *vocab_check(void)
 {
-	size_t i;
+	size_t i, n;
 
 	for (i = 0; i < ARRAY_SIZE(vocab_words); i++) {
 		const struct vword *v = &vocab_words[i];
 		int c = v->w[0];
 		uint32_t h;
 
-		if (v->len != strlen(v->w) || v->len > VOCAB_MAXLEN || (unsigned)(c - 'a') >= 26 ||
-		    i < vocab_start[c - 'a'] || i >= vocab_start[c - 'a' + 1])
+		if (v->len != strlen(v->w) || v->len > VOCAB_MAXLEN || (unsigned)(c - 'a') >= 26)
 			return v->w;
+		/* (vocab_find() compares each letter with its 0x20 bit set) */
+		for (n = 0; n < v->len; n++)
+			if ((unsigned)(v->w[n] - 'a') >= 26)
+				return v->w;
 		if (i > 0 && strcmp(vocab_words[i - 1].w, v->w) >= 0)
 			return v->w;
 		if (vocab_find(v->w, v->len) != v)
@@ -102,7 +90,9 @@ const char *vocab_check(void)
 		if (v->len < TRIG_MIN || v->len > TRIG_MAX || !(vocab_triggers[h / 64] >> (h % 64) & 1))
 			return v->w;
 	}
-	if (vocab_start[26] != ARRAY_SIZE(vocab_words))
-		return "(the index by first letter)";
+	for (i = 0, n = 0; i < VOCAB_SLOTS; i++)
+		n += vocab_slots[i] != 0;
+	if (n != ARRAY_SIZE(vocab_words))
+		return "(the hash table)";
 	return NULL;
 }

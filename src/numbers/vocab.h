@@ -3,7 +3,7 @@
  * The number lexer's vocabulary: the roles a word plays and the units it
  * names. The words are data (words/numbers.txt); tools/words.c makes them
  * into the tables at build time (wordlists.c and wordlists.h in the build
- * folder: vocab_words[], sorted, with an index by first letter and the
+ * folder: vocab_words[], sorted, with a hash table over them and the
  * trigger filter), so a run parses nothing. tools/words.c includes this
  * header for the names of the roles and units the data file may use.
  */
@@ -99,6 +99,27 @@ struct vocab_pair {
 #define VOCAB_MAXLEN 16
 
 /*
+ * The lookup: a table of VOCAB_SLOTS slots, each 0 or a word's index + 1,
+ * probed from vocab_hash()'s slot on (the next one after a taken slot that
+ * is another word's). At most half full: most words of a text are none of the
+ * vocabulary's and stop at the first empty slot. Each byte is hashed with
+ * its 0x20 bit set, so that the text's case does not matter (the words are
+ * a-z, and a byte that equals one with the bit set is that letter in one
+ * case or the other).
+ */
+#define VOCAB_SLOTS 2048
+
+static inline uint32_t vocab_hash(const char *w, size_t len)
+{
+	uint32_t h = (uint32_t)len * 0x9e3779b1u;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ ((unsigned char)w[i] | 0x20)) * 0x01000193u;
+	return (h ^ h >> 15) & (VOCAB_SLOTS - 1);
+}
+
+/*
  * The trigger filter: a bit per hash of a trigger word's first three
  * letters (the low five bits of each: no case) and its length. Every word
  * the scan passes costs one test of it; one in a hundred English words
@@ -124,7 +145,8 @@ const struct vword *vocab_find(const char *w, size_t len);
 
 /*
  * Holds the generated tables to what the lexer assumes of them (sorted,
- * indexed, every trigger in the filter): NULL, or the first word that is not.
+ * every word found by its hash, every trigger in the filter): NULL, or the
+ * first word that is not.
  */
 const char *vocab_check(void);
 
