@@ -23,6 +23,7 @@
 
 /* ---- bytes and words ---- */
 
+/* (numlex_scan_counted() sets each field: one added here is set there too) */
 struct lex {
 	const char *t;
 	size_t n;

@@ -895,9 +895,14 @@ static inline uint64_t swar_pack(uint64_t m)
 	return ((m >> 7) * 0x0102040810204080ull) >> 56;
 }
 
-/* Of the 64 bytes at s, bit i: s[i] is an ASCII letter (*L), a digit (*D), "_" or "@" (*S). */
+/*
+ * Of the 64 bytes at s, bit i: s[i] is an ASCII letter (*L), a digit (*D),
+ * "_" or "@" (*S). Only the first chunks * 16 bytes are read: the rest are
+ * a padded copy's blanks, which are none of these (a short sentence is
+ * one block, mostly padding).
+ */
 #if defined(__SSE2__)
-static void block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *S)
+static void block_masks(const char *s, unsigned chunks, uint64_t *L, uint64_t *D, uint64_t *S)
 {
 	const __m128i lower = _mm_set1_epi8(0x20), a1 = _mm_set1_epi8('a' - 1),
 		      z1 = _mm_set1_epi8('z' + 1), d1 = _mm_set1_epi8('0' - 1),
@@ -906,7 +911,7 @@ static void block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *S)
 	int i;
 
 	/* Bytes of 0x80 and up are negative: no letter, no digit. */
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < (int)chunks; i++) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i));
 		__m128i y = _mm_or_si128(x, lower);
 
@@ -924,12 +929,13 @@ static void block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *S)
 #endif
 
 /* The same without SIMD: eight bytes at a time in a 64-bit word. */
-static void swar_block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *S)
+static void swar_block_masks(const char *s, unsigned chunks, uint64_t *L, uint64_t *D,
+			     uint64_t *S)
 {
 	uint64_t l = 0, d = 0, k = 0, x;
 	int i;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 2 * (int)chunks; i++) {
 		memcpy(&x, s + 8 * i, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		x = __builtin_bswap64(x);
@@ -949,14 +955,14 @@ static void swar_block_masks(const char *s, uint64_t *L, uint64_t *D, uint64_t *
 #endif
 
 /* Whether the 64 bytes at s hold a digit: block_masks()'s D alone, for less. */
-static inline bool block_has_digit(const char *s)
+static inline bool block_has_digit(const char *s, unsigned chunks)
 {
 #if defined(__SSE2__)
 	const __m128i d1 = _mm_set1_epi8('0' - 1), d2 = _mm_set1_epi8('9' + 1);
 	__m128i any = _mm_setzero_si128();
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < (int)chunks; i++) {
 		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i));
 
 		any = _mm_or_si128(any, _mm_and_si128(_mm_cmpgt_epi8(x, d1), _mm_cmplt_epi8(x, d2)));
@@ -966,12 +972,18 @@ static inline bool block_has_digit(const char *s)
 	uint64_t x, d = 0;
 	int i;
 
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 2 * (int)chunks; i++) {
 		memcpy(&x, s + 8 * i, 8);
 		d |= swar_between(x, '0', '9');
 	}
 	return d != 0;
 #endif
+}
+
+/* The 16-byte chunks of a block that hold some of rem bytes of text (4: all of it). */
+static inline unsigned chunks_of(size_t rem)
+{
+	return rem >= 64 ? 4 : (unsigned)(rem + 15) / 16;
 }
 
 /*
@@ -984,7 +996,7 @@ static uint64_t glued_bits(const char *b, const char *t, size_t i, size_t n, uin
 {
 	uint64_t L, g;
 
-	block_masks(b, &L, D, S);
+	block_masks(b, chunks_of(n - i), &L, D, S);
 	g = *D & (L << 1 | L >> 1);
 	if ((*D & 1) && i > 0 && byte_class[(unsigned char)t[i - 1]] == C_ALPHA)
 		g |= 1;
@@ -1028,7 +1040,7 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 			b = pad;
 		}
 		/* (no digit, nothing below: most blocks of prose) */
-		if (!block_has_digit(b))
+		if (!block_has_digit(b, chunks_of(n - i)))
 			continue;
 		g = glued_bits(b, t, i, n, &D, &S);
 		/* and a digit after "_" or "@" (S; the "@"s told apart below, by
@@ -1051,28 +1063,35 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 static const char *masks_check(void)
 {
 	char buf[64];
-	unsigned b, i;
+	unsigned b, i, c;
 
+	/* (and each count of chunks, the bytes after them a padded copy's blanks) */
 	for (b = 0; b < 256; b += 64) {
 		for (i = 0; i < 64; i++) {
-			uint64_t l[2], d[2], k[2];
-			unsigned j;
+			for (c = 1; c <= 4; c++) {
+				uint64_t l[3], d[3], k[3];
+				unsigned j;
 
-			for (j = 0; j < 64; j++)
-				buf[j] = (char)(b + (i + j) % 64);
-			swar_block_masks(buf, &l[0], &d[0], &k[0]);
-			block_masks(buf, &l[1], &d[1], &k[1]);
-			for (j = 0; j < 64; j++) {
-				unsigned c = byte_class[(unsigned char)buf[j]];
+				for (j = 0; j < 64; j++)
+					buf[j] = j < 16 * c ? (char)(b + (i + j) % 64) : ' ';
+				swar_block_masks(buf, 4, &l[0], &d[0], &k[0]);
+				swar_block_masks(buf, c, &l[2], &d[2], &k[2]);
+				block_masks(buf, c, &l[1], &d[1], &k[1]);
+				for (j = 0; j < 64; j++) {
+					unsigned cls = byte_class[(unsigned char)buf[j]];
 
-				if ((l[0] >> j & 1) != (c == C_ALPHA) || (d[0] >> j & 1) != (c == C_DIGIT) ||
-				    (k[0] >> j & 1) != (c == C_SKIP))
-					return "(the portable byte masks)";
+					if ((l[0] >> j & 1) != (cls == C_ALPHA) ||
+					    (d[0] >> j & 1) != (cls == C_DIGIT) ||
+					    (k[0] >> j & 1) != (cls == C_SKIP))
+						return "(the portable byte masks)";
+				}
+				if (l[0] != l[2] || d[0] != d[2] || k[0] != k[2])
+					return "(the portable byte masks, by chunks)";
+				if (l[0] != l[1] || d[0] != d[1] || k[0] != k[1])
+					return "(the SIMD byte masks)";
+				if (block_has_digit(buf, c) != (d[0] != 0))
+					return "(the digit test)";
 			}
-			if (l[0] != l[1] || d[0] != d[1] || k[0] != k[1])
-				return "(the SIMD byte masks)";
-			if (block_has_digit(buf) != (d[0] != 0))
-				return "(the digit test)";
 		}
 	}
 	/* one digit in any lane, among letters and bytes past 0x7f */
@@ -1081,7 +1100,7 @@ static const char *masks_check(void)
 			buf[b] = (char)(b % 2 ? 'z' : 0xb9);
 		if (i < 64)
 			buf[i] = (char)('0' + i % 10);
-		if (block_has_digit(buf) != (i < 64))
+		if (block_has_digit(buf, 4) != (i < 64))
 			return "(the digit test)";
 	}
 	return NULL;
@@ -1149,7 +1168,7 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 		memcpy(pad, t, rem);
 		t = pad;
 	}
-	block_masks(t, &L, &D, &S);
+	block_masks(t, chunks_of(rem), &L, &D, &S);
 	lx->examined += rem < 64 ? rem : 64;
 	special = D | S;
 	first = special ? (unsigned)__builtin_ctzll(special) : 64;
@@ -1193,9 +1212,30 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
 			size_t *examined)
 {
-	struct lex lx = {.t = text, .n = n, .opts = opts, .fn = fn, .ctx = ctx};
+	struct lex lx;
 	size_t p = 0;
 	bool closer;
+	unsigned k;
+
+	/*
+	 * Every field but the caches' entries, which are read only where their
+	 * key (at, ws1) matches and 0 never does: zeroing all of it was a
+	 * tenth of a short sentence's scan.
+	 */
+	lx.t = text;
+	lx.n = n;
+	lx.low = lx.lim = lx.done = lx.year_end = 0;
+	for (k = 0; k < ARRAY_SIZE(lx.wb); k++)
+		lx.wb[k].at = 0;
+	lx.wb_next = 0;
+	for (k = 0; k < ARRAY_SIZE(lx.vc); k++)
+		lx.vc[k].ws1 = 0;
+	lx.vc_next = 0;
+	lx.opts = opts;
+	lx.fn = fn;
+	lx.ctx = ctx;
+	lx.examined = 0;
+	lx.rc = 0;
 
 	/* Every read is counted: a block's 64 bytes, a step's run, each byte a reader looks at. */
 	while (p < n && !lx.rc) {
