@@ -313,6 +313,28 @@ static bool percent_as_fraction(struct claims *c, struct held *h, uint64_t end)
 }
 
 /*
+ * The words on both sides of h in its sentence, gathered on first use
+ * (*have): a figure the search can find nothing for never needs them.
+ */
+static const struct ground_context *context_of(struct claims *c, const struct held *h,
+					       uint64_t end, struct ground_context *ctx, bool *have)
+{
+	const char *p;
+	size_t n;
+
+	if (*have)
+		return ctx;
+	p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
+	ground_context_of(p + n, n, ctx);
+	p = window_get(c->w, h->from, h->to, &n);
+	ground_context_words(p, n, ctx);
+	p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
+	ground_context_after(p, n, ctx);
+	*have = true;
+	return ctx;
+}
+
+/*
  * A number check: a quantity stated by a grounded one in its context, or
  * anywhere, is grounded; one said where the grounding says another figure
  * of its unit, or near one, is reported as the near signal naming it; one
@@ -340,7 +362,7 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	uint64_t at;
 	const char *p;
 	size_t n;
-	bool money = false, month_only;
+	bool money = false, month_only, have_ctx = false;
 	size_t results = 0;
 	unsigned role = 0;
 	const struct held *day;
@@ -433,6 +455,7 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		b = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &nb);
 		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
 		ground_context_nearest(b + nb, nb, p, n, &ctx);
+		have_ctx = true;
 		gq = ground_swapped_bare(c->ground, &h->q, &ctx);
 		if (!gq)
 			gq = otherwise = said_otherwise(c, h);
@@ -440,16 +463,19 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 			return CHECK_GROUNDED;
 		v = GROUND_SWAPPED;
 	} else {
-		/* The words on both sides of it in its sentence. */
-		p = window_get(c->w, MAX(c->start, h->from > 160 ? h->from - 160 : 0), h->from, &n);
-		ground_context_of(p + n, n, &ctx);
-		p = window_get(c->w, h->from, h->to, &n);
-		ground_context_words(p, n, &ctx);
-		p = window_get(c->w, h->to, MIN(end, h->to + 160), &n);
-		ground_context_after(p, n, &ctx);
-		gq = only_stated(h) ? ground_stated_quantity(c->ground, &h->q, &ctx, &v)
-				    : ground_match_quantity(c->ground, &h->q, &ctx,
-							    r->near.signal ? r->near.tolerance : 0, &v);
+		double tolerance = r->near.signal ? r->near.tolerance : 0;
+
+		/* Nothing the search could find: no need of the words around it. */
+		if (ground_nothing_judged(c->ground, &h->q, tolerance)) {
+			gq = NULL;
+			v = GROUND_NONE;
+		} else if (only_stated(h)) {
+			gq = ground_stated_quantity(c->ground, &h->q,
+						    context_of(c, h, end, &ctx, &have_ctx), &v);
+		} else {
+			gq = ground_match_quantity(c->ground, &h->q,
+						   context_of(c, h, end, &ctx, &have_ctx), tolerance, &v);
+		}
 		/* "10:00 AM - 11:00 AM": one record's start and end, said together. */
 		if (v != GROUND_STATED && (h->nl_flags & NUMLEX_RANGE) && (said = range_held(c, h))) {
 			gq = said;
@@ -511,7 +537,8 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	/* A deadline ("by 2027") or a study's year ("a 2024 study") that
 	 * shares no word with the grounding's 2023 is not that 2023 altered:
 	 * it is said of something else. */
-	if (v == GROUND_NEAR && h->q.kind == QUANTITY_YEAR && ground_context_shared(&ctx, &gq->ctx) == 0 &&
+	if (v == GROUND_NEAR && h->q.kind == QUANTITY_YEAR &&
+	    ground_context_shared(context_of(c, h, end, &ctx, &have_ctx), &gq->ctx) == 0 &&
 	    year_of_other_role(c, h, end))
 		v = GROUND_NONE;
 	/* "May 26, 2287" where the tool gives May 26 only as 2024-05-26: that
@@ -561,7 +588,8 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 	 * more ("a Monday-Friday happy hour which went to 7pm": not the
 	 * opening hours). */
 	if (h->q.kind == QUANTITY_TIME &&
-	    !(v == GROUND_STATED && gq->days == 0 && ground_context_shared(&ctx, &gq->ctx) >= 2)) {
+	    !(v == GROUND_STATED && gq->days == 0 &&
+	      ground_context_shared(context_of(c, h, end, &ctx, &have_ctx), &gq->ctx) >= 2)) {
 		by_day = ground_check_days(c->ground, &h->q, days_said(c, h, end));
 		if (by_day) {
 			gq = by_day;
@@ -579,7 +607,8 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end)
 		p = window_get(c->w, lo, h->to, &n);
 		if (quantity_may_be_year(&h->q, p, n, (size_t)(h->from - lo))) {
 			quantity_set(&y, QUANTITY_YEAR, "date:year", h->q.value, 1);
-			gy = ground_match_quantity(c->ground, &y, &ctx, 0, &vy);
+			gy = ground_match_quantity(c->ground, &y, context_of(c, h, end, &ctx, &have_ctx),
+						   0, &vy);
 			if (vy == GROUND_STATED) {
 				gq = gy;
 				v = vy;

@@ -225,6 +225,14 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 						     const struct ground_context *ctx,
 						     enum ground_verdict *v);
 /*
+ * True when ground_match_quantity() at tolerance (and ground_stated_quantity())
+ * finds nothing for a whatever its context (GROUND_NONE), asked without one:
+ * a's unit holds nothing, and no bare number the search would judge states
+ * a or is near it. The caller then need not gather a's context. False where
+ * unsure (a count, a temperature, a range too wide to search by bins).
+ */
+bool ground_nothing_judged(const struct ground *g, const struct quantity *a, double tolerance);
+/*
  * True when a code (ground_is_code(), keyed as GROUNDING_CODE) was put in
  * since the reset, evicted or not, or ground_note_codes() said the
  * grounding names things so ("ELITEFIT15"): an answer's codes are checked

@@ -726,6 +726,52 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 	return NULL;
 }
 
+/*
+ * Whether match() finds nothing for a, whatever its context, where a's
+ * unit holds nothing (then find_swap() walks nothing: a count, which it
+ * also walks the bare numbers for, is not asked). A lexer's kind: none of
+ * the bare numbers (durations, for a->years) judge_lexed() judges is
+ * written as a is. Another: judge_candidates() with no context judges
+ * none that states a or is near it; which ones it judges, and whether
+ * each states or is near, does not hang on the context, only which of
+ * two slots it fills.
+ */
+bool ground_nothing_judged(const struct ground *g, const struct quantity *a, double tolerance)
+{
+	static const struct ground_context none;
+	bool bare = a->kind == QUANTITY_YEAR || a->kind == QUANTITY_ORDINAL;
+	uint64_t number, seconds;
+	double w;
+	uint32_t i;
+
+	if (g->qcount == 0)
+		return true;
+	/* (first what a set with figures of a's unit, most of them, answers at once) */
+	if (a->kind == QUANTITY_COUNT || a->kind == QUANTITY_TEMPERATURE ||
+	    ground_holds_unit(g, a->unit_hash))
+		return false;
+	if (a->kind <= QUANTITY_BASE) {
+		struct qsearch s = {
+			.g = g, .a = a, .ctx = &none,
+			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
+			.noun = count_noun(a),
+		};
+
+		return judge_candidates(&s, tolerance) && s.stated[0] == NIL && s.stated[1] == NIL &&
+		       s.near[0] == NIL && s.near[1] == NIL;
+	}
+	if (!bare && !a->years)
+		return true;
+	number = quantity_unit_hash("number");
+	seconds = quantity_unit_hash("seconds");
+	w = quantity_written(a);
+	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		if (((bare && g->ql[i].unit_hash == number) || (a->years && g->ql[i].unit_hash == seconds)) &&
+		    quantity_written(&g->q[i].q) == w)
+			return false;
+	return true;
+}
+
 const struct ground_quantity *ground_swapped_bare(const struct ground *g, const struct quantity *a,
 						 const struct ground_context *ctx)
 {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "ground/ground.h"
+#include "numbers/numlex.h"
 #include "test.h"
 
 static const char *key(enum grounding k, const char *text)
@@ -1871,4 +1872,134 @@ TEST(ground_relative_days)
 out:
 	ground_free(copy);
 	ground_free(g);
+}
+
+/* The quantities the number lexer reads in a text, for the test below. */
+struct lexed_pool {
+	struct quantity q[96];
+	size_t n;
+};
+
+static int pool_add(void *ctx, const struct numlex_item *it)
+{
+	struct lexed_pool *p = ctx;
+
+	if (p->n < ARRAY_SIZE(p->q))
+		p->q[p->n++] = it->q;
+	return 0;
+}
+
+/* A context of words 64 apart (so that masks collide), and nearest words, at random. */
+static void random_near_context(uint64_t *state, struct ground_context *ctx)
+{
+	size_t i;
+
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->n = test_xorshift(state) % 4;
+	for (i = 0; i < ctx->n; i++) {
+		ctx->word[i] = (uint32_t)(test_xorshift(state) % 4 * 64 + test_xorshift(state) % 2 + 1);
+		ctx->mask |= 1ull << (ctx->word[i] % 64);
+	}
+	if (ctx->n && test_xorshift(state) % 2)
+		ctx->before1 = ctx->word[0];
+	if (ctx->n > 1 && test_xorshift(state) % 2)
+		ctx->after1 = ctx->word[1];
+}
+
+/*
+ * ground_nothing_judged() stands for the search itself: the claims check
+ * gathers no context for a figure it says the search finds nothing for,
+ * and takes that nothing as the search's verdict. So wherever it says so,
+ * ground_match_quantity() at that tolerance, and ground_stated_quantity(),
+ * find nothing in any context; over small sets of figures read from
+ * sentences (every kind the lexer reads: years, decades, dates, times,
+ * ordinals in words and "35th anniversary", names' digits, phone numbers,
+ * money, shares, durations, counts) and bare numbers, so that a unit is
+ * often missing, and the bare numbers that state a year or an ordinal are
+ * there or not.
+ */
+TEST(ground_nothing_judged_is_what_the_search_finds)
+{
+	static const char *const sentences[] = {
+		"The first meeting is on March 26, 2024 at 10:00 AM, the second at 2 PM.",
+		"It opened in 1997, grew in the 1990s and moved in 2019.",
+		"Pick the third option on May 3rd and ticket TX-4411 from Gate 12.",
+		"Call 415-555-0100 or visit 1234 Main Street for the 35th anniversary.",
+		"Two hotels, three days, 45 minutes and one night in total.",
+		"It costs $1,200 or 15% more, 12 employees, 0.5 percent and 7 days.",
+		"The fourth flight leaves at 7:45 pm and lands at 21:00 on June 1.",
+		"Revenue was $4.2 billion in Q3 2023, up 7%, and 72 degrees Fahrenheit.",
+		"Windows 11, iPhone 15 and Route 66 ship in the first week of 2024.",
+	};
+	static const char *const bare[] = {"1", "2", "3", "7", "12", "14", "35", "45",
+					   "1997", "2024", "1.2", "0.5", "1200"};
+	static struct lexed_pool pool;
+	static const double tolerances[] = {0, 0.25};
+	uint64_t state = 35;
+	size_t i, k, trial, nothing = 0, found = 0, lexer_kind = 0, other_kind = 0;
+
+	pool.n = 0;
+	for (i = 0; i < ARRAY_SIZE(sentences); i++)
+		CHECK_EQ(numlex_scan(sentences[i], strlen(sentences[i]), 0, pool_add, &pool), 0);
+	/* (as a tool's JSON gives them: a bare number of the value written) */
+	for (i = 0; i < ARRAY_SIZE(bare) && pool.n < ARRAY_SIZE(pool.q); i++)
+		if (!quantity_parse(bare[i], strlen(bare[i]), &pool.q[pool.n]) ||
+		    pool.q[pool.n].kind != QUANTITY_NUMBER)
+			quantity_set(&pool.q[pool.n++], QUANTITY_NUMBER, "number", strtod(bare[i], NULL), 1);
+		else
+			pool.n++;
+	CHECK(pool.n > 40);
+	for (trial = 0; trial < 300; trial++) {
+		struct ground *g = NULL;
+		size_t m = test_xorshift(&state) % 10;
+
+		CHECK_EQ(ground_new(&g), 0);
+		if (!g)
+			return;
+		for (k = 0; k < m; k++) {
+			const struct quantity *q = &pool.q[test_xorshift(&state) % pool.n];
+			struct ground_context ctx;
+
+			random_near_context(&state, &ctx);
+			CHECK_EQ(ground_add_quantity(g, q, "x", 1, k, &ctx), 0);
+		}
+		for (i = 0; i < pool.n; i++) {
+			const struct quantity *a = &pool.q[i];
+
+			for (k = 0; k < ARRAY_SIZE(tolerances); k++) {
+				const struct ground_quantity *gq;
+				struct ground_context ctx;
+				enum ground_verdict v;
+				size_t j;
+
+				if (!ground_nothing_judged(g, a, tolerances[k])) {
+					random_near_context(&state, &ctx);
+					found += ground_match_quantity(g, a, &ctx, tolerances[k], &v) != NULL;
+					continue;
+				}
+				nothing++;
+				if (a->kind > QUANTITY_BASE)
+					lexer_kind++;
+				else
+					other_kind++;
+				for (j = 0; j < 4; j++) {
+					random_near_context(&state, &ctx);
+					gq = ground_match_quantity(g, a, &ctx, tolerances[k], &v);
+					if (gq || v != GROUND_NONE) {
+						fprintf(stderr, "  kind %d, unit %s, value %g, tolerance %.2f: "
+							"the search found \"%s\" (%d)\n", a->kind, a->unit,
+							a->value, tolerances[k], gq ? gq->text : "", v);
+						CHECK(!"the search finds what ground_nothing_judged() denies");
+						ground_free(g);
+						return;
+					}
+					CHECK(ground_stated_quantity(g, a, &ctx, &v) == NULL);
+				}
+			}
+		}
+		ground_free(g);
+	}
+	/* Both answers often, and the shortcut taken for both families of kinds. */
+	CHECK(nothing > 1000 && found > 1000);
+	CHECK(lexer_kind > 200 && other_kind > 200);
 }
