@@ -20,13 +20,16 @@ with open(os.path.join(SRC, "words", "numbers.txt"), encoding="ascii") as f:
     NUMBERS = f.read()
 with open(os.path.join(SRC, "words", "pairs.txt"), encoding="ascii") as f:
     PAIRS = f.read()
+with open(os.path.join(SRC, "words", "ground.txt"), encoding="ascii") as f:
+    GROUND = f.read()
 
 
-def run(numbers=NUMBERS, pairs=PAIRS, extra=None):
-    """The generator over the two lists (edited): (status, stderr, the C it wrote)."""
+def run(numbers=NUMBERS, pairs=PAIRS, extra=None, ground=GROUND):
+    """The generator over the lists (edited): (status, stderr, the C it wrote)."""
     with tempfile.TemporaryDirectory() as d:
         paths = []
-        for name, text in (("numbers.txt", numbers), ("pairs.txt", pairs)) + (extra or ()):
+        lists = (("numbers.txt", numbers), ("pairs.txt", pairs), ("ground.txt", ground))
+        for name, text in lists + (extra or ()):
             paths.append(os.path.join(d, name))
             with open(paths[-1], "wb") as f:
                 f.write(text.encode("latin-1"))
@@ -82,6 +85,13 @@ rc, err, out = run(numbers=after("approx-pair", "shy of below"))
 check(rc == 0 and ("shy", "0", "0", "U_NONE") not in vocab(out), "a pair's first word is not "
       "looked up (no entry of its own)", err)
 
+# words/ground.txt: each list as written, an extension lands in it.
+check(rc == 0 and 'const char *const words_item[5] = {\n\t"fare",\n\t"fares",' in run()[2],
+      "a list of ground.txt is made into its array, in its order")
+rc, err, out = run(ground=after("party", "pax", GROUND))
+check(rc == 0 and re.search(r'words_party\[14\] = \{[^}]*"pax"', out),
+      "a word added to [party] of ground.txt is in its list", err)
+
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [
     ("a duplicate in a section", after("cardinal", "five 5"),
@@ -126,10 +136,22 @@ CASES = [
      '"[name]" alone on its line'),
     ("an unknown list", NUMBERS, PAIRS, "unknown list", (("extra.txt", "[stop]\nx\n"),)),
     ("a line too long", after("stop", "ab " * 400), PAIRS, "line longer than 1024 bytes"),
+    ("a duplicate in ground.txt", NUMBERS, PAIRS, 'duplicate "fare" in [item] (first at '
+     'ground.txt:%d)' % (line_of(GROUND, "\n[item]\n") + 2), None, after("item", "fare", GROUND)),
+    ("a section of ground.txt missing", NUMBERS, PAIRS, "no section [end] in ground.txt", None,
+     re.sub(r"\[end\]\n[^\[]*", "", GROUND)),
+    ("a section of ground.txt empty", NUMBERS, PAIRS, "section [start] of ground.txt is empty",
+     None, GROUND.replace("begin begins from start starts", "")),
+    ("a capital in ground.txt", NUMBERS, PAIRS, '"Total" in [sum]: lowercase letters a-z only',
+     None, after("sum", "Total", GROUND)),
+    ("a section of another list", NUMBERS, PAIRS, "unknown section [cardinal] in ground.txt",
+     None, GROUND + "[cardinal]\nfive 5\n"),
 ]
 for case in CASES:
     what, numbers, pairs, want = case[:4]
-    rc, err, _ = run(numbers, pairs, case[4] if len(case) > 4 else None)
+    extra = case[4] if len(case) > 4 else None
+    ground = case[5] if len(case) > 5 else GROUND
+    rc, err, _ = run(numbers, pairs, extra, ground)
     if not want:  # (a control: seven letters are allowed)
         check(rc == 0, "refused only past the limit: " + what, err)
         continue

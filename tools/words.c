@@ -39,7 +39,10 @@ struct section {
 	size_t count;
 };
 
-/* The plain lists: the program reads them as arrays (wordlists.h). */
+/*
+ * The plain lists: the program reads them as arrays (wordlists.h). maxlen
+ * is what the reader of a list can see: a longer word would never match.
+ */
 #define LIST_OF(f, n, c, max, sym) {.file = f, .name = n, .kind = LIST, .chars = c, .maxlen = max, .symbol = sym}
 static struct section lists[] = {
 	LIST_OF("numbers.txt", "glued-unit", LETTERS, 7, "words_glued_units"),
@@ -55,7 +58,16 @@ static struct section lists[] = {
 	LIST_OF("pairs.txt", "function-word", LOWER, 3, "words_function"),
 	LIST_OF("pairs.txt", "determiner", LOWER, 16, "words_determiner"),
 	LIST_OF("pairs.txt", "phrase-end", LOWER, 16, "words_phrase_end"),
+	LIST_OF("ground.txt", "item", LOWER, 16, "words_item"),
+	LIST_OF("ground.txt", "sum", LOWER, 16, "words_sum"),
+	LIST_OF("ground.txt", "payment", LOWER, 16, "words_payment"),
+	LIST_OF("ground.txt", "party", LOWER, 16, "words_party"),
+	LIST_OF("ground.txt", "start", LOWER, 16, "words_start"),
+	LIST_OF("ground.txt", "end", LOWER, 16, "words_end"),
 };
+
+/* The list files, as the build names them. */
+static const char *const files[] = {"numbers.txt", "pairs.txt", "ground.txt"};
 
 #define ROLE_SECTION(role_, section_, takes_number) \
 	{.file = "numbers.txt", .name = section_, .kind = ROLE, .role = R_##role_, \
@@ -166,10 +178,10 @@ static bool known_file(const char *file)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
-		if (!strcmp(lists[i].file, file))
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (!strcmp(files[i], file))
 			return true;
-	return !strcmp(unit_section.file, file);
+	return false;
 }
 
 static void check_word(const struct section *sec, const char *w)
@@ -296,8 +308,15 @@ static void read_list(const char *path)
 
 	cur_path = path;
 	cur_line = 0;
-	if (!known_file(file))
-		die("unknown list (the lists: numbers.txt, pairs.txt)");
+	if (!known_file(file)) {
+		size_t i;
+
+		fprintf(stderr, "words: %s:%d: unknown list (the lists:", path, 0);
+		for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+			fprintf(stderr, " %s", files[i]);
+		fprintf(stderr, ")\n");
+		exit(1);
+	}
 	in = fopen(path, "r");
 	if (!in)
 		die("cannot open: %s", strerror(errno));

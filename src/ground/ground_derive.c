@@ -9,6 +9,7 @@
 
 #include "common/fmath.h"
 #include "numbers/numlex.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -165,27 +166,11 @@ bool ground_derive(const struct ground *g, const struct quantity *a, const doubl
 
 /*
  * The total check (claims.c): what the grounding says a stated total is.
- * The words that key a figure as one item's price, and those that key it
- * as a sum already (a charge, a refund, a total): "price": 145 in a
- * flight is one passenger's fare; "amount": 1200 in a payment is what was
- * charged.
+ * The words that key a figure as one item's price (words_item) and those
+ * that key it as a sum already (words_sum); a payment's (words_payment);
+ * the nouns a party is counted in (words_party): words/ground.txt.
+ * Whether a figure's context says one of the words w[0, nw).
  */
-static const char *const item_words[] = {"fare", "fares", "price", "prices", "rate"};
-
-static const char *const sum_words[] = {
-	"amount", "balance", "charge", "charged", "paid", "payment", "refund", "refunded",
-	"subtotal", "sum", "total",
-};
-
-/* Words of a payment: two of one figure are two payments. */
-static const char *const payment_words[] = {"amount", "charge", "charged", "paid", "payment"};
-
-/* Nouns a party is counted in ("passengers": [..two..], "2 passengers"). */
-static const char *const party_words[] = {
-	"adult", "adults", "guest", "guests", "passenger", "passengers", "people", "person",
-	"persons", "traveler", "travelers", "traveller", "travellers",
-};
-
 static bool ctx_says(const struct ground_context *ctx, const char *const *w, size_t nw)
 {
 	size_t i, k;
@@ -196,11 +181,6 @@ static bool ctx_says(const struct ground_context *ctx, const char *const *w, siz
 				return true;
 	return false;
 }
-
-/* Words that key a time as a start, and as an end ("start_time", "ends"). */
-static const char *const start_words[] = {"begin", "begins", "from", "start", "starts"};
-
-static const char *const end_words[] = {"end", "ends", "finish", "finishes", "until"};
 
 /* How far apart a record's start and end are read, in bytes of grounding. */
 #define SPAN_NEAR 512
@@ -230,10 +210,10 @@ bool ground_time_span(const struct ground *g, double seconds, char *how, size_t 
 
 		if (gap > SPAN_NEAR || fabs(d - seconds) >= 1)
 			continue;
-		if (!((ctx_says(&a->ctx, start_words, ARRAY_SIZE(start_words)) &&
-		       ctx_says(&b->ctx, end_words, ARRAY_SIZE(end_words))) ||
-		      (ctx_says(&b->ctx, start_words, ARRAY_SIZE(start_words)) &&
-		       ctx_says(&a->ctx, end_words, ARRAY_SIZE(end_words)))))
+		if (!((ctx_says(&a->ctx, words_start, ARRAY_SIZE(words_start)) &&
+		       ctx_says(&b->ctx, words_end, ARRAY_SIZE(words_end))) ||
+		      (ctx_says(&b->ctx, words_start, ARRAY_SIZE(words_start)) &&
+		       ctx_says(&a->ctx, words_end, ARRAY_SIZE(words_end)))))
 			continue;
 		snprintf(x, sizeof(x), "%02d:%02d", (int)MAX(a->q.value, b->q.value) / 60,
 			 (int)MAX(a->q.value, b->q.value) % 60);
@@ -281,9 +261,9 @@ static bool count_keys(const struct ground_quantity *gq, void *arg)
 
 	if (!to_the_cent(gq->q.value, s->v))
 		return false;
-	if (ctx_says(&gq->ctx, sum_words, ARRAY_SIZE(sum_words)))
+	if (ctx_says(&gq->ctx, words_sum, ARRAY_SIZE(words_sum)))
 		s->sums++;
-	else if (ctx_says(&gq->ctx, item_words, ARRAY_SIZE(item_words)))
+	else if (ctx_says(&gq->ctx, words_item, ARRAY_SIZE(words_item)))
 		s->items++;
 	return false;
 }
@@ -301,8 +281,8 @@ bool ground_party_noun(const struct quantity *q)
 	const char *u = q->items ? strrchr(q->unit, ':') + 1 : q->unit;
 	size_t k;
 
-	for (k = 0; k < ARRAY_SIZE(party_words); k++)
-		if (strcmp(u, party_words[k]) == 0)
+	for (k = 0; k < ARRAY_SIZE(words_party); k++)
+		if (strcmp(u, words_party[k]) == 0)
 			return true;
 	return false;
 }
@@ -318,7 +298,7 @@ unsigned ground_party(const struct ground *g)
 		if (q->value < 1 || q->value > DERIVE_FACTOR_MAX || q->value != floor(q->value))
 			continue;
 		if ((q->kind == QUANTITY_COUNT && ground_party_noun(q)) ||
-		    (q->kind == QUANTITY_NUMBER && ctx_says(&gq->ctx, party_words, ARRAY_SIZE(party_words))))
+		    (q->kind == QUANTITY_NUMBER && ctx_says(&gq->ctx, words_party, ARRAY_SIZE(words_party))))
 			return (unsigned)q->value;
 	}
 	return 0;
@@ -334,12 +314,12 @@ static bool halved_or_doubled(const struct ground_quantity *gq, void *arg)
 {
 	struct charged_search *s = arg;
 
-	if (!ctx_says(&gq->ctx, sum_words, ARRAY_SIZE(sum_words)) || !(gq->q.value > 0))
+	if (!ctx_says(&gq->ctx, words_sum, ARRAY_SIZE(words_sum)) || !(gq->q.value > 0))
 		return false;
 	/* (a payment said again, not a record's total said again by a
 	 * search and then a booking) */
 	if (s->hit && to_the_cent(gq->q.value, s->hit->q.value) && gq->at != s->hit->at &&
-	    ctx_says(&gq->ctx, payment_words, ARRAY_SIZE(payment_words)))
+	    ctx_says(&gq->ctx, words_payment, ARRAY_SIZE(words_payment)))
 		s->same++;
 	if (!s->hit && (to_the_cent(gq->q.value * 2, s->v) || to_the_cent(gq->q.value / 2, s->v)))
 		s->hit = gq;
