@@ -7,6 +7,7 @@
 #include "ground_int.h"
 
 #include "common/fmath.h"
+#include "numbers/cardinal.h"
 #include "numbers/numlex.h"
 
 #include <ctype.h>
@@ -264,11 +265,13 @@ const struct ground_quantity *ground_day_time(const struct ground *g)
 
 /* ---- days said relative to another, or to today ---- */
 
-/* A count of days or weeks a word says: "a", "the", "one" ... "ten", or 1 to 31 in digits; else 0. */
+/*
+ * A count of days or weeks a word says: "a", "the", a cardinal of 1 to 10
+ * ("one" ... "ten", [cardinal] of words/numbers.txt), or 1 to 31 in
+ * digits; else 0.
+ */
 static int rel_count(const char *w, size_t k)
 {
-	static const char *const words[] = {"one", "two", "three", "four", "five", "six", "seven",
-					    "eight", "nine", "ten"};
 	size_t i;
 	int v = 0;
 
@@ -283,10 +286,7 @@ static int rel_count(const char *w, size_t k)
 	if ((k == 1 && ascii_lower((unsigned char)w[0]) == 'a') || (k == 2 && strncasecmp(w, "an", 2) == 0) ||
 	    (k == 3 && strncasecmp(w, "the", 3) == 0))
 		return 1;
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (strlen(words[i]) == k && strncasecmp(w, words[i], k) == 0)
-			return (int)i + 1;
-	return 0;
+	return cardinal_word(w, k, 1, 10);
 }
 
 /* Days in a unit word ("day", "days": 1; "week", "weeks": 7), else 0. */
