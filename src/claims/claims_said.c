@@ -13,6 +13,7 @@
 #include "ground/bib.h"
 #include "ground/ground.h"
 #include "numbers/arith.h"
+#include "numbers/cardinal.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
 
@@ -57,18 +58,10 @@ static inline bool ascii_alnum(char c)
 	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 }
 
-/* A count of 2 to 9 in words ("two meals"); 0 when w[0, k) is none. */
+/* A count of 2 to 9 in words ("two meals"; numbers/cardinal.h); 0 when w[0, k) is none. */
 static unsigned count_word(const char *w, size_t k)
 {
-	static const char *const words[] = {"two", "three", "four", "five", "six", "seven",
-					    "eight", "nine"};
-	size_t i;
-	int c0 = tolower((unsigned char)w[0]);
-
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		if (c0 == words[i][0] && k == strlen(words[i]) && strncasecmp(w, words[i], k) == 0)
-			return (unsigned)i + 2;
-	return 0;
+	return (unsigned)cardinal_word(w, k, 2, 9);
 }
 
 /*
