@@ -22,13 +22,16 @@ with open(os.path.join(SRC, "words", "pairs.txt"), encoding="ascii") as f:
     PAIRS = f.read()
 with open(os.path.join(SRC, "words", "ground.txt"), encoding="ascii") as f:
     GROUND = f.read()
+with open(os.path.join(SRC, "words", "claims.txt"), encoding="ascii") as f:
+    CLAIMS = f.read()
 
 
-def run(numbers=NUMBERS, pairs=PAIRS, extra=None, ground=GROUND):
+def run(numbers=NUMBERS, pairs=PAIRS, extra=None, ground=GROUND, claims=CLAIMS):
     """The generator over the lists (edited): (status, stderr, the C it wrote)."""
     with tempfile.TemporaryDirectory() as d:
         paths = []
-        lists = (("numbers.txt", numbers), ("pairs.txt", pairs), ("ground.txt", ground))
+        lists = (("numbers.txt", numbers), ("pairs.txt", pairs), ("ground.txt", ground),
+                 ("claims.txt", claims))
         for name, text in lists + (extra or ()):
             paths.append(os.path.join(d, name))
             with open(paths[-1], "wb") as f:
@@ -92,6 +95,14 @@ rc, err, out = run(ground=after("party", "pax", GROUND))
 check(rc == 0 and re.search(r'words_party\[14\] = \{[^}]*"pax"', out),
       "a word added to [party] of ground.txt is in its list", err)
 
+# words/claims.txt: [abbreviation] is sorted by the build (the program
+# searches it by halves), wherever a word is added.
+rc, err, out = run(claims=after("abbreviation", "viz ave", CLAIMS))
+m = re.search(r'words_abbreviations\[(\d+)\] = \{([^}]*)\}', out)
+abbrevs = re.findall(r'"(\w+)"', m.group(2)) if m else []
+check(rc == 0 and "viz" in abbrevs and "ave" in abbrevs and abbrevs == sorted(abbrevs) and
+      int(m.group(1)) == len(abbrevs), "words added to [abbreviation] land in order", err)
+
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [
     ("a duplicate in a section", after("cardinal", "five 5"),
@@ -146,12 +157,23 @@ CASES = [
      None, after("sum", "Total", GROUND)),
     ("a section of another list", NUMBERS, PAIRS, "unknown section [cardinal] in ground.txt",
      None, GROUND + "[cardinal]\nfive 5\n"),
+    ("a duplicate in claims.txt", NUMBERS, PAIRS, 'duplicate "dr" in [abbreviation]', None,
+     GROUND, after("abbreviation", "dr", CLAIMS)),
+    ("an abbreviation of one letter", NUMBERS, PAIRS,
+     '"x" in [abbreviation]: shorter than 2 letters', None, GROUND,
+     after("abbreviation", "x", CLAIMS)),
+    ("an abbreviation the search cannot see", NUMBERS, PAIRS,
+     '"abbreviationwxyz" in [abbreviation]: longer than 15 letters', None, GROUND,
+     after("abbreviation", "abbreviationwxyz", CLAIMS)),
+    ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [abbreviation] in claims.txt",
+     None, GROUND, re.sub(r"\[abbreviation\]\n[^\[]*", "", CLAIMS)),
 ]
 for case in CASES:
     what, numbers, pairs, want = case[:4]
     extra = case[4] if len(case) > 4 else None
     ground = case[5] if len(case) > 5 else GROUND
-    rc, err, _ = run(numbers, pairs, extra, ground)
+    claims = case[6] if len(case) > 6 else CLAIMS
+    rc, err, _ = run(numbers, pairs, extra, ground, claims)
     if not want:  # (a control: seven letters are allowed)
         check(rc == 0, "refused only past the limit: " + what, err)
         continue

@@ -3,8 +3,9 @@
  * Build tool: makes the word lists of words/ (docs/words.md) into C tables,
  * so that a run parses nothing: the number lexer's vocabulary sorted, with
  * its hash table and its trigger filter, and each plain list as
- * an array in the order written. A malformed or duplicate entry, an unknown
- * section, a missing one: the build fails with the file, the line and why.
+ * an array in the order written (or sorted, where the program searches it
+ * by halves). A malformed or duplicate entry, an unknown section, a missing
+ * one: the build fails with the file, the line and why.
  *     usage: words OUTPUT.c OUTPUT.h LIST.txt...
  */
 #include <errno.h>
@@ -32,7 +33,8 @@ struct section {
 	int number;       /* ROLE: VOCAB_NUMBER, VOCAB_WORD or VOCAB_DERIVED (no section) */
 	double lo, hi;    /* the numbers allowed */
 	enum chars chars;
-	size_t maxlen;
+	size_t minlen, maxlen;
+	bool sorted;        /* LIST: written in strcmp() order, for a binary search */
 	const char *symbol; /* LIST: the C array */
 	const char *path;   /* where it was seen, or NULL */
 	int line;
@@ -44,6 +46,9 @@ struct section {
  * is what the reader of a list can see: a longer word would never match.
  */
 #define LIST_OF(f, n, c, max, sym) {.file = f, .name = n, .kind = LIST, .chars = c, .maxlen = max, .symbol = sym}
+#define SORTED_OF(f, n, c, min, max, sym) \
+	{.file = f, .name = n, .kind = LIST, .chars = c, .minlen = min, .maxlen = max, .sorted = true, \
+	 .symbol = sym}
 static struct section lists[] = {
 	LIST_OF("numbers.txt", "glued-unit", LETTERS, 7, "words_glued_units"),
 	LIST_OF("numbers.txt", "street", LOWER, 16, "words_street"),
@@ -64,10 +69,12 @@ static struct section lists[] = {
 	LIST_OF("ground.txt", "party", LOWER, 16, "words_party"),
 	LIST_OF("ground.txt", "start", LOWER, 16, "words_start"),
 	LIST_OF("ground.txt", "end", LOWER, 16, "words_end"),
+	/* is_abbreviation() reads 16 bytes back, and a single letter itself */
+	SORTED_OF("claims.txt", "abbreviation", LOWER, 2, 15, "words_abbreviations"),
 };
 
 /* The list files, as the build names them. */
-static const char *const files[] = {"numbers.txt", "pairs.txt", "ground.txt"};
+static const char *const files[] = {"numbers.txt", "pairs.txt", "ground.txt", "claims.txt"};
 
 #define ROLE_SECTION(role_, section_, takes_number) \
 	{.file = "numbers.txt", .name = section_, .kind = ROLE, .role = R_##role_, \
@@ -190,6 +197,8 @@ static void check_word(const struct section *sec, const char *w)
 
 	if (n > sec->maxlen)
 		die("\"%s\" in [%s]: longer than %zu letters", w, sec->name, sec->maxlen);
+	if (n < sec->minlen)
+		die("\"%s\" in [%s]: shorter than %zu letters", w, sec->name, sec->minlen);
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)w[i];
 		bool ok = (c >= 'a' && c <= 'z') || (sec->chars == LETTERS && c >= 'A' && c <= 'Z');
@@ -379,6 +388,11 @@ static int by_word(const void *a, const void *b)
 	return strcmp(((const struct vocab *)a)->w, ((const struct vocab *)b)->w);
 }
 
+static int by_entry(const void *a, const void *b)
+{
+	return strcmp((*(const struct entry *const *)a)->w, (*(const struct entry *const *)b)->w);
+}
+
 static void check_complete(void)
 {
 	size_t i;
@@ -534,10 +548,17 @@ int main(int argc, char **argv)
 				side_symbols[entries[j].side]);
 	fprintf(c, "\n};\n");
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
-		fprintf(c, "\nconst char *const %s[%zu] = {", lists[i].symbol, lists[i].count);
+		static const struct entry *list[MAX_ENTRIES];
+		size_t n = 0;
+
 		for (j = 0; j < nentries; j++)
 			if (entries[j].sec == &lists[i])
-				fprintf(c, "\n\t\"%s\",", entries[j].w);
+				list[n++] = &entries[j];
+		if (lists[i].sorted)
+			qsort(list, n, sizeof(list[0]), by_entry);
+		fprintf(c, "\nconst char *const %s[%zu] = {", lists[i].symbol, lists[i].count);
+		for (j = 0; j < n; j++)
+			fprintf(c, "\n\t\"%s\",", list[j]->w);
 		fprintf(c, "\n};\n");
 	}
 	if (fclose(c) != 0) {

@@ -14,6 +14,7 @@
 #include "numbers/arith.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -59,15 +60,6 @@ const uint64_t *claims_counts(const struct claims *c)
 {
 	return c->counts;
 }
-
-/* Words whose trailing period does not end a sentence, lowercase and sorted
- * (abbreviation() searches it at every full stop). */
-static const char *const abbreviations[] = {
-	"al", "approx", "apr", "aug", "ca", "cf", "co", "corp", "dec", "dept", "dr", "eq", "est",
-	"etc", "feb", "fig", "figs", "inc", "jan", "jr", "jul", "jun", "ltd", "mar", "mr", "mrs",
-	"ms", "mt", "no", "nos", "nov", "oct", "pp", "prof", "ref", "sep", "sept", "sr", "st",
-	"vol", "vs",
-};
 
 int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
 	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
@@ -796,14 +788,18 @@ static int word_cmp(const char *a, const char *b)
 	return (unsigned char)*a - (unsigned char)*b;
 }
 
-/* Is the lowercase word one of abbreviations[]? A binary search. */
+/*
+ * Is the lowercase word one of the words whose trailing period does not end
+ * a sentence (words_abbreviations[], words/claims.txt, sorted by the
+ * build)? A binary search.
+ */
 static bool abbreviation(const char *word)
 {
-	size_t lo = 0, hi = ARRAY_SIZE(abbreviations);
+	size_t lo = 0, hi = ARRAY_SIZE(words_abbreviations);
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = word_cmp(word, abbreviations[mid]);
+		int c = word_cmp(word, words_abbreviations[mid]);
 
 		if (c == 0)
 			return true;
@@ -823,8 +819,8 @@ static size_t longest_abbreviation(void)
 	size_t i, m = atomic_load_explicit(&longest, memory_order_relaxed);
 
 	if (m == 0) {
-		for (i = 0; i < ARRAY_SIZE(abbreviations); i++)
-			m = MAX(m, strlen(abbreviations[i]));
+		for (i = 0; i < ARRAY_SIZE(words_abbreviations); i++)
+			m = MAX(m, strlen(words_abbreviations[i]));
 		atomic_store_explicit(&longest, m, memory_order_relaxed);
 	}
 	return m;
