@@ -96,12 +96,14 @@ check(rc == 0 and re.search(r'words_party\[14\] = \{[^}]*"pax"', out),
       "a word added to [party] of ground.txt is in its list", err)
 
 # words/claims.txt: [abbreviation] is sorted by the build (the program
-# searches it by halves), wherever a word is added.
+# searches it by halves), wherever a word is added; the others keep their order.
 rc, err, out = run(claims=after("abbreviation", "viz ave", CLAIMS))
 m = re.search(r'words_abbreviations\[(\d+)\] = \{([^}]*)\}', out)
 abbrevs = re.findall(r'"(\w+)"', m.group(2)) if m else []
 check(rc == 0 and "viz" in abbrevs and "ave" in abbrevs and abbrevs == sorted(abbrevs) and
       int(m.group(1)) == len(abbrevs), "words added to [abbreviation] land in order", err)
+check('const char *const words_works[18] = {\n\t"analyses",\n\t"analysis",' in run()[2],
+      "[work] of claims.txt is made into its array, in its order")
 
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [
@@ -165,6 +167,9 @@ CASES = [
     ("an abbreviation the search cannot see", NUMBERS, PAIRS,
      '"abbreviationwxyz" in [abbreviation]: longer than 15 letters', None, GROUND,
      after("abbreviation", "abbreviationwxyz", CLAIMS)),
+    ("a work the reader cannot see", NUMBERS, PAIRS, '"monographs" in [work]: longer than 9 '
+     'letters', None, GROUND, after("work", "monographs", CLAIMS)),
+    ("a work of nine letters", NUMBERS, PAIRS, "", None, GROUND, after("work", "monograph", CLAIMS)),
     ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [abbreviation] in claims.txt",
      None, GROUND, re.sub(r"\[abbreviation\]\n[^\[]*", "", CLAIMS)),
 ]

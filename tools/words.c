@@ -71,6 +71,8 @@ static struct section lists[] = {
 	LIST_OF("ground.txt", "end", LOWER, 16, "words_end"),
 	/* is_abbreviation() reads 16 bytes back, and a single letter itself */
 	SORTED_OF("claims.txt", "abbreviation", LOWER, 2, 15, "words_abbreviations"),
+	/* year_of_other_role() reads 10 bytes after the year: a blank and the word */
+	LIST_OF("claims.txt", "work", LOWER, 9, "words_works"),
 };
 
 /* The list files, as the build names them. */

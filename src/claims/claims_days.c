@@ -14,6 +14,7 @@
 #include "numbers/arith.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -339,15 +340,10 @@ bool date_ahead(struct claims *c, const struct held *h, uint64_t end)
 	return year && year * 100 + month > c->today;
 }
 
-/* Nouns a year before them dates as a work: "a 2024 study", "2024 surveys". */
-static const char *const works[] = {
-	"analyses", "analysis", "article", "articles", "audit", "audits", "paper", "papers", "poll",
-	"polls", "report", "reports", "review", "reviews", "studies", "study", "survey", "surveys",
-};
-
 /*
  * Is the year h said as a deadline ("by 2027") or as the date of a work
- * ("a 2024 study")? Such a year is no event's that the grounding dates.
+ * ("a 2024 study", "2024 surveys": words_works[], words/claims.txt)? Such
+ * a year is no event's that the grounding dates.
  */
 bool year_of_other_role(struct claims *c, const struct held *h, uint64_t end)
 {
@@ -362,9 +358,9 @@ bool year_of_other_role(struct claims *c, const struct held *h, uint64_t end)
 	p = window_get(c->w, h->to, MIN(end, h->to + 10), &n);
 	if (n < 2 || p[0] != ' ')
 		return false;
-	for (i = 0; i < ARRAY_SIZE(works); i++) {
-		k = strlen(works[i]);
-		if (n >= k + 1 && strncasecmp(p + 1, works[i], k) == 0 &&
+	for (i = 0; i < ARRAY_SIZE(words_works); i++) {
+		k = strlen(words_works[i]);
+		if (n >= k + 1 && strncasecmp(p + 1, words_works[i], k) == 0 &&
 		    (n == k + 1 || !isalpha((unsigned char)p[k + 1])))
 			return true;
 	}
