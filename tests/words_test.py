@@ -104,6 +104,9 @@ check(rc == 0 and "viz" in abbrevs and "ave" in abbrevs and abbrevs == sorted(ab
       int(m.group(1)) == len(abbrevs), "words added to [abbreviation] land in order", err)
 check('const char *const words_works[18] = {\n\t"analyses",\n\t"analysis",' in run()[2],
       "[work] of claims.txt is made into its array, in its order")
+rc, err, out = run(claims=after("assessing", "grade", CLAIMS))
+check(rc == 0 and 'words_assessing[8] = {\n\t"grade",\n\t"quality",' in out,
+      "a stem added to [assessing] is in its list", err)
 
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [

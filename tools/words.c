@@ -73,6 +73,7 @@ static struct section lists[] = {
 	SORTED_OF("claims.txt", "abbreviation", LOWER, 2, 15, "words_abbreviations"),
 	/* year_of_other_role() reads 10 bytes after the year: a blank and the word */
 	LIST_OF("claims.txt", "work", LOWER, 9, "words_works"),
+	LIST_OF("claims.txt", "assessing", LOWER, 16, "words_assessing"),
 };
 
 /* The list files, as the build names them. */

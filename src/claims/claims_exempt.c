@@ -15,6 +15,7 @@
 #include "numbers/arith.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -158,20 +159,16 @@ bool proposed(const struct claims *c, const struct held *h)
 /* How far back the tag a figure is the content of is read. */
 #define TAG_BACK 64
 
-/* Words of a tag's name that say the model grades its own work. */
-static const char *const assessing[] = {
-	"quality", "confidence", "certainty", "self", "assess", "evaluat", "reflect",
-};
-
-/* Whether p[0, n) holds one of the words of assessing[], without case. */
+/* Whether p[0, n) holds one of the words of a tag's name that say the model
+ * grades its own work (words_assessing[], words/claims.txt), without case. */
 static bool names_assessment(const char *p, size_t n)
 {
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
-		for (k = 0; k < ARRAY_SIZE(assessing); k++)
-			if (strlen(assessing[k]) <= n - i &&
-			    strncasecmp(p + i, assessing[k], strlen(assessing[k])) == 0)
+		for (k = 0; k < ARRAY_SIZE(words_assessing); k++)
+			if (strlen(words_assessing[k]) <= n - i &&
+			    strncasecmp(p + i, words_assessing[k], strlen(words_assessing[k])) == 0)
 				return true;
 	return false;
 }
