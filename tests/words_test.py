@@ -107,6 +107,10 @@ check('const char *const words_works[18] = {\n\t"analyses",\n\t"analysis",' in r
 rc, err, out = run(claims=after("assessing", "grade", CLAIMS))
 check(rc == 0 and 'words_assessing[8] = {\n\t"grade",\n\t"quality",' in out,
       "a stem added to [assessing] is in its list", err)
+rc, err, out = run(claims=after("party", "diners", CLAIMS))
+check(rc == 0 and 'words_claims_party[8] = {\n\t"diners",\n\t"people",' in out and
+      'words_party[13] = {' in out, "[party] of claims.txt is its own list, apart from ground.txt's",
+      err)
 
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [
@@ -173,8 +177,10 @@ CASES = [
     ("a work the reader cannot see", NUMBERS, PAIRS, '"monographs" in [work]: longer than 9 '
      'letters', None, GROUND, after("work", "monographs", CLAIMS)),
     ("a work of nine letters", NUMBERS, PAIRS, "", None, GROUND, after("work", "monograph", CLAIMS)),
-    ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [abbreviation] in claims.txt",
-     None, GROUND, re.sub(r"\[abbreviation\]\n[^\[]*", "", CLAIMS)),
+    ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [received] in claims.txt",
+     None, GROUND, re.sub(r"\[received\]\n[^\[]*", "", CLAIMS)),
+    ("a word twice in [spent]", NUMBERS, PAIRS, 'duplicate "spent" in [spent]', None, GROUND,
+     after("spent", "spent", CLAIMS)),
 ]
 for case in CASES:
     what, numbers, pairs, want = case[:4]

@@ -74,6 +74,10 @@ static struct section lists[] = {
 	/* year_of_other_role() reads 10 bytes after the year: a blank and the word */
 	LIST_OF("claims.txt", "work", LOWER, 9, "words_works"),
 	LIST_OF("claims.txt", "assessing", LOWER, 16, "words_assessing"),
+	LIST_OF("claims.txt", "party", LOWER, 16, "words_claims_party"),
+	/* total_flow() reads the 48 bytes before the total */
+	LIST_OF("claims.txt", "spent", LOWER, 16, "words_spent"),
+	LIST_OF("claims.txt", "received", LOWER, 16, "words_received"),
 };
 
 /* The list files, as the build names them. */

@@ -14,6 +14,7 @@
 #include "numbers/arith.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -316,13 +317,12 @@ bool rate_of_time(struct claims *c, const struct held *h, uint64_t end)
 
 /*
  * "For two, that comes to $170", "for two people": a party of two said
- * with "for two" and no noun of what is counted ("for two nights", "for
- * two tickets" are no party). p[0, n): the words before the sum.
+ * with "for two" and no noun of what is counted but a party's
+ * (words_claims_party[], words/claims.txt: "for two nights", "for two
+ * tickets" are no party). p[0, n): the words before the sum.
  */
 static bool for_two_said(const char *p, size_t n)
 {
-	static const char *const whos[] = {"people", "persons", "passengers", "guests", "adults",
-					   "travelers", "travellers"};
 	size_t i, j, k;
 
 	for (i = 0; i + 7 <= n; i++) {
@@ -333,10 +333,10 @@ static bool for_two_said(const char *p, size_t n)
 			return true;
 		if (p[j] != ' ')
 			continue;
-		for (k = 0; k < ARRAY_SIZE(whos); k++) {
-			size_t l = strlen(whos[k]);
+		for (k = 0; k < ARRAY_SIZE(words_claims_party); k++) {
+			size_t l = strlen(words_claims_party[k]);
 
-			if (j + 1 + l <= n && strncasecmp(p + j + 1, whos[k], l) == 0 &&
+			if (j + 1 + l <= n && strncasecmp(p + j + 1, words_claims_party[k], l) == 0 &&
 			    (j + 1 + l == n || !isalpha((unsigned char)p[j + 1 + l])))
 				return true;
 		}
@@ -470,14 +470,12 @@ bool span_product(struct claims *c, struct held *h, uint64_t end, bool before)
 
 /*
  * A price written as a bare number ("Price for 2 people: 300.0") that is
- * the party its sentence says (2 to 20 people, persons, passengers,
- * guests, adults, travelers) times a figure the grounding states (150.0
+ * the party its sentence says (2 to 9 people, persons, passengers, ...:
+ * words_claims_party[], words/claims.txt) times a figure the grounding states (150.0
  * a person): grounded, to the cent, and says how ("2 x 150").
  */
 bool party_product(struct claims *c, struct held *h, uint64_t end)
 {
-	static const char *const whos[] = {"people", "persons", "passengers", "guests", "adults",
-					   "travelers", "travellers"};
 	uint64_t lo = h->from > c->start + 80 ? h->from - 80 : c->start;
 	size_t n, i, j, k;
 	unsigned party = 0;
@@ -487,10 +485,10 @@ bool party_product(struct claims *c, struct held *h, uint64_t end)
 		if (!isdigit((unsigned char)p[i]) || isdigit((unsigned char)p[i + 1]) ||
 		    (i > 0 && (isdigit((unsigned char)p[i - 1]) || p[i - 1] == '.')) || p[i + 1] != ' ')
 			continue;
-		for (k = 0, j = i + 2; k < ARRAY_SIZE(whos); k++) {
-			size_t l = strlen(whos[k]);
+		for (k = 0, j = i + 2; k < ARRAY_SIZE(words_claims_party); k++) {
+			size_t l = strlen(words_claims_party[k]);
 
-			if (j + l <= n && strncasecmp(p + j, whos[k], l) == 0 &&
+			if (j + l <= n && strncasecmp(p + j, words_claims_party[k], l) == 0 &&
 			    (j + l == n || !isalpha((unsigned char)p[j + l])))
 				party = (unsigned)(p[i] - '0');
 		}
@@ -991,12 +989,11 @@ static bool ledger_quoted(const struct ledger_fig *e)
 
 /*
  * What the total h's words before it say it counts: 1 money spent
- * ("Total spent", "spending"), 2 money received ("Total received"), or 0.
+ * ("Total spent", "spending"), 2 money received ("Total received"), or 0
+ * (words_spent[], words_received[]: words/claims.txt).
  */
 static int total_flow(const struct claims *c, const struct held *h)
 {
-	static const char *const spent[] = {"spent", "spending", "expenses"};
-	static const char *const recv[] = {"received", "income", "incoming"};
 	uint64_t from = h->from > c->start + 48 ? h->from - 48 : c->start;
 	char low[49];
 	const char *p;
@@ -1007,11 +1004,11 @@ static int total_flow(const struct claims *c, const struct held *h)
 	for (i = 0; i < n && i < 48; i++)
 		low[i] = (char)tolower((unsigned char)p[i]);
 	low[i] = '\0';
-	for (i = 0; i < ARRAY_SIZE(spent); i++)
-		if (strstr(low, spent[i]))
+	for (i = 0; i < ARRAY_SIZE(words_spent); i++)
+		if (strstr(low, words_spent[i]))
 			flow |= 1;
-	for (i = 0; i < ARRAY_SIZE(recv); i++)
-		if (strstr(low, recv[i]))
+	for (i = 0; i < ARRAY_SIZE(words_received); i++)
+		if (strstr(low, words_received[i]))
 			flow |= 2;
 	return flow == 3 ? 0 : flow;
 }
