@@ -111,6 +111,12 @@ rc, err, out = run(claims=after("party", "diners", CLAIMS))
 check(rc == 0 and 'words_claims_party[8] = {\n\t"diners",\n\t"people",' in out and
       'words_party[13] = {' in out, "[party] of claims.txt is its own list, apart from ground.txt's",
       err)
+rc, err, out = run(claims=after("day-join", "thru", CLAIMS))
+check(rc == 1 and 'duplicate "thru" in [day-join]' in err, "a duplicate in [day-join] is refused",
+      err)
+rc, err, out = run(claims=after("opening", "welcomes", CLAIMS))
+check(rc == 0 and 'words_opening[16] = {\n\t"welcomes",' in out and
+      'words_time_join[11] = {\n\t"am",' in out, "a word added to [opening] is in its list", err)
 
 # Each malformed list: refused, with the file, the line and the reason.
 CASES = [

@@ -78,6 +78,11 @@ static struct section lists[] = {
 	/* total_flow() reads the 48 bytes before the total */
 	LIST_OF("claims.txt", "spent", LOWER, 16, "words_spent"),
 	LIST_OF("claims.txt", "received", LOWER, 16, "words_received"),
+	LIST_OF("claims.txt", "time-join", LOWER, 16, "words_time_join"),
+	LIST_OF("claims.txt", "day-join", LOWER, 16, "words_day_join"),
+	LIST_OF("claims.txt", "opening", LOWER, 16, "words_opening"),
+	LIST_OF("claims.txt", "hours-stem", LOWER, 16, "words_hours_stem"),
+	LIST_OF("claims.txt", "clock-format", LOWER, 16, "words_clock_format"),
 };
 
 /* The list files, as the build names them. */

@@ -73,13 +73,11 @@ static bool only_words(const char *p, size_t n, const char *const *words, size_t
 	return true;
 }
 
-/* Does [p, p + n) only join two times ("am to", " - ", "pm until")? */
+/* Does [p, p + n) only join two times ("am to", " - ", "pm until")? The
+ * words: [time-join] of words/claims.txt, as the other lists of this file. */
 static bool joins_times(const char *p, size_t n)
 {
-	static const char *const words[] = {"am", "pm", "a", "m", "p", "to", "until", "till",
-					    "through", "and", "or"};
-
-	return only_words(p, n, words, ARRAY_SIZE(words), " .-", true);
+	return only_words(p, n, words_time_join, ARRAY_SIZE(words_time_join), " .-", true);
 }
 
 /*
@@ -96,8 +94,6 @@ static bool joins_times(const char *p, size_t n)
  */
 static size_t days_clause(const char *p, size_t n)
 {
-	static const char *const joins[] = {"through", "thru", "to", "until", "till", "and", "on",
-					    "from", "every", "except"};
 	size_t i = 0, k, j;
 	bool day = false;
 
@@ -116,10 +112,11 @@ static size_t days_clause(const char *p, size_t n)
 		if (ground_days(p + i, k - i))
 			day = true;
 		else {
-			for (j = 0; j < ARRAY_SIZE(joins); j++)
-				if (strlen(joins[j]) == k - i && strncasecmp(p + i, joins[j], k - i) == 0)
+			for (j = 0; j < ARRAY_SIZE(words_day_join); j++)
+				if (strlen(words_day_join[j]) == k - i &&
+				    strncasecmp(p + i, words_day_join[j], k - i) == 0)
 					break;
-			if (j == ARRAY_SIZE(joins))
+			if (j == ARRAY_SIZE(words_day_join))
 				return 0;
 		}
 		i = k;
@@ -127,13 +124,10 @@ static size_t days_clause(const char *p, size_t n)
 	return day ? i : 0;
 }
 
-/* Are p[0, n) only words that lead to opening hours ("it opens at", "from")? */
+/* Are p[0, n) only words that lead to opening hours ("it opens at", "from": [opening])? */
 static bool opening_words(const char *p, size_t n)
 {
-	static const char *const words[] = {"from", "it", "is", "opens", "open", "closes", "close",
-					    "at", "hours", "are", "its", "they", "the", "until", "till"};
-
-	return only_words(p, n, words, ARRAY_SIZE(words), " \t:", false);
+	return only_words(p, n, words_opening, ARRAY_SIZE(words_opening), " \t:", false);
 }
 
 unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
@@ -195,7 +189,6 @@ unsigned days_said(struct claims *c, const struct held *h, uint64_t end)
  */
 bool opening_time(struct claims *c, const struct held *h, uint64_t end)
 {
-	static const char *const stems[] = {"open", "clos", "hours", "operat"};
 	const char *p;
 	size_t n, i, k, e;
 
@@ -203,8 +196,9 @@ bool opening_time(struct claims *c, const struct held *h, uint64_t end)
 	for (i = n; i > 0 && p[i - 1] != ',' && p[i - 1] != ';' && p[i - 1] != '\n';) {
 		for (e = i; i > 0 && isalpha((unsigned char)p[i - 1]); i--)
 			;
-		for (k = 0; e > i && k < ARRAY_SIZE(stems); k++)
-			if (e - i >= strlen(stems[k]) && strncasecmp(p + i, stems[k], strlen(stems[k])) == 0)
+		for (k = 0; e > i && k < ARRAY_SIZE(words_hours_stem); k++)
+			if (e - i >= strlen(words_hours_stem[k]) &&
+			    strncasecmp(p + i, words_hours_stem[k], strlen(words_hours_stem[k])) == 0)
 				return true;
 		if (e == i)
 			i--;
@@ -243,8 +237,6 @@ bool clock_reading(const char *t)
  */
 bool clock_format(struct claims *c, const struct held *h, uint64_t end)
 {
-	static const char *const words[] = {"format", "formats", "clock", "clocks", "notation",
-					    "time", "times", "system", "style", "convention"};
 	const char *p;
 	size_t n, i = 0, k, j;
 
@@ -265,8 +257,9 @@ bool clock_format(struct claims *c, const struct held *h, uint64_t end)
 		;
 	if (k == i || (k < n && isalnum((unsigned char)p[k])) || (k == n && h->to + n < end))
 		return false;
-	for (j = 0; j < ARRAY_SIZE(words); j++)
-		if (strlen(words[j]) == k - i && strncasecmp(p + i, words[j], k - i) == 0)
+	for (j = 0; j < ARRAY_SIZE(words_clock_format); j++)
+		if (strlen(words_clock_format[j]) == k - i &&
+		    strncasecmp(p + i, words_clock_format[j], k - i) == 0)
 			return true;
 	return false;
 }
