@@ -95,6 +95,10 @@ rc, err, out = run(ground=after("party", "pax", GROUND))
 check(rc == 0 and re.search(r'words_party\[14\] = \{[^}]*"pax"', out),
       "a word added to [party] of ground.txt is in its list", err)
 
+rc, err, out = run(ground=after("not-name", "Mr", GROUND))
+check(rc == 0 and 'words_not_names[9] = {\n\t"Mr",\n\t"According",' in out,
+      "a capitalized word added to [not-name] is in its list, as written", err)
+
 # words/claims.txt: [abbreviation] is sorted by the build (the program
 # searches it by halves), wherever a word is added; the others keep their order.
 rc, err, out = run(claims=after("abbreviation", "viz ave", CLAIMS))
@@ -170,6 +174,12 @@ CASES = [
      None, GROUND.replace("begin begins from start starts", "")),
     ("a capital in ground.txt", NUMBERS, PAIRS, '"Total" in [sum]: lowercase letters a-z only',
      None, after("sum", "Total", GROUND)),
+    ("a not-name in lowercase", NUMBERS, PAIRS, '"the" in [not-name]: a capital A-Z and '
+     'lowercase letters a-z only', None, after("not-name", "the", GROUND)),
+    ("a not-name in capitals", NUMBERS, PAIRS, '"THE" in [not-name]: a capital', None,
+     after("not-name", "THE", GROUND)),
+    ("a not-name of one letter", NUMBERS, PAIRS, '"A" in [not-name]: shorter than 2 letters',
+     None, after("not-name", "A", GROUND)),
     ("a section of another list", NUMBERS, PAIRS, "unknown section [cardinal] in ground.txt",
      None, GROUND + "[cardinal]\nfive 5\n"),
     ("a duplicate in claims.txt", NUMBERS, PAIRS, 'duplicate "dr" in [abbreviation]', None,

@@ -23,7 +23,7 @@
 #define MAX_LINE 1024
 
 enum kind { ROLE, UNIT, LIST, PAIR };
-enum chars { LOWER, LETTERS };
+enum chars { LOWER, LETTERS, CAPITALIZED };
 
 struct section {
 	const char *file; /* the list's file name, without its folder */
@@ -69,6 +69,9 @@ static struct section lists[] = {
 	LIST_OF("ground.txt", "party", LOWER, 16, "words_party"),
 	LIST_OF("ground.txt", "start", LOWER, 16, "words_start"),
 	LIST_OF("ground.txt", "end", LOWER, 16, "words_end"),
+	/* is_name() compares them as written, and takes a word of two letters or more */
+	{.file = "ground.txt", .name = "not-name", .kind = LIST, .chars = CAPITALIZED, .minlen = 2,
+	 .maxlen = 16, .symbol = "words_not_names"},
 	/* is_abbreviation() reads 16 bytes back, and a single letter itself */
 	SORTED_OF("claims.txt", "abbreviation", LOWER, 2, 15, "words_abbreviations"),
 	/* year_of_other_role() reads 10 bytes after the year: a blank and the word */
@@ -213,8 +216,12 @@ static void check_word(const struct section *sec, const char *w)
 		die("\"%s\" in [%s]: shorter than %zu letters", w, sec->name, sec->minlen);
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)w[i];
-		bool ok = (c >= 'a' && c <= 'z') || (sec->chars == LETTERS && c >= 'A' && c <= 'Z');
+		bool upper = c >= 'A' && c <= 'Z', lower = c >= 'a' && c <= 'z';
+		bool ok = sec->chars == CAPITALIZED ? (i == 0 ? upper : lower)
+						    : lower || (sec->chars == LETTERS && upper);
 
+		if (!ok && sec->chars == CAPITALIZED)
+			die("\"%s\" in [%s]: a capital A-Z and lowercase letters a-z only", w, sec->name);
 		if (!ok)
 			die("\"%s\" in [%s]: %s only", w, sec->name,
 			    sec->chars == LOWER ? "lowercase letters a-z" : "letters a-z and A-Z");

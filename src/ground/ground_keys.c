@@ -9,6 +9,7 @@
 
 #include "common/fmath.h"
 #include "numbers/numlex.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -248,18 +249,17 @@ static int number_key(const char *t, size_t n, struct buf *out)
 	return buf_add(out, t + j, n - j);
 }
 
-/* Words that start a citation phrase but are no one's name. */
+/* Is w[0, k) a name: a capitalized word of two letters or more, but none
+ * of the words that start a citation phrase (words_not_names[],
+ * words/ground.txt: "According", "Dr")? */
 static bool is_name(const char *w, size_t k)
 {
-	static const char *const not_names[] = {
-		"According", "As", "A", "An", "Dr", "Prof", "Professor", "And", "The",
-	};
 	size_t i;
 
 	if (k < 2 || !isupper((unsigned char)w[0]))
 		return false;
-	for (i = 0; i < ARRAY_SIZE(not_names); i++)
-		if (strlen(not_names[i]) == k && strncmp(w, not_names[i], k) == 0)
+	for (i = 0; i < ARRAY_SIZE(words_not_names); i++)
+		if (strlen(words_not_names[i]) == k && strncmp(w, words_not_names[i], k) == 0)
 			return false;
 	return true;
 }
