@@ -95,6 +95,9 @@ rc, err, out = run(ground=after("party", "pax", GROUND))
 check(rc == 0 and re.search(r'words_party\[14\] = \{[^}]*"pax"', out),
       "a word added to [party] of ground.txt is in its list", err)
 
+rc, err, out = run(ground=after("money", "tip", GROUND))
+check(rc == 0 and 'words_money[18] = {\n\t"tip",\n\t"amount",' in out,
+      "a word added to [money] is in its list", err)
 rc, err, out = run(ground=after("not-name", "Mr", GROUND))
 check(rc == 0 and 'words_not_names[9] = {\n\t"Mr",\n\t"According",' in out,
       "a capitalized word added to [not-name] is in its list, as written", err)

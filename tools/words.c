@@ -63,6 +63,7 @@ static struct section lists[] = {
 	LIST_OF("pairs.txt", "function-word", LOWER, 3, "words_function"),
 	LIST_OF("pairs.txt", "determiner", LOWER, 16, "words_determiner"),
 	LIST_OF("pairs.txt", "phrase-end", LOWER, 16, "words_phrase_end"),
+	LIST_OF("ground.txt", "money", LOWER, 16, "words_money"),
 	LIST_OF("ground.txt", "item", LOWER, 16, "words_item"),
 	LIST_OF("ground.txt", "sum", LOWER, 16, "words_sum"),
 	LIST_OF("ground.txt", "payment", LOWER, 16, "words_payment"),

@@ -11,6 +11,7 @@
 #include "common/fmath.h"
 #include "ground.h"
 #include "numbers/numlex.h"
+#include "wordlists.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -211,17 +212,6 @@ struct ground_group {
 	char value[GROUND_GROUP_VALUE];
 };
 
-/*
- * Words that say a bare figure is a sum of money: a JSON value's keys
- * ("price": 145, "prices": {"economy": 132}, "amount") or the words before
- * it in prose. Without one, a bare figure (a count of reviews, a rating) is
- * no term: "$15" is not 5 x 3 of a record's stars and counts.
- */
-static const char *const money_words[] = {
-	"amount", "balance", "charge", "charged", "cost", "credit", "deposit", "fare", "fee",
-	"paid", "payment", "price", "refund", "refunded", "subtotal", "tax", "total",
-};
-
 const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash);
 int group_add(struct ground *g, uint64_t h, const char *value, size_t n, uint64_t at,
 		     uint32_t count, uint8_t split);
@@ -402,13 +392,19 @@ static inline int groups_alloc(struct ground *g)
 	return 0;
 }
 
+/*
+ * Whether a figure's keys or the words before it say it is a sum of money
+ * (words_money[], words/ground.txt: "price": 145, "amount"). Without one,
+ * a bare figure (a count of reviews, a rating) is no term: "$15" is not
+ * 5 x 3 of a record's stars and counts.
+ */
 static inline bool said_as_money(const struct ground_context *ctx)
 {
 	size_t i, k;
 
 	for (i = 0; i < ctx->n; i++)
-		for (k = 0; k < ARRAY_SIZE(money_words); k++)
-			if (ctx->word[i] == word_hash(money_words[k], strlen(money_words[k])))
+		for (k = 0; k < ARRAY_SIZE(words_money); k++)
+			if (ctx->word[i] == word_hash(words_money[k], strlen(words_money[k])))
 				return true;
 	return false;
 }
