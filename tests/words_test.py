@@ -121,6 +121,9 @@ check(rc == 0 and 'words_claims_party[8] = {\n\t"diners",\n\t"people",' in out a
 rc, err, out = run(claims=after("day-join", "thru", CLAIMS))
 check(rc == 1 and 'duplicate "thru" in [day-join]' in err, "a duplicate in [day-join] is refused",
       err)
+rc, err, out = run(claims=after("rate-unit", "fortnight", CLAIMS))
+check(rc == 0 and 'words_rate_unit[8] = {\n\t"fortnight",\n\t"day",' in out,
+      "a unit of 9 letters added to [rate-unit] is in its list", err)
 rc, err, out = run(claims=after("opening", "welcomes", CLAIMS))
 check(rc == 0 and 'words_opening[16] = {\n\t"welcomes",' in out and
       'words_time_join[11] = {\n\t"am",' in out, "a word added to [opening] is in its list", err)
@@ -196,6 +199,8 @@ CASES = [
     ("a work the reader cannot see", NUMBERS, PAIRS, '"monographs" in [work]: longer than 9 '
      'letters', None, GROUND, after("work", "monographs", CLAIMS)),
     ("a work of nine letters", NUMBERS, PAIRS, "", None, GROUND, after("work", "monograph", CLAIMS)),
+    ("a rate's unit the reader cannot see", NUMBERS, PAIRS, '"semiannually" in [rate-unit]: '
+     'longer than 11 letters', None, GROUND, after("rate-unit", "semiannually", CLAIMS)),
     ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [received] in claims.txt",
      None, GROUND, re.sub(r"\[received\]\n[^\[]*", "", CLAIMS)),
     ("a word twice in [spent]", NUMBERS, PAIRS, 'duplicate "spent" in [spent]', None, GROUND,

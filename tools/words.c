@@ -87,6 +87,10 @@ static struct section lists[] = {
 	LIST_OF("claims.txt", "opening", LOWER, 16, "words_opening"),
 	LIST_OF("claims.txt", "hours-stem", LOWER, 16, "words_hours_stem"),
 	LIST_OF("claims.txt", "clock-format", LOWER, 16, "words_clock_format"),
+	LIST_OF("claims.txt", "span", LOWER, 16, "words_span"),
+	/* rate_of_time() reads 12 bytes after the figure: "/" and the word */
+	LIST_OF("claims.txt", "rate-unit", LOWER, 11, "words_rate_unit"),
+	LIST_OF("claims.txt", "per-label", LOWER, 16, "words_per_label"),
 };
 
 /* The list files, as the build names them. */

@@ -221,12 +221,11 @@ static unsigned role_of_words(const char *text, size_t n, size_t max, size_t ski
 /*
  * A total "for 4 days" or "for 5 nights": a rate times a span of time, not
  * a fare times the party. Its sentence's words up to the sum and a few
- * after: a number then a day, night, week, month or hour.
+ * after: a number then a day, night, week, month or hour (words_span[],
+ * words/claims.txt).
  */
 bool span_in(const char *p, size_t n, unsigned *count)
 {
-	static const char *const spans[] = {"day", "days", "night", "nights", "week", "weeks",
-					    "month", "months", "hour", "hours"};
 	size_t i, k, j;
 
 	for (i = 0; i + 1 < n; i++) {
@@ -239,10 +238,10 @@ bool span_in(const char *p, size_t n, unsigned *count)
 			j++;
 		if (j == i + 1)
 			continue;
-		for (k = 0; k < ARRAY_SIZE(spans); k++) {
-			size_t l = strlen(spans[k]);
+		for (k = 0; k < ARRAY_SIZE(words_span); k++) {
+			size_t l = strlen(words_span[k]);
 
-			if (j + l <= n && strncasecmp(p + j, spans[k], l) == 0 &&
+			if (j + l <= n && strncasecmp(p + j, words_span[k], l) == 0 &&
 			    (j + l == n || !isalpha((unsigned char)p[j + l]))) {
 				size_t b = i;
 
@@ -287,10 +286,10 @@ static bool span_before(struct claims *c, unsigned *count)
 	return span_in(p + i, n - i, count);
 }
 
-/* A rate over time right after h: "€59/day", "£50 per night", "$20 an hour". */
+/* A rate over time right after h: "€59/day", "£50 per night", "$20 an hour"
+ * (words_rate_unit[], words/claims.txt). */
 bool rate_of_time(struct claims *c, const struct held *h, uint64_t end)
 {
-	static const char *const units[] = {"day", "night", "hour", "hr", "week", "month", "mo"};
 	const char *p;
 	size_t n, i = 0, k;
 
@@ -305,10 +304,10 @@ bool rate_of_time(struct claims *c, const struct held *h, uint64_t end)
 		i = 4;
 	else
 		return false;
-	for (k = 0; k < ARRAY_SIZE(units); k++) {
-		size_t l = strlen(units[k]);
+	for (k = 0; k < ARRAY_SIZE(words_rate_unit); k++) {
+		size_t l = strlen(words_rate_unit[k]);
 
-		if (i + l <= n && strncasecmp(p + i, units[k], l) == 0 &&
+		if (i + l <= n && strncasecmp(p + i, words_rate_unit[k], l) == 0 &&
 		    (i + l == n || !isalpha((unsigned char)p[i + l])))
 			return true;
 	}
@@ -346,12 +345,12 @@ static bool for_two_said(const char *p, size_t n)
 
 /*
  * A rate over time said as the label right before its figure ("Price per
- * day: $50.0", "**Cost per Night:** $120"): the label's "per" and unit,
- * then only blanks, a colon or the asterisks of bold type.
+ * day: $50.0", "**Cost per Night:** $120"): the label's "per" and unit
+ * (words_per_label[]), then only blanks, a colon or the asterisks of bold
+ * type.
  */
 bool rate_labelled(struct claims *c, const struct held *h)
 {
-	static const char *const units[] = {"day", "night", "hour", "week", "month"};
 	uint64_t lo = h->from > c->start + 24 ? h->from - 24 : c->start;
 	const char *p = NULL;
 	size_t n = 0, k, l;
@@ -359,9 +358,9 @@ bool rate_labelled(struct claims *c, const struct held *h)
 	p = window_get(c->w, lo, h->from, &n);
 	while (n && (p[n - 1] == ' ' || p[n - 1] == ':' || p[n - 1] == '*'))
 		n--;
-	for (k = 0; k < ARRAY_SIZE(units); k++) {
-		l = strlen(units[k]);
-		if (n >= l + 5 && strncasecmp(p + n - l, units[k], l) == 0 &&
+	for (k = 0; k < ARRAY_SIZE(words_per_label); k++) {
+		l = strlen(words_per_label[k]);
+		if (n >= l + 5 && strncasecmp(p + n - l, words_per_label[k], l) == 0 &&
 		    strncasecmp(p + n - l - 5, " per ", 5) == 0)
 			return true;
 	}
