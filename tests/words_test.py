@@ -124,6 +124,9 @@ check(rc == 1 and 'duplicate "thru" in [day-join]' in err, "a duplicate in [day-
 rc, err, out = run(claims=after("rate-unit", "fortnight", CLAIMS))
 check(rc == 0 and 'words_rate_unit[8] = {\n\t"fortnight",\n\t"day",' in out,
       "a unit of 9 letters added to [rate-unit] is in its list", err)
+rc, err, out = run(claims=after("weekday-lead", "coming", CLAIMS))
+check(rc == 1 and 'duplicate "coming" in [weekday-lead]' in err,
+      "a duplicate in [weekday-lead] is refused", err)
 rc, err, out = run(claims=after("opening", "welcomes", CLAIMS))
 check(rc == 0 and 'words_opening[16] = {\n\t"welcomes",' in out and
       'words_time_join[11] = {\n\t"am",' in out, "a word added to [opening] is in its list", err)
@@ -201,6 +204,8 @@ CASES = [
     ("a work of nine letters", NUMBERS, PAIRS, "", None, GROUND, after("work", "monograph", CLAIMS)),
     ("a rate's unit the reader cannot see", NUMBERS, PAIRS, '"semiannually" in [rate-unit]: '
      'longer than 11 letters', None, GROUND, after("rate-unit", "semiannually", CLAIMS)),
+    ("a filler the reader cannot see", NUMBERS, PAIRS, '"incontrovertibly" in [count-filler]: '
+     'longer than 15 letters', None, GROUND, after("count-filler", "incontrovertibly", CLAIMS)),
     ("a section of claims.txt missing", NUMBERS, PAIRS, "no section [received] in claims.txt",
      None, GROUND, re.sub(r"\[received\]\n[^\[]*", "", CLAIMS)),
     ("a word twice in [spent]", NUMBERS, PAIRS, 'duplicate "spent" in [spent]', None, GROUND,

@@ -91,6 +91,11 @@ static struct section lists[] = {
 	/* rate_of_time() reads 12 bytes after the figure: "/" and the word */
 	LIST_OF("claims.txt", "rate-unit", LOWER, 11, "words_rate_unit"),
 	LIST_OF("claims.txt", "per-label", LOWER, 16, "words_per_label"),
+	/* count_filler() is given a word of at most 15 letters */
+	LIST_OF("claims.txt", "count-filler", LOWER, 15, "words_count_filler"),
+	LIST_OF("claims.txt", "fare-add", LOWER, 16, "words_fare_add"),
+	LIST_OF("claims.txt", "url-noun", LOWER, 16, "words_url_noun"),
+	LIST_OF("claims.txt", "weekday-lead", LOWER, 16, "words_weekday_lead"),
 };
 
 /* The list files, as the build names them. */

@@ -572,12 +572,12 @@ bool weekday_day(struct claims *c, struct held *h, uint64_t end)
  * "The current date is 2024-05-15, so the upcoming Saturday would be
  * 2024-05-18": the first day after a grounded day of its sentence, or
  * after today's, that falls on the weekday the sentence names after
- * "upcoming", "next", "coming", "this" or "following". A year must be
+ * "upcoming", "next", "coming", "this" or "following" (words_weekday_lead[],
+ * words/claims.txt). A year must be
  * known (the day's or its anchor's): the weekday depends on it.
  */
 bool upcoming_weekday(struct claims *c, struct held *h, uint64_t end)
 {
-	static const char *const lead[] = {"upcoming", "next", "coming", "this", "following"};
 	unsigned md = (unsigned)h->q.value, y = year_of_day(c, h), year = 0, names = 0;
 	const struct ground_quantity *gq = NULL;
 	const char *p;
@@ -594,10 +594,11 @@ bool upcoming_weekday(struct claims *c, struct held *h, uint64_t end)
 			i++;
 		for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
 			;
-		for (j = 0; j < ARRAY_SIZE(lead); j++)
-			if (strlen(lead[j]) == k - i && strncasecmp(p + i, lead[j], k - i) == 0)
+		for (j = 0; j < ARRAY_SIZE(words_weekday_lead); j++)
+			if (strlen(words_weekday_lead[j]) == k - i &&
+			    strncasecmp(p + i, words_weekday_lead[j], k - i) == 0)
 				break;
-		if (j == ARRAY_SIZE(lead) || k >= n || p[k] != ' ')
+		if (j == ARRAY_SIZE(words_weekday_lead) || k >= n || p[k] != ' ')
 			continue;
 		for (w = k + 1; w < n && isalpha((unsigned char)p[w]); w++)
 			;

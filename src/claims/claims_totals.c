@@ -46,14 +46,13 @@ void total_fig(char *out, size_t n, double v)
 }
 
 /* Words (lower case) that may stand between a counting verb and its figure
- * ("found only 3", "here are the 3"). */
+ * ("found only 3", "here are the 3": words_count_filler[], words/claims.txt). */
 static bool count_filler(const char *w, size_t k)
 {
-	static const char *const fill[] = {"all", "exactly", "just", "only", "the"};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(fill); i++)
-		if (strlen(fill[i]) == k && memcmp(w, fill[i], k) == 0)
+	for (i = 0; i < ARRAY_SIZE(words_count_filler); i++)
+		if (strlen(words_count_filler[i]) == k && memcmp(w, words_count_filler[i], k) == 0)
 			return true;
 	return false;
 }
@@ -638,12 +637,10 @@ static bool rate_as_total(struct claims *c, struct held *h, unsigned role)
  * is wrong, whatever else could make it (90 + 80 with a fare of another
  * bus, a stray "1" of the record). Only where the fare is the one sum of
  * money said before it; quiet where the sentence adds to the fares ("plus
- * a $10 fee", "including taxes", "with bags").
+ * a $10 fee", "including taxes", "with bags": words_fare_add[]).
  */
 static bool party_fare_total(struct claims *c, struct held *h, unsigned role)
 {
-	static const char *const adds[] = {"fee", "tax", "surcharge", "plus", "includ", "extra",
-					   "bag", "with"};
 	struct quantity item = h->q;
 	char how[CLAIMS_TOTAL_HOW], a[32], b[32];
 	const char *p;
@@ -661,8 +658,8 @@ static bool party_fare_total(struct claims *c, struct held *h, unsigned role)
 		if (fabs(c->said[k] - item.value) >= 0.005)
 			return false;
 	p = window_get(c->w, c->start, h->to + 48, &n);
-	for (k = 0; k < ARRAY_SIZE(adds); k++)
-		if (memmem(p, n, adds[k], strlen(adds[k])))
+	for (k = 0; k < ARRAY_SIZE(words_fare_add); k++)
+		if (memmem(p, n, words_fare_add[k], strlen(words_fare_add[k])))
 			return false;
 	total_fig(a, sizeof(a), item.value);
 	total_fig(b, sizeof(b), item.value * 2);
@@ -924,13 +921,12 @@ bool group_counted(struct claims *c, struct held *h)
 /*
  * "There are 2 URLs: www.a.example and www.b.example", "2 links:" then a
  * list of them: a count of web addresses (its word "URL", "link" or
- * "website") that is as many as the distinct addresses the answer writes
+ * "website": words_url_noun[]) that is as many as the distinct addresses the answer writes
  * right after it (URLS_AFTER bytes, to a blank line). Each address is
  * checked on its own (fabricated_url); the count is of what it lists.
  */
 bool urls_listed(struct claims *c, const struct held *h)
 {
-	static const char *const nouns[] = {"url", "urls", "link", "links", "website", "websites"};
 	const char *p, *seen[20];
 	size_t n, i, k, j, len[20], found = 0;
 	double v = h->q.value;
@@ -942,10 +938,11 @@ bool urls_listed(struct claims *c, const struct held *h)
 		;
 	for (k = i; k < n && isalpha((unsigned char)p[k]); k++)
 		;
-	for (j = 0; j < ARRAY_SIZE(nouns); j++)
-		if (strlen(nouns[j]) == k - i && strncasecmp(p + i, nouns[j], k - i) == 0)
+	for (j = 0; j < ARRAY_SIZE(words_url_noun); j++)
+		if (strlen(words_url_noun[j]) == k - i &&
+		    strncasecmp(p + i, words_url_noun[j], k - i) == 0)
 			break;
-	if (i == 0 || j == ARRAY_SIZE(nouns))
+	if (i == 0 || j == ARRAY_SIZE(words_url_noun))
 		return false;
 	for (i = k; i + 4 < n && !(p[i] == '\n' && p[i + 1] == '\n'); i++) {
 		size_t e, f;
