@@ -56,6 +56,13 @@ void api_scanner_wake_known(struct halluscan_scanner *sc, const char *lit, size_
  * does not find them in its pass over the bytes.
  */
 bool api_scanner_on_lines(struct halluscan_scanner *sc, engine_lines_fn fn, void *ctx);
+/*
+ * halluscan_scanner_feed() of bytes read in place (scan_room(),
+ * scan_feed_room()): during an input only; api_scanner_room() returns 0
+ * otherwise, and where the caller is to read elsewhere and feed.
+ */
+size_t api_scanner_room(struct halluscan_scanner *sc, char **at, size_t max);
+int api_scanner_feed_room(struct halluscan_scanner *sc, size_t len);
 /* Copies d into err (when not NULL) and returns code. */
 int api_error(struct halluscan_error *err, int code, const struct diag *d);
 

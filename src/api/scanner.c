@@ -366,6 +366,22 @@ int halluscan_scanner_feed(struct halluscan_scanner *sc, const void *buf, size_t
 	return err ? fail(sc, err) : 0;
 }
 
+size_t api_scanner_room(struct halluscan_scanner *sc, char **at, size_t max)
+{
+	/* (an input's first bytes go through halluscan_scanner_feed()) */
+	return sc->state == INPUT ? scan_room(sc->scan, at, max) : 0;
+}
+
+int api_scanner_feed_room(struct halluscan_scanner *sc, size_t len)
+{
+	int err;
+
+	if (sc->state != INPUT)
+		return sc->state == FAILED ? -EBADFD : -EINVAL;
+	err = scan_feed_room(sc->scan, len);
+	return err ? fail(sc, err) : 0;
+}
+
 int halluscan_scanner_end(struct halluscan_scanner *sc, const struct halluscan_summary **summary)
 {
 	struct halluscan_summary *s = &sc->sum;

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/api.h"
+
 static int feed(struct plain *p, struct halluscan_scanner *sc, const char *text, size_t len)
 {
 	int err = p->on_text ? p->on_text(p->text_ctx, text, len) : 0;
@@ -34,7 +36,13 @@ int plain_scan(struct plain *p, struct halluscan_scanner *sc, const char *name,
 	}
 	decode_init(&p->dec);
 	for (;;) {
-		ssize_t n = read(fd, p->buf, sizeof(p->buf));
+		/* Bytes that pass through as they are go straight into the
+		 * scanner's window, not copied there from buf. */
+		char *room = NULL;
+		size_t want = p->dec.enc == DECODE_BYTES || p->dec.enc == DECODE_UTF8_BOM
+				      ? api_scanner_room(sc, &room, sizeof(p->buf))
+				      : 0;
+		ssize_t n = read(fd, want ? room : p->buf, want ? want : sizeof(p->buf));
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -44,9 +52,16 @@ int plain_scan(struct plain *p, struct halluscan_scanner *sc, const char *name,
 		}
 		if (n == 0)
 			break;
-		err = decode_feed(&p->dec, p->buf, (size_t)n, &text, &len);
-		if (err == 0 && len > 0)
-			err = feed(p, sc, text, len);
+		if (want) {
+			text = room;
+			len = (size_t)n;
+			err = p->on_text ? p->on_text(p->text_ctx, text, len) : 0;
+			err = err ? err : api_scanner_feed_room(sc, len);
+		} else {
+			err = decode_feed(&p->dec, p->buf, (size_t)n, &text, &len);
+			if (err == 0 && len > 0)
+				err = feed(p, sc, text, len);
+		}
 		if (err)
 			break;
 		if (on_line && len > 0 && memchr(text, '\n', len)) {

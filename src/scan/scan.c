@@ -1126,6 +1126,25 @@ static int sync_ground(struct scan *s)
 	return s->pending;
 }
 
+/* Scans the n bytes at the window's end, put there past win.len. */
+static int feed_piece(struct scan *s, const char *p, size_t n)
+{
+	int err;
+
+	s->win.len += n;
+	s->bytes += n;
+	err = s->woken || !s->wake ? 0 : wake_on_literal(s, n);
+	if (err)
+		return err;
+	err = engine_stream_feed(s->es, p, n, on_match, s);
+	if (err)
+		return err;
+	/* Everything before the watermark is settled: decide up to it
+	 * (unless events held in an open span come first). */
+	advance(s, engine_stream_watermark(s->es));
+	return s->n_hold ? 0 : claims_advance(s->claims, s->cur);
+}
+
 int scan_feed(struct scan *s, const void *buf, size_t len)
 {
 	const char *p = buf;
@@ -1142,21 +1161,39 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 		if (err)
 			return err;
 		memcpy(s->win.data + s->win.len, p, n);
-		s->win.len += n;
-		s->bytes += n;
-		err = s->woken || !s->wake ? 0 : wake_on_literal(s, n);
-		if (err)
-			return err;
-		err = engine_stream_feed(s->es, p, n, on_match, s);
-		if (err)
-			return err;
-		/* Everything before the watermark is settled: decide up to it
-		 * (unless events held in an open span come first). */
-		advance(s, engine_stream_watermark(s->es));
-		err = s->n_hold ? 0 : claims_advance(s->claims, s->cur);
+		err = feed_piece(s, s->win.data + s->win.len, n);
 		if (err)
 			return err;
 		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+size_t scan_room(struct scan *s, char **at, size_t max)
+{
+	size_t room = s->win.cap - s->win.len;
+
+	/* (a new input starts in scan_feed(), and a full window drops there) */
+	if (s->ended || s->ground_stale || s->pending || room < SCAN_ROOM_MIN)
+		return 0;
+	*at = s->win.data + s->win.len;
+	return MIN(room, max);
+}
+
+int scan_feed_room(struct scan *s, size_t len)
+{
+	int err;
+
+	if (s->ended || len > s->win.cap - s->win.len)
+		return -EINVAL;
+	/* The pieces scan_feed() would take, where make_room() would do nothing. */
+	while (len > 0) {
+		size_t n = len < PIECE ? len : PIECE;
+
+		err = feed_piece(s, s->win.data + s->win.len, n);
+		if (err)
+			return err;
 		len -= n;
 	}
 	return 0;

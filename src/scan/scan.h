@@ -145,6 +145,18 @@ void scan_wake_known(struct scan *s, const char *lit, size_t k, uint64_t clear, 
 bool scan_on_lines(struct scan *s, engine_lines_fn fn, void *ctx);
 /* Scans the next bytes of the input. A non-zero return of fn is returned. */
 int scan_feed(struct scan *s, const void *buf, size_t len);
+/*
+ * The input's next bytes read in place, into the window scan_feed() would
+ * copy them to (one copy of every byte fewer): scan_room() sets *at to room
+ * for up to its return (at most max, at least SCAN_ROOM_MIN) bytes, or
+ * returns 0 where the caller is to scan_feed() instead (a new input, or a
+ * window that must drop its oldest bytes first). scan_feed_room() then
+ * scans the len bytes put there, as scan_feed() of them would; nothing
+ * else may happen to s in between.
+ */
+#define SCAN_ROOM_MIN (16 * 1024)
+size_t scan_room(struct scan *s, char **at, size_t max);
+int scan_feed_room(struct scan *s, size_t len);
 /* Ends the input: reports what is left and fills *sum (valid until the next
  * scan_feed); the scan is ready for the next input. */
 int scan_end(struct scan *s, struct scan_summary *sum);
