@@ -1070,8 +1070,8 @@ int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 				return err;
 		}
 #endif
-		if (s->e->n_pcre2) {
-			err = pcre2_feed(s, buf, n);
+		for (size_t k = 0; s->e->n_pcre2 && k < n; k += PCRE2_PIECE) {
+			err = pcre2_feed(s, buf + k, MIN(n - k, PCRE2_PIECE));
 			if (err < 0)
 				return err;
 		}

@@ -30,7 +30,7 @@
 #endif
 
 /* The longest subject a PCRE2 match is given: a window and one more piece. */
-#define SUBJECT_MAX (LINE_CAP + PIECE)
+#define SUBJECT_MAX (LINE_CAP + PCRE2_PIECE)
 
 /* Backtracking bounds for every PCRE2 match. */
 #define PCRE2_MATCH_LIMIT 200000

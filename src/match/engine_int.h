@@ -30,8 +30,16 @@
 #include <emmintrin.h>
 #endif
 
-/* Reads are cut into pieces of this size so that per-read state stays small. */
-#define PIECE 16384
+/*
+ * Reads are cut into pieces of this size so that per-read state stays
+ * small: a piece's reports, marks and line breaks wait for it whole. Each
+ * piece costs a settling walk over every pattern and two Hyperscan calls,
+ * which are what a larger piece saves.
+ */
+#define PIECE 65536
+/* The PCRE2 patterns' line buffer takes at most this much at a time: it
+ * bounds the subject (SUBJECT_MAX), and with it the backtracking limits. */
+#define PCRE2_PIECE 16384
 
 /* A line longer than this is matched in windows that overlap by ENGINE_MAX_MATCH. */
 #define LINE_CAP (65536 + ENGINE_MAX_MATCH)
