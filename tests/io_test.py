@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 
-from checks import check, finish
+from checks import check, finish, scratch
 
 BIN, SRC, SANITIZE, MAXRSS = sys.argv[1:5]
 
@@ -243,7 +243,56 @@ def nul_and_binary():
           "binary input: findings after NULs")
 
 
+def split_reads():
+    # Several windows' worth of text with findings all through it, read
+    # whole from a file, from a pipe in pieces of every size, and as
+    # UTF-16 (decoded, then fed by copy): the same findings each way.
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"]
+    paras = []
+    for i in range(20000):
+        w = words[i % len(words)]
+        paras.append(
+            "Revenue grew %d.%d%% in %d, per https://r%d.example/%s. " % (i % 97, i % 10, 1990 + i % 30, i, w)
+            + "See Smith et al. (%d) for the %s case! Was it %d? " % (2000 + i % 20, w, i)
+            + ("It rose by %d users.\n" % (i * 7) if i % 3 else "\n\n- Item %d: `code %d`\n" % (i, i)))
+    data = "".join(paras).encode()
+    path = os.path.join(scratch("halluscan-split-"), "in.txt")
+    with open(path, "wb") as f:
+        f.write(data)
+    whole = subprocess.run([BIN, "--fail-on", "never", path], capture_output=True)
+    p = subprocess.Popen([BIN, "--fail-on", "never"], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def feed():
+        at, k = 0, 1
+        while at < len(data):
+            k = (k * 7919 + 13) % 70001 + 1
+            p.stdin.write(data[at:at + k])
+            p.stdin.flush()
+            at += k
+        p.stdin.close()
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    piped = p.stdout.read()
+    writer.join()
+    p.wait()
+    utf16 = subprocess.run([BIN, "--fail-on", "never"], input=b"\xff\xfe" + data.decode().encode("utf-16-le"),
+                           capture_output=True)
+
+    # (a finding's fingerprint holds its path)
+    def findings(out):
+        return [dict(r, path="", fingerprint="") for r in records(out) if r["type"] == "finding"]
+
+    want = findings(whole.stdout)
+    check(whole.returncode == 0 and len(want) > 1000 and len(data) > 3 * 768 * 1024,
+          "split reads: %d findings in %d bytes read from a file" % (len(want), len(data)))
+    check(p.returncode == 0 and findings(piped) == want, "split reads: the same findings through a pipe")
+    check(utf16.returncode == 0 and findings(utf16.stdout) == want,
+          "split reads: the same findings from UTF-16, decoded and copied")
+
+
 for test in (closed_pipe, full_disk, line_buffered, line_buffered_references, huge_line, distinct_findings, rules_cache,
-             no_compiler_library, list_and_check_rules, nul_and_binary):
+             no_compiler_library, list_and_check_rules, nul_and_binary, split_reads):
     test()
 finish()
