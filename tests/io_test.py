@@ -203,6 +203,25 @@ def no_compiler_library():
         return
     pack = os.path.join(SRC, "patterns")
     text = b"See https://x.example/a. It grew 73.4%. Smith et al. (2021) agree.\n"
+    if os.environ.get("HALLUSCAN_TEST_STATIC") == "1":
+        # A static program holds the compiler (meson.build) and loads no
+        # library: the variable changes nothing. (The library's fallback to
+        # PCRE2 is python_binding_test.py's.)
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so")
+            good = subprocess.run([BIN, "--no-cache", "--no-builtin-rules", "--rules", pack], input=text,
+                                  capture_output=True)
+            run = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack], input=text,
+                                 capture_output=True, env=env)
+            check(run.stdout == good.stdout and run.returncode == good.returncode and
+                  good.stdout.count(b'"type":"finding"') == 3 and run.stderr == b"",
+                  "static program: compiles a pack with no compiler library (%r)" % run.stderr)
+            check(len(os.listdir(cache)) == 1, "static program: the compiled pack is cached")
+            listing = subprocess.run([BIN, "--no-builtin-rules", "--rules", pack, "--list-rules"],
+                                     capture_output=True, env=env)
+            check(any(row.split(b"\t")[3] == b"hyperscan" for row in listing.stdout.splitlines()),
+                  "static program: --list-rules shows Hyperscan")
+        return
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, HALLUSCAN_CACHE_DIR=cache)
         good = subprocess.run([BIN, "--no-cache", "--no-builtin-rules", "--rules", pack], input=text, capture_output=True)

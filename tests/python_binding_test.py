@@ -76,6 +76,22 @@ class RulesTest(unittest.TestCase):
         pcre2 = halluscan.Rules(pcre2=True)
         self.assertEqual(pcre2.engine, "pcre2")
 
+    def test_no_compiler_library(self):
+        # The library loads Hyperscan's compiler on first use; without it a
+        # pack runs on PCRE2 and says why (the static program holds the
+        # compiler: io_test.py). Its own process: the load is tried once.
+        code = ("import json, halluscan\n"
+                "r = halluscan.Rules(packs={'todo.yaml': %r})\n"
+                "print(json.dumps([r.engine, r.degraded, halluscan.Scanner(r).check('a TODO here\\n')[0]]))"
+                % TODO_PACK)
+        env = dict(os.environ, HALLUSCAN_HS_LIBRARY="/nonexistent/libhs.so",
+                   PYTHONPATH=os.path.join(SRCDIR, "bindings", "python"))
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        engine, degraded, ship = json.loads(p.stdout)
+        self.assertEqual((engine, ship), ("pcre2", False))
+        self.assertIn("Hyperscan compiler is unavailable", degraded or "")
+
     def test_errors(self):
         with self.assertRaises(halluscan.HalluscanError) as cm:
             halluscan.Rules(packs={"bad.yaml": "rules:\n  - id: x\n    sgnal: y\n"})

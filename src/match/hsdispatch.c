@@ -34,6 +34,13 @@
 	hs_error_t p##hs_database_size(const hs_database_t *db, size_t *size);                \
 	hs_error_t p##hs_deserialize_database(const char *bytes, const size_t length,         \
 					      hs_database_t **db);                            \
+	hs_error_t p##hs_serialize_database(const hs_database_t *db, char **bytes,            \
+					    size_t *length);                                  \
+	hs_error_t p##hs_serialized_database_size(const char *bytes, const size_t length,     \
+						  size_t *size);                              \
+	hs_error_t p##hs_deserialize_database_at(const char *bytes, const size_t length,      \
+						 hs_database_t *db);                          \
+	hs_error_t p##hs_stream_size(const hs_database_t *db, size_t *size);                  \
 	hs_error_t p##dbIsValid(const hs_database_t *db)
 
 DECLARE(avx512vbmi_);
@@ -129,6 +136,32 @@ hs_error_t __wrap_hs_deserialize_database(const char *bytes, const size_t length
 					  hs_database_t **db)
 {
 	CALL(hs_deserialize_database, bytes, length, db)
+}
+
+/*
+ * The calls only a pack compiled in the run makes: where the program links
+ * the compiler (a static program), their resolvers would run at each start.
+ */
+hs_error_t __wrap_hs_serialize_database(const hs_database_t *db, char **bytes, size_t *length)
+{
+	CALL(hs_serialize_database, db, bytes, length)
+}
+
+hs_error_t __wrap_hs_serialized_database_size(const char *bytes, const size_t length,
+					      size_t *size)
+{
+	CALL(hs_serialized_database_size, bytes, length, size)
+}
+
+hs_error_t __wrap_hs_deserialize_database_at(const char *bytes, const size_t length,
+					     hs_database_t *db)
+{
+	CALL(hs_deserialize_database_at, bytes, length, db)
+}
+
+hs_error_t __wrap_hs_stream_size(const hs_database_t *db, size_t *size)
+{
+	CALL(hs_stream_size, db, size)
 }
 
 hs_error_t hsdispatch_db_is_valid(const hs_database_t *db)

@@ -23,6 +23,12 @@ hs_error_t __wrap_hs_free_database(hs_database_t *db);
 hs_error_t __wrap_hs_database_size(const hs_database_t *db, size_t *size);
 hs_error_t __wrap_hs_deserialize_database(const char *bytes, const size_t length,
 					  hs_database_t **db);
+hs_error_t __wrap_hs_serialize_database(const hs_database_t *db, char **bytes, size_t *length);
+hs_error_t __wrap_hs_serialized_database_size(const char *bytes, const size_t length,
+					      size_t *size);
+hs_error_t __wrap_hs_deserialize_database_at(const char *bytes, const size_t length,
+					     hs_database_t *db);
+hs_error_t __wrap_hs_stream_size(const hs_database_t *db, size_t *size);
 /* dbIsValid() of the chosen build: a database's header and the CRC of its bytes. */
 hs_error_t hsdispatch_db_is_valid(const hs_database_t *db);
 
