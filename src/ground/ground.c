@@ -277,8 +277,28 @@ static inline bool ascii_space(unsigned char c)
 	return c == ' ' || (unsigned char)(c - '\t') < 5; /* \t \n \v \f \r */
 }
 
+/*
+ * A context word's word_hash(), for a run of ASCII letters: their lowercase
+ * is one OR, where word_hash() tests each byte for a capital.
+ */
+static inline uint32_t letters_hash(const char *w, size_t k)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	if (k > 4 && ((unsigned char)w[k - 1] | 0x20) == 's') {
+		unsigned char c = (unsigned char)w[k - 2] | 0x20;
+
+		if (c != 's' && c != 'u' && c != 'i')
+			k--;
+	}
+	for (i = 0; i < k; i++)
+		h = (h ^ ((unsigned char)w[i] | 0x20)) * 16777619u;
+	return h;
+}
+
 /* Is the word w of k letters and hash h a stop word? */
-static bool context_stopword(uint32_t h, const char *w, size_t k)
+static inline bool context_stopword(uint32_t h, const char *w, size_t k)
 {
 	size_t i, lo, hi;
 
@@ -295,7 +315,7 @@ static bool context_stopword(uint32_t h, const char *w, size_t k)
 		return false;
 	/* w is ASCII letters (its caller's word), the list lowercase */
 	for (i = 0; i < k; i++)
-		if (ascii_lower((unsigned char)w[i]) != (unsigned char)stopwords[lo].word[i])
+		if (((unsigned char)w[i] | 0x20) != (unsigned char)stopwords[lo].word[i])
 			return false;
 	return true;
 }
@@ -331,23 +351,25 @@ static inline bool prev_content_word(const char **pp, const char *start, const c
 	size_t k;
 
 	while (p > start) {
-		if (p[-1] == '\n' ||
-		    (is_terminator(p[-1]) && (p == before || ascii_space((unsigned char)p[0]))))
+		unsigned char c = (unsigned char)p[-1];
+
+		/* (a letter first: most bytes are, and no letter ends a sentence) */
+		if (ascii_alpha(c)) {
+			for (e = p--; p > start && ascii_alpha((unsigned char)p[-1]); p--)
+				;
+			k = (size_t)(e - p);
+			if (k < 3)
+				continue;
+			*h = letters_hash(p, k);
+			if (!context_stopword(*h, p, k)) {
+				*pp = p;
+				return true;
+			}
+			continue;
+		}
+		if (c == '\n' || (is_terminator((char)c) && (p == before || ascii_space((unsigned char)p[0]))))
 			break;
-		if (!ascii_alpha((unsigned char)p[-1])) {
-			p--;
-			continue;
-		}
-		for (e = p; p > start && ascii_alpha((unsigned char)p[-1]); p--)
-			;
-		k = (size_t)(e - p);
-		if (k < 3)
-			continue;
-		*h = word_hash(p, k);
-		if (!context_stopword(*h, p, k)) {
-			*pp = p;
-			return true;
-		}
+		p--;
 	}
 	*pp = p;
 	return false;
@@ -382,23 +404,38 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 static inline bool next_content_word(const char **pp, const char *end, uint32_t *h)
 {
 	const char *p = *pp, *w;
+	uint32_t x, before_last;
+	unsigned char c;
 	size_t k;
 
 	while (p < end) {
-		while (p < end && !ascii_alpha((unsigned char)*p)) {
-			if (*p == '\n' || (is_terminator(*p) && (p + 1 == end || ascii_space((unsigned char)p[1])))) {
+		c = (unsigned char)*p;
+		if (!ascii_alpha(c)) {
+			if (c == '\n' || (is_terminator((char)c) && (p + 1 == end || ascii_space((unsigned char)p[1])))) {
 				*pp = p;
 				return false;
 			}
 			p++;
+			continue;
 		}
-		for (w = p; p < end && ascii_alpha((unsigned char)*p); p++)
-			;
+		/* The word and its letters_hash() in one pass: the hash before
+		 * its last letter is the one a plural's "s" left off has. */
+		w = p;
+		x = before_last = 2166136261u;
+		do {
+			before_last = x;
+			x = (x ^ (c | 0x20)) * 16777619u;
+		} while (++p < end && ascii_alpha(c = (unsigned char)*p));
 		k = (size_t)(p - w);
 		if (k < 3)
 			continue;
-		*h = word_hash(w, k);
-		if (!context_stopword(*h, w, k)) {
+		if (k > 4 && ((unsigned char)p[-1] | 0x20) == 's') {
+			c = (unsigned char)p[-2] | 0x20;
+			if (c != 's' && c != 'u' && c != 'i')
+				x = before_last;
+		}
+		*h = x;
+		if (!context_stopword(x, w, k)) {
 			*pp = p;
 			return true;
 		}
@@ -431,9 +468,11 @@ static bool context_add(struct ground_context *ctx, uint32_t h)
 
 	if (ctx->n == GROUND_CONTEXT)
 		return false;
-	for (i = 0; i < ctx->n; i++)
-		if (ctx->word[i] == h)
-			return true;
+	/* (a word held has its bit in the mask) */
+	if (ctx->mask >> (h % 64) & 1)
+		for (i = 0; i < ctx->n; i++)
+			if (ctx->word[i] == h)
+				return true;
 	ctx->word[ctx->n++] = h;
 	ctx->mask |= 1ull << (h % 64);
 	return true;
@@ -465,7 +504,7 @@ void ground_context_words(const char *text, size_t n, struct ground_context *ctx
 
 		if (k < 3)
 			continue;
-		h = word_hash(w, k);
+		h = letters_hash(w, k);
 		if (!context_stopword(h, w, k) && !context_add(ctx, h))
 			return;
 	}
