@@ -396,6 +396,47 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 	}
 }
 
+void ground_context_key(const char *w, size_t k, struct ground_context *ctx)
+{
+	const char *p = w, *end = w + k, *from;
+	uint32_t h;
+
+	/* (anything else is read as ground_context_of() reads it) */
+	if (k > 160) {
+		ground_context_of(w + k, k, ctx);
+		return;
+	}
+	context_clear(ctx);
+	while (p < end) {
+		unsigned char c = (unsigned char)*p;
+
+		if (!ascii_alpha(c)) {
+			if (c == '\n' || is_terminator((char)c)) {
+				ground_context_of(w + k, k, ctx);
+				return;
+			}
+			p++;
+			continue;
+		}
+		for (from = p; p < end && ascii_alpha((unsigned char)*p); p++)
+			;
+		if (p - from < 3)
+			continue;
+		h = letters_hash(from, (size_t)(p - from));
+		if (context_stopword(h, from, (size_t)(p - from)))
+			continue;
+		/* (the nearest GROUND_CONTEXT_SIDE: the oldest gives way) */
+		if (ctx->n == GROUND_CONTEXT_SIDE) {
+			memmove(ctx->word, ctx->word + 1, (GROUND_CONTEXT_SIDE - 1) * sizeof(*ctx->word));
+			ctx->n--;
+		}
+		ctx->word[ctx->n++] = h;
+		ctx->before1 = h;
+	}
+	for (k = 0; k < ctx->n; k++)
+		ctx->mask |= 1ull << (ctx->word[k] % 64);
+}
+
 /*
  * The next content word of the sentence at *p (before end): its hash, *p
  * past it; false at the sentence's end (a line break, or a terminator and a

@@ -81,6 +81,13 @@ void ground_context_of(const char *before, size_t n, struct ground_context *ctx)
 void ground_context_words(const char *text, size_t n, struct ground_context *ctx);
 
 /*
+ * What ground_context_of(w + k, k, ctx) finds in one word of a JSON key's
+ * path (letters, digits and other bytes, no line break or sentence's end:
+ * record.h's words), for less.
+ */
+void ground_context_key(const char *w, size_t k, struct ground_context *ctx);
+
+/*
  * Only the nearest word on each side (before1, after1; no word list): what
  * ground_context_of() and ground_context_after() would set them to, for
  * less. before points just past the bytes before the quantity, after at

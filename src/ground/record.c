@@ -108,6 +108,7 @@ struct record {
 	struct record_stats stats;
 	const char *wptr[WSTACK];
 	char word[WSTACK][WORD_SLOT];
+	struct record_word_ctx wctx[WSTACK]; /* each slot's, known once read */
 	char buf[CAP];
 	uint8_t rawlen[CAP];
 };
@@ -155,7 +156,7 @@ static int emit(struct record *r, enum record_kind k, const char *s, size_t n, u
 	size_t nw = MIN(r->wtop, RECORD_WORDS);
 	struct record_value v = {
 		.kind = k, .text = s, .len = n, .at = at, .end = end,
-		.words = r->wptr + r->wtop - nw, .n_words = nw,
+		.words = r->wptr + r->wtop - nw, .n_words = nw, .word_ctx = r->wctx + r->wtop - nw,
 		.cont = cont, .marks = r->marks, .n_marks = n_marks,
 		.opened = k == RECORD_COUNT ? r->opened[r->depth - 1] : at,
 	};
@@ -351,6 +352,7 @@ static void push_word(struct record *r, const char *w, size_t k)
 	memcpy(r->word[r->wtop] + 8, &t1, 8);
 	memcpy(r->word[r->wtop] + 16, &t2, 8);
 	memcpy(r->word[r->wtop] + 24, &t3, 8);
+	r->wctx[r->wtop].known = false;
 	r->wtop++;
 }
 
@@ -1367,12 +1369,25 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 	ctx->bound = 0;
 	ctx->compared = false;
 	ctx->quarter_year = 0;
-	/* Each word alone through ground_context_of(): the same words, stop
+	/* Each word alone as ground_context_of() reads it: the same words, stop
 	 * words and hashes as prose; the innermost first, should room run out. */
 	for (i = v->n_words; i-- > 0;) {
-		size_t k = strlen(v->words[i]);
+		struct record_word_ctx *c = v->word_ctx ? &v->word_ctx[i] : NULL;
 
-		ground_context_of(v->words[i] + k, k, &w);
+		/* (a key's words are read once while it is on the path: every
+		 * value under it has them) */
+		if (c && c->known) {
+			w.n = c->n;
+			memcpy(w.word, c->word, c->n * sizeof(*w.word));
+			w.before1 = c->n ? c->word[c->n - 1] : 0;
+		} else {
+			ground_context_key(v->words[i], strlen(v->words[i]), &w);
+			if (c && w.n <= ARRAY_SIZE(c->word)) {
+				c->n = (uint8_t)w.n;
+				memcpy(c->word, w.word, w.n * sizeof(*w.word));
+				c->known = true;
+			}
+		}
 		context_merge(ctx, &w);
 		if (!ctx->before1)
 			ctx->before1 = w.before1; /* the innermost key's last word */

@@ -87,6 +87,13 @@ struct record_mark {
 	uint64_t at;
 };
 
+/* The content words of one word of a key path (ground_context_key()). */
+struct record_word_ctx {
+	uint32_t word[8];
+	uint8_t n;
+	bool known;
+};
+
 struct record_value {
 	enum record_kind kind;
 	/* Not NUL-terminated. Raw bytes of a JSON string pass as they are,
@@ -109,6 +116,10 @@ struct record_value {
 	 * repeated from the path's last words left out, innermost last. */
 	const char *const *words;
 	size_t n_words;
+	/* Beside each word, its content words as record_context() reads them
+	 * (its reader's, filled the first time they are read and kept while
+	 * the word is on the path); NULL: read each time. */
+	struct record_word_ctx *word_ctx;
 	bool cont;		/* continues the value the previous call delivered */
 	/* RECORD_COUNT: the stream offset of the array's '[' (its items are
 	 * the values delivered from there); else at. */

@@ -855,6 +855,14 @@ static void keys_hold(struct ground *g, struct buf *b, struct buf *again, const 
 	CHECK(ctx.n <= GROUND_CONTEXT);
 	for (i = 0; i < ctx.n; i++)
 		CHECK(ctx.mask & 1ull << (ctx.word[i] % 64));
+	{
+		/* A key path's word read for less: what ground_context_of() reads. */
+		struct ground_context key;
+
+		ground_context_key(t, n, &key);
+		CHECK(key.n == ctx.n && key.mask == ctx.mask && key.before1 == ctx.before1 &&
+		      key.after1 == ctx.after1 && memcmp(key.word, ctx.word, ctx.n * sizeof(*ctx.word)) == 0);
+	}
 	ground_context_of(t + cut, cut, &before_ctx);
 	CHECK(before_ctx.n <= GROUND_CONTEXT);
 	{
