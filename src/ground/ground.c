@@ -734,30 +734,32 @@ static void clear_heads(struct ground *g)
 const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 {
 	struct walk_memos *ms = g->memos;
-	struct memo_key *key, *out = NULL;
 	struct walk_memo *m;
-	bool out_fresh = true;
 	uint32_t i;
-	size_t k;
+	size_t k, out;
 
-	for (k = 0; k < WALK_MEMOS; k++) {
-		bool fresh;
-
-		key = &ms->key[k];
-		fresh = key->valid && key->epoch == g->epoch && key->qseq == g->qseq;
-		if (fresh && key->unit_hash == unit_hash) {
-			key->used = ++ms->clock;
+	if (ms->epoch != g->epoch || ms->qseq != g->qseq) {
+		ms->live = 0;
+		ms->epoch = g->epoch;
+		ms->qseq = g->qseq;
+	}
+	for (k = 0; k < WALK_MEMOS; k++)
+		if (ms->unit_hash[k] == unit_hash && (ms->live >> k & 1)) {
+			ms->used[k] = ++ms->clock;
 			return &g->memo[k];
 		}
-		/* (a stale one first, else the least recently used) */
-		if (!out || (out_fresh && (!fresh || key->used < out->used))) {
-			out = key;
-			out_fresh = fresh;
-		}
+	/* (a stale one first, else the least recently used) */
+	if (ms->live != (uint32_t)((1ull << WALK_MEMOS) - 1)) {
+		out = (size_t)__builtin_ctz(~ms->live);
+	} else {
+		for (out = 0, k = 1; k < WALK_MEMOS; k++)
+			if (ms->used[k] < ms->used[out])
+				out = k;
 	}
-	*out = (struct memo_key){.unit_hash = unit_hash, .epoch = g->epoch, .qseq = g->qseq,
-				 .used = ++ms->clock, .valid = true};
-	m = &g->memo[out - ms->key];
+	ms->live |= 1u << out;
+	ms->unit_hash[out] = unit_hash;
+	ms->used[out] = ++ms->clock;
+	m = &g->memo[out];
 	m->n = 0;
 	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ul[i].link.next)
 		if (g->ul[i].unit_hash == unit_hash) {

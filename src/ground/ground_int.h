@@ -109,16 +109,20 @@ struct walk_memo {
 	uint32_t before1[SWAP_WALK], after1[SWAP_WALK];
 };
 
-/* Which walk a memo holds, apart: the memos' pages are touched only when used. */
-struct memo_key {
-	uint64_t unit_hash, epoch, qseq, used;
-	bool valid;
-};
-
+/*
+ * Which walk each memo holds, apart (the memos' pages are touched only when
+ * used): the unit of each, and which of them are of the set as it is, taken
+ * when it had this epoch and qseq (a quantity put in, or a reset, makes
+ * every one stale at once).
+ */
 struct walk_memos {
 	uint64_t clock;
-	struct memo_key key[WALK_MEMOS];
+	uint64_t epoch, qseq;
+	uint32_t live; /* bit k: memo k is of the set as it is */
+	uint64_t unit_hash[WALK_MEMOS], used[WALK_MEMOS];
 };
+
+_Static_assert(WALK_MEMOS <= 32, "a memo's bit in live");
 
 struct ground {
 	struct entry *e;      /* a ring: e[head] is the oldest */

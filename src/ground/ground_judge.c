@@ -222,7 +222,8 @@ static void judge(struct qsearch *s, uint32_t i)
 }
 
 /* Judges the quantities of bin key k of one unit. */
-static void judge_bin(struct qsearch *s, uint64_t unit_hash, int64_t k)
+static inline __attribute__((always_inline)) void judge_bin(struct qsearch *s, uint64_t unit_hash,
+							     int64_t k)
 {
 	const struct ground *g = s->g;
 	uint32_t i;
