@@ -20,8 +20,9 @@
  *  - ground_said_otherwise, each line said of a period and a bound drawn
  *    from its place, equals a walk over them newest first;
  *  - ground_context_of reads only the 160 bytes before, stops at the
- *    sentence start and ignores case; ground_context_nearest finds the
- *    nearest words it and ground_context_after find.
+ *    sentence start and ignores case; ground_context_key reads a word as
+ *    it does; ground_context_nearest finds the nearest words it and
+ *    ground_context_after find.
  * The first byte is the tolerance of the quantity search.
  */
 #include <ctype.h>
@@ -294,6 +295,11 @@ static void check_context_of(const char *t, size_t n)
 		upper[i] = (char)toupper((unsigned char)t[n - tail + i]);
 	ground_context_of(upper + tail, tail, &c2);
 	FUZZ_CHECK(same_context(&c, &c2), "case changed the context");
+	/* A key path's word read for less is read as ground_context_of() reads it. */
+	ground_context_of(t + n, n, &c);
+	ground_context_key(t, n, &c2);
+	FUZZ_CHECK(same_context(&c, &c2) && c.before1 == c2.before1,
+		   "ground_context_key differs from ground_context_of");
 	/* The nearest words alone are the full contexts' (split at the middle). */
 	ground_context_of(t + n / 2, n / 2, &c);
 	ground_context_after(t + n / 2, n - n / 2, &c);
