@@ -149,7 +149,17 @@ void claims_free(struct claims *c)
 		for (j = 0; c->ex[i].sentence && j < c->rs->rules[i].n_unless_sentence; j++)
 			pcre2_code_free(c->ex[i].sentence[j]);
 		free(c->ex[i].sentence);
-		free(c->ex[i].lit);
+		if (c->ex[i].words) {
+			const struct exempt_words *w = c->ex[i].words;
+
+			if (!(w->shared & WORDS_SHARED_BEFORE))
+				free(w->before);
+			if (!(w->shared & WORDS_SHARED_SENTENCE))
+				free(w->sentence);
+			if (!(w->shared & WORDS_SHARED_AFTER))
+				free(w->after);
+			free(c->ex[i].words);
+		}
 	}
 	free(c->list);
 	buf_free(&c->list_text);

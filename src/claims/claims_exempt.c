@@ -526,23 +526,106 @@ int claims_check_rules(const struct ruleset *rs, struct diag *d)
 #define LIT_AFTER 32
 
 /*
- * Reads the words rule r's unless_before needs (literals.h; n == 0: none
- * known, or no memory for them: PCRE2 alone decides, as before). Only
- * for it: it runs on every growing prefix of a sentence, unanchored, and
- * ends at the prefix's end, where PCRE2 finds no byte a match requires
- * and tries every byte its start bitmap admits (with (?i), a d, e, i, l
- * or w). An anchored pattern ("^...") PCRE2 tries at one place, and the
- * others have a first or a required byte it looks for itself: a search
- * for the words costs them more than it saves (measured).
+ * A sentence is searched for its sentence patterns' words only when it
+ * is at most this long for each pattern they stand for: the search costs
+ * by the byte, and a failing PCRE2 call about the same whatever the
+ * length (measured: a pattern anchored at the sentence's start fails at
+ * its first word).
  */
-static void read_literals(const struct rule *rule, struct exemptions *ex)
+#define LIT_SENTENCE 64
+
+static bool same(const char *a, const char *b)
 {
+	return a && b && strcmp(a, b) == 0;
+}
+
+static bool same_sentence(const struct rule *a, const struct rule *b)
+{
+	size_t i;
+
+	if (a->n_unless_sentence != b->n_unless_sentence)
+		return false;
+	for (i = 0; i < a->n_unless_sentence; i++)
+		if (!same(a->unless_sentence[i], b->unless_sentence[i]))
+			return false;
+	return true;
+}
+
+/*
+ * The packs give many rules the same patterns (YAML anchors): their words
+ * are read once, for the first rule that asks, and the others share them.
+ */
+static void share_words(struct claims *c, size_t r, struct exempt_words *w)
+{
+	const struct rule *rule = &c->rs->rules[r];
+	size_t k;
+
+	for (k = 0; k < c->rs->n_rules; k++) {
+		const struct rule *o = &c->rs->rules[k];
+		const struct exempt_words *x = c->ex[k].words;
+
+		if (k == r || !x)
+			continue;
+		if (!w->before && x->before && same(o->unless_before, rule->unless_before)) {
+			w->before = x->before;
+			w->shared |= WORDS_SHARED_BEFORE;
+		}
+		if (!w->sentence && x->sentence && same_sentence(o, rule)) {
+			w->sentence = x->sentence;
+			w->sentence_cov = x->sentence_cov;
+			w->shared |= WORDS_SHARED_SENTENCE;
+		}
+		if (!w->after && x->after && same(o->unless_after, rule->unless_after)) {
+			w->after = x->after;
+			w->shared |= WORDS_SHARED_AFTER;
+		}
+	}
+}
+
+/*
+ * Reads the words rule r's exemption patterns need (struct exempt_words;
+ * none known, or no memory for them: PCRE2 alone decides, as before).
+ * For unless_before, only where it is not anchored: it runs on every
+ * growing prefix of a sentence, unanchored, and ends at the prefix's end,
+ * where PCRE2 finds no byte a match requires and tries every byte its
+ * start bitmap admits (with (?i), a d, e, i, l or w). An anchored one
+ * ("^...") PCRE2 tries at one place, and the others have a first or a
+ * required byte it looks for itself: a search for the words costs them
+ * more than it saves (measured). unless_sentence and unless_after are
+ * asked once a sentence and once a match, where a call of PCRE2 costs
+ * more than a search of a short sentence for their words (measured too,
+ * LIT_SENTENCE): all of a rule's sentence patterns with one search.
+ */
+static void read_words(struct claims *c, size_t r)
+{
+	const struct rule *rule = &c->rs->rules[r];
+	struct exemptions *ex = &c->ex[r];
+	struct exempt_words *w = calloc(1, sizeof(*w));
 	uint32_t opts = 0;
 
-	pcre2_pattern_info(ex->before, PCRE2_INFO_ALLOPTIONS, &opts);
-	ex->lit = calloc(1, sizeof(*ex->lit));
-	if (ex->lit && ((opts & PCRE2_ANCHORED) || literals_of(rule->unless_before, ex->lit) < 0))
-		ex->lit->n = 0;
+	if (!w)
+		return;
+	share_words(c, r, w);
+	if (ex->before && !w->before) {
+		pcre2_pattern_info(ex->before, PCRE2_INFO_ALLOPTIONS, &opts);
+		w->before = calloc(1, sizeof(*w->before));
+		if (w->before &&
+		    ((opts & PCRE2_ANCHORED) || literals_of(rule->unless_before, w->before) < 0))
+			w->before->n = 0;
+	}
+	if (rule->n_unless_sentence && !w->sentence) {
+		w->sentence = calloc(1, sizeof(*w->sentence));
+		if (w->sentence &&
+		    literals_of_any((const char *const *)rule->unless_sentence,
+				    rule->n_unless_sentence, w->sentence, &w->sentence_cov) < 0)
+			w->sentence->n = 0;
+	}
+	if (ex->after && !w->after) {
+		w->after = calloc(1, sizeof(*w->after));
+		if (w->after && literals_of(rule->unless_after, w->after) < 0)
+			w->after->n = 0;
+	}
+	ex->words = w;
 }
 
 /* Makes ex's answers those of the current sentence. */
@@ -572,7 +655,7 @@ static void sentence_state(struct claims *c, struct exemptions *ex)
 static bool before_may(struct claims *c, struct exemptions *ex, const char *s, size_t n,
 		       uint64_t at)
 {
-	const struct literals *l = ex->lit;
+	const struct literals *l = ex->words ? ex->words->before : NULL;
 	uint64_t base = at - n;
 	size_t from, e;
 
@@ -671,15 +754,31 @@ static bool after_search(struct claims *c, struct exemptions *ex, uint64_t at, u
 static void after_pass(struct claims *c, struct exemptions *ex, size_t r, size_t first,
 		       uint64_t end)
 {
-	size_t behind = ex->after_behind, i;
+	const struct literals *l = ex->words ? ex->words->after : NULL;
+	size_t behind = ex->after_behind, i, n, k;
 	uint64_t next = UINT64_MAX; /* the end of the last match decided */
+	uint64_t words_to = UINT64_MAX; /* no word of after's starts at or past this */
 	bool everywhere = false;    /* a start that every earlier subject repeats */
+	const char *s;
 
+	if (l && l->n) {
+		/* Every subject is a tail of this one: a subject that starts
+		 * past the last word in it has none, and no match. */
+		s = window_get(c->w, c->held[first].to, end, &n);
+		k = literals_last(l, s, n);
+		words_to = k ? MAX(c->held[first].to, c->w->base) + k : 0;
+	}
 	for (i = c->n_held; i-- > first;) {
 		struct held *h = &c->held[i];
 
 		if (h->rule != r)
 			continue;
+		if (!everywhere && MAX(h->to, c->w->base) >= words_to) {
+			/* (nor does any later start, as bounded below, lie in a match) */
+			h->after = false;
+			next = h->to;
+			continue;
+		}
 		if (ex->rescan) {
 			h->after = after_search(c, ex, h->to, end, 0, SIZE_MAX);
 			continue;
@@ -708,8 +807,8 @@ bool exempt(struct claims *c, const struct held *h, uint64_t end)
 		return false;
 	if (!ex->compiled && compile_exemptions(c, h->rule) < 0)
 		return false; /* claims_check_rules() refused such packs */
-	if (ex->before && !ex->lit && ex->asked++ == LIT_AFTER)
-		read_literals(r, ex);
+	if (!ex->words && ex->asked++ == LIT_AFTER)
+		read_words(c, h->rule);
 	sentence_state(c, ex);
 	if (ex->before && before_matches(c, ex, h->from))
 		return true;
@@ -720,10 +819,17 @@ bool exempt(struct claims *c, const struct held *h, uint64_t end)
 			return true;
 	}
 	if (ex->in_sentence < 0) {
+		uint32_t none = 0; /* the patterns the sentence has no word of */
+
 		s = window_get(c->w, c->start, end, &n);
+		if (ex->words && ex->words->sentence && ex->words->sentence->n &&
+		    n <= LIT_SENTENCE * (size_t)__builtin_popcount(ex->words->sentence_cov) &&
+		    !literals_in(ex->words->sentence, s, n))
+			none = ex->words->sentence_cov;
 		ex->in_sentence = 0;
 		for (i = 0; i < r->n_unless_sentence && !ex->in_sentence; i++)
-			ex->in_sentence = found(c, ex->sentence[i], s, n);
+			if (i >= 32 || !(none >> i & 1))
+				ex->in_sentence = found(c, ex->sentence[i], s, n);
 	}
 	return ex->in_sentence;
 }

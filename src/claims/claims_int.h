@@ -134,6 +134,23 @@ struct arith_done {
 };
 
 /*
+ * The words a rule's exemption patterns cannot match without (literals.h;
+ * NULL or n == 0: none known, PCRE2 decides alone): a subject with none of
+ * them has no match. Those of the sentence patterns whose bits
+ * sentence_cov has are one set. Another rule's with the same patterns are
+ * shared (bits of shared), not copied.
+ */
+struct exempt_words {
+	struct literals *before, *sentence, *after;
+	uint32_t sentence_cov;
+	uint8_t shared;
+};
+
+#define WORDS_SHARED_BEFORE 1u
+#define WORDS_SHARED_SENTENCE 2u
+#define WORDS_SHARED_AFTER 4u
+
+/*
  * A rule's exemption patterns, compiled on first use, and what they have
  * shown about the sentence numbered gen. Every finding of a sentence asks
  * the same questions of it, so each is answered from where the last
@@ -152,13 +169,13 @@ struct exemptions {
 	uint64_t before_at;   /* the last prefix end asked about */
 	uint64_t before_from; /* no match of before starts before this, whatever the prefix */
 	bool after_done;      /* after_pass() has decided the sentence's matches */
-	/* the words before needs (literals.h; NULL, n == 0: none known,
-	 * PCRE2 decides alone) */
-	struct literals *lit;
-	size_t asked;         /* times asked before lit was read (LIT_AFTER) */
+	/* the words its patterns need (NULL until read, LIT_AFTER) */
+	struct exempt_words *words;
+	size_t asked;         /* times asked before they were read */
 	uint64_t lit_none_to; /* no word of before's lies whole in [start, lit_none_to) */
 	uint64_t lit_at;      /* the end of one that does (0: none found yet) */
 };
+
 
 /* How many items a total said before them may have (and BLOCK_ITEMS below). */
 #define BEFORE_ITEMS 16

@@ -523,28 +523,65 @@ static void alternation(struct parse *ps, struct set *out, int depth)
 		empty(out, false);
 }
 
-int literals_of(const char *pat, struct literals *l)
+/* Reads pat's words into *s (past LIT_DEPTH's pools); -ENOENT, -ENOMEM as literals_of(). */
+static int read_set(const char *pat, struct set *s)
 {
 	struct parse ps = {pat, false, {{NULL}}};
-	struct set *s = malloc(sizeof(*s));
-	unsigned char fill[256] = {0};
-	size_t i, b, k;
+	size_t i, k;
 
-	if (s)
-		alternation(&ps, s, 0);
+	alternation(&ps, s, 0);
 	for (i = 0; i <= LIT_DEPTH; i++)
 		for (k = 0; k < 5; k++)
 			free(ps.pool[i][k]);
-	if (!s)
-		return -ENOMEM;
 	if (!ps.fail && *ps.p)
 		ps.fail = true; /* an unmatched ")" */
 	if (!ps.fail && score(s) < 3)
 		ps.fail = true;
-	if (ps.fail) {
-		free(s);
-		return -ENOENT;
+	return ps.fail ? -ENOENT : 0;
+}
+
+/* Whether v[0, m) lies within w[0, n). */
+static bool within(const unsigned char *v, size_t m, const unsigned char *w, size_t n)
+{
+	size_t j;
+
+	for (j = 0; j + m <= n; j++)
+		if (w[j] == v[0] && memcmp(w + j, v, m) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Leaves out of a required set the words that hold another of its words
+ * (text with one has the other): it requires what it did, with fewer.
+ */
+static void least(struct set *s)
+{
+	size_t i, j, k;
+
+	for (i = k = 0; i < s->n; i++) {
+		for (j = 0; j < s->n; j++)
+			if (j != i && s->len[j] <= s->len[i] &&
+			    within(s->w[j], s->len[j], s->w[i], s->len[i]) &&
+			    (s->len[j] < s->len[i] || j < i))
+				break;
+		if (j < s->n)
+			continue;
+		if (k != i) {
+			memcpy(s->w[k], s->w[i], s->len[i]);
+			s->len[k] = s->len[i];
+		}
+		k++;
 	}
+	s->n = k;
+}
+
+/* Fills *l with s's words. */
+static void tables(struct literals *l, const struct set *s)
+{
+	unsigned char fill[256] = {0};
+	size_t i, b, k;
+
 	memset(l, 0, sizeof(*l));
 	/* by first byte, for literals_find(): a counting sort */
 	for (i = 0; i < s->n; i++)
@@ -567,8 +604,53 @@ int literals_of(const char *pat, struct literals *l)
 		l->at[b - 32] = l->at[b];
 		l->count[b - 32] = l->count[b];
 	}
+}
+
+int literals_of(const char *pat, struct literals *l)
+{
+	return literals_of_any(&pat, 1, l, NULL);
+}
+
+int literals_of_any(const char *const *pats, size_t n, struct literals *l, uint32_t *covered)
+{
+	struct set *all = malloc(sizeof(*all)), *s = malloc(sizeof(*s));
+	uint32_t got = 0;
+	size_t i, k;
+	int err = 0;
+
+	if (!all || !s) {
+		err = -ENOMEM;
+		goto out;
+	}
+	all->exact = false;
+	all->n = 0;
+	for (i = 0; i < n && i < 32; i++) {
+		err = read_set(pats[i], s);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			goto out;
+		for (k = 0; k < s->n; k++)
+			if (!add(all, s->w[k], s->len[k])) {
+				/* full: room made by the words that say no more */
+				least(all);
+				if (!add(all, s->w[k], s->len[k]))
+					break;
+			}
+		/* (a pattern whose words do not fit is not covered; what was
+		 * added of them costs the others nothing but a look) */
+		if (k == s->n)
+			got |= 1u << i;
+	}
+	err = got ? 0 : -ENOENT;
+	if (err == 0)
+		tables(l, all);
+out:
+	free(all);
 	free(s);
-	return 0;
+	if (covered)
+		*covered = err ? 0 : got;
+	return err;
 }
 
 size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n)
@@ -597,4 +679,27 @@ size_t literals_find(const struct literals *l, const char *s, size_t from, size_
 bool literals_in(const struct literals *l, const char *s, size_t n)
 {
 	return literals_find(l, s, 0, n) != 0;
+}
+
+size_t literals_last(const struct literals *l, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i, k, j, end;
+
+	for (i = n; i-- > 0;) {
+		if (!l->count[u[i]] || i + 1 == n)
+			continue;
+		k = PAIR(fold(u[i]), fold(u[i + 1]));
+		if (!(l->pair[k / 8] & (1u << (k % 8))))
+			continue;
+		for (k = l->at[u[i]], end = k + l->count[u[i]]; k < end; k++) {
+			if (l->len[k] > n - i)
+				continue;
+			for (j = 1; j < l->len[k] && fold(u[i + j]) == l->word[k][j]; j++)
+				;
+			if (j == l->len[k])
+				return i + 1;
+		}
+	}
+	return 0;
 }

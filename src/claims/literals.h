@@ -37,6 +37,14 @@ struct literals {
  */
 int literals_of(const char *pat, struct literals *l);
 
+/*
+ * The same for any of pats[0, n) (the first 32): words such that every
+ * match of each pattern i whose bit *covered has contains one of them
+ * (where they would not fit, a word that holds another is left out: text
+ * with one has the other). -ENOENT when no pattern is covered.
+ */
+int literals_of_any(const char *const *pats, size_t n, struct literals *l, uint32_t *covered);
+
 /* Whether s[0, n) holds one of l's words (ASCII case folded). */
 bool literals_in(const struct literals *l, const char *s, size_t n);
 
@@ -45,5 +53,8 @@ bool literals_in(const struct literals *l, const char *s, size_t n);
  * offset into s, or 0 when there is none.
  */
 size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n);
+
+/* One past the start of the last of l's words found whole within s[0, n), or 0 when there is none. */
+size_t literals_last(const struct literals *l, const char *s, size_t n);
 
 #endif

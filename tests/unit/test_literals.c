@@ -2,8 +2,10 @@
 /*
  * The words an exemption pattern needs (src/claims/literals.c): what it
  * reads from a pattern, what it gives up on, and, for every exemption
- * pattern of the built-in packs, that no subject PCRE2 matches lacks them
- * (random and adversarial subjects made of the pattern's own words).
+ * pattern of the built-in packs (and each rule's sentence patterns as one
+ * set), that no subject PCRE2 matches lacks them, nor a tail of one a word
+ * starting in it (random and adversarial subjects made of the pattern's
+ * own words).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -76,6 +78,35 @@ TEST(literals_read)
 	CHECK_EQ(literals_of("((((((((((((((((((abc))))))))))))))))))", &l), -ENOENT);
 }
 
+/* Several patterns' words as one set, and the last word of a subject. */
+TEST(literals_any_and_last)
+{
+	static struct literals l;
+	uint32_t cov = 99;
+	const char *const three[] = {"(?i)foo(?:bar|baz)", "[a-z]+", "quux"};
+	/* "let" and 64 words that hold it: too many, until those go */
+	const char *const full[] = {"let", "let[abcd](?:a|b|c|d|e|f|g|h|i|j|k|l|m|n|o|p)"};
+	const char *const none[] = {"ab", "[a-z]+"};
+
+	CHECK_EQ(literals_of_any(three, 3, &l, &cov), 0);
+	CHECK_EQ(cov, 5u);
+	CHECK(words_are(&l, (const char *[]){"foobar", "foobaz", "quux", NULL}));
+	CHECK_EQ(literals_of_any(full, 2, &l, &cov), 0);
+	CHECK_EQ(cov, 3u);
+	CHECK(literals_in(&l, "xxLetxx", 7));
+	CHECK(!literals_in(&l, "xxlexx", 6));
+	CHECK(l.n <= 2);
+	CHECK_EQ(literals_of_any(none, 2, &l, &cov), -ENOENT);
+	CHECK_EQ(cov, 0u);
+
+	CHECK_EQ(literals_of("abc|defg", &l), 0);
+	CHECK_EQ(literals_last(&l, "abc xx abc", 10), 8);
+	CHECK_EQ(literals_last(&l, "abc xx DEFG x", 13), 8);
+	CHECK_EQ(literals_last(&l, "abc xx def", 10), 1);
+	CHECK_EQ(literals_last(&l, "xx ab", 5), 0);
+	CHECK_EQ(literals_last(&l, "", 0), 0);
+}
+
 /* xorshift: the same subjects every run */
 static uint64_t rng = 88172645463325252ull;
 
@@ -109,10 +140,12 @@ static size_t tokens_of(const char *pat, char tok[][32], size_t max)
 /*
  * Subjects made of the pattern's words, blanks, punctuation, digits,
  * curly apostrophes and random bytes, in random case: whenever PCRE2
- * matches one, literals_in() must find a word in it. Counts the matches,
- * so that a test that never reaches a match is seen.
+ * matches one, literals_in() must find a word in it (in words, or the
+ * pattern's own when NULL), and whenever it matches a tail of one as a
+ * subject alone, literals_last() a word that starts in that tail. Counts
+ * the matches, so that a test that never reaches a match is seen.
  */
-static size_t check_pattern(const char *pat, size_t rounds)
+static size_t check_words(const char *pat, const struct literals *words, size_t rounds)
 {
 	static const char *const glue[] = {" ", "\t", " ", ". ", ", ", ": ", "=", "5", "10 ", "\n",
 					   "\xE2\x80\x99", "'", "(", ")", "e.g.", "I'll ", "we can ",
@@ -128,10 +161,12 @@ static size_t check_pattern(const char *pat, size_t rounds)
 
 	code = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
 	CHECK(code != NULL);
-	if (!code || literals_of(pat, &l) < 0) {
+	if (!code || (!words && literals_of(pat, &l) < 0)) {
 		pcre2_code_free(code);
 		return 0;
 	}
+	if (words)
+		l = *words;
 	md = pcre2_match_data_create_from_pattern(code, NULL);
 	n_tok = tokens_of(pat, tok, 256);
 	for (r = 0; r < rounds; r++) {
@@ -166,6 +201,17 @@ static size_t check_pattern(const char *pat, size_t rounds)
 				CHECK(!"a match without the words");
 			}
 		}
+		/* a tail, as unless_after reads the rest of a sentence */
+		if (len > 0) {
+			size_t x = next() % len;
+
+			if (pcre2_match(code, (PCRE2_SPTR)s + x, len - x, 0, 0, md, NULL) >= 0 &&
+			    literals_last(&l, s, len) <= x) {
+				fprintf(stderr, "  /%s/ matches \"%.*s\" without a word after %zu\n",
+					pat, (int)len, s, x);
+				CHECK(!"a tail's match without a word in it");
+			}
+		}
 	}
 	pcre2_match_data_free(md);
 	pcre2_code_free(code);
@@ -176,7 +222,8 @@ TEST(literals_sound_on_builtin_exemptions)
 {
 	struct diag d = {""};
 	struct ruleset *rs = ruleset_new();
-	size_t i, j, with = 0, matched = 0;
+	size_t i, j, with = 0, matched = 0, with_any = 0, matched_any = 0;
+	uint32_t cov;
 
 	CHECK_EQ(ruleset_add_builtin(rs, &d), 0);
 	CHECK_EQ(ruleset_finish(rs, &d), 0);
@@ -192,12 +239,23 @@ TEST(literals_sound_on_builtin_exemptions)
 			if (!pat)
 				continue;
 			with += literals_of(pat, &l) == 0;
-			matched += check_pattern(pat, 3000);
+			matched += check_words(pat, NULL, 3000);
+		}
+		/* the sentence patterns' words as one set (claims_exempt.c) */
+		if (r->n_unless_sentence &&
+		    literals_of_any((const char *const *)r->unless_sentence, r->n_unless_sentence,
+				    &l, &cov) == 0) {
+			with_any++;
+			for (j = 0; j < r->n_unless_sentence && j < 32; j++)
+				if (cov >> j & 1)
+					matched_any += check_words(r->unless_sentence[j], &l, 1000);
 		}
 	}
 	/* the packs' patterns give words, and the subjects reach matches */
 	CHECK(with >= 5);
 	CHECK(matched >= 500);
+	CHECK(with_any >= 5);
+	CHECK(matched_any >= 100);
 	ruleset_free(rs);
 }
 
@@ -218,6 +276,6 @@ TEST(literals_sound_on_adversarial_patterns)
 	size_t i, matched = 0;
 
 	for (i = 0; i < ARRAY_SIZE(pats); i++)
-		matched += check_pattern(pats[i], 4000);
+		matched += check_words(pats[i], NULL, 4000);
 	CHECK(matched >= 100);
 }
