@@ -49,40 +49,81 @@ unsigned long long fingerprint_key(const char *rule, const char *text, size_t le
 	return h;
 }
 
+/* Writes v in decimal at p; returns the digits' count (at most 20). */
+static size_t decimal(unsigned long long v, char *p)
+{
+	char tmp[20];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	memcpy(p, tmp + i, sizeof(tmp) - i);
+	return sizeof(tmp) - i;
+}
+
+/* What is hashed first, with its NUL. */
+static const char fp_head[] = "halluscan-fingerprint-1";
+
+/* A message longer than this (a long finding's text) is hashed a part at a time. */
+#define FP_MESSAGE 512
+
 void fingerprint(const char *rule, const char *text, size_t len, const char *path,
 		 unsigned long long index, char out[FINGERPRINT_LEN + 1])
 {
+	static const char hex[] = "0123456789abcdef";
 	struct sha256 s;
 	unsigned char d[32];
-	char hex[65], num[24], block[256];
-	size_t nb = 0;
-	int k;
+	char m[FP_MESSAGE], num[20];
+	size_t rl = strlen(rule) + 1, pl, k = 0;
+	int i;
 
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
-	sha256_init(&s);
-	sha256_update(&s, "halluscan-fingerprint-1", 24);
-	sha256_update(&s, rule, strlen(rule) + 1);
-	/* The normalized text, hashed a block at a time (a byte at a time costs
-	 * a call per byte of every finding). */
+	pl = strlen(path) + 1;
+	/* The message in one buffer and one call, where it fits (for nearly
+	 * every finding): parts hashed one at a time cost a call and a copy
+	 * each, and the index's printf more than the hash of a block. */
+	if (sizeof(fp_head) + rl + len + 1 + pl + sizeof(num) <= sizeof(m)) {
+		memcpy(m, fp_head, sizeof(fp_head));
+		k = sizeof(fp_head);
+		memcpy(m + k, rule, rl);
+		k += rl;
+#define PUT(c) (m[k++] = (c))
+		NORMALIZED(text, len, PUT);
+#undef PUT
+		m[k++] = '\0';
+		memcpy(m + k, path, pl);
+		k += pl;
+		k += decimal(index, m + k);
+		sha256_digest(m, k, d);
+	} else {
+		sha256_init(&s);
+		sha256_update(&s, fp_head, sizeof(fp_head));
+		sha256_update(&s, rule, rl);
+		/* The normalized text, hashed a buffer at a time (a byte at a
+		 * time costs a call per byte). */
 #define FEED(c)                                                      \
 	do {                                                         \
-		block[nb++] = (c);                                   \
-		if (nb == sizeof(block)) {                           \
-			sha256_update(&s, block, nb);                \
-			nb = 0;                                      \
+		m[k++] = (c);                                        \
+		if (k == sizeof(m)) {                                \
+			sha256_update(&s, m, k);                     \
+			k = 0;                                       \
 		}                                                    \
 	} while (0)
-	NORMALIZED(text, len, FEED);
+		NORMALIZED(text, len, FEED);
 #undef FEED
-	sha256_update(&s, block, nb);
-	sha256_update(&s, "", 1);
-	sha256_update(&s, path, strlen(path) + 1);
-	k = snprintf(num, sizeof(num), "%llu", index);
-	sha256_update(&s, num, (size_t)k);
-	sha256_final(&s, d);
-	sha256_hex(d, hex);
-	memcpy(out, hex, FINGERPRINT_LEN);
+		sha256_update(&s, m, k);
+		sha256_update(&s, "", 1);
+		sha256_update(&s, path, pl);
+		sha256_update(&s, num, decimal(index, num));
+		sha256_final(&s, d);
+	}
+	for (i = 0; i < FINGERPRINT_LEN / 2; i++) {
+		out[2 * i] = hex[d[i] >> 4];
+		out[2 * i + 1] = hex[d[i] & 15];
+	}
 	out[FINGERPRINT_LEN] = '\0';
 }
 

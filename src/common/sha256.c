@@ -237,6 +237,20 @@ void sha256_final(struct sha256 *s, unsigned char out[32])
 	}
 }
 
+void sha256_digest(const void *data, size_t n, unsigned char out[32])
+{
+	const unsigned char *p = data;
+	struct sha256 s;
+
+	sha256_init(&s);
+	s.len = n;
+	for (; n >= 64; p += 64, n -= 64)
+		block(&s, p);
+	memcpy(s.blk, p, n);
+	s.n = n;
+	sha256_final(&s, out);
+}
+
 void sha256_hex(const unsigned char d[32], char out[65])
 {
 	static const char hex[] = "0123456789abcdef";

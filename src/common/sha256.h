@@ -18,6 +18,8 @@ void sha256_init(struct sha256 *s);
 void sha256_update(struct sha256 *s, const void *p, size_t n);
 /* Writes the 32-byte digest. */
 void sha256_final(struct sha256 *s, unsigned char out[32]);
+/* The digest of data[0, n) in one call: init, update and final without copying whole blocks. */
+void sha256_digest(const void *data, size_t n, unsigned char out[32]);
 /* Does this processor hash with the x86 SHA extensions (else portable C)? */
 bool sha256_accelerated(void);
 /* Set true, hashing takes the portable code (for the tests that compare the two). */
