@@ -17,32 +17,56 @@ static bool json_plain(unsigned char c)
 	return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
 }
 
+#if defined(__SSE2__)
+/* The bytes of v that are not plain, as a mask of 16 bits. */
+static unsigned json_unplain(__m128i v)
+{
+	const __m128i lo = _mm_set1_epi8(0x1F), hi = _mm_set1_epi8(0x7F);
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
+	__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
+
+	return (~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu) | (unsigned)_mm_movemask_epi8(bad);
+}
+#endif
+
 /*
  * The end of the run of plain bytes that starts at p[i]. A finding's
  * message, recovery and text are mostly such runs, read 16 bytes at a
  * time: a byte is plain when, signed, it lies in (0x1F, 0x7F) and is no
- * quote or backslash.
+ * quote or backslash. The last few bytes too: the string's last 16 read
+ * again, or a short string copied into 16 bytes whose padding (NUL) ends
+ * the run, rather than a byte at a time (most strings written are
+ * shorter than 16 bytes, or end in a piece of one).
  */
 static size_t json_plain_run(const unsigned char *p, size_t i, size_t n)
 {
 #if defined(__SSE2__)
-	const __m128i lo = _mm_set1_epi8(0x1F), hi = _mm_set1_epi8(0x7F);
-	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	unsigned char t[16] = {0};
+	const unsigned char *q = t;
+	size_t base = 0;
+	unsigned m;
 
 	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
-		__m128i ok = _mm_and_si128(_mm_cmpgt_epi8(v, lo), _mm_cmplt_epi8(v, hi));
-		__m128i bad = _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash));
-		unsigned m = (~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu) |
-			     (unsigned)_mm_movemask_epi8(bad);
-
+		m = json_unplain(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
 		if (m)
 			return i + (size_t)__builtin_ctz(m);
 	}
-#endif
+	if (i == n)
+		return n;
+	if (n >= 16) {
+		base = n - 16;
+		q = p + base;
+	} else {
+		memcpy(t, p, n);
+	}
+	m = json_unplain(_mm_loadu_si128((const __m128i *)(const void *)q)) & (0xFFFFu << (i - base));
+	return m ? base + (size_t)__builtin_ctz(m) : n;
+#else
 	while (i < n && json_plain(p[i]))
 		i++;
 	return i;
+#endif
 }
 
 /* With replaced NULL, an invalid byte is \udcXX; otherwise U+FFFD, counted. */
@@ -51,7 +75,7 @@ static int json_string(struct buf *b, const char *s, size_t n, size_t *replaced)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0;
-	int err = buf_addc(b, '"');
+	int err = buf_add(b, "\"", 1);
 
 	while (i < n && err == 0) {
 		unsigned char c = p[i];
@@ -103,7 +127,7 @@ static int json_string(struct buf *b, const char *s, size_t n, size_t *replaced)
 		i++;
 	}
 	if (err == 0)
-		err = buf_addc(b, '"');
+		err = buf_add(b, "\"", 1);
 	return err;
 }
 
@@ -122,7 +146,12 @@ int emit_json_string_utf8(struct buf *b, const char *s, size_t n, size_t *replac
 int emit_json_quote(struct buf *b, const char *s, size_t n)
 {
 	struct buf tmp = {0};
-	int err = url_redact(&s, &n, &tmp);
+	int err;
+
+	/* (url_redact()'s own first look, without its call and tmp's free) */
+	if (!memchr(s, '@', n))
+		return emit_json_string(b, s, n);
+	err = url_redact(&s, &n, &tmp);
 
 	if (err == 0)
 		err = emit_json_string(b, s, n);

@@ -39,16 +39,17 @@ TEST(emit_json_utf8)
 }
 
 /*
- * Plain runs are read 16 bytes at a time: every byte value, at every offset
- * of a 40-byte run of plain text, is written as it is alone (its own
- * escape or itself) between the run's two halves.
+ * Plain runs are read 16 bytes at a time, and their last bytes with the
+ * string's last 16 (or a short string's copy): every byte value, at every
+ * offset of a run of plain text of every length up to 40, is written as
+ * it is alone (its own escape or itself) between the run's two parts.
  */
 TEST(emit_json_every_byte_at_every_offset)
 {
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyz0123456789 ~!@";
 	char in[64], want[128], alone[16];
 	unsigned c;
-	size_t k;
+	size_t k, n;
 
 	for (c = 0; c < 256; c++) {
 		char one = (char)c;
@@ -56,14 +57,15 @@ TEST(emit_json_every_byte_at_every_offset)
 		snprintf(alone, sizeof(alone), "%s", json(&one, 1));
 		/* alone is "X" with its quotes: the middle is what c becomes */
 		alone[strlen(alone) - 1] = '\0';
-		for (k = 0; k <= 40; k++) {
-			memcpy(in, plain, k);
-			in[k] = one;
-			memcpy(in + k + 1, plain + k, 40 - k);
-			snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)k, plain, alone + 1,
-				 (int)(40 - k), plain + k);
-			CHECK_STR(json(in, 41), want);
-		}
+		for (n = 0; n <= 40; n++)
+			for (k = 0; k <= n; k++) {
+				memcpy(in, plain, k);
+				in[k] = one;
+				memcpy(in + k + 1, plain + k, n - k);
+				snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)k, plain,
+					 alone + 1, (int)(n - k), plain + k);
+				CHECK_STR(json(in, n + 1), want);
+			}
 	}
 }
 
