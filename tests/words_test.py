@@ -58,7 +58,8 @@ def line_of(text, needle):
 
 def vocab(c_text):
     """The vocabulary as generated: [(word, roles text, number, unit)]."""
-    return re.findall(r'\t\{"([a-z]+)", \d+, ([^,]+), ([^,]+), (U_\w+)\},', c_text)
+    return [(w, roles, num, unit) for w, unit, roles, num in
+            re.findall(r'\t\{"([a-z]+)", \d+, (U_\w+), ([^,]+), ([^,]+)\},', c_text)]
 
 
 # The lists as they are.

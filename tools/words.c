@@ -560,9 +560,10 @@ int main(int argc, char **argv)
 		   "#include \"wordlists.h\"\n\n#include \"numbers/numlex.h\"\n\n"
 		   "const struct vword vocab_words[%zu] = {\n", nvocab);
 	for (i = 0; i < nvocab; i++) {
-		fprintf(c, "\t{\"%s\", %zu, ", vocab[i].w, strlen(vocab[i].w));
+		fprintf(c, "\t{\"%s\", %zu, %s, ", vocab[i].w, strlen(vocab[i].w),
+			unit_symbols[vocab[i].unit]);
 		write_roles(c, vocab[i].roles);
-		fprintf(c, ", %.17g, %s},\n", vocab[i].num, unit_symbols[vocab[i].unit]);
+		fprintf(c, ", %.17g},\n", vocab[i].num);
 	}
 	fprintf(c, "};\n\nconst uint16_t vocab_slots[VOCAB_SLOTS] = {");
 	for (i = 0; i < VOCAB_SLOTS; i++)

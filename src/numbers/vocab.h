@@ -76,27 +76,32 @@ enum { VOCAB_ROLES(VOCAB_ROLE_BIT) };
 enum { VOCAB_UNITS(VOCAB_UNIT_ENUM) VOCAB_UNIT_COUNT };
 #undef VOCAB_UNIT_ENUM
 
-/* A word of the vocabulary, lowercase. */
+/* Words longer than this are not looked up (tools/words.c refuses them). */
+#define VOCAB_MAXLEN 16
+
+/*
+ * A word of the vocabulary, lowercase. The word is held in the entry, not
+ * pointed at: a pointer in a static PIE is relocated at every start, and
+ * the table's 600 were five written pages of a 4 KB message's run (issue
+ * 35); the entry is as large either way.
+ */
 struct vword {
-	const char *w;
+	char w[VOCAB_MAXLEN + 1];
 	unsigned char len;
+	unsigned char unit;
 	unsigned roles;
 	double num; /* a cardinal's or ordinal's value, a month's number, a clock word's minutes */
-	unsigned char unit;
 };
 
 /*
  * An approximation of two words ([approx-pair]): the word before the
  * number (R_APPROX2), the word before that, and the side of a bound they
- * set (NUMLEX_ABOVE, NUMLEX_BELOW, or 0).
+ * set (NUMLEX_ABOVE, NUMLEX_BELOW, or 0). Held in place, as a vword's.
  */
 struct vocab_pair {
-	const char *w2, *w1;
+	char w2[VOCAB_MAXLEN + 1], w1[VOCAB_MAXLEN + 1];
 	unsigned side;
 };
-
-/* Words longer than this are not looked up (tools/words.c refuses them). */
-#define VOCAB_MAXLEN 16
 
 /*
  * The lookup: a table of VOCAB_SLOTS slots, each 0 or a word's index + 1,
