@@ -14,7 +14,8 @@
  *  - the 64-byte block pass gives what the bytewise reference pass gives,
  *    and numlex_next_glued() the digit a letter touches (and
  *    numlex_next_code_digit() that or a digit after a "_") that a
- *    byte-by-byte search finds;
+ *    byte-by-byte search finds, and numlex_scan_code() the first of
+ *    those from its own pass;
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
  *  - a callback's non-zero return stops the scan at once and is returned;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
@@ -133,6 +134,14 @@ static int on_item(void *ctx, const struct numlex_item *it)
 	return l->n == l->stop_at ? 42 : 0;
 }
 
+/* An item seen and let be. */
+static int ignore_item(void *ctx, const struct numlex_item *it)
+{
+	(void)ctx;
+	(void)it;
+	return 0;
+}
+
 static bool same_item(const struct numlex_item *a, const struct numlex_item *b)
 {
 	return a->from == b->from && a->to == b->to && a->part_from == b->part_from &&
@@ -193,6 +202,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			  (want > i && text[want - 1] == '_'))))
 			want++;
 		FUZZ_CHECK(got == want, "the code digit from %zu: %zu, byte by byte %zu", i, got, want);
+	}
+
+	/* Where a code may be, found by the scan's own pass as by the search. */
+	{
+		size_t want = numlex_next_code_digit(text, 0, len), got[2] = {0, 0};
+
+		FUZZ_CHECK(numlex_scan_code(text, len, opts, ignore_item, NULL, &got[0]) == 0);
+		FUZZ_CHECK(numlex_scan_code(text, len, opts | NUMLEX_BYTEWISE, ignore_item, NULL,
+					    &got[1]) == 0);
+		FUZZ_CHECK(got[0] == want && got[1] == want,
+			   "the code digit by the scan: %zu, bytewise %zu, by the search %zu", got[0],
+			   got[1], want);
 	}
 
 	/* Stopped at an item: nothing after it. */

@@ -1084,7 +1084,7 @@ static int hold_code(struct claims *c, size_t from, size_t to)
  */
 int lex_sentence(struct claims *c, uint64_t end)
 {
-	size_t n, first = c->n_held, i, a;
+	size_t n, first = c->n_held, i, a, code = 0;
 	const char *s;
 	int err;
 
@@ -1104,8 +1104,9 @@ int lex_sentence(struct claims *c, uint64_t end)
 		numlex_periods_reset(&c->periods);
 	c->per_first = c->per_end = c->n_held;
 	c->n_inl = 0;
-	err = c->lex_numbers ? numlex_scan(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0,
-					   on_lexed, c)
+	/* (the pass finds where a code may be too: most sentences have none) */
+	err = c->lex_numbers ? numlex_scan_code(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0,
+						on_lexed, c, &code)
 			     : 0;
 	if (!err)
 		label_inline_items(c);
@@ -1124,8 +1125,9 @@ int lex_sentence(struct claims *c, uint64_t end)
 	}
 	/* Codes ("ELITE15FIT", "9977f3f"), where the grounding names things
 	 * with letters and digits too (ground_codes_held()): the lexer reads
-	 * no figure in them. */
-	if (!err && c->code_rule != SIZE_MAX && ground_codes_held(c->ground)) {
+	 * no figure in them, and tells where one may start (none in most
+	 * sentences: no digit with a letter beside it or a "_" before it). */
+	if (!err && code < n && c->code_rule != SIZE_MAX && ground_codes_held(c->ground)) {
 		struct ground_codes cur = {0};
 		size_t k = c->n_held, len, from;
 

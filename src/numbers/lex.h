@@ -23,7 +23,7 @@
 
 /* ---- bytes and words ---- */
 
-/* (numlex_scan_counted() sets each field: one added here is set there too) */
+/* (scan() of numlex.c sets each field: one added here is set there too) */
 struct lex {
 	const char *t;
 	size_t n;
@@ -49,8 +49,14 @@ struct lex {
 	numlex_fn fn;
 	void *ctx;
 	size_t examined;
+	/* Where a code may be (numlex_scan_code()): the first digit a letter
+	 * touches or a "_" comes before, NUMLEX_NO_CODE till one is found;
+	 * [0, code_to) is looked through. */
+	size_t code, code_to;
 	int rc;
 };
+
+#define NUMLEX_NO_CODE SIZE_MAX
 
 static inline bool is_digit(int c)
 {

@@ -1138,6 +1138,67 @@ static size_t step(struct lex *lx, size_t p)
 	return p;
 }
 
+/* Is the digit at i where a code may be: a letter beside it, or a "_" before it? */
+static inline bool code_digit_at(const char *t, size_t i, size_t n)
+{
+	return byte_class[(unsigned char)t[i]] == C_DIGIT &&
+	       ((i > 0 && (byte_class[(unsigned char)t[i - 1]] == C_ALPHA || t[i - 1] == '_')) ||
+		(i + 1 < n && byte_class[(unsigned char)t[i + 1]] == C_ALPHA));
+}
+
+/* The bytes up to e that no block looked through, a byte at a time (a step's long skip, a short text). */
+static void code_gap(struct lex *lx, size_t e)
+{
+	size_t i;
+
+	for (i = lx->code_to; i < e; i++)
+		if (code_digit_at(lx->t, i, lx->n)) {
+			lx->code = i;
+			break;
+		}
+	lx->examined += i - lx->code_to;
+	lx->code_to = i;
+}
+
+/*
+ * The code digits of the block at p (m of its bytes are text's; b: them,
+ * or their padded copy), from the masks the pass made of it anyway: a
+ * digit with a letter beside it, or after a "_" (S holds "@"s too: told
+ * apart by the byte). The bytes on the block's sides are text's own.
+ */
+static inline void code_block(struct lex *lx, size_t p, const char *b, size_t m, uint64_t L,
+			      uint64_t D, uint64_t S)
+{
+	const char *t = lx->t;
+	uint64_t g, u;
+
+	if (p > lx->code_to) {
+		code_gap(lx, p);
+		if (lx->code != NUMLEX_NO_CODE)
+			return;
+	}
+	if (D) {
+		g = D & (L << 1 | L >> 1);
+		if ((D & 1) && p > 0 &&
+		    (byte_class[(unsigned char)t[p - 1]] == C_ALPHA || t[p - 1] == '_'))
+			g |= 1;
+		if ((D >> 63) && p + 64 < lx->n && byte_class[(unsigned char)t[p + 64]] == C_ALPHA)
+			g |= 1ull << 63;
+		/* (only a "_" before the first glued digit can come first) */
+		for (u = D & S << 1 & (g ? (g & -g) - 1 : ~0ull); u; u &= u - 1)
+			if (b[__builtin_ctzll(u) - 1] == '_') {
+				g |= u & -u;
+				break;
+			}
+		if (g) {
+			lx->code = p + (size_t)__builtin_ctzll(g);
+			return;
+		}
+	}
+	/* (a block starts past the last one's start: never behind its end) */
+	lx->code_to = p + m;
+}
+
 /* Fewer bytes than this left go a step at a time: block()'s padded copy costs more. */
 #define BLOCK_MIN 16
 
@@ -1170,6 +1231,8 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	}
 	block_masks(t, chunks_of(rem), &L, &D, &S);
 	lx->examined += rem < 64 ? rem : 64;
+	if (lx->code == NUMLEX_NO_CODE)
+		code_block(lx, p, t, rem < 64 ? rem : 64, L, D, S);
 	special = D | S;
 	first = special ? (unsigned)__builtin_ctzll(special) : 64;
 	W = L & ~((L << 1) | (uint64_t)joined);
@@ -1209,8 +1272,8 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	return p + (rem < 64 ? rem : 64);
 }
 
-int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-			size_t *examined)
+static int scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
+		size_t *examined, size_t *code)
 {
 	struct lex lx;
 	size_t p = 0;
@@ -1235,6 +1298,9 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 	lx.fn = fn;
 	lx.ctx = ctx;
 	lx.examined = 0;
+	/* (a code digit at 0 is no search at all) */
+	lx.code = code ? NUMLEX_NO_CODE : 0;
+	lx.code_to = 0;
 	lx.rc = 0;
 
 	/* Every read is counted: a block's 64 bytes, a step's run, each byte a reader looks at. */
@@ -1250,6 +1316,14 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 		q = step(&lx, p);
 		p = q > p ? q : p + 1;
 	}
+	if (lx.code == NUMLEX_NO_CODE) {
+		if (lx.code_to < n)
+			code_gap(&lx, n);
+		if (lx.code == NUMLEX_NO_CODE)
+			lx.code = n;
+	}
+	if (code)
+		*code = lx.code;
 	if (examined)
 		*examined = lx.examined;
 	return lx.rc;
@@ -1257,5 +1331,17 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
 
 int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx)
 {
-	return numlex_scan_counted(text, n, opts, fn, ctx, NULL);
+	return scan(text, n, opts, fn, ctx, NULL, NULL);
+}
+
+int numlex_scan_code(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
+		     size_t *code)
+{
+	return scan(text, n, opts, fn, ctx, NULL, code);
+}
+
+int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
+			size_t *examined)
+{
+	return scan(text, n, opts, fn, ctx, examined, NULL);
 }

@@ -133,6 +133,15 @@ typedef int (*numlex_fn)(void *ctx, const struct numlex_item *it);
 int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx);
 
 /*
+ * The same, and where a code may be, found by the same pass: *code is
+ * numlex_next_code_digit(text, 0, n), n when no digit of the text has a
+ * letter beside it or a "_" before it (ground_next_code() finds nothing
+ * then). Set however the scan ends.
+ */
+int numlex_scan_code(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
+		     size_t *code);
+
+/*
  * The same, counting into *examined every byte the scan reads, lookbehind and
  * lookahead included (for the test that the scan stays linear).
  */

@@ -1363,6 +1363,65 @@ TEST(numlex_next_glued_digit)
 	CHECK_EQ(numlex_next_glued("12 34", 0, 5), 5u);
 }
 
+/*
+ * The scan's own finding of where a code may be is numlex_next_code_digit()'s
+ * from 0, as a byte-by-byte search finds it: in blocks, across their edges,
+ * past what a step skips (a URL, an e-mail address, a word that runs on),
+ * in a text too short for a block, in the bytewise pass, and when the
+ * callback stops the scan.
+ */
+TEST(numlex_scan_finds_the_first_code_digit)
+{
+	static const char *const parts[] = {
+		" ", "  ", "the ", "five ", "12 ", "3.5 ", ", ", "\n", "x", "A", "_", "@", "-",
+		"https://example.com/a/b ", "user@mail.io ", "www.site.org/p ", "__", "\xc2\xa0",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "March 26, 2024 ", "one ", "9", "7",
+	};
+	static const unsigned opts[] = {0, NUMLEX_LINE_START, NUMLEX_BYTEWISE};
+	char t[400];
+	size_t n, i, k, want, got;
+	unsigned seed = 11, o;
+	int seen;
+
+	for (k = 0; k < 3000; k++) {
+		size_t len = (seed = seed * 1103515245u + 12345u) % 300;
+
+		for (n = 0; n < len;) {
+			const char *pc;
+
+			seed = seed * 1103515245u + 12345u;
+			pc = parts[(seed >> 16) % ARRAY_SIZE(parts)];
+			for (i = 0; pc[i] && n < sizeof(t); i++)
+				t[n++] = pc[i];
+		}
+		for (want = 0; want < n; want++)
+			if (isdigit((unsigned char)t[want]) &&
+			    ((want > 0 && (isalpha((unsigned char)t[want - 1]) || t[want - 1] == '_')) ||
+			     (want + 1 < n && isalpha((unsigned char)t[want + 1]))))
+				break;
+		CHECK_EQ(numlex_next_code_digit(t, 0, n), want);
+		for (o = 0; o < ARRAY_SIZE(opts); o++) {
+			got = SIZE_MAX;
+			CHECK_EQ(numlex_scan_code(t, n, opts[o], count_items, &(size_t){0}, &got), 0);
+			if (got != want)
+				fprintf(stderr, "  \"%.*s\" (opts %u): %zu, want %zu\n", (int)n, t, opts[o],
+					got, want);
+			CHECK_EQ(got, want);
+		}
+		seen = 0;
+		got = SIZE_MAX;
+		numlex_scan_code(t, n, 0, stop_at_second, &seen, &got);
+		CHECK_EQ(got, want);
+	}
+	got = SIZE_MAX;
+	CHECK_EQ(numlex_scan_code("", 0, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(got, 0u);
+	CHECK_EQ(numlex_scan_code("room_12", 7, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(got, 5u);
+	CHECK_EQ(numlex_scan_code("12 apples, 3 pears", 18, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(got, 18u);
+}
+
 /* Periods differ only where both say a year, or both a quarter, and those differ. */
 TEST(numlex_periods_differ)
 {
