@@ -73,11 +73,13 @@ int main(int argc, char **argv)
 			fprintf(stderr, "numlex_bench: %s: %s\n", argv[i], strerror(errno ? errno : EIO));
 			return 2;
 		}
+		/* The reads from the counting copy; the time from the program's, which counts nothing. */
+		numlex_scan_counted(text, n, NUMLEX_LINE_START, count, &items, &examined);
 		for (r = 0; r < repeats; r++) {
 			double t0 = cpu_seconds(), t;
 
 			items = 0;
-			numlex_scan_counted(text, n, NUMLEX_LINE_START, count, &items, &examined);
+			numlex_scan(text, n, NUMLEX_LINE_START, count, &items);
 			t = cpu_seconds() - t0;
 			if (t < best)
 				best = t;

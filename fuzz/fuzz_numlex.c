@@ -168,7 +168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	blocks = (struct items){.v = blocks.v, .cap = blocks.cap, .text = text, .len = len};
 	rc = numlex_scan_counted(text, len, opts, on_item, &blocks, &examined);
 	FUZZ_CHECK(rc == 0);
-	FUZZ_CHECK(examined <= 128 * len + 1024, "%zu bytes read for %zu", examined, len);
+	FUZZ_CHECK(examined <= 128 * len + 1024 && examined >= len, "%zu bytes read for %zu",
+		   examined, len);
 
 	bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len};
 	FUZZ_CHECK(numlex_scan(text, len, opts | NUMLEX_BYTEWISE, on_item, &bytes) == 0);

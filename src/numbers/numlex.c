@@ -537,7 +537,7 @@ static size_t url_end(struct lex *lx, size_t i)
 
 	while (i < lx->n && is_url_byte((unsigned char)lx->t[i]))
 		i++;
-	lx->examined += i - s + 1;
+	COUNT(lx, i - s + 1);
 	return i;
 }
 
@@ -562,7 +562,7 @@ static size_t run_end(struct lex *lx, size_t i)
 
 	while (i < lx->n && (is_alnum((unsigned char)lx->t[i]) || lx->t[i] == '_'))
 		i++;
-	lx->examined += i - s + 1;
+	COUNT(lx, i - s + 1);
 	return i;
 }
 
@@ -755,7 +755,7 @@ static size_t at_word(struct lex *lx, size_t p)
 
 	while (e < lx->n && byte_class[(unsigned char)t[e]] == C_ALPHA)
 		e++;
-	lx->examined += e - p + 1;
+	COUNT(lx, e - p + 1);
 	if (e < lx->n && (is_digit((unsigned char)t[e]) || t[e] == '_'))
 		return glued(lx, p);
 	len = e - p;
@@ -1134,7 +1134,7 @@ static size_t step(struct lex *lx, size_t p)
 			;
 		break;
 	}
-	lx->examined += p - s + 1;
+	COUNT(lx, p - s + 1);
 	return p;
 }
 
@@ -1156,7 +1156,7 @@ static void code_gap(struct lex *lx, size_t e)
 			lx->code = i;
 			break;
 		}
-	lx->examined += i - lx->code_to;
+	COUNT(lx, i - lx->code_to);
 	lx->code_to = i;
 }
 
@@ -1230,7 +1230,7 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 		t = pad;
 	}
 	block_masks(t, chunks_of(rem), &L, &D, &S);
-	lx->examined += rem < 64 ? rem : 64;
+	COUNT(lx, rem < 64 ? rem : 64);
 	if (lx->code == NUMLEX_NO_CODE)
 		code_block(lx, p, t, rem < 64 ? rem : 64, L, D, S);
 	special = D | S;
@@ -1340,8 +1340,10 @@ int numlex_scan_code(const char *text, size_t n, unsigned opts, numlex_fn fn, vo
 	return scan(text, n, opts, fn, ctx, NULL, code);
 }
 
+#ifdef NUMLEX_COUNTED
 int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
 			size_t *examined)
 {
 	return scan(text, n, opts, fn, ctx, examined, NULL);
 }
+#endif
