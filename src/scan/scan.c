@@ -417,7 +417,7 @@ static int agent_event(struct scan *s, const struct held_event *e, struct column
 
 /*
  * Decides the held events as the model's text: while the span is still
- * open (ground: what they say is set aside in span_ground, for the span may
+ * open (ground: what they say is set aside in held_ground, for the span may
  * yet close), or when the input ended with it open.
  */
 static int decide_held(struct scan *s, bool ground)
@@ -427,20 +427,28 @@ static int decide_held(struct scan *s, bool ground)
 	size_t i;
 	int err = 0;
 
-	if (ground && !s->span_ground) {
-		err = ground_new(&s->span_ground);
+	if (ground && !s->held_ground) {
+		err = ground_new(&s->held_ground);
 		if (err < 0)
 			return err;
 	}
 	for (i = 0; i < s->n_hold && err == 0; i++) {
 		const struct held_event *e = &s->hold[i];
 
+		/* As close_span() would: within the span, lines read as they end. */
+		s->ground_lo = ground ? s->spans.open_to : 0;
 		if (ground && e->id >= first) {
-			s->span_ground_used = true;
-			err = ground_match(s, s->span_ground, e->id, e->from, e->to);
-			if (err)
-				break;
+			s->held_ground_used = true;
+			err = ground_match(s, s->held_ground, e->id, e->from, e->to);
+		} else if (ground && e->id == s->db->line_id) {
+			s->held_ground_used = true;
+			err = s->refs ? ground_line(s, s->held_ground, s->held_line_from, e->from, true)
+				      : 0;
+			s->held_line_from = e->from + 1;
 		}
+		s->ground_lo = 0;
+		if (err)
+			break;
 		err = agent_event(s, e, &c);
 	}
 	s->n_hold = 0;
@@ -480,6 +488,7 @@ static int open_span(struct scan *s, uint64_t from, uint64_t to)
 	claims_tool_output(s->claims, true);
 	s->deferring = true;
 	s->span_matches = s->span_quantities = 0;
+	s->held_line_from = 0;
 	s->exempted_at_open = claims_exempted(s->claims);
 	s->repeats_at_open = claims_repeats(s->claims);
 	if (!err && !s->span_ground)
@@ -512,8 +521,14 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 		ground_reset(s->span_ground);
 		s->span_ground_used = false;
 	}
+	if (!err && s->held_ground_used) {
+		err = ground_merge(s->ground, s->held_ground);
+		ground_reset(s->held_ground);
+		s->held_ground_used = false;
+	}
 	/* A line of it is read for entries up to the span's ends, never the model's text beside them. */
-	s->ground_lo = line_from = s->spans.open_to;
+	s->ground_lo = s->spans.open_to;
+	line_from = MAX(s->held_line_from, s->spans.open_to);
 	s->ground_hi = from;
 	for (i = 0; i < s->n_hold && !err; i++)
 		if (s->hold[i].id >= first) {
@@ -699,7 +714,9 @@ static void reset(struct scan *s)
 	drop_deferred(s);
 	if (s->span_ground_used)
 		ground_reset(s->span_ground);
-	s->span_ground_used = false;
+	if (s->held_ground_used)
+		ground_reset(s->held_ground);
+	s->span_ground_used = s->held_ground_used = false;
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	s->rec_on = false;
 	record_reset(s->reader);
@@ -854,6 +871,7 @@ void scan_free(struct scan *s)
 	ground_free(s->ground);
 	ground_free(s->sources);
 	ground_free(s->span_ground);
+	ground_free(s->held_ground);
 	spans_fini(&s->spans);
 	free(s->hold);
 	free(s->defer);

@@ -84,11 +84,18 @@ struct scan {
 	 * wait undecided (hold). Those decided early (too many, or their bytes
 	 * leaving the window) have their findings kept aside (defer) and what
 	 * they would ground set aside (span_ground), until the span's fate is known.
+	 * What the events decided early ground is kept apart from what the record
+	 * reader puts in span_ground (held_ground): at the close it goes in after
+	 * the reader's and before the events still held, the order it has when
+	 * none was decided early, so the grounded set's order (and what it
+	 * evicts) does not hang on where the reads cut the input.
 	 */
 	struct held_event *hold;
 	size_t n_hold, cap_hold;
 	struct ground *span_ground;
-	bool span_ground_used;
+	struct ground *held_ground;
+	bool span_ground_used, held_ground_used;
+	uint64_t held_line_from;    /* where the line after those decided early begins */
 	bool deferring;             /* findings go to defer, not out */
 	struct deferred *defer;
 	size_t n_defer, cap_defer;
