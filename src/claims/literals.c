@@ -653,26 +653,38 @@ out:
 	return err;
 }
 
+/*
+ * The length of a word of l that starts at u[i] (case folded), or 0: its first
+ * two letters are taken as a pair, then each word of that first letter.
+ */
+static inline size_t word_here(const struct literals *l, const unsigned char *u, size_t i, size_t n)
+{
+	size_t k, j, end;
+
+	if (!l->count[u[i]] || i + 1 == n)
+		return 0;
+	k = PAIR(fold(u[i]), fold(u[i + 1]));
+	if (!(l->pair[k / 8] & (1u << (k % 8))))
+		return 0;
+	for (k = l->at[u[i]], end = k + l->count[u[i]]; k < end; k++) {
+		if (l->len[k] > n - i)
+			continue;
+		for (j = 1; j < l->len[k] && fold(u[i + j]) == l->word[k][j]; j++)
+			;
+		if (j == l->len[k])
+			return j;
+	}
+	return 0;
+}
+
 size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i, k, j, end;
+	size_t i, j;
 
-	for (i = from; i < n; i++) {
-		if (!l->count[u[i]] || i + 1 == n)
-			continue;
-		k = PAIR(fold(u[i]), fold(u[i + 1]));
-		if (!(l->pair[k / 8] & (1u << (k % 8))))
-			continue;
-		for (k = l->at[u[i]], end = k + l->count[u[i]]; k < end; k++) {
-			if (l->len[k] > n - i)
-				continue;
-			for (j = 1; j < l->len[k] && fold(u[i + j]) == l->word[k][j]; j++)
-				;
-			if (j == l->len[k])
-				return i + j;
-		}
-	}
+	for (i = from; i < n; i++)
+		if ((j = word_here(l, u, i, n)) != 0)
+			return i + j;
 	return 0;
 }
 
@@ -684,22 +696,10 @@ bool literals_in(const struct literals *l, const char *s, size_t n)
 size_t literals_last(const struct literals *l, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i, k, j, end;
+	size_t i;
 
-	for (i = n; i-- > 0;) {
-		if (!l->count[u[i]] || i + 1 == n)
-			continue;
-		k = PAIR(fold(u[i]), fold(u[i + 1]));
-		if (!(l->pair[k / 8] & (1u << (k % 8))))
-			continue;
-		for (k = l->at[u[i]], end = k + l->count[u[i]]; k < end; k++) {
-			if (l->len[k] > n - i)
-				continue;
-			for (j = 1; j < l->len[k] && fold(u[i + j]) == l->word[k][j]; j++)
-				;
-			if (j == l->len[k])
-				return i + 1;
-		}
-	}
+	for (i = n; i-- > 0;)
+		if (word_here(l, u, i, n))
+			return i + 1;
 	return 0;
 }

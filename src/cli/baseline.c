@@ -49,20 +49,6 @@ unsigned long long fingerprint_key(const char *rule, const char *text, size_t le
 	return h;
 }
 
-/* Writes v in decimal at p; returns the digits' count (at most 20). */
-static size_t decimal(unsigned long long v, char *p)
-{
-	char tmp[20];
-	size_t i = sizeof(tmp);
-
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(p, tmp + i, sizeof(tmp) - i);
-	return sizeof(tmp) - i;
-}
-
 /* What is hashed first, with its NUL. */
 static const char fp_head[] = "halluscan-fingerprint-1";
 
@@ -96,7 +82,7 @@ void fingerprint(const char *rule, const char *text, size_t len, const char *pat
 		m[k++] = '\0';
 		memcpy(m + k, path, pl);
 		k += pl;
-		k += decimal(index, m + k);
+		k += u64_decimal(index, m + k);
 		sha256_digest(m, k, d);
 	} else {
 		sha256_init(&s);
@@ -117,7 +103,7 @@ void fingerprint(const char *rule, const char *text, size_t len, const char *pat
 		sha256_update(&s, m, k);
 		sha256_update(&s, "", 1);
 		sha256_update(&s, path, pl);
-		sha256_update(&s, num, decimal(index, num));
+		sha256_update(&s, num, u64_decimal(index, num));
 		sha256_final(&s, d);
 	}
 	for (i = 0; i < FINGERPRINT_LEN / 2; i++) {

@@ -193,7 +193,7 @@ int buf_adds(struct buf *b, const char *s)
 	return buf_add(b, s, strlen(s));
 }
 
-int buf_add_u64(struct buf *b, uint64_t v)
+size_t u64_decimal(uint64_t v, char *p)
 {
 	char tmp[20];
 	size_t i = sizeof(tmp);
@@ -202,7 +202,15 @@ int buf_add_u64(struct buf *b, uint64_t v)
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	return buf_add(b, tmp + i, sizeof(tmp) - i);
+	memcpy(p, tmp + i, sizeof(tmp) - i);
+	return sizeof(tmp) - i;
+}
+
+int buf_add_u64(struct buf *b, uint64_t v)
+{
+	char tmp[20];
+
+	return buf_add(b, tmp, u64_decimal(v, tmp));
 }
 
 void buf_free(struct buf *b)

@@ -117,6 +117,8 @@ size_t utf8_count(const char *p, size_t n);
 /* Appends a NUL-terminated string; a number in decimal (no printf on hot paths). */
 int buf_adds(struct buf *b, const char *s);
 int buf_add_u64(struct buf *b, uint64_t v);
+/* Writes v in decimal at p (room for 20); returns the digits' count. */
+size_t u64_decimal(uint64_t v, char *p);
 void buf_free(struct buf *b);
 
 /* Reads a whole file; *out is NUL-terminated and owned by the caller. */
