@@ -418,9 +418,12 @@ class Bench:
             # rule may match its negative examples, which halluscan checks
             # at load: drop them; and an example's exact match may be what
             # the rule's logic makes of a match (a reference entry read
-            # whole from its trigger): keep only that it matches.
+            # whole from its trigger): keep only that it matches. Its
+            # fix_examples are repaired by the whole rule, exemptions
+            # included, and checked at load: drop them too.
             r = {k: v for k, v in rule.items()
-                 if not k.startswith("unless_") and k not in ("grounding", "near", "pressure")}
+                 if not k.startswith("unless_")
+                 and k not in ("grounding", "near", "pressure", "fix_examples")}
             r["examples"] = [e["text"] if isinstance(e, dict) else e
                              for e in rule.get("examples") or []]
             r["negative_examples"] = []
