@@ -111,6 +111,13 @@ SPLITS = {
           "check_quantity", "name_before", "in_match", "open_phrase", "on_lexed",
           "label_inline_items", "on_attr", "merge_held", "hold_code", "lex_sentence",
           "street_as_number", "ident_held"]),
+        ("src/claims/claims_queue.c",
+         "The queue: findings and claims held, in order and bounded, until their "
+         "sentence, reference line or list is decided, then passed on in order (a "
+         "number check's finding inside an entry of the line read last taken off it). "
+         "The checks beside it hold and release through it, never through claims.c.",
+         ["entry_figure_rule", "off_entries", "claim_off_entries", "waiting_bytes",
+          "release", "hold_item"]),
         ("src/claims/claims_refs.c",
          "References in a list: its entries read line by line, each checked against "
          "the user's bibliography and the tools' records.",

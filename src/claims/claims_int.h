@@ -490,6 +490,7 @@ enum check check_quantity(struct claims *c, struct held *h, uint64_t end);
 int lex_sentence(struct claims *c, uint64_t end);
 bool exempt(struct claims *c, const struct held *h, uint64_t end);
 bool off_entries(const struct claims *c, struct claim_item *it);
+void claim_off_entries(struct claims *c, struct claim *cl, struct claim_item *items);
 int release(struct claims *c, size_t k);
 int hold_item(struct claims *c, const struct claim_item *it, const struct claim *cl);
 int arith_sentence(struct claims *c, uint64_t end);
