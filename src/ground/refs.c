@@ -327,17 +327,6 @@ static bool at_word_ci(const char *s, size_t at, size_t end, const char *lit)
 	return at_ci(s, at, end, lit) && (at + k == end || !is_alpha(s[at + k]));
 }
 
-/* Whether s[i, i + k) is lit (k bytes), ASCII case ignored. */
-static bool same_ci(const char *s, size_t i, const char *lit, size_t k)
-{
-	size_t j;
-
-	for (j = 0; j < k; j++)
-		if (lower(s[i + j]) != lower(lit[j]))
-			return false;
-	return true;
-}
-
 /* The first offset in [i, e) of a byte that may open a quoted or emphasised title ('"', “, '*', '_'), or e. */
 static size_t next_quote(const char *s, size_t i, size_t e)
 {
@@ -358,28 +347,6 @@ static size_t next_quote(const char *s, size_t i, size_t e)
 		if (s[i] == '"' || s[i] == (char)0xE2 || s[i] == '*' || s[i] == '_')
 			return i;
 	return e;
-}
-
-/* The first offset in [from, end) where lit starts, ASCII case ignored, or end. */
-size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
-{
-	size_t k = strlen(lit);
-
-	if (k == 0)
-		return from;
-	if (from + k > end)
-		return end;
-	if (k == 1) {
-		for (; from < end; from++)
-			if (lower(s[from]) == lower(lit[0]))
-				return from;
-		return end;
-	}
-	for (from = next_pair(s, from, end, lit[0], lit[1]); from + k <= end;
-	     from = next_pair(s, from + 1, end, lit[0], lit[1]))
-		if (same_ci(s, from, lit, k))
-			return from;
-	return end;
 }
 
 /* A word of a name list: an initial ("J.", "J.-P.", "AB"), a capitalised word, or a particle. */

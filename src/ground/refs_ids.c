@@ -74,6 +74,39 @@ static bool after_doi_word(const char *s, size_t b, size_t i)
 	return k >= b + 3 && strncasecmp(s + k - 3, "doi", 3) == 0 && (k == b + 3 || !is_alnum(s[k - 4]));
 }
 
+/* Whether s[i, i + k) is lit (k bytes), ASCII case ignored. */
+static bool same_ci(const char *s, size_t i, const char *lit, size_t k)
+{
+	size_t j;
+
+	for (j = 0; j < k; j++)
+		if (lower(s[i + j]) != lower(lit[j]))
+			return false;
+	return true;
+}
+
+/* The first offset in [from, end) where lit starts, ASCII case ignored, or end. */
+size_t find_ci(const char *s, size_t from, size_t end, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	if (k == 0)
+		return from;
+	if (from + k > end)
+		return end;
+	if (k == 1) {
+		for (; from < end; from++)
+			if (lower(s[from]) == lower(lit[0]))
+				return from;
+		return end;
+	}
+	for (from = next_pair(s, from, end, lit[0], lit[1]); from + k <= end;
+	     from = next_pair(s, from + 1, end, lit[0], lit[1]))
+		if (same_ci(s, from, lit, k))
+			return from;
+	return end;
+}
+
 /*
  * A DOI: "10." at a word start, digits, "/" and a suffix; or "doi:" before
  * something that is not one (a malformed prefix). *bad: the prefix is not
