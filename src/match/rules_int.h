@@ -83,7 +83,8 @@ struct loader {
 static int fail_at(const struct pack *p, yaml_mark_t m, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 int load_document(struct pack *p, struct loader *ld);
-void compute_digest(const struct ruleset *rs, char out_hex[65]);
+/* Cross-pack checks and the signals: ruleset_finish() without the digest (rules.c). */
+int ruleset_check(struct ruleset *rs, struct diag *d);
 
 static inline yaml_node_t *node(struct pack *p, int idx)
 {
