@@ -6,9 +6,12 @@ A module is a .c file with its .h (src/scan/scan.c and src/scan/scan.h are "scan
 An include is resolved as the compiler's -I options do here: beside the
 file, then under src/, then under include/. A module's floor is 1 above the
 highest module it includes, so every include runs downhill except those of
-a circle, which are listed. Only includes are read, not calls: a call to a
-function that a header declares comes with that include.
-    usage: scripts/layers.py [SRCDIR]
+a circle, which are listed. Then the calls between files: a .c calling a
+function another .c defines without `static` (read from the text, with
+comments, strings and character literals taken out; calls through function
+pointers are not seen), and the circles they make. --check fails on an
+include, folder or call circle (meson test `layers`).
+    usage: scripts/layers.py [--check] [SRCDIR]
 """
 import collections
 import glob
@@ -53,35 +56,41 @@ for h in sorted(m for m in lines if not os.path.exists(m + ".c") and m.startswit
 mods = sorted(lines)
 
 # Circles: strongly connected modules (Tarjan), then floors over them.
-index, low, stack, on, circles = {}, {}, [], set(), []
 sys.setrecursionlimit(10000)
 
 
-def connect(v):
-    index[v] = low[v] = len(index)
-    stack.append(v)
-    on.add(v)
-    for w in sorted(edges[v]):
-        if w not in index:
-            connect(w)
-            low[v] = min(low[v], low[w])
-        elif w in on:
-            low[v] = min(low[v], index[w])
-    if low[v] == index[v]:
-        comp = []
-        while True:
-            w = stack.pop()
-            on.discard(w)
-            comp.append(w)
-            if w == v:
-                break
-        if len(comp) > 1:
-            circles.append(sorted(comp))
+def strongly_connected(nodes, arrows):
+    """The groups of more than one node that reach one another."""
+    index, low, stack, on, found = {}, {}, [], set(), []
+
+    def connect(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(arrows[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(sorted(comp))
+
+    for v in nodes:
+        if v not in index:
+            connect(v)
+    return found
 
 
-for v in mods:
-    if v not in index:
-        connect(v)
+circles = strongly_connected(mods, edges)
 circle_of = {v: tuple(c) for c in circles for v in c}
 floor = {}
 
@@ -144,7 +153,39 @@ for f in sorted(flines, key=lambda f: (-fdepth(f), f)):
     out.append("%-19s %s" % ("%s %d" % (f, flines[f]), ", ".join(sorted(fedges[f])) or "-"))
 floops = sorted({tuple(sorted((f, w))) for f in fedges for w in fedges[f] if f in fedges[w]})
 out.append("folder circles: %s" % ("; ".join(" <-> ".join(c) for c in floops) or "none"))
+
+# Calls between files: who calls a function that another file defines for the library.
+def code_of(path):
+    with open(path, encoding="utf-8") as fh:
+        t = fh.read()
+    t = re.sub(r"/\*.*?\*/", " ", t, flags=re.S)
+    t = re.sub(r"//[^\n]*", " ", t)
+    t = re.sub(r"'(\\.|[^'\\])'", "0", t)
+    return re.sub(r'"(\\.|[^"\\\n])*"', '""', t)
+
+
+cfiles = [f for f in files if f.endswith(".c")]
+code = {f: code_of(f) for f in cfiles}
+defined = {}
+for f in cfiles:
+    for m in re.finditer(r"^(?!static\b)[a-z][\w \*]*?\b([a-z_]\w*)\((?=[^;{]*\)\s*$|[^;]*$)",
+                         code[f], re.M):
+        defined.setdefault(m.group(1), f)
+calls = collections.defaultdict(set)
+called = collections.defaultdict(set)
+for f in cfiles:
+    for name in set(re.findall(r"\b([a-z_]\w*)\s*\(", code[f])):
+        g = defined.get(name)
+        if g and g != f:
+            calls[f].add(g)
+            called[(f, g)].add(name)
+call_circles = strongly_connected(cfiles, calls)
+out.append("call circles: %s" % ("; ".join(
+    ", ".join("%s -> %s (%s)" % (a, b, ", ".join(sorted(called[(a, b)])))
+              for a in c for b in sorted(calls[a] & set(c)))
+    for c in call_circles) or "none"))
 if not check:
     print("\n".join(out))
-elif circles or floops:
-    sys.exit("layers: circles: %s" % "; ".join(" <-> ".join(c) for c in circles + floops))
+elif circles or floops or call_circles:
+    sys.exit("layers: circles: %s" % "; ".join(" <-> ".join(c) for c in circles + floops
+                                                 + call_circles))
