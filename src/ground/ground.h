@@ -232,6 +232,15 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 						     const struct ground_context *ctx,
 						     enum ground_verdict *v);
 /*
+ * ground_match_quantity() (stated_only false) or ground_stated_quantity()
+ * (true) with every candidate the bins and lists give judged, as before the
+ * searches left out those that cannot change the verdict: the same answer,
+ * slower. For tests that hold the searches to that.
+ */
+const struct ground_quantity *ground_match_unfiltered(const struct ground *g, const struct quantity *a,
+						      const struct ground_context *ctx, double tolerance,
+						      enum ground_verdict *v, bool stated_only);
+/*
  * True when ground_match_quantity() at tolerance (and ground_stated_quantity())
  * finds nothing for a whatever its context (GROUND_NONE), asked without one:
  * a's unit holds nothing, and no bare number the search would judge states

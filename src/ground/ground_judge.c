@@ -73,6 +73,9 @@ struct qsearch {
 	double seen_distance;
 	uint32_t noun; /* count_noun() of a */
 	bool stated_only; /* only what states a is looked for (ground_stated_quantity()) */
+	/* Judge every candidate the bins and lists give, as before the
+	 * filters of judge_candidates() (tests compare). */
+	bool unfiltered;
 };
 
 /* True when slot i is older than the stated one held in class k (or there is none). */
@@ -233,7 +236,29 @@ static inline __attribute__((always_inline)) void judge_bin(struct qsearch *s, u
 			judge(s, i);
 }
 
-/* Judges the quantities of one unit whose value may lie in [lo, hi]; false: too wide. */
+/*
+ * Judges the quantities of bin key k of one unit whose value lies in [lo,
+ * hi]: a bin is a sixteenth of an octave, and a range's end bins hold
+ * values past its ends, which judge_range()'s callers know cannot change
+ * the verdict (judge_candidates()).
+ */
+static inline __attribute__((always_inline)) void judge_bin_within(struct qsearch *s,
+								    uint64_t unit_hash, int64_t k,
+								    double lo, double hi)
+{
+	const struct ground *g = s->g;
+	uint32_t i;
+
+	for (i = g->bins[bin_of(unit_hash, k)]; i != NIL; i = g->ql[i].bin.next)
+		if (g->ql[i].key == k && g->ql[i].unit_hash == unit_hash &&
+		    (s->unfiltered || (g->q[i].q.value >= lo && g->q[i].q.value <= hi)))
+			judge(s, i);
+}
+
+/*
+ * Judges the quantities of one unit whose value lies in [lo, hi] (those
+ * outside it, the caller knows, cannot change the verdict); false: too wide.
+ */
 static bool judge_range(struct qsearch *s, uint64_t unit_hash, double lo, double hi)
 {
 	int64_t k, from, to;
@@ -252,7 +277,7 @@ static bool judge_range(struct qsearch *s, uint64_t unit_hash, double lo, double
 	if (from != ZERO_KEY && (!isfinite(hi) || to - from > MAX_BINS))
 		return false;
 	for (k = from;; k++) {
-		judge_bin(s, unit_hash, k);
+		judge_bin_within(s, unit_hash, k, lo, hi);
 		if (k == to)
 			break;
 	}
@@ -317,19 +342,51 @@ static bool judge_near(struct qsearch *s, uint64_t unit_hash, double v, double t
 /*
  * Judges every quantity that can state a or be near it, found through the
  * bins; false when a range is too wide for that (the caller walks all).
+ *
+ * Which candidates can change the verdict, and so which each search gives
+ * judge() (a is money, a share, a duration, a count or a bare number; the
+ * verdict is the same in any order over any superset of these, every
+ * choice in judge() being a max, an oldest or a youngest among equals):
+ * - one that states a: a bare number g, or one of a's unit, only where
+ *   g (in a's written units) rounds to a's figure and is not moved past
+ *   ROUNDING_REL (quantity_rounding_reach()), or equals a (a count of a
+ *   noun); a count of another noun only at a's very value; a duration of
+ *   days for "3 nights", a duration of years for "40 years" only at theirs.
+ *   Nothing else states a: another unit with no conversion, a lexer's kind
+ *   (a date, a year: quantity_states() asks them of their own kind only).
+ * - one that is near: comparable (a's unit; a bare number, unless a is
+ *   money, a share or a duration) and within tolerance, |a - g| <= t * g,
+ *   which judge_near() finds bin by bin; at tolerance 0 only a's value.
+ *   Near ones count only where nothing states a in a shared context
+ *   (match() returns a near one last, and only where nothing states a)
+ *   and more than stating ones are looked for: then judge_near() runs
+ *   after the stating searches. So the stating ranges
+ *   need hold only what can state a: what else of a's unit is there is
+ *   near or nothing, and found (or not needed) below.
+ * - the value list of a's figure holds every unit's figures of that value
+ *   but money and the like: of those, a's unit was judged in the first
+ *   range, a bare number of a figure at scale 1 in the second; a lexer's
+ *   kind neither states nor is comparable with a count or a bare number.
  */
 static bool judge_candidates(struct qsearch *s, double tolerance)
 {
 	const struct quantity *a = s->a;
 	double u = quantity_step(a->decimals), t = a->value / a->scale;
 	/* Rounding is decided within u * 1e-6 + 1e-12: widen the ranges past it. */
-	double slack = u * 1e-6 + 1e-12, lo, hi;
+	double slack = u * 1e-6 + 1e-12, lo, hi, reach_lo, reach_hi;
 	uint64_t num = quantity_unit_hash("number");
 	uint32_t i;
 
+	quantity_rounding_reach(a, &reach_lo, &reach_hi);
 	/* Same unit, stating: g / scale rounds to t. */
-	lo = (t - u / 2 - slack) * a->scale;
-	hi = (t + u / 2 + slack) * a->scale;
+	lo = t - u / 2 - slack;
+	hi = t + u / 2 + slack;
+	if (!s->unfiltered) {
+		lo = MAX(lo, reach_lo);
+		hi = MIN(hi, reach_hi);
+	}
+	lo *= a->scale;
+	hi *= a->scale;
 	lo -= fabs(lo) * 1e-9;
 	hi += fabs(hi) * 1e-9;
 	if (!judge_range(s, a->unit_hash, lo, hi))
@@ -337,6 +394,10 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	/* A bare number, stating: g rounds to t (unscaled, so also for a bare a). */
 	lo = t - u / 2 - slack;
 	hi = t + u / 2 + slack;
+	if (!s->unfiltered) {
+		lo = MAX(lo, reach_lo);
+		hi = MIN(hi, reach_hi);
+	}
 	lo -= fabs(lo) * 1e-9;
 	hi += fabs(hi) * 1e-9;
 	if (!judge_range(s, num, lo, hi))
@@ -344,7 +405,10 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 	/* A count of another noun with the same figure states it. */
 	if (a->kind != QUANTITY_BASE)
 		for (i = s->g->vals[val_of(a->value)]; i != NIL; i = s->g->ql[i].val.next)
-			if (s->g->q[i].q.value == a->value)
+			if (s->g->q[i].q.value == a->value &&
+			    (s->unfiltered ||
+			     (s->g->ql[i].unit_hash != a->unit_hash && s->g->q[i].q.kind <= QUANTITY_BASE &&
+			      (a->scale != 1 || s->g->ql[i].unit_hash != num))))
 				judge(s, i);
 	/* "3 nights": "3 days" states it. */
 	if (quantity_nights(a) &&
@@ -617,12 +681,12 @@ static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
 
 static const struct ground_quantity *match(const struct ground *g, const struct quantity *a,
 					  const struct ground_context *ctx, double tolerance,
-					  enum ground_verdict *v, bool stated_only)
+					  enum ground_verdict *v, bool stated_only, bool unfiltered)
 {
 	struct qsearch s = {
 		.g = g, .a = a, .ctx = ctx,
 		.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
-		.noun = count_noun(a), .stated_only = stated_only,
+		.noun = count_noun(a), .stated_only = stated_only, .unfiltered = unfiltered,
 	};
 	uint32_t i;
 
@@ -638,7 +702,7 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 		s = (struct qsearch){
 			.g = g, .a = a, .ctx = ctx,
 			.stated = {NIL, NIL}, .near = {NIL, NIL}, .best = {tolerance, tolerance},
-			.noun = s.noun, .stated_only = stated_only,
+			.noun = s.noun, .stated_only = stated_only, .unfiltered = unfiltered,
 		};
 		for (i = 0; i < g->qcount; i++)
 			judge(&s, (g->qhead + i) % GROUND_CAP);
@@ -711,7 +775,20 @@ const struct ground_quantity *ground_match_quantity(const struct ground *g,
 						    const struct ground_context *ctx,
 						    double tolerance, enum ground_verdict *v)
 {
-	return match(g, a, ctx, tolerance, v, false);
+	return match(g, a, ctx, tolerance, v, false, false);
+}
+
+const struct ground_quantity *ground_match_unfiltered(const struct ground *g, const struct quantity *a,
+						      const struct ground_context *ctx, double tolerance,
+						      enum ground_verdict *v, bool stated_only)
+{
+	const struct ground_quantity *gq = match(g, a, ctx, tolerance, v, stated_only, true);
+
+	if (stated_only && *v != GROUND_STATED) {
+		*v = GROUND_NONE;
+		return NULL;
+	}
+	return gq;
 }
 
 const struct ground_quantity *ground_stated_quantity(const struct ground *g,
@@ -719,7 +796,7 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 						     const struct ground_context *ctx,
 						     enum ground_verdict *v)
 {
-	const struct ground_quantity *gq = match(g, a, ctx, 0, v, true);
+	const struct ground_quantity *gq = match(g, a, ctx, 0, v, true, false);
 
 	if (*v == GROUND_STATED)
 		return gq;

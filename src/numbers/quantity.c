@@ -428,6 +428,16 @@ static bool rounds_close(double w, const struct quantity *a)
 	return fabs(w - x) <= ROUNDING_REL * fabs(x) + 1e-12 && rounds_to(w, a);
 }
 
+void quantity_rounding_reach(const struct quantity *a, double *lo, double *hi)
+{
+	double x = quantity_written(a);
+	/* (and a hair more: rounds_close() compares a rounded difference) */
+	double r = ROUNDING_REL * fabs(x) + 1e-12 + fabs(x) * 1e-9 + 1e-12;
+
+	*lo = x - r;
+	*hi = x + r;
+}
+
 void quantity_set_items(struct quantity *q, const char *const *words, size_t n_words,
 			double count)
 {

@@ -137,6 +137,16 @@ bool quantity_nights(const struct quantity *a);
 bool quantity_states(const struct quantity *a, const struct quantity *g);
 
 /*
+ * The figures, written in a's units, that can round to the figure of a
+ * (money, a share, a duration, a count, a bare number) as
+ * quantity_states() rounds: [*lo, *hi] holds every w for which a bare
+ * number w, or a quantity of a's unit worth w of a's written units,
+ * states a by rounding (a count equal to a states it too: a's own figure
+ * is inside). For a search that must miss none of them.
+ */
+void quantity_rounding_reach(const struct quantity *a, double *lo, double *hi);
+
+/*
  * True when a and g measure the same thing: the same unit, or a counted
  * noun against a bare number ("140 employees" against "employees": 120).
  */

@@ -2011,3 +2011,108 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
 	CHECK(nothing > 1000 && found > 1000);
 	CHECK(lexer_kind > 200 && other_kind > 200);
 }
+
+/*
+ * The searches give judge() only the candidates that can change a
+ * figure's verdict (ground_judge.c, judge_candidates()): the values a
+ * rounding can reach, not every value of a bin; of the value list, what
+ * the ranges did not judge. ground_match_unfiltered() judges every candidate
+ * the bins and lists give, as the searches did before; both answer alike
+ * for every figure, at tolerances 0 and above, matched or only stated,
+ * over sets of figures on the edges of those reaches (3 and 2.85, 3.15,
+ * 3.5; 3 million and 3000000), of every kind the lexer reads, in contexts
+ * that share words, nearest words and prompts at random.
+ */
+TEST(ground_search_filters_change_no_verdict)
+{
+	static const char *const sentences[] = {
+		"The first meeting is on March 26, 2024 at 10:00 AM, the second at 2 PM.",
+		"It opened in 1997, grew in the 1990s and moved in 2019 and in 2024.",
+		"Pick the third option on May 3rd and ticket TX-4411 from Gate 12.",
+		"Call 415-555-0100 or visit 1234 Main Street for the 35th anniversary.",
+		"The fourth flight leaves at 7:45 pm and lands at 21:00 on June 1.",
+		"It is 72 degrees Fahrenheit, 22 C, and on March 3 at 6:15 in 2023.",
+		"Windows 11, iPhone 15 and Route 66 ship in the first week of 2024.",
+	};
+	static const char *const written[] = {
+		"3", "3.0", "2.85", "2.86", "2.9", "3.1", "3.15", "3.149", "3.151", "2.5", "3.5",
+		"3.49", "0.3", "0.31", "0.29", "12", "12.6", "11.5", "12.4", "12.5", "1200", "1,200",
+		"3 million", "3000000", "2.9 million", "3 million downloads", "3 million employees", "3.1 million", "3 nights", "3 days",
+		"3 employees", "3 staff", "3.0 staff", "40 years", "$3", "$3.15", "$2.9", "3%",
+		"2.9%", "3.2 percent", "15%", "$12.50", "$1.2 billion", "1.25 billion", "1.2",
+		"7 days", "2 hours", "120 minutes", "0", "0.0", "2024", "1997", "35", "22",
+		"72", "1", "2", "45", "66",
+	};
+	static struct lexed_pool pool;
+	static struct quantity q[96 + ARRAY_SIZE(written)];
+	static const double tolerances[] = {0, 0.1, 0.25};
+	size_t seen_verdicts[GROUND_NEAR + 1];
+	uint64_t state = 36;
+	size_t n = 0, i, k, trial, asked = 0, found = 0;
+
+	memset(seen_verdicts, 0, sizeof(seen_verdicts));
+	pool.n = 0;
+	for (i = 0; i < ARRAY_SIZE(sentences); i++)
+		CHECK_EQ(numlex_scan(sentences[i], strlen(sentences[i]), 0, pool_add, &pool), 0);
+	for (i = 0; i < pool.n; i++)
+		q[n++] = pool.q[i];
+	for (i = 0; i < ARRAY_SIZE(written); i++)
+		if (quantity_parse(written[i], strlen(written[i]), &q[n]))
+			n++;
+	CHECK(pool.n > 25 && n > 80);
+	for (trial = 0; trial < 200; trial++) {
+		struct ground *g = NULL;
+		size_t m = test_xorshift(&state) % 80;
+
+		CHECK_EQ(ground_new(&g), 0);
+		if (!g)
+			return;
+		for (k = 0; k < m; k++) {
+			const struct quantity *add = &q[test_xorshift(&state) % n];
+			struct ground_context ctx;
+
+			/* (texts and turns now and then: prompts, and later texts) */
+			if (test_xorshift(&state) % 8 == 0) {
+				if (test_xorshift(&state) % 3 == 0)
+					ground_turn(g);
+				ground_begin_text(g);
+			}
+			random_near_context(&state, &ctx);
+			CHECK_EQ(ground_add_quantity(g, add, "x", 1, k, &ctx), 0);
+		}
+		for (i = 0; i < n; i++) {
+			for (k = 0; k < ARRAY_SIZE(tolerances); k++) {
+				const struct ground_quantity *want, *got;
+				enum ground_verdict wv, gv;
+				struct ground_context ctx;
+				int stated;
+
+				random_near_context(&state, &ctx);
+				for (stated = 0; stated < 2; stated++) {
+					want = ground_match_unfiltered(g, &q[i], &ctx, stated ? 0 : tolerances[k],
+								       &wv, stated);
+					got = stated ? ground_stated_quantity(g, &q[i], &ctx, &gv)
+						     : ground_match_quantity(g, &q[i], &ctx, tolerances[k], &gv);
+					asked++;
+					found += want != NULL;
+					if (wv <= GROUND_NEAR)
+						seen_verdicts[wv]++;
+					if (want != got || wv != gv) {
+						fprintf(stderr, "  kind %d, unit %s, value %g, tolerance %.2f%s: "
+							"want \"%s\" (%d), got \"%s\" (%d)\n", q[i].kind, q[i].unit,
+							q[i].value, tolerances[k], stated ? ", stated" : "",
+							want ? want->text : "", wv, got ? got->text : "", gv);
+						CHECK(!"a filtered search changes a verdict");
+						ground_free(g);
+						return;
+					}
+				}
+			}
+		}
+		ground_free(g);
+	}
+	/* Every verdict, often enough for the filters to have been on trial. */
+	CHECK(found > asked / 4);
+	for (i = 0; i <= GROUND_NEAR; i++)
+		CHECK(seen_verdicts[i] > 100);
+}
