@@ -74,7 +74,7 @@ struct qsearch {
 	uint32_t noun; /* count_noun() of a */
 	bool stated_only; /* only what states a is looked for (ground_stated_quantity()) */
 	/* Judge every candidate the bins and lists give, as before the
-	 * filters of judge_candidates() (tests compare). */
+	 * filters of judge_candidates() and judge_unit() (tests compare). */
 	bool unfiltered;
 };
 
@@ -357,10 +357,9 @@ static bool judge_near(struct qsearch *s, uint64_t unit_hash, double v, double t
  * - one that is near: comparable (a's unit; a bare number, unless a is
  *   money, a share or a duration) and within tolerance, |a - g| <= t * g,
  *   which judge_near() finds bin by bin; at tolerance 0 only a's value.
- *   Near ones count only where nothing states a in a shared context
- *   (match() returns a near one last, and only where nothing states a)
- *   and more than stating ones are looked for: then judge_near() runs
- *   after the stating searches. So the stating ranges
+ *   Near ones count only where nothing states a (match() returns a near
+ *   one last) and more than stating ones are looked for: then
+ *   judge_near() runs after the stating searches. So the stating ranges
  *   need hold only what can state a: what else of a's unit is there is
  *   near or nothing, and found (or not needed) below.
  * - the value list of a's figure holds every unit's figures of that value
@@ -420,8 +419,9 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.years && s->g->q[i].q.value == t)
 				judge(s, i);
-	/* Stated in a shared context: nothing near can win over it. */
-	if (s->stated[1] != NIL || s->stated_only)
+	/* Stated: nothing near can win over it (match() takes a near one
+	 * only where nothing states a), nor was one asked for. */
+	if (s->stated[0] != NIL || s->stated[1] != NIL || s->stated_only)
 		return true;
 	/* Near: |a - g| <= tolerance * g, of the same unit or a bare number for a count. */
 	if (tolerance > 0) {
@@ -456,12 +456,36 @@ static bool judge_candidates(struct qsearch *s, double tolerance)
 static void judge_unit(struct qsearch *s, uint64_t unit_hash)
 {
 	const struct ground *g = s->g;
+	const struct quantity *a = s->a;
 	const struct walk_memo *m = unit_newest(g, unit_hash);
+	/* The values of a's unit that can state a: rounds_to() takes the
+	 * figure in a's written units within half a step of a's (not for a
+	 * time, which one twelve hours on may state, or a temperature, which
+	 * converts: every one of those is judged). */
+	bool reach = !s->unfiltered && a->kind != QUANTITY_TIME && a->kind != QUANTITY_TEMPERATURE &&
+		     unit_hash == a->unit_hash;
+	double lo = -INFINITY, hi = INFINITY;
 	uint32_t i, w;
 
+	if (reach) {
+		double u = quantity_step(a->decimals), x = quantity_written(a);
+		double slack = u * 1e-6 + 1e-12;
+
+		lo = quantity_base(a, x - u / 2 - slack);
+		hi = quantity_base(a, x + u / 2 + slack);
+		lo -= fabs(lo) * 1e-9 + 1e-12;
+		hi += fabs(hi) * 1e-9 + 1e-12;
+	}
 	for (w = 0; w < m->n && w < LEXED_WALK; w++) {
 		i = m->slot[w];
-		if (unit_hash != s->a->unit_hash || g->q[i].q.value != s->a->value ||
+		/* Where a near one cannot count (something states a, or only
+		 * stating ones are looked for), only one that states a can
+		 * change the verdict. */
+		if (reach && (s->stated[0] != NIL || s->stated[1] != NIL || s->stated_only) &&
+		    g->q[i].q.kind == a->kind &&
+		    !(g->q[i].q.value >= lo && g->q[i].q.value <= hi))
+			continue;
+		if (unit_hash != a->unit_hash || g->q[i].q.value != a->value ||
 		    g->q[i].q.kind == QUANTITY_BASE)
 			judge(s, i);
 	}

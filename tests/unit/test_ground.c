@@ -2016,7 +2016,8 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
  * The searches give judge() only the candidates that can change a
  * figure's verdict (ground_judge.c, judge_candidates()): the values a
  * rounding can reach, not every value of a bin; of the value list, what
- * the ranges did not judge. ground_match_unfiltered() judges every candidate
+ * the ranges did not judge; of a lexer's unit, once a near one cannot
+ * count, what can state. ground_match_unfiltered() judges every candidate
  * the bins and lists give, as the searches did before; both answer alike
  * for every figure, at tolerances 0 and above, matched or only stated,
  * over sets of figures on the edges of those reaches (3 and 2.85, 3.15,
