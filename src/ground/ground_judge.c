@@ -76,6 +76,9 @@ struct qsearch {
 	/* Judge every candidate the bins and lists give, as before the
 	 * filters of judge_candidates() and judge_unit() (tests compare). */
 	bool unfiltered;
+	/* 0, or the slot + 1 where the walk for the oldest of a's value list
+	 * that states a and shares no word with it stopped (settle_unshared()). */
+	uint32_t resume;
 };
 
 /* True when slot i is older than the stated one held in class k (or there is none). */
@@ -116,7 +119,8 @@ static bool same_figure(const struct quantity *a, const struct quantity *b)
 	return diff == 0;
 }
 
-static void judge_figure(struct qsearch *s, const struct quantity *g)
+static inline __attribute__((always_inline)) void judge_figure(struct qsearch *s,
+								const struct quantity *g)
 {
 	if (s->seen && same_figure(s->seen, g))
 		return;
@@ -182,6 +186,24 @@ static bool month_holds(const struct quantity *a, const struct quantity *b)
 	       floor(a->value / 100) == floor(b->value / 100);
 }
 
+/*
+ * What a stating gq tells but its slot: how closely it is said, and what
+ * a prompt's is (maxima, so in any order).
+ */
+static inline __attribute__((always_inline)) void judge_said(struct qsearch *s,
+							      const struct ground_quantity *gq)
+{
+	/* (only where the answer's figure has a nearest word, and until one
+	 * stating figure has both: all the swap rule asks) */
+	if (s->stated_close < 2 && (s->ctx->before1 || s->ctx->after1))
+		s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
+	if (gq->prompt) {
+		s->prompt_states = true;
+		s->prompt_close = MAX(s->prompt_close, closeness(s->ctx, &gq->ctx));
+		s->prompt_shared = MAX(s->prompt_shared, ground_context_shared(s->ctx, &gq->ctx));
+	}
+}
+
 static void judge(struct qsearch *s, uint32_t i)
 {
 	const struct ground *g = s->g;
@@ -193,15 +215,7 @@ static void judge(struct qsearch *s, uint32_t i)
 	judge_figure(s, &gq->q);
 	/* The context is compared only where the verdict can change with it. */
 	if (s->seen_states) {
-		/* (only where the answer's figure has a nearest word, and until one
-		 * stating figure has both: all the swap rule asks) */
-		if (s->stated_close < 2 && (s->ctx->before1 || s->ctx->after1))
-			s->stated_close = MAX(s->stated_close, closeness(s->ctx, &gq->ctx));
-		if (gq->prompt) {
-			s->prompt_states = true;
-			s->prompt_close = MAX(s->prompt_close, closeness(s->ctx, &gq->ctx));
-			s->prompt_shared = MAX(s->prompt_shared, ground_context_shared(s->ctx, &gq->ctx));
-		}
+		judge_said(s, gq);
 		if (!older_than_stated(s, seq, 0) && !older_than_stated(s, seq, 1))
 			return;
 		shared = share_context(s->ctx, &gq->ctx);
@@ -517,9 +531,68 @@ static void judge_lexed(struct qsearch *s)
 		uint64_t unit = a->unit_hash;
 		double v = a->value;
 
-		for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next)
-			if (ql[i].unit_hash == unit && q[i].q.value == v)
-				judge(s, i);
+		uint32_t oldest = NIL;
+		bool found[2] = {false, false};
+
+		if (s->unfiltered) {
+			for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next)
+				if (ql[i].unit_hash == unit && q[i].q.value == v)
+					judge(s, i);
+		} else {
+			/*
+			 * A figure said many times (a year in every record) is
+			 * tens of entries here, and judge() compared each one's
+			 * words with a's: each states a and is older than the
+			 * last, so each took a slot. The slots are the oldest
+			 * stating one that shares a word with a (stated[1]) and
+			 * the oldest that does not (stated[0]): a minimum by seq
+			 * each, the same in any order and in parts. A list is
+			 * newest first (ground_add_quantity() puts the newest at
+			 * its head, and eviction only unlinks), so walked back
+			 * from its oldest stating entry the first of each class
+			 * is its oldest. Once one shares, the rest can change only
+			 * stated[0] while stated[1] is held, which match() reads
+			 * for the swap rule's text alone, and that asks for it
+			 * only where a swap is found close: settle_unshared()
+			 * then finishes the walk (its minimum taken with what
+			 * later searches put in stated[0], as any order gives).
+			 * The rest judge() does (closeness, prompts, near ones)
+			 * is maxima and nearest-youngest: every entry still gets
+			 * it, newest first, here.
+			 */
+			for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next) {
+				if (ql[i].unit_hash != unit || q[i].q.value != v)
+					continue;
+				judge_figure(s, &q[i].q);
+				if (!s->seen_states) {
+					judge(s, i);
+					continue;
+				}
+				judge_said(s, &q[i]);
+				oldest = i;
+			}
+			/* Then from the oldest up. */
+			for (i = oldest; i != NIL; i = ql[i].val.prev) {
+				bool shared;
+
+				if (ql[i].unit_hash != unit || q[i].q.value != v)
+					continue;
+				judge_figure(s, &q[i].q);
+				if (!s->seen_states)
+					continue;
+				shared = share_context(s->ctx, &q[i].ctx);
+				if (found[shared])
+					continue;
+				found[shared] = true;
+				if (older_than_stated(s, ql[i].seq, shared))
+					s->stated[shared] = i;
+				if (shared) {
+					if (!found[0] && ql[i].val.prev != NIL)
+						s->resume = ql[i].val.prev + 1;
+					break;
+				}
+			}
+		}
 	}
 	if (a->kind == QUANTITY_TEMPERATURE) {
 		judge_unit(s, quantity_unit_hash("temp:c"));
@@ -703,6 +776,41 @@ static bool swap_outranks_prompt(const struct qsearch *s, uint32_t i)
 	return ground_context_shared(s->ctx, c) > MAX(s->prompt_shared, (size_t)SWAP_SHARED);
 }
 
+/*
+ * Finishes the walk judge_lexed() left: the oldest that states a and
+ * shares no word with it, of a's value list, newer than the oldest that
+ * does share (stated[0] is the oldest such of every search since).
+ */
+static void settle_unshared(struct qsearch *s)
+{
+	const struct ground *g = s->g;
+	uint32_t i;
+
+	for (i = s->resume - 1; s->resume && i != NIL; i = g->ql[i].val.prev) {
+		if (g->ql[i].unit_hash != s->a->unit_hash || g->q[i].q.value != s->a->value)
+			continue;
+		judge_figure(s, &g->q[i].q);
+		if (s->seen_states && !share_context(s->ctx, &g->q[i].ctx)) {
+			if (older_than_stated(s, g->ql[i].seq, 0))
+				s->stated[0] = i;
+			break;
+		}
+	}
+	s->resume = 0;
+}
+
+/* The text since which a swap is looked for where a stating one shares a's words (match()). */
+static uint32_t stated_since(struct qsearch *s)
+{
+	uint32_t since;
+
+	settle_unshared(s);
+	since = s->g->q[s->stated[1]].ctx.text;
+	if (s->stated[0] != NIL)
+		since = MAX(since, s->g->q[s->stated[0]].ctx.text);
+	return since;
+}
+
 static const struct ground_quantity *match(const struct ground *g, const struct quantity *a,
 					  const struct ground_context *ctx, double tolerance,
 					  enum ground_verdict *v, bool stated_only, bool unfiltered)
@@ -748,13 +856,9 @@ static const struct ground_quantity *match(const struct ground *g, const struct 
 			/* (not one the texts since the newest stating one left
 			 * behind: the user asked of the 15th and the 19th, and the
 			 * newest results, of the 19th, state it) */
-			uint32_t since = g->q[s.stated[1]].ctx.text;
-
-			if (s.stated[0] != NIL)
-				since = MAX(since, g->q[s.stated[0]].ctx.text);
 			i = swap_may_be_close(g, a, ctx) ? find_swap(g, a, ctx, 0, true) : NIL;
-			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need && !superseded(g, i, since) &&
-			    swap_outranks_prompt(&s, i)) {
+			if (i != NIL && closeness(ctx, &g->q[i].ctx) == need &&
+			    !superseded(g, i, stated_since(&s)) && swap_outranks_prompt(&s, i)) {
 				*v = GROUND_SWAPPED;
 				return &g->q[i];
 			}

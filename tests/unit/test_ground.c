@@ -2022,7 +2022,11 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
  * for every figure, at tolerances 0 and above, matched or only stated,
  * over sets of figures on the edges of those reaches (3 and 2.85, 3.15,
  * 3.5; 3 million and 3000000), of every kind the lexer reads, in contexts
- * that share words, nearest words and prompts at random.
+ * that share words, nearest words and prompts at random; and over sets
+ * where a few of the lexer's figures are said many times (judge_lexed()
+ * walks a value list for the oldest that shares a word and the oldest
+ * that does not, and leaves the latter to match()'s swap rule), up to and
+ * past the set's cap.
  */
 TEST(ground_search_filters_change_no_verdict)
 {
@@ -2061,15 +2065,26 @@ TEST(ground_search_filters_change_no_verdict)
 		if (quantity_parse(written[i], strlen(written[i]), &q[n]))
 			n++;
 	CHECK(pool.n > 25 && n > 80);
-	for (trial = 0; trial < 200; trial++) {
+	for (trial = 0; trial < 260; trial++) {
 		struct ground *g = NULL;
 		size_t m = test_xorshift(&state) % 80;
+		/* From trial 200 on, a few of the lexer's figures (years, dates,
+		 * times) said many times over, each with words shared or not, in
+		 * prompts and later texts; the last trials past the set's cap, so
+		 * that the oldest are evicted. */
+		size_t few[4], nfew = trial >= 200 ? 1 + test_xorshift(&state) % 4 : 0;
 
+		if (nfew) {
+			m = trial >= 256 ? GROUND_CAP + test_xorshift(&state) % 600 : 40 + test_xorshift(&state) % 200;
+			for (k = 0; k < nfew; k++)
+				few[k] = test_xorshift(&state) % pool.n;
+		}
 		CHECK_EQ(ground_new(&g), 0);
 		if (!g)
 			return;
 		for (k = 0; k < m; k++) {
-			const struct quantity *add = &q[test_xorshift(&state) % n];
+			const struct quantity *add = &q[nfew && test_xorshift(&state) % 8 ? few[test_xorshift(&state) % nfew]
+									  : test_xorshift(&state) % n];
 			struct ground_context ctx;
 
 			/* (texts and turns now and then: prompts, and later texts) */
