@@ -95,6 +95,7 @@ void ground_reset(struct ground *g)
 	g->turn = 0;
 	g->dirty = false;
 	g->version++;
+	g->reset_version = g->version;
 	g->epoch = next_epoch();
 	g->e_added = 0;
 	if (g->acount)
@@ -226,6 +227,11 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at)
 	g->e_added++;
 	g->version++;
 	return 0;
+}
+
+bool ground_changed(const struct ground *g)
+{
+	return g && g->version != g->reset_version;
 }
 
 void ground_activate(struct ground *g)

@@ -33,6 +33,9 @@ int ground_add(struct ground *g, const char *key, size_t n, uint64_t at);
 bool ground_find(const struct ground *g, const char *key, size_t n, uint64_t *at);
 uint64_t ground_evictions(const struct ground *g);
 
+/* Whether anything was put in g since its last reset or its making (false for NULL). */
+bool ground_changed(const struct ground *g);
+
 /* Marks that grounding exists for this input (a tool span, or a source). */
 void ground_activate(struct ground *g);
 /* True once a tool span was seen or a source loaded: number checks apply. */

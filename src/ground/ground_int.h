@@ -184,6 +184,7 @@ struct ground {
 	 * none). A copy remembers, of its source, where it was taken.
 	 */
 	uint64_t version, epoch, e_added, rewritten;
+	uint64_t reset_version;     /* version right after the last reset: ground_changed() */
 	uint32_t texts; /* ground_begin_text() calls since the reset */
 	uint32_t prompt_text; /* the texts count then of the newest prompt (ground_turn()), 0 none */
 	const struct ground *synced_from;

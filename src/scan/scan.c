@@ -438,10 +438,8 @@ static int decide_held(struct scan *s, bool ground)
 		/* As close_span() would: within the span, lines read as they end. */
 		s->ground_lo = ground ? s->spans.open_to : 0;
 		if (ground && e->id >= first) {
-			s->held_ground_used = true;
 			err = ground_match(s, s->held_ground, e->id, e->from, e->to);
 		} else if (ground && e->id == s->db->line_id) {
-			s->held_ground_used = true;
 			err = s->refs ? ground_line(s, s->held_ground, s->held_line_from, e->from, true)
 				      : 0;
 			s->held_line_from = e->from + 1;
@@ -516,15 +514,13 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
 	s->tool_repeats += claims_repeats(s->claims) - s->repeats_at_open;
 	/* What it said grounds the rest of the input, in the order it was said. */
-	if (!err && s->span_ground_used) {
+	if (!err && ground_changed(s->span_ground)) {
 		err = ground_merge(s->ground, s->span_ground);
 		ground_reset(s->span_ground);
-		s->span_ground_used = false;
 	}
-	if (!err && s->held_ground_used) {
+	if (!err && ground_changed(s->held_ground)) {
 		err = ground_merge(s->ground, s->held_ground);
 		ground_reset(s->held_ground);
-		s->held_ground_used = false;
 	}
 	/* A line of it is read for entries up to the span's ends, never the model's text beside them. */
 	s->ground_lo = s->spans.open_to;
@@ -712,11 +708,10 @@ static void reset(struct scan *s)
 	s->ground_lo = 0;
 	s->ground_hi = UINT64_MAX;
 	drop_deferred(s);
-	if (s->span_ground_used)
+	if (ground_changed(s->span_ground))
 		ground_reset(s->span_ground);
-	if (s->held_ground_used)
+	if (ground_changed(s->held_ground))
 		ground_reset(s->held_ground);
-	s->span_ground_used = s->held_ground_used = false;
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	s->rec_on = false;
 	record_reset(s->reader);

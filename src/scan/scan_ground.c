@@ -204,10 +204,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 		quantity_set(&q, QUANTITY_TIME, "time:all-day", 0, 1);
 		record_context(v, it->from, &gc);
-		if (s->rec_ground == s->span_ground) {
-			s->span_ground_used = true;
+		if (s->rec_ground == s->span_ground)
 			s->span_quantities++;
-		}
 		err = ground_add_quantity(s->rec_ground, &q, v->text + it->from, it->to - it->from,
 					  s->rec_base + record_offset(v, it->from), &gc);
 		if (err < 0)
@@ -235,10 +233,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	gc.quarter_year = s->periods.quarter_year;
 	gc.compared = s->periods.quarter_year_compared;
 	gc.bound = it->flags & NUMLEX_ABOVE ? 1 : it->flags & NUMLEX_BELOW ? -1 : 0;
-	if (s->rec_ground == s->span_ground) {
-		s->span_ground_used = true;
+	if (s->rec_ground == s->span_ground)
 		s->span_quantities++;
-	}
 	err = label_number(s, v, it) ? 0
 				     : ground_add_quantity(s->rec_ground, &it->q, v->text + from,
 							   to - from, s->rec_base + record_offset(v, from),
@@ -324,10 +320,8 @@ static int ground_items(struct scan *s, const struct record_value *v)
 
 	quantity_set_items(&q, v->words, v->n_words, n);
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground) {
-		s->span_ground_used = true;
+	if (s->rec_ground == s->span_ground)
 		s->span_quantities++;
-	}
 	err = ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 	/* Items each dated a day after another (a forecast): as many days
 	 * ("the next three days"). */
@@ -663,13 +657,9 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 		}
 		if (err < 0)
 			return err;
-		if (s->rec_ground == s->span_ground)
-			s->span_ground_used = true;
 	}
 	if (cur.names) {
 		ground_note_codes(s->rec_ground);
-		if (s->rec_ground == s->span_ground)
-			s->span_ground_used = true;
 	}
 	return 0;
 }
@@ -707,10 +697,8 @@ static int ground_id_digits(struct scan *s, const struct record_value *v)
 	if (!digits_only(t + at, n, 1) || !quantity_set_name(&q, w, strlen(w), strtod(t + at, NULL)))
 		return 0;
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground) {
-		s->span_ground_used = true;
+	if (s->rec_ground == s->span_ground)
 		s->span_quantities++;
-	}
 	return ground_add_quantity(s->rec_ground, &q, t + at, n, s->rec_base + record_offset(v, at), &gc);
 }
 
@@ -749,10 +737,8 @@ static int ground_bare_phone(struct scan *s, const struct record_value *v)
 		value -= 1e10; /* the North American plan's country code */
 	quantity_set(&q, QUANTITY_IDENT, QUANTITY_PHONE, value, 1);
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground) {
-		s->span_ground_used = true;
+	if (s->rec_ground == s->span_ground)
 		s->span_quantities++;
-	}
 	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
 }
 
@@ -770,10 +756,8 @@ static int on_said_span(void *ctx, const struct numlex_item *it)
 
 	record_context(p->v, p->from, &gc);
 	ground_context_words(p->v->text + p->from, p->to - p->from, &gc);
-	if (p->s->rec_ground == p->s->span_ground) {
-		p->s->span_ground_used = true;
+	if (p->s->rec_ground == p->s->span_ground)
 		p->s->span_quantities++;
-	}
 	return ground_add_quantity(p->s->rec_ground, &it->q, p->v->text + p->from, p->to - p->from,
 				   p->s->rec_base + record_offset(p->v, p->from), &gc);
 }
@@ -881,10 +865,8 @@ static int on_fold_day(void *ctx, const struct numlex_item *it)
 	if (quantity_class_of(&it->q) != QC_DATE)
 		return 0;
 	record_context(p->v, 0, &gc);
-	if (p->s->rec_ground == p->s->span_ground) {
-		p->s->span_ground_used = true;
+	if (p->s->rec_ground == p->s->span_ground)
 		p->s->span_quantities++;
-	}
 	return ground_add_quantity(p->s->rec_ground, &it->q, p->text + it->from, it->to - it->from, p->at, &gc);
 }
 
@@ -989,8 +971,6 @@ static int group_dict(struct scan *s, const struct record_value *v)
 		if (ve[i] - vb[i] <= GROUND_GROUP_VALUE)
 			err = ground_group_add(s->rec_ground, field, t + vb[i], ve[i] - vb[i],
 					       s->rec_base + record_offset(v, vb[i]));
-	if (s->rec_ground == s->span_ground)
-		s->span_ground_used = true;
 	return err;
 }
 
@@ -1042,8 +1022,6 @@ static int ground_bare_hosts(struct scan *s, const struct record_value *v)
 					 s->rec_base + record_offset(v, from));
 			if (err < 0)
 				return err;
-			if (s->rec_ground == s->span_ground)
-				s->span_ground_used = true;
 			at = from + (len - sl);
 		}
 	}
@@ -1062,8 +1040,6 @@ int on_ground_value(void *ctx, const struct record_value *v)
 			   s->rec_base + v->at, &ga)) {
 		int err;
 
-		if (s->rec_ground == s->span_ground)
-			s->span_ground_used = true;
 		err = ground_add_attr(s->rec_ground, &ga);
 		if (err < 0 || v->kind == RECORD_BOOL)
 			return err;
@@ -1075,8 +1051,6 @@ int on_ground_value(void *ctx, const struct record_value *v)
 		int err;
 
 		ground_note_relative(s->rec_ground, v->text, v->len);
-		if (s->rec_ground == s->span_ground)
-			s->span_ground_used = true;
 		if ((err = ground_spans_said(s, v)) < 0)
 			return err;
 	}
@@ -1093,8 +1067,6 @@ int on_ground_value(void *ctx, const struct record_value *v)
 		err = ground_group_add(s->rec_ground, field, v->text, v->len, s->rec_base + v->at);
 		if (err < 0)
 			return err;
-		if (s->rec_ground == s->span_ground)
-			s->span_ground_used = true;
 	}
 	if (v->kind == RECORD_PROSE && !v->cont && v->len >= 12 && memchr("{'\"", v->text[0], 3)) {
 		int err = group_dict(s, v);

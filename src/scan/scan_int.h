@@ -94,7 +94,6 @@ struct scan {
 	size_t n_hold, cap_hold;
 	struct ground *span_ground;
 	struct ground *held_ground;
-	bool span_ground_used, held_ground_used;
 	uint64_t held_line_from;    /* where the line after those decided early begins */
 	bool deferring;             /* findings go to defer, not out */
 	struct deferred *defer;
@@ -216,10 +215,8 @@ static inline int add_list_length(struct scan *s, uint32_t n, uint64_t at, const
 
 	quantity_set_items(&q, NULL, 0, n);
 	len = snprintf(text, sizeof(text), "%u", (unsigned)n);
-	if (s->rec_ground == s->span_ground) {
-		s->span_ground_used = true;
+	if (s->rec_ground == s->span_ground)
 		s->span_quantities++;
-	}
 	return ground_add_quantity(s->rec_ground, &q, text, (size_t)len, at, ctx);
 }
 
