@@ -16,69 +16,73 @@
 /*
  * Idioms with a number in them: the words before it, the number as written,
  * the words after it (compared without case, whole words at both ends).
+ * Kept in sets by their number: an expression's number picks its set by
+ * its first letter and length (phrase_set()), and only that set is tried
+ * (most numbers have none; walking the whole table, a memcmp() a phrase
+ * for "one", was 2.4% of the instructions with 1% tool spans).
  */
-#define PHRASE(b, n, a) {b, n, a, sizeof(b) - 1, sizeof(n) - 1, sizeof(a) - 1}
-static const struct {
-	const char *before, *num, *after;
-	unsigned char nb, nn, na;
-} fixed_phrases[] = {
-	PHRASE("", "24", " hours a day"),
-	PHRASE("", "24", "/7"),
-	PHRASE("", "365", " days a year"),
-	PHRASE("", "7", " days a week"),
-	PHRASE("", "first", " and foremost"),
-	PHRASE("", "first", " of all"),
-	PHRASE("", "one", " another"),
-	PHRASE("", "one", " at a time"),
-	PHRASE("", "one", " by one"),
-	PHRASE("", "one", " day"),
-	PHRASE("", "one", " of"),
-	PHRASE("", "one", " or another"),
-	PHRASE("", "one", " or more"),
-	PHRASE("", "one", " or two"),
-	PHRASE("", "one", " way or another"),
-	PHRASE("", "one", "'s"),
-	PHRASE("", "second", " to none"),
-	PHRASE("", "seven", " days a week"),
-	PHRASE("any ", "one", ""),
-	PHRASE("at ", "first", ""),
-	PHRASE("at ", "one", " point"),
-	PHRASE("each ", "one", ""),
-	PHRASE("every ", "one", ""),
-	PHRASE("in the ", "first", " place"),
-	PHRASE("no ", "one", ""),
-	PHRASE("on the ", "one", " hand"),
-	/* The size of a rating scale or a ratio's base, not a count:
-	 * "3.5 out of 5 stars", "8 out of 10 dentists" (the figure before it is
-	 * the claim, and is checked). "7 out of 19 deaths" is a count still. */
-	PHRASE("out of ", "10", ""),
-	PHRASE("out of ", "100", ""),
-	PHRASE("out of ", "5", ""),
-	PHRASE("out of ", "five", ""),
-	PHRASE("out of ", "ten", ""),
-	PHRASE("that ", "one", ""),
-	PHRASE("the ", "one", ""),
-	PHRASE("this ", "one", ""),
-	PHRASE("which ", "one", ""),
+struct phrase {
+	const char *before, *after;
+	unsigned char nb, na;
+};
+#define BEFORE(b) {b, "", sizeof(b) - 1, 0}
+#define AFTER(a) {"", a, 0, sizeof(a) - 1}
+#define AROUND(b, a) {b, a, sizeof(b) - 1, sizeof(a) - 1}
+
+static const struct phrase p_24[] = {AFTER(" hours a day"), AFTER("/7")};
+static const struct phrase p_365[] = {AFTER(" days a year")};
+static const struct phrase p_7[] = {AFTER(" days a week")};
+static const struct phrase p_seven[] = {AFTER(" days a week")};
+static const struct phrase p_first[] = {AFTER(" and foremost"), AFTER(" of all"), BEFORE("at "),
+					AROUND("in the ", " place")};
+static const struct phrase p_one[] = {
+	AFTER(" another"), AFTER(" at a time"), AFTER(" by one"), AFTER(" day"), AFTER(" of"),
+	AFTER(" or another"), AFTER(" or more"), AFTER(" or two"), AFTER(" way or another"),
+	AFTER("'s"), BEFORE("any "), AROUND("at ", " point"), BEFORE("each "), BEFORE("every "),
+	BEFORE("no "), AROUND("on the ", " hand"), BEFORE("that "), BEFORE("the "), BEFORE("this "),
+	BEFORE("which "),
+};
+static const struct phrase p_second[] = {AFTER(" to none")};
+/* The size of a rating scale or a ratio's base, not a count: "3.5 out of
+ * 5 stars", "8 out of 10 dentists" (the figure before it is the claim, and
+ * is checked). "7 out of 19 deaths" is a count still. */
+static const struct phrase p_out_of[] = {BEFORE("out of ")};
+
+enum { S_10, S_100, S_24, S_365, S_5, S_7, S_FIRST, S_FIVE, S_ONE, S_SECOND, S_SEVEN, S_TEN, S_COUNT };
+#define SET(id, num, p) [id] = {num, p, sizeof(num) - 1, ARRAY_SIZE(p)}
+static const struct phrase_set {
+	const char *num;
+	const struct phrase *p;
+	unsigned char nn, np;
+} phrase_sets[S_COUNT] = {
+	SET(S_10, "10", p_out_of), SET(S_100, "100", p_out_of), SET(S_24, "24", p_24),
+	SET(S_365, "365", p_365), SET(S_5, "5", p_out_of), SET(S_7, "7", p_7),
+	SET(S_FIRST, "first", p_first), SET(S_FIVE, "five", p_out_of), SET(S_ONE, "one", p_one),
+	SET(S_SECOND, "second", p_second), SET(S_SEVEN, "seven", p_seven), SET(S_TEN, "ten", p_out_of),
 };
 
 /*
- * Whether some fixed phrase's number is len bytes long and starts with c:
- * most numbers are none of theirs, and the table is then not walked (it
- * was 2% of the instructions with tool spans). numlex_self_check() holds
- * every phrase to it.
+ * The set of the phrases whose number is len bytes long and starts with c
+ * (lowercase), or NULL: no two sets' numbers share both, so it is the only
+ * set the number can be in. lex_phrases_check() holds every set to it.
  */
-static bool phrase_may_start(int c, size_t len)
+static const struct phrase_set *phrase_set(int c, size_t len)
 {
+	int k;
+
 	switch (c) {
-	case '1': return len == 2 || len == 3;   /* 10, 100 */
-	case '2': return len == 2;               /* 24 */
-	case '3': case 'o': case 't': return len == 3; /* 365, one, ten */
-	case '5': case '7': return len == 1;
-	case 'f': return len == 4 || len == 5;   /* five, first */
-	case 's': return len == 5 || len == 6;   /* seven, second */
-	default: return false;
+	case '1': k = len == 2 ? S_10 : len == 3 ? S_100 : -1; break;
+	case '2': k = len == 2 ? S_24 : -1; break;
+	case '3': k = len == 3 ? S_365 : -1; break;
+	case '5': k = len == 1 ? S_5 : -1; break;
+	case '7': k = len == 1 ? S_7 : -1; break;
+	case 'f': k = len == 4 ? S_FIVE : len == 5 ? S_FIRST : -1; break;
+	case 'o': k = len == 3 ? S_ONE : -1; break;
+	case 's': k = len == 5 ? S_SEVEN : len == 6 ? S_SECOND : -1; break;
+	case 't': k = len == 3 ? S_TEN : -1; break;
+	default: k = -1; break;
 	}
+	return k < 0 ? NULL : &phrase_sets[k];
 }
 
 /* ---- context: what the words around an expression make of it ---- */
@@ -333,23 +337,23 @@ static bool inline_item(struct lex *lx, const struct opnd *o)
 
 static bool fixed_phrase(struct lex *lx, size_t from, size_t to)
 {
-	char num[8];
-	size_t k, len = to - from, i;
-	int after = lower(B(lx, to));
+	const struct phrase_set *set = phrase_set(lower(B(lx, from)), to - from);
+	size_t k;
+	int after, after2, before;
 
-	if (len == 0 || len >= sizeof(num))
+	if (!set || !reads(lx, from, set->num))
 		return false;
-	for (i = 0; i < len; i++)
-		num[i] = (char)lower(B(lx, from + i));
-	num[len] = '\0';
-	if (!phrase_may_start(num[0], len))
-		return false;
-	for (k = 0; k < ARRAY_SIZE(fixed_phrases); k++) {
-		const char *b = fixed_phrases[k].before, *a = fixed_phrases[k].after;
-		size_t nb = fixed_phrases[k].nb, na = fixed_phrases[k].na;
+	/* (the two bytes after the number and the one before its blank:
+	 * tested first, they turn away most phrases of "one" without a walk) */
+	after = lower(B(lx, to));
+	after2 = lower(B(lx, to + 1));
+	before = lower(B(lx, from - 2));
+	for (k = 0; k < set->np; k++) {
+		const char *b = set->p[k].before, *a = set->p[k].after;
+		size_t nb = set->p[k].nb, na = set->p[k].na;
 
-		if (len != fixed_phrases[k].nn || num[0] != fixed_phrases[k].num[0] ||
-		    memcmp(num, fixed_phrases[k].num, len) != 0 || (na && after != a[0]))
+		if ((na && after != a[0]) || (na >= 2 && after2 != a[1]) ||
+		    (nb >= 2 && before != b[nb - 2]))
 			continue;
 		if (!reads(lx, to, a) || (na && is_alpha((unsigned char)a[na - 1]) && is_alpha(B(lx, to + na))) ||
 		    (na && is_digit((unsigned char)a[na - 1]) && is_digit(B(lx, to + na))))
@@ -903,10 +907,17 @@ size_t lex_expression(struct lex *lx, size_t p)
 
 const char *lex_phrases_check(void)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < ARRAY_SIZE(fixed_phrases); i++)
-		if (!phrase_may_start(fixed_phrases[i].num[0], fixed_phrases[i].nn))
-			return fixed_phrases[i].num;
+	for (i = 0; i < ARRAY_SIZE(phrase_sets); i++) {
+		const struct phrase_set *set = &phrase_sets[i];
+
+		if (!set->num || set->nn != strlen(set->num) || phrase_set(set->num[0], set->nn) != set)
+			return set->num ? set->num : "(a set without its number)";
+		for (k = 0; k < set->np; k++)
+			if (set->p[k].nb != strlen(set->p[k].before) ||
+			    set->p[k].na != strlen(set->p[k].after) || set->p[k].nb + set->p[k].na == 0)
+				return set->num;
+	}
 	return NULL;
 }
