@@ -61,6 +61,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (r)
 		FUZZ_CHECK(arith_may_hold(text, len), "a result the cheap test hides");
+	FUZZ_CHECK(arith_may_hold(text, len) == arith_may_hold_bytewise(text, len),
+		   "the cheap test's chunks and its bytes disagree");
 	for (i = 0; i < r; i++) {
 		const struct arith_rel *rel = &a.rel[i];
 		const struct arith_fig *rf;

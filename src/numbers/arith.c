@@ -11,6 +11,10 @@
 
 #include "common/util.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* Internal token kinds, after ARITH_TOK_AVG. */
 enum { TOK_REL = 16, TOK_SEP, TOK_AND, TOK_AT, TOK_OF, TOK_BREAK, TOK_END };
 
@@ -64,6 +68,8 @@ static size_t sign_at(const char *s, size_t n, size_t i, uint8_t *cur)
 	size_t k, l;
 
 	for (k = 0; k < ARRAY_SIZE(signs); k++) {
+		if (i >= n || s[i] != signs[k].s[0])
+			continue;
 		l = strlen(signs[k].s);
 		if (n - i >= l && memcmp(s + i, signs[k].s, l) == 0) {
 			*cur = signs[k].cur;
@@ -85,9 +91,12 @@ static size_t word_len(const char *s, size_t n, size_t i)
 	return j - i;
 }
 
+/* (the first byte first: most words are none of a table's, and differ there) */
 static bool word_is(const char *s, size_t len, const char *w)
 {
-	return strlen(w) == len && memcmp(s, w, len) == 0;
+	if (len == 0)
+		return w[0] == '\0';
+	return s[0] == w[0] && strlen(w) == len && memcmp(s, w, len) == 0;
 }
 
 /* A currency code or word at s[i]: its length and *cur; 0 when none. */
@@ -304,6 +313,8 @@ static size_t rel_words(const char *s, size_t n, size_t i, bool *approx)
 	size_t k, l, best = 0;
 
 	for (k = 0; k < ARRAY_SIZE(rels); k++) {
+		if (i >= n || s[i] != rels[k][0])
+			continue;
 		l = strlen(rels[k]);
 		if (l > best && n - i >= l && memcmp(s + i, rels[k], l) == 0 &&
 		    (i + l == n || !is_alpha(s[i + l])))
@@ -1150,70 +1161,170 @@ size_t arith_scan(const char *text, size_t n, struct arith *a)
 /*
  * The word at s (letters, none before it) when it joins terms ("x",
  * "times", "plus", "minus", "divided", "split", "at"): 1; when it starts
- * an average ("average", "mean"): 2; else 0.
+ * an average ("average", "mean"): 2; else 0. By its length first: most
+ * words are none of these lengths' few.
  */
 static int op_word(const unsigned char *s, size_t n)
 {
-	static const char *const words[] = {"x", "X", "times", "plus", "minus", "divided", "split"};
-	size_t k, l = 0;
+	size_t l = 0;
 
 	while (l < n && l < 8 && is_alpha((char)s[l]))
 		l++;
-	if (l == 8 || l == 0)
-		return 0;
-	if (word_is((const char *)s, l, "average") || word_is((const char *)s, l, "mean"))
-		return 2;
-	for (k = 0; k < ARRAY_SIZE(words); k++)
-		if (word_is((const char *)s, l, words[k]))
-			return 1;
-	return word_is((const char *)s, l, "at") ? 1 : 0;
+	switch (l) {
+	case 1:
+		return s[0] == 'x' || s[0] == 'X';
+	case 2:
+		return memcmp(s, "at", 2) == 0;
+	case 4:
+		return memcmp(s, "mean", 4) == 0 ? 2 : memcmp(s, "plus", 4) == 0;
+	case 5:
+		return memcmp(s, "times", 5) == 0 || memcmp(s, "minus", 5) == 0 ||
+		       memcmp(s, "split", 5) == 0;
+	case 7:
+		return memcmp(s, "average", 7) == 0 ? 2 : memcmp(s, "divided", 7) == 0;
+	default:
+		return 0; /* (8: longer than any of them) */
+	}
 }
+
+/*
+ * What the byte at s[i] does to the cheap test: sets *digit at a digit (true
+ * when an operator came before it: the test holds), *op at an operator or
+ * a word that joins terms after a figure. Only the bytes may_hold_chunk()
+ * marks do anything.
+ */
+static inline bool may_hold_at(const unsigned char *s, size_t n, size_t i, bool *digit, bool *op)
+{
+	unsigned char c = s[i];
+	int w;
+
+	if (c >= '0' && c <= '9') {
+		if (*op)
+			return true;
+		*digit = true;
+		return false;
+	}
+	switch (c) {
+	case '+': case '*': case '=': case '@': case '%':
+		*op |= *digit;
+		break;
+	case '(': /* right after a figure: its parts may follow */
+		*op |= (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') ||
+		       (i > 1 && s[i - 1] == ' ' && s[i - 2] >= '0' && s[i - 2] <= '9');
+		break;
+	case '-': case '/':
+		*op |= *digit && i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t');
+		break;
+	case 0xC3: /* × ÷ */
+		*op |= *digit && i + 1 < n && (s[i + 1] == 0x97 || s[i + 1] == 0xB7);
+		break;
+	case 0xC2: /* · */
+		*op |= *digit && i + 1 < n && s[i + 1] == 0xB7;
+		break;
+	case 0xE2: /* − ≈ */
+		*op |= *digit && i + 2 < n && ((s[i + 1] == 0x88 && s[i + 2] == 0x92) ||
+					       (s[i + 1] == 0x89 && s[i + 2] == 0x88));
+		break;
+	case 'x': case 'X': case 't': case 'p': case 'm': case 'd': case 's': case 'a':
+		/* a word's start: an average may come before its figures */
+		if ((i == 0 || !is_alpha((char)s[i - 1])) && (w = op_word(s + i, n - i)))
+			*op |= *digit || w == 2;
+		break;
+	default:
+		break;
+	}
+	return false;
+}
+
+bool arith_may_hold_bytewise(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	bool digit = false, op = false;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (may_hold_at(s, n, i, &digit, &op))
+			return true;
+	return false;
+}
+
+#if defined(__SSE2__)
+/*
+ * Of the 16 bytes at s, bit k: s[k] may do something in may_hold_at() (a
+ * superset: it tests each again), and in *digits, those that are digits.
+ * The ASCII operators are all in 0x25-0x40 ("%" to "@", digits among them);
+ * "×", "÷", "·", "−" and "≈" start with a byte of 0x80 or more; the words'
+ * first letters, in either case, where no letter comes before them in the
+ * 16 (the first byte's one is not looked at). Most of a sentence is
+ * letters that are none of these.
+ */
+static inline unsigned may_hold_chunk(const unsigned char *s, unsigned *digits)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s),
+		      y = _mm_or_si128(x, _mm_set1_epi8(0x20));
+	/* (a byte plus 0x80 - lo is below -128 + width when it is in [lo, lo + width)) */
+	__m128i ops = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - 0x25))),
+				     _mm_set1_epi8((char)(-128 + (0x40 - 0x25 + 1))));
+	__m128i dig = _mm_cmplt_epi8(_mm_add_epi8(x, _mm_set1_epi8((char)(0x80 - '0'))),
+				     _mm_set1_epi8((char)(-128 + 10)));
+	__m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(y, _mm_set1_epi8((char)(0x80 - 'a'))),
+				       _mm_set1_epi8((char)(-128 + 26)));
+	__m128i first = _mm_or_si128(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('x')),
+					  _mm_cmpeq_epi8(y, _mm_set1_epi8('t'))),
+			     _mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('p')),
+					  _mm_cmpeq_epi8(y, _mm_set1_epi8('m')))),
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(y, _mm_set1_epi8('d')),
+					  _mm_cmpeq_epi8(y, _mm_set1_epi8('s'))),
+			     _mm_cmpeq_epi8(y, _mm_set1_epi8('a'))));
+	unsigned a = (unsigned)_mm_movemask_epi8(alpha);
+
+	*digits = (unsigned)_mm_movemask_epi8(dig);
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(ops, x)) |
+	       ((unsigned)_mm_movemask_epi8(first) & ~(a << 1));
+}
+#endif
 
 bool arith_may_hold(const char *text, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)text;
-	size_t i;
 	bool digit = false, op = false;
-	int w;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		unsigned char c = s[i];
+#if defined(__SSE2__)
+	/*
+	 * 16 bytes at a time (the last ones from a copy padded with blanks,
+	 * which do nothing), may_hold_at() only at the bytes other than
+	 * digits that can matter: the same steps as arith_may_hold_bytewise()
+	 * less those that do nothing (the fuzz target holds the two alike).
+	 * A digit only says whether one came before a byte (digit), and
+	 * whether one comes after the operator it tells (the test holds).
+	 */
+	for (; i < n; i += 16) {
+		unsigned char pad[16];
+		const unsigned char *c = s + i;
+		unsigned m, d;
 
-		if (c >= '0' && c <= '9') {
-			if (op)
+		if (n - i < 16) {
+			memset(pad, ' ', sizeof(pad));
+			memcpy(pad, s + i, n - i);
+			c = pad;
+		}
+		m = may_hold_chunk(c, &d);
+		if (op && d)
+			return true;
+		for (m &= ~d; m && !op; m &= m - 1) {
+			unsigned k = (unsigned)__builtin_ctz(m);
+
+			digit |= (d & ((1u << k) - 1)) != 0;
+			may_hold_at(s, n, i + k, &digit, &op);
+			if (op && d >> k)
 				return true;
-			digit = true;
-			continue;
 		}
-		switch (c) {
-		case '+': case '*': case '=': case '@': case '%':
-			op |= digit;
-			break;
-		case '(': /* right after a figure: its parts may follow */
-			op |= (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9') ||
-			      (i > 1 && s[i - 1] == ' ' && s[i - 2] >= '0' && s[i - 2] <= '9');
-			break;
-		case '-': case '/':
-			op |= digit && i + 1 < n && (s[i + 1] == ' ' || s[i + 1] == '\t');
-			break;
-		case 0xC3: /* × ÷ */
-			op |= digit && i + 1 < n && (s[i + 1] == 0x97 || s[i + 1] == 0xB7);
-			break;
-		case 0xC2: /* · */
-			op |= digit && i + 1 < n && s[i + 1] == 0xB7;
-			break;
-		case 0xE2: /* − ≈ */
-			op |= digit && i + 2 < n && ((s[i + 1] == 0x88 && s[i + 2] == 0x92) ||
-						     (s[i + 1] == 0x89 && s[i + 2] == 0x88));
-			break;
-		case 'x': case 'X': case 't': case 'p': case 'm': case 'd': case 's': case 'a':
-			/* a word's start: an average may come before its figures */
-			if ((i == 0 || !is_alpha((char)s[i - 1])) && (w = op_word(s + i, n - i)))
-				op |= digit || w == 2;
-			break;
-		default:
-			break;
-		}
+		digit |= d != 0;
 	}
 	return false;
+#else
+	return arith_may_hold_bytewise(text, n);
+#endif
 }

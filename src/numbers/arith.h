@@ -95,6 +95,9 @@ struct arith {
  */
 bool arith_may_hold(const char *text, size_t n);
 
+/* The same a byte at a time: the test hook the fuzz target holds it to. */
+bool arith_may_hold_bytewise(const char *text, size_t n);
+
 /*
  * Reads the arithmetic of text[0, n) into *a (reset first): its figures,
  * in order, and its results, in order of the result's place in the chain.

@@ -267,3 +267,35 @@ TEST(arith_may_hold_is_cheap_and_right)
 	CHECK(!arith_may_hold("no figures + here = none", 24));
 	CHECK(!arith_may_hold("", 0));
 }
+
+/* The 16-byte chunks against the bytes, each form at every place across a chunk's edge. */
+TEST(arith_may_hold_chunks_match_bytes)
+{
+	static const char *const forms[] = {
+		"$110 * 3 = $330", "3 nights x 120", "3 X 4", "the average of 5 and 7", "mean 4, 6",
+		"4 at 5", "2 plus 2", "9 minus 3", "8 divided by 2", "6 split 3", "5 times 2",
+		"10 (5 + 5)", "10 (5", "7 - 2", "7 / 2", "7-2", "3 \xc3\x97 4", "8 \xc3\xb7 2",
+		"2 \xc2\xb7 3", "9 \xe2\x88\x92 4", "\xe2\x89\x88 5 or 6", "50% of 20", "a@b 4",
+		"Times 3 Plus 4", "xtimes 3 4", "at3 4", "1.5, 2.5; 3:4", "caf\xc3\xa9 5 \xc3",
+	};
+	char buf[96];
+	size_t f, off, k, n;
+
+	for (f = 0; f < sizeof(forms) / sizeof(forms[0]); f++)
+		for (off = 0; off < 40; off++) {
+			/* filler of letters that start no operator word, then the form, then filler */
+			for (k = 0; k < off; k++)
+				buf[k] = (char)(k % 7 == 6 ? ' ' : "bcefghijklnoqruvwyz"[k % 19]);
+			n = strlen(forms[f]);
+			memcpy(buf + off, forms[f], n);
+			memcpy(buf + off + n, " and go on", 10);
+			for (k = off + n + 10; k > 0; k--)
+				if (arith_may_hold(buf, k) != arith_may_hold_bytewise(buf, k)) {
+					fprintf(stderr, "form %zu at %zu, %zu bytes\n", f, off, k);
+					CHECK(false);
+					return;
+				}
+		}
+	CHECK(arith_may_hold_bytewise("$110 * 3 = $330", 15));
+	CHECK(!arith_may_hold_bytewise("The hotel costs $110 per night.", 31));
+}
