@@ -1199,6 +1199,26 @@ static inline void code_block(struct lex *lx, size_t p, const char *b, size_t m,
 	lx->code_to = p + m;
 }
 
+_Static_assert(TRIG_MIN >= 3, "block() leaves out words of two letters unasked");
+
+/*
+ * Whether the word of len letters at b + s (four bytes readable there) may
+ * start an item: the trigger filter, from its first three letters and its
+ * length. No branch on the length: short words hash too, and fail it.
+ */
+static inline bool may_trigger(const char *b, unsigned s, unsigned len)
+{
+	uint32_t key;
+	unsigned h;
+
+	memcpy(&key, b + s, sizeof(key));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	key = __builtin_bswap32(key);
+#endif
+	h = TRIG_HASH(key & 0x1f1f1f, len);
+	return vocab_triggers[h / 64] >> (h % 64) & (len - TRIG_MIN <= TRIG_MAX - TRIG_MIN);
+}
+
 /* Fewer bytes than this left go a step at a time: block()'s padded copy costs more. */
 #define BLOCK_MIN 16
 
@@ -1213,11 +1233,10 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 {
 	const char *t = lx->t + p;
 	size_t rem = lx->n - p;
-	uint64_t L, D, S, W, special;
-	uint32_t key;
+	uint64_t L, D, S, W, special, late;
 	unsigned first;
 	bool joined = p > 0 && is_alpha((unsigned char)t[-1]);
-	char pad[64 + sizeof(key)];
+	char pad[64 + sizeof(uint32_t)];
 
 	/*
 	 * Fewer than 64 bytes left (a short sentence, or the end of one): a
@@ -1239,11 +1258,29 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	if (first < 64)
 		W &= (1ull << first) - 1;
 	*closer = true;
-	while (W) {
-		unsigned s = (unsigned)__builtin_ctzll(W), e, len, h;
+	/*
+	 * A word that another follows in W ends inside the block and before
+	 * its first special byte (W stops there): it neither runs past the
+	 * block nor is glued to digits, and only the filter is asked of it, if
+	 * it starts where four bytes can be loaded (s <= 60): so not at all
+	 * when it is shorter than any trigger (TRIG_MIN is 3 or more,
+	 * tools/words.c sees to it: three letters from its start). The last
+	 * word and those too near the end (late) then go in order with every
+	 * check.
+	 */
+	late = W & (~0ull << 61);
+	if (W)
+		late |= 1ull << (63 - __builtin_clzll(W));
+	for (W &= ~late & L >> 1 & L >> 2; W; W &= W - 1) {
+		unsigned s = (unsigned)__builtin_ctzll(W);
+
+		if (may_trigger(t, s, (unsigned)__builtin_ctzll(~L >> s)))
+			return p + s;
+	}
+	for (; late; late &= late - 1) {
+		unsigned s = (unsigned)__builtin_ctzll(late), e;
 		uint64_t rest = ~L >> s;
 
-		W &= W - 1;
 		if (!rest) {
 			/* Runs past the block: the next block starts with it. */
 			*closer = s == 0;
@@ -1252,18 +1289,11 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 		e = s + (unsigned)__builtin_ctzll(rest);
 		if (special >> e & 1)
 			return p + s; /* glued to digits or "_": "A320", "user_42" (or an "@") */
-		len = e - s;
 		if (s > 60) {
 			*closer = false; /* too near the end to load four bytes: */
 			return p + s;    /* the next block starts with it */
 		}
-		/* No branch on the length: short words hash too, and fail it. */
-		memcpy(&key, t + s, sizeof(key));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-		key = __builtin_bswap32(key);
-#endif
-		h = TRIG_HASH(key & 0x1f1f1f, len);
-		if (vocab_triggers[h / 64] >> (h % 64) & (len - TRIG_MIN <= TRIG_MAX - TRIG_MIN))
+		if (may_trigger(t, s, e - s))
 			return p + s;
 	}
 	if (first < 64)
