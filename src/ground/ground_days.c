@@ -331,111 +331,180 @@ static bool rel_token(const char *t, size_t n, size_t *i, const char **w, size_t
 	return true;
 }
 
-/*
- * Can a word of k letters end one of the phrases ground_relative_of()
- * reads ("tomorrow", "ago", "days", "later"...)? By its first letter and
- * length: most words of a tool's text are ruled out here, before the
- * dozen comparisons (a tenth of the time with tool spans in 40% of it).
- */
-static bool rel_may_end(const char *w, size_t k)
+/* Do the k letters at w spell lit (lowercase, n letters), in any case? */
+static inline bool letters_are(const char *w, size_t k, const char *lit, size_t n)
 {
-	switch (ascii_lower((unsigned char)w[0])) {
-	case 't': /* tomorrow, today */
-		return k == 8 || k == 5;
-	case 'y': /* yesterday */
-		return k == 9;
-	case 'a': /* ago, after */
-		return k == 3 || k == 5;
-	case 'd': /* day, days */
-		return k == 3 || k == 4;
-	case 'w': /* week, weeks */
-		return k == 4 || k == 5;
-	case 'b': /* before */
-		return k == 6;
-	case 'e': /* earlier */
-		return k == 7;
-	case 'p': /* prior */
-	case 'l': /* later */
-		return k == 5;
+	size_t i;
+
+	if (k != n)
+		return false;
+	for (i = 0; i < k; i++)
+		if (((unsigned char)w[i] | 0x20) != (unsigned char)lit[i])
+			return false;
+	return true;
+}
+
+/*
+ * Is the run of k letters at w a word that ends one of the phrases
+ * ground_relative_of() reads? Every phrase rel_phrase() reads ends in one
+ * ("tomorrow", "yesterday", "today", "ago", rel_unit()'s "day", "days",
+ * "week", "weeks", "before", "earlier", "prior", "after", "later"): no
+ * other word sets an offset, so no other is read further.
+ */
+static bool rel_ends(const char *w, size_t k)
+{
+	switch ((unsigned char)w[0] | 0x20) {
+	case 't':
+		return letters_are(w, k, "tomorrow", 8) || letters_are(w, k, "today", 5);
+	case 'y':
+		return letters_are(w, k, "yesterday", 9);
+	case 'a':
+		return letters_are(w, k, "ago", 3) || letters_are(w, k, "after", 5);
+	case 'd':
+		return letters_are(w, k, "day", 3) || letters_are(w, k, "days", 4);
+	case 'w':
+		return letters_are(w, k, "week", 4) || letters_are(w, k, "weeks", 5);
+	case 'b':
+		return letters_are(w, k, "before", 6);
+	case 'e':
+		return letters_are(w, k, "earlier", 7);
+	case 'p':
+		return letters_are(w, k, "prior", 5);
+	case 'l':
+		return letters_are(w, k, "later", 5);
 	default:
 		return false;
 	}
 }
 
+/* 0 a byte between tokens, 1 a letter, 2 a digit (ASCII, as rel_token() reads them) */
+static const uint8_t rel_cls[256] = {
+	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
+	['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+#define L(c) [c] = 1, [(c) + 32] = 1
+	L('A'), L('B'), L('C'), L('D'), L('E'), L('F'), L('G'), L('H'), L('I'),
+	L('J'), L('K'), L('L'), L('M'), L('N'), L('O'), L('P'), L('Q'), L('R'),
+	L('S'), L('T'), L('U'), L('V'), L('W'), L('X'), L('Y'), L('Z'),
+#undef L
+};
+
+/*
+ * The phrase that the letters t[s, e) may end (rel_ends() said so),
+ * read with the three tokens before them: runs of letters or of digits,
+ * each as long as it goes (so that read back from s they are the very
+ * tokens a reading from the text's start gives), "" for those before the
+ * text's start.
+ */
+static void rel_phrase(const char *t, size_t n, size_t s, size_t e, uint64_t *anchored,
+		       uint64_t *today)
+{
+	const char *w[4]; /* w[3] the phrase's last word */
+	size_t k[4], j = s, from;
+	unsigned char c;
+	int m, unit, cnt;
+
+	w[3] = t + s;
+	k[3] = e - s;
+	for (m = 2; m >= 0; m--) {
+		while (j > 0 && !rel_cls[(unsigned char)t[j - 1]])
+			j--;
+		if (j == 0) {
+			w[m] = "";
+			k[m] = 0;
+			continue;
+		}
+		c = rel_cls[(unsigned char)t[j - 1]];
+		for (from = j; j > 0 && rel_cls[(unsigned char)t[j - 1]] == c; j--)
+			;
+		w[m] = t + j;
+		k[m] = from - j;
+	}
+	if (rel_is(w[3], k[3], "tomorrow") || rel_is(w[3], k[3], "yesterday")) {
+		int sign = rel_is(w[3], k[3], "tomorrow") ? 1 : -1;
+
+		/* "the day after tomorrow", "the day before yesterday" */
+		rel_set(today, rel_is(w[1], k[1], "day") &&
+					(rel_is(w[2], k[2], "after") || rel_is(w[2], k[2], "before"))
+				       ? 2 * sign
+				       : sign);
+	} else if (rel_is(w[3], k[3], "today")) {
+		rel_set(today, 0);
+	} else if (rel_is(w[3], k[3], "ago") && (unit = rel_unit(w[2], k[2])) &&
+		   (cnt = rel_count(w[1], k[1]))) {
+		rel_set(today, -cnt * unit); /* "3 days ago" */
+	} else if ((unit = rel_unit(w[3], k[3])) && (cnt = rel_count(w[2], k[2])) &&
+		   rel_is(w[1], k[1], "in") && !rel_is(w[2], k[2], "the")) {
+		rel_set(today, cnt * unit); /* "in 3 days", "in a week" */
+	} else if ((rel_is(w[3], k[3], "before") || rel_is(w[3], k[3], "earlier") ||
+		    rel_is(w[3], k[3], "prior") || rel_is(w[3], k[3], "after") ||
+		    rel_is(w[3], k[3], "later")) &&
+		   (unit = rel_unit(w[2], k[2])) && (cnt = rel_count(w[1], k[1])) &&
+		   /* (not "the days before": no count of them) */
+		   !(rel_is(w[1], k[1], "the") && ascii_lower((unsigned char)w[2][k[2] - 1]) == 's')) {
+		size_t at = e;
+		const char *nw;
+		size_t nk;
+
+		/* (the day before yesterday: said at "yesterday") */
+		if (unit == 1 && cnt == 1 && rel_token(t, n, &at, &nw, &nk) &&
+		    (rel_is(nw, nk, "yesterday") || rel_is(nw, nk, "tomorrow")))
+			return;
+		rel_set(anchored, (rel_is(w[3], k[3], "after") || rel_is(w[3], k[3], "later") ? 1 : -1) *
+					  cnt * unit); /* "the day before", "two weeks later" */
+	} else if (rel_is(w[3], k[3], "day") &&
+		   (rel_is(w[2], k[2], "next") || rel_is(w[2], k[2], "following"))) {
+		rel_set(anchored, 1);
+	} else if (rel_is(w[3], k[3], "day") &&
+		   (rel_is(w[2], k[2], "previous") || rel_is(w[2], k[2], "prior"))) {
+		rel_set(anchored, -1);
+	}
+}
+
 void ground_relative_of(const char *t, size_t n, uint64_t *anchored, uint64_t *today)
 {
-	/* 0 a byte between tokens, 1 a letter, 2 a digit (ASCII, as rel_token() reads them) */
-	static const uint8_t cls[256] = {
-		['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2,
-		['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
-#define L(c) [c] = 1, [(c) + 32] = 1
-		L('A'), L('B'), L('C'), L('D'), L('E'), L('F'), L('G'), L('H'), L('I'),
-		L('J'), L('K'), L('L'), L('M'), L('N'), L('O'), L('P'), L('Q'), L('R'),
-		L('S'), L('T'), L('U'), L('V'), L('W'), L('X'), L('Y'), L('Z'),
-#undef L
-	};
-	const char *w[4], *rw[4]; /* the last four tokens, w[3] the newest; rw a ring of them */
-	size_t k[4], rk[4], i = 0, count = 0, j, from;
-	unsigned char c;
-	int unit, cnt;
+	/* The first letters of the words that end a phrase (rel_ends()). */
+#define FIRST(c) (1u << ((c) - 'a'))
+	const uint32_t firsts = FIRST('t') | FIRST('y') | FIRST('a') | FIRST('d') | FIRST('w') |
+				FIRST('b') | FIRST('e') | FIRST('p') | FIRST('l');
+#undef FIRST
+	uint64_t carry = 0, L, starts, rest;
+	size_t base, s, e;
+	char pad[64];
 
-	for (;;) {
-		/* rel_token()'s next token, at the cost of a table look-up a byte */
-		while (i < n && !cls[(unsigned char)t[i]])
-			i++;
-		if (i == n)
-			break;
-		c = cls[(unsigned char)t[i]];
-		for (from = i++; i < n && cls[(unsigned char)t[i]] == c; i++)
-			;
-		rw[count % 4] = t + from;
-		rk[count % 4] = i - from;
-		count++;
-		if (!rel_may_end(t + from, i - from))
-			continue;
-		/* the tokens before it (none: "", as at the text's start) */
-		for (j = 0; j < 4; j++) {
-			w[j] = count + j >= 4 ? rw[(count + j - 4) % 4] : "";
-			k[j] = count + j >= 4 ? rk[(count + j - 4) % 4] : 0;
+	/*
+	 * Only a run of letters can end a phrase, and most are ruled out by
+	 * their first letter, the rest but the words that end one by their
+	 * letters (rel_ends()): they are found by the letters' bits,
+	 * 64 bytes at a time, and the tokens before one read back from it
+	 * (rel_phrase()), where a reading token by token cost a table look-up
+	 * a byte (ground_relative_days_read_either_way holds the two alike).
+	 */
+	for (base = 0; base < n; base += 64) {
+		const char *b = t + base;
+
+		if (n - base < 64) {
+			memset(pad, 0, sizeof(pad)); /* (no letter) */
+			memcpy(pad, b, n - base);
+			b = pad;
 		}
-		if (rel_is(w[3], k[3], "tomorrow") || rel_is(w[3], k[3], "yesterday")) {
-			int sign = rel_is(w[3], k[3], "tomorrow") ? 1 : -1;
+		L = letters64(b);
+		starts = L & ~(L << 1 | carry);
+		carry = L >> 63;
+		for (; starts; starts &= starts - 1) {
+			unsigned j = (unsigned)__builtin_ctzll(starts);
 
-			/* "the day after tomorrow", "the day before yesterday" */
-			rel_set(today, rel_is(w[1], k[1], "day") &&
-						(rel_is(w[2], k[2], "after") || rel_is(w[2], k[2], "before"))
-					       ? 2 * sign
-					       : sign);
-		} else if (rel_is(w[3], k[3], "today")) {
-			rel_set(today, 0);
-		} else if (rel_is(w[3], k[3], "ago") && (unit = rel_unit(w[2], k[2])) &&
-			   (cnt = rel_count(w[1], k[1]))) {
-			rel_set(today, -cnt * unit); /* "3 days ago" */
-		} else if ((unit = rel_unit(w[3], k[3])) && (cnt = rel_count(w[2], k[2])) &&
-			   rel_is(w[1], k[1], "in") && !rel_is(w[2], k[2], "the")) {
-			rel_set(today, cnt * unit); /* "in 3 days", "in a week" */
-		} else if ((rel_is(w[3], k[3], "before") || rel_is(w[3], k[3], "earlier") ||
-			    rel_is(w[3], k[3], "prior") || rel_is(w[3], k[3], "after") ||
-			    rel_is(w[3], k[3], "later")) &&
-			   (unit = rel_unit(w[2], k[2])) && (cnt = rel_count(w[1], k[1])) &&
-			   /* (not "the days before": no count of them) */
-			   !(rel_is(w[1], k[1], "the") && ascii_lower((unsigned char)w[2][k[2] - 1]) == 's')) {
-			size_t at = i;
-			const char *nw;
-			size_t nk;
-
-			/* (the day before yesterday: said at "yesterday") */
-			if (unit == 1 && cnt == 1 && rel_token(t, n, &at, &nw, &nk) &&
-			    (rel_is(nw, nk, "yesterday") || rel_is(nw, nk, "tomorrow")))
+			if (!(firsts >> (((unsigned char)b[j] | 0x20) - 'a') & 1))
 				continue;
-			rel_set(anchored, (rel_is(w[3], k[3], "after") || rel_is(w[3], k[3], "later") ? 1 : -1) *
-						  cnt * unit); /* "the day before", "two weeks later" */
-		} else if (rel_is(w[3], k[3], "day") &&
-			   (rel_is(w[2], k[2], "next") || rel_is(w[2], k[2], "following"))) {
-			rel_set(anchored, 1);
-		} else if (rel_is(w[3], k[3], "day") &&
-			   (rel_is(w[2], k[2], "previous") || rel_is(w[2], k[2], "prior"))) {
-			rel_set(anchored, -1);
+			s = base + j;
+			/* (a run to the block's end goes on in the text) */
+			rest = ~L >> j;
+			if (rest)
+				e = s + (size_t)__builtin_ctzll(rest);
+			else
+				for (e = base + 64; e < n && ascii_alpha((unsigned char)t[e]); e++)
+					;
+			if (rel_ends(t + s, e - s))
+				rel_phrase(t, n, s, e, anchored, today);
 		}
 	}
 }

@@ -22,6 +22,10 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /*
  * The hash heads: 2^GROUND_BUCKET_BITS each, twice GROUND_CAP. How many
  * there are changes speed only, never a verdict: every search over them
@@ -245,6 +249,36 @@ static inline size_t popcount64(uint64_t x)
 static inline bool ascii_alpha(unsigned char c)
 {
 	return (unsigned char)((c | 0x20) - 'a') < 26;
+}
+
+/*
+ * The ASCII letters of the 64 bytes at s, as bits (bit i for s[i]): what
+ * ascii_alpha() says of each, in a few instructions a block. A byte of
+ * 0x80 and up is negative to the signed compares: no letter, as there.
+ */
+static inline uint64_t letters64(const char *s)
+{
+#if defined(__SSE2__)
+	const __m128i lower = _mm_set1_epi8(0x20), a1 = _mm_set1_epi8('a' - 1),
+		      z1 = _mm_set1_epi8('z' + 1);
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		__m128i y = _mm_or_si128(_mm_loadu_si128((const __m128i *)(const void *)(s + 16 * i)), lower);
+
+		m |= (uint64_t)(unsigned)_mm_movemask_epi8(
+			     _mm_and_si128(_mm_cmpgt_epi8(y, a1), _mm_cmplt_epi8(y, z1))) << (16 * i);
+	}
+	return m;
+#else
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < 64; i++)
+		m |= (uint64_t)ascii_alpha((unsigned char)s[i]) << i;
+	return m;
+#endif
 }
 
 static inline bool ascii_digit(unsigned char c)
