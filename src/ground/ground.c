@@ -732,10 +732,66 @@ static void clear_heads(struct ground *g)
 	}
 }
 
+/* Puts slot i of the set at place k of memo m. */
+static inline void memo_put(const struct ground *g, struct walk_memo *m, size_t k, uint32_t i)
+{
+	m->slot[k] = (uint16_t)i;
+	m->mask[k] = g->ql[i].mask;
+	m->before1[k] = g->ql[i].before1;
+	m->after1[k] = g->ql[i].after1;
+	m->seq[k] = g->ql[i].seq;
+}
+
+/*
+ * Brings memo m of a unit, the newest SWAP_WALK of its quantities when the
+ * set's qseq was since, up to the set as it is: what a walk of its list
+ * now gives. The list is newest first, and only two things change it: a
+ * quantity put in goes to its front (with a seq of since or more), and
+ * the oldest of the whole set is evicted, from its end. So the walk now
+ * gives the unit's quantities put in since (read from the list's front up
+ * to the first older one), then the memo's, less those evicted since (a
+ * run at its end: their seq is below the oldest held; a slot put in again
+ * is among the new ones), to SWAP_WALK in all. Had the memo fewer than
+ * SWAP_WALK, it held the whole list then; had it SWAP_WALK, what the list
+ * held after them is older, evicted before any of them. A quantity's
+ * mask and nearest words never change while it is held (they are set as
+ * it is put in). ground_unit_newest_walks() holds this to a walk.
+ */
+static void memo_bring_up(const struct ground *g, struct walk_memo *m, uint64_t unit_hash,
+			  uint64_t since)
+{
+	uint64_t oldest = g->qseq - g->qcount;
+	uint16_t fresh[SWAP_WALK];
+	size_t d = 0, keep, k;
+	uint32_t i;
+
+	for (i = g->units[mix(unit_hash)]; i != NIL && d < SWAP_WALK; i = g->ul[i].link.next) {
+		if (g->ul[i].unit_hash != unit_hash)
+			continue;
+		if (g->ql[i].seq < since)
+			break;
+		fresh[d++] = (uint16_t)i;
+	}
+	for (keep = m->n; keep > 0 && m->seq[keep - 1] < oldest; keep--)
+		;
+	keep = MIN(keep, SWAP_WALK - d);
+	if (d && keep) {
+		memmove(m->slot + d, m->slot, keep * sizeof(*m->slot));
+		memmove(m->mask + d, m->mask, keep * sizeof(*m->mask));
+		memmove(m->before1 + d, m->before1, keep * sizeof(*m->before1));
+		memmove(m->after1 + d, m->after1, keep * sizeof(*m->after1));
+		memmove(m->seq + d, m->seq, keep * sizeof(*m->seq));
+	}
+	for (k = 0; k < d; k++)
+		memo_put(g, m, k, fresh[k]);
+	m->n = (uint32_t)(d + keep);
+}
+
 /*
  * The newest SWAP_WALK quantities of a unit, newest first: a walk kept
- * while the set holds the same quantities, else walked anew (in place of
- * the least recently used of WALK_MEMOS). Valid until the next call.
+ * since the set's reset and brought up to date (memo_bring_up()), else
+ * walked anew (in place of the least recently used of WALK_MEMOS). Valid
+ * until the next call.
  */
 const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 {
@@ -744,14 +800,17 @@ const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 	uint32_t i;
 	size_t k, out;
 
-	if (ms->epoch != g->epoch || ms->qseq != g->qseq) {
+	if (ms->epoch != g->epoch) {
 		ms->live = 0;
 		ms->epoch = g->epoch;
-		ms->qseq = g->qseq;
 	}
 	for (k = 0; k < WALK_MEMOS; k++)
 		if (ms->unit_hash[k] == unit_hash && (ms->live >> k & 1)) {
 			ms->used[k] = ++ms->clock;
+			if (ms->qseq[k] != g->qseq) {
+				memo_bring_up(g, &g->memo[k], unit_hash, ms->qseq[k]);
+				ms->qseq[k] = g->qseq;
+			}
 			return &g->memo[k];
 		}
 	/* (a stale one first, else the least recently used) */
@@ -765,16 +824,34 @@ const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 	ms->live |= 1u << out;
 	ms->unit_hash[out] = unit_hash;
 	ms->used[out] = ++ms->clock;
+	ms->qseq[out] = g->qseq;
 	m = &g->memo[out];
 	m->n = 0;
 	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ul[i].link.next)
-		if (g->ul[i].unit_hash == unit_hash) {
-			m->slot[m->n] = (uint16_t)i;
-			m->mask[m->n] = g->ql[i].mask;
-			m->before1[m->n] = g->ql[i].before1;
-			m->after1[m->n++] = g->ql[i].after1;
-		}
+		if (g->ul[i].unit_hash == unit_hash)
+			memo_put(g, m, m->n++, i);
 	return m;
+}
+
+bool ground_unit_newest_walks(const struct ground *g, uint64_t unit_hash)
+{
+	const struct walk_memo *m;
+	uint32_t i;
+	size_t k = 0;
+
+	if (!g->memos || !g->qcount)
+		return true;
+	m = unit_newest(g, unit_hash);
+	for (i = g->units[mix(unit_hash)]; i != NIL && k < SWAP_WALK; i = g->ul[i].link.next) {
+		if (g->ul[i].unit_hash != unit_hash)
+			continue;
+		if (k >= m->n || m->slot[k] != i || m->mask[k] != g->ql[i].mask ||
+		    m->before1[k] != g->ql[i].before1 || m->after1[k] != g->ql[i].after1 ||
+		    m->seq[k] != g->ql[i].seq)
+			return false;
+		k++;
+	}
+	return k == m->n;
 }
 
 /* Does a day's context say it is today's ("Current time: ...", "Today is ...")? */

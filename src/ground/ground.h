@@ -235,6 +235,13 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 						     const struct ground_context *ctx,
 						     enum ground_verdict *v);
 /*
+ * Whether the walk of a unit's newest quantities the searches keep (and
+ * bring up to date as quantities are put in) is, once asked for, what a
+ * walk of its list gives now. For tests.
+ */
+bool ground_unit_newest_walks(const struct ground *g, uint64_t unit_hash);
+
+/*
  * ground_match_quantity() (stated_only false) or ground_stated_quantity()
  * (true) with every candidate the bins and lists give judged, as before the
  * searches left out those that cannot change the verdict: the same answer,

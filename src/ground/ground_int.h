@@ -98,11 +98,12 @@ struct ulink {
 
 /*
  * The newest SWAP_WALK quantities of one unit, newest first, as its list
- * gives them: the slots, and their contexts' masks. Between two changes to
- * the set every figure of the answer walks the same few units (its own,
- * the bare numbers), and the list's links are a cache miss each; this is
- * one walk kept, read in a row. Taken by the set's epoch and qseq: a
- * quantity put in, or a reset, makes it stale.
+ * gives them: the slots, and their contexts' masks (and each one's seq,
+ * for unit_newest() alone). Between two changes to the set every figure
+ * of the answer walks the same few units (its own, the bare numbers), and
+ * the list's links are a cache miss each; this is one walk kept, read in
+ * a row. A reset makes it stale; quantities put in since it was taken are
+ * put in front of it when it is next asked for (unit_newest()).
  */
 #define WALK_MEMOS 16
 
@@ -111,19 +112,20 @@ struct walk_memo {
 	uint16_t slot[SWAP_WALK];
 	uint64_t mask[SWAP_WALK];
 	uint32_t before1[SWAP_WALK], after1[SWAP_WALK];
+	uint64_t seq[SWAP_WALK];
 };
 
 /*
  * Which walk each memo holds, apart (the memos' pages are touched only when
- * used): the unit of each, and which of them are of the set as it is, taken
- * when it had this epoch and qseq (a quantity put in, or a reset, makes
- * every one stale at once).
+ * used): the unit of each, which of them are of the set since its reset
+ * (taken when it had this epoch), and the set's qseq when each was last
+ * brought up to date.
  */
 struct walk_memos {
 	uint64_t clock;
-	uint64_t epoch, qseq;
-	uint32_t live; /* bit k: memo k is of the set as it is */
-	uint64_t unit_hash[WALK_MEMOS], used[WALK_MEMOS];
+	uint64_t epoch;
+	uint32_t live; /* bit k: memo k is of the set since its reset */
+	uint64_t unit_hash[WALK_MEMOS], used[WALK_MEMOS], qseq[WALK_MEMOS];
 };
 
 _Static_assert(WALK_MEMOS <= 32, "a memo's bit in live");

@@ -467,6 +467,55 @@ static struct ground_context words_ctx(uint32_t a, uint32_t b)
 }
 
 /*
+ * The walks of a unit's newest quantities the searches keep are brought up
+ * to date as quantities are put in, not walked anew: each, whenever asked
+ * for, is what a walk of the unit's list gives (ground_unit_newest_walks()).
+ * Over runs of one unit longer than a walk, more units than walks kept,
+ * thrice the ring's quantities (so that the oldest are evicted, from walks
+ * kept too), and resets.
+ */
+TEST(ground_unit_walks_brought_up_to_date)
+{
+	static const char *const units[] = {
+		"km", "kg", "number", "percent", "usd", "eur", "hours", "days", "mb", "gb",
+		"stars", "reviews", "people", "miles", "ms", "s", "years", "items", "rooms", "pages",
+	};
+	struct ground *g = NULL;
+	uint64_t state = 0x2545f4914f6cdd1dull;
+	size_t step, bad = 0, asked = 0;
+
+	CHECK_EQ(ground_new(&g), 0);
+	if (!g)
+		return;
+	for (step = 0; step < 3 * GROUND_CAP;) {
+		size_t burst = test_xorshift(&state) % 4 == 0 ? 130 + test_xorshift(&state) % 200
+							       : test_xorshift(&state) % 8;
+		size_t u = test_xorshift(&state) % ARRAY_SIZE(units), k;
+		struct quantity q;
+
+		for (k = 0; k < burst; k++, step++) {
+			struct ground_context c = words_ctx((uint32_t)test_xorshift(&state),
+							    (uint32_t)test_xorshift(&state));
+
+			/* (mostly the burst's unit, now and then another) */
+			quantity_set(&q, QUANTITY_BASE,
+				     units[test_xorshift(&state) % 5 ? u : test_xorshift(&state) % ARRAY_SIZE(units)],
+				     (double)(test_xorshift(&state) % 1000), 1);
+			c.before1 = (uint32_t)test_xorshift(&state);
+			CHECK_EQ(ground_add_quantity(g, &q, "1", 1, step, &c), 0);
+		}
+		for (k = test_xorshift(&state) % 8; k > 0; k--, asked++)
+			bad += !ground_unit_newest_walks(
+				g, quantity_unit_hash(units[test_xorshift(&state) % ARRAY_SIZE(units)]));
+		if (test_xorshift(&state) % 200 == 0)
+			ground_reset(g);
+	}
+	CHECK(asked > 300);
+	CHECK_EQ(bad, 0);
+	ground_free(g);
+}
+
+/*
  * A swap is looked for among the newest of a unit, and an evicted figure is
  * none. "50 employees" is evicted, its ring slot taken by a bare 60 said in
  * its words, which 128 newer bare numbers then push out of the numbers'
