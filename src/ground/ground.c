@@ -251,8 +251,8 @@ bool ground_active(const struct ground *g)
  * "million", every share "percent"): they tell no two figures apart. Each
  * with its word_hash(), which every context word has computed already:
  * the letters are compared only where a hash is equal (a unit test reads
- * every one through ground_context_of()). In order of hash, for a binary
- * search (ground_self_check() says so).
+ * every one through ground_context_of()). In order of hash (ground_self_check()
+ * says so: no two share one).
  */
 static const struct {
 	const char *word;
@@ -271,12 +271,26 @@ static const struct {
 };
 
 /*
- * The top byte of each stop word's hash, as bits: most words are ruled
- * out by one test (ground_self_check() recomputes it from the list).
+ * Where each stop word's hash falls: slot (hash x STOP_MUL) >> 26 of 64
+ * holds its index + 1 (0: none), and no two share a slot (STOP_MUL was
+ * searched for so; ground_self_check() rebuilds the table from the list).
+ * A word is a stop word only if the one stop word of its slot has its
+ * hash, length and letters: one look-up, where a binary search over the
+ * hashes took five steps for the one word in eight that a filter of the
+ * hashes' top bytes let through.
  */
-static const uint64_t stopword_top[4] = {
-	0x000001000840b100ull, 0x0020080100041001ull, 0x0018104000200001ull, 0x00282124040a4880ull,
+#define STOP_MUL 0x2b57490bu
+
+static const uint8_t stop_slot[64] = {
+	2, 0, 0, 0, 26, 31, 0, 14, 0, 0, 19, 8, 6, 5, 30, 27, 0, 0, 25, 29, 0, 0,
+	15, 0, 0, 0, 21, 9, 11, 28, 0, 0, 0, 0, 0, 13, 3, 4, 0, 0, 23, 0, 20, 0,
+	0, 0, 0, 0, 0, 17, 10, 22, 32, 12, 24, 0, 0, 0, 0, 0, 7, 18, 16, 1,
 };
+
+static inline unsigned stop_slot_of(uint32_t h)
+{
+	return (uint32_t)(h * STOP_MUL) >> 26;
+}
 
 static inline bool ascii_space(unsigned char c)
 {
@@ -298,7 +312,21 @@ static inline uint32_t letters_hash(const char *w, size_t k)
 		if (c != 's' && c != 'u' && c != 'i')
 			k--;
 	}
-	for (i = 0; i < k; i++)
+	/* (four letters a load: the same steps, a third fewer instructions) */
+	for (i = 0; i + 4 <= k; i += 4) {
+		uint32_t x;
+
+		memcpy(&x, w + i, 4);
+		x |= 0x20202020u;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		x = __builtin_bswap32(x);
+#endif
+		h = (h ^ (x & 0xff)) * 16777619u;
+		h = (h ^ (x >> 8 & 0xff)) * 16777619u;
+		h = (h ^ (x >> 16 & 0xff)) * 16777619u;
+		h = (h ^ (x >> 24)) * 16777619u;
+	}
+	for (; i < k; i++)
 		h = (h ^ ((unsigned char)w[i] | 0x20)) * 16777619u;
 	return h;
 }
@@ -306,22 +334,14 @@ static inline uint32_t letters_hash(const char *w, size_t k)
 /* Is the word w of k letters and hash h a stop word? */
 static inline bool context_stopword(uint32_t h, const char *w, size_t k)
 {
-	size_t i, lo, hi;
+	unsigned s = stop_slot[stop_slot_of(h)];
+	size_t i;
 
-	if (!(stopword_top[h >> 30] >> (h >> 24 & 63) & 1))
-		return false;
-	for (lo = 0, hi = ARRAY_SIZE(stopwords); lo < hi;) {
-		i = lo + (hi - lo) / 2;
-		if (stopwords[i].hash < h)
-			lo = i + 1;
-		else
-			hi = i;
-	}
-	if (lo == ARRAY_SIZE(stopwords) || stopwords[lo].hash != h || stopwords[lo].len != k)
+	if (!s || stopwords[s - 1].hash != h || stopwords[s - 1].len != k)
 		return false;
 	/* w is ASCII letters (its caller's word), the list lowercase */
 	for (i = 0; i < k; i++)
-		if (((unsigned char)w[i] | 0x20) != (unsigned char)stopwords[lo].word[i])
+		if (((unsigned char)w[i] | 0x20) != (unsigned char)stopwords[s - 1].word[i])
 			return false;
 	return true;
 }
@@ -559,20 +579,21 @@ void ground_context_words(const char *text, size_t n, struct ground_context *ctx
 
 const char *ground_self_check(void)
 {
-	uint64_t top[4] = {0};
+	uint8_t slot[ARRAY_SIZE(stop_slot)] = {0};
 	size_t i;
 
+	_Static_assert(ARRAY_SIZE(stopwords) < 256, "a stop word's index + 1 fits a slot");
 	for (i = 0; i < ARRAY_SIZE(stopwords); i++) {
 		const char *w = stopwords[i].word;
 		uint32_t h = word_hash(w, strlen(w));
 
 		if (h != stopwords[i].hash || strlen(w) != stopwords[i].len ||
-		    (i > 0 && h <= stopwords[i - 1].hash))
-			return w; /* its hash or length is wrong, or out of order (or a twin's) */
-		top[h >> 30] |= 1ull << (h >> 24 & 63);
+		    (i > 0 && h <= stopwords[i - 1].hash) || slot[stop_slot_of(h)])
+			return w; /* its hash or length is wrong, or out of order (or a twin's), or its slot taken */
+		slot[stop_slot_of(h)] = (uint8_t)(i + 1);
 	}
-	if (memcmp(top, stopword_top, sizeof(top)) != 0)
-		return "stopword_top";
+	if (memcmp(slot, stop_slot, sizeof(slot)) != 0)
+		return "stop_slot";
 	/* popcount64 against counting, on every single bit and on mixed words */
 	for (i = 0; i < 64 * 64; i++) {
 		uint64_t x = (1ull << (i % 64)) | (i < 64 ? 0 : ~0ull << (i / 64) ^ (uint64_t)i * 0x9e3779b97f4a7c15ull);
@@ -592,6 +613,31 @@ size_t ground_context_shared(const struct ground_context *a, const struct ground
 
 	if ((a->mask & b->mask) == 0)
 		return 0;
+#if defined(__SSE2__)
+	{
+		/* b's words four to a compare, the places past b->n left out of
+		 * what they say: each of a's is held or not, as one by one */
+		const __m128i *bw = (const __m128i *)(const void *)b->word;
+		__m128i w0 = _mm_loadu_si128(bw), w1 = _mm_loadu_si128(bw + 1),
+			w2 = _mm_loadu_si128(bw + 2), w3 = _mm_loadu_si128(bw + 3);
+		unsigned held = b->n >= 16 ? 0xffffu : (1u << b->n) - 1;
+
+		_Static_assert(GROUND_CONTEXT == 16, "a context's words are four compares");
+		(void)j;
+		for (i = 0; i < a->n; i++) {
+			__m128i x;
+			unsigned m;
+
+			if (!(b->mask >> (a->word[i] % 64) & 1))
+				continue; /* its bit is not in b: nor is it */
+			x = _mm_set1_epi32((int)a->word[i]);
+			m = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(
+				_mm_packs_epi32(_mm_cmpeq_epi32(w0, x), _mm_cmpeq_epi32(w1, x)),
+				_mm_packs_epi32(_mm_cmpeq_epi32(w2, x), _mm_cmpeq_epi32(w3, x))));
+			k += (m & held) != 0;
+		}
+	}
+#else
 	for (i = 0; i < a->n; i++) {
 		if (!(b->mask >> (a->word[i] % 64) & 1))
 			continue; /* its bit is not in b: nor is it */
@@ -601,6 +647,7 @@ size_t ground_context_shared(const struct ground_context *a, const struct ground
 				break;
 			}
 	}
+#endif
 	return k;
 }
 

@@ -169,8 +169,9 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
  * past the quantity.
  */
 void ground_context_after(const char *after, size_t n, struct ground_context *ctx);
-/* NULL, or the stop word (or "stopword_top") whose precomputed hash is
- * wrong, or "popcount64" when the bit count disagrees with counting. */
+/* NULL, or the stop word whose precomputed hash or slot is wrong (or
+ * "stop_slot" when the slots' table is not the list's), or "popcount64"
+ * when the bit count disagrees with counting. */
 const char *ground_self_check(void);
 /* How many of a's words b holds. */
 size_t ground_context_shared(const struct ground_context *a, const struct ground_context *b);

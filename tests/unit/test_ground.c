@@ -1049,6 +1049,44 @@ TEST(quantity_states_itself_at_any_magnitude)
 	}
 }
 
+/*
+ * ground_context_shared() compares four of b's words at a time: it counts
+ * what a word-by-word reading counts (each of a's words held by b, a
+ * repeat in a counted again), and never a word past b's count, whatever
+ * that place holds. Words 64 apart, so that the masks let most through.
+ */
+TEST(ground_context_shared_counts_word_by_word)
+{
+	uint64_t state = 0x51ed2701u;
+	size_t iter, bad = 0;
+
+	for (iter = 0; iter < 20000; iter++) {
+		struct ground_context a, b;
+		size_t i, j, want = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		a.n = test_xorshift(&state) % (GROUND_CONTEXT + 1);
+		b.n = test_xorshift(&state) % (GROUND_CONTEXT + 1);
+		for (i = 0; i < GROUND_CONTEXT; i++) {
+			a.word[i] = (uint32_t)(test_xorshift(&state) % 6 * 64 + 7);
+			b.word[i] = (uint32_t)(test_xorshift(&state) % 6 * 64 + 7);
+		}
+		for (i = 0; i < a.n; i++)
+			a.mask |= 1ull << (a.word[i] % 64);
+		for (i = 0; i < b.n; i++)
+			b.mask |= 1ull << (b.word[i] % 64);
+		for (i = 0; i < a.n; i++)
+			for (j = 0; j < b.n; j++)
+				if (a.word[i] == b.word[j]) {
+					want++;
+					break;
+				}
+		bad += ground_context_shared(&a, &b) != want;
+	}
+	CHECK_EQ(bad, 0);
+}
+
 TEST(context_leaves_out_every_stop_word)
 {
 	/* The list in ground.c, each in two spellings: its hash there must be
