@@ -23,6 +23,7 @@
 #include "ground/record.h"
 #include "ground/refs.h"
 #include "ground/spans.h"
+#include "ground/ground_unit.h"
 #include "match/engine.h"
 #include "match/triggers.h"
 #include "numbers/numlex.h"
@@ -485,14 +486,14 @@ static int open_span(struct scan *s, uint64_t from, uint64_t to)
 	err = claims_break(s->claims, from);
 	claims_tool_output(s->claims, true);
 	s->deferring = true;
-	s->span_matches = s->span_quantities = 0;
+	s->span_matches = 0;
 	s->held_line_from = 0;
 	s->exempted_at_open = claims_exempted(s->claims);
 	s->repeats_at_open = claims_repeats(s->claims);
 	if (!err && !s->span_ground)
 		err = ground_new(&s->span_ground);
 	if (!err)
-		reader_begin(s, s->span_ground, to);
+		ground_unit_open(s->unit, s->span_ground, to);
 	return err;
 }
 
@@ -508,7 +509,7 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	err = claims_break(s->claims, from);
 	/* Its quantities, with what it said of them. */
 	if (!err)
-		err = reader_end(s, from);
+		err = ground_unit_close(s->unit, from, true);
 	drop_deferred(s);
 	s->deferring = false;
 	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
@@ -541,7 +542,7 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	s->ground_lo = 0;
 	s->ground_hi = UINT64_MAX;
 	s->n_hold = 0;
-	s->grounded += s->span_matches + s->span_quantities;
+	s->grounded += s->span_matches + ground_unit_quantities(s->unit);
 	ground_activate(s->ground);
 	if (!err)
 		err = claims_break(s->claims, to);
@@ -713,8 +714,7 @@ static void reset(struct scan *s)
 	if (ground_changed(s->held_ground))
 		ground_reset(s->held_ground);
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
-	s->rec_on = false;
-	record_reset(s->reader);
+	ground_unit_stop(s->unit);
 	s->ref_line_start = UINT64_MAX;
 	s->ref_ground = NULL;
 	claims_reset(s->claims);
@@ -798,6 +798,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 {
 	struct scan *s = calloc(1, sizeof(*s));
 	struct claims_rules cr;
+	bool codes = false;
 	int err = -ENOMEM;
 
 	if (!s)
@@ -835,17 +836,16 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = ground_new(&s->ground);
 	if (err < 0)
 		goto fail;
-	err = record_new(&s->reader);
+	for (size_t r = 0; r < s->rs->n_rules; r++)
+		codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
+	err = ground_unit_new(&s->win, db->attrs, codes, &s->unit);
 	if (err < 0)
 		goto fail;
 	cr = claims_rules_of(db);
 	err = claims_new(&cr, &s->win, s->ground, false, on_claim_item, s, &s->claims);
 	if (err < 0)
 		goto fail;
-	s->attrs = db->attrs;
 	s->refs = db->refs;
-	for (size_t r = 0; r < s->rs->n_rules; r++)
-		s->codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
 	reset(s);
 	*out = s;
 	return 0;
@@ -859,7 +859,7 @@ void scan_free(struct scan *s)
 	if (!s)
 		return;
 	engine_stream_free(s->es);
-	record_free(s->reader);
+	ground_unit_free(s->unit);
 	bib_free(s->bib);
 	claims_free(s->claims);
 	refs_free(s->own_refs);
@@ -981,7 +981,7 @@ int scan_source_begin(struct scan *s)
 	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
 	memset(s->ext_end, 0, s->rs->n_rules * sizeof(*s->ext_end));
 	s->source_line = 0;
-	reader_begin(s, s->sources, 0);
+	ground_unit_open(s->unit, s->sources, 0);
 	return 0;
 }
 
@@ -1054,8 +1054,8 @@ int scan_source_feed(struct scan *s, const void *buf, size_t len)
 		s->win.len += n;
 		source_hash(s, p, n);
 		err = engine_stream_feed(s->es, p, n, on_match, s);
-		if (!err && s->rec_on)
-			err = record_feed(s->reader, p, n, on_ground_value, s);
+		if (!err)
+			err = ground_unit_feed(s->unit, p, n);
 		p += n;
 		len -= n;
 	}
@@ -1068,19 +1068,15 @@ int scan_source_end(struct scan *s)
 
 	if (s->source_mode) {
 		err = engine_stream_end(s->es, on_match, s);
-		if (!err && s->rec_on)
-			err = record_end(s->reader, on_ground_value, s);
-		if (!err && s->rec_on)
-			err = dash_end(s);
-		if (!err && s->rec_on)
-			err = label_run_end(s);
+		if (!err)
+			err = ground_unit_close(s->unit, 0, false);
 		/* The last line, when no line break ends it. */
 		if (!err && s->refs)
 			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
 		if (!err)
 			source_seen(s);
 	}
-	s->rec_on = false;
+	/* (reset() stops the unit's reading) */
 	s->source_mode = false;
 	reset(s);
 	return err;
@@ -1118,7 +1114,7 @@ static int make_room(struct scan *s, size_t n)
 	count_columns(s, s->win.base + drop);
 	claims_keep_columns(s->claims, s->win.base + drop);
 	if (s->spans.open) {
-		int err = reader_catch_up(s, s->win.base + drop);
+		int err = ground_unit_catch_up(s->unit, s->win.base + drop);
 
 		if (err)
 			return err;
@@ -1272,7 +1268,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 	open = s->spans.open;
 	if (open) {
 		/* Nothing vouched for it: its text is the model's, numbers and all. */
-		s->rec_on = false;
+		ground_unit_stop(s->unit);
 		claims_tool_output(s->claims, false);
 	}
 	if (!err && open)

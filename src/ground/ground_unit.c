@@ -1,24 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * What a scan hands the grounding stage from a tool's output: its items and values (JSON,
- * Python dicts, listings), list lengths, dash lines, codes, phone numbers, dates and bare
- * hosts. (Split from scan.c by scripts/split.py.)
+ * A unit of tool text (a tool span's content, a source) read into a grounded set: its items
+ * and values (JSON, Python dicts, listings), list lengths, dash lines, codes, phone numbers,
+ * dates and bare hosts. (Moved from scan's scan_ground.c, behind ground_unit.h.)
  */
-#include "scan.h"
-#include "scan_int.h"
+#include "ground_unit.h"
 
-#include "claims/claims.h"
-#include "claims/fix.h"
 #include "common/url.h"
 #include "common/window.h"
 #include "ground/attrs.h"
-#include "ground/bib.h"
 #include "ground/ground.h"
 #include "ground/record.h"
-#include "ground/refs.h"
-#include "ground/spans.h"
-#include "match/engine.h"
-#include "match/triggers.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
 
@@ -28,6 +20,127 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+/* The longest label word taken ("Activity", "Session", "Option"). */
+#define LABEL_WORD 24
+
+struct ground_unit {
+	const struct window *win;   /* the input's recent bytes: the unit's are read there */
+	const struct attrs *attrs;  /* NULL without an attribute rule */
+	bool codes;  /* a rule checks codes (grounding: code): values are read for them */
+	struct buf key;
+	/*
+	 * The unit's quantities, read by the record reader (values with their
+	 * keys) and the number lexer: a span's bytes from rec_at on are read
+	 * from the window as they are about to leave it (catch_up), and the
+	 * rest when it closes; a source's as they are fed. Into rec_ground.
+	 */
+	struct record *reader;
+	struct ground *rec_ground;
+	bool rec_on;
+	uint64_t rec_at, rec_base;
+	uint64_t rec_seq;            /* the ground's next seq when the text began */
+	uint64_t quantities;         /* put in rec_ground since the unit opened */
+	/* A run of text lines alike but for a leading number (line_run()). */
+	uint64_t run_shape, run_at;
+	uint32_t run_n;
+	struct ground_context run_ctx; /* its lines' words */
+	/* Items of a list in key: value text ("- all_day: false" ... "- all_day:
+	 * true"): the first key of the items so far, how many, where (dash_item()). */
+	uint64_t dash_key, dash_at;
+	uint32_t dash_n;
+	bool dash_whole; /* the items began the record's text: one is a list too */
+	/* The short values of the item read now (item_value()): at most
+	 * ITEM_VALUES, their pairs counted when it ends (item_end()). */
+	struct {
+		uint64_t field, at;
+		uint8_t len;
+		char text[GROUND_GROUP_PAIR_VALUE];
+	} item[4];
+	uint8_t n_item;
+	bool item_over; /* it had more: no pairs of it */
+	struct ground_context dash_ctx;
+	/* Labels numbered from 1 at lines' starts ("Activity 1:" ... "Activity
+	 * 4:"): the label's hash, the last number, where 1 was (label_run()). */
+	uint64_t lab_word, lab_at;
+	uint32_t lab_n;
+	bool lab_broken; /* a number out of turn: no list */
+	/* a label word that ended a folded YAML line ("Activity\"), its number
+	 * on the next ("\ 3: Team Lunch"): its bytes, how many */
+	char lab_pend[24];
+	uint8_t lab_pend_n;
+	bool lab_fold; /* the value read now starts with such a number */
+	struct ground_context lab_ctx;
+	const struct record_value *rec_value;
+	bool phones_only; /* of rec_value (its key names something): its phone numbers only */
+	/* A text line that ended with a month's name ("... on June"): the month,
+	 * 1-12, else 0, and the offset of its name, for the next line's day. */
+	unsigned fold_month;
+	uint64_t fold_at;
+	/* The periods of the value's figures, and the quantities of its last
+	 * figure, [per_mark, per_end) in seq, which a period after it binds to. */
+	struct numlex_periods periods;
+	uint64_t per_mark, per_end;
+};
+
+_Static_assert(LABEL_WORD <= sizeof(((struct ground_unit *)0)->lab_pend), "a label word fits");
+
+static int on_ground_value(void *ctx, const struct record_value *v);
+
+/* The item of a list in key: value text ends: each pair of its values
+ * counted once (ground_group_pair_add()). */
+static int item_end(struct ground_unit *u)
+{
+	int err = 0;
+	size_t i, j;
+
+	for (i = 0; !u->item_over && i < u->n_item && err == 0; i++)
+		for (j = i + 1; j < u->n_item && err == 0; j++)
+			if (u->item[i].field != u->item[j].field)
+				err = ground_group_pair_add(u->rec_ground, u->item[i].field, u->item[i].text,
+							    u->item[i].len, u->item[j].field, u->item[j].text,
+							    u->item[j].len, u->item[i].at);
+	u->n_item = 0;
+	u->item_over = false;
+	return err;
+}
+
+/* A list of n items with no key, said at at: grounded as an array's length is. */
+static int add_list_length(struct ground_unit *u, uint32_t n, uint64_t at, const struct ground_context *ctx)
+{
+	struct quantity q;
+	char text[16];
+	int len;
+
+	quantity_set_items(&q, NULL, 0, n);
+	len = snprintf(text, sizeof(text), "%u", (unsigned)n);
+	u->quantities++;
+	return ground_add_quantity(u->rec_ground, &q, text, (size_t)len, at, ctx);
+}
+
+/* The list of key: value items ends: as many as they are, two or more, a
+ * list with no key. */
+static int dash_end(struct ground_unit *u)
+{
+	int err = item_end(u);
+
+	if (err == 0 && (u->dash_n >= 2 || (u->dash_n == 1 && u->dash_whole)))
+		err = add_list_length(u, u->dash_n, u->dash_at, &u->dash_ctx);
+	u->dash_n = 0;
+	return err;
+}
+
+/* The run of numbered labels ends: 1 to n of them, n >= 2, a list of n with no key. */
+static int label_run_end(struct ground_unit *u)
+{
+	int err = 0;
+
+	if (u->lab_n >= 2 && !u->lab_broken)
+		err = add_list_length(u, u->lab_n, u->lab_at, &u->lab_ctx);
+	u->lab_n = 0;
+	u->lab_broken = false;
+	return err;
+}
 
 /*
  * Keys whose values name or locate something, and count nothing. By
@@ -153,7 +266,7 @@ static unsigned numbered_label(const char *t, size_t n, uint64_t *word);
  * ("Activity 3: Team Lunch", label_run()): the label's, not a figure of
  * three things; the name with it ("Activity 3") is still said.
  */
-static bool label_number(const struct scan *s, const struct record_value *v,
+static bool label_number(const struct ground_unit *u, const struct record_value *v,
 			 const struct numlex_item *it)
 {
 	const char *t = v->text;
@@ -166,7 +279,7 @@ static bool label_number(const struct scan *s, const struct record_value *v,
 	/* "\ 3:" that a folded YAML line starts with */
 	for (b = 0; b < f && t[b] == ' '; b++)
 		;
-	if (s->lab_fold && b + 2 == f && t[b] == '\\' && t[b + 1] == ' ')
+	if (u->lab_fold && b + 2 == f && t[b] == '\\' && t[b + 1] == ' ')
 		return true;
 	if (f < 3 || t[f - 1] != ' ')
 		return false;
@@ -181,8 +294,8 @@ static bool label_number(const struct scan *s, const struct record_value *v,
 
 static int on_ground_item(void *ctx, const struct numlex_item *it)
 {
-	struct scan *s = ctx;
-	const struct record_value *v = s->rec_value;
+	struct ground_unit *u = ctx;
+	const struct record_value *v = u->rec_value;
 	struct ground_context gc;
 	size_t from, to;
 	uint32_t period;
@@ -190,30 +303,29 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 	/* "$3.69 in the third quarter of 2021": the figure's quantities, added
 	 * before its period was read, are said of it. */
-	role = numlex_period_feed(&s->periods, v->text, v->len, it, &period);
+	role = numlex_period_feed(&u->periods, v->text, v->len, it, &period);
 	if (role == NUMLEX_PERIOD_BINDS)
-		ground_set_period(s->rec_ground, s->per_mark, s->per_end, period);
+		ground_set_period(u->rec_ground, u->per_mark, u->per_end, period);
 	else if (role == NUMLEX_PERIOD_FIGURE)
-		s->per_mark = ground_next_seq(s->rec_ground);
+		u->per_mark = ground_next_seq(u->rec_ground);
 	/* "open 24/7", "24 hours a day": held under a unit of its own, which
 	 * grounds an answer's saying so where no day's hours are given
 	 * (claims.c); no time of the clock. */
-	if ((it->flags & NUMLEX_FIXED_PHRASE) && !s->phones_only &&
+	if ((it->flags & NUMLEX_FIXED_PHRASE) && !u->phones_only &&
 	    all_day_phrase(v->text + it->from, v->len - it->from)) {
 		struct quantity q;
 
 		quantity_set(&q, QUANTITY_TIME, "time:all-day", 0, 1);
 		record_context(v, it->from, &gc);
-		if (s->rec_ground == s->span_ground)
-			s->span_quantities++;
-		err = ground_add_quantity(s->rec_ground, &q, v->text + it->from, it->to - it->from,
-					  s->rec_base + record_offset(v, it->from), &gc);
+		u->quantities++;
+		err = ground_add_quantity(u->rec_ground, &q, v->text + it->from, it->to - it->from,
+					  u->rec_base + record_offset(v, it->from), &gc);
 		if (err < 0)
 			return err;
 	}
 	/* A list's numbering, a passage's, "24/7": they state nothing. */
 	if ((it->flags & NUMLEX_NOT_CLAIM) ||
-	    (s->phones_only && quantity_class_of(&it->q) != QC_PHONE))
+	    (u->phones_only && quantity_class_of(&it->q) != QC_PHONE))
 		return 0;
 	from = it->flags & NUMLEX_RANGE ? it->from : it->part_from;
 	to = it->flags & NUMLEX_RANGE ? it->to : it->part_to;
@@ -230,14 +342,13 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 	}
 	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
 		gc.period = period;
-	gc.quarter_year = s->periods.quarter_year;
-	gc.compared = s->periods.quarter_year_compared;
+	gc.quarter_year = u->periods.quarter_year;
+	gc.compared = u->periods.quarter_year_compared;
 	gc.bound = it->flags & NUMLEX_ABOVE ? 1 : it->flags & NUMLEX_BELOW ? -1 : 0;
-	if (s->rec_ground == s->span_ground)
-		s->span_quantities++;
-	err = label_number(s, v, it) ? 0
-				     : ground_add_quantity(s->rec_ground, &it->q, v->text + from,
-							   to - from, s->rec_base + record_offset(v, from),
+	u->quantities++;
+	err = label_number(u, v, it) ? 0
+				     : ground_add_quantity(u->rec_ground, &it->q, v->text + from,
+							   to - from, u->rec_base + record_offset(v, from),
 							   &gc);
 	if (err == 0 && it->q.kind == QUANTITY_NUMBER && !it->q.words) {
 		/* A figure after a name ("Toby 3632"): the name's digits too, as the
@@ -247,8 +358,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		struct quantity q;
 
 		if (k && quantity_set_name(&q, v->text + b, k, it->q.value))
-			err = ground_add_quantity(s->rec_ground, &q, v->text + b, it->part_to - b,
-						  s->rec_base + record_offset(v, b), &gc);
+			err = ground_add_quantity(u->rec_ground, &q, v->text + b, it->part_to - b,
+						  u->rec_base + record_offset(v, b), &gc);
 		/* "Method 1 of 3": the others of the three are named too (an
 		 * answer's "Method 2" is one of them, not Method 1 changed). */
 		if (k && err == 0) {
@@ -256,9 +367,9 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 			for (m = 1; err == 0 && m <= of; m++)
 				if (m != it->q.value && quantity_set_name(&q, v->text + b, k, m))
-					err = ground_add_quantity(s->rec_ground, &q, v->text + b,
+					err = ground_add_quantity(u->rec_ground, &q, v->text + b,
 								  it->part_to - b,
-								  s->rec_base + record_offset(v, b), &gc);
+								  u->rec_base + record_offset(v, b), &gc);
 		}
 	}
 	/* "0xffffffffffff", a mask of ones: the bits it keeps ("cut to 48
@@ -269,8 +380,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 		if (bits) {
 			quantity_set(&q, QUANTITY_COUNT, "bit", bits, 1);
-			err = ground_add_quantity(s->rec_ground, &q, v->text + from, to - from,
-						  s->rec_base + record_offset(v, from), &gc);
+			err = ground_add_quantity(u->rec_ground, &q, v->text + from, to - from,
+						  u->rec_base + record_offset(v, from), &gc);
 		}
 	}
 	/* "the 10th of this month": that day of a month no one named here (a
@@ -284,8 +395,8 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 
 		for (m = 1; err == 0 && m <= 12; m++) {
 			quantity_set(&d, QUANTITY_DATE, "date:day", m * 100 + it->q.value, 1);
-			err = ground_add_quantity(s->rec_ground, &d, v->text + from, to - from,
-						  s->rec_base + record_offset(v, from), &gc);
+			err = ground_add_quantity(u->rec_ground, &d, v->text + from, to - from,
+						  u->rec_base + record_offset(v, from), &gc);
 		}
 	}
 	/* Four digits the lexer counted ("our forecast for 2021 remains") are a
@@ -295,11 +406,11 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
 		struct quantity y;
 
 		quantity_set(&y, QUANTITY_YEAR, "date:year", it->q.value, 1);
-		err = ground_add_quantity(s->rec_ground, &y, v->text + it->part_from, 4,
-					  s->rec_base + record_offset(v, it->part_from), &gc);
+		err = ground_add_quantity(u->rec_ground, &y, v->text + it->part_from, 4,
+					  u->rec_base + record_offset(v, it->part_from), &gc);
 	}
 	if (role == NUMLEX_PERIOD_FIGURE || role == NUMLEX_PERIOD_SAME)
-		s->per_end = ground_next_seq(s->rec_ground);
+		u->per_end = ground_next_seq(u->rec_ground);
 	return err;
 }
 
@@ -310,7 +421,7 @@ static int on_ground_item(void *ctx, const struct numlex_item *it)
  * result, a list of flights) is a count of whatever the answer calls its
  * items: "I found 4 flights" of a search that returned four.
  */
-static int ground_items(struct scan *s, const struct record_value *v)
+static int ground_items(struct ground_unit *u, const struct record_value *v)
 {
 	struct ground_context gc;
 	struct quantity q;
@@ -320,18 +431,17 @@ static int ground_items(struct scan *s, const struct record_value *v)
 
 	quantity_set_items(&q, v->words, v->n_words, n);
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground)
-		s->span_quantities++;
-	err = ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+	u->quantities++;
+	err = ground_add_quantity(u->rec_ground, &q, v->text, v->len, u->rec_base + v->at, &gc);
 	/* Items each dated a day after another (a forecast): as many days
 	 * ("the next three days"). */
 	if (err == 0 && n >= 2 && n <= GROUND_DAY_RUN_MAX &&
-	    ground_day_run(s->rec_ground, s->rec_seq, s->rec_base + v->opened) == (unsigned)n) {
+	    ground_day_run(u->rec_ground, u->rec_seq, u->rec_base + v->opened) == (unsigned)n) {
 		quantity_set(&q, QUANTITY_BASE, "seconds", n * QUANTITY_DAY_SECONDS,
 			     QUANTITY_DAY_SECONDS);
 		q.items = true; /* no bare figure: a length is no figure of anything else */
 		snprintf(text, sizeof(text), "%u days", (unsigned)n);
-		err = ground_add_quantity(s->rec_ground, &q, text, strlen(text), s->rec_base + v->at,
+		err = ground_add_quantity(u->rec_ground, &q, text, strlen(text), u->rec_base + v->at,
 					  &gc);
 	}
 	return err;
@@ -343,29 +453,29 @@ static int ground_items(struct scan *s, const struct record_value *v)
 #define ITEM_VALUES 4
 
 /* A short value of a field of the item read now. */
-static void item_value(struct scan *s, uint64_t field, const struct record_value *v)
+static void item_value(struct ground_unit *u, uint64_t field, const struct record_value *v)
 {
 	if (v->len < 2 || v->len > GROUND_GROUP_PAIR_VALUE)
 		return;
-	if (s->n_item == ITEM_VALUES) {
-		s->item_over = true;
+	if (u->n_item == ITEM_VALUES) {
+		u->item_over = true;
 		return;
 	}
-	s->item[s->n_item].field = field;
-	s->item[s->n_item].at = s->rec_base + v->at;
-	s->item[s->n_item].len = (uint8_t)v->len;
-	memcpy(s->item[s->n_item].text, v->text, v->len);
-	s->n_item++;
+	u->item[u->n_item].field = field;
+	u->item[u->n_item].at = u->rec_base + v->at;
+	u->item[u->n_item].len = (uint8_t)v->len;
+	memcpy(u->item[u->n_item].text, v->text, v->len);
+	u->n_item++;
 }
 
 /* The run of lines alike ends: as many as they are, a list with no key. */
-static int line_run_end(struct scan *s)
+static int line_run_end(struct ground_unit *u)
 {
 	int err = 0;
 
-	if (s->run_n >= LINE_RUN_MIN)
-		err = add_list_length(s, s->run_n, s->run_at, &s->run_ctx);
-	s->run_n = 0;
+	if (u->run_n >= LINE_RUN_MIN)
+		err = add_list_length(u, u->run_n, u->run_at, &u->run_ctx);
+	u->run_n = 0;
 	return err;
 }
 
@@ -375,14 +485,14 @@ static int line_run_end(struct scan *s)
  * but for a leading number ("[3]", "3.", "3)", "3:") count as the items
  * of a list ("16 times", "it printed 16"), as an array's do.
  */
-static int line_run(struct scan *s, const struct record_value *v)
+static int line_run(struct ground_unit *u, const struct record_value *v)
 {
 	const char *p = v->text, *end = v->text + v->len;
 	uint64_t h = 1469598103934665603ull;
 	size_t i;
 
 	if (v->cont)
-		return line_run_end(s);
+		return line_run_end(u);
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	if (p < end && (*p == '[' || *p == '#')) {
@@ -406,19 +516,19 @@ static int line_run(struct scan *s, const struct record_value *v)
 	h = (h ^ 0xff) * 1099511628211ull;
 	for (; p < end; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	if (s->run_n > 0 && h == s->run_shape) {
+	if (u->run_n > 0 && h == u->run_shape) {
 		/* (its words are the first line's: read once, when it is a run) */
-		if (s->run_n == 1)
-			record_context(v, v->len, &s->run_ctx);
-		if (s->run_n < UINT32_MAX)
-			s->run_n++;
+		if (u->run_n == 1)
+			record_context(v, v->len, &u->run_ctx);
+		if (u->run_n < UINT32_MAX)
+			u->run_n++;
 		return 0;
 	}
-	if (line_run_end(s) < 0)
+	if (line_run_end(u) < 0)
 		return -ENOMEM;
-	s->run_shape = h;
-	s->run_at = s->rec_base + v->at;
-	s->run_n = 1;
+	u->run_shape = h;
+	u->run_at = u->rec_base + v->at;
+	u->run_n = 1;
 	return 0;
 }
 
@@ -455,17 +565,17 @@ static unsigned numbered_label(const char *t, size_t n, uint64_t *word)
  * string keeps it). Another number of that label ("Activity 3" after
  * "Activity 1") drops the list; another label is let be.
  */
-static int label_run(struct scan *s, const struct record_value *v)
+static int label_run(struct ground_unit *u, const struct record_value *v)
 {
 	const char *t = v->text, *end = v->text + v->len;
 	size_t off = 0;
 
 	char fold[LABEL_WORD + 8];
-	size_t pend = s->lab_pend_n;
+	size_t pend = u->lab_pend_n;
 	const char *nl = NULL, *bn = NULL; /* the next line break, and escaped one */
 
-	s->lab_pend_n = 0;
-	s->lab_fold = false;
+	u->lab_pend_n = 0;
+	u->lab_fold = false;
 	for (;;) {
 		const char *p = t + off, *w;
 		uint64_t word;
@@ -477,11 +587,11 @@ static int label_run(struct scan *s, const struct record_value *v)
 		if (off == 0 && pend && end - p >= 4 && p[0] == '\\' && p[1] == ' ') {
 			size_t k = MIN((size_t)(end - p) - 2, sizeof(fold) - pend - 1);
 
-			memcpy(fold, s->lab_pend, pend);
+			memcpy(fold, u->lab_pend, pend);
 			fold[pend] = ' ';
 			memcpy(fold + pend + 1, p + 2, k);
 			num = numbered_label(fold, pend + 1 + k, &word);
-			s->lab_fold = num > 0;
+			u->lab_fold = num > 0;
 		} else {
 			num = numbered_label(p, (size_t)(end - p), &word);
 		}
@@ -489,23 +599,23 @@ static int label_run(struct scan *s, const struct record_value *v)
 			;
 		if (w - p >= 2 && w - p <= LABEL_WORD && *p >= 'A' && *p <= 'Z' &&
 		    (w == end || (w + 1 == end && *w == '\\'))) {
-			memcpy(s->lab_pend, p, (size_t)(w - p));
-			s->lab_pend_n = (uint8_t)(w - p);
+			memcpy(u->lab_pend, p, (size_t)(w - p));
+			u->lab_pend_n = (uint8_t)(w - p);
 		}
 		if (num == 1) {
-			int err = label_run_end(s);
+			int err = label_run_end(u);
 
 			if (err < 0)
 				return err;
-			s->lab_word = word;
-			s->lab_n = 1;
-			s->lab_at = s->rec_base + v->at + (uint64_t)(p - t);
-			record_context(v, 0, &s->lab_ctx);
-		} else if (num > 1 && s->lab_n > 0 && word == s->lab_word) {
-			if (num == s->lab_n + 1 && s->lab_n < 99)
-				s->lab_n++;
+			u->lab_word = word;
+			u->lab_n = 1;
+			u->lab_at = u->rec_base + v->at + (uint64_t)(p - t);
+			record_context(v, 0, &u->lab_ctx);
+		} else if (num > 1 && u->lab_n > 0 && word == u->lab_word) {
+			if (num == u->lab_n + 1 && u->lab_n < 99)
+				u->lab_n++;
 			else
-				s->lab_broken = true;
+				u->lab_broken = true;
 		}
 		/* the next line's start: past a line break, or an escaped one
 		 * (each found once, by memchr, however many lines there are) */
@@ -550,45 +660,45 @@ static bool label_item(const char *t, size_t n)
  * key; a line at the start that does not ends them. Counted as an array's
  * items are ("You have 3 appointments" of three events).
  */
-static int dash_item(struct scan *s, const struct record_value *v)
+static int dash_item(struct ground_unit *u, const struct record_value *v)
 {
-	uint64_t at = s->rec_base + v->at, lo = at > s->rec_base + DASH_LINE ? at - DASH_LINE : s->rec_base;
+	uint64_t at = u->rec_base + v->at, lo = at > u->rec_base + DASH_LINE ? at - DASH_LINE : u->rec_base;
 	uint64_t key = 0xcbf29ce484222325ull;
 	const char *p;
 	size_t n, i, k;
 
 	if (v->cont)
 		return 0;
-	p = window_get(&s->win, lo, at, &n);
+	p = window_get(u->win, lo, at, &n);
 	if (n != at - lo)
 		return 0;
 	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
 		;
-	if (i == 0 && lo > s->rec_base)
+	if (i == 0 && lo > u->rec_base)
 		return 0; /* (a line longer than read: no item's start) */
 	/*
 	 * A result that is a label and then one item a line ("Hotel Names: Le
 	 * Marais Boutique", "Good Night", "Luxury Palace"): as many items as
 	 * lines, when the result ends with them; any other line drops the list.
 	 */
-	if (s->dash_n > 0 && s->dash_key == DASH_LABEL) {
+	if (u->dash_n > 0 && u->dash_key == DASH_LABEL) {
 		if (i == n && v->kind == RECORD_PROSE && label_item(v->text, v->len)) {
-			if (s->dash_n < UINT32_MAX)
-				s->dash_n++;
+			if (u->dash_n < UINT32_MAX)
+				u->dash_n++;
 			return 0;
 		}
-		s->dash_n = 0;
+		u->dash_n = 0;
 	}
-	if (i < n && lo + i == s->rec_base && v->kind == RECORD_STRING && p[i] != '-' &&
+	if (i < n && lo + i == u->rec_base && v->kind == RECORD_STRING && p[i] != '-' &&
 	    p[i] != '*' && p[i] != ' ' && p[i] != '\t' && n >= 2 && p[n - 2] == ':' && p[n - 1] == ' ' &&
 	    label_item(v->text, v->len)) {
-		if (dash_end(s) < 0)
+		if (dash_end(u) < 0)
 			return -ENOMEM;
-		s->dash_key = DASH_LABEL;
-		s->dash_at = at;
-		s->dash_n = 1;
-		s->dash_whole = false;
-		record_context(v, 0, &s->dash_ctx);
+		u->dash_key = DASH_LABEL;
+		u->dash_at = at;
+		u->dash_n = 1;
+		u->dash_whole = false;
+		record_context(v, 0, &u->dash_ctx);
 		return 0;
 	}
 	/* A line that is a whole item ("- Alice", as a YAML list of names
@@ -596,48 +706,48 @@ static int dash_item(struct scan *s, const struct record_value *v)
 	 * them, one is a list of one ("1 member"). */
 	if (i == n && v->kind == RECORD_PROSE && v->len >= 3 && v->text[0] == '-' &&
 	    v->text[1] == ' ' && v->text[2] != ' ' && !memchr(v->text, ':', v->len)) {
-		if (s->dash_n > 0 && s->dash_key == DASH_BARE) {
-			if (s->dash_n < UINT32_MAX)
-				s->dash_n++;
+		if (u->dash_n > 0 && u->dash_key == DASH_BARE) {
+			if (u->dash_n < UINT32_MAX)
+				u->dash_n++;
 			return 0;
 		}
-		s->dash_whole = false;
-		if (dash_end(s) < 0)
+		u->dash_whole = false;
+		if (dash_end(u) < 0)
 			return -ENOMEM;
-		s->dash_key = DASH_BARE;
-		s->dash_at = at;
-		s->dash_n = 1;
-		s->dash_whole = v->at == 0;
-		record_context(v, 0, &s->dash_ctx);
+		u->dash_key = DASH_BARE;
+		u->dash_at = at;
+		u->dash_n = 1;
+		u->dash_whole = v->at == 0;
+		record_context(v, 0, &u->dash_ctx);
 		return 0;
 	}
-	s->dash_whole = false;
+	u->dash_whole = false;
 	if (i == n) /* a line with no key: prose ends the items, unless indented */
-		return v->len && v->text[0] != ' ' && v->text[0] != '\t' ? dash_end(s) : 0;
+		return v->len && v->text[0] != ' ' && v->text[0] != '\t' ? dash_end(u) : 0;
 	if (p[i] == ' ' || p[i] == '\t')
 		return 0; /* a field of the item, indented */
 	if (n - i < 4 || p[i] != '-' || p[i + 1] != ' ')
-		return dash_end(s);
+		return dash_end(u);
 	for (k = i + 2; k < n && p[k] != ':'; k++)
 		key = (key ^ (unsigned char)p[k]) * 0x100000001b3ull;
 	if (k == n || k == i + 2)
-		return dash_end(s);
-	if (s->dash_n > 0 && key == s->dash_key) {
-		if (s->dash_n < UINT32_MAX)
-			s->dash_n++;
-		return item_end(s);
+		return dash_end(u);
+	if (u->dash_n > 0 && key == u->dash_key) {
+		if (u->dash_n < UINT32_MAX)
+			u->dash_n++;
+		return item_end(u);
 	}
-	if (dash_end(s) < 0)
+	if (dash_end(u) < 0)
 		return -ENOMEM;
-	s->dash_key = key;
-	s->dash_at = at;
-	s->dash_n = 1;
-	record_context(v, 0, &s->dash_ctx);
+	u->dash_key = key;
+	u->dash_at = at;
+	u->dash_n = 1;
+	record_context(v, 0, &u->dash_ctx);
 	return 0;
 }
 
 /* The codes a value holds ("ELITEFIT15", "5a22ac8d3f"): grounded as said. */
-static int ground_codes(struct scan *s, const struct record_value *v)
+static int ground_codes(struct ground_unit *u, const struct record_value *v)
 {
 	struct ground_codes cur = {.want_names = true};
 	size_t from, len;
@@ -650,16 +760,16 @@ static int ground_codes(struct scan *s, const struct record_value *v)
 		for (k = 0; err == 0 && k <= shorts; k++) {
 			size_t n = k < shorts ? GROUND_HASH_SHORT_MIN + k : len;
 
-			err = ground_code_key(&cur, v->text + from, n, &s->key);
+			err = ground_code_key(&cur, v->text + from, n, &u->key);
 			if (err == 0)
-				err = ground_add(s->rec_ground, s->key.data, s->key.len,
-						 s->rec_base + record_offset(v, from));
+				err = ground_add(u->rec_ground, u->key.data, u->key.len,
+						 u->rec_base + record_offset(v, from));
 		}
 		if (err < 0)
 			return err;
 	}
 	if (cur.names) {
-		ground_note_codes(s->rec_ground);
+		ground_note_codes(u->rec_ground);
 	}
 	return 0;
 }
@@ -682,7 +792,7 @@ static bool digits_only(const char *t, size_t n, size_t least)
  * that key's name, as "ID 7", "ID: 7" or "id #7" say them (the name
  * quantities of claims.c), never a figure.
  */
-static int ground_id_digits(struct scan *s, const struct record_value *v)
+static int ground_id_digits(struct ground_unit *u, const struct record_value *v)
 {
 	const char *w = v->words[v->n_words - 1], *t = v->text;
 	struct ground_context gc;
@@ -697,9 +807,8 @@ static int ground_id_digits(struct scan *s, const struct record_value *v)
 	if (!digits_only(t + at, n, 1) || !quantity_set_name(&q, w, strlen(w), strtod(t + at, NULL)))
 		return 0;
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground)
-		s->span_quantities++;
-	return ground_add_quantity(s->rec_ground, &q, t + at, n, s->rec_base + record_offset(v, at), &gc);
+	u->quantities++;
+	return ground_add_quantity(u->rec_ground, &q, t + at, n, u->rec_base + record_offset(v, at), &gc);
 }
 
 /*
@@ -708,7 +817,7 @@ static int ground_id_digits(struct scan *s, const struct record_value *v)
  * reads bare digits as a figure; the key says they are a number to dial,
  * grounded as the lexer grounds a spaced one (numlex.c, phone()).
  */
-static int ground_bare_phone(struct scan *s, const struct record_value *v)
+static int ground_bare_phone(struct ground_unit *u, const struct record_value *v)
 {
 	static const char *const keys[] = {"cell", "fax", "mobile", "phone", "tel", "telephone"};
 	struct ground_context gc;
@@ -737,14 +846,13 @@ static int ground_bare_phone(struct scan *s, const struct record_value *v)
 		value -= 1e10; /* the North American plan's country code */
 	quantity_set(&q, QUANTITY_IDENT, QUANTITY_PHONE, value, 1);
 	record_context(v, 0, &gc);
-	if (s->rec_ground == s->span_ground)
-		s->span_quantities++;
-	return ground_add_quantity(s->rec_ground, &q, v->text, v->len, s->rec_base + v->at, &gc);
+	u->quantities++;
+	return ground_add_quantity(u->rec_ground, &q, v->text, v->len, u->rec_base + v->at, &gc);
 }
 
 /* A span said with "a" ("for a day"): where it was said, for on_said_span(). */
 struct said_span {
-	struct scan *s;
+	struct ground_unit *u;
 	const struct record_value *v;
 	size_t from, to;
 };
@@ -756,10 +864,9 @@ static int on_said_span(void *ctx, const struct numlex_item *it)
 
 	record_context(p->v, p->from, &gc);
 	ground_context_words(p->v->text + p->from, p->to - p->from, &gc);
-	if (p->s->rec_ground == p->s->span_ground)
-		p->s->span_quantities++;
-	return ground_add_quantity(p->s->rec_ground, &it->q, p->v->text + p->from, p->to - p->from,
-				   p->s->rec_base + record_offset(p->v, p->from), &gc);
+	p->u->quantities++;
+	return ground_add_quantity(p->u->rec_ground, &it->q, p->v->text + p->from, p->to - p->from,
+				   p->u->rec_base + record_offset(p->v, p->from), &gc);
 }
 
 /*
@@ -769,12 +876,12 @@ static int on_said_span(void *ctx, const struct numlex_item *it)
  * " long", it is one of its unit, grounded as "1 day" is: "your one-day
  * stay", "a 7-day rental" repeat it.
  */
-static int ground_spans_said(struct scan *s, const struct record_value *v)
+static int ground_spans_said(struct ground_unit *u, const struct record_value *v)
 {
 	static const char *const units[] = {"day", "week", "night", "hour", "month", "year"};
 	static const char *const one[] = {"1 day", "1 week", "1 night", "1 hour", "1 month", "1 year"};
 	const char *t = v->text, *p;
-	size_t n = v->len, i, u, k, w;
+	size_t n = v->len, i, m, k, w;
 	int err = 0;
 
 	/* Where "a" or "an" stands after "for" or before a "long": found from
@@ -788,16 +895,16 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 		if (k >= n || t[k] != ' ')
 			continue;
 		k++;
-		for (u = 0; u < ARRAY_SIZE(units); u++) {
-			w = strlen(units[u]);
-			if (k + w <= n && strncasecmp(t + k, units[u], w) == 0 &&
+		for (m = 0; m < ARRAY_SIZE(units); m++) {
+			w = strlen(units[m]);
+			if (k + w <= n && strncasecmp(t + k, units[m], w) == 0 &&
 			    (k + w == n || !isalpha((unsigned char)t[k + w])))
 				break;
 		}
-		if (u < ARRAY_SIZE(units)) {
-			struct said_span sp = {s, v, i, k + w};
+		if (m < ARRAY_SIZE(units)) {
+			struct said_span sp = {u, v, i, k + w};
 
-			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &sp);
+			err = numlex_scan(one[m], strlen(one[m]), 0, on_said_span, &sp);
 		}
 	}
 	for (p = t; err == 0 && (p = memchr(p, 'g', (size_t)(t + n - p))); p++) {
@@ -808,12 +915,12 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 		e -= 4;
 		if (t[e] != '-' && t[e] != ' ')
 			continue;
-		for (u = 0; u < ARRAY_SIZE(units); u++) {
-			w = strlen(units[u]);
-			if (e >= w + 2 && strncasecmp(t + e - w, units[u], w) == 0 && t[e - w - 1] == ' ')
+		for (m = 0; m < ARRAY_SIZE(units); m++) {
+			w = strlen(units[m]);
+			if (e >= w + 2 && strncasecmp(t + e - w, units[m], w) == 0 && t[e - w - 1] == ' ')
 				break;
 		}
-		if (u == ARRAY_SIZE(units))
+		if (m == ARRAY_SIZE(units))
 			continue;
 		k = e - w - 1; /* the blank before the unit */
 		if (k >= 1 && (t[k - 1] | 0x20) == 'a' && (k == 1 || t[k - 2] == ' '))
@@ -823,9 +930,9 @@ static int ground_spans_said(struct scan *s, const struct record_value *v)
 		else
 			continue;
 		{
-			struct said_span sp = {s, v, i, e};
+			struct said_span sp = {u, v, i, e};
 
-			err = numlex_scan(one[u], strlen(one[u]), 0, on_said_span, &sp);
+			err = numlex_scan(one[m], strlen(one[m]), 0, on_said_span, &sp);
 		}
 	}
 	return err;
@@ -851,7 +958,7 @@ static unsigned month_at_end(const char *t, size_t n)
 }
 
 struct fold_day {
-	struct scan *s;
+	struct ground_unit *u;
 	const struct record_value *v;
 	uint64_t at;
 	const char *text; /* the month's name and the next line's first bytes, read together */
@@ -865,9 +972,8 @@ static int on_fold_day(void *ctx, const struct numlex_item *it)
 	if (quantity_class_of(&it->q) != QC_DATE)
 		return 0;
 	record_context(p->v, 0, &gc);
-	if (p->s->rec_ground == p->s->span_ground)
-		p->s->span_quantities++;
-	return ground_add_quantity(p->s->rec_ground, &it->q, p->text + it->from, it->to - it->from, p->at, &gc);
+	p->u->quantities++;
+	return ground_add_quantity(p->u->rec_ground, &it->q, p->text + it->from, it->to - it->from, p->at, &gc);
 }
 
 /*
@@ -876,20 +982,20 @@ static int on_fold_day(void *ctx, const struct numlex_item *it)
  * day opens the next. The month's name and the next line's first bytes
  * are read together for the date they make (dates only).
  */
-static int ground_folded_date(struct scan *s, const struct record_value *v)
+static int ground_folded_date(struct ground_unit *u, const struct record_value *v)
 {
-	unsigned month = s->fold_month;
+	unsigned month = u->fold_month;
 	char buf[64];
 	size_t i = 0, k, n;
 
-	s->fold_month = 0;
+	u->fold_month = 0;
 	if (v->cont || (v->kind != RECORD_PROSE && v->kind != RECORD_STRING))
 		return 0;
 	if (month) {
 		while (i < v->len && v->text[i] == ' ')
 			i++;
 		if (v->kind == RECORD_PROSE && i < v->len && v->text[i] >= '1' && v->text[i] <= '9') {
-			struct fold_day p = {s, v, s->fold_at, buf};
+			struct fold_day p = {u, v, u->fold_at, buf};
 			int err;
 
 			k = strlen(fold_months[month - 1]);
@@ -901,8 +1007,8 @@ static int ground_folded_date(struct scan *s, const struct record_value *v)
 				return err;
 		}
 	}
-	if ((s->fold_month = month_at_end(v->text, v->len)))
-		s->fold_at = s->rec_base + record_offset(v, v->len);
+	if ((u->fold_month = month_at_end(v->text, v->len)))
+		u->fold_at = u->rec_base + record_offset(v, v->len);
 	return 0;
 }
 
@@ -931,11 +1037,11 @@ static size_t py_string(const char *t, size_t i, size_t n, size_t *b, size_t *e)
  * 'French'}"; JSON reads it as prose): its values are one field's, counted
  * by value ("4 Chinese restaurants"), when the whole line is such pairs.
  */
-static int group_dict(struct scan *s, const struct record_value *v)
+static int group_dict(struct ground_unit *u, const struct record_value *v)
 {
 	const char *t = v->text;
 	size_t n = v->len, i = 0, k = 0, b, e, vb[DICT_PAIRS], ve[DICT_PAIRS];
-	uint64_t field = 0x7d1c7a5e11d1c7ull ^ (s->rec_base + v->at);
+	uint64_t field = 0x7d1c7a5e11d1c7ull ^ (u->rec_base + v->at);
 	int err = 0;
 
 	while (i < n && (t[i] == ' ' || t[i] == '{'))
@@ -969,8 +1075,8 @@ static int group_dict(struct scan *s, const struct record_value *v)
 		return 0;
 	for (i = 0; i < k && err == 0; i++)
 		if (ve[i] - vb[i] <= GROUND_GROUP_VALUE)
-			err = ground_group_add(s->rec_ground, field, t + vb[i], ve[i] - vb[i],
-					       s->rec_base + record_offset(v, vb[i]));
+			err = ground_group_add(u->rec_ground, field, t + vb[i], ve[i] - vb[i],
+					       u->rec_base + record_offset(v, vb[i]));
 	return err;
 }
 
@@ -984,7 +1090,7 @@ static int group_dict(struct scan *s, const struct record_value *v)
  * after no letter, digit, '.', '/' or '@', with a dot past "www."; what
  * else a reply adds (another host, a path) is no repeat.
  */
-static int ground_bare_hosts(struct scan *s, const struct record_value *v)
+static int ground_bare_hosts(struct ground_unit *u, const struct record_value *v)
 {
 	static const char *const schemes[] = {"http://", "https://"};
 	char url[8 + BARE_URL_MAX];
@@ -1016,10 +1122,10 @@ static int ground_bare_hosts(struct scan *s, const struct record_value *v)
 				;
 			if (len <= sl + 4 || i >= len || url[i] != '.' || i == sl + 4)
 				break;
-			if (ground_key(GROUNDING_URL, url, len, &s->key) < 0)
+			if (ground_key(GROUNDING_URL, url, len, &u->key) < 0)
 				return -ENOMEM;
-			err = ground_add(s->rec_ground, s->key.data, s->key.len,
-					 s->rec_base + record_offset(v, from));
+			err = ground_add(u->rec_ground, u->key.data, u->key.len,
+					 u->rec_base + record_offset(v, from));
 			if (err < 0)
 				return err;
 			at = from + (len - sl);
@@ -1030,17 +1136,17 @@ static int ground_bare_hosts(struct scan *s, const struct record_value *v)
 
 int on_ground_value(void *ctx, const struct record_value *v)
 {
-	struct scan *s = ctx;
+	struct ground_unit *u = ctx;
 	struct ground_attr ga;
 	uint64_t field = 0; /* a short string value's field (its key's hash), else 0 */
 
 	/* A yes or a no a record states of something its key names. */
 	if ((v->kind == RECORD_BOOL || (v->kind == RECORD_STRING && !v->cont && v->len <= 16)) &&
-	    attrs_of_value(s->attrs, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL,
-			   s->rec_base + v->at, &ga)) {
+	    attrs_of_value(u->attrs, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL,
+			   u->rec_base + v->at, &ga)) {
 		int err;
 
-		err = ground_add_attr(s->rec_ground, &ga);
+		err = ground_add_attr(u->rec_ground, &ga);
 		if (err < 0 || v->kind == RECORD_BOOL)
 			return err;
 	}
@@ -1050,8 +1156,8 @@ int on_ground_value(void *ctx, const struct record_value *v)
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && v->len >= 3) {
 		int err;
 
-		ground_note_relative(s->rec_ground, v->text, v->len);
-		if ((err = ground_spans_said(s, v)) < 0)
+		ground_note_relative(u->rec_ground, v->text, v->len);
+		if ((err = ground_spans_said(u, v)) < 0)
 			return err;
 	}
 	/* A field's value, counted: items of a list that share it ("sender":
@@ -1064,32 +1170,32 @@ int on_ground_value(void *ctx, const struct record_value *v)
 		for (i = 0; i < v->n_words; i++)
 			for (const char *w = v->words[i]; *w; w++)
 				field = (field ^ (unsigned char)*w) * 0x100000001b3ull;
-		err = ground_group_add(s->rec_ground, field, v->text, v->len, s->rec_base + v->at);
+		err = ground_group_add(u->rec_ground, field, v->text, v->len, u->rec_base + v->at);
 		if (err < 0)
 			return err;
 	}
 	if (v->kind == RECORD_PROSE && !v->cont && v->len >= 12 && memchr("{'\"", v->text[0], 3)) {
-		int err = group_dict(s, v);
+		int err = group_dict(u, v);
 
 		if (err < 0)
 			return err;
 	}
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) &&
-	    record_mode(s->reader) == RECORD_MODE_TEXT) {
-		int err = line_run(s, v);
+	    record_mode(u->reader) == RECORD_MODE_TEXT) {
+		int err = line_run(u, v);
 
 		if (err == 0)
-			err = dash_item(s, v);
+			err = dash_item(u, v);
 		/* (and the item's values together: "1 in general" of Charlie's) */
-		if (err == 0 && field && s->dash_n > 0)
-			item_value(s, field, v);
-		if (err < 0 || (err = ground_folded_date(s, v)) < 0)
+		if (err == 0 && field && u->dash_n > 0)
+			item_value(u, field, v);
+		if (err < 0 || (err = ground_folded_date(u, v)) < 0)
 			return err;
 	} else {
-		s->fold_month = 0;
+		u->fold_month = 0;
 	}
 	if (v->kind == RECORD_PROSE || v->kind == RECORD_STRING) {
-		int err = label_run(s, v);
+		int err = label_run(u, v);
 
 		if (err < 0)
 			return err;
@@ -1097,21 +1203,21 @@ int on_ground_value(void *ctx, const struct record_value *v)
 	if (v->kind == RECORD_BOOL || v->kind == RECORD_NULL || v->len == 0)
 		return 0;
 	if (v->kind == RECORD_COUNT)
-		return ground_items(s, v);
-	if (s->codes && (v->kind == RECORD_STRING || v->kind == RECORD_PROSE)) {
-		int err = ground_codes(s, v);
+		return ground_items(u, v);
+	if (u->codes && (v->kind == RECORD_STRING || v->kind == RECORD_PROSE)) {
+		int err = ground_codes(u, v);
 
 		if (err < 0)
 			return err;
 	}
 	if ((v->kind == RECORD_STRING || v->kind == RECORD_PROSE) && v->len >= 8) {
-		int err = ground_bare_hosts(s, v);
+		int err = ground_bare_hosts(u, v);
 
 		if (err < 0)
 			return err;
 	}
 	if (v->kind == RECORD_STRING || v->kind == RECORD_NUMBER) {
-		int err = ground_bare_phone(s, v);
+		int err = ground_bare_phone(u, v);
 
 		if (err < 0)
 			return err;
@@ -1122,34 +1228,117 @@ int on_ground_value(void *ctx, const struct record_value *v)
 	 * digits or more and nothing else ("item_id": "9612497925") is said
 	 * as a number too ("item 9612497925"), and grounded as one: no count
 	 * or price has that many digits by coincidence. */
-	s->phones_only = false;
+	u->phones_only = false;
 	if (v->n_words > 0 && names_something(v->words[v->n_words - 1])) {
-		int err = ground_id_digits(s, v);
+		int err = ground_id_digits(u, v);
 
 		if (err < 0)
 			return err;
-		s->phones_only = !digits_only(v->text, v->len, 5);
+		u->phones_only = !digits_only(v->text, v->len, 5);
 	}
-	s->rec_value = v;
-	numlex_periods_reset(&s->periods);
-	s->per_mark = s->per_end = ground_next_seq(s->rec_ground);
-	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, s);
+	u->rec_value = v;
+	numlex_periods_reset(&u->periods);
+	u->per_mark = u->per_end = ground_next_seq(u->rec_ground);
+	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, u);
 }
 
-int reader_end(struct scan *s, uint64_t to)
+int ground_unit_new(const struct window *win, const struct attrs *attrs, bool codes,
+		    struct ground_unit **out)
 {
-	int err = reader_catch_up(s, to);
+	struct ground_unit *u = calloc(1, sizeof(*u));
+	int err;
 
-	if (!err && s->rec_on)
-		err = record_end(s->reader, on_ground_value, s);
-	if (!err && s->rec_on)
-		err = line_run_end(s);
-	if (!err && s->rec_on)
-		err = dash_end(s);
-	if (!err && s->rec_on)
-		err = label_run_end(s);
-	s->run_n = 0;
-	s->dash_n = 0;
-	s->rec_on = false;
+	if (!u)
+		return -ENOMEM;
+	u->win = win;
+	u->attrs = attrs;
+	u->codes = codes;
+	err = record_new(&u->reader);
+	if (err < 0) {
+		free(u);
+		return err;
+	}
+	*out = u;
+	return 0;
+}
+
+void ground_unit_free(struct ground_unit *u)
+{
+	if (!u)
+		return;
+	record_free(u->reader);
+	buf_free(&u->key);
+	free(u);
+}
+
+void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
+{
+	record_reset(u->reader);
+	u->rec_ground = g;
+	u->rec_on = true;
+	u->rec_at = u->rec_base = at;
+	u->rec_seq = ground_next_seq(g);
+	u->quantities = 0;
+	u->run_n = 0;
+	u->dash_n = 0;
+	u->lab_n = 0;
+	u->lab_pend_n = 0;
+	u->n_item = 0;
+	u->item_over = false;
+	u->fold_month = 0;
+}
+
+int ground_unit_feed(struct ground_unit *u, const char *p, size_t n)
+{
+	return u->rec_on ? record_feed(u->reader, p, n, on_ground_value, u) : 0;
+}
+
+int ground_unit_catch_up(struct ground_unit *u, uint64_t to)
+{
+	const char *p;
+	size_t n;
+	int err;
+
+	if (!u->rec_on || to <= u->rec_at)
+		return 0;
+	p = window_get(u->win, u->rec_at, to, &n);
+	u->rec_at = to;
+	err = record_feed(u->reader, p, n, on_ground_value, u);
+	if (err)
+		u->rec_on = false;
 	return err;
+}
+
+int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines)
+{
+	int err = ground_unit_catch_up(u, to);
+
+	if (!err && u->rec_on)
+		err = record_end(u->reader, on_ground_value, u);
+	if (!err && u->rec_on && lines)
+		err = line_run_end(u);
+	if (!err && u->rec_on)
+		err = dash_end(u);
+	if (!err && u->rec_on)
+		err = label_run_end(u);
+	u->run_n = 0;
+	u->dash_n = 0;
+	u->rec_on = false;
+	return err;
+}
+
+void ground_unit_stop(struct ground_unit *u)
+{
+	u->rec_on = false;
+	record_reset(u->reader);
+}
+
+bool ground_unit_reading(const struct ground_unit *u)
+{
+	return u->rec_on;
+}
+
+uint64_t ground_unit_quantities(const struct ground_unit *u)
+{
+	return u->quantities;
 }
