@@ -11,6 +11,7 @@
 #include "ground/attrs.h"
 #include "ground/ground.h"
 #include "ground/record.h"
+#include "ground/refs.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
 
@@ -29,6 +30,14 @@ struct ground_unit {
 	const struct attrs *attrs;  /* NULL without an attribute rule */
 	bool codes;  /* a rule checks codes (grounding: code): values are read for them */
 	struct buf key;
+	/* Bibliography entries in the unit (NULL: no reference rules, no
+	 * --bib), and the line last read for them, not to read it twice. */
+	const struct refs *refs;
+	uint64_t ref_line_start;
+	struct ground *ref_ground;
+	/* The unit's bytes: [lo, hi), hi UINT64_MAX until it closes. What a
+	 * line or a match is read for never reaches past them. */
+	uint64_t lo, hi;
 	/*
 	 * The unit's quantities, read by the record reader (values with their
 	 * keys) and the number lexer: a span's bytes from rec_at on are read
@@ -1242,8 +1251,103 @@ int on_ground_value(void *ctx, const struct record_value *v)
 	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, u);
 }
 
-int ground_unit_new(const struct window *win, const struct attrs *attrs, bool codes,
-		    struct ground_unit **out)
+static int ground_ref_key(void *ctx, const char *key, size_t len)
+{
+	struct ground_unit *u = ctx;
+
+	return ground_add(u->ref_ground, key, len, u->ref_line_start);
+}
+
+/* Whether p[0, n) holds an escaped line break, "\\n" (memchr finds the backslashes). */
+static bool escaped_break(const char *p, size_t n)
+{
+	const char *q = p;
+
+	while ((q = memchr(q, '\\', n - (size_t)(q - p))) && q + 1 < p + n) {
+		if (q[1] == 'n')
+			return true;
+		q += 2;
+	}
+	return false;
+}
+
+/*
+ * The line [start, end) of tool output or a source, read as if in a list of
+ * references: its entries ground their titles, DOIs and arXiv ids, and its
+ * parts their titles (refs_segment_keys). At most REFS_LINE_MAX bytes are
+ * read, and never outside the unit (lo, hi): the model's text beside a span
+ * on its line grounds nothing. With cued, the
+ * line is read only when it holds a form the triggers leave to
+ * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like).
+ */
+static int read_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end, bool cued)
+{
+	struct ref_entry out[REFS_PER_LINE];
+	const char *p;
+	size_t n, i, k;
+	int err = 0;
+
+	start = MAX(start, u->lo);
+	end = MIN(end, u->hi);
+	/* (a line begun before the window holds is far longer than an entry) */
+	if (end <= start || start < u->win->base || (start == u->ref_line_start && u->ref_ground == g))
+		return 0;
+	p = window_get(u->win, start, MIN(end, start + REFS_LINE_MAX), &n);
+	/* A serialized string's escaped line breaks ("\\n") part it as lines of their own would. */
+	if (n == 0 || (cued && !refs_line_cue(p, n) && !escaped_break(p, n)))
+		return 0;
+	u->ref_line_start = start;
+	u->ref_ground = g;
+	k = refs_parse(u->refs, p, n, refs_today(), out, ARRAY_SIZE(out));
+	for (i = 0; i < k && err == 0; i++)
+		err = refs_keys(u->refs, &out[i], p + out[i].from, ground_ref_key, u);
+	return err ? err : refs_segment_keys(u->refs, p, n, ground_ref_key, u);
+}
+
+/* A reference trigger at from in tool output or a source: its line is read. */
+static int read_reference(struct ground_unit *u, struct ground *g, uint64_t from)
+{
+	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start;
+	const char *p, *nl;
+	size_t n, i;
+
+	p = window_get(u->win, lo, from, &n);
+	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
+		;
+	start = from - (n - i);
+	p = window_get(u->win, start, start + REFS_LINE_MAX, &n);
+	nl = memchr(p, '\n', n);
+	return read_line(u, g, start, nl ? start + (uint64_t)(nl - p) : start + n, false);
+}
+
+int ground_unit_match(struct ground_unit *u, struct ground *g, enum grounding kind, uint64_t from,
+		     uint64_t to)
+{
+	const char *text;
+	size_t n;
+
+	if (kind == GROUNDING_NONE)
+		return 0;
+	if (kind == GROUNDING_REFERENCE)
+		return u->refs ? read_reference(u, g, from) : 0;
+	text = window_get(u->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
+	if (ground_key(kind, text, n, &u->key) < 0)
+		return -ENOMEM;
+	return ground_add(g, u->key.data, u->key.len, from);
+}
+
+int ground_unit_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end)
+{
+	return u->refs ? read_line(u, g, start, end, true) : 0;
+}
+
+void ground_unit_refs(struct ground_unit *u, const struct refs *refs)
+{
+	u->refs = refs;
+}
+
+int ground_unit_new(const struct window *win, const struct attrs *attrs, const struct refs *refs,
+		    bool codes, struct ground_unit **out)
 {
 	struct ground_unit *u = calloc(1, sizeof(*u));
 	int err;
@@ -1252,7 +1356,10 @@ int ground_unit_new(const struct window *win, const struct attrs *attrs, bool co
 		return -ENOMEM;
 	u->win = win;
 	u->attrs = attrs;
+	u->refs = refs;
 	u->codes = codes;
+	u->hi = UINT64_MAX;
+	u->ref_line_start = UINT64_MAX;
 	err = record_new(&u->reader);
 	if (err < 0) {
 		free(u);
@@ -1279,6 +1386,10 @@ void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
 	u->rec_at = u->rec_base = at;
 	u->rec_seq = ground_next_seq(g);
 	u->quantities = 0;
+	u->lo = at;
+	u->hi = UINT64_MAX;
+	u->ref_line_start = UINT64_MAX;
+	u->ref_ground = NULL;
 	u->run_n = 0;
 	u->dash_n = 0;
 	u->lab_n = 0;
@@ -1290,6 +1401,7 @@ void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
 
 int ground_unit_feed(struct ground_unit *u, const char *p, size_t n)
 {
+	u->rec_at += n;
 	return u->rec_on ? record_feed(u->reader, p, n, on_ground_value, u) : 0;
 }
 
@@ -1324,6 +1436,7 @@ int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines)
 	u->run_n = 0;
 	u->dash_n = 0;
 	u->rec_on = false;
+	u->hi = to;
 	return err;
 }
 
@@ -1331,6 +1444,10 @@ void ground_unit_stop(struct ground_unit *u)
 {
 	u->rec_on = false;
 	record_reset(u->reader);
+	u->lo = 0;
+	u->hi = UINT64_MAX;
+	u->ref_line_start = UINT64_MAX;
+	u->ref_ground = NULL;
 }
 
 bool ground_unit_reading(const struct ground_unit *u)

@@ -23,12 +23,18 @@
 #include "common/window.h"
 #include "ground/attrs.h"
 #include "ground/ground.h"
+#include "ground/refs.h"
 
 struct ground_unit;
 
-/* codes: a rule checks codes (GROUNDING_CODE), so values are read for them. Returns 0 or -ENOMEM. */
-int ground_unit_new(const struct window *win, const struct attrs *attrs, bool codes,
-		    struct ground_unit **out);
+/*
+ * refs: the reference rules (NULL: none); codes: a rule checks codes
+ * (GROUNDING_CODE), so values are read for them. Returns 0 or -ENOMEM.
+ */
+int ground_unit_new(const struct window *win, const struct attrs *attrs, const struct refs *refs,
+		    bool codes, struct ground_unit **out);
+/* The reference rules from now on (a --bib's, where the db had none). */
+void ground_unit_refs(struct ground_unit *u, const struct refs *refs);
 void ground_unit_free(struct ground_unit *u);
 
 /*
@@ -46,11 +52,23 @@ int ground_unit_feed(struct ground_unit *u, const char *p, size_t n);
 int ground_unit_catch_up(struct ground_unit *u, uint64_t to);
 /*
  * The unit ends at offset to: its bytes up to there (catch_up), what its
- * reader still held, and the lists it was in the middle of. A source's
- * close passes 0 (its bytes were all fed) and lines false: a run of lines
- * alike that ends a source is not counted as a list, as a span's is.
+ * reader still held, and the lists it was in the middle of. With lines
+ * false (a source) a run of lines alike that ends it is not counted as a
+ * list, as a span's is. Its matches and lines may still be given (below).
  */
 int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines);
+/*
+ * A rule's match at [from, to) in the unit, grounded as kind says (a
+ * reference: the entries of its line); the key of its text goes into g.
+ */
+int ground_unit_match(struct ground_unit *u, struct ground *g, enum grounding kind, uint64_t from,
+		      uint64_t to);
+/*
+ * A line [start, end) of the unit that holds a reference form
+ * (refs_line_cue()): its entries' titles, DOIs and ids go into g. Both
+ * read only the unit's bytes, never the model's text beside a span.
+ */
+int ground_unit_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end);
 /* The unit is dropped unread (an input ended with its span open, or a reset). */
 void ground_unit_stop(struct ground_unit *u);
 /* Whether a unit is open and still read. */

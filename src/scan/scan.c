@@ -301,90 +301,10 @@ static int on_claim_item(void *ctx, const struct claim_item *it)
 	return s->deferring ? defer(s, it) : claim_finding(s, it);
 }
 
-static int ground_ref_key(void *ctx, const char *key, size_t len)
+/* How tool output or a source grounds a match of rule id: rules.h's grounding. */
+static enum grounding grounding_of(const struct scan *s, unsigned id)
 {
-	struct scan *s = ctx;
-
-	return ground_add(s->ref_ground, key, len, s->ref_line_start);
-}
-
-/* Whether p[0, n) holds an escaped line break, "\\n" (memchr finds the backslashes). */
-static bool escaped_break(const char *p, size_t n)
-{
-	const char *q = p;
-
-	while ((q = memchr(q, '\\', n - (size_t)(q - p))) && q + 1 < p + n) {
-		if (q[1] == 'n')
-			return true;
-		q += 2;
-	}
-	return false;
-}
-
-/*
- * The line [start, end) of tool output or a source, read as if in a list of
- * references: its entries ground their titles, DOIs and arXiv ids, and its
- * parts their titles (refs_segment_keys). At most REFS_LINE_MAX bytes are
- * read, and never past the span being decided (ground_lo, ground_hi): the
- * model's text beside a span on its line grounds nothing. With cued, the
- * line is read only when it holds a form the triggers leave to
- * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like).
- */
-static int ground_line(struct scan *s, struct ground *g, uint64_t start, uint64_t end, bool cued)
-{
-	struct ref_entry out[REFS_PER_LINE];
-	const char *p;
-	size_t n, i, k;
-	int err = 0;
-
-	start = MAX(start, s->ground_lo);
-	end = MIN(end, s->ground_hi);
-	/* (a line begun before the window holds is far longer than an entry) */
-	if (end <= start || start < s->win.base || (start == s->ref_line_start && s->ref_ground == g))
-		return 0;
-	p = window_get(&s->win, start, MIN(end, start + REFS_LINE_MAX), &n);
-	/* A serialized string's escaped line breaks ("\\n") part it as lines of their own would. */
-	if (n == 0 || (cued && !refs_line_cue(p, n) && !escaped_break(p, n)))
-		return 0;
-	s->ref_line_start = start;
-	s->ref_ground = g;
-	k = refs_parse(s->refs, p, n, refs_today(), out, ARRAY_SIZE(out));
-	for (i = 0; i < k && err == 0; i++)
-		err = refs_keys(s->refs, &out[i], p + out[i].from, ground_ref_key, s);
-	return err ? err : refs_segment_keys(s->refs, p, n, ground_ref_key, s);
-}
-
-/* A reference trigger at from in tool output or a source: its line is read. */
-static int ground_reference(struct scan *s, struct ground *g, uint64_t from)
-{
-	uint64_t lo = from > REFS_LINE_MAX ? from - REFS_LINE_MAX : 0, start;
-	const char *p, *nl;
-	size_t n, i;
-
-	p = window_get(&s->win, lo, from, &n);
-	for (i = n; i > 0 && p[i - 1] != '\n'; i--)
-		;
-	start = from - (n - i);
-	p = window_get(&s->win, start, start + REFS_LINE_MAX, &n);
-	nl = memchr(p, '\n', n);
-	return ground_line(s, g, start, nl ? start + (uint64_t)(nl - p) : start + n, false);
-}
-
-/* Tool output or a source: remember what it said, to ground repeats of it. */
-static int ground_match(struct scan *s, struct ground *g, unsigned id, uint64_t from, uint64_t to)
-{
-	const struct rule *r = &s->rs->rules[id - s->db->first_rule_id];
-	const char *text;
-	size_t n;
-
-	if (r->grounding == GROUNDING_NONE)
-		return 0;
-	if (r->grounding == GROUNDING_REFERENCE)
-		return s->refs ? ground_reference(s, g, from) : 0;
-	text = window_get(&s->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
-	if (ground_key(r->grounding, text, n, &s->key) < 0)
-		return -ENOMEM;
-	return ground_add(g, s->key.data, s->key.len, from);
+	return s->rs->rules[id - s->db->first_rule_id].grounding;
 }
 
 /* Columns of held matches, counted along their lines as they are decided, in order. */
@@ -437,15 +357,13 @@ static int decide_held(struct scan *s, bool ground)
 		const struct held_event *e = &s->hold[i];
 
 		/* As close_span() would: within the span, lines read as they end. */
-		s->ground_lo = ground ? s->spans.open_to : 0;
 		if (ground && e->id >= first) {
-			err = ground_match(s, s->held_ground, e->id, e->from, e->to);
+			err = ground_unit_match(s->unit, s->held_ground, grounding_of(s, e->id), e->from,
+						e->to);
 		} else if (ground && e->id == s->db->line_id) {
-			err = s->refs ? ground_line(s, s->held_ground, s->held_line_from, e->from, true)
-				      : 0;
+			err = ground_unit_line(s->unit, s->held_ground, s->held_line_from, e->from);
 			s->held_line_from = e->from + 1;
 		}
-		s->ground_lo = 0;
 		if (err)
 			break;
 		err = agent_event(s, e, &c);
@@ -523,24 +441,21 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 		err = ground_merge(s->ground, s->held_ground);
 		ground_reset(s->held_ground);
 	}
-	/* A line of it is read for entries up to the span's ends, never the model's text beside them. */
-	s->ground_lo = s->spans.open_to;
+	/* A line of it is read for entries up to the span's ends (the unit's). */
 	line_from = MAX(s->held_line_from, s->spans.open_to);
-	s->ground_hi = from;
 	for (i = 0; i < s->n_hold && !err; i++)
 		if (s->hold[i].id >= first) {
-			err = ground_match(s, s->ground, s->hold[i].id, s->hold[i].from, s->hold[i].to);
+			err = ground_unit_match(s->unit, s->ground, grounding_of(s, s->hold[i].id),
+						s->hold[i].from, s->hold[i].to);
 		} else if (s->hold[i].id == s->db->line_id) {
-			err = s->refs ? ground_line(s, s->ground, line_from, s->hold[i].from, true) : 0;
+			err = ground_unit_line(s->unit, s->ground, line_from, s->hold[i].from);
 			line_from = s->hold[i].from + 1;
 			if (!err)
 				err = claims_line(s->claims, s->hold[i].from + 1);
 		}
 	/* The line the span closes on, up to the closer. */
-	if (!err && s->refs)
-		err = ground_line(s, s->ground, line_from, from, true);
-	s->ground_lo = 0;
-	s->ground_hi = UINT64_MAX;
+	if (!err)
+		err = ground_unit_line(s->unit, s->ground, line_from, from);
 	s->n_hold = 0;
 	s->grounded += s->span_matches + ground_unit_quantities(s->unit);
 	ground_activate(s->ground);
@@ -669,9 +584,11 @@ static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, 
 			uint64_t line_from = s->source_line;
 
 			s->source_line = from + 1;
-			return s->refs ? ground_line(s, s->sources, line_from, from, true) : 0;
+			return ground_unit_line(s->unit, s->sources, line_from, from);
 		}
-		return id >= db->first_rule_id ? ground_match(s, s->sources, id, from, to) : 0;
+		return id >= db->first_rule_id
+			       ? ground_unit_match(s->unit, s->sources, grounding_of(s, id), from, to)
+			       : 0;
 	}
 	advance(s, from);
 	if (id == db->line_id) {
@@ -706,8 +623,6 @@ static void reset(struct scan *s)
 	spans_reset(&s->spans);
 	s->n_hold = 0;
 	s->deferring = false;
-	s->ground_lo = 0;
-	s->ground_hi = UINT64_MAX;
 	drop_deferred(s);
 	if (ground_changed(s->span_ground))
 		ground_reset(s->span_ground);
@@ -715,8 +630,6 @@ static void reset(struct scan *s)
 		ground_reset(s->held_ground);
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	ground_unit_stop(s->unit);
-	s->ref_line_start = UINT64_MAX;
-	s->ref_ground = NULL;
 	claims_reset(s->claims);
 	s->pending = 0;
 	/* Sources ground the whole input: number checks run from its start.
@@ -838,7 +751,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 		goto fail;
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
-	err = ground_unit_new(&s->win, db->attrs, codes, &s->unit);
+	err = ground_unit_new(&s->win, db->attrs, db->refs, codes, &s->unit);
 	if (err < 0)
 		goto fail;
 	cr = claims_rules_of(db);
@@ -871,7 +784,6 @@ void scan_free(struct scan *s)
 	free(s->hold);
 	free(s->defer);
 	buf_free(&s->defer_text);
-	buf_free(&s->key);
 	free(s->counts);
 	free(s->ext_end);
 	free(s->win.data);
@@ -928,8 +840,10 @@ int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len,
 	/* Titles are normalized with the packs' stop words, as entries are. */
 	if (!s->refs && (err = refs_new(s->rs, &s->own_refs, d)) < 0)
 		return err;
-	if (!s->refs)
+	if (!s->refs) {
 		s->refs = s->own_refs;
+		ground_unit_refs(s->unit, s->refs);
+	}
 	if (!s->bib && (err = bib_new(s->refs, &s->bib)) < 0)
 		return err;
 	err = bib_add(s->bib, name, data, len, d);
@@ -978,7 +892,6 @@ int scan_source_begin(struct scan *s)
 	s->src_len = 0;
 	s->win.len = 0;
 	s->win.base = 0;
-	s->ref_line_start = UINT64_MAX; /* offsets start again at 0 */
 	memset(s->ext_end, 0, s->rs->n_rules * sizeof(*s->ext_end));
 	s->source_line = 0;
 	ground_unit_open(s->unit, s->sources, 0);
@@ -1069,10 +982,11 @@ int scan_source_end(struct scan *s)
 	if (s->source_mode) {
 		err = engine_stream_end(s->es, on_match, s);
 		if (!err)
-			err = ground_unit_close(s->unit, 0, false);
+			err = ground_unit_close(s->unit, s->win.base + s->win.len, false);
 		/* The last line, when no line break ends it. */
-		if (!err && s->refs)
-			err = ground_line(s, s->sources, s->source_line, s->win.base + s->win.len, true);
+		if (!err)
+			err = ground_unit_line(s->unit, s->sources, s->source_line,
+					       s->win.base + s->win.len);
 		if (!err)
 			source_seen(s);
 	}

@@ -60,7 +60,6 @@ struct scan {
 	uint64_t src_hash, src_len;
 	struct { uint64_t hash, len; } src_seen[16];
 	uint32_t n_src_seen;
-	uint64_t ground_lo, ground_hi; /* what a reference line read as grounding may span */
 	uint64_t source_line;          /* where the source's current line starts */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	/* The literal that wakes the late database (a rule's wake_on), or
@@ -75,7 +74,6 @@ struct scan {
 	bool wake_hit;
 	claims_claim_fn claim_fn;   /* --claims */
 	void *claim_ctx;
-	struct buf key;
 	struct spans spans;
 	struct window win;
 	/*
@@ -119,12 +117,10 @@ struct scan {
 	/* Reads a tool span's content or a source into a set (ground_unit.h). */
 	struct ground_unit *unit;
 	/* Bibliography entries in tool output and sources (NULL: no reference
-	 * rules), and the line last read for them, not to read it twice. */
+	 * rules): the unit reads them (ground_unit_refs()). */
 	const struct refs *refs;    /* the db's, or own_refs for --bib */
 	struct refs *own_refs;
 	struct bib *bib;            /* --bib, or NULL */
-	uint64_t ref_line_start;
-	struct ground *ref_ground;
 };
 
 #endif
