@@ -25,7 +25,29 @@
 /* The longest label word taken ("Activity", "Session", "Option"). */
 #define LABEL_WORD 24
 
+/* What a unit is, and so where its matches and lines go (target()). */
+enum unit_kind {
+	UNIT_NONE,
+	UNIT_SPAN,   /* a span open: its events decided early go to held */
+	UNIT_CLOSED, /* the span closed: the rest of its events go to input */
+	UNIT_SOURCE, /* a source: all of it goes to sources */
+};
+
 struct ground_unit {
+	/*
+	 * The sets, all owned here: the input's, which claims judge against;
+	 * the sources', which seeds each input's (made at the first source);
+	 * an open span's own, merged into the input's when it closes; and
+	 * what the span's events decided early (while it was open) ground,
+	 * merged after it, in the order they have when none is decided early,
+	 * so that the input's order (and what it evicts) does not hang on
+	 * where the reads cut the input. The last two are made when first needed.
+	 */
+	struct ground *input, *sources, *span, *held;
+	bool have_sources; /* sources holds some: kept allocated when cleared */
+	bool stale;        /* input is to be made from sources first */
+	enum unit_kind kind;
+	uint64_t line_at;  /* where the unit's current line starts (line_break()) */
 	const struct window *win;   /* the input's recent bytes: the unit's are read there */
 	const struct attrs *attrs;  /* NULL without an attribute rule */
 	bool codes;  /* a rule checks codes (grounding: code): values are read for them */
@@ -1320,14 +1342,44 @@ static int read_reference(struct ground_unit *u, struct ground *g, uint64_t from
 	return read_line(u, g, start, nl ? start + (uint64_t)(nl - p) : start + n, false);
 }
 
-int ground_unit_match(struct ground_unit *u, struct ground *g, enum grounding kind, uint64_t from,
-		     uint64_t to)
+/*
+ * The set a match or line of the unit goes into: held (made now if need
+ * be) while its span is open, input once it closed, sources for a source;
+ * NULL between units.
+ */
+static int target(struct ground_unit *u, struct ground **g)
 {
+	int err = 0;
+
+	switch (u->kind) {
+	case UNIT_SPAN:
+		if (!u->held)
+			err = ground_new(&u->held);
+		*g = u->held;
+		break;
+	case UNIT_CLOSED:
+		*g = u->input;
+		break;
+	case UNIT_SOURCE:
+		*g = u->sources;
+		break;
+	default:
+		*g = NULL;
+	}
+	return err;
+}
+
+int ground_unit_match(struct ground_unit *u, enum grounding kind, uint64_t from, uint64_t to)
+{
+	struct ground *g;
 	const char *text;
 	size_t n;
+	int err;
 
 	if (kind == GROUNDING_NONE)
 		return 0;
+	if ((err = target(u, &g)) < 0 || !g)
+		return err;
 	if (kind == GROUNDING_REFERENCE)
 		return u->refs ? read_reference(u, g, from) : 0;
 	text = window_get(u->win, from, MIN(to, from + GROUND_KEY_MAX), &n);
@@ -1336,9 +1388,18 @@ int ground_unit_match(struct ground_unit *u, struct ground *g, enum grounding ki
 	return ground_add(g, u->key.data, u->key.len, from);
 }
 
-int ground_unit_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end)
+int ground_unit_line_end(struct ground_unit *u, uint64_t at)
 {
-	return u->refs ? read_line(u, g, start, end, true) : 0;
+	uint64_t start = u->line_at;
+	struct ground *g;
+	int err;
+
+	u->line_at = at + 1;
+	if (!u->refs)
+		return 0;
+	if ((err = target(u, &g)) < 0 || !g)
+		return err;
+	return read_line(u, g, start, at, true);
 }
 
 void ground_unit_refs(struct ground_unit *u, const struct refs *refs)
@@ -1354,6 +1415,11 @@ int ground_unit_new(const struct window *win, const struct attrs *attrs, const s
 
 	if (!u)
 		return -ENOMEM;
+	err = ground_new(&u->input);
+	if (err < 0) {
+		free(u);
+		return err;
+	}
 	u->win = win;
 	u->attrs = attrs;
 	u->refs = refs;
@@ -1362,7 +1428,7 @@ int ground_unit_new(const struct window *win, const struct attrs *attrs, const s
 	u->ref_line_start = UINT64_MAX;
 	err = record_new(&u->reader);
 	if (err < 0) {
-		free(u);
+		ground_unit_free(u);
 		return err;
 	}
 	*out = u;
@@ -1374,11 +1440,16 @@ void ground_unit_free(struct ground_unit *u)
 	if (!u)
 		return;
 	record_free(u->reader);
+	ground_free(u->input);
+	ground_free(u->sources);
+	ground_free(u->span);
+	ground_free(u->held);
 	buf_free(&u->key);
 	free(u);
 }
 
-void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
+/* A unit starts at offset at: read into g (its quantities counted afresh). */
+static void unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
 {
 	record_reset(u->reader);
 	u->rec_ground = g;
@@ -1386,7 +1457,7 @@ void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at)
 	u->rec_at = u->rec_base = at;
 	u->rec_seq = ground_next_seq(g);
 	u->quantities = 0;
-	u->lo = at;
+	u->lo = u->line_at = at;
 	u->hi = UINT64_MAX;
 	u->ref_line_start = UINT64_MAX;
 	u->ref_ground = NULL;
@@ -1421,7 +1492,11 @@ int ground_unit_catch_up(struct ground_unit *u, uint64_t to)
 	return err;
 }
 
-int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines)
+/*
+ * The unit's reading ends at offset to. With lines false (a source) a run of
+ * lines alike that ends it is not counted as a list, as a span's is.
+ */
+static int unit_close(struct ground_unit *u, uint64_t to, bool lines)
 {
 	int err = ground_unit_catch_up(u, to);
 
@@ -1442,6 +1517,7 @@ int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines)
 
 void ground_unit_stop(struct ground_unit *u)
 {
+	u->kind = UNIT_NONE;
 	u->rec_on = false;
 	record_reset(u->reader);
 	u->lo = 0;
@@ -1450,12 +1526,121 @@ void ground_unit_stop(struct ground_unit *u)
 	u->ref_ground = NULL;
 }
 
-bool ground_unit_reading(const struct ground_unit *u)
-{
-	return u->rec_on;
-}
-
 uint64_t ground_unit_quantities(const struct ground_unit *u)
 {
 	return u->quantities;
+}
+
+struct ground *ground_unit_set(const struct ground_unit *u)
+{
+	return u->input;
+}
+
+void ground_unit_input(struct ground_unit *u)
+{
+	if (ground_changed(u->span))
+		ground_reset(u->span);
+	if (ground_changed(u->held))
+		ground_reset(u->held);
+	ground_unit_stop(u);
+	/* Sources ground the whole input: number checks run from its start.
+	 * The input's set is made from them when it starts (ground_unit_sync()):
+	 * a run of tool messages between two replies asks for it once. */
+	u->stale = u->have_sources;
+	if (!u->have_sources)
+		ground_reset(u->input);
+}
+
+bool ground_unit_stale(const struct ground_unit *u)
+{
+	return u->stale;
+}
+
+int ground_unit_sync(struct ground_unit *u)
+{
+	if (!u->stale)
+		return 0;
+	u->stale = false;
+	return MIN(ground_sync(u->input, u->sources), 0);
+}
+
+int ground_unit_open_span(struct ground_unit *u, uint64_t at)
+{
+	int err = u->span ? 0 : ground_new(&u->span);
+
+	if (err)
+		return err;
+	u->kind = UNIT_SPAN;
+	unit_open(u, u->span, at);
+	return 0;
+}
+
+int ground_unit_close_span(struct ground_unit *u, uint64_t to)
+{
+	int err = unit_close(u, to, true);
+
+	/* What it said grounds the rest of the input, in the order it was said. */
+	if (!err && ground_changed(u->span)) {
+		err = ground_merge(u->input, u->span);
+		ground_reset(u->span);
+	}
+	if (!err && ground_changed(u->held)) {
+		err = ground_merge(u->input, u->held);
+		ground_reset(u->held);
+	}
+	u->kind = UNIT_CLOSED;
+	return err;
+}
+
+void ground_unit_span_done(struct ground_unit *u)
+{
+	u->kind = UNIT_NONE;
+	ground_activate(u->input);
+}
+
+int ground_unit_open_source(struct ground_unit *u)
+{
+	int err = u->sources ? 0 : ground_new(&u->sources);
+
+	if (err < 0)
+		return err;
+	ground_activate(u->sources);
+	ground_begin_text(u->sources);
+	u->have_sources = true;
+	u->kind = UNIT_SOURCE;
+	unit_open(u, u->sources, 0);
+	return 0;
+}
+
+int ground_unit_close_source(struct ground_unit *u, uint64_t to)
+{
+	int err = unit_close(u, to, false);
+
+	/* The last line, when no line break ends it. */
+	return err ? err : ground_unit_line_end(u, to);
+}
+
+void ground_unit_unsay(struct ground_unit *u)
+{
+	ground_groups_unsay(u->sources);
+}
+
+void ground_unit_turn(struct ground_unit *u)
+{
+	if (u->sources)
+		ground_turn(u->sources);
+}
+
+void ground_unit_clear_sources(struct ground_unit *u)
+{
+	/* Kept for the next sources: a caller that sets them per message
+	 * would otherwise allocate and fault in a megabyte each time. */
+	if (u->sources)
+		ground_reset(u->sources);
+	u->have_sources = false;
+}
+
+uint64_t ground_unit_evictions(const struct ground_unit *u)
+{
+	return ground_evictions(u->input);
 }

@@ -8,10 +8,12 @@
  * in the set, in the order the unit says them.
  *
  * ground_unit_new() returns a unit reader freed with ground_unit_free(). It
- * keeps the window pointer (the input's recent bytes, common/window.h) and
- * the attrs pointer, which must outlive it, and reads the window only for
- * bytes of the unit it has been given; it owns none of the sets it fills.
- * A unit goes open -> bytes (feed or catch_up) -> close, one at a time.
+ * keeps the window, attrs and refs pointers, which must outlive it, and
+ * reads the window (the input's recent bytes, common/window.h) only for
+ * bytes of the unit it has been given. It owns the sets it fills: the
+ * input's, the sources', and an open span's; the caller never touches a
+ * set but through the input's, which claims read (ground_unit_set()).
+ * A unit goes open -> bytes, matches and lines -> close, one at a time.
  */
 #ifndef HALLUSCAN_GROUND_UNIT_H
 #define HALLUSCAN_GROUND_UNIT_H
@@ -33,47 +35,79 @@ struct ground_unit;
  */
 int ground_unit_new(const struct window *win, const struct attrs *attrs, const struct refs *refs,
 		    bool codes, struct ground_unit **out);
+void ground_unit_free(struct ground_unit *u);
 /* The reference rules from now on (a --bib's, where the db had none). */
 void ground_unit_refs(struct ground_unit *u, const struct refs *refs);
-void ground_unit_free(struct ground_unit *u);
+
+/* The input's set, which claims judge against: the unit's, valid until it is freed. */
+struct ground *ground_unit_set(const struct ground_unit *u);
+/*
+ * A new input starts: no unit is open, and its set is empty, or, where
+ * sources were given, to be made from them (stale until ground_unit_sync()).
+ */
+void ground_unit_input(struct ground_unit *u);
+bool ground_unit_stale(const struct ground_unit *u);
+/* Makes the input's set from the sources' if it is stale. Returns 0 or -ENOMEM. */
+int ground_unit_sync(struct ground_unit *u);
 
 /*
- * A unit starts at stream offset at (a span's content after its opener, a
- * source at 0): what it says goes into g, until it closes. Forgets any unit
- * left open, and starts counting its quantities afresh.
+ * A tool span's content starts at offset at. Until it closes, its bytes
+ * are read from the window (catch_up) into a set of its own, and its
+ * matches and lines decided early (ground_unit_match(), _line_end()) into
+ * another: neither grounds the input yet, for the span may be left open.
  */
-void ground_unit_open(struct ground_unit *u, struct ground *g, uint64_t at);
-/* The unit's next bytes, given here and not read from the window (a source). */
-int ground_unit_feed(struct ground_unit *u, const char *p, size_t n);
+int ground_unit_open_span(struct ground_unit *u, uint64_t at);
 /*
  * The unit's bytes up to offset to, read from the window (a span's, fed as
  * they are about to leave it). On an error the unit reads no more.
  */
 int ground_unit_catch_up(struct ground_unit *u, uint64_t to);
 /*
- * The unit ends at offset to: its bytes up to there (catch_up), what its
- * reader still held, and the lists it was in the middle of. With lines
- * false (a source) a run of lines alike that ends it is not counted as a
- * list, as a span's is. Its matches and lines may still be given (below).
+ * The span closes at offset to: its bytes up to there, what its reader
+ * still held, the lists it was in the middle of; then its set and what
+ * was decided early go into the input's, in that order. Its matches and
+ * lines not yet given go into the input's set directly, until
+ * ground_unit_span_done() makes the input's set active (number checks
+ * apply).
  */
-int ground_unit_close(struct ground_unit *u, uint64_t to, bool lines);
+int ground_unit_close_span(struct ground_unit *u, uint64_t to);
+void ground_unit_span_done(struct ground_unit *u);
+
 /*
- * A rule's match at [from, to) in the unit, grounded as kind says (a
- * reference: the entries of its line); the key of its text goes into g.
+ * A source (--source, halluscan_scanner_add_grounding()) starts at offset
+ * 0: a new text in the sources' set, which seeds each input's from now on.
+ * Its bytes are fed (ground_unit_feed()), not read from the window.
  */
-int ground_unit_match(struct ground_unit *u, struct ground *g, enum grounding kind, uint64_t from,
-		      uint64_t to);
+int ground_unit_open_source(struct ground_unit *u);
+int ground_unit_feed(struct ground_unit *u, const char *p, size_t n);
 /*
- * A line [start, end) of the unit that holds a reference form
- * (refs_line_cue()): its entries' titles, DOIs and ids go into g. Both
- * read only the unit's bytes, never the model's text beside a span.
+ * The source ends at offset to, and its last line with it. A run of lines
+ * alike that ends a source is not counted as a list, as a span's is.
  */
-int ground_unit_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end);
-/* The unit is dropped unread (an input ended with its span open, or a reset). */
+int ground_unit_close_source(struct ground_unit *u, uint64_t to);
+/* The source just closed says again what one of the turn's said: its group items are taken back. */
+void ground_unit_unsay(struct ground_unit *u);
+/* A turn begins (ground_turn() of the sources'). */
+void ground_unit_turn(struct ground_unit *u);
+/* No more sources: inputs start empty again (the set is kept, emptied). */
+void ground_unit_clear_sources(struct ground_unit *u);
+
+/*
+ * A rule's match at [from, to) in the open unit, grounded as kind says (a
+ * reference: the entries of its line), and a line of it that ends at at
+ * (a line break, or the closer), read for references where it holds a
+ * reference form (refs_line_cue()). Both read only the unit's bytes, never
+ * the model's text beside a span, into the set the unit's state says
+ * (above); between units they do nothing.
+ */
+int ground_unit_match(struct ground_unit *u, enum grounding kind, uint64_t from, uint64_t to);
+int ground_unit_line_end(struct ground_unit *u, uint64_t at);
+
+/* The unit is dropped unread (an input ended with its span open). */
 void ground_unit_stop(struct ground_unit *u);
-/* Whether a unit is open and still read. */
-bool ground_unit_reading(const struct ground_unit *u);
-/* The quantities the unit put in its set since it opened: what it grounded besides matches. */
+/* The quantities the last unit put in its set: what it grounded besides matches. */
 uint64_t ground_unit_quantities(const struct ground_unit *u);
+/* Items the input's set evicted. */
+uint64_t ground_unit_evictions(const struct ground_unit *u);
 
 #endif

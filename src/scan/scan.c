@@ -338,8 +338,8 @@ static int agent_event(struct scan *s, const struct held_event *e, struct column
 
 /*
  * Decides the held events as the model's text: while the span is still
- * open (ground: what they say is set aside in held_ground, for the span may
- * yet close), or when the input ended with it open.
+ * open (ground: what they say the unit sets aside, for the span may yet
+ * close: ground_unit.h), or when the input ended with it open.
  */
 static int decide_held(struct scan *s, bool ground)
 {
@@ -348,22 +348,14 @@ static int decide_held(struct scan *s, bool ground)
 	size_t i;
 	int err = 0;
 
-	if (ground && !s->held_ground) {
-		err = ground_new(&s->held_ground);
-		if (err < 0)
-			return err;
-	}
 	for (i = 0; i < s->n_hold && err == 0; i++) {
 		const struct held_event *e = &s->hold[i];
 
 		/* As close_span() would: within the span, lines read as they end. */
-		if (ground && e->id >= first) {
-			err = ground_unit_match(s->unit, s->held_ground, grounding_of(s, e->id), e->from,
-						e->to);
-		} else if (ground && e->id == s->db->line_id) {
-			err = ground_unit_line(s->unit, s->held_ground, s->held_line_from, e->from);
-			s->held_line_from = e->from + 1;
-		}
+		if (ground && e->id >= first)
+			err = ground_unit_match(s->unit, grounding_of(s, e->id), e->from, e->to);
+		else if (ground && e->id == s->db->line_id)
+			err = ground_unit_line_end(s->unit, e->from);
 		if (err)
 			break;
 		err = agent_event(s, e, &c);
@@ -405,60 +397,43 @@ static int open_span(struct scan *s, uint64_t from, uint64_t to)
 	claims_tool_output(s->claims, true);
 	s->deferring = true;
 	s->span_matches = 0;
-	s->held_line_from = 0;
 	s->exempted_at_open = claims_exempted(s->claims);
 	s->repeats_at_open = claims_repeats(s->claims);
-	if (!err && !s->span_ground)
-		err = ground_new(&s->span_ground);
-	if (!err)
-		ground_unit_open(s->unit, s->span_ground, to);
-	return err;
+	return err ? err : ground_unit_open_span(s->unit, to);
 }
 
 /* The open span closed at [from, to): its content was the tool's after all. */
 static int close_span(struct scan *s, uint64_t from, uint64_t to)
 {
 	unsigned first = (unsigned)s->db->first_rule_id;
-	uint64_t line_from;
 	size_t i;
 	int err;
 
 	/* What was decided of it as the model's text is dropped, and not counted. */
 	err = claims_break(s->claims, from);
-	/* Its quantities, with what it said of them. */
+	/* Its quantities, with what it said of them: they ground the rest of the input. */
 	if (!err)
-		err = ground_unit_close(s->unit, from, true);
+		err = ground_unit_close_span(s->unit, from);
 	drop_deferred(s);
 	s->deferring = false;
 	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
 	s->tool_repeats += claims_repeats(s->claims) - s->repeats_at_open;
-	/* What it said grounds the rest of the input, in the order it was said. */
-	if (!err && ground_changed(s->span_ground)) {
-		err = ground_merge(s->ground, s->span_ground);
-		ground_reset(s->span_ground);
-	}
-	if (!err && ground_changed(s->held_ground)) {
-		err = ground_merge(s->ground, s->held_ground);
-		ground_reset(s->held_ground);
-	}
-	/* A line of it is read for entries up to the span's ends (the unit's). */
-	line_from = MAX(s->held_line_from, s->spans.open_to);
+	/* Its events still held, in order; a line of it is read for entries up to the span's ends. */
 	for (i = 0; i < s->n_hold && !err; i++)
 		if (s->hold[i].id >= first) {
-			err = ground_unit_match(s->unit, s->ground, grounding_of(s, s->hold[i].id),
-						s->hold[i].from, s->hold[i].to);
+			err = ground_unit_match(s->unit, grounding_of(s, s->hold[i].id), s->hold[i].from,
+						s->hold[i].to);
 		} else if (s->hold[i].id == s->db->line_id) {
-			err = ground_unit_line(s->unit, s->ground, line_from, s->hold[i].from);
-			line_from = s->hold[i].from + 1;
+			err = ground_unit_line_end(s->unit, s->hold[i].from);
 			if (!err)
 				err = claims_line(s->claims, s->hold[i].from + 1);
 		}
 	/* The line the span closes on, up to the closer. */
 	if (!err)
-		err = ground_unit_line(s->unit, s->ground, line_from, from);
+		err = ground_unit_line_end(s->unit, from);
 	s->n_hold = 0;
 	s->grounded += s->span_matches + ground_unit_quantities(s->unit);
-	ground_activate(s->ground);
+	ground_unit_span_done(s->unit);
 	if (!err)
 		err = claims_break(s->claims, to);
 	claims_tool_output(s->claims, false);
@@ -580,15 +555,10 @@ static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, 
 	}
 	/* A source is grounding only: no line, sentence or claim of it counts. */
 	if (s->source_mode) {
-		if (id == db->line_id) {
-			uint64_t line_from = s->source_line;
-
-			s->source_line = from + 1;
-			return ground_unit_line(s->unit, s->sources, line_from, from);
-		}
-		return id >= db->first_rule_id
-			       ? ground_unit_match(s->unit, s->sources, grounding_of(s, id), from, to)
-			       : 0;
+		if (id == db->line_id)
+			return ground_unit_line_end(s->unit, from);
+		return id >= db->first_rule_id ? ground_unit_match(s->unit, grounding_of(s, id), from, to)
+					       : 0;
 	}
 	advance(s, from);
 	if (id == db->line_id) {
@@ -624,20 +594,10 @@ static void reset(struct scan *s)
 	s->n_hold = 0;
 	s->deferring = false;
 	drop_deferred(s);
-	if (ground_changed(s->span_ground))
-		ground_reset(s->span_ground);
-	if (ground_changed(s->held_ground))
-		ground_reset(s->held_ground);
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
-	ground_unit_stop(s->unit);
+	ground_unit_input(s->unit);
 	claims_reset(s->claims);
 	s->pending = 0;
-	/* Sources ground the whole input: number checks run from its start.
-	 * The input's set is made from them when it starts (sync_ground()):
-	 * a run of tool messages between two replies asks for it once. */
-	s->ground_stale = s->have_sources;
-	if (!s->have_sources)
-		ground_reset(s->ground);
 	/* Under pressure its rules (in the late database) run from the start,
 	 * as do rules that wake on different literals. */
 	s->woken = s->pressure || (s->wake_len && !s->wake);
@@ -746,16 +706,13 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = engine_stream_new(db->engine, &s->es);
 	if (err < 0)
 		goto fail;
-	err = ground_new(&s->ground);
-	if (err < 0)
-		goto fail;
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
 	err = ground_unit_new(&s->win, db->attrs, db->refs, codes, &s->unit);
 	if (err < 0)
 		goto fail;
 	cr = claims_rules_of(db);
-	err = claims_new(&cr, &s->win, s->ground, false, on_claim_item, s, &s->claims);
+	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), false, on_claim_item, s, &s->claims);
 	if (err < 0)
 		goto fail;
 	s->refs = db->refs;
@@ -776,10 +733,6 @@ void scan_free(struct scan *s)
 	bib_free(s->bib);
 	claims_free(s->claims);
 	refs_free(s->own_refs);
-	ground_free(s->ground);
-	ground_free(s->sources);
-	ground_free(s->span_ground);
-	ground_free(s->held_ground);
 	spans_fini(&s->spans);
 	free(s->hold);
 	free(s->defer);
@@ -805,7 +758,7 @@ int scan_show_grounded(struct scan *s, bool on)
 	int err;
 
 	cr = claims_rules_of(s->db);
-	err = claims_new(&cr, &s->win, s->ground, on, on_claim_item, s, &c);
+	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), on, on_claim_item, s, &c);
 	if (err < 0)
 		return err;
 	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
@@ -860,11 +813,7 @@ void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
 
 void scan_clear_sources(struct scan *s)
 {
-	/* Kept for the next sources: a caller that sets them per message
-	 * would otherwise allocate and fault in a megabyte each time. */
-	if (s->sources)
-		ground_reset(s->sources);
-	s->have_sources = false;
+	ground_unit_clear_sources(s->unit);
 	s->n_src_seen = 0;
 	bib_free(s->bib);
 	s->bib = NULL;
@@ -877,31 +826,22 @@ void scan_clear_sources(struct scan *s)
 
 int scan_source_begin(struct scan *s)
 {
-	int err;
+	int err = ground_unit_open_source(s->unit);
 
-	if (!s->sources) {
-		err = ground_new(&s->sources);
-		if (err < 0)
-			return err;
-	}
-	ground_activate(s->sources);
-	ground_begin_text(s->sources);
-	s->have_sources = true;
+	if (err < 0)
+		return err;
 	s->source_mode = true;
 	s->src_hash = 0xcbf29ce484222325ull;
 	s->src_len = 0;
 	s->win.len = 0;
 	s->win.base = 0;
 	memset(s->ext_end, 0, s->rs->n_rules * sizeof(*s->ext_end));
-	s->source_line = 0;
-	ground_unit_open(s->unit, s->sources, 0);
 	return 0;
 }
 
 void scan_source_turn(struct scan *s)
 {
-	if (s->sources)
-		ground_turn(s->sources);
+	ground_unit_turn(s->unit);
 	s->n_src_seen = 0;
 }
 
@@ -928,23 +868,23 @@ static void source_hash(struct scan *s, const char *p, size_t len)
 }
 
 /*
- * The source ends: one that says again what one of the turn said before
- * (the same length, the same first bytes: a tool called twice) counts its
- * items of the groups once (ground_groups_unsay()).
+ * The source ends: whether it says again what one of the turn said before
+ * (the same length, the same first bytes: a tool called twice), which then
+ * counts its items of the groups once (ground_unit_unsay()); else it is
+ * remembered.
  */
-static void source_seen(struct scan *s)
+static bool source_seen(struct scan *s)
 {
 	uint32_t i, n = MIN(s->n_src_seen, (uint32_t)ARRAY_SIZE(s->src_seen));
 
 	if (s->src_len == 0)
-		return;
+		return false;
 	for (i = 0; i < n; i++)
-		if (s->src_seen[i].hash == s->src_hash && s->src_seen[i].len == s->src_len) {
-			ground_groups_unsay(s->sources);
-			return;
-		}
+		if (s->src_seen[i].hash == s->src_hash && s->src_seen[i].len == s->src_len)
+			return true;
 	s->src_seen[s->n_src_seen++ % ARRAY_SIZE(s->src_seen)].hash = s->src_hash;
 	s->src_seen[(s->n_src_seen - 1) % ARRAY_SIZE(s->src_seen)].len = s->src_len;
+	return false;
 }
 
 int scan_source_feed(struct scan *s, const void *buf, size_t len)
@@ -982,13 +922,9 @@ int scan_source_end(struct scan *s)
 	if (s->source_mode) {
 		err = engine_stream_end(s->es, on_match, s);
 		if (!err)
-			err = ground_unit_close(s->unit, s->win.base + s->win.len, false);
-		/* The last line, when no line break ends it. */
-		if (!err)
-			err = ground_unit_line(s->unit, s->sources, s->source_line,
-					       s->win.base + s->win.len);
-		if (!err)
-			source_seen(s);
+			err = ground_unit_close_source(s->unit, s->win.base + s->win.len);
+		if (!err && source_seen(s))
+			ground_unit_unsay(s->unit);
 	}
 	/* (reset() stops the unit's reading) */
 	s->source_mode = false;
@@ -1042,10 +978,8 @@ static int make_room(struct scan *s, size_t n)
 /* The input's grounding set: the sources', as they are when it starts. */
 static int sync_ground(struct scan *s)
 {
-	if (s->ground_stale && !s->pending) {
-		s->ground_stale = false;
-		s->pending = MIN(ground_sync(s->ground, s->sources), 0);
-	}
+	if (!s->pending)
+		s->pending = ground_unit_sync(s->unit);
 	return s->pending;
 }
 
@@ -1098,7 +1032,7 @@ size_t scan_room(struct scan *s, char **at, size_t max)
 	size_t room = s->win.cap - s->win.len;
 
 	/* (a new input starts in scan_feed(), and a full window drops there) */
-	if (s->ended || s->ground_stale || s->pending || room < SCAN_ROOM_MIN)
+	if (s->ended || ground_unit_stale(s->unit) || s->pending || room < SCAN_ROOM_MIN)
 		return 0;
 	*at = s->win.data + s->win.len;
 	return MIN(room, max);
@@ -1201,7 +1135,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 		.bytes = s->bytes, .findings = s->findings, .signal_counts = s->counts,
 		.verdict = s->verdict, .exempted = claims_exempted(s->claims) - s->tool_exempted,
 		.grounded = s->grounded, .repeats = claims_repeats(s->claims) - s->tool_repeats,
-		.ground_evictions = ground_evictions(s->ground), .spans = s->spans.n_spans,
+		.ground_evictions = ground_unit_evictions(s->unit), .spans = s->spans.n_spans,
 		.unterminated_spans = open ? 1 : 0,
 		.limit_hits = limit_hits,
 		.claims = claims_counts(s->claims),

@@ -50,9 +50,6 @@ struct scan {
 	void *ctx;
 	struct engine_stream *es;
 	struct claims *claims;
-	struct ground *ground;
-	struct ground *sources;     /* --source grounding, seeding ground per input */
-	bool have_sources;          /* sources holds some: kept allocated when cleared */
 	bool source_mode;           /* scanning a source: every match grounds */
 	/* The source read now: a hash of its first SOURCE_HASHED bytes, and
 	 * its length; and those of the turn's sources before (a ring), to
@@ -60,7 +57,6 @@ struct scan {
 	uint64_t src_hash, src_len;
 	struct { uint64_t hash, len; } src_seen[16];
 	uint32_t n_src_seen;
-	uint64_t source_line;          /* where the source's current line starts */
 	bool pressure;              /* HALLUSCAN_SCAN_PRESSURE */
 	/* The literal that wakes the late database (a rule's wake_on), or
 	 * NULL: none, or rules that differ, which then run from the start. */
@@ -80,19 +76,12 @@ struct scan {
 	 * An open span's content is the tool's when the span closes, and the
 	 * model's when the input ends first: nothing vouched for it. Its events
 	 * wait undecided (hold). Those decided early (too many, or their bytes
-	 * leaving the window) have their findings kept aside (defer) and what
-	 * they would ground set aside (span_ground), until the span's fate is known.
-	 * What the events decided early ground is kept apart from what the record
-	 * reader puts in span_ground (held_ground): at the close it goes in after
-	 * the reader's and before the events still held, the order it has when
-	 * none was decided early, so the grounded set's order (and what it
-	 * evicts) does not hang on where the reads cut the input.
+	 * leaving the window) have their findings kept aside (defer), and what
+	 * they would ground the unit sets aside (ground_unit.h), until the
+	 * span's fate is known.
 	 */
 	struct held_event *hold;
 	size_t n_hold, cap_hold;
-	struct ground *span_ground;
-	struct ground *held_ground;
-	uint64_t held_line_from;    /* where the line after those decided early begins */
 	bool deferring;             /* findings go to defer, not out */
 	struct deferred *defer;
 	size_t n_defer, cap_defer;
@@ -111,7 +100,6 @@ struct scan {
 	uint64_t *counts;
 	bool ended;                 /* the last summary is still readable */
 	int pending;                /* an error of reset(), returned by the next call */
-	bool ground_stale;          /* ground is to be made from sources first */
 	enum severity verdict;
 	struct buf msg, rec, tmp;
 	/* Reads a tool span's content or a source into a set (ground_unit.h). */
