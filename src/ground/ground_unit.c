@@ -1300,9 +1300,11 @@ static bool escaped_break(const char *p, size_t n)
  * read, and never outside the unit (lo, hi): the model's text beside a span
  * on its line grounds nothing. With cued, the
  * line is read only when it holds a form the triggers leave to
- * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like).
+ * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like). (Inlined: it
+ * runs at every line end of a tool's output, which most leave at once.)
  */
-static int read_line(struct ground_unit *u, struct ground *g, uint64_t start, uint64_t end, bool cued)
+static inline __attribute__((always_inline)) int read_line(struct ground_unit *u, struct ground *g,
+							    uint64_t start, uint64_t end, bool cued)
 {
 	struct ref_entry out[REFS_PER_LINE];
 	const char *p;
