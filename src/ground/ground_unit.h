@@ -2,10 +2,9 @@
 /*
  * Grounding a unit of tool text: a tool span's content, or a source, read
  * whole into a grounded set (ground.h). The scan hands it the unit's bytes
- * and is told nothing back but errors: the record reader (record.h), the
- * number lexer's quantities of each value, list lengths, dash lines, codes,
- * phone numbers, dates and bare hosts are this module's to find and to put
- * in the set, in the order the unit says them.
+ * and is told nothing back but errors and counts: what its values say
+ * (ground_values.h), its matches' keys and its reference lines are this
+ * module's to find and to put in a set, in the order the unit says them.
  *
  * ground_unit_new() returns a unit reader freed with ground_unit_free(). It
  * keeps the window, attrs and refs pointers, which must outlive it, and
