@@ -77,10 +77,10 @@ static bool escaped_break(const char *p, size_t n)
  * references: its entries ground their titles, DOIs and arXiv ids, and its
  * parts their titles (refs_segment_keys). At most REFS_LINE_MAX bytes are
  * read, and never outside the unit (lo, hi): the model's text beside a span
- * on its line grounds nothing. With cued, the
- * line is read only when it holds a form the triggers leave to
- * refs_line_cue() ("[1] ", ". 2015.", '," ' and the like). (Inlined: it
- * runs at every line end of a tool's output, which most leave at once.)
+ * on its line grounds nothing. With cued, the line is read only when it
+ * holds a form the triggers leave to refs_line_cue() ("[1] ", ". 2015.",
+ * '," ' and the like). (Inlined: it runs at every line end of a tool's
+ * output, which most leave at once.)
  */
 static inline __attribute__((always_inline)) int read_line(struct ground_unit *u, struct ground *g,
 							    uint64_t start, uint64_t end, bool cued)
