@@ -8,9 +8,13 @@ file, then under src/, then under include/. A module's floor is 1 above the
 highest module it includes, so every include runs downhill except those of
 a circle, which are listed. Then the calls between files: a .c calling a
 function another .c defines without `static` (read from the text, with
-comments, strings and character literals taken out; calls through function
-pointers are not seen), and the circles they make. --check fails on an
-include, folder or call circle (meson test `layers`).
+comments, strings and character literals taken out), and the circles they
+make. Last the calls up through function pointers: a function a file hands
+(its own, or one of its stage's) to a function another file defines, as an
+argument of a function-pointer type, for that file to call (a callback), counted per pointer type (a
+typedef, or a parameter's own `int (*fn)(...)` named after its function);
+a pointer stored in a struct by assignment is not seen. --check fails on
+an include, folder or call circle (meson test `layers`).
     usage: scripts/layers.py [--check] [SRCDIR]
 """
 import collections
@@ -184,6 +188,79 @@ out.append("call circles: %s" % ("; ".join(
     ", ".join("%s -> %s (%s)" % (a, b, ", ".join(sorted(called[(a, b)])))
               for a in c for b in sorted(calls[a] & set(c)))
     for c in call_circles) or "none"))
+
+
+# Calls up through function pointers: the pointer types, the parameters of them, then
+# the calls that pass a function of the caller's own file at that place.
+def top_split(t):
+    """t split at its commas outside parentheses, brackets and braces."""
+    parts, depth, cur = [], 0, ""
+    for ch in t:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur]
+
+
+def args_at(text, i):
+    """The text between the parenthesis at text[i] and its match, or None."""
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j]
+    return None
+
+
+hcode = {f: code_of(f) for f in files if f.endswith(".h")}
+fntypes = {}
+for f, t in hcode.items():
+    for m in re.finditer(r"typedef\s[^;(]*\(\s*\*\s*(\w+)\s*\)\s*\(", t):
+        fntypes[m.group(1)] = f
+takes = {}  # function -> {parameter index: pointer type}
+for f, t in list(hcode.items()) + list(code.items()):
+    for m in re.finditer(r"\b([a-z_]\w*)\s*\(", t):
+        if m.group(1) in ("if", "while", "for", "switch", "return", "sizeof"):
+            continue
+        inner = args_at(t, m.end() - 1)
+        if inner is None or not re.match(r"\s*[;{]", t[m.end() + len(inner) + 1:]):
+            continue  # not a declaration or definition
+        for k, par in enumerate(top_split(inner)):
+            own = re.match(r"\s*(?:const\s+)?\w+\s*\(\s*\*\s*(\w+)\s*\)\s*\(", par)
+            name = re.match(r"\s*(?:const\s+)?(\w+)\s+\**\s*\w+\s*$", par)
+            if own:
+                takes.setdefault(m.group(1), {})[k] = "%s()'s %s" % (m.group(1), own.group(1))
+            elif name and name.group(1) in fntypes:
+                takes.setdefault(m.group(1), {})[k] = name.group(1)
+local = {f: set(re.findall(r"^(?:static\s+)?(?:inline\s+)?[a-z][\w \*]*?\b([a-z_]\w*)\(",
+                           code[f], re.M)) for f in cfiles}
+named = set().union(*local.values())
+ups = collections.defaultdict(set)  # pointer type -> {(caller, callback, callee file)}
+for f in cfiles:
+    for m in re.finditer(r"\b([a-z_]\w*)\s*\(", code[f]):
+        g = defined.get(m.group(1))
+        if m.group(1) not in takes or g is None or g == f:
+            continue
+        inner = args_at(code[f], m.end() - 1)
+        parts = top_split(inner) if inner is not None else []
+        for k, typ in takes[m.group(1)].items():
+            a = parts[k].strip() if k < len(parts) else ""
+            if a in named and a not in local[g]:
+                ups[typ].add((f, a, g))
+out.append("calls up through function pointers: %d (pointer type, then the callers' files "
+           "and the functions they hand down)" % sum(len(v) for v in ups.values()))
+for typ in sorted(ups, key=lambda t: (-len(ups[t]), t)):
+    out.append("  %-26s %d  %s" % (typ, len(ups[typ]), ", ".join(
+        "%s %s" % (f.replace("src/", ""), cb) for f, cb, _ in sorted(ups[typ]))))
 if not check:
     print("\n".join(out))
 elif circles or floops or call_circles:
