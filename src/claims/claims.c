@@ -42,10 +42,9 @@ const char *claim_label_name(enum claim_label l)
 	return label_names[l];
 }
 
-void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx)
+void claims_want_claims(struct claims *c, bool on)
 {
-	c->claim_fn = fn;
-	c->claim_ctx = ctx;
+	c->want_claims = on;
 }
 
 static void lazy_flush(struct claims *c);
@@ -62,7 +61,7 @@ const uint64_t *claims_counts(const struct claims *c)
 }
 
 int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
-	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out)
+	       bool show_grounded, struct claims **out)
 {
 	const struct ruleset *rs = cr->rs;
 	const struct attrs *attrs = cr->attrs;
@@ -78,8 +77,6 @@ int claims_new(const struct claims_rules *cr, const struct window *w, const stru
 	c->w = w;
 	c->ground = g;
 	c->show_grounded = show_grounded;
-	c->fn = fn;
-	c->ctx = ctx;
 	c->ex = calloc(rs->n_rules ? rs->n_rules : 1, sizeof(*c->ex));
 	c->last_kept = calloc(rs->n_signals ? rs->n_signals : 1, sizeof(*c->last_kept));
 	c->md = pcre2_match_data_create(1, NULL);
@@ -167,6 +164,9 @@ void claims_free(struct claims *c)
 	free(c->pend);
 	free(c->pend_items);
 	buf_free(&c->pend_text);
+	free(c->out);
+	free(c->out_items);
+	buf_free(&c->out_text);
 	free(c->ex);
 	free(c->last_kept);
 	free(c->held);
@@ -202,6 +202,8 @@ void claims_reset(struct claims *c)
 	c->list_text.len = 0;
 	c->pend_head = c->n_pend = c->n_pend_items = 0;
 	c->pend_text.len = 0;
+	c->n_out = c->n_out_items = 0;
+	c->out_text.len = 0;
 	c->judged_from = c->judged_to = c->dec_end = 0;
 	c->n_ent = 0;
 	c->n_said = 0;
@@ -252,7 +254,7 @@ static int put_claim(struct claims *c, struct claim *cl, struct claim_item *item
 			return hold_item(c, NULL, cl);
 	if (c->refs)
 		claim_off_entries(c, cl, items);
-	return c->claim_fn(c->claim_ctx, cl);
+	return hand_on(c, NULL, cl);
 }
 
 /* The claim of the sentence [c->start, end), from the held items' verdicts. */
@@ -310,7 +312,7 @@ static int make_claim(struct claims *c, uint64_t end)
 /* Whether a sentence with nothing held still needs deciding: as a claim, or for its numbers. */
 static inline bool wants_claim(const struct claims *c)
 {
-	return (c->claim_fn && !c->in_tool) || lexing(c);
+	return (c->want_claims && !c->in_tool) || lexing(c);
 }
 
 /* Decides the held matches of the sentence [start, end) and starts the next at next. */
@@ -448,7 +450,7 @@ static int decide(struct claims *c, uint64_t end, uint64_t next)
 		err = h->lexed && !c->before.on && before_total(c, h, end) ? before_hold(c, &it)
 									       : put(c, &it);
 	}
-	if (err == 0 && c->claim_fn && !c->in_tool)
+	if (err == 0 && c->want_claims && !c->in_tool)
 		err = make_claim(c, end);
 	c->n_held = 0;
 	c->text.len = 0;

@@ -100,9 +100,6 @@ struct claim {
 
 struct claims;
 
-/* Called for every match that survives its sentence, in order of offset. */
-typedef int (*claims_emit_fn)(void *ctx, const struct claim_item *it);
-
 struct ground;
 
 /*
@@ -128,8 +125,31 @@ struct claims_rules {
 };
 
 int claims_new(const struct claims_rules *cr, const struct window *w, const struct ground *g,
-	       bool show_grounded, claims_emit_fn fn, void *ctx, struct claims **out);
+	       bool show_grounded, struct claims **out);
 void claims_free(struct claims *c);
+
+/* One thing the claims hand on: a finding, or a sentence's claim. */
+struct claims_out {
+	bool is_claim;
+	struct claim_item it; /* a finding: a match that survived its sentence */
+	struct claim cl;      /* a claim (claims_want_claims()), after its findings */
+	size_t off, items_off; /* (the claims' own: where its bytes are kept) */
+};
+
+/*
+ * What the claims decided since the last take, in order: out[0, *n).
+ * claims_add(), claims_mark(), claims_break(), claims_line() and
+ * claims_advance() decide sentences, put what they hand on in this outbox,
+ * copied (texts, sources, a claim's items), and return; the caller takes
+ * it after a call, or after several (it keeps their order), and walks it.
+ * The array and every text it points to stay valid until the next call
+ * into c. It holds what the calls since the last take decided, and grows
+ * to that: the caller bounds it by how much input it gives between takes
+ * (the scan takes once a piece of 64 KiB at most). A call that cannot grow
+ * it fails with -ENOMEM, the rest of what it decided undelivered: the scan
+ * stops with an error, and nothing passes unseen.
+ */
+const struct claims_out *claims_take(struct claims *c, size_t *n);
 
 /* A rule match in agent text; its text is copied from the window now. */
 int claims_add(struct claims *c, size_t rule, uint64_t from, uint64_t to,
@@ -149,9 +169,8 @@ int claims_line(struct claims *c, uint64_t at);
 void claims_keep_columns(struct claims *c, uint64_t at);
 /* Forces the breaks that CLAIMS_SENTENCE_CAP puts before offset pos. */
 int claims_advance(struct claims *c, uint64_t pos);
-/* Called for each sentence, after its findings, when set (--claims). */
-typedef int (*claims_claim_fn)(void *ctx, const struct claim *cl);
-void claims_set_claim_fn(struct claims *c, claims_claim_fn fn, void *ctx);
+/* Each sentence's claim is handed on too, after its findings (--claims). Off until set. */
+void claims_want_claims(struct claims *c, bool on);
 /* Inside tool output no claim is made: sentences there are not the model's
  * (their matches are still decided, for a span that may never close). */
 void claims_tool_output(struct claims *c, bool inside);

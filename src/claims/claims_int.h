@@ -208,8 +208,6 @@ struct claims {
 	const struct ground *ground;
 	bool show_grounded;
 	struct buf key;
-	claims_emit_fn fn;
-	void *ctx;
 	uint64_t start;      /* where the current sentence starts */
 	uint64_t max_to;     /* the furthest end of a held match */
 	struct held *held;
@@ -222,8 +220,7 @@ struct claims {
 	pcre2_match_context *after_mctx; /* with an offset limit */
 	uint64_t gen;        /* the current sentence's number, for struct exemptions */
 	uint64_t exempted, repeats;
-	claims_claim_fn claim_fn;
-	void *claim_ctx;
+	bool want_claims;    /* claims_want_claims() */
 	bool in_tool;
 	bool cutting;        /* the sentence being decided is cut at the cap */
 	bool pressure;       /* HALLUSCAN_SCAN_PRESSURE: see enum pressure */
@@ -367,6 +364,13 @@ struct claims {
 	struct claim_item *pend_items; /* the items of claims held */
 	size_t n_pend_items, cap_pend_items;
 	struct buf pend_text;
+	/* The outbox (claims_take()): out[0, n_out), their bytes in out_text,
+	 * a claim's items in out_items, as pend keeps them. */
+	struct claims_out *out;
+	size_t n_out, cap_out;
+	struct claim_item *out_items;
+	size_t n_out_items, cap_out_items;
+	struct buf out_text;
 	uint64_t judged_from, judged_to, dec_end;
 	struct {
 		uint64_t from, to;
@@ -493,6 +497,7 @@ bool off_entries(const struct claims *c, struct claim_item *it);
 void claim_off_entries(struct claims *c, struct claim *cl, struct claim_item *items);
 int release(struct claims *c, size_t k);
 int hold_item(struct claims *c, const struct claim_item *it, const struct claim *cl);
+int hand_on(struct claims *c, const struct claim_item *it, const struct claim *cl);
 int arith_sentence(struct claims *c, uint64_t end);
 void ledger_add(struct claims *c, const struct held *h, enum check chk);
 int refs_list_end(struct claims *c);
@@ -784,7 +789,7 @@ static inline int put(struct claims *c, const struct claim_item *it)
 			return 0;
 		it = &t;
 	}
-	return waiting(c) ? hold_item(c, it, NULL) : c->fn(c->ctx, it);
+	return waiting(c) ? hold_item(c, it, NULL) : hand_on(c, it, NULL);
 }
 
 /* The first held of the sentence that is a sum of money its written

@@ -140,7 +140,7 @@ int release(struct claims *c, size_t k)
 			p->cl.text = t;
 			p->cl.items = items;
 			claim_off_entries(c, &p->cl, items);
-			err = c->claim_fn(c->claim_ctx, &p->cl);
+			err = hand_on(c, NULL, &p->cl);
 			continue;
 		}
 		/* (a total that waits for its items goes out as it is when pushed out) */
@@ -154,7 +154,7 @@ int release(struct claims *c, size_t k)
 		else if (p->it.source)
 			p->it.source = t + p->it.text_len;
 		if (!number_found(c, &p->it) || off_entries(c, &p->it))
-			err = c->fn(c->ctx, &p->it);
+			err = hand_on(c, &p->it, NULL);
 	}
 	c->pend_head += k;
 	if (err || c->pend_head == c->n_pend) {
@@ -185,6 +185,26 @@ int release(struct claims *c, size_t k)
 		c->pend[i].off -= shift;
 		c->pend[i].items_off -= ishift;
 	}
+	return 0;
+}
+
+/*
+ * Copies the bytes of a finding (cl NULL) or a claim to the end of b: its
+ * text, then a finding's source (NUL-terminated) or the claim's items'
+ * texts. Returns 0 or -ENOMEM (b then holds part of them).
+ */
+static inline int copy_text(struct buf *b, const struct claim_item *it, const struct claim *cl)
+{
+	size_t i;
+
+	if (!cl)
+		return buf_add(b, it->text, it->text_len) < 0 ||
+		       (it->source && buf_add(b, it->source, strlen(it->source) + 1) < 0) ? -ENOMEM : 0;
+	if (buf_add(b, cl->text, cl->text_len) < 0)
+		return -ENOMEM;
+	for (i = 0; i < cl->n_items; i++)
+		if (buf_add(b, cl->items[i].text, cl->items[i].text_len) < 0)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -222,29 +242,97 @@ int hold_item(struct claims *c, const struct claim_item *it, const struct claim 
 		goto now;
 	p = &c->pend[c->n_pend];
 	*p = (struct pending){.is_claim = cl != NULL, .off = off, .items_off = c->n_pend_items};
+	if (copy_text(&c->pend_text, it, cl) < 0) {
+		c->pend_text.len = off;
+		goto now;
+	}
 	if (cl) {
 		p->cl = *cl;
-		if (buf_add(&c->pend_text, cl->text, cl->text_len) < 0)
-			goto undo;
-		for (i = 0; i < n_items; i++)
-			if (buf_add(&c->pend_text, cl->items[i].text, cl->items[i].text_len) < 0)
-				goto undo;
 		if (n_items)
 			memcpy(c->pend_items + c->n_pend_items, cl->items, n_items * sizeof(*cl->items));
 		c->n_pend_items += n_items;
 	} else {
 		p->it = *it;
-		if (buf_add(&c->pend_text, it->text, it->text_len) < 0 ||
-		    (it->source && buf_add(&c->pend_text, it->source, strlen(it->source) + 1) < 0))
-			goto undo;
 	}
 	c->n_pend++;
 	return 0;
-undo:
-	c->pend_text.len = off;
 now:
 	err = release(c, waiting(c));
 	if (err)
 		return err;
-	return cl ? c->claim_fn(c->claim_ctx, cl) : c->fn(c->ctx, it);
+	return hand_on(c, it, cl);
+}
+
+/* Points an outbox entry's texts (and a claim's items) at their bytes. */
+static void point(struct claims *c, struct claims_out *o)
+{
+	/* (A buffer never grown is NULL: the texts are all empty.) */
+	const char *t = c->out_text.data ? c->out_text.data + o->off : "";
+	struct claim_item *items;
+	size_t j, at;
+
+	if (!o->is_claim) {
+		o->it.text = t;
+		if (o->it.source)
+			o->it.source = t + o->it.text_len;
+		return;
+	}
+	items = c->out_items + o->items_off;
+	o->cl.text = t;
+	o->cl.items = o->cl.n_items ? items : NULL;
+	at = o->cl.text_len;
+	for (j = 0; j < o->cl.n_items; j++) {
+		items[j].text = t + at;
+		at += items[j].text_len;
+	}
+}
+
+/*
+ * Puts a finding (cl NULL) or a claim in the outbox, its bytes copied:
+ * what the caller takes stays whole whatever the claims do with their
+ * buffers before it walks it (claims_take()). -ENOMEM when the outbox
+ * cannot grow: the caller's call fails, and nothing passes unseen.
+ */
+int hand_on(struct claims *c, const struct claim_item *it, const struct claim *cl)
+{
+	size_t n_items = cl ? cl->n_items : 0, off = c->out_text.len, i;
+	size_t cap_text = c->out_text.cap, cap_items = c->cap_out_items;
+	struct claims_out *o;
+
+	if (grow(&c->out, &c->cap_out, c->n_out + 1, sizeof(*c->out)) < 0 ||
+	    grow(&c->out_items, &c->cap_out_items, c->n_out_items + n_items,
+		 sizeof(*c->out_items)) < 0)
+		return -ENOMEM;
+	if (copy_text(&c->out_text, it, cl) < 0) {
+		c->out_text.len = off;
+		return -ENOMEM;
+	}
+	o = &c->out[c->n_out++];
+	o->is_claim = cl != NULL;
+	o->off = off;
+	o->items_off = c->n_out_items;
+	if (cl) {
+		o->cl = *cl;
+		if (n_items)
+			memcpy(c->out_items + c->n_out_items, cl->items, n_items * sizeof(*cl->items));
+		c->n_out_items += n_items;
+	} else {
+		o->it = *it;
+	}
+	/* Where the bytes or items moved, every entry is pointed at them again. */
+	if (c->out_text.cap != cap_text || c->cap_out_items != cap_items)
+		for (i = 0; i < c->n_out; i++)
+			point(c, &c->out[i]);
+	else
+		point(c, o);
+	return 0;
+}
+
+const struct claims_out *claims_take(struct claims *c, size_t *n)
+{
+	*n = c->n_out;
+	/* Kept as they are until the next call hands something on over them. */
+	c->n_out = c->n_out_items = 0;
+	c->out_text.len = 0;
+	return c->out;
 }

@@ -61,7 +61,7 @@ struct scan {
 	 * starts there. */
 	uint64_t wake_clear;
 	bool wake_hit;
-	claims_claim_fn claim_fn;   /* --claims */
+	scan_claim_fn claim_fn;     /* --claims */
 	void *claim_ctx;
 	struct spans spans;
 	struct window win;
@@ -369,11 +369,27 @@ static int flush_deferred(struct scan *s)
 	return err;
 }
 
-static int on_claim_item(void *ctx, const struct claim_item *it)
+/*
+ * Hands on what the claims decided since the last walk, in their order:
+ * findings to the report (aside while a span is open: they may be the
+ * tool's), claims to the --claims consumer. The claims keep it in their
+ * outbox (claims_take()), and the scan walks it once a piece (PIECE bytes)
+ * and wherever a finding would be treated otherwise later or pass one of
+ * the scan's own: before a span opens or closes (deferring changes), before
+ * a spoofed delimiter's finding, and at the end. Returns err (the return
+ * of the last call into the claims), else the first error of theirs.
+ */
+static int walk_claims(struct scan *s, int err)
 {
-	struct scan *s = ctx;
+	const struct claims_out *o;
+	size_t i, n;
+	int e = 0;
 
-	return s->deferring ? defer(s, it) : claim_finding(s, it);
+	o = claims_take(s->claims, &n);
+	for (i = 0; i < n && e == 0; i++)
+		e = o[i].is_claim ? s->claim_fn(s->claim_ctx, &o[i].cl)
+		    : s->deferring ? defer(s, &o[i].it) : claim_finding(s, &o[i].it);
+	return err ? err : e;
 }
 
 /* How tool output or a source grounds a match of rule id: rules.h's grounding. */
@@ -437,7 +453,7 @@ static int decide_held(struct scan *s, bool ground)
 	}
 	s->n_hold = 0;
 	/* Every event before the cursor is decided now: claims may catch up. */
-	return err ? err : claims_advance(s->claims, s->cur);
+	return err ? err : walk_claims(s, claims_advance(s->claims, s->cur));
 }
 
 /* Holds an event of the open span (decided before its bytes leave the window). */
@@ -468,7 +484,7 @@ static int open_span(struct scan *s, uint64_t from, uint64_t to)
 
 	s->open_line = s->line + 1;
 	s->open_column = column(s, from);
-	err = claims_break(s->claims, from);
+	err = walk_claims(s, claims_break(s->claims, from));
 	claims_tool_output(s->claims, true);
 	s->deferring = true;
 	s->span_matches = 0;
@@ -485,7 +501,7 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	int err;
 
 	/* What was decided of it as the model's text is dropped, and not counted. */
-	err = claims_break(s->claims, from);
+	err = walk_claims(s, claims_break(s->claims, from));
 	/* Its quantities, with what it said of them: they ground the rest of the input. */
 	if (!err)
 		err = ground_unit_close_span(s->unit, from);
@@ -553,7 +569,7 @@ static int on_delimiter(struct scan *s, unsigned id, uint64_t from, uint64_t to)
 		return close_span(s, from, to);
 	case SPAN_SPOOFED:
 		/* Findings come in order of offset: those before it first. */
-		err = claims_break(s->claims, from);
+		err = walk_claims(s, claims_break(s->claims, from));
 		return err ? err : report_spoofed(s, id, text, n, from, to);
 	default:
 		return 0;
@@ -787,7 +803,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	if (err < 0)
 		goto fail;
 	cr = claims_rules_of(db);
-	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), false, on_claim_item, s, &s->claims);
+	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), false, &s->claims);
 	if (err < 0)
 		goto fail;
 	s->refs = db->refs;
@@ -833,10 +849,10 @@ int scan_show_grounded(struct scan *s, bool on)
 	int err;
 
 	cr = claims_rules_of(s->db);
-	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), on, on_claim_item, s, &c);
+	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), on, &c);
 	if (err < 0)
 		return err;
-	claims_set_claim_fn(c, s->claim_fn, s->claim_ctx);
+	claims_want_claims(c, s->claim_fn != NULL);
 	claims_pressure(c, s->pressure);
 	claims_set_bib(c, s->bib);
 	claims_free(s->claims);
@@ -879,11 +895,11 @@ int scan_add_bib(struct scan *s, const char *name, const void *data, size_t len,
 	return err;
 }
 
-void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx)
+void scan_claims(struct scan *s, scan_claim_fn fn, void *ctx)
 {
 	s->claim_fn = fn;
 	s->claim_ctx = ctx;
-	claims_set_claim_fn(s->claims, fn, ctx);
+	claims_want_claims(s->claims, fn != NULL);
 }
 
 void scan_clear_sources(struct scan *s)
@@ -1070,11 +1086,11 @@ static int feed_piece(struct scan *s, const char *p, size_t n)
 		return err;
 	err = engine_stream_feed(s->es, p, n, on_match, s);
 	if (err)
-		return err;
+		return walk_claims(s, err);
 	/* Everything before the watermark is settled: decide up to it
 	 * (unless events held in an open span come first). */
 	advance(s, engine_stream_watermark(s->es));
-	return s->n_hold ? 0 : claims_advance(s->claims, s->cur);
+	return walk_claims(s, s->n_hold ? 0 : claims_advance(s->claims, s->cur));
 }
 
 int scan_feed(struct scan *s, const void *buf, size_t len)
@@ -1197,7 +1213,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 	if (!err && open)
 		err = decide_held(s, false);
 	if (!err)
-		err = claims_break(s->claims, s->bytes);
+		err = walk_claims(s, claims_break(s->claims, s->bytes));
 	if (!err && open)
 		err = flush_deferred(s);
 	if (!err && open)

@@ -91,6 +91,8 @@ struct scan_summary {
 };
 
 typedef int (*scan_finding_fn)(void *ctx, const struct finding *f);
+/* A sentence of agent text as a claim, after its findings (--claims). */
+typedef int (*scan_claim_fn)(void *ctx, const struct claim *cl);
 
 struct scan;
 
@@ -101,7 +103,7 @@ void scan_free(struct scan *s);
 void scan_pressure(struct scan *s, bool on);
 bool scan_pressured(const struct scan *s);
 /* Reports each sentence of agent text as a claim to fn (--claims). Call before scanning. */
-void scan_claims(struct scan *s, claims_claim_fn fn, void *ctx);
+void scan_claims(struct scan *s, scan_claim_fn fn, void *ctx);
 /* Forgets every source added with scan_add_source, and the bibliography. Call between inputs. */
 void scan_clear_sources(struct scan *s);
 /*
