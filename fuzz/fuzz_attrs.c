@@ -68,11 +68,11 @@ static int on_value(void *ctx, const struct record_value *v)
 	return 0;
 }
 
-static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
+static void on_found(struct run *r, const struct attrs_hit *hit)
 {
-	struct run *r = ctx;
-	size_t i;
-	bool held = false;
+	size_t from = hit->from, to = hit->to, i;
+	const struct ground_attr *ga = hit->held;
+	bool agrees = hit->agrees, held = false;
 
 	FUZZ_CHECK(from < to && to <= r->n, "a finding at [%zu, %zu) of %zu bytes", from, to, r->n);
 	FUZZ_CHECK(word_byte((unsigned char)r->s[from]) &&
@@ -91,17 +91,21 @@ static int on_found(void *ctx, size_t from, size_t to, const struct ground_attr 
 			FUZZ_CHECK(0, "reported against %s though %s says otherwise", ga->text, o->text);
 	}
 	FUZZ_CHECK(held, "a finding names no attribute the set holds");
-	FUZZ_CHECK(r->nf < GROUND_ATTR_CAP, "more mentions than attributes");
 	r->f[r->nf++] = (struct found){from, to, ga, agrees};
-	return 0;
 }
 
 static void check(struct run *r, const char *s, size_t n)
 {
+	struct attrs_hit hit[GROUND_ATTR_CAP];
+	size_t m, i;
+
 	r->s = s;
 	r->n = n;
 	r->nf = 0;
-	FUZZ_CHECK(attrs_check(r->a, r->g, s, n, on_found, r) == 0);
+	m = attrs_check(r->a, r->g, s, n, hit, ARRAY_SIZE(hit));
+	FUZZ_CHECK(m <= ground_attr_count(r->g), "more mentions than attributes");
+	for (i = 0; i < m; i++)
+		on_found(r, &hit[i]);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -166,6 +166,7 @@ void claims_free(struct claims *c)
 	buf_free(&c->pend_text);
 	free(c->out);
 	free(c->out_items);
+	free(c->hits);
 	buf_free(&c->out_text);
 	free(c->ex);
 	free(c->last_kept);

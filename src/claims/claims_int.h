@@ -221,6 +221,8 @@ struct claims {
 	uint64_t gen;        /* the current sentence's number, for struct exemptions */
 	uint64_t exempted, repeats;
 	bool want_claims;    /* claims_want_claims() */
+	struct attrs_hit *hits; /* the attributes a sentence mentions (attrs_check()) */
+	size_t cap_hits;
 	bool in_tool;
 	bool cutting;        /* the sentence being decided is cut at the cap */
 	bool pressure;       /* HALLUSCAN_SCAN_PRESSURE: see enum pressure */

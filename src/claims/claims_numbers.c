@@ -1007,9 +1007,11 @@ static uint64_t column_of(struct claims *c, uint64_t at)
  * An attribute the sentence mentions (attrs_check()): held as a finding
  * when it says otherwise than the record, as a repeat of it when not.
  */
-static int on_attr(void *ctx, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
+static int hold_attr(struct claims *c, const struct attrs_hit *hit)
 {
-	struct claims *c = ctx;
+	size_t from = hit->from, to = hit->to;
+	const struct ground_attr *ga = hit->held;
+	bool agrees = hit->agrees;
 	uint64_t at = c->start + from;
 	const char *s;
 	struct held *h;
@@ -1111,9 +1113,16 @@ int lex_sentence(struct claims *c, uint64_t end)
 	if (!err)
 		label_inline_items(c);
 	if (!err && c->attrs && ground_attr_count(c->ground) > 0) {
-		size_t k = c->n_held;
+		size_t na = ground_attr_count(c->ground), k = c->n_held, m = 0, j;
 
-		err = attrs_check(c->attrs, c->ground, s, n, on_attr, c);
+		/* One per attribute the set holds, so na entries hold them all;
+		 * were there more, fail, not drop. */
+		if (grow(&c->hits, &c->cap_hits, na, sizeof(*c->hits)) < 0)
+			err = -ENOMEM;
+		else if ((m = attrs_check(c->attrs, c->ground, s, n, c->hits, na)) > na)
+			err = -EOVERFLOW;
+		for (j = 0; j < m && !err; j++)
+			err = hold_attr(c, &c->hits[j]);
 		/* In order of offset with the quantities (a few, after them). */
 		for (i = k; !err && i < c->n_held; i++) {
 			struct held h = c->held[i];

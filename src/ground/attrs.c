@@ -624,14 +624,13 @@ static enum label label_of(const struct attrs *a, const char *s, const struct to
 	return LABEL_OTHER;
 }
 
-int attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n, attrs_fn fn,
-		void *ctx)
+size_t attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n,
+		   struct attrs_hit *out, size_t max)
 {
 	struct tok w[ATTRS_TOKENS], j[ATTRS_TOKENS];
-	size_t na = a && g ? ground_attr_count(g) : 0, nw = 0, nj = 0, i, x;
+	size_t na = a && g ? ground_attr_count(g) : 0, nw = 0, nj = 0, i, x, k = 0;
 	uint64_t mask = 0;
 	bool blank = true, comma = false;
-	int err;
 
 	/* A question or an offer ("Would you like travel insurance?") claims nothing. */
 	if (na == 0 || n == 0 || question(s, n))
@@ -709,9 +708,9 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 			continue;
 		said = label == NOT_LABEL ? !negated(w, nw, inner, last) : label == LABEL_YES;
 		if (said == ga->truth) {
-			err = fn(ctx, from, to, ga, true);
-			if (err)
-				return err;
+			if (k < max)
+				out[k] = (struct attrs_hit){from, to, ga, true};
+			k++;
 			continue;
 		}
 		/* Another record's attribute of the same words that says so grounds it. */
@@ -723,9 +722,9 @@ int attrs_check(const struct attrs *a, const struct ground *g, const char *s, si
 		}
 		if (agreed)
 			continue;
-		err = fn(ctx, from, to, ga, false);
-		if (err)
-			return err;
+		if (k < max)
+			out[k] = (struct attrs_hit){from, to, ga, false};
+		k++;
 	}
-	return 0;
+	return k;
 }

@@ -61,16 +61,27 @@ bool attrs_of_value(const struct attrs *a, const char *const *words, size_t n, c
 		    size_t len, bool is_bool, uint64_t at, struct ground_attr *out);
 
 /*
- * Called for each attribute of g the sentence mentions, its words at [from,
- * to): agrees when the sentence says what the record says (or what another
+ * An attribute of g the sentence mentions, its words at [from, to):
+ * agrees when the sentence says what the record says (or what another
  * record of the same words says: then that record is held), else held is
- * the record it contradicts. One call per attribute mentioned.
+ * the record it contradicts.
  */
-typedef int (*attrs_fn)(void *ctx, size_t from, size_t to, const struct ground_attr *held,
-			bool agrees);
+struct attrs_hit {
+	size_t from, to;
+	const struct ground_attr *held;
+	bool agrees;
+};
 
-/* Reads the sentence s[0, n) for the attributes g holds. Returns fn's first non-zero. */
-int attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n, attrs_fn fn,
-		void *ctx);
+/*
+ * Reads the sentence s[0, n) for the attributes g holds, and puts each one
+ * it mentions in out, in the order g holds them: one entry per attribute
+ * mentioned, so GROUND_ATTR_CAP entries always hold them all. Returns how
+ * many it found: more than max when out is too small, and then only the
+ * first max are written, which a caller must not take for all of them (it
+ * fails instead: a contradiction is never dropped unseen). held points
+ * into g, valid while g is unchanged.
+ */
+size_t attrs_check(const struct attrs *a, const struct ground *g, const char *s, size_t n,
+		   struct attrs_hit *out, size_t max);
 
 #endif

@@ -26,17 +26,16 @@ static int on_value(void *p, const struct record_value *v)
 	return 0;
 }
 
-static int on_found(void *p, size_t from, size_t to, const struct ground_attr *ga, bool agrees)
+static void on_found(struct ctx *c, const struct attrs_hit *hit)
 {
-	struct ctx *c = p;
 	size_t n = strlen(c->found);
 
-	if (agrees) {
+	if (hit->agrees) {
 		c->agreed++;
-		return 0;
+		return;
 	}
-	snprintf(c->found + n, sizeof(c->found) - n, "%.*s=%s;", (int)(to - from), c->s + from, ga->text);
-	return 0;
+	snprintf(c->found + n, sizeof(c->found) - n, "%.*s=%s;", (int)(hit->to - hit->from),
+		 c->s + hit->from, hit->held->text);
 }
 
 static struct attrs *builtin_attrs(struct ruleset **rs)
@@ -63,7 +62,9 @@ static size_t c_agreed(void)
 /* The findings of sentence s against the record: "" for none. */
 static const char *check(const struct attrs *a, const char *record, const char *s)
 {
+	struct attrs_hit hit[GROUND_ATTR_CAP];
 	struct record *rec = NULL;
+	size_t n, i;
 
 	c.a = a;
 	c.found[0] = '\0';
@@ -76,7 +77,10 @@ static const char *check(const struct attrs *a, const char *record, const char *
 	CHECK_EQ(record_feed(rec, record, strlen(record), on_value, &c), 0);
 	CHECK_EQ(record_end(rec, on_value, &c), 0);
 	record_free(rec);
-	CHECK_EQ(attrs_check(a, c.g, s, strlen(s), on_found, &c), 0);
+	n = attrs_check(a, c.g, s, strlen(s), hit, ARRAY_SIZE(hit));
+	CHECK(n <= ARRAY_SIZE(hit));
+	for (i = 0; i < n; i++)
+		on_found(&c, &hit[i]);
 	return c.found;
 }
 
@@ -200,6 +204,14 @@ TEST(attrs_clauses)
 		/* (in the records' order; "Gear7Widget" is "gear7" and "widget") */
 		CHECK_STR(check(a, r2, s2), "gear7 widget=attributes gear7 widget: false;"
 					     "gear33 widget=attributes gear33 widget: true;");
+		/* Too small an array: told how many there are, and only its own written. */
+		{
+			struct attrs_hit few[2] = {{0}, {.from = 7777}};
+
+			CHECK_EQ(attrs_check(a, c.g, s2, strlen(s2), few, 1), 2);
+			CHECK(few[0].held != NULL && few[1].from == 7777);
+			CHECK_EQ(attrs_check(a, c.g, s2, strlen(s2), NULL, 0), 2);
+		}
 	}
 	/* A text record's "Key: value" lines. */
 	CHECK_STR(check(a, "WiFi: no\nTakeOut: yes\n", "They offer WiFi."), "WiFi=wi fi: no;");
