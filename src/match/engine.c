@@ -47,19 +47,14 @@
  * cannot crowd the others out of the ovector. */
 #define DFA_SLACK 16
 
-struct event {
-	unsigned id;
-	uint64_t from, to;
-};
-
 struct events {
-	struct event *v;
+	struct engine_event *v;
 	size_t n, cap;
 };
 
 /* A pattern's candidate matches not yet settled: start -> furthest end, by start. */
 struct candidates {
-	struct event *v;
+	struct engine_event *v;
 	size_t n, cap;
 };
 
@@ -90,6 +85,8 @@ struct engine_stream {
 	bool woken;            /* engine_stream_wake() was called */
 	bool resort;           /* matches were added while delivering */
 	bool ending;           /* in engine_stream_end() */
+	engine_marks_fn marks_fn; /* engine_stream_on_marks() */
+	void *marks_ctx;
 #if HAVE_HYPERSCAN
 	hs_stream_t *hs[2];    /* as e->db: [1] opened when woken */
 	uint64_t late_base;    /* stream offset of hs[1]'s first byte */
@@ -124,7 +121,7 @@ static int push(struct events *ev, unsigned id, uint64_t from, uint64_t to)
 {
 	if (grow(&ev->v, &ev->cap, ev->n + 1, sizeof(*ev->v)) < 0)
 		return -ENOMEM;
-	ev->v[ev->n++] = (struct event){.id = id, .from = from, .to = to};
+	ev->v[ev->n++] = (struct engine_event){.id = id, .from = from, .to = to};
 	return 0;
 }
 
@@ -255,7 +252,7 @@ nomem:
 
 static int cmp_event(const void *a, const void *b)
 {
-	const struct event *x = a, *y = b;
+	const struct engine_event *x = a, *y = b;
 
 	if (x->from != y->from)
 		return x->from < y->from ? -1 : 1;
@@ -269,12 +266,12 @@ static int cmp_event(const void *a, const void *b)
  * a few late): an insertion sort, which is linear on such input, handing
  * over to qsort when the input turns out to be far from sorted.
  */
-static void sort_events(struct event *v, size_t n, int (*cmp)(const void *, const void *))
+static void sort_events(struct engine_event *v, size_t n, int (*cmp)(const void *, const void *))
 {
 	size_t i, moves = 0, budget = 8 * n + 64;
 
 	for (i = 1; i < n; i++) {
-		struct event x = v[i];
+		struct engine_event x = v[i];
 		size_t j = i;
 
 		while (j > 0 && cmp(&v[j - 1], &x) > 0) {
@@ -451,7 +448,7 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 			if (d[q] == '\n') {
 				if (base + q >= s->line_from) {
 					if (e->lines != NO_MARK)
-						s->marks.v[s->marks.n++] = (struct event){
+						s->marks.v[s->marks.n++] = (struct engine_event){
 							.id = (unsigned)e->lines, .from = base + q, .to = base + q + 1};
 #if HAVE_HYPERSCAN
 					/* The piece's line breaks, for Hyperscan's reports too. */
@@ -466,7 +463,7 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 				return (long long)q;
 			if (len == 0)
 				continue;
-			s->marks.v[s->marks.n++] = (struct event){
+			s->marks.v[s->marks.n++] = (struct engine_event){
 				.id = (unsigned)e->mark, .from = base + q, .to = base + q + (size_t)len};
 			s->mark_from = base + q + (size_t)len;
 			/* The mark's bytes start nothing: go on after it. */
@@ -685,7 +682,7 @@ static int on_hs_late(unsigned id, unsigned long long from, unsigned long long t
 
 static int cmp_raw(const void *a, const void *b)
 {
-	const struct event *x = a, *y = b;
+	const struct engine_event *x = a, *y = b;
 
 	if (x->to != y->to)
 		return x->to < y->to ? -1 : 1;
@@ -701,7 +698,7 @@ static int cmp_raw(const void *a, const void *b)
  * later report can still reach further from an earlier start ("5" then
  * "5,231,877"), so candidates wait until no report can change them.
  */
-static int merge(struct engine_stream *s, const struct event *r, uint64_t lastnl)
+static int merge(struct engine_stream *s, const struct engine_event *r, uint64_t lastnl)
 {
 	struct candidates *c = &s->cand[r->id];
 	size_t lo, hi;
@@ -845,7 +842,7 @@ static int hs_run(struct engine_stream *s, const char *buf, size_t len, uint64_t
 		sort_events(s->raw.v, s->raw.n, cmp_raw);
 	}
 	for (i = 0; i < s->raw.n; i++) {
-		const struct event *r = &s->raw.v[i];
+		const struct engine_event *r = &s->raw.v[i];
 		uint64_t lastnl = s->prev_nl;
 
 		/* Line breaks strictly before the report's last byte. */
@@ -972,17 +969,33 @@ static int deliver(struct engine_stream *s, uint64_t wm, engine_match_fn cb, voi
 	while (err == 0) {
 		bool take_f = i < f->n && f->v[i].from < wm;
 		bool take_m;
-		const struct event *ev;
+		const struct engine_event *ev;
 
 		/* The marks before the next match, the most numerous by far, in a
 		 * run (a match at the same offset is ordered below). */
 		if (j < m->n && m->v[j].from < (take_f ? f->v[i].from : wm)) {
 			uint64_t lim = take_f ? f->v[i].from : wm;
 
-			do {
-				ev = &m->v[j++];
-				err = cb(ctx, ev->id, ev->from, ev->to);
-			} while (err == 0 && !s->resort && j < m->n && m->v[j].from < lim);
+			if (s->marks_fn) {
+				size_t lo = j + 1, hi = m->n, taken = 0;
+
+				/* the run's end: the first mark at or after lim */
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (m->v[mid].from < lim)
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				err = s->marks_fn(s->marks_ctx, m->v + j, lo - j, &taken, &s->resort);
+				j += taken;
+			} else {
+				do {
+					ev = &m->v[j++];
+					err = cb(ctx, ev->id, ev->from, ev->to);
+				} while (err == 0 && !s->resort && j < m->n && m->v[j].from < lim);
+			}
 			if (s->resort)
 				resort(s, &i, &j);
 			continue;
@@ -1117,6 +1130,12 @@ bool engine_stream_on_lines(struct engine_stream *s, engine_lines_fn fn, void *c
 	(void)s, (void)fn, (void)ctx;
 	return false;
 #endif
+}
+
+void engine_stream_on_marks(struct engine_stream *s, engine_marks_fn fn, void *ctx)
+{
+	s->marks_fn = fn;
+	s->marks_ctx = ctx;
 }
 
 int engine_stream_reset(struct engine_stream *s)

@@ -130,6 +130,26 @@ typedef int (*engine_lines_fn)(void *ctx, const char *buf, size_t len, uint64_t 
  * build without Hyperscan, or no pattern for sentence marks or lines).
  */
 bool engine_stream_on_lines(struct engine_stream *s, engine_lines_fn fn, void *ctx);
+/* A match as a run of them is handed over: engine_match_fn's arguments. */
+struct engine_event {
+	unsigned id;
+	uint64_t from, to;
+};
+/*
+ * What engine_stream_on_marks() calls with a run of sentence marks and line
+ * breaks, v[0, n) in order, where the match callback would be called once
+ * for each: it takes them in order, as that callback would, and stops after
+ * the first that returns non-zero (which it returns) or after which *stop
+ * is true (the stream must sort again). *taken: how many it took.
+ */
+typedef int (*engine_marks_fn)(void *ctx, const struct engine_event *v, size_t n, size_t *taken,
+			       const bool *stop);
+/*
+ * Has fn take the runs of marks between matches from now on (NULL: the
+ * match callback takes each), so that the most numerous events, a line
+ * break or a sentence mark every few dozen bytes, cost no call each.
+ */
+void engine_stream_on_marks(struct engine_stream *s, engine_marks_fn fn, void *ctx);
 /* Scans the next bytes of the input; delivers the matches that are final. */
 int engine_stream_feed(struct engine_stream *s, const char *buf, size_t len,
 		       engine_match_fn cb, void *ctx);

@@ -607,27 +607,51 @@ static int on_match_rest(struct scan *s, unsigned id, uint64_t from, uint64_t to
 /*
  * The engine's every line break and sentence mark of the model's text, and
  * its matches. The breaks and marks, ten to a hundred times as many as the
- * matches, go straight on here; the rest is on_match_rest().
+ * matches, go straight on here; the rest is on_match_rest(). line_id and
+ * sentence_id: the db's, read once by a caller that hands on many.
  */
-static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
+static inline __attribute__((always_inline)) int event(struct scan *s, unsigned line_id,
+							 unsigned sentence_id, unsigned id,
+							 uint64_t from, uint64_t to)
 {
-	struct scan *s = ctx;
-	const struct db *db = s->db;
-
 	/* (both ids are below every rule's: no pressure rule is among them) */
 	if (!s->source_mode && !s->spans.open) {
-		if (id == db->line_id) {
+		if (id == line_id) {
 			advance(s, from);
 			s->line++;
 			s->line_start = from + 1;
 			return claims_line(s->claims, from + 1);
 		}
-		if (id == db->sentence_id && !spans_markup(&s->spans, from)) {
+		if (id == sentence_id && !spans_markup(&s->spans, from)) {
 			advance(s, from);
 			return claims_mark(s->claims, from, to);
 		}
 	}
 	return on_match_rest(s, id, from, to);
+}
+
+static int on_match(void *ctx, unsigned id, uint64_t from, uint64_t to)
+{
+	struct scan *s = ctx;
+
+	return event(s, s->db->line_id, s->db->sentence_id, id, from, to);
+}
+
+/* The engine's runs of breaks and marks between matches: on_match() of each, without its call. */
+static int on_marks(void *ctx, const struct engine_event *v, size_t n, size_t *taken,
+		    const bool *stop)
+{
+	struct scan *s = ctx;
+	const unsigned line_id = s->db->line_id, sentence_id = s->db->sentence_id;
+	const struct engine_event *e = v, *end = v + n;
+	int err;
+
+	do {
+		err = event(s, line_id, sentence_id, e->id, e->from, e->to);
+		e++;
+	} while (err == 0 && !*stop && e < end);
+	*taken = (size_t)(e - v);
+	return err;
 }
 
 static __attribute__((noinline)) int on_match_rest(struct scan *s, unsigned id, uint64_t from,
@@ -797,6 +821,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	err = engine_stream_new(db->engine, &s->es);
 	if (err < 0)
 		goto fail;
+	engine_stream_on_marks(s->es, on_marks, s);
 	for (size_t r = 0; r < s->rs->n_rules; r++)
 		codes |= s->rs->rules[r].grounding == GROUNDING_CODE;
 	err = ground_unit_new(&s->win, db->attrs, db->refs, codes, &s->unit);
