@@ -352,11 +352,7 @@ static bool is_stop(unsigned char c)
 	return c == '.' || c == '!' || c == '?' || c == '\n';
 }
 
-/*
- * Bit k set where d[k] is '.', '!', '?' or a line break, for k < n (at most
- * 64): one pass over a block, whose stops are then taken from the mask
- * (most blocks hold one or two), instead of a search from each stop.
- */
+/* Stops as masks: bit k set where d[k] is '.', '!', '?' or a line break. */
 #if defined(__SSE2__)
 /* stops_in() of 16 bytes, as bits 0-15. */
 static inline uint64_t stops16(const unsigned char *d)
@@ -371,34 +367,37 @@ static inline uint64_t stops16(const unsigned char *d)
 #endif
 
 #ifdef STOPS_AVX2
-/* stops_in() of 64 bytes in two AVX2 loads, where the baseline x86-64 build has SSE2's four. */
-__attribute__((target("avx2"))) static uint64_t stops64_avx2(const unsigned char *d)
+/*
+ * stops_in() of d[0, 64 k) as k masks, in two AVX2 loads a block, where
+ * the baseline x86-64 build has SSE2's four: a piece at once, so that the
+ * constants are set and the upper halves cleared once a piece, not once
+ * every 64 bytes.
+ */
+__attribute__((target("avx2"))) static void stops_avx2(const unsigned char *d, size_t k, uint64_t *out)
 {
 	const __m256i dot = _mm256_set1_epi8('.'), bang = _mm256_set1_epi8('!');
 	const __m256i ask = _mm256_set1_epi8('?'), nl = _mm256_set1_epi8('\n');
-	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)d);
-	__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
-	__m256i ha = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, dot), _mm256_cmpeq_epi8(a, bang)),
-				     _mm256_or_si256(_mm256_cmpeq_epi8(a, ask), _mm256_cmpeq_epi8(a, nl)));
-	__m256i hb = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b, dot), _mm256_cmpeq_epi8(b, bang)),
-				     _mm256_or_si256(_mm256_cmpeq_epi8(b, ask), _mm256_cmpeq_epi8(b, nl)));
 
-	return (uint64_t)(unsigned)_mm256_movemask_epi8(ha) |
-	       (uint64_t)(unsigned)_mm256_movemask_epi8(hb) << 32;
+	for (size_t b = 0; b < k; b++, d += 64) {
+		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)d);
+		__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
+		__m256i hx = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, dot), _mm256_cmpeq_epi8(x, bang)),
+					     _mm256_or_si256(_mm256_cmpeq_epi8(x, ask), _mm256_cmpeq_epi8(x, nl)));
+		__m256i hy = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(y, dot), _mm256_cmpeq_epi8(y, bang)),
+					     _mm256_or_si256(_mm256_cmpeq_epi8(y, ask), _mm256_cmpeq_epi8(y, nl)));
+
+		out[b] = (uint64_t)(unsigned)_mm256_movemask_epi8(hx) |
+			 (uint64_t)(unsigned)_mm256_movemask_epi8(hy) << 32;
+	}
 }
 #endif
 
-static uint64_t stops_in(const unsigned char *d, size_t n, bool avx2)
+/* The stops of d[0, n), n at most 64. */
+static uint64_t stops_in(const unsigned char *d, size_t n)
 {
 	uint64_t m = 0;
 	size_t k;
 
-#ifdef STOPS_AVX2
-	if (n == 64 && avx2)
-		return stops64_avx2(d);
-#else
-	(void)avx2;
-#endif
 #if defined(__SSE2__)
 	if (n == 64)
 		return stops16(d) | stops16(d + 16) << 16 | stops16(d + 32) << 32 | stops16(d + 48) << 48;
@@ -409,29 +408,54 @@ static uint64_t stops_in(const unsigned char *d, size_t n, bool avx2)
 }
 
 /*
- * Finds the marks that start in d[from, n), d[0] being at stream offset
- * base, leftmost first and each after the last, and the line breaks not
- * yet recorded. Returns where the first undecided start is (n when none),
- * or -ENOMEM. Nothing after an undecided start is a line break: only
- * closers and blanks follow it to the end.
+ * The stops of d[0, n) (n at most PIECE) as masks of 64 bytes from d[0]:
+ * g[b] bit k for d[64 b + k], and zeros past n, through g[n / 64 + 1]:
+ * one pass over the piece, whose stops are then taken from the masks
+ * (most blocks hold one or two), instead of a search from each stop.
+ */
+static void stops_grid(const unsigned char *d, size_t n, uint64_t *g)
+{
+	size_t full = n / 64, b = 0;
+
+#ifdef STOPS_AVX2
+	if (CPU_FEATURE_ACTIVE(AVX2)) {
+		stops_avx2(d, full, g);
+		b = full;
+	}
+#endif
+	for (; b < full; b++)
+		g[b] = stops_in(d + 64 * b, 64);
+	g[full] = stops_in(d + 64 * full, n % 64);
+	g[full + 1] = 0;
+}
+
+/*
+ * Finds the marks that start in d[from, n) (n at most PIECE), d[0] being
+ * at stream offset base, leftmost first and each after the last, and the
+ * line breaks not yet recorded. Returns where the first undecided start
+ * is (n when none), or -ENOMEM. Nothing after an undecided start is a line
+ * break: only closers and blanks follow it to the end.
  */
 static long long marks_in(struct engine_stream *s, const unsigned char *d, size_t n, size_t from,
 			  uint64_t base)
 {
 	const struct engine *e = s->e;
-#ifdef STOPS_AVX2
-	const bool avx2 = CPU_FEATURE_ACTIVE(AVX2);
-#else
-	const bool avx2 = false;
-#endif
-	size_t p = from;
+	uint64_t grid[PIECE / 64 + 2];
+	size_t p = from, b;
 
 	if (s->mark_from > base + p)
 		p = (size_t)(s->mark_from - base);
-	while (p < n) {
-		size_t at = p, k = MIN(n - p, 64);
-		uint64_t m = stops_in(d + at, k, avx2);
+	if (p >= n)
+		return (long long)n;
+	stops_grid(d, n, grid);
+	for (b = p / 64; 64 * b < n; b++) {
+		size_t at = 64 * b;
+		uint64_t m = grid[b];
 
+		/* Nothing before p starts a mark (from, or the end of the last
+		 * mark, which reaches at most MARK_MAX bytes into this block). */
+		if (p > at)
+			m &= ~(uint64_t)0 << (p - at);
 		/* Each stop is at most one event of each list: room for them all. */
 		if (m && (grow(&s->marks.v, &s->marks.cap, s->marks.n + 64, sizeof(*s->marks.v)) < 0
 #if HAVE_HYPERSCAN
@@ -439,7 +463,6 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 #endif
 			  ))
 			return -ENOMEM;
-		p = at + k;
 		while (m) {
 			size_t q = at + (size_t)__builtin_ctzll(m);
 			int len;
@@ -467,11 +490,8 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 				.id = (unsigned)e->mark, .from = base + q, .to = base + q + (size_t)len};
 			s->mark_from = base + q + (size_t)len;
 			/* The mark's bytes start nothing: go on after it. */
-			if (q + (size_t)len >= p) {
-				p = q + (size_t)len;
-				break;
-			}
-			m &= ~(uint64_t)0 << (q + (size_t)len - at);
+			p = q + (size_t)len;
+			m &= p - at < 64 ? ~(uint64_t)0 << (p - at) : 0;
 		}
 	}
 	return (long long)n;
