@@ -268,15 +268,16 @@ static bool code_line(struct prescan *p, const char *s, size_t n)
  * plain_line() says what code_line() would of it, at a fraction of the
  * cost, and nearly every line is one.
  */
-static inline bool is_plain(const struct prescan *p, const char *s, size_t n)
+static inline bool plain_byte(unsigned char c)
 {
-	unsigned char c = n ? (unsigned char)s[0] : 'a';
-
-	if (p->in_fence)
-		return false;
 	if (c >= 'A')
 		return c != '`' && c != '~';
 	return c > ' ' && c != '*' && c != '+' && c != '-' && (c < '0' || c > '9');
+}
+
+static inline bool is_plain(const struct prescan *p, const char *s, size_t n)
+{
+	return !p->in_fence && (n == 0 || plain_byte((unsigned char)s[0]));
 }
 
 static inline bool plain_line(struct prescan *p, size_t n)
@@ -471,6 +472,91 @@ int prescan_look(struct prescan *p, const char *text, size_t len)
 	return 0;
 }
 
+/*
+ * whole_line() of the lines nl[i, n) of the piece at start (stream offset
+ * base) from *text on, as long as each ends before stop and is plain: then
+ * nothing but plain_line() and the counts can happen to it (outside a
+ * fence, with no backtick or directive in it, whole_line() takes its plain
+ * branch with nothing for code_spans()). One loop with the state in
+ * locals, where most lines of prose come. Returns the first line not
+ * taken; *text is its start.
+ */
+static size_t plain_lines(struct prescan *p, const char *start, uint64_t base, const uint64_t *nl,
+			  size_t i, size_t n, const char **text, const char *stop)
+{
+	const char *t = *text;
+	bool prev_blank = p->prev_blank, in_list = p->in_list, in_indented = p->in_indented;
+	uint64_t off = p->off, done = 0;
+
+	for (; i < n; i++) {
+		const char *q = start + (nl[i] - base);
+
+		if (q >= stop)
+			break;
+		if (q > t) {
+			if (!plain_byte((unsigned char)t[0]))
+				break;
+			in_indented = false;
+			in_list = in_list && !prev_blank;
+			prev_blank = false;
+		} else {
+			prev_blank = true;
+		}
+		off += (uint64_t)(q - t) + 1;
+		done++;
+		t = q + 1;
+	}
+	if (done) {
+		p->prev_blank = prev_blank;
+		p->in_list = in_list;
+		p->in_indented = in_indented;
+		p->off = off;
+		p->lines_done += done;
+		p->line_start = off;
+		*text = t;
+	}
+	return i;
+}
+
+/*
+ * whole_line() of the lines nl[i, n) inside a fence from *text on, as long
+ * as each ends before stop (the next directive) and cannot close the fence
+ * (fence_body()), and the code range before them ends where they start:
+ * each then only extends that range over itself (add_range()) and sets
+ * prev_blank. Returns the first line not taken; *text is its start.
+ */
+static size_t fence_lines(struct prescan *p, const char *start, uint64_t base, const uint64_t *nl,
+			  size_t i, size_t n, const char **text, const char *stop)
+{
+	struct prescan_range *last = p->n_code ? &p->code_ranges[p->n_code - 1] : NULL;
+	const char *t = *text;
+	uint64_t off = p->off, done = 0;
+	bool blank = p->prev_blank, b;
+
+	if (!last || last->end != p->line_start)
+		return i;
+	for (; i < n; i++) {
+		const char *q = start + (nl[i] - base);
+		size_t len = (size_t)(q - t);
+
+		if (q >= stop || !fence_body(p, t, MIN(len, PRESCAN_LINE_MAX), &b))
+			break;
+		blank = b;
+		off += len + 1;
+		done++;
+		t = q + 1;
+	}
+	if (done) {
+		p->prev_blank = blank;
+		last->end = off;
+		p->off = off;
+		p->lines_done += done;
+		p->line_start = off;
+		*text = t;
+	}
+	return i;
+}
+
 int prescan_lines(struct prescan *p, const char *text, size_t len, uint64_t base,
 		  const uint64_t *nl, size_t n)
 {
@@ -495,6 +581,31 @@ int prescan_lines(struct prescan *p, const char *text, size_t len, uint64_t base
 	}
 	for (; i < n && err == 0; i++) {
 		q = start + (nl[i] - base);
+		if (p->code && !p->in_fence) {
+			const char *stop;
+
+			/* the searches whole_line() would make here, made first */
+			if (tick && tick < text)
+				tick = memchr(text, '`', (size_t)(end - text));
+			if (dir && dir < text)
+				dir = find_directive(text, (size_t)(end - text));
+			stop = MIN(tick ? tick : end, dir ? dir : end);
+			if (q < stop && (q == text || plain_byte((unsigned char)text[0]))) {
+				i = plain_lines(p, start, base, nl, i, n, &text, stop);
+				if (i == n)
+					break;
+				q = start + (nl[i] - base);
+			}
+		} else if (p->code) {
+			/* (a backtick is nothing to a fence's line: only where it
+			 * stands is searched again, by whole_line() as ever) */
+			if (dir && dir < text)
+				dir = find_directive(text, (size_t)(end - text));
+			i = fence_lines(p, start, base, nl, i, n, &text, dir ? dir : end);
+			if (i == n)
+				break;
+			q = start + (nl[i] - base);
+		}
 		err = whole_line(p, text, q, end, &dir, &tick);
 		text = q + 1;
 	}
