@@ -4,9 +4,13 @@
  * rules opened and the scanner made once, as in a service), beside a
  * process per reply (the program spawned on the same reply, as from a
  * shell) and /bin/true for scale. Median, p99, mean and best, in
- * microseconds; the ratio of the medians.
+ * microseconds; the ratio of the medians. --only runs one row of the
+ * library's and nothing else, for a profiler (valgrind --tool=callgrind):
+ * warm (no source), source (the source given once) or each (its own
+ * source with each reply).
  *
  *	libbench REPLY HALLUSCAN [--source FILE] [--iterations N] [--spawns N]
+ *		 [--only warm|source|each]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -159,7 +163,7 @@ static int spawns(char *const argv[], const char *reply_path, size_t n, double *
 
 int main(int argc, char **argv)
 {
-	const char *reply_path, *program, *source_path = NULL;
+	const char *reply_path, *program, *source_path = NULL, *only = NULL;
 	size_t iterations = 10000, n_spawns = 300, len, source_len = 0, found = 0, i;
 	struct halluscan_rules *rules = NULL;
 	struct halluscan_scanner *sc = NULL;
@@ -182,6 +186,14 @@ int main(int argc, char **argv)
 			iterations = strtoul(argv[i + 1], NULL, 10);
 		else if (strcmp(argv[i], "--spawns") == 0)
 			n_spawns = strtoul(argv[i + 1], NULL, 10);
+		else if (strcmp(argv[i], "--only") == 0)
+			only = argv[i + 1];
+	}
+	if (only && (strcmp(only, "warm") != 0 || source_path) && (strcmp(only, "source") != 0 ||
+	    !source_path) && (strcmp(only, "each") != 0 || !source_path)) {
+		fputs("libbench: --only takes warm (without --source), source or each (with it)\n",
+		      stderr);
+		return 2;
 	}
 	reply = slurp(reply_path, &len);
 	if (source_path)
@@ -200,12 +212,20 @@ int main(int argc, char **argv)
 		rc = halluscan_scanner_new(rules, NULL, NULL, NULL, &sc, NULL);
 	new_us = now_us() - t0;
 	halluscan_scanner_free(sc);
-	if (rc == 0)
+	if (rc == 0 && only) {
+		rc = checks(rules, reply, len, source, source_len, strcmp(only, "each") == 0,
+			    iterations, t, &found);
+		if (rc == 0)
+			row(only, iterations, summarize(t, iterations));
+	} else if (rc == 0) {
 		rc = checks(rules, reply, len, NULL, 0, 0, iterations, t, &found);
+	}
 	if (rc < 0) {
 		fprintf(stderr, "libbench: %s\n", halluscan_strerror(rc));
 		return 2;
 	}
+	if (only)
+		goto out;
 	printf("A %zu-byte reply, %zu finding(s); %s (%s)\n", len, found, halluscan_version(),
 	       halluscan_engine_version());
 	printf("open the built-in rules: %.1f us; make a scanner: %.1f us (once per thread)\n\n",
@@ -241,6 +261,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		row("process per reply (/bin/true)", n_spawns, truth);
 	printf("\nprocess per reply / warm scanner, medians: %.0fx\n", proc.median / lib.median);
+out:
 	halluscan_rules_free(rules);
 	free(reply);
 	free(source);
