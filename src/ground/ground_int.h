@@ -121,11 +121,44 @@ struct walk_memo {
  * (taken when it had this epoch), and the set's qseq when each was last
  * brought up to date.
  */
+/*
+ * What states a figure, kept (ground_judge.c, judge_stating_keep()): for up to
+ * STATING_FIGURES figures of the answer (byte for byte), the slots of the
+ * set as it was at epoch and qseq that state it, in slot[];
+ * n is UINT32_MAX where the search for them ran too wide (match() walks
+ * every quantity then). A set holds the same quantities between two tool
+ * results while an answer's figures are judged against it, and an answer
+ * says its figures more than once. A figure is kept at its hash's place
+ * (one kept there before is dropped); slot[] has room for what one search
+ * can give (two ranges of the cap). 39 KiB a set, with its walks (calloc:
+ * a page is taken when used).
+ */
+#define STATING_FIGURES 256
+#define STATING_SLOTS (2 * GROUND_CAP)
+
+struct stating_memo {
+	uint64_t epoch, qseq;
+	uint32_t used; /* of slot[] */
+	uint64_t held[STATING_FIGURES / 64]; /* bit k: fig[k] is of the set as it is */
+	struct stating_figure {
+		struct quantity a;
+		uint32_t from, n;
+		/* How often it was asked for again; whether slot[from...] is
+		 * oldest first (put so then). */
+		uint32_t asked;
+		bool sorted;
+	} fig[STATING_FIGURES];
+	uint16_t slot[STATING_SLOTS];
+};
+
+_Static_assert(GROUND_CAP <= 65536, "a slot in a stating memo's uint16_t");
+
 struct walk_memos {
 	uint64_t clock;
 	uint64_t epoch;
 	uint32_t live; /* bit k: memo k is of the set since its reset */
 	uint64_t unit_hash[WALK_MEMOS], used[WALK_MEMOS], qseq[WALK_MEMOS];
+	struct stating_memo stating; /* (with these, which ground.c allocates and frees) */
 };
 
 _Static_assert(WALK_MEMOS <= 32, "a memo's bit in live");

@@ -2368,7 +2368,10 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
  * where a few of the lexer's figures are said many times (judge_lexed()
  * walks a value list for the oldest that shares a word and the oldest
  * that does not, and leaves the latter to match()'s swap rule), up to and
- * past the set's cap.
+ * past the set's cap; and asked again after a few more are put in (the
+ * searches keep what states each figure while the set holds the same
+ * quantities, judge_candidates(): each figure is asked six times a round,
+ * so that what is kept is read, in the order it was found and oldest first).
  */
 TEST(ground_search_filters_change_no_verdict)
 {
@@ -2395,7 +2398,7 @@ TEST(ground_search_filters_change_no_verdict)
 	static const double tolerances[] = {0, 0.1, 0.25};
 	size_t seen_verdicts[GROUND_NEAR + 1];
 	uint64_t state = 36;
-	size_t n = 0, i, k, trial, asked = 0, found = 0;
+	size_t n = 0, i, k, trial, round, more, asked = 0, found = 0;
 
 	memset(seen_verdicts, 0, sizeof(seen_verdicts));
 	pool.n = 0;
@@ -2418,8 +2421,10 @@ TEST(ground_search_filters_change_no_verdict)
 
 		if (nfew) {
 			m = trial >= 256 ? GROUND_CAP + test_xorshift(&state) % 600 : 40 + test_xorshift(&state) % 200;
+			/* (in every other trial, of every figure: money, counts, bare
+			 * numbers said many times, in prompts and after them) */
 			for (k = 0; k < nfew; k++)
-				few[k] = test_xorshift(&state) % pool.n;
+				few[k] = test_xorshift(&state) % (trial % 2 ? n : pool.n);
 		}
 		CHECK_EQ(ground_new(&g), 0);
 		if (!g)
@@ -2438,31 +2443,45 @@ TEST(ground_search_filters_change_no_verdict)
 			random_near_context(&state, &ctx);
 			CHECK_EQ(ground_add_quantity(g, add, "x", 1, k, &ctx), 0);
 		}
-		for (i = 0; i < n; i++) {
-			for (k = 0; k < ARRAY_SIZE(tolerances); k++) {
-				const struct ground_quantity *want, *got;
-				enum ground_verdict wv, gv;
+		for (round = 0; round < 2; round++) {
+			/* (then a few more put in, of the figures asked and others, past
+			 * the cap in the last trials: what the searches kept of the set
+			 * before, the stating slots of each figure, is of another set) */
+			more = round ? 1 + test_xorshift(&state) % 4 : 0;
+			for (k = 0; k < more; k++) {
+				const struct quantity *add = &q[nfew && test_xorshift(&state) % 2 ? few[test_xorshift(&state) % nfew]
+											: test_xorshift(&state) % n];
 				struct ground_context ctx;
-				int stated;
 
 				random_near_context(&state, &ctx);
-				for (stated = 0; stated < 2; stated++) {
-					want = ground_match_unfiltered(g, &q[i], &ctx, stated ? 0 : tolerances[k],
-								       &wv, stated);
-					got = stated ? ground_stated_quantity(g, &q[i], &ctx, &gv)
-						     : ground_match_quantity(g, &q[i], &ctx, tolerances[k], &gv);
-					asked++;
-					found += want != NULL;
-					if (wv <= GROUND_NEAR)
-						seen_verdicts[wv]++;
-					if (want != got || wv != gv) {
-						fprintf(stderr, "  kind %d, unit %s, value %g, tolerance %.2f%s: "
-							"want \"%s\" (%d), got \"%s\" (%d)\n", q[i].kind, q[i].unit,
-							q[i].value, tolerances[k], stated ? ", stated" : "",
-							want ? want->text : "", wv, got ? got->text : "", gv);
-						CHECK(!"a filtered search changes a verdict");
-						ground_free(g);
-						return;
+				CHECK_EQ(ground_add_quantity(g, add, "y", 1, m + k, &ctx), 0);
+			}
+			for (i = 0; i < n; i++) {
+				for (k = 0; k < ARRAY_SIZE(tolerances); k++) {
+					const struct ground_quantity *want, *got;
+					enum ground_verdict wv, gv;
+					struct ground_context ctx;
+					int stated;
+
+					random_near_context(&state, &ctx);
+					for (stated = 0; stated < 2; stated++) {
+						want = ground_match_unfiltered(g, &q[i], &ctx, stated ? 0 : tolerances[k],
+									       &wv, stated);
+						got = stated ? ground_stated_quantity(g, &q[i], &ctx, &gv)
+							     : ground_match_quantity(g, &q[i], &ctx, tolerances[k], &gv);
+						asked++;
+						found += want != NULL;
+						if (wv <= GROUND_NEAR)
+							seen_verdicts[wv]++;
+						if (want != got || wv != gv) {
+							fprintf(stderr, "  kind %d, unit %s, value %g, tolerance %.2f%s: "
+								"want \"%s\" (%d), got \"%s\" (%d)\n", q[i].kind, q[i].unit,
+								q[i].value, tolerances[k], stated ? ", stated" : "",
+								want ? want->text : "", wv, got ? got->text : "", gv);
+							CHECK(!"a filtered search changes a verdict");
+							ground_free(g);
+							return;
+						}
 					}
 				}
 			}
