@@ -1145,10 +1145,29 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 
 size_t scan_room(struct scan *s, char **at, size_t max)
 {
-	size_t room = s->win.cap - s->win.len;
+	size_t want = MIN(max, s->win.cap - KEEP), room;
 
-	/* (a new input starts in scan_feed(), and a full window drops there) */
-	if (s->ended || ground_unit_stale(s->unit) || s->pending || room < SCAN_ROOM_MIN)
+	/* (a new input starts in scan_feed()) */
+	if (s->ended || ground_unit_stale(s->unit) || s->pending)
+		return 0;
+	/*
+	 * A window too full for the read drops its oldest bytes here, before
+	 * the read, rather than in scan_feed() after it (one read in four of
+	 * a file went through its copy): make_room() drops the same bytes at
+	 * the same offset of the input either way, as nothing is scanned in
+	 * between, and it drops only past KEEP (len + want > cap, and want <=
+	 * cap - KEEP, so len > KEEP). Its error is the next scan_feed()'s.
+	 */
+	if (s->win.cap - s->win.len < want) {
+		int err = make_room(s, want);
+
+		if (err) {
+			s->pending = err;
+			return 0;
+		}
+	}
+	room = s->win.cap - s->win.len;
+	if (room < SCAN_ROOM_MIN)
 		return 0;
 	*at = s->win.data + s->win.len;
 	return MIN(room, max);

@@ -151,8 +151,9 @@ int scan_feed(struct scan *s, const void *buf, size_t len);
  * The input's next bytes read in place, into the window scan_feed() would
  * copy them to (one copy of every byte fewer): scan_room() sets *at to room
  * for up to its return (at most max, at least SCAN_ROOM_MIN) bytes, or
- * returns 0 where the caller is to scan_feed() instead (a new input, or a
- * window that must drop its oldest bytes first). scan_feed_room() then
+ * returns 0 where the caller is to scan_feed() instead (a new input, or an
+ * error, which that call returns). A window too full for max bytes drops
+ * its oldest ones first, as scan_feed() would. scan_feed_room() then
  * scans the len bytes put there, as scan_feed() of them would; nothing
  * else may happen to s in between.
  */

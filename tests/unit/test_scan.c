@@ -587,6 +587,56 @@ TEST(scan_long_line)
 }
 
 /*
+ * A file read in 128 KiB pieces goes in place, read after read: a full
+ * window drops its oldest bytes in scan_room() instead of sending the read
+ * through scan_feed()'s copy (one read in four did), and the findings are
+ * those of one scan_feed() of the whole.
+ */
+TEST(scan_room_takes_every_read)
+{
+	static const char line[] = "Revenue grew 12.5% in 2024, as https://line.example/q says.\n";
+	size_t len = 3 << 20, i, fed, in_place = 0, copied = 0;
+	char *text = malloc(len), *whole;
+	struct scan_summary sum;
+	struct fixture fx;
+
+	if (!text || !setup(&fx, ENGINE_AUTO)) {
+		free(text);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		text[i] = line[i % (sizeof(line) - 1)];
+	scan(&fx, text, len, 0, NULL);
+	whole = strdup(fx.out.data);
+	fx.out.len = fx.brief.len = 0;
+	/* The first bytes start the input through scan_feed(), as plain.c does. */
+	CHECK_EQ(scan_feed(fx.sc, text, 4096), 0);
+	for (fed = 4096; fed < len;) {
+		size_t want = MIN((size_t)128 * 1024, len - fed);
+		char *at = NULL;
+		size_t room = scan_room(fx.sc, &at, 128 * 1024);
+
+		if (room >= want) {
+			memcpy(at, text + fed, want);
+			CHECK_EQ(scan_feed_room(fx.sc, want), 0);
+			in_place++;
+		} else {
+			CHECK_EQ(scan_feed(fx.sc, text + fed, want), 0);
+			copied++;
+		}
+		fed += want;
+	}
+	CHECK_EQ(scan_end(fx.sc, &sum), 0);
+	scan_json_summary(&fx.out, "-", &sum, fx.rs, NULL, NULL);
+	CHECK_EQ(copied, 0);
+	CHECK_EQ(in_place, (len - 4096 + 128 * 1024 - 1) / (128 * 1024));
+	CHECK(strcmp(whole, fx.out.data) == 0);
+	free(whole);
+	teardown(&fx);
+	free(text);
+}
+
+/*
  * An entry's figures wait for its line to end and are then dropped; past
  * CLAIMS_HOLD_MAX the oldest go out as they are, in order, whatever the
  * pieces the input comes in. 701 figures on one entry line: the oldest
