@@ -55,6 +55,11 @@ void claims_tool_output(struct claims *c, bool inside)
 	c->in_tool = inside;
 }
 
+void claims_set_ground(struct claims *c, const struct ground *g)
+{
+	c->ground = g;
+}
+
 const uint64_t *claims_counts(const struct claims *c)
 {
 	return c->counts;

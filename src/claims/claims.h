@@ -190,6 +190,13 @@ struct bib;
  * outlive c.
  */
 void claims_set_bib(struct claims *c, const struct bib *b);
+/*
+ * The grounded set judged by from now on (as claims_new()'s g): between
+ * decisions, for a set of the same items as far as they were judged by
+ * (the scan reads the sources' own until the input writes to its copy,
+ * ground_unit_judged()). g must outlive its use.
+ */
+void claims_set_ground(struct claims *c, const struct ground *g);
 
 /* Matches dropped by a sentence exemption since the last reset. */
 uint64_t claims_exempted(const struct claims *c);

@@ -11,7 +11,7 @@
  * reads the window (the input's recent bytes, common/window.h) only for
  * bytes of the unit it has been given. It owns the sets it fills: the
  * input's, the sources', and an open span's; the caller never touches a
- * set but through the input's, which claims read (ground_unit_set()).
+ * set but through the one claims judge by (ground_unit_judged()).
  * A unit goes open -> bytes, matches and lines -> close, one at a time.
  */
 #ifndef HALLUSCAN_GROUND_UNIT_H
@@ -38,16 +38,20 @@ void ground_unit_free(struct ground_unit *u);
 /* The reference rules from now on (a --bib's, where the db had none). */
 void ground_unit_refs(struct ground_unit *u, const struct refs *refs);
 
-/* The input's set, which claims judge against: the unit's, valid until it is freed. */
-struct ground *ground_unit_set(const struct ground_unit *u);
+/*
+ * The set claims judge the input by, the unit's (valid until it is freed):
+ * the input's, or, until the input first writes to it, the sources' set
+ * itself (the same items, read in place). It changes only at
+ * ground_unit_input() and ground_unit_close_span(): the caller asks again
+ * after those.
+ */
+const struct ground *ground_unit_judged(const struct ground_unit *u);
 /*
  * A new input starts: no unit is open, and its set is empty, or, where
- * sources were given, to be made from them (stale until ground_unit_sync()).
+ * sources were given, what they hold: made from them when a span of the
+ * input closes (ground_unit_close_span()), read in place until then.
  */
 void ground_unit_input(struct ground_unit *u);
-bool ground_unit_stale(const struct ground_unit *u);
-/* Makes the input's set from the sources' if it is stale. Returns 0 or -ENOMEM. */
-int ground_unit_sync(struct ground_unit *u);
 
 /*
  * A tool span's content starts at offset at. Until it closes, its bytes
@@ -64,8 +68,10 @@ int ground_unit_catch_up(struct ground_unit *u, uint64_t to);
 /*
  * The span closes at offset to: its bytes up to there, what its reader
  * still held, the lists it was in the middle of; then its set and what
- * was decided early go into the input's, in that order. Its matches and
- * lines not yet given go into the input's set directly, until
+ * was decided early go into the input's, in that order (the input's made
+ * from the sources' first where they were read in place, so that
+ * ground_unit_judged() changes). Its matches and lines not yet given go
+ * into the input's set directly, until
  * ground_unit_span_done() makes the input's set active (number checks
  * apply).
  */
@@ -106,7 +112,7 @@ int ground_unit_line_end(struct ground_unit *u, uint64_t at);
 void ground_unit_stop(struct ground_unit *u);
 /* The quantities the last unit put in its set: what it grounded besides matches. */
 uint64_t ground_unit_quantities(const struct ground_unit *u);
-/* Items the input's set evicted. */
+/* Items the input's set evicted (0 while the sources' set is read in place, as for a copy). */
 uint64_t ground_unit_evictions(const struct ground_unit *u);
 
 #endif

@@ -505,6 +505,8 @@ static int close_span(struct scan *s, uint64_t from, uint64_t to)
 	/* Its quantities, with what it said of them: they ground the rest of the input. */
 	if (!err)
 		err = ground_unit_close_span(s->unit, from);
+	/* (the input's set is its own from here, made from the sources') */
+	claims_set_ground(s->claims, ground_unit_judged(s->unit));
 	drop_deferred(s);
 	s->deferring = false;
 	s->tool_exempted += claims_exempted(s->claims) - s->exempted_at_open;
@@ -712,6 +714,7 @@ static void reset(struct scan *s)
 	s->span_matches = s->tool_exempted = s->tool_repeats = 0;
 	ground_unit_input(s->unit);
 	claims_reset(s->claims);
+	claims_set_ground(s->claims, ground_unit_judged(s->unit));
 	s->pending = 0;
 	/* Under pressure its rules (in the late database) run from the start,
 	 * as do rules that wake on different literals. */
@@ -828,7 +831,7 @@ int scan_new(const struct db *db, const struct policy *pol, scan_finding_fn fn, 
 	if (err < 0)
 		goto fail;
 	cr = claims_rules_of(db);
-	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), false, &s->claims);
+	err = claims_new(&cr, &s->win, ground_unit_judged(s->unit), false, &s->claims);
 	if (err < 0)
 		goto fail;
 	s->refs = db->refs;
@@ -874,7 +877,7 @@ int scan_show_grounded(struct scan *s, bool on)
 	int err;
 
 	cr = claims_rules_of(s->db);
-	err = claims_new(&cr, &s->win, ground_unit_set(s->unit), on, &c);
+	err = claims_new(&cr, &s->win, ground_unit_judged(s->unit), on, &c);
 	if (err < 0)
 		return err;
 	claims_want_claims(c, s->claim_fn != NULL);
@@ -1091,14 +1094,6 @@ static int make_room(struct scan *s, size_t n)
 	return 0;
 }
 
-/* The input's grounding set: the sources', as they are when it starts. */
-static int sync_ground(struct scan *s)
-{
-	if (!s->pending)
-		s->pending = ground_unit_sync(s->unit);
-	return s->pending;
-}
-
 /* Scans the n bytes at the window's end, put there past win.len. */
 static int feed_piece(struct scan *s, const char *p, size_t n)
 {
@@ -1125,7 +1120,7 @@ int scan_feed(struct scan *s, const void *buf, size_t len)
 
 	if (s->ended)
 		reset(s);
-	if (sync_ground(s))
+	if (s->pending)
 		return s->pending;
 	while (len > 0) {
 		size_t n = len < PIECE ? len : PIECE;
@@ -1148,7 +1143,7 @@ size_t scan_room(struct scan *s, char **at, size_t max)
 	size_t want = MIN(max, s->win.cap - KEEP), room;
 
 	/* (a new input starts in scan_feed()) */
-	if (s->ended || ground_unit_stale(s->unit) || s->pending)
+	if (s->ended || s->pending)
 		return 0;
 	/*
 	 * A window too full for the read drops its oldest bytes here, before
@@ -1244,7 +1239,7 @@ int scan_end(struct scan *s, struct scan_summary *sum)
 
 	if (s->ended)
 		reset(s);
-	if (sync_ground(s))
+	if (s->pending)
 		return s->pending;
 	err = engine_stream_end(s->es, on_match, s);
 	advance(s, s->bytes);

@@ -262,6 +262,58 @@ out:
 }
 
 /*
+ * A tool span in an input grounds the rest of that input only: each input
+ * is checked against the sources as they are, and then what its own spans
+ * said, however often a span added to the input's set before (the sources'
+ * set is read in place until a span adds to the input's).
+ */
+TEST(api_scan_span_after_sources)
+{
+	static const char spanned[] = "<tool_output>Returns: 30 days; save 12%.</tool_output>\n"
+				      "You have 30 days to return it and save 12%.\n";
+	static const char repeat[] = "Members save 10% on returns within 14 days.\n";
+	static const char ship[] = "Shipping takes 5 days.\n";
+	struct halluscan_rules *rules = builtin();
+	struct halluscan_scanner *sc = NULL;
+	const struct halluscan_summary *sum;
+	struct record r = {0};
+	size_t k;
+
+	if (!rules)
+		return;
+	CHECK_EQ(halluscan_scanner_new(rules, NULL, record_finding, &r, &sc, NULL), 0);
+	if (!sc)
+		goto out;
+	CHECK_EQ(halluscan_scanner_add_grounding(sc, HALLUSCAN_GROUND_SOURCE, policy, strlen(policy)), 0);
+	for (k = 0; k < 2; k++) {
+		sum = scan_text(sc, &r, spanned, 0);
+		CHECK_STR(r.brief, "");
+		CHECK(sum && sum->spans == 1 && sum->grounded > 0);
+		scan_text(sc, &r, reply, 0);
+		CHECK_STR(r.brief, checked);
+		scan_text(sc, &r, repeat, 0);
+		CHECK_STR(r.brief, "");
+	}
+	/* Sources added after an input whose span added to its set. */
+	CHECK_EQ(halluscan_scanner_add_grounding(sc, HALLUSCAN_GROUND_SOURCE, ship, strlen(ship)), 0);
+	scan_text(sc, &r, "Shipping takes 6 days; members save 10% within 14 days.\n", 0);
+	CHECK_STR(r.brief, "altered_number:6 days@15;");
+	scan_text(sc, &r, spanned, 0);
+	CHECK_STR(r.brief, "");
+	scan_text(sc, &r, "Shipping takes 5 days and you have 30 days.\n", 0);
+	CHECK_STR(r.brief, "altered_number:30 days@35;");
+	/* A reset drops the sources; the spans' figures were never among them. */
+	CHECK_EQ(halluscan_scanner_reset(sc, 0), 0);
+	scan_text(sc, &r, spanned, 0);
+	CHECK_STR(r.brief, "");
+	scan_text(sc, &r, reply, 0);
+	CHECK_STR(r.brief, "");
+out:
+	halluscan_scanner_free(sc);
+	halluscan_rules_free(rules);
+}
+
+/*
  * Rules freed before their scanners (as a Python interpreter may finalize
  * them at exit): the scanners go on scanning, checking against a JSON
  * source, and the last one freed frees the rules. On either engine; ASan
