@@ -858,6 +858,12 @@ bool group_counted(struct claims *c, struct held *h)
 	const char *p, *line;
 	size_t n, i, nl;
 
+	/* Only ground_group_said() and ground_group_pair_said() make it true,
+	 * and each takes only a group counted h's value times: with none, the
+	 * clause before and after the count (every strncasecmp() below) need
+	 * not be read. Nothing else here writes to c or h. */
+	if (!ground_group_counts(c->ground, h->q.value))
+		return false;
 	p = window_get(c->w, lo, h->from, &n);
 	if (n != h->from - lo)
 		return false;

@@ -442,6 +442,12 @@ int ground_group_pair_add(struct ground *g, uint64_t field_a, const char *a, siz
 bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl, const char *after,
 			    size_t na, double count, uint64_t *at);
 /*
+ * Whether a group or a pair of the turn (ground_group_add(), _pair_add())
+ * is counted exactly count times: with none, ground_group_said() and
+ * ground_group_pair_said() are false for that count, whatever the text.
+ */
+bool ground_group_counts(const struct ground *g, double count);
+/*
  * The text read now (since ground_begin_text()) says again what a text of
  * the turn said before (a tool called twice returns the same messages):
  * the items it counted in the groups are taken back, so that the same

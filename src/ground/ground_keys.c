@@ -142,6 +142,17 @@ bool ground_group_said(const struct ground *g, const char *before, size_t n, dou
 	return false;
 }
 
+bool ground_group_counts(const struct ground *g, double count)
+{
+	uint32_t i;
+
+	/* (the two searches above take a group only of its count) */
+	for (i = 0; i < g->n_groups; i++)
+		if (g->groups[i].count == count)
+			return true;
+	return false;
+}
+
 bool ground_group_pair_said(const struct ground *g, const char *line, size_t nl, const char *after,
 			    size_t na, double count, uint64_t *at)
 {
