@@ -246,13 +246,13 @@ int ground_unit_catch_up(struct ground_unit *u, uint64_t to)
 }
 
 /*
- * The unit's reading ends at offset to. With lines false (a source) a run of
- * lines alike that ends it is not counted as a list, as a span's is.
+ * The unit's reading ends at offset to, a source's as a span's: the lists
+ * it was in the middle of are counted, a run of lines alike among them.
  */
-static int unit_close(struct ground_unit *u, uint64_t to, bool lines)
+static int unit_close(struct ground_unit *u, uint64_t to)
 {
 	u->hi = to;
-	return ground_values_close(u->values, to, lines);
+	return ground_values_close(u->values, to);
 }
 
 void ground_unit_stop(struct ground_unit *u)
@@ -322,7 +322,7 @@ int ground_unit_open_span(struct ground_unit *u, uint64_t at)
 
 int ground_unit_close_span(struct ground_unit *u, uint64_t to)
 {
-	int err = unit_close(u, to, true), e = own_input(u);
+	int err = unit_close(u, to), e = own_input(u);
 
 	err = err ? err : e;
 
@@ -361,7 +361,7 @@ int ground_unit_open_source(struct ground_unit *u)
 
 int ground_unit_close_source(struct ground_unit *u, uint64_t to)
 {
-	int err = unit_close(u, to, false);
+	int err = unit_close(u, to);
 
 	/* The last line, when no line break ends it. */
 	return err ? err : ground_unit_line_end(u, to);

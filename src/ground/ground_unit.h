@@ -86,8 +86,8 @@ void ground_unit_span_done(struct ground_unit *u);
 int ground_unit_open_source(struct ground_unit *u);
 int ground_unit_feed(struct ground_unit *u, const char *p, size_t n);
 /*
- * The source ends at offset to, and its last line with it. A run of lines
- * alike that ends a source is not counted as a list, as a span's is.
+ * The source ends at offset to, and its last line with it; a run of lines
+ * alike that ends it is counted as a list, as at a span's end.
  */
 int ground_unit_close_source(struct ground_unit *u, uint64_t to);
 /* The source just closed says again what one of the turn's said: its group items are taken back. */

@@ -1332,13 +1332,13 @@ int ground_values_catch_up(struct ground_values *r, uint64_t to)
 	return err;
 }
 
-int ground_values_close(struct ground_values *r, uint64_t to, bool lines)
+int ground_values_close(struct ground_values *r, uint64_t to)
 {
 	int err = ground_values_catch_up(r, to);
 
 	if (!err && r->rec_on)
 		err = record_end(r->reader, on_ground_value, r);
-	if (!err && r->rec_on && lines)
+	if (!err && r->rec_on)
 		err = line_run_end(r);
 	if (!err && r->rec_on)
 		err = dash_end(r);

@@ -35,10 +35,10 @@ int ground_values_feed(struct ground_values *r, const char *p, size_t n);
 int ground_values_catch_up(struct ground_values *r, uint64_t to);
 /*
  * The text ends at offset to: what the reader still held, and the lists it
- * was in the middle of. With lines false a run of lines alike that ends it
- * is not counted as a list (a source's, as it always was).
+ * was in the middle of, a run of lines alike among them (a source's as a
+ * span's: the same text grounds the same counts either way).
  */
-int ground_values_close(struct ground_values *r, uint64_t to, bool lines);
+int ground_values_close(struct ground_values *r, uint64_t to);
 /* The text is dropped unread. */
 void ground_values_stop(struct ground_values *r);
 /* The quantities put in the set since it opened. */
