@@ -6,9 +6,11 @@
  *    every field inside its entry; a year, when found, in 1450-2099;
  *  - only the problem bits that exist, and an entry of style "id" holds a
  *    DOI or an arXiv id and nothing else;
- *  - the keys are those of refs_keys(), each with its kind tag, and a
- *    title's key has no double, leading or trailing space;
- *  - refs_segment_keys() and refs_heading() read any bytes without fault;
+ *  - the keys are those of refs_key_next(), each with its kind tag, and a
+ *    title's key has no double, leading or trailing space; at most three
+ *    an entry, and 0 once they are given;
+ *  - refs_segment_key_next() gives keys of the same form, at most two a
+ *    byte of the line, and ends; refs_heading() reads any bytes without fault;
  *  - refs_line_cue() says what the trigger patterns it replaced say: the
  *    same alternation, matched by PCRE2; refs_paren_year() finds only
  *    lines that alternation matches.
@@ -49,9 +51,11 @@ static bool cue_by_regex(const char *s, size_t n)
 	return rc >= 0;
 }
 
-static int check_key(void *ctx, const char *key, size_t n)
+static void check_key(const struct buf *k)
 {
-	(void)ctx;
+	const char *key = k->data;
+	size_t n = k->len;
+
 	FUZZ_CHECK(n >= 6 && memcmp(key, "ref\x1f", 4) == 0 && strchr("tda", key[4]) && key[5] == ':',
 		   "a key without its tag");
 	if (key[4] == 't') {
@@ -59,7 +63,32 @@ static int check_key(void *ctx, const char *key, size_t n)
 		FUZZ_CHECK(key[6] != ' ' && key[n - 1] != ' ' && !memmem(key, n, "  ", 2),
 			   "a title key with stray blanks: \"%.*s\"", (int)n, key);
 	}
-	return 0;
+}
+
+/* Every key of the entry e, checked; at most three, then none. */
+static void check_entry_keys(const struct refs *r, const struct ref_entry *e, const char *text,
+			     struct buf *k)
+{
+	unsigned at = 0, got = 0;
+	int rc;
+
+	while ((rc = refs_key_next(r, e, text, &at, k)) > 0 && ++got <= 3)
+		check_key(k);
+	FUZZ_CHECK(rc == 0 && got <= 3, "refs_key_next: %d after %u keys", rc, got);
+	FUZZ_CHECK(refs_key_next(r, e, text, &at, k) == 0, "a key after the last");
+}
+
+/* Every key of a line's parts, checked: at most two a byte, then none. */
+static void check_segment_keys(const struct refs *r, const char *s, size_t n, struct buf *k)
+{
+	struct refs_segments parts = {0};
+	size_t got = 0;
+	int rc;
+
+	while ((rc = refs_segment_key_next(r, s, n, &parts, k)) > 0 && ++got <= 2 * n)
+		check_key(k);
+	FUZZ_CHECK(rc == 0 && got <= 2 * n, "refs_segment_key_next: %d after %zu keys", rc, got);
+	FUZZ_CHECK(refs_segment_key_next(r, s, n, &parts, k) == 0, "a key after the last");
 }
 
 static void check_span(const struct ref_entry *e, struct ref_span sp, const char *what)
@@ -73,6 +102,7 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 {
 	struct ref_entry out[REFS_PER_LINE];
 	size_t k = refs_parse(r, s, n, 202612, out, max), i;
+	struct buf key = {0};
 	uint32_t last = 0;
 
 	FUZZ_CHECK(k <= max);
@@ -95,9 +125,9 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 		if (e->style == REF_STYLE_ID)
 			FUZZ_CHECK((e->doi.len > 0) != (e->arxiv.len > 0) && !e->title.len && !e->authors.len,
 				   "an id entry holds one id");
-		FUZZ_CHECK(refs_keys(r, e, s + e->from, check_key, NULL) == 0);
+		check_entry_keys(r, e, s + e->from, &key);
 	}
-	FUZZ_CHECK(refs_segment_keys(r, s, n, check_key, NULL) == 0);
+	check_segment_keys(r, s, n, &key);
 	(void)refs_heading(r, s, n);
 	/* A line that opens as an item in general does so inside a list too. */
 	k = (size_t)refs_item_start(s, n, false);
@@ -122,7 +152,7 @@ static void check_line(const struct refs *r, const char *s, size_t n, size_t max
 		   (int)MIN(n, 200), s, refs_line_cue(s, n));
 	/* A year at a line's start is one of those forms. */
 	FUZZ_CHECK(!refs_paren_year(s, n) || cue_by_regex(s, n), "refs_paren_year(\"%.*s\") with no cue",
-		   (int)MIN(n, 200), s);
+		   (int)MIN(n, 200), s);	buf_free(&key);
 }
 
 /* The built-in packs before the first input, outside its timeout. */

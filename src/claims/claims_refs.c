@@ -29,17 +29,19 @@
 /* A year in parentheses after an entry's authors starts this near the line's start. */
 #define REFS_YEAR_WITHIN 128
 
-/* Called for each key of an entry: stops at the first that tool output holds. */
-struct ref_ground {
-	const struct ground *g;
-	uint64_t at;
-};
-
-static int ref_key_held(void *ctx, const char *key, size_t len)
+/*
+ * Whether a grounding key of the entry it (its title, DOI or arXiv id) is
+ * in the grounded set, and where (*at): 1, 0, or a negative errno.
+ */
+static int ref_held(struct claims *c, const struct claim_item *it, uint64_t *at)
 {
-	struct ref_ground *rg = ctx;
+	unsigned k = 0;
+	int rc;
 
-	return ground_find(rg->g, key, len, &rg->at) ? 1 : 0;
+	while ((rc = refs_key_next(c->refs, &it->ref, it->text, &k, &c->key)) > 0)
+		if (ground_find(c->ground, c->key.data, c->key.len, at))
+			return 1;
+	return rc;
 }
 
 /*
@@ -135,12 +137,13 @@ static bool names_record(struct claims *c, const struct claim_item *it, uint64_t
 /* Reports an entry that nothing grounds (or, with show_grounded, marked grounded). */
 static int refs_report(struct claims *c, struct claim_item *it)
 {
-	struct ref_ground rg = {c->ground, 0};
+	uint64_t at = 0;
 	bool held = false;
-	int err;
+	int err = c->ground ? ref_held(c, it, &at) : 0;
 
-	if (c->ground && (refs_keys(c->refs, &it->ref, it->text, ref_key_held, &rg) > 0 ||
-			  names_record(c, it, &rg.at))) {
+	if (err < 0)
+		return err;
+	if (err > 0 || (c->ground && names_record(c, it, &at))) {
 		held = true;
 	} else if (bib_count(c->bib)) {
 		err = refs_bib(c, it, &held);
@@ -152,7 +155,7 @@ static int refs_report(struct claims *c, struct claim_item *it)
 		if (!c->show_grounded)
 			return 0;
 		it->grounded = true;
-		it->grounded_at = rg.at;
+		it->grounded_at = at;
 	}
 	return put(c, it);
 }

@@ -52,13 +52,6 @@ struct ground_unit {
 	struct ground_values *values; /* its values, read into the set it opened on */
 };
 
-static int ground_ref_key(void *ctx, const char *key, size_t len)
-{
-	struct ground_unit *u = ctx;
-
-	return ground_add(u->ref_ground, key, len, u->ref_line_start);
-}
-
 /* Whether p[0, n) holds an escaped line break, "\\n" (memchr finds the backslashes). */
 static bool escaped_break(const char *p, size_t n)
 {
@@ -75,7 +68,7 @@ static bool escaped_break(const char *p, size_t n)
 /*
  * The line [start, end) of tool output or a source, read as if in a list of
  * references: its entries ground their titles, DOIs and arXiv ids, and its
- * parts their titles (refs_segment_keys). At most REFS_LINE_MAX bytes are
+ * parts their titles (refs_segment_key_next()). At most REFS_LINE_MAX bytes are
  * read, and never outside the unit (lo, hi): the model's text beside a span
  * on its line grounds nothing. With cued, the line is read only when it
  * holds a form the triggers leave to refs_line_cue() ("[1] ", ". 2015.",
@@ -86,9 +79,10 @@ static inline __attribute__((always_inline)) int read_line(struct ground_unit *u
 							    uint64_t start, uint64_t end, bool cued)
 {
 	struct ref_entry out[REFS_PER_LINE];
+	struct refs_segments parts = {0};
 	const char *p;
 	size_t n, i, k;
-	int err = 0;
+	int rc;
 
 	start = MAX(start, u->lo);
 	end = MIN(end, u->hi);
@@ -102,9 +96,19 @@ static inline __attribute__((always_inline)) int read_line(struct ground_unit *u
 	u->ref_line_start = start;
 	u->ref_ground = g;
 	k = refs_parse(u->refs, p, n, refs_today(), out, ARRAY_SIZE(out));
-	for (i = 0; i < k && err == 0; i++)
-		err = refs_keys(u->refs, &out[i], p + out[i].from, ground_ref_key, u);
-	return err ? err : refs_segment_keys(u->refs, p, n, ground_ref_key, u);
+	for (i = 0; i < k; i++) {
+		unsigned at = 0;
+
+		while ((rc = refs_key_next(u->refs, &out[i], p + out[i].from, &at, &u->key)) > 0)
+			if ((rc = ground_add(g, u->key.data, u->key.len, start)) < 0)
+				return rc;
+		if (rc < 0)
+			return rc;
+	}
+	while ((rc = refs_segment_key_next(u->refs, p, n, &parts, &u->key)) > 0)
+		if ((rc = ground_add(g, u->key.data, u->key.len, start)) < 0)
+			return rc;
+	return rc;
 }
 
 /* A reference trigger at from in tool output or a source: its line is read. */

@@ -159,22 +159,34 @@ bool refs_field_label(const struct refs *r, const char *label, size_t n);
 bool refs_heading(const struct refs *r, const char *line, size_t n);
 
 /*
- * The grounding keys of an entry whose text is e (its from..to of the line):
- * its normalized title (refs_title_key), DOI and arXiv id, each passed to fn
- * (a key is a string of key_len bytes, not NUL-terminated). Stops at fn's
- * first non-zero return, which it returns.
+ * The grounding keys of an entry whose text is e (its from..to of the line),
+ * one a call: its normalized title (refs_title_key), DOI and arXiv id. *at
+ * is 0 before the first call. Puts the next key in key (replacing what it
+ * held; a key is "ref\x1f" and a letter of its kind, then its text, not
+ * NUL-terminated) and returns 1, or 0 when none is left, or a negative
+ * errno.
  */
-int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
-	      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx);
+int refs_key_next(const struct refs *r, const struct ref_entry *e, const char *text,
+		  unsigned *at, struct buf *key);
+
+/* Where refs_segment_key_next() is in a line: zeroed before its first call. */
+struct refs_segments {
+	size_t from, to; /* the current part */
+	size_t brk;      /* the length of the break after it (0 at the line's end) */
+	bool label;      /* its "Label: value" key is yet to be tried */
+};
 
 /*
- * Title keys for each part of a line of tool output, as refs_keys() makes
- * them: the parts between ". ", quotes, " - ", " | " and the like, of two
- * words or more. Tool output writes titles in more ways than a
- * bibliography does (a search result, a page heading); any of them grounds.
+ * Title keys for each part of a line of tool output, as refs_key_next()
+ * makes them, one a call: the parts between ". ", quotes, " - ", " | " and
+ * the like, of two words or more, and the value of a part "Label: value".
+ * Tool output writes titles in more ways than a bibliography does (a search
+ * result, a page heading); any of them grounds. Returns 1 with the key in
+ * key, 0 when none is left (at once for a line over REFS_LINE_MAX bytes),
+ * or a negative errno.
  */
-int refs_segment_keys(const struct refs *r, const char *line, size_t n,
-		      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx);
+int refs_segment_key_next(const struct refs *r, const char *line, size_t n,
+			  struct refs_segments *it, struct buf *key);
 
 /*
  * The normalized form of a title: lowercase ASCII letters and digits, the

@@ -441,46 +441,55 @@ int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *ou
 	return err;
 }
 
-int refs_keys(const struct refs *r, const struct ref_entry *e, const char *text,
-	      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+int refs_key_next(const struct refs *r, const struct ref_entry *e, const char *text,
+		  unsigned *at, struct buf *key)
 {
-	struct buf k = {0};
-	int err = 0;
-	size_t i, base;
+	size_t i, n;
+	int err;
 
-	if (e->title.len) {
-		err = buf_add(&k, "ref\x1ft:", 6);
-		base = k.len;
-		if (!err)
-			err = refs_title_key(r, text + e->title.off, e->title.len, &k);
-		if (!err && k.len > base)
-			err = fn(ctx, k.data, k.len);
+	switch (*at) {
+	case 0: /* the normalized title, when it keeps a letter or digit */
+		*at = 1;
+		if (e->title.len) {
+			key->len = 0;
+			err = buf_add(key, "ref\x1ft:", 6);
+			if (!err)
+				err = refs_title_key(r, text + e->title.off, e->title.len, key);
+			if (err)
+				return err;
+			if (key->len > 6)
+				return 1;
+		}
+		/* fall through */
+	case 1:
+		*at = 2;
+		if (e->doi.len) {
+			key->len = 0;
+			err = buf_add(key, "ref\x1f" "d:", 6);
+			for (i = 0; !err && i < e->doi.len; i++)
+				err = buf_addc(key, lower(text[e->doi.off + i]));
+			return err ? err : 1;
+		}
+		/* fall through */
+	case 2:
+		*at = 3;
+		if (e->arxiv.len) {
+			n = e->arxiv.len;
+			/* Any version of a paper is the paper: "2101.00001v2" is "2101.00001". */
+			for (i = n; i > 0 && is_digit(text[e->arxiv.off + i - 1]); i--)
+				;
+			if (i > 1 && i < n && text[e->arxiv.off + i - 1] == 'v')
+				n = i - 1;
+			key->len = 0;
+			err = buf_add(key, "ref\x1f" "a:", 6);
+			for (i = 0; !err && i < n; i++)
+				err = buf_addc(key, lower(text[e->arxiv.off + i]));
+			return err ? err : 1;
+		}
+		/* fall through */
+	default:
+		return 0;
 	}
-	if (!err && e->doi.len) {
-		k.len = 0;
-		err = buf_add(&k, "ref\x1f" "d:", 6);
-		for (i = 0; !err && i < e->doi.len; i++)
-			err = buf_addc(&k, lower(text[e->doi.off + i]));
-		if (!err)
-			err = fn(ctx, k.data, k.len);
-	}
-	if (!err && e->arxiv.len) {
-		size_t n = e->arxiv.len;
-
-		/* Any version of a paper is the paper: "2101.00001v2" is "2101.00001". */
-		for (i = n; i > 0 && is_digit(text[e->arxiv.off + i - 1]); i--)
-			;
-		if (i > 1 && i < n && text[e->arxiv.off + i - 1] == 'v')
-			n = i - 1;
-		k.len = 0;
-		err = buf_add(&k, "ref\x1f" "a:", 6);
-		for (i = 0; !err && i < n; i++)
-			err = buf_addc(&k, lower(text[e->arxiv.off + i]));
-		if (!err)
-			err = fn(ctx, k.data, k.len);
-	}
-	buf_free(&k);
-	return err;
 }
 
 /*
@@ -509,10 +518,11 @@ static size_t part_break(const char *s, size_t i, size_t n)
 /*
  * A part "Label: value" of at most eight words before ": " grounds its value
  * too ("Bike shops in Lyon: Rhone Cycles" names "Rhone Cycles"), by the
- * same rule of two words or more; k is the caller's buffer.
+ * same rule of two words or more: 1 with its key in key, 0 when the part
+ * has none, or a negative errno.
  */
 static int label_value_key(const struct refs *r, const char *line, size_t from, size_t to,
-			   struct buf *k, int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+			   struct buf *key)
 {
 	size_t i, spaces = 0;
 	int err;
@@ -522,39 +532,46 @@ static int label_value_key(const struct refs *r, const char *line, size_t from, 
 			return 0;
 	if (i + 1 >= to)
 		return 0;
-	k->len = 0;
-	err = buf_add(k, "ref\x1ft:", 6);
+	key->len = 0;
+	err = buf_add(key, "ref\x1ft:", 6);
 	if (!err)
-		err = refs_title_key(r, line + i + 2, to - i - 2, k);
-	if (!err && memchr(k->data + 6, ' ', k->len - 6))
-		err = fn(ctx, k->data, k->len);
-	return err;
+		err = refs_title_key(r, line + i + 2, to - i - 2, key);
+	if (err)
+		return err;
+	return memchr(key->data + 6, ' ', key->len - 6) != NULL;
 }
 
-int refs_segment_keys(const struct refs *r, const char *line, size_t n,
-		      int (*fn)(void *ctx, const char *key, size_t key_len), void *ctx)
+int refs_segment_key_next(const struct refs *r, const char *line, size_t n,
+			  struct refs_segments *it, struct buf *key)
 {
-	struct buf k = {0};
-	size_t i = 0, from = 0, len = 0;
-	int err = 0;
+	int rc;
 
 	if (n > REFS_LINE_MAX)
 		return 0;
-	while (err == 0 && from < n) {
-		for (i = from; i < n && !(len = part_break(line, i, n)); i++)
+	for (;;) {
+		if (it->label) {
+			/* The part's title key was handed out: its "Label: value" next. */
+			it->label = false;
+			rc = label_value_key(r, line, it->from, it->to, key);
+			it->from = it->to + (it->brk ? it->brk : 1);
+			if (rc != 0)
+				return rc;
+		}
+		if (it->from >= n)
+			return 0;
+		/* The next part: up to its break, or the line's end. */
+		for (it->to = it->from; it->to < n && !(it->brk = part_break(line, it->to, n)); it->to++)
 			;
-		if (i == n)
-			len = 0;
-		k.len = 0;
-		err = buf_add(&k, "ref\x1ft:", 6);
-		if (!err)
-			err = refs_title_key(r, line + from, i - from, &k);
-		if (!err && memchr(k.data + 6, ' ', k.len - 6))
-			err = fn(ctx, k.data, k.len);
-		if (!err)
-			err = label_value_key(r, line, from, i, &k, fn, ctx);
-		from = i + (len ? len : 1);
+		if (it->to == n)
+			it->brk = 0;
+		it->label = true;
+		key->len = 0;
+		rc = buf_add(key, "ref\x1ft:", 6);
+		if (!rc)
+			rc = refs_title_key(r, line + it->from, it->to - it->from, key);
+		if (rc)
+			return rc;
+		if (memchr(key->data + 6, ' ', key->len - 6))
+			return 1;
 	}
-	buf_free(&k);
-	return err;
 }

@@ -365,13 +365,42 @@ TEST(refs_plausibility)
 	CHECK_EQ(problems_of("Lee, K. (2021). Quantum advantage in logistics. Retrieved from https://notexample.com/q"), 0);
 }
 
-static int collect(void *ctx, const char *key, size_t n)
+/* Appends a key to b past its "ref\x1f", and a "|". */
+static void collect(struct buf *b, const struct buf *key)
 {
-	struct buf *b = ctx;
-
-	buf_add(b, key + 4, n - 4); /* past "ref\x1f" */
+	buf_add(b, key->data + 4, key->len - 4);
 	buf_addc(b, '|');
-	return 0;
+}
+
+/* The keys of the entry one, in the order refs_key_next() gives them. */
+static void entry_keys(struct buf *out)
+{
+	struct buf key = {0};
+	unsigned at = 0;
+	int rc;
+
+	while ((rc = refs_key_next(refs, &one, line_text + one.from, &at, &key)) > 0)
+		collect(out, &key);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(refs_key_next(refs, &one, line_text + one.from, &at, &key), 0);
+	buf_addc(out, '\0');
+	buf_free(&key);
+}
+
+/* The keys of the parts of a line, in the order refs_segment_key_next() gives them. */
+static void segment_keys(const char *line, struct buf *out)
+{
+	struct refs_segments parts = {0};
+	struct buf key = {0};
+	int rc;
+
+	out->len = 0;
+	while ((rc = refs_segment_key_next(refs, line, strlen(line), &parts, &key)) > 0)
+		collect(out, &key);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(refs_segment_key_next(refs, line, strlen(line), &parts, &key), 0);
+	buf_addc(out, '\0');
+	buf_free(&key);
 }
 
 TEST(refs_keys_normalize)
@@ -379,9 +408,13 @@ TEST(refs_keys_normalize)
 	struct buf k = {0};
 
 	CHECK_EQ(parse("Müller, J. (2020). The Design of Résumé Parsers: A Survey. doi:10.1000/ABC.1 arXiv:2001.01234v3"), 1);
-	CHECK_EQ(refs_keys(refs, &one, line_text + one.from, collect, &k), 0);
-	buf_addc(&k, '\0');
+	entry_keys(&k);
 	CHECK_STR(k.data, "t:design resume parsers survey|d:10.1000/abc.1|a:2001.01234|");
+	/* no title: the ids alone */
+	k.len = 0;
+	CHECK_EQ(parse("See doi:10.1000/XY.2 for the data."), 1);
+	entry_keys(&k);
+	CHECK_STR(k.data, "d:10.1000/xy.2|");
 	k.len = 0;
 	{
 		const char *t = "\xe2\x80\x9cTHE design, of RESUME parsers\xe2\x80\x9d: a survey!";
@@ -390,6 +423,28 @@ TEST(refs_keys_normalize)
 	}
 	buf_addc(&k, '\0');
 	CHECK_STR(k.data, "design resume parsers survey");
+	buf_free(&k);
+}
+
+/*
+ * A line of tool output: each part of two words or more, then the value of
+ * a part "Label: value"; one word, or a label of more than eight words,
+ * grounds nothing.
+ */
+TEST(refs_segment_keys)
+{
+	struct buf k = {0};
+
+	segment_keys("Bike shops in Lyon: Rhone Cycles | Velo Garage - Lyon", &k);
+	CHECK_STR(k.data, "t:bike shops lyon rhone cycles|t:rhone cycles|t:velo garage|");
+	segment_keys("\"Deep Residual Learning\" (He et al.). Results: none", &k);
+	CHECK_STR(k.data, "t:deep residual learning|t:he et al|t:results none|");
+	segment_keys("one two three four five six seven eight nine: Big Title", &k);
+	CHECK_STR(k.data, "t:one two three four five six seven eight nine big title|");
+	segment_keys("Lyon", &k);
+	CHECK_STR(k.data, "");
+	segment_keys("", &k);
+	CHECK_STR(k.data, "");
 	buf_free(&k);
 }
 
