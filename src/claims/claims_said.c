@@ -415,6 +415,7 @@ bool share_of(struct claims *c, struct held *h, uint64_t end)
  */
 bool updated_amount(struct claims *c, struct held *h)
 {
+	/* (each holds "new " or "d to": see below) */
 	static const char *const updates[] = {"new amount", "new total", "new rent", "new price",
 					      "updated to", "increased to", "raised to",
 					      "adjusted to", "changed to", "decreased to",
@@ -429,6 +430,10 @@ bool updated_amount(struct claims *c, struct held *h)
 	if (h->q.scale != 1 || !(h->q.value > 0) || (h->nl_flags & (NUMLEX_RANGE | NUMLEX_APPROX)))
 		return false;
 	p = window_get(c->w, lo, h->from, &n);
+	/* Each of updates[] holds "new " or "d to": where the words before
+	 * hold neither, none of them (two searches, not eleven). */
+	if (!has_lit(p, n, "new ") && !has_lit(p, n, "d to"))
+		return false;
 	for (k = 0; k < ARRAY_SIZE(updates) && !has_lit(p, n, updates[k]); k++)
 		;
 	if (k == ARRAY_SIZE(updates))

@@ -1321,23 +1321,24 @@ void counts_keep(struct claims *c)
 bool count_per_span(struct claims *c, struct held *h)
 {
 	const struct ground_context none = {0};
-	const struct ground_quantity *gk, *gd;
-	struct quantity k, d;
-	enum ground_verdict vk, vd;
+	const struct ground_quantity *gk;
+	struct quantity k;
+	enum ground_verdict vk;
 	char how[64];
 	unsigned days;
 
 	if (h->q.items || h->q.decimals || !(h->q.value >= 2 && h->q.value <= 1000) ||
 	    h->q.value != floor(h->q.value))
 		return false;
+	/* (a whole value of 2 to 1,000 is exact as an unsigned, and fmod() is
+	 * exact: the same remainder, for one division, not a long one) */
 	for (days = 2; days <= 31; days++) {
-		if (fmath_fmod(h->q.value, days) != 0)
+		if ((unsigned)h->q.value % days != 0)
 			continue;
 		k = h->q;
 		k.value = h->q.value / days;
-		quantity_set(&d, QUANTITY_BASE, "seconds", days * QUANTITY_DAY_SECONDS,
-			     QUANTITY_DAY_SECONDS);
-		if (!(gd = ground_match_quantity(c->ground, &d, &none, 0, &vd)) || vd != GROUND_STATED ||
+		/* (the span's search, once a state of the set: ground_days_stated()) */
+		if (!ground_days_stated(c->ground, days) ||
 		    !(gk = ground_match_quantity(c->ground, &k, &none, 0, &vk)) || vk != GROUND_STATED ||
 		    gk->q.kind != QUANTITY_COUNT || gk->q.unit_hash != h->q.unit_hash)
 			continue;

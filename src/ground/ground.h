@@ -236,6 +236,13 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 						     const struct ground_context *ctx,
 						     enum ground_verdict *v);
 /*
+ * Whether ground_match_quantity() of a duration of days days (at day
+ * scale, as quantity_set(..., "seconds", days * QUANTITY_DAY_SECONDS,
+ * QUANTITY_DAY_SECONDS) makes it), with no context and tolerance 0, is
+ * GROUND_STATED; days 1 to 63 are kept for the set as it is.
+ */
+bool ground_days_stated(const struct ground *g, unsigned days);
+/*
  * Whether the walk of a unit's newest quantities the searches keep (and
  * bring up to date as quantities are put in) is, once asked for, what a
  * walk of its list gives now. For tests.

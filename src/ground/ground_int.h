@@ -159,6 +159,9 @@ struct walk_memos {
 	uint32_t live; /* bit k: memo k is of the set since its reset */
 	uint64_t unit_hash[WALK_MEMOS], used[WALK_MEMOS], qseq[WALK_MEMOS];
 	struct stating_memo stating; /* (with these, which ground.c allocates and frees) */
+	/* ground_days_stated()'s answers for the set at days_epoch and
+	 * days_qseq: bit d of known, asked; of stated, GROUND_STATED. */
+	uint64_t days_epoch, days_qseq, days_known, days_stated;
 };
 
 _Static_assert(WALK_MEMOS <= 32, "a memo's bit in live");

@@ -1158,6 +1158,42 @@ const struct ground_quantity *ground_stated_quantity(const struct ground *g,
 }
 
 /*
+ * A check of a count per day (claims' count_per_span()) asks whether the
+ * set states each span of days that divides the count, for every count of
+ * the answer; between two changes to the set the answer is the same (the
+ * searches read nothing that a set keeps while its epoch and qseq stay:
+ * what ground_set_period() rewrites in place, a period, match() does not
+ * read), so it is asked once a state and span.
+ */
+bool ground_days_stated(const struct ground *g, unsigned days)
+{
+	static const struct ground_context none;
+	struct walk_memos *ms;
+	enum ground_verdict v;
+	struct quantity d;
+
+	if (g->qcount == 0)
+		return false; /* (match() finds nothing in an empty set) */
+	ms = g->memos;
+	if (ms->days_epoch != g->epoch || ms->days_qseq != g->qseq) {
+		ms->days_epoch = g->epoch;
+		ms->days_qseq = g->qseq;
+		ms->days_known = ms->days_stated = 0;
+	}
+	if (days >= 1 && days < 64 && (ms->days_known >> days & 1))
+		return ms->days_stated >> days & 1;
+	quantity_set(&d, QUANTITY_BASE, "seconds", days * QUANTITY_DAY_SECONDS, QUANTITY_DAY_SECONDS);
+	if (!match(g, &d, &none, 0, &v, false, false))
+		v = GROUND_NONE;
+	if (days >= 1 && days < 64) {
+		ms->days_known |= 1ull << days;
+		if (v == GROUND_STATED)
+			ms->days_stated |= 1ull << days;
+	}
+	return v == GROUND_STATED;
+}
+
+/*
  * Whether match() finds nothing for a, whatever its context, where a's
  * unit holds nothing (then find_swap() walks nothing: a count, which it
  * also walks the bare numbers for, is not asked). A lexer's kind: none of

@@ -2371,7 +2371,8 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
  * past the set's cap; and asked again after a few more are put in (the
  * searches keep what states each figure while the set holds the same
  * quantities, judge_candidates(): each figure is asked six times a round,
- * so that what is kept is read, in the order it was found and oldest first).
+ * so that what is kept is read, in the order it was found and oldest first);
+ * and a span of days, as ground_days_stated() keeps its answer a state.
  */
 TEST(ground_search_filters_change_no_verdict)
 {
@@ -2398,7 +2399,7 @@ TEST(ground_search_filters_change_no_verdict)
 	static const double tolerances[] = {0, 0.1, 0.25};
 	size_t seen_verdicts[GROUND_NEAR + 1];
 	uint64_t state = 36;
-	size_t n = 0, i, k, trial, round, more, asked = 0, found = 0;
+	size_t n = 0, i, k, trial, round, more, asked = 0, found = 0, days_stated = 0;
 
 	memset(seen_verdicts, 0, sizeof(seen_verdicts));
 	pool.n = 0;
@@ -2456,6 +2457,25 @@ TEST(ground_search_filters_change_no_verdict)
 				random_near_context(&state, &ctx);
 				CHECK_EQ(ground_add_quantity(g, add, "y", 1, m + k, &ctx), 0);
 			}
+			/* A span of days asked of the set as it is (ground_days_stated()
+			 * keeps each answer while the set holds the same quantities):
+			 * the search's own answer, asked twice, and after more are put in. */
+			for (k = 0; k < 2 * 66; k++) {
+				static const struct ground_context none;
+				unsigned days = (unsigned)(k % 66);
+				enum ground_verdict dv;
+				struct quantity d;
+				bool want;
+
+				quantity_set(&d, QUANTITY_BASE, "seconds", days * QUANTITY_DAY_SECONDS,
+					     QUANTITY_DAY_SECONDS);
+				want = ground_match_unfiltered(g, &d, &none, 0, &dv, false) && dv == GROUND_STATED;
+				days_stated += want;
+				if (ground_days_stated(g, days) != want) {
+					fprintf(stderr, "  %u days: want %d\n", days, want);
+					CHECK(!"a span of days kept changes its verdict");
+				}
+			}
 			for (i = 0; i < n; i++) {
 				for (k = 0; k < ARRAY_SIZE(tolerances); k++) {
 					const struct ground_quantity *want, *got;
@@ -2490,6 +2510,7 @@ TEST(ground_search_filters_change_no_verdict)
 	}
 	/* Every verdict, often enough for the filters to have been on trial. */
 	CHECK(found > asked / 4);
+	CHECK(days_stated > 100);
 	for (i = 0; i <= GROUND_NEAR; i++)
 		CHECK(seen_verdicts[i] > 100);
 }
