@@ -784,6 +784,7 @@ static inline void memo_put(const struct ground *g, struct walk_memo *m, size_t 
 {
 	m->slot[k] = (uint16_t)i;
 	m->mask[k] = g->ql[i].mask;
+	m->any |= g->ql[i].mask;
 	m->before1[k] = g->ql[i].before1;
 	m->after1[k] = g->ql[i].after1;
 	m->seq[k] = g->ql[i].seq;
@@ -874,6 +875,7 @@ const struct walk_memo *unit_newest(const struct ground *g, uint64_t unit_hash)
 	ms->qseq[out] = g->qseq;
 	m = &g->memo[out];
 	m->n = 0;
+	m->any = 0;
 	for (i = g->units[mix(unit_hash)]; i != NIL && m->n < SWAP_WALK; i = g->ul[i].link.next)
 		if (g->ul[i].unit_hash == unit_hash)
 			memo_put(g, m, m->n++, i);
@@ -893,6 +895,7 @@ bool ground_unit_newest_walks(const struct ground *g, uint64_t unit_hash)
 		if (g->ul[i].unit_hash != unit_hash)
 			continue;
 		if (k >= m->n || m->slot[k] != i || m->mask[k] != g->ql[i].mask ||
+		    (m->mask[k] & ~m->any) != 0 ||
 		    m->before1[k] != g->ql[i].before1 || m->after1[k] != g->ql[i].after1 ||
 		    m->seq[k] != g->ql[i].seq)
 			return false;

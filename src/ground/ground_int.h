@@ -109,6 +109,9 @@ struct ulink {
 
 struct walk_memo {
 	uint32_t n;
+	/* Every bit of the masks put in since the walk was taken anew: those
+	 * of its slots, and of slots it held before (find_swap()'s bound). */
+	uint64_t any;
 	uint16_t slot[SWAP_WALK];
 	uint64_t mask[SWAP_WALK];
 	uint32_t before1[SWAP_WALK], after1[SWAP_WALK];

@@ -2257,6 +2257,32 @@ static void random_near_context(uint64_t *state, struct ground_context *ctx)
 }
 
 /*
+ * A context of one to six words of twelve, on bits of their own but for
+ * a few that share one: enough words in common, and enough apart, for the
+ * swap walk's bounds (find_swap()) to take some slots and rule out others.
+ */
+static void random_wide_context(uint64_t *state, struct ground_context *ctx)
+{
+	size_t n = 1 + test_xorshift(state) % 6, i, k;
+
+	memset(ctx, 0, sizeof(*ctx));
+	for (i = 0; i < n; i++) {
+		uint32_t w = (uint32_t)(test_xorshift(state) % 12) * 37 + 3;
+
+		for (k = 0; k < ctx->n && ctx->word[k] != w; k++)
+			;
+		if (k < ctx->n)
+			continue;
+		ctx->word[ctx->n++] = w;
+		ctx->mask |= 1ull << (w % 64);
+	}
+	if (test_xorshift(state) % 2)
+		ctx->before1 = ctx->word[0];
+	if (ctx->n > 1 && test_xorshift(state) % 2)
+		ctx->after1 = ctx->word[1];
+}
+
+/*
  * ground_nothing_judged() stands for the search itself: the claims check
  * gathers no context for a figure it says the search finds nothing for,
  * and takes that nothing as the search's verdict. So wherever it says so,
@@ -2372,7 +2398,9 @@ TEST(ground_nothing_judged_is_what_the_search_finds)
  * searches keep what states each figure while the set holds the same
  * quantities, judge_candidates(): each figure is asked six times a round,
  * so that what is kept is read, in the order it was found and oldest first);
- * and a span of days, as ground_days_stated() keeps its answer a state.
+ * and a span of days, as ground_days_stated() keeps its answer a state. In
+ * every third trial the contexts are wider (random_wide_context()), for
+ * the swap walk's bounds.
  */
 TEST(ground_search_filters_change_no_verdict)
 {
@@ -2398,6 +2426,7 @@ TEST(ground_search_filters_change_no_verdict)
 	static struct quantity q[96 + ARRAY_SIZE(written)];
 	static const double tolerances[] = {0, 0.1, 0.25};
 	size_t seen_verdicts[GROUND_NEAR + 1];
+	void (*context_of_trial)(uint64_t *, struct ground_context *);
 	uint64_t state = 36;
 	size_t n = 0, i, k, trial, round, more, asked = 0, found = 0, days_stated = 0;
 
@@ -2427,6 +2456,8 @@ TEST(ground_search_filters_change_no_verdict)
 			for (k = 0; k < nfew; k++)
 				few[k] = test_xorshift(&state) % (trial % 2 ? n : pool.n);
 		}
+		/* (wide contexts in every third trial: the swap walk's bounds) */
+		context_of_trial = trial % 3 == 1 ? random_wide_context : random_near_context;
 		CHECK_EQ(ground_new(&g), 0);
 		if (!g)
 			return;
@@ -2441,7 +2472,7 @@ TEST(ground_search_filters_change_no_verdict)
 					ground_turn(g);
 				ground_begin_text(g);
 			}
-			random_near_context(&state, &ctx);
+			context_of_trial(&state, &ctx);
 			CHECK_EQ(ground_add_quantity(g, add, "x", 1, k, &ctx), 0);
 		}
 		for (round = 0; round < 2; round++) {
@@ -2454,7 +2485,7 @@ TEST(ground_search_filters_change_no_verdict)
 											: test_xorshift(&state) % n];
 				struct ground_context ctx;
 
-				random_near_context(&state, &ctx);
+				context_of_trial(&state, &ctx);
 				CHECK_EQ(ground_add_quantity(g, add, "y", 1, m + k, &ctx), 0);
 			}
 			/* A span of days asked of the set as it is (ground_days_stated()
@@ -2483,7 +2514,7 @@ TEST(ground_search_filters_change_no_verdict)
 					struct ground_context ctx;
 					int stated;
 
-					random_near_context(&state, &ctx);
+					context_of_trial(&state, &ctx);
 					for (stated = 0; stated < 2; stated++) {
 						want = ground_match_unfiltered(g, &q[i], &ctx, stated ? 0 : tolerances[k],
 									       &wv, stated);
