@@ -11,6 +11,7 @@
 #include "ground/attrs.h"
 #include "ground/bib.h"
 #include "ground/ground.h"
+#include "match/engine.h"
 #include "numbers/arith.h"
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
@@ -646,7 +647,8 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
  * engine stops at every sentence end anyway, so these forms cost plain
  * text nothing where Hyperscan patterns for them cost every byte.
  */
-static void refs_mark_cue(struct claims *c, const char *s, size_t n)
+static inline __attribute__((always_inline)) void refs_mark_cue(struct claims *c, const char *s,
+								    size_t n)
 {
 	/* s[0] is the byte before the mark, s[1] its first */
 	if (n < 4 || s[1] != '.')
@@ -737,7 +739,9 @@ static void lazy_flush(struct claims *c)
 		(void)mark_sentence(c, c->lazy[i].from, c->lazy[i].to, true); /* (cannot fail) */
 }
 
-int claims_mark(struct claims *c, uint64_t from, uint64_t to)
+/* claims_mark(), inline in claims_marks() */
+static inline __attribute__((always_inline)) int mark_event(struct claims *c, uint64_t from,
+							      uint64_t to)
 {
 	const char *s;
 	size_t n;
@@ -771,6 +775,11 @@ int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 	return mark_sentence(c, from, to, false);
 }
 
+int claims_mark(struct claims *c, uint64_t from, uint64_t to)
+{
+	return mark_event(c, from, to);
+}
+
 /* Ends the sentence at offset at. */
 static int break_sentence(struct claims *c, uint64_t at)
 {
@@ -801,7 +810,8 @@ int claims_break(struct claims *c, uint64_t at)
 	return err == 0 && c->before.on ? before_line(c, at, true) : err;
 }
 
-int claims_line(struct claims *c, uint64_t at)
+/* claims_line(), inline in claims_marks() */
+static inline __attribute__((always_inline)) int line_event(struct claims *c, uint64_t at)
 {
 	bool idle;
 	int err = 0;
@@ -832,6 +842,32 @@ int claims_line(struct claims *c, uint64_t at)
 		err = before_line(c, at, false);
 	c->line++;
 	c->line_start = at;
+	return err;
+}
+
+int claims_line(struct claims *c, uint64_t at)
+{
+	return line_event(c, at);
+}
+
+int claims_marks(struct claims *c, const struct engine_event *v, size_t n, unsigned line_id,
+		 size_t *taken, size_t *lines)
+{
+	size_t i = 0, k = 0;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		const struct engine_event *e = &v[i++];
+
+		if (e->id == line_id) {
+			k++;
+			err = line_event(c, e->from + 1);
+		} else {
+			err = mark_event(c, e->from, e->to);
+		}
+	}
+	*taken = i;
+	*lines = k;
 	return err;
 }
 

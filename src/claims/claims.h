@@ -22,6 +22,8 @@
 #include "ground/refs.h"
 #include "match/rules.h"
 
+struct engine_event;
+
 #define CLAIMS_SENTENCE_CAP 16384
 /* Matched text longer than this is cut (the finding says so). */
 #define CLAIMS_TEXT_CAP 4096
@@ -164,6 +166,15 @@ int claims_break(struct claims *c, uint64_t at);
  * span too): the number checks count lines and columns by them.
  */
 int claims_line(struct claims *c, uint64_t at);
+/*
+ * A run of the engine's line breaks (id line_id, at from) and sentence
+ * marks (any other id) of the model's text, in order: claims_line(c, from
+ * + 1) or claims_mark(c, from, to) of each, in one call. It stops after
+ * the first that fails and returns its error, else 0. *taken: how many it
+ * took (the failing one too); *lines: how many of those were line breaks.
+ */
+int claims_marks(struct claims *c, const struct engine_event *v, size_t n, unsigned line_id,
+		 size_t *taken, size_t *lines);
 /* Counts the columns of the current line up to offset at, before the
  * window drops the bytes before at. */
 void claims_keep_columns(struct claims *c, uint64_t at);

@@ -648,6 +648,27 @@ static int on_marks(void *ctx, const struct engine_event *v, size_t n, size_t *t
 	const struct engine_event *e = v, *end = v + n;
 	int err;
 
+	/*
+	 * The model's text past any tool span's delimiter (the run is in
+	 * order: past it at v[0], past it throughout): event() of each is
+	 * the claims' alone, and the claims take the run in one call. *stop
+	 * cannot turn true meanwhile: only engine_stream_wake() sets it, and
+	 * the claims have no stream to wake. The cursor and the line count
+	 * follow after, as event() moves them.
+	 */
+	if (!s->source_mode && !s->spans.open && !spans_markup(&s->spans, v[0].from)) {
+		size_t lines, k;
+
+		err = claims_marks(s->claims, v, n, line_id, taken, &lines);
+		advance(s, v[*taken - 1].from);
+		if (lines > 0) {
+			s->line += lines;
+			for (k = *taken - 1; v[k].id != line_id; k--)
+				;
+			s->line_start = v[k].from + 1;
+		}
+		return err;
+	}
 	do {
 		err = event(s, line_id, sentence_id, e->id, e->from, e->to);
 		e++;
