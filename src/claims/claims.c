@@ -739,9 +739,9 @@ static void lazy_flush(struct claims *c)
 		(void)mark_sentence(c, c->lazy[i].from, c->lazy[i].to, true); /* (cannot fail) */
 }
 
-/* claims_mark(), inline in claims_marks() */
+/* claims_mark(), inline in claims_marks(); wants: wants_claim(c) */
 static inline __attribute__((always_inline)) int mark_event(struct claims *c, uint64_t from,
-							      uint64_t to)
+							      uint64_t to, bool wants)
 {
 	const char *s;
 	size_t n;
@@ -763,7 +763,7 @@ static inline __attribute__((always_inline)) int mark_event(struct claims *c, ui
 	 * is due before from (the start only grows as they are read), so
 	 * claims_advance() would do nothing here.
 	 */
-	if (c->n_held == 0 && !wants_claim(c) && from < c->start + CLAIMS_SENTENCE_CAP) {
+	if (c->n_held == 0 && !wants && from < c->start + CLAIMS_SENTENCE_CAP) {
 		if (c->n_lazy == CLAIMS_LAZY_MARKS)
 			lazy_flush(c);
 		c->lazy[c->n_lazy].from = from;
@@ -777,7 +777,7 @@ static inline __attribute__((always_inline)) int mark_event(struct claims *c, ui
 
 int claims_mark(struct claims *c, uint64_t from, uint64_t to)
 {
-	return mark_event(c, from, to);
+	return mark_event(c, from, to, wants_claim(c));
 }
 
 /* Ends the sentence at offset at. */
@@ -810,8 +810,9 @@ int claims_break(struct claims *c, uint64_t at)
 	return err == 0 && c->before.on ? before_line(c, at, true) : err;
 }
 
-/* claims_line(), inline in claims_marks() */
-static inline __attribute__((always_inline)) int line_event(struct claims *c, uint64_t at)
+/* claims_line(), inline in claims_marks(); wants: wants_claim(c) */
+static inline __attribute__((always_inline)) int line_event(struct claims *c, uint64_t at,
+							      bool wants)
 {
 	bool idle;
 	int err = 0;
@@ -825,7 +826,7 @@ static inline __attribute__((always_inline)) int line_event(struct claims *c, ui
 	/* The marks that waited: the line's end starts the next sentence past
 	 * them all (each is before the line break), unless something is to be
 	 * decided up to here. */
-	idle = c->n_held == 0 && !wants_claim(c);
+	idle = c->n_held == 0 && !wants;
 	if (idle)
 		c->n_lazy = 0;
 	lazy_flush(c);
@@ -847,7 +848,7 @@ static inline __attribute__((always_inline)) int line_event(struct claims *c, ui
 
 int claims_line(struct claims *c, uint64_t at)
 {
-	return line_event(c, at);
+	return line_event(c, at, wants_claim(c));
 }
 
 int claims_marks(struct claims *c, const struct engine_event *v, size_t n, unsigned line_id,
@@ -855,15 +856,21 @@ int claims_marks(struct claims *c, const struct engine_event *v, size_t n, unsig
 {
 	size_t i = 0, k = 0;
 	int err = 0;
+	/*
+	 * Once a run: what it rests on is not the events' to change. The
+	 * claims' ground is const to them, and the claims, the tool-output
+	 * flag and the lexer are set by the scan between calls.
+	 */
+	const bool wants = wants_claim(c);
 
 	while (i < n && err == 0) {
 		const struct engine_event *e = &v[i++];
 
 		if (e->id == line_id) {
 			k++;
-			err = line_event(c, e->from + 1);
+			err = line_event(c, e->from + 1, wants);
 		} else {
-			err = mark_event(c, e->from, e->to);
+			err = mark_event(c, e->from, e->to, wants);
 		}
 	}
 	*taken = i;

@@ -503,7 +503,6 @@ int hand_on(struct claims *c, const struct claim_item *it, const struct claim *c
 int arith_sentence(struct claims *c, uint64_t end);
 void ledger_add(struct claims *c, const struct held *h, enum check chk);
 int refs_list_end(struct claims *c);
-int refs_line(struct claims *c, uint64_t end);
 bool before_total(struct claims *c, const struct held *h, uint64_t end);
 int before_hold(struct claims *c, const struct claim_item *it);
 int before_line(struct claims *c, uint64_t at, bool last);
@@ -772,6 +771,64 @@ static inline size_t waiting(const struct claims *c)
 static inline size_t ready(const struct claims *c)
 {
 	return c->before.on ? c->before.slot - c->pend_head : waiting(c);
+}
+
+/* A year in parentheses after an entry's authors starts this near the line's start. */
+#define REFS_YEAR_WITHIN 128
+/*
+ * What a line's first byte says to the recognizer: OPENS_ITEM, it may be a
+ * list item (a bullet, a digit, "[", the lead byte of "•", or a blank: an
+ * indented one); OPENS_NAME, a capital, it may open with authors; 0,
+ * neither. A table (claims_refs.c): every line ends here.
+ */
+enum { OPENS_ITEM = 1, OPENS_NAME = 2 };
+extern const unsigned char refs_line_opens[256];
+int refs_read_line(struct claims *c, uint64_t end);
+
+/*
+ * The current line ends at offset end: its entries, when it may hold any,
+ * are read (refs_read_line()), and what waited for it goes out. Inline:
+ * every line ends here, and nearly every one with nothing to read.
+ */
+static inline __attribute__((always_inline)) int refs_line(struct claims *c, uint64_t end)
+{
+	const char *s;
+	size_t n;
+	int err = 0, rerr;
+
+	c->n_ent = 0;
+	c->judged_from = c->line_start;
+	c->judged_to = end;
+	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue) {
+		err = refs_read_line(c, end);
+	} else if (c->refs && !c->in_tool && end > c->line_start) {
+		/*
+		 * Most lines have nothing for the recognizer, and most of the
+		 * rest open with a blank, a bullet or a digit and are still no
+		 * item of a list of titles ("- **Setup:** ...", indented code),
+		 * or with a capital and are prose: their first bytes tell,
+		 * without the line reader. A line that opens as authors do is
+		 * looked at for a year in parentheses: "Smith J (2020) Title.
+		 * Journal" has no sentence end beside its year to cue it.
+		 */
+		uint64_t to = MIN(end, c->line_start + REFS_YEAR_WITHIN);
+
+		s = window_get(c->w, c->line_start, to, &n);
+		if (n != to - c->line_start) {
+			/* (a line begun before the window holds: far longer than an entry) */
+		} else if (refs_line_opens[(unsigned char)s[0]] == OPENS_ITEM) {
+			if (c->find_items &&
+			    refs_item_start(s, n, c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line))
+				err = refs_read_line(c, end);
+		} else if (refs_line_opens[(unsigned char)s[0]] == OPENS_NAME && c->cue_rule != SIZE_MAX &&
+			   refs_paren_year(s, n)) {
+			c->ref_cue = true;
+			err = refs_read_line(c, end);
+		}
+	}
+	/* (nothing held back, the common case: release() would only clear) */
+	rerr = c->n_pend && ready(c) ? release(c, ready(c)) : 0;
+	return err ? err : rerr;
 }
 
 /*

@@ -26,9 +26,6 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
-/* A year in parentheses after an entry's authors starts this near the line's start. */
-#define REFS_YEAR_WITHIN 128
-
 /*
  * Whether a grounding key of the entry it (its title, DOI or arXiv id) is
  * in the grounded set, and where (*at): 1, 0, or a negative errno.
@@ -335,15 +332,8 @@ static bool has_text(const struct claims *c, uint64_t from, uint64_t to)
 	return !(i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 && s[i + 2] == (char)0xA2);
 }
 
-/*
- * What a line's first byte says to the recognizer: OPENS_ITEM, it may be a
- * list item (a bullet, a digit, "[", the lead byte of "•", or a blank: an
- * indented one); OPENS_NAME, a capital, it may open with authors; 0,
- * neither. A table: every line ends here.
- */
-enum { OPENS_ITEM = 1, OPENS_NAME = 2 };
-
-static const unsigned char line_opens[256] = {
+/* refs_line()'s table (claims_int.h): OPENS_ITEM, OPENS_NAME or 0. */
+const unsigned char refs_line_opens[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0,
 	0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 0, 0, 0, 0,
@@ -356,7 +346,7 @@ static const unsigned char line_opens[256] = {
 
 static bool may_open_item(char c)
 {
-	return line_opens[(unsigned char)c] == OPENS_ITEM;
+	return refs_line_opens[(unsigned char)c] == OPENS_ITEM;
 }
 
 /* Whether the line [line_start, end) opens as a list item. */
@@ -376,7 +366,7 @@ static int refs_item_kind(const struct claims *c, uint64_t end)
  * for entries and report those that nothing grounds. Items that are only
  * titles wait for the end of their list.
  */
-static int refs_read_line(struct claims *c, uint64_t end)
+int refs_read_line(struct claims *c, uint64_t end)
 {
 	struct ref_entry out[REFS_PER_LINE];
 	size_t rule = c->ref_rule, trigger = c->ref_rule, n, k, i;
@@ -468,43 +458,3 @@ static int refs_read_line(struct claims *c, uint64_t end)
  * for it: a number check's finding inside an entry loses the number checks
  * (off_entries), the rest go out as they came.
  */
-int refs_line(struct claims *c, uint64_t end)
-{
-	const char *s;
-	size_t n;
-	int err = 0, rerr;
-
-	c->n_ent = 0;
-	c->judged_from = c->line_start;
-	c->judged_to = end;
-	if (c->ref_rule != SIZE_MAX || c->n_list > 0 || c->ref_cue) {
-		err = refs_read_line(c, end);
-	} else if (c->refs && !c->in_tool && end > c->line_start) {
-		/*
-		 * Most lines have nothing for the recognizer, and most of the
-		 * rest open with a blank, a bullet or a digit and are still no
-		 * item of a list of titles ("- **Setup:** ...", indented code),
-		 * or with a capital and are prose: their first bytes tell,
-		 * without the line reader. A line that opens as authors do is
-		 * looked at for a year in parentheses: "Smith J (2020) Title.
-		 * Journal" has no sentence end beside its year to cue it.
-		 */
-		uint64_t to = MIN(end, c->line_start + REFS_YEAR_WITHIN);
-
-		s = window_get(c->w, c->line_start, to, &n);
-		if (n != to - c->line_start) {
-			/* (a line begun before the window holds: far longer than an entry) */
-		} else if (line_opens[(unsigned char)s[0]] == OPENS_ITEM) {
-			if (c->find_items &&
-			    refs_item_start(s, n, c->ref_line != UINT64_MAX && c->ref_line + 2 >= c->line))
-				err = refs_read_line(c, end);
-		} else if (line_opens[(unsigned char)s[0]] == OPENS_NAME && c->cue_rule != SIZE_MAX &&
-			   refs_paren_year(s, n)) {
-			c->ref_cue = true;
-			err = refs_read_line(c, end);
-		}
-	}
-	/* (nothing held back, the common case: release() would only clear) */
-	rerr = c->n_pend && ready(c) ? release(c, ready(c)) : 0;
-	return err ? err : rerr;
-}
