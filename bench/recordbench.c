@@ -2,7 +2,7 @@
 /*
  * The record reader's throughput: JSON Lines business records, pretty
  * JSON, prose and key: value text, made in memory, read in 64 KiB pieces
- * with a callback that only counts; timed in CPU time (the best of the
+ * by a loop that only counts the values; timed in CPU time (the best of the
  * repeats), so that other work on the machine counts less. Usage:
  * recordbench [MB] [repeats].
  */
@@ -18,13 +18,15 @@ struct count {
 	unsigned long long values, bytes;
 };
 
-static int on_value(void *ctx, const struct record_value *v)
+/* Counts the values of the piece (or the end) just given. */
+static void pull(struct record *r, struct count *c)
 {
-	struct count *c = ctx;
+	const struct record_value *v;
 
-	c->values++;
-	c->bytes += v->len;
-	return 0;
+	while ((v = record_next(r))) {
+		c->values++;
+		c->bytes += v->len;
+	}
 }
 
 static double now(void)
@@ -105,12 +107,14 @@ int main(int argc, char **argv)
 
 			c = (struct count){0};
 			record_reset(r);
-			for (i = 0; i < b.len; i += 65536)
-				if (record_feed(r, b.data + i, MIN((size_t)65536, b.len - i), on_value,
-						&c))
+			for (i = 0; i < b.len; i += 65536) {
+				if (record_feed(r, b.data + i, MIN((size_t)65536, b.len - i)))
 					return 1;
-			if (record_end(r, on_value, &c))
+				pull(r, &c);
+			}
+			if (record_end(r))
 				return 1;
+			pull(r, &c);
 			t = now() - t;
 			if (t < best)
 				best = t;

@@ -49,23 +49,21 @@ static bool word_byte(unsigned char c)
 	return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c >= 0x80;
 }
 
-static int on_value(void *ctx, const struct record_value *v)
+static void on_value(struct run *r, const struct record_value *v)
 {
-	struct run *r = ctx;
 	struct ground_attr ga;
 	size_t i;
 
 	if (v->kind != RECORD_BOOL && v->kind != RECORD_STRING)
-		return 0;
+		return;
 	if (!attrs_of_value(r->a, v->words, v->n_words, v->text, v->len, v->kind == RECORD_BOOL, v->at,
 			    &ga))
-		return 0;
+		return;
 	FUZZ_CHECK(ga.n_need >= 1 && ga.n_need <= GROUND_ATTR_NEED);
 	FUZZ_CHECK(memchr(ga.text, '\0', sizeof(ga.text)) != NULL, "an attribute's text unterminated");
 	for (i = 0; ga.text[i]; i++)
 		FUZZ_CHECK(ga.text[i] >= 0x20 && ga.text[i] < 0x7f, "a control in an attribute's text");
 	FUZZ_CHECK(ground_add_attr(r->g, &ga) == 0);
-	return 0;
 }
 
 static void on_found(struct run *r, const struct attrs_hit *hit)
@@ -119,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t ground_len = nul ? (size_t)(nul - text) : sizeof(usual) - 1;
 	const char *s = nul ? nul + 1 : text;
 	size_t n = nul ? size - (size_t)(nul + 1 - text) : size;
+	const struct record_value *v;
 	char *padded;
 
 	if (!a) {
@@ -131,8 +130,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	record_reset(rec);
 	r.a = a;
 	r.g = g;
-	FUZZ_CHECK(record_feed(rec, ground_text, ground_len, on_value, &r) == 0);
-	FUZZ_CHECK(record_end(rec, on_value, &r) == 0);
+	FUZZ_CHECK(record_feed(rec, ground_text, ground_len) == 0);
+	while ((v = record_next(rec)))
+		on_value(&r, v);
+	FUZZ_CHECK(record_end(rec) == 0);
+	while ((v = record_next(rec)))
+		on_value(&r, v);
 	FUZZ_CHECK(ground_attr_count(g) <= GROUND_ATTR_CAP);
 	check(&r, s, n);
 	again.a = a;

@@ -105,9 +105,8 @@ static void check_value(const struct run *r, const struct record_value *v)
 	FUZZ_CHECK(ctx.n <= GROUND_CONTEXT);
 }
 
-static int on_value(void *ctx, const struct record_value *v)
+static void on_value(struct run *r, const struct record_value *v)
 {
-	struct run *r = ctx;
 	size_t i;
 
 	check_value(r, v);
@@ -121,7 +120,15 @@ static int on_value(void *ctx, const struct record_value *v)
 		FUZZ_CHECK(buf_addf(&r->out, " %u:%llu", (unsigned)v->marks[i].pos,
 				    (unsigned long long)v->marks[i].at) == 0);
 	FUZZ_CHECK(buf_addc(&r->out, '\n') == 0);
-	return 0;
+}
+
+/* The values of the piece (or the end) just given. */
+static void pull(struct record *rd, struct run *r)
+{
+	const struct record_value *v;
+
+	while ((v = record_next(rd)))
+		on_value(r, v);
 }
 
 static void read_run(struct record *rd, const char *text, size_t len, uint32_t seed,
@@ -140,10 +147,12 @@ static void read_run(struct record *rd, const char *text, size_t len, uint32_t s
 		size_t k = max_piece ? 1 + fuzz_rng_below(&rng, max_piece) : len - i;
 
 		k = MIN(k, len - i);
-		FUZZ_CHECK(record_feed(rd, text + i, k, on_value, r) == 0);
+		FUZZ_CHECK(record_feed(rd, text + i, k) == 0);
+		pull(rd, r);
 		i += k;
 	}
-	FUZZ_CHECK(record_end(rd, on_value, r) == 0);
+	FUZZ_CHECK(record_end(rd) == 0);
+	pull(rd, r);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -85,8 +85,6 @@ struct ground_values {
 
 _Static_assert(LABEL_WORD <= sizeof(((struct ground_values *)0)->lab_pend), "a label word fits");
 
-static int on_ground_value(void *ctx, const struct record_value *v);
-
 /* The item of a list in key: value text ends: each pair of its values
  * counted once (ground_group_pair_add()). */
 static int item_end(struct ground_values *r)
@@ -1156,9 +1154,8 @@ static int ground_bare_hosts(struct ground_values *r, const struct record_value 
 	return 0;
 }
 
-static int on_ground_value(void *ctx, const struct record_value *v)
+static int on_ground_value(struct ground_values *r, const struct record_value *v)
 {
-	struct ground_values *r = ctx;
 	struct ground_attr ga;
 	uint64_t field = 0; /* a short string value's field (its key's hash), else 0 */
 
@@ -1310,10 +1307,27 @@ void ground_values_open(struct ground_values *r, struct ground *g, uint64_t at)
 	r->fold_month = 0;
 }
 
+/* The values of what the reader was given last (a piece or the end). */
+static int read_values(struct ground_values *r)
+{
+	const struct record_value *v;
+	int err;
+
+	while ((v = record_next(r->reader)))
+		if ((err = on_ground_value(r, v)) != 0)
+			return err;
+	return 0;
+}
+
 int ground_values_feed(struct ground_values *r, const char *p, size_t n)
 {
+	int err;
+
 	r->rec_at += n;
-	return r->rec_on ? record_feed(r->reader, p, n, on_ground_value, r) : 0;
+	if (!r->rec_on)
+		return 0;
+	err = record_feed(r->reader, p, n);
+	return err ? err : read_values(r);
 }
 
 int ground_values_catch_up(struct ground_values *r, uint64_t to)
@@ -1326,7 +1340,9 @@ int ground_values_catch_up(struct ground_values *r, uint64_t to)
 		return 0;
 	p = window_get(r->win, r->rec_at, to, &n);
 	r->rec_at = to;
-	err = record_feed(r->reader, p, n, on_ground_value, r);
+	err = record_feed(r->reader, p, n);
+	if (!err)
+		err = read_values(r);
 	if (err)
 		r->rec_on = false;
 	return err;
@@ -1337,7 +1353,9 @@ int ground_values_close(struct ground_values *r, uint64_t to)
 	int err = ground_values_catch_up(r, to);
 
 	if (!err && r->rec_on)
-		err = record_end(r->reader, on_ground_value, r);
+		err = record_end(r->reader);
+	if (!err && r->rec_on)
+		err = read_values(r);
 	if (!err && r->rec_on)
 		err = line_run_end(r);
 	if (!err && r->rec_on)

@@ -55,12 +55,18 @@ struct record {
 	enum state st;
 	enum record_mode rmode;
 	bool ended;		/* record_end() ran: the next feed starts a text */
+	bool ending;		/* ... and record_next() has yet to read its end */
+	bool busy;		/* a piece or the end is fed and not yet read through */
 	bool bad;		/* the byte at the cursor is not JSON */
 	bool deep;		/* ... because it nests too deep */
-	record_fn fn;
-	void *ctx;
 	const char *feed;	/* the piece being read and its stream offset */
 	uint64_t feed_at;
+	const char *p, *end;	/* the piece's cursor and end */
+	/* The value record_next() returned last. What would overwrite it
+	 * waits for the next call: the rest of a carried string or line,
+	 * moved down over the chunk that went out (cut_done()). */
+	struct record_value v;
+	size_t cut;
 	uint64_t off;		/* the stream offset after the last piece */
 	unsigned bom;		/* bytes of a BOM skipped */
 
@@ -109,8 +115,9 @@ struct record {
 	const char *wptr[WSTACK];
 	char word[WSTACK][WORD_SLOT];
 	struct record_word_ctx wctx[WSTACK]; /* each slot's, known once read */
-	char buf[CAP];
-	uint8_t rawlen[CAP];
+	/* (past CAP: a code point or two decoded after a cut, before cut_done()) */
+	char buf[CAP + 8];
+	uint8_t rawlen[CAP + 8];
 };
 
 static const char *const literal[] = {"true", "false", "null"};
@@ -150,19 +157,25 @@ static inline uint64_t off(const struct record *r, const char *q)
 
 /* ---- delivery ---- */
 
+/*
+ * The value record_next() returns. Returns 1: the step goes on only as far
+ * as it must to leave a state to resume from (nothing that overwrites what
+ * the value points to), and every caller returns at once, up to
+ * record_next(). In this file a nonzero err is that 1.
+ */
 static int emit(struct record *r, enum record_kind k, const char *s, size_t n, uint64_t at,
 		uint64_t end, bool cont, size_t n_marks)
 {
 	size_t nw = MIN(r->wtop, RECORD_WORDS);
-	struct record_value v = {
+
+	r->v = (struct record_value){
 		.kind = k, .text = s, .len = n, .at = at, .end = end,
 		.words = r->wptr + r->wtop - nw, .n_words = nw, .word_ctx = r->wctx + r->wtop - nw,
 		.cont = cont, .marks = r->marks, .n_marks = n_marks,
 		.opened = k == RECORD_COUNT ? r->opened[r->depth - 1] : at,
 	};
-
 	r->stats.values++;
-	return r->fn(r->ctx, &v);
+	return 1;
 }
 
 /* A value of n bytes at stream offset at, written as they are (no escapes). */
@@ -262,24 +275,32 @@ static int string_emit(struct record *r, size_t n)
 	return emit(r, RECORD_STRING, r->buf, n, r->bat, end, r->cont, marks);
 }
 
-/* The carried string is full and goes on: its head goes out as a chunk. */
+/*
+ * The carried string is full and goes on: its head goes out as a chunk,
+ * and the rest moves down over it at the resume (cut_done()).
+ */
 static int string_cut(struct record *r)
 {
 	size_t c = cut_point(r->buf, r->blen);
-	uint64_t at = walk_escapes(r, c, NULL, 0, NULL);
-	int err;
+	int err = string_emit(r, c);
 
-	err = string_emit(r, c);
-	if (err)
-		return err;
+	r->cut = c;
+	r->cont = true;
+	r->stats.cuts++;
+	return err;
+}
+
+/* At the resume after a cut: the carried bytes past it move down. */
+static void cut_done(struct record *r)
+{
+	size_t c = r->cut;
+
+	r->bat = walk_escapes(r, c, NULL, 0, NULL);
 	memmove(r->buf, r->buf + c, r->blen - c);
 	if (r->escaped)
 		memmove(r->rawlen, r->rawlen + c, r->blen - c);
 	r->blen -= c;
-	r->bat = at;
-	r->cont = true;
-	r->stats.cuts++;
-	return 0;
+	r->cut = 0;
 }
 
 /* ---- key words ---- */
@@ -417,25 +438,29 @@ static void value_done(struct record *r)
 	r->stats.records++;
 }
 
-/* Adds plain string bytes: to the key (cut at RECORD_KEY_MAX) or to the value. */
-static int string_add(struct record *r, const char *s, size_t n)
+/*
+ * Adds the plain string bytes [*qp, *qp + n): to the key (cut at
+ * RECORD_KEY_MAX) or to the value. *qp goes past what was added: all of
+ * it, but where a chunk goes out (the rest is read again at the resume).
+ */
+static int string_add(struct record *r, const char **qp, size_t n)
 {
+	const char *s = *qp;
+
 	if (r->in_key) {
 		size_t k = MIN(n, RECORD_KEY_MAX - r->klen);
 
 		memcpy(r->key + r->klen, s, k);
 		r->klen += k;
+		*qp = s + n;
 		return 0;
 	}
 	while (n > 0) {
 		size_t room = CAP - r->blen, k;
-		int err;
 
 		if (room == 0) {
-			err = string_cut(r);
-			if (err)
-				return err;
-			continue;
+			*qp = s;
+			return string_cut(r);
 		}
 		k = MIN(n, room);
 		memcpy(r->buf + r->blen, s, k);
@@ -445,15 +470,20 @@ static int string_add(struct record *r, const char *s, size_t n)
 		s += k;
 		n -= k;
 	}
+	*qp = s;
 	return 0;
 }
 
-/* Adds code point cp, decoded from an escape that ends before stream offset after. */
+/*
+ * Adds code point cp, decoded from an escape that ends before stream offset
+ * after. Where a chunk goes out first, cp is added past it all the same
+ * (buf has room past CAP), to move down with the rest at the resume.
+ */
 static int string_cp(struct record *r, uint32_t cp, uint64_t after)
 {
 	char u[4];
 	size_t k;
-	int err;
+	int err = 0;
 
 	if (cp < 0x80) {
 		u[0] = (char)cp;
@@ -481,11 +511,9 @@ static int string_cp(struct record *r, uint32_t cp, uint64_t after)
 		}
 		return 0;
 	}
-	if (r->blen + k > CAP) {
+	/* (less a cut this step made: a second code point never cuts again) */
+	if (r->blen - r->cut + k > CAP)
 		err = string_cut(r);
-		if (err)
-			return err;
-	}
 	if (!r->escaped) {
 		memset(r->rawlen, 1, r->blen);
 		r->escaped = true;
@@ -495,7 +523,7 @@ static int string_cp(struct record *r, uint32_t cp, uint64_t after)
 	r->rawlen[r->blen] = (uint8_t)MIN(after - r->esc_at, 255);
 	r->esc_at = after;
 	r->blen += k;
-	return 0;
+	return err;
 }
 
 static void string_clear(struct record *r)
@@ -550,16 +578,15 @@ static int string_open(struct record *r, const char **qp, const char *end, bool 
 	string_clear(r);
 	r->bat = off(r, s);
 	r->st = S_STRING;
-	*qp = e;
-	return string_add(r, s, (size_t)(e - s));
+	*qp = s;
+	return string_add(r, qp, (size_t)(e - s));
 }
 
 static int string_run(struct record *r, const char **qp, const char *end)
 {
-	const char *s = *qp, *q = string_scan(s, end);
-	int err = string_add(r, s, (size_t)(q - s));
+	const char *q = string_scan(*qp, end);
+	int err = string_add(r, qp, (size_t)(q - *qp));
 
-	*qp = q;
 	if (err || q == end)
 		return err;
 	if (*q == '"') {
@@ -649,7 +676,8 @@ static int unicode_run(struct record *r, const char **qp, const char *end)
 				r->high = 0;
 				err = string_cp(r, 0xFFFD, off(r, q));
 			}
-			return err ? err : string_cp(r, 0xFFFD, off(r, q));
+			/* (even after a chunk went out: the step ends whole) */
+			return string_cp(r, 0xFFFD, off(r, q)) | err;
 		}
 		r->hex = r->hex << 4 | (uint32_t)h;
 	}
@@ -666,16 +694,14 @@ static int unicode_run(struct record *r, const char **qp, const char *end)
 		}
 		r->high = 0;
 		err = string_cp(r, 0xFFFD, off(r, q));
-		if (err)
-			return err;
 	}
 	if (cp >= 0xD800 && cp <= 0xDBFF) {
 		r->high = cp;
 		r->st = S_LOW_BS;
-		return 0;
+		return err;
 	}
 	r->st = S_STRING;
-	return string_cp(r, cp >= 0xDC00 && cp <= 0xDFFF ? 0xFFFD : cp, off(r, q));
+	return string_cp(r, cp >= 0xDC00 && cp <= 0xDFFF ? 0xFFFD : cp, off(r, q)) | err;
 }
 
 static void number_add(struct record *r, const char *s, size_t n)
@@ -1098,16 +1124,16 @@ static int line_out(struct record *r, const char *s, size_t n, uint64_t at, bool
 	return err;
 }
 
-/* The carried line is full and goes on: its head goes out. */
+/* The carried line is full and goes on: its head goes out (unless blank). */
 static int line_cut(struct record *r)
 {
 	size_t c = cut_point(r->buf, r->blen);
 	int err = line_out(r, r->buf, c, r->bat, false);
 
-	memmove(r->buf, r->buf + c, r->blen - c);
-	r->blen -= c;
-	r->bat += c;
+	r->cut = c;
 	r->stats.cuts++;
+	if (!err)
+		cut_done(r);
 	return err;
 }
 
@@ -1207,6 +1233,9 @@ static void start_run(struct record *r, const char **qp, const char *end)
 static void restart(struct record *r)
 {
 	json_clear(r);
+	r->cut = 0;
+	r->ending = r->busy = false;
+	r->p = r->end = NULL;
 	r->mode = M_START;
 	r->off = 0;
 	r->bom = 0;
@@ -1251,49 +1280,41 @@ static void note_carry(struct record *r)
 		r->stats.carry_high = carried;
 }
 
-int record_feed(struct record *r, const void *buf, size_t len, record_fn fn, void *ctx)
+int record_feed(struct record *r, const void *buf, size_t len)
 {
-	const char *p = buf, *end = p + len;
-	int err = 0;
-
+	if (r->busy)
+		return -EBUSY;
 	if (r->ended) {
 		r->ended = false;
 		r->rmode = RECORD_MODE_NONE;
 	}
-	r->fn = fn;
-	r->ctx = ctx;
-	r->feed = p;
+	r->busy = true;
+	r->feed = r->p = buf;
+	r->end = len ? r->p + len : r->p;
 	r->feed_at = r->off;
-	while (p < end && !err) {
-		switch (r->mode) {
-		case M_START:
-			start_run(r, &p, end);
-			break;
-		case M_JSON:
-			err = json_run(r, &p, end);
-			break;
-		default:
-			err = line_run(r, &p, end);
-			break;
-		}
-	}
 	r->off += len;
-	note_carry(r);
-	return err;
+	return 0;
 }
 
-int record_end(struct record *r, record_fn fn, void *ctx)
+int record_end(struct record *r)
 {
-	int err = 0;
-
+	if (r->busy)
+		return -EBUSY;
 	if (r->ended) {
 		r->ended = false;
 		r->rmode = RECORD_MODE_NONE;
 	}
-	r->fn = fn;
-	r->ctx = ctx;
+	r->busy = r->ending = true;
 	r->feed = NULL;
 	r->feed_at = r->off;
+	return 0;
+}
+
+/* The end of the text: what was pending goes out. */
+static int end_run(struct record *r)
+{
+	int err = 0;
+
 	if (r->mode == M_JSON) {
 		bool open = r->depth > 0;
 
@@ -1312,9 +1333,45 @@ int record_end(struct record *r, record_fn fn, void *ctx)
 	} else if (r->mode != M_START && (r->blen || r->lmid)) {
 		err = line_out(r, r->buf, r->blen, r->bat, true);
 	}
+	/* (nothing here overwrites the value) */
 	restart(r);
 	r->ended = true;
 	return err;
+}
+
+const struct record_value *record_next(struct record *r)
+{
+	const char *p = r->p, *end = r->end;
+	int err = 0;
+
+	/* What the value returned last held off (string_cut(), line_cut()). */
+	if (r->cut)
+		cut_done(r);
+	while (p < end && !err) {
+		switch (r->mode) {
+		case M_START:
+			start_run(r, &p, end);
+			break;
+		case M_JSON:
+			err = json_run(r, &p, end);
+			break;
+		default:
+			err = line_run(r, &p, end);
+			break;
+		}
+	}
+	r->p = p;
+	if (err)
+		return &r->v;
+	if (r->ending) {
+		if (end_run(r))
+			return &r->v; /* (and the reader is ready: busy is false) */
+	} else if (r->busy) {
+		note_carry(r);
+	}
+	r->busy = false;
+	r->p = r->end = NULL;
+	return NULL;
 }
 
 enum record_mode record_mode(const struct record *r)

@@ -6,11 +6,20 @@
  *
  * record_new() returns a reader freed with record_free(). The bytes of one
  * text are given to record_feed() in pieces of any size, then record_end();
- * the reader is then ready for the next text. Values reach the callback in
- * the order of the text; a value, its text and its words are valid only
- * during the call. Memory is fixed at record_new(): nothing is allocated
- * per value, and at most RECORD_CHUNK_MAX bytes of a value (plus a number
- * and a key) are carried from one piece to the next.
+ * after each, record_next() returns the values read, one a call, in the
+ * order of the text, until it returns NULL:
+ *
+ *	record_feed(r, piece, n);
+ *	while ((v = record_next(r)))
+ *		...;
+ *
+ * After record_end()'s NULL the reader is ready for the next text. A value
+ * points into the reader (its text into the piece or the reader's buffer,
+ * its words and their word_ctx into its key stack): it is valid until the
+ * next call on the reader, and the piece must stay until record_next()
+ * returns NULL. Memory is fixed at record_new(): nothing is allocated per
+ * value, and at most RECORD_CHUNK_MAX bytes of a value (plus a number and a
+ * key) are carried from one piece to the next.
  *
  * The mode is decided from the first non-blank bytes (a UTF-8 BOM is
  * skipped):
@@ -39,7 +48,7 @@
  * but the first with cont set), each cut after the last sentence end (".",
  * "!" or "?" and a blank, or a line break) in its second half, else after
  * its last blank there, else at a UTF-8 boundary. Every chunk boundary
- * depends on the text alone: the same text gives the same callbacks
+ * depends on the text alone: the same text gives the same values
  * however it is cut into pieces.
  */
 #ifndef HALLUSCAN_RECORD_H
@@ -116,11 +125,12 @@ struct record_value {
 	 * repeated from the path's last words left out, innermost last. */
 	const char *const *words;
 	size_t n_words;
-	/* Beside each word, its content words as record_context() reads them
-	 * (its reader's, filled the first time they are read and kept while
-	 * the word is on the path); NULL: read each time. */
+	/* Beside each word, its content words as record_context() reads them:
+	 * the reader's cache, which record_context() fills in place the first
+	 * time a word is read and which stays while the word is on the path
+	 * (every value under a key shares it); NULL: read each time. */
 	struct record_word_ctx *word_ctx;
-	bool cont;		/* continues the value the previous call delivered */
+	bool cont;		/* continues the value returned before it */
 	/* RECORD_COUNT: the stream offset of the array's '[' (its items are
 	 * the values delivered from there); else at. */
 	uint64_t opened;
@@ -138,7 +148,7 @@ enum record_mode {
 
 /* Cumulative since record_new() or record_reset(). */
 struct record_stats {
-	uint64_t values;	/* callbacks made */
+	uint64_t values;	/* values returned */
 	uint64_t records;	/* top-level JSON values completed */
 	uint64_t json_errors;	/* JSON gone bad: from the bad byte, the rest of its line went as prose */
 	uint64_t too_deep;	/* nesting past RECORD_MAX_DEPTH: the same */
@@ -148,9 +158,6 @@ struct record_stats {
 	size_t carry_high;	/* the most bytes ever carried from one piece to the next */
 };
 
-/* Returns 0 to go on; anything else stops record_feed() and is returned by it. */
-typedef int (*record_fn)(void *ctx, const struct record_value *v);
-
 /* Returns 0 or -ENOMEM. */
 int record_new(struct record **out);
 void record_free(struct record *r);
@@ -158,16 +165,24 @@ void record_free(struct record *r);
 void record_reset(struct record *r);
 
 /*
- * Reads the next len bytes of the text. Returns 0, or the first nonzero
- * return of fn; after that the text is abandoned (call record_reset()).
+ * Gives the next len bytes of the text, for record_next() to read. Returns
+ * 0, or -EBUSY while the piece before (or the end) is not read through
+ * (record_next() has not returned NULL): nothing is taken then. A caller
+ * that stops reading part way abandons the text (record_reset()).
  */
-int record_feed(struct record *r, const void *buf, size_t len, record_fn fn, void *ctx);
+int record_feed(struct record *r, const void *buf, size_t len);
 /*
- * Ends the text: delivers what was pending (a line without its line break,
- * a string or number cut off by the end) and makes the reader ready for
- * the next text. Returns as record_feed().
+ * Ends the text: record_next() then returns what was pending (a line
+ * without its line break, a string or number cut off by the end), and
+ * its NULL leaves the reader ready for the next text. Returns as
+ * record_feed().
  */
-int record_end(struct record *r, record_fn fn, void *ctx);
+int record_end(struct record *r);
+/*
+ * The next value of what was fed, or NULL when the piece (or the end) is
+ * read through. Valid until the next call on r.
+ */
+const struct record_value *record_next(struct record *r);
 
 /* The mode of the text under way (or the one just ended). */
 enum record_mode record_mode(const struct record *r);
