@@ -114,6 +114,131 @@ static char *read_split(struct record *r, const char *in, size_t n, size_t how)
 	return b.data;
 }
 
+/* ---- pulled between pieces of every size ---- */
+
+/* Every field of each value read, and checks that hold of any read. */
+struct described {
+	struct buf out;
+	uint64_t next_at; /* where a chunk that continues must begin */
+	size_t k;         /* the piece size, for the message */
+};
+
+static void describe(struct described *d, const struct record_value *v)
+{
+	char m[160];
+	size_t i;
+
+	buf_addf(&d->out, "%d@%llu-%llu<%llu%s[", (int)v->kind, (unsigned long long)v->at,
+		 (unsigned long long)v->end, (unsigned long long)v->opened, v->cont ? "+" : "");
+	for (i = 0; i < v->n_words; i++)
+		buf_addf(&d->out, "%s%s", i ? "." : "", v->words[i]);
+	buf_addf(&d->out, "]%zu=", v->len);
+	buf_add(&d->out, v->text, v->len);
+	for (i = 0; i < v->n_marks; i++)
+		buf_addf(&d->out, " %u:%llu", (unsigned)v->marks[i].pos,
+			 (unsigned long long)v->marks[i].at);
+	buf_addc(&d->out, '\n');
+	/* A chunk starts where the one before it ended; a value without
+	 * escapes is the stream's bytes at its offset (so a chunk overwritten
+	 * before its reader was done with it shows). */
+	if (v->cont && v->at != d->next_at) {
+		snprintf(m, sizeof(m), "pieces of %zu: a chunk at %llu after one that ended at %llu",
+			 d->k, (unsigned long long)v->at, (unsigned long long)d->next_at);
+		test_fail(__FILE__, __LINE__, m);
+	}
+	d->next_at = v->end;
+	if (v->kind != RECORD_COUNT && v->n_marks == 0 && input &&
+	    (v->at + v->len > input_len || memcmp(input + v->at, v->text, v->len) != 0)) {
+		snprintf(m, sizeof(m), "pieces of %zu: the value at %llu is not the bytes there", d->k,
+			 (unsigned long long)v->at);
+		test_fail(__FILE__, __LINE__, m);
+	}
+}
+
+/* Reads in[0, n) in pieces of k bytes, each piece's values pulled before the next is fed. */
+static char *read_pieces(struct record *r, const char *in, size_t n, size_t k,
+			 struct record_stats *stats)
+{
+	struct described d = {.k = k};
+	const struct record_value *v;
+	size_t i;
+
+	record_reset(r);
+	for (i = 0; i < n; i += k) {
+		CHECK_EQ(record_feed(r, in + i, MIN(k, n - i)), 0);
+		while ((v = record_next(r)))
+			describe(&d, v);
+	}
+	CHECK_EQ(record_end(r), 0);
+	while ((v = record_next(r)))
+		describe(&d, v);
+	buf_addc(&d.out, '\0');
+	*stats = *record_stats(r);
+	return d.out.data;
+}
+
+/* The next piece size after k for a text of n bytes: every size up to many,
+ * then the sizes about the chunk bound and the whole. */
+static size_t next_size(size_t k, size_t n, size_t many)
+{
+	static const size_t big[] = {4095, 4096, RECORD_CHUNK_MAX - 1, RECORD_CHUNK_MAX,
+				     RECORD_CHUNK_MAX + 1, 2 * RECORD_CHUNK_MAX + 1};
+	size_t i;
+
+	if (k < many && k < n)
+		return k + 1;
+	for (i = 0; i < ARRAY_SIZE(big); i++)
+		if (big[i] > k && big[i] < n)
+			return big[i];
+	return k < n ? n : 0;
+}
+
+/*
+ * in[0, n) read in pieces of every size from 1 byte (up to many, then
+ * some larger), pulling each piece's values before the next piece: each
+ * read gives the values of the whole text fed at once, every field alike
+ * (kind, offsets, words, continuation, text, marks), and the same counters.
+ * Returns the values of the whole read.
+ */
+static char *check_every_size(const char *in, size_t n, size_t many, int line)
+{
+	struct record_stats ws, ps;
+	struct record *r;
+	char *whole;
+	size_t k;
+
+	CHECK_EQ(record_new(&r), 0);
+	input = in;
+	input_len = n;
+	whole = read_pieces(r, in, n, n ? n : 1, &ws);
+	for (k = 1; k > 0 && k <= n; k = next_size(k, n, many)) {
+		char *got = read_pieces(r, in, n, k, &ps);
+
+		if (strcmp(got, whole) != 0 || ps.values != ws.values || ps.cuts != ws.cuts ||
+		    ps.records != ws.records || ps.json_errors != ws.json_errors ||
+		    ps.too_deep != ws.too_deep || ps.truncated != ws.truncated ||
+		    ps.long_numbers != ws.long_numbers) {
+			size_t i = 0;
+			char m[96];
+
+			while (got[i] && got[i] == whole[i])
+				i++;
+			while (i > 0 && whole[i - 1] != '\n')
+				i--;
+			snprintf(m, sizeof(m), "pieces of %zu bytes read otherwise than whole", k);
+			test_fail(__FILE__, line, m);
+			fprintf(stderr, "whole, from the first difference:\n%.300s\npieces:\n%.300s\n",
+				whole + i, got + i);
+			free(got);
+			break;
+		}
+		free(got);
+	}
+	record_free(r);
+	input = NULL;
+	return whole;
+}
+
 static struct record_stats last;
 static enum record_mode last_mode;
 
@@ -153,6 +278,8 @@ static char *read_all(const char *in, size_t n)
 		free(split);
 	}
 	record_free(r);
+	/* Short texts in pieces of every size; long ones of a few. */
+	free(check_every_size(in, n, n <= 1024 ? n : 8, __LINE__));
 	input = NULL;
 	return whole;
 }
@@ -996,4 +1123,128 @@ TEST(record_escaped_chunks_do_not_drift)
 	CHECK_EQ(c.decoded, 120000);
 	buf_free(&in);
 	record_free(r);
+}
+
+/* ---- long values pulled between pieces ---- */
+
+/* The texts of the strings in[0, n) gives (fed whole), joined. */
+static void joined_strings(const char *in, size_t n, struct buf *out)
+{
+	const struct record_value *v;
+	struct record *r;
+
+	CHECK_EQ(record_new(&r), 0);
+	CHECK_EQ(record_feed(r, in, n), 0);
+	while ((v = record_next(r)))
+		if (v->kind == RECORD_STRING)
+			buf_add(out, v->text, v->len);
+	CHECK_EQ(record_end(r), 0);
+	while ((v = record_next(r)))
+		if (v->kind == RECORD_STRING)
+			buf_add(out, v->text, v->len);
+	record_free(r);
+}
+
+TEST(record_long_values_in_pieces_of_every_size)
+{
+	struct buf in = {0};
+	size_t i;
+
+	/* Nested keys around a long string with escapes (cut in chunks after
+	 * sentences), values after it, then a second record. */
+	BUF_LIT(&in, "{\"business\": {\"name\": \"Golden Wok\", \"reviewInfo\": [{\"review_text\": \"");
+	for (i = 0; i < 900; i++)
+		buf_addf(&in, "Sentence %04zu is here.\\n Caf\\u00e9 \\\"ok\\\" \\ud83d\\ude00. ", i);
+	BUF_LIT(&in, "\", \"stars\": 4.5}], \"tags\": [\"a\", \"b\"]}, \"count\": 12}\n{\"next\": \"x\"}\n");
+	free(check_every_size(in.data, in.len, 256, __LINE__));
+	/* Key: value text: a long value, a line of blanks longer than a chunk
+	 * (its blank chunks say nothing), a long line without a blank. */
+	in.len = 0;
+	BUF_LIT(&in, "Name: Golden Wok\nSummary: ");
+	for (i = 0; i < 800; i++)
+		buf_addf(&in, "Line %zu goes on. ", i);
+	BUF_LIT(&in, "\n");
+	for (i = 0; i < 20000; i++)
+		buf_addc(&in, ' ');
+	BUF_LIT(&in, "end\n  - Price range: $$\r\nA prose line ");
+	for (i = 0; i < 18000; i++)
+		buf_addc(&in, 'x');
+	BUF_LIT(&in, "\nTotal = 17");
+	free(check_every_size(in.data, in.len, 256, __LINE__));
+	/* A long string that a raw line break makes bad JSON: its chunks, what
+	 * it held, then prose, then JSON again. */
+	in.len = 0;
+	BUF_LIT(&in, "{\"a\": \"");
+	for (i = 0; i < 1500; i++)
+		buf_addf(&in, "Word %zu. ", i);
+	BUF_LIT(&in, "\nmore prose\n{\"b\": 2}");
+	free(check_every_size(in.data, in.len, 256, __LINE__));
+	/* A string with no blank, cut at the bound, in an array with a number. */
+	in.len = 0;
+	BUF_LIT(&in, "[\"");
+	for (i = 0; i < 40000; i++)
+		buf_addc(&in, (char)('a' + i % 26));
+	BUF_LIT(&in, "\", 7]");
+	free(check_every_size(in.data, in.len, 256, __LINE__));
+	buf_free(&in);
+}
+
+/*
+ * Escapes where a chunk is cut: the code points a step decodes (one, or
+ * two where a high surrogate is left alone) all follow the chunk that went
+ * out, as the same escapes give them in a string too short to cut; also
+ * where the text ends just after them, inside the string.
+ */
+TEST(record_escapes_at_the_chunk_bound)
+{
+	static const char *const tails[] = {
+		"\\ud800\\u12G", "\\ud800\\u0041", "\\ud800\\ud83d\\ude00", "\\ud83d\\ude00",
+		"\\u00e9\\u20ac", "\\ud800x", "\\ud800\\n", "\\n\\t\\\"",
+	};
+	const size_t cap = RECORD_CHUNK_MAX;
+	struct buf in = {0}, want = {0}, got = {0};
+	size_t len, t, form;
+
+	for (t = 0; t < ARRAY_SIZE(tails); t++) {
+		struct buf tail = {0};
+
+		/* What the escapes decode to, read where nothing is cut. */
+		in.len = 0;
+		buf_addf(&in, "[\"%s\"]", tails[t]);
+		joined_strings(in.data, in.len, &tail);
+		for (len = cap - 8; len <= cap + 2; len++) {
+			/* A sentence end three quarters in (the rest moves down
+			 * after the cut) or none (cut at the bound); the string
+			 * closed, or the text ending just after the escapes. */
+			for (form = 0; form < 4; form++) {
+				bool blank = form & 1, cut_off = form & 2;
+
+				in.len = want.len = got.len = 0;
+				BUF_LIT(&in, "[\"");
+				for (size_t i = 0; i < len; i++)
+					buf_addc(&want, blank && i == len * 3 / 4 ? ' ' :
+							blank && i + 1 == len * 3 / 4 ? '.' : 'a');
+				buf_add(&in, want.data, want.len);
+				buf_adds(&in, tails[t]);
+				buf_add(&want, tail.data, tail.len);
+				if (!cut_off) {
+					BUF_LIT(&in, "z\", 7]");
+					buf_addc(&want, 'z');
+				}
+				joined_strings(in.data, in.len, &got);
+				if (got.len != want.len || memcmp(got.data, want.data, got.len) != 0) {
+					char m[128];
+
+					snprintf(m, sizeof(m), "tail %s after %zu bytes: decoded otherwise when cut",
+						 tails[t], len);
+					test_fail(__FILE__, __LINE__, m);
+				}
+				free(check_every_size(in.data, in.len, 4, __LINE__));
+			}
+		}
+		buf_free(&tail);
+	}
+	buf_free(&in);
+	buf_free(&want);
+	buf_free(&got);
 }
