@@ -343,6 +343,13 @@ def seeds_record():
     # A long string and a long line, repeated past the chunk bound.
     write('record', 'long-string', head(times=32, piece=255) + b'["' + b'Sales rose 4% to $9.1 million. ' * 17)
     write('record', 'long-line', head(times=32, piece=200) + b'Revenue was $1.2 billion and margins ' * 14)
+    # Escapes where a chunk is cut (a repeated text cannot hold one long string):
+    # the two U+FFFD of a lone high surrogate and a short \u, and the code point
+    # after a lone high surrogate with the text ending there, each decoded in the
+    # step that cuts the chunk (the rest moves down at the reader's resume).
+    filler = b'a' * 12286 + b'. ' + b'a' * 4094
+    write('record', 'long-escapes-bound', head(piece=255) + b'["' + filler + b'\\ud800\\u12Gz", 7]')
+    write('record', 'long-escapes-cut-off', head(piece=64) + b'["' + filler + b'\\ud800\\u0041')
 
 
 # Transcript shapes beyond the fixtures: each one read (roles, nested
