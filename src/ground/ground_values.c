@@ -1309,20 +1309,29 @@ void ground_values_open(struct ground_values *r, struct ground *g, uint64_t at)
 }
 
 /*
- * The values of what the reader was given last (a piece or the end). (Not
- * inlined into its three callers: on_ground_value() is called from here
- * alone, so it is inlined into the loop, and a value costs no call.)
+ * Value v and those after it. (One copy for read_values()' three callers:
+ * on_ground_value() is called from here alone, so it is inlined into the
+ * loop, and a value costs no call.)
  */
-static __attribute__((noinline)) int read_values(struct ground_values *r)
+static __attribute__((noinline)) int read_values_from(struct ground_values *r,
+						      const struct record_value *v)
 {
 	struct record *rd = r->reader;
-	const struct record_value *v;
 	int err;
 
-	while ((v = record_next(rd)))
+	do {
 		if ((err = on_ground_value(r, v)) != 0)
 			return err;
+	} while ((v = record_next(rd)));
 	return 0;
+}
+
+/* The values of what the reader was given last (a piece or the end): often none. */
+static inline int read_values(struct ground_values *r)
+{
+	const struct record_value *v = record_next(r->reader);
+
+	return v ? read_values_from(r, v) : 0;
 }
 
 int ground_values_feed(struct ground_values *r, const char *p, size_t n)
