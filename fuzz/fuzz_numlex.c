@@ -14,16 +14,17 @@
  *  - the 64-byte block pass gives what the bytewise reference pass gives,
  *    and numlex_next_glued() the digit a letter touches (and
  *    numlex_next_code_digit() that or a digit after a "_") that a
- *    byte-by-byte search finds, and numlex_scan_code() the first of
- *    those from its own pass;
+ *    byte-by-byte search finds, and numlex_code() the first of
+ *    those from the scan's own pass;
  *  - linear: the bytes the scan reads stay within 128 a byte of the text;
- *  - a callback's non-zero return stops the scan at once and is returned;
+ *  - a full array is a pause, not a loss: batches of 1 to 40 items give
+ *    the items that batches of NUMLEX_BATCH give;
  *  - fed the items, numlex_period_feed() gives periods that are a quarter
  *    and a four-digit year (or the prior year or quarter, and those only to
  *    a figure), binds one only after a figure, and calls a
  *    figure a range's second end only right after its first, and a
  *    quarter-year (compared with or not) only at a quarter's year.
- * numlex_scan() reads a whole text at once, so there is no reading in
+ * The lexer is given a whole text at once, so there is no reading in
  * pieces to compare with. The text is a buffer of exactly its length, so
  * that AddressSanitizer sees a read past it.
  */
@@ -48,7 +49,6 @@ struct items {
 	size_t n, cap;
 	const char *text;
 	size_t len;
-	size_t stop_at; /* return 42 at this item (1-based; 0: never) */
 	struct numlex_periods periods; /* zero: reset */
 	size_t figures;                /* figures the periods have been fed */
 	int role;                      /* the last item's */
@@ -131,14 +131,41 @@ static int on_item(void *ctx, const struct numlex_item *it)
 	l->role = role;
 	FUZZ_CHECK(grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) == 0);
 	l->v[l->n++] = *it;
-	return l->n == l->stop_at ? 42 : 0;
+	return 0;
 }
 
-/* An item seen and let be. */
-static int ignore_item(void *ctx, const struct numlex_item *it)
+/*
+ * Every item of text to on_item(), a batch of cap at a time as the
+ * library's callers loop (the counting copy's with examined): 0, or the
+ * scan's error. *code: where a code may be.
+ */
+static int lex_batches(const char *text, size_t len, unsigned opts, size_t cap, struct items *l,
+		       size_t *code, size_t *examined)
 {
-	(void)ctx;
-	(void)it;
+	static struct numlex_item *items;
+	static size_t have;
+	struct numlex lx;
+	int k, j;
+
+	if (have < cap) {
+		FUZZ_CHECK(grow(&items, &have, cap, sizeof(*items)) == 0);
+		have = cap;
+	}
+	opts |= NUMLEX_CODE;
+	k = examined ? numlex_scan_counted(&lx, text, len, opts, items, cap)
+		     : numlex_scan(&lx, text, len, opts, items, cap);
+	for (;;) {
+		if (k < 0)
+			return k;
+		for (j = 0; j < k && l; j++)
+			on_item(l, &items[j]);
+		if ((size_t)k < cap)
+			break;
+		k = examined ? numlex_resume_counted(&lx, items, cap) : numlex_resume(&lx, items, cap);
+	}
+	*code = numlex_code(&lx);
+	if (examined)
+		*examined = numlex_examined(&lx);
 	return 0;
 }
 
@@ -157,7 +184,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fuzz_in in = {data, size};
 	uint8_t opt = fuzz_u8(&in), stop = fuzz_u8(&in);
 	unsigned opts = opt & 1 ? NUMLEX_LINE_START : 0;
-	size_t times = 1 + (size_t)(opt >> 1) % 4, len = in.n * times, examined = 0, i;
+	size_t times = 1 + (size_t)(opt >> 1) % 4, len = in.n * times, examined = 0, i, code[2];
 	char *text = malloc(len ? len : 1);
 	int rc;
 
@@ -166,13 +193,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(text + i * in.n, in.p, in.n);
 
 	blocks = (struct items){.v = blocks.v, .cap = blocks.cap, .text = text, .len = len};
-	rc = numlex_scan_counted(text, len, opts, on_item, &blocks, &examined);
+	rc = lex_batches(text, len, opts, NUMLEX_BATCH, &blocks, &code[0], &examined);
 	FUZZ_CHECK(rc == 0);
 	FUZZ_CHECK(examined <= 128 * len + 1024 && examined >= len, "%zu bytes read for %zu",
 		   examined, len);
 
 	bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len};
-	FUZZ_CHECK(numlex_scan(text, len, opts | NUMLEX_BYTEWISE, on_item, &bytes) == 0);
+	FUZZ_CHECK(lex_batches(text, len, opts | NUMLEX_BYTEWISE, NUMLEX_BATCH, &bytes, &code[1],
+				NULL) == 0);
 	FUZZ_CHECK(blocks.n == bytes.n, "%zu items by blocks, %zu by bytes", blocks.n, bytes.n);
 	for (i = 0; i < blocks.n; i++)
 		FUZZ_CHECK(same_item(&blocks.v[i], &bytes.v[i]),
@@ -207,23 +235,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* Where a code may be, found by the scan's own pass as by the search. */
 	{
-		size_t want = numlex_next_code_digit(text, 0, len), got[2] = {0, 0};
+		size_t want = numlex_next_code_digit(text, 0, len);
 
-		FUZZ_CHECK(numlex_scan_code(text, len, opts, ignore_item, NULL, &got[0]) == 0);
-		FUZZ_CHECK(numlex_scan_code(text, len, opts | NUMLEX_BYTEWISE, ignore_item, NULL,
-					    &got[1]) == 0);
-		FUZZ_CHECK(got[0] == want && got[1] == want,
-			   "the code digit by the scan: %zu, bytewise %zu, by the search %zu", got[0],
-			   got[1], want);
+		FUZZ_CHECK(code[0] == want && code[1] == want,
+			   "the code digit by the scan: %zu, bytewise %zu, by the search %zu", code[0],
+			   code[1], want);
 	}
 
-	/* Stopped at an item: nothing after it. */
-	if (stop > 0 && stop <= blocks.n) {
-		bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len,
-				       .stop_at = stop};
-		rc = numlex_scan(text, len, opts, on_item, &bytes);
-		FUZZ_CHECK(rc == 42 && bytes.n == stop, "stopped at item %u: %d after %zu items",
-			   (unsigned)stop, rc, bytes.n);
+	/* Paused anywhere: batches of 1 to 40 give the same items, and the same code digit. */
+	if (blocks.n > 0) {
+		size_t cap = 1 + (size_t)stop % 40;
+
+		bytes = (struct items){.v = bytes.v, .cap = bytes.cap, .text = text, .len = len};
+		rc = lex_batches(text, len, opts, cap, &bytes, &code[1], NULL);
+		FUZZ_CHECK(rc == 0 && bytes.n == blocks.n && code[1] == code[0],
+			   "batches of %zu: %d, %zu items for %zu", cap, rc, bytes.n, blocks.n);
+		for (i = 0; i < blocks.n; i++)
+			FUZZ_CHECK(same_item(&blocks.v[i], &bytes.v[i]), "item %zu paused elsewhere", i);
 	}
 	free(text);
 	return 0;

@@ -871,9 +871,8 @@ static size_t open_phrase(struct claims *c, uint64_t from, uint64_t to, bool *we
 }
 
 /* Holds a quantity the lexer found in the sentence being decided. */
-static int on_lexed(void *ctx, const struct numlex_item *it)
+static int hold_lexed(struct claims *c, const struct numlex_item *it)
 {
-	struct claims *c = ctx;
 	const char *s, *name;
 	struct held *h;
 	uint64_t base = c->start, from, to;
@@ -1107,9 +1106,25 @@ int lex_sentence(struct claims *c, uint64_t end)
 	c->per_first = c->per_end = c->n_held;
 	c->n_inl = 0;
 	/* (the pass finds where a code may be too: most sentences have none) */
-	err = c->lex_numbers ? numlex_scan_code(s, n, c->start == c->line_start ? NUMLEX_LINE_START : 0,
-						on_lexed, c, &code)
-			     : 0;
+	err = 0;
+	if (c->lex_numbers) {
+		struct numlex lx;
+		struct numlex_item items[NUMLEX_BATCH];
+		unsigned opts = NUMLEX_CODE | (c->start == c->line_start ? NUMLEX_LINE_START : 0);
+		int k, j;
+
+		k = numlex_scan(&lx, s, n, opts, items, NUMLEX_BATCH);
+		for (;;) {
+			for (j = 0; j < k && !err; j++)
+				err = hold_lexed(c, &items[j]);
+			if (k < NUMLEX_BATCH || err)
+				break;
+			k = numlex_resume(&lx, items, NUMLEX_BATCH);
+		}
+		if (k < 0)
+			err = k;
+		code = numlex_code(&lx);
+	}
 	if (!err)
 		label_inline_items(c);
 	if (!err && c->attrs && ground_attr_count(c->ground) > 0) {

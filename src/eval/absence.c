@@ -486,18 +486,36 @@ struct classes_seen {
  * Adds the class of a quantity to the bits; a count or bare number that
  * may be a year ("founded in 1998") is a year too.
  */
-static int on_quantity(void *ctx, const struct numlex_item *it)
+static void add_class(struct classes_seen *c, const struct numlex_item *it)
 {
-	struct classes_seen *c = ctx;
 	enum quantity_class k = quantity_class_of(&it->q);
 
 	if (it->flags & NUMLEX_NOT_CLAIM)
-		return 0;
+		return;
 	c->bits |= 1u << k;
 	if ((k == QC_NUMBER || k == QC_COUNT) &&
 	    quantity_may_be_year(&it->q, c->text, c->n, it->part_from))
 		c->bits |= 1u << QC_YEAR;
-	return 0;
+}
+
+/* The classes of the quantities of text[0, n) (add_class()). */
+static uint32_t classes_in(const char *text, size_t n)
+{
+	struct classes_seen found = {text, n, 0};
+	struct numlex lx;
+	struct numlex_item items[NUMLEX_BATCH];
+	int k, j;
+
+	/* (an error, never seen, leaves the classes so far, as the scan
+	 * stopped before) */
+	for (k = numlex_scan(&lx, text, n, 0, items, NUMLEX_BATCH);;
+	     k = numlex_resume(&lx, items, NUMLEX_BATCH)) {
+		for (j = 0; j < k; j++)
+			add_class(&found, &items[j]);
+		if (k < NUMLEX_BATCH)
+			break;
+	}
+	return found.bits;
 }
 
 /* Bits of the topics the passage word w[0, k) is (same_head()). */
@@ -560,7 +578,6 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 	for (at = 0; at < pn;) {
 		size_t i, k;
 		uint32_t seen = 0;
-		struct classes_seen found = {0};
 		bool neg = false, day = false;
 
 		at = pairs_sentence_next(p, passage, pn, at, &s, &e);
@@ -576,9 +593,7 @@ static bool passage_states(const struct pairs *p, const char *passage, size_t pn
 		if (neg || (size_t)__builtin_popcount(seen) < need)
 			continue;
 		if (classes && !day) {
-			found = (struct classes_seen){passage + s, e - s, 0};
-			numlex_scan(passage + s, e - s, 0, on_quantity, &found);
-			if (!(found.bits & classes))
+			if (!(classes_in(passage + s, e - s) & classes))
 				continue;
 		}
 		*from = s;

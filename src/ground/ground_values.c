@@ -290,9 +290,8 @@ static bool label_number(const struct ground_values *r, const struct record_valu
 	return b == 0 ? !v->cont : t[b - 1] == '\n' || (b >= 2 && t[b - 1] == 'n' && t[b - 2] == '\\');
 }
 
-static int on_ground_item(void *ctx, const struct numlex_item *it)
+static int ground_item(struct ground_values *r, const struct numlex_item *it)
 {
-	struct ground_values *r = ctx;
 	const struct record_value *v = r->rec_value;
 	struct ground_context gc;
 	size_t from, to;
@@ -857,23 +856,34 @@ static int ground_bare_phone(struct ground_values *r, const struct record_value 
 	return ground_add_quantity(r->rec_ground, &q, v->text, v->len, r->rec_base + v->at, &gc);
 }
 
-/* A span said with "a" ("for a day"): where it was said, for on_said_span(). */
-struct said_span {
-	struct ground_values *r;
-	const struct record_value *v;
-	size_t from, to;
-};
-
-static int on_said_span(void *ctx, const struct numlex_item *it)
+/*
+ * A span said with "a" ("for a day") at v->text[from, to): grounded as the
+ * quantities of one ("1 day") are.
+ */
+static int said_span(struct ground_values *r, const struct record_value *v, size_t from, size_t to,
+		     const char *one)
 {
-	struct said_span *p = ctx;
+	struct numlex lx;
+	struct numlex_item items[NUMLEX_BATCH];
 	struct ground_context gc;
+	size_t n = strlen(one);
+	int k, j, err = 0;
 
-	record_context(p->v, p->from, &gc);
-	ground_context_words(p->v->text + p->from, p->to - p->from, &gc);
-	p->r->quantities++;
-	return ground_add_quantity(p->r->rec_ground, &it->q, p->v->text + p->from, p->to - p->from,
-				   p->r->rec_base + record_offset(p->v, p->from), &gc);
+	for (k = numlex_scan(&lx, one, n, 0, items, NUMLEX_BATCH);;
+	     k = numlex_resume(&lx, items, NUMLEX_BATCH)) {
+		for (j = 0; j < k && !err; j++) {
+			record_context(v, from, &gc);
+			ground_context_words(v->text + from, to - from, &gc);
+			r->quantities++;
+			err = ground_add_quantity(r->rec_ground, &items[j].q, v->text + from, to - from,
+						  r->rec_base + record_offset(v, from), &gc);
+		}
+		if (k < 0)
+			err = k;
+		if (err || k < NUMLEX_BATCH)
+			break;
+	}
+	return err;
 }
 
 /*
@@ -908,11 +918,8 @@ static int ground_spans_said(struct ground_values *r, const struct record_value 
 			    (k + w == n || !isalpha((unsigned char)t[k + w])))
 				break;
 		}
-		if (m < ARRAY_SIZE(units)) {
-			struct said_span sp = {r, v, i, k + w};
-
-			err = numlex_scan(one[m], strlen(one[m]), 0, on_said_span, &sp);
-		}
+		if (m < ARRAY_SIZE(units))
+			err = said_span(r, v, i, k + w, one[m]);
 	}
 	for (p = t; err == 0 && (p = memchr(p, 'g', (size_t)(t + n - p))); p++) {
 		size_t e = (size_t)(p - t); /* the '-' or ' ' before "long", once found */
@@ -936,11 +943,7 @@ static int ground_spans_said(struct ground_values *r, const struct record_value 
 			i = k - 2;
 		else
 			continue;
-		{
-			struct said_span sp = {r, v, i, e};
-
-			err = numlex_scan(one[m], strlen(one[m]), 0, on_said_span, &sp);
-		}
+		err = said_span(r, v, i, e, one[m]);
 	}
 	return err;
 }
@@ -977,23 +980,33 @@ static unsigned month_at_end(const char *t, size_t n)
 	return 0;
 }
 
-struct fold_day {
-	struct ground_values *r;
-	const struct record_value *v;
-	uint64_t at;
-	const char *text; /* the month's name and the next line's first bytes, read together */
-};
-
-static int on_fold_day(void *ctx, const struct numlex_item *it)
+/* The dates of text[0, n), the month's name and the next line's first bytes read together: at at. */
+static int fold_days(struct ground_values *r, const struct record_value *v, uint64_t at,
+		     const char *text, size_t n)
 {
-	struct fold_day *p = ctx;
+	struct numlex lx;
+	struct numlex_item items[NUMLEX_BATCH];
 	struct ground_context gc;
+	int k, j, err = 0;
 
-	if (quantity_class_of(&it->q) != QC_DATE)
-		return 0;
-	record_context(p->v, 0, &gc);
-	p->r->quantities++;
-	return ground_add_quantity(p->r->rec_ground, &it->q, p->text + it->from, it->to - it->from, p->at, &gc);
+	for (k = numlex_scan(&lx, text, n, 0, items, NUMLEX_BATCH);;
+	     k = numlex_resume(&lx, items, NUMLEX_BATCH)) {
+		for (j = 0; j < k && !err; j++) {
+			const struct numlex_item *it = &items[j];
+
+			if (quantity_class_of(&it->q) != QC_DATE)
+				continue;
+			record_context(v, 0, &gc);
+			r->quantities++;
+			err = ground_add_quantity(r->rec_ground, &it->q, text + it->from, it->to - it->from,
+						  at, &gc);
+		}
+		if (k < 0)
+			err = k;
+		if (err || k < NUMLEX_BATCH)
+			break;
+	}
+	return err;
 }
 
 /*
@@ -1015,7 +1028,6 @@ static int ground_folded_date(struct ground_values *r, const struct record_value
 		while (i < v->len && v->text[i] == ' ')
 			i++;
 		if (v->kind == RECORD_PROSE && i < v->len && v->text[i] >= '1' && v->text[i] <= '9') {
-			struct fold_day p = {r, v, r->fold_at, buf};
 			int err;
 
 			k = strlen(fold_months[month - 1]);
@@ -1023,7 +1035,7 @@ static int ground_folded_date(struct ground_values *r, const struct record_value
 			buf[k++] = ' ';
 			n = MIN(v->len - i, sizeof(buf) - k);
 			memcpy(buf + k, v->text + i, n);
-			if ((err = numlex_scan(buf, k + n, 0, on_fold_day, &p)) < 0)
+			if ((err = fold_days(r, v, r->fold_at, buf, k + n)) < 0)
 				return err;
 		}
 	}
@@ -1154,6 +1166,26 @@ static int ground_bare_hosts(struct ground_values *r, const struct record_value 
 	return 0;
 }
 
+/* The quantities the lexer reads in a value, grounded (ground_item()). */
+static int ground_lexed(struct ground_values *r, const struct record_value *v)
+{
+	struct numlex lx;
+	struct numlex_item items[NUMLEX_BATCH];
+	int k, j, err = 0;
+
+	for (k = numlex_scan(&lx, v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, items,
+			     NUMLEX_BATCH);;
+	     k = numlex_resume(&lx, items, NUMLEX_BATCH)) {
+		for (j = 0; j < k && !err; j++)
+			err = ground_item(r, &items[j]);
+		if (k < 0)
+			err = k;
+		if (err || k < NUMLEX_BATCH)
+			break;
+	}
+	return err;
+}
+
 static inline __attribute__((always_inline)) int on_ground_value(struct ground_values *r,
 								    const struct record_value *v)
 {
@@ -1259,7 +1291,7 @@ static inline __attribute__((always_inline)) int on_ground_value(struct ground_v
 	r->rec_value = v;
 	numlex_periods_reset(&r->periods);
 	r->per_mark = r->per_end = ground_next_seq(r->rec_ground);
-	return numlex_scan(v->text, v->len, v->cont ? 0 : NUMLEX_LINE_START, on_ground_item, r);
+	return ground_lexed(r, v);
 }
 
 int ground_values_new(const struct window *win, const struct attrs *attrs, bool codes,

@@ -6,6 +6,7 @@
  */
 #include "lex.h"
 
+#include <errno.h>
 #include <math.h>
 
 #include "common/fmath.h"
@@ -95,7 +96,7 @@ static const struct phrase_set *phrase_set(int c, size_t len)
  * read as a bare number is grounding that any count or sum can be held
  * against ("5x" against a study's "(2017)").
  */
-static bool citation_year_at(struct lex *lx, size_t i)
+static bool citation_year_at(struct numlex_state *lx, size_t i)
 {
 	size_t j = skip_blanks_back(lx, i), k;
 	int c;
@@ -135,7 +136,7 @@ static bool citation_year_at(struct lex *lx, size_t i)
  * years ("in 2019, 2020 and 2021"), 1 when it does so weakly ("from",
  * "of"), else 0.
  */
-static int dating_before(struct lex *lx, size_t i)
+static int dating_before(struct numlex_state *lx, size_t i)
 {
 	struct word w;
 	size_t j;
@@ -166,7 +167,7 @@ static int dating_before(struct lex *lx, size_t i)
  * "not over 5", "no more than 50")? A bound said so is the other one, or
  * none: its side is not taken.
  */
-static bool negated_before(struct lex *lx, size_t ws)
+static bool negated_before(struct numlex_state *lx, size_t ws)
 {
 	struct word w;
 	int k;
@@ -192,7 +193,7 @@ static bool negated_before(struct lex *lx, size_t ws)
  * "until", "by" nor "since": an end, a deadline and a start are years of
  * their own.
  */
-static unsigned year_side(struct lex *lx, size_t i, bool decade)
+static unsigned year_side(struct numlex_state *lx, size_t i, bool decade)
 {
 	struct word w1, w2;
 
@@ -216,7 +217,7 @@ static unsigned year_side(struct lex *lx, size_t i, bool decade)
  * The pair's side wins over its last word's ("just under"); a negated
  * bound has no side.
  */
-static unsigned approx_before(struct lex *lx, size_t i)
+static unsigned approx_before(struct numlex_state *lx, size_t i)
 {
 	size_t j = skip_blanks_back(lx, i), k;
 	unsigned side = 0;
@@ -249,7 +250,7 @@ static unsigned approx_before(struct lex *lx, size_t i)
  * share rose 5 points" is a claim), "below" and "above" never right before
  * ("fell below 5 points" says less than).
  */
-static bool cue_before(struct lex *lx, size_t i)
+static bool cue_before(struct numlex_state *lx, size_t i)
 {
 	struct word w;
 	int k;
@@ -270,7 +271,7 @@ static bool cue_before(struct lex *lx, size_t i)
  * colon that opens a list ("the 5 tips below", "3 key takeaways:", "3
  * things matter:").
  */
-static bool cue_after(struct lex *lx, size_t i)
+static bool cue_after(struct numlex_state *lx, size_t i)
 {
 	struct word w;
 	int k;
@@ -287,7 +288,7 @@ static bool cue_after(struct lex *lx, size_t i)
 }
 
 /* A line starts before i: blanks, at most one of "-", "*", ">" or a run of "#", blanks. */
-static bool line_starts_before(struct lex *lx, size_t i)
+static bool line_starts_before(struct numlex_state *lx, size_t i)
 {
 	size_t j = skip_blanks_back(lx, i);
 	int c = B(lx, j - 1);
@@ -305,7 +306,7 @@ static bool line_starts_before(struct lex *lx, size_t i)
 	return c == '\n' || c == '\r';
 }
 
-static bool list_marker(struct lex *lx, const struct opnd *o)
+static bool list_marker(struct numlex_state *lx, const struct opnd *o)
 {
 	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
 
@@ -318,7 +319,7 @@ static bool list_marker(struct lex *lx, const struct opnd *o)
 }
 
 /* NUMLEX_INLINE_ITEM's shape: "N." or "N)" mid-line after a list's separator or a sentence's end. */
-static bool inline_item(struct lex *lx, const struct opnd *o)
+static bool inline_item(struct numlex_state *lx, const struct opnd *o)
 {
 	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
 	size_t j;
@@ -335,7 +336,7 @@ static bool inline_item(struct lex *lx, const struct opnd *o)
 	return c == ',' || c == ';' || c == ':' || ((c == '.' || c == '!' || c == '?') && j < o->x.from);
 }
 
-static bool fixed_phrase(struct lex *lx, size_t from, size_t to)
+static bool fixed_phrase(struct numlex_state *lx, size_t from, size_t to)
 {
 	const struct phrase_set *set = phrase_set(lower(B(lx, from)), to - from);
 	size_t k;
@@ -366,7 +367,7 @@ static bool fixed_phrase(struct lex *lx, size_t from, size_t to)
 }
 
 /* A name whose number follows it: "Windows 10", "iPhone 15", "GPT 4", "version 2.3". */
-bool lex_names_number(struct lex *lx, const struct word *w)
+bool lex_names_number(struct numlex_state *lx, const struct word *w)
 {
 	size_t k, len = w->we - w->ws, upper = 0;
 
@@ -383,7 +384,7 @@ bool lex_names_number(struct lex *lx, const struct word *w)
 }
 
 /* An identifier's or a version's unit: prefix, then the lowercase letters of [ws, we), then tail. */
-bool lex_name_unit(struct lex *lx, char *out, const char *prefix, size_t ws, size_t we,
+bool lex_name_unit(struct numlex_state *lx, char *out, const char *prefix, size_t ws, size_t we,
 		      const char *tail)
 {
 	size_t n = strlen(prefix), i;
@@ -425,8 +426,39 @@ void lex_push(struct out *out, size_t pf, size_t pt, const struct quantity *q, u
 		it->q.either_half = false;
 }
 
-/* Hands the items of one expression [from, to) to the caller, in order of their parts. */
-int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to)
+/*
+ * An item past the caller's array: held in kept for the next batch. A step
+ * gives at most NUMLEX_STEP_MAX items: each reader's items are of one
+ * struct out (lex_flush() once), or a bracket's references (one a number
+ * of at most 32 bytes between "[" and "]": 16), or a label's (references()
+ * reads 8 at most); and a step begins only with room in the array, so one
+ * step's held items always fit. An error all the same, never a drop.
+ */
+static __attribute__((noinline, cold)) void lex_hold(struct numlex_state *lx,
+						     const struct numlex_item *it)
+{
+	struct numlex *kept = lx->kept;
+
+	if (lx->cap == 0) {
+		lx->rc = -EINVAL; /* (no array: no pause could give it) */
+		return;
+	}
+	if (kept->held_to == NUMLEX_STEP_MAX) {
+		lx->rc = -EOVERFLOW;
+		return;
+	}
+	kept->held[kept->held_to++] = *it;
+}
+
+_Static_assert(sizeof(((struct out *)0)->it) / sizeof(struct numlex_item) <= NUMLEX_STEP_MAX,
+	       "one expression's items are one step's");
+
+/*
+ * Puts the items of one expression [from, to) in the caller's array, in
+ * order of their parts; a full array pauses the pass after this step
+ * (rc 1; an error, lex_hold()'s, is below 0).
+ */
+void lex_flush(struct numlex_state *lx, struct out *out, size_t from, size_t to)
 {
 	size_t i, j;
 
@@ -437,10 +469,17 @@ int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to)
 			out->it[j] = out->it[j - 1];
 			out->it[j - 1] = tmp;
 		}
-	for (i = 0; i < out->n && !lx->rc; i++) {
+	for (i = 0; i < out->n; i++) {
 		out->it[i].from = from;
 		out->it[i].to = to;
-		lx->rc = lx->fn(lx->ctx, &out->it[i]);
+		if (lx->count < lx->cap) {
+			lx->items[lx->count++] = out->it[i];
+			/* (no error before: lex_hold() comes after) */
+			if (lx->count == lx->cap)
+				lx->rc = 1;
+		} else {
+			lex_hold(lx, &out->it[i]);
+		}
 	}
 	for (i = 0; i < out->n; i++)
 		if (out->it[i].q.kind == QUANTITY_YEAR)
@@ -448,7 +487,6 @@ int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to)
 	out->n = 0;
 	if (to > lx->done)
 		lx->done = to;
-	return lx->rc;
 }
 
 /* The quantity of an operand's main part. */
@@ -551,7 +589,7 @@ void lex_operand_items(const struct opnd *o, unsigned flags, struct out *out)
  * "between", "or" after a bare figure: *either), or 0. *spaced: a dash with a blank before it, which in lists
  * separates a label from a value ("Month 8 – $26,000").
  */
-static size_t range_sep(struct lex *lx, const struct opnd *a, bool between, bool *spaced, bool *either)
+static size_t range_sep(struct numlex_state *lx, const struct opnd *a, bool between, bool *spaced, bool *either)
 {
 	size_t i = a->to, j = skip_blanks(lx, i), k;
 	int c = B(lx, j);
@@ -690,7 +728,7 @@ static bool merge(struct opnd *a, struct opnd *b)
  * the cent); before, it stood apart as a second figure and left the first
  * to be held against "12.50" as another price.
  */
-static void money_subunit(struct lex *lx, struct opnd *a)
+static void money_subunit(struct numlex_state *lx, struct opnd *a)
 {
 	struct opnd b;
 	struct word w;
@@ -765,7 +803,7 @@ static void range_years(struct opnd *a, struct opnd *b, int dating)
 }
 
 /* The flags the context gives one operand. */
-static unsigned operand_flags(struct lex *lx, const struct opnd *o, size_t from)
+static unsigned operand_flags(struct numlex_state *lx, const struct opnd *o, size_t from)
 {
 	unsigned f = 0;
 
@@ -779,7 +817,7 @@ static unsigned operand_flags(struct lex *lx, const struct opnd *o, size_t from)
  * The expression whose number starts at p (a digit, or a number word; an "a"
  * before "dozen", "hundred" and the like). Returns where the scan goes on.
  */
-size_t lex_expression(struct lex *lx, size_t p)
+size_t lex_expression(struct numlex_state *lx, size_t p)
 {
 	struct opnd a, b;
 	struct out out;

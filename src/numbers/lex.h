@@ -20,7 +20,7 @@
  * NUMLEX_COUNTED builds the lexer's counting copy (numlex-counted in
  * meson.build) for the test that the scan stays linear, fuzz_numlex and
  * numlex_bench: every byte a reader looks at is counted into examined
- * (numlex_scan_counted()). The program's copy counts nothing: a count per
+ * (numlex_examined()). The program's copy counts nothing: a count per
  * read was a hundredth of a scan. The copy's names are moved aside, so
  * that both link into one test.
  */
@@ -52,38 +52,7 @@
 
 /* ---- bytes and words ---- */
 
-/* (scan() of numlex.c sets each field: one added here is set there too) */
-struct lex {
-	const char *t;
-	size_t n;
-	/* The window of the expression being read: [low, lim). low is never
-	 * before the end of the previous expression (done). */
-	size_t low, lim, done;
-	size_t year_end; /* the end of the last expression that gave a year, or 0 */
-	/* The last words found before a place: most items ask several times. */
-	struct {
-		size_t at, low;
-		bool dot, found;
-		size_t ws, we;
-		const struct vword *v;
-	} wb[2];
-	unsigned wb_next;
-	/* The last words looked up, by where they start. */
-	struct {
-		size_t ws1, we; /* ws + 1: 0 is empty */
-		const struct vword *v;
-	} vc[4];
-	unsigned vc_next;
-	unsigned opts;
-	numlex_fn fn;
-	void *ctx;
-	size_t examined;
-	/* Where a code may be (numlex_scan_code()): the first digit a letter
-	 * touches or a "_" comes before, NUMLEX_NO_CODE till one is found;
-	 * [0, code_to) is looked through. */
-	size_t code, code_to;
-	int rc;
-};
+/* (struct numlex_state, the state of a scan, is numlex.h's: its caller keeps it in a struct numlex) */
 
 #define NUMLEX_NO_CODE SIZE_MAX
 
@@ -118,21 +87,21 @@ static inline int lower(int c)
 }
 
 /* The byte at i, or -1 outside the text or the window. Every read is counted (COUNT). */
-static inline int B(struct lex *lx, size_t i)
+static inline int B(struct numlex_state *lx, size_t i)
 {
 	COUNT(lx, 1);
 	return i >= lx->low && i < lx->lim ? (unsigned char)lx->t[i] : -1;
 }
 
 /* Opens the window around an expression that starts at p. */
-static inline void window(struct lex *lx, size_t p)
+static inline void window(struct numlex_state *lx, size_t p)
 {
 	lx->low = p > lx->done + NUMLEX_LOOK ? p - NUMLEX_LOOK : lx->done;
 	lx->lim = MIN(lx->n, p + 2 * NUMLEX_LOOK);
 }
 
 /* The length of a blank at i (space, tab, no-break or narrow space), or 0. */
-static inline size_t blank_at(struct lex *lx, size_t i)
+static inline size_t blank_at(struct numlex_state *lx, size_t i)
 {
 	int c = B(lx, i);
 
@@ -145,7 +114,7 @@ static inline size_t blank_at(struct lex *lx, size_t i)
 	return 0;
 }
 
-static inline size_t skip_blanks(struct lex *lx, size_t i)
+static inline size_t skip_blanks(struct numlex_state *lx, size_t i)
 {
 	size_t k;
 
@@ -155,7 +124,7 @@ static inline size_t skip_blanks(struct lex *lx, size_t i)
 }
 
 /* The blank that ends at i (exclusive): its length, or 0. */
-static inline size_t blank_before(struct lex *lx, size_t i)
+static inline size_t blank_before(struct numlex_state *lx, size_t i)
 {
 	int c = B(lx, i - 1);
 
@@ -168,7 +137,7 @@ static inline size_t blank_before(struct lex *lx, size_t i)
 	return 0;
 }
 
-static inline size_t skip_blanks_back(struct lex *lx, size_t i)
+static inline size_t skip_blanks_back(struct numlex_state *lx, size_t i)
 {
 	size_t k;
 
@@ -178,7 +147,7 @@ static inline size_t skip_blanks_back(struct lex *lx, size_t i)
 }
 
 /* The end of the run of ASCII letters at i. */
-static inline size_t letters_end(struct lex *lx, size_t i)
+static inline size_t letters_end(struct numlex_state *lx, size_t i)
 {
 	while (is_alpha(B(lx, i)))
 		i++;
@@ -186,7 +155,7 @@ static inline size_t letters_end(struct lex *lx, size_t i)
 }
 
 /* The start of the run of ASCII letters that ends at i. */
-static inline size_t letters_start(struct lex *lx, size_t i)
+static inline size_t letters_start(struct numlex_state *lx, size_t i)
 {
 	while (is_alpha(B(lx, i - 1)))
 		i--;
@@ -200,7 +169,7 @@ struct word {
 };
 
 /* The vocabulary entry of the word [ws, we), remembered for the next few asks. */
-static inline const struct vword *lookup(struct lex *lx, size_t ws, size_t we)
+static inline const struct vword *lookup(struct numlex_state *lx, size_t ws, size_t we)
 {
 	const struct vword *v;
 	unsigned k;
@@ -222,7 +191,7 @@ static inline unsigned roles(const struct word *w)
 }
 
 /* The word that starts at i, if one does (letters, not glued to digits). */
-static inline bool word_at(struct lex *lx, size_t i, struct word *w)
+static inline bool word_at(struct numlex_state *lx, size_t i, struct word *w)
 {
 	int c;
 
@@ -239,10 +208,10 @@ static inline bool word_at(struct lex *lx, size_t i, struct word *w)
 	return true;
 }
 
-static inline bool find_word_before(struct lex *lx, size_t i, bool dot, struct word *w);
+static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w);
 
 /* The word before i, across blanks only (and a "." after it when dot). */
-static inline bool word_before(struct lex *lx, size_t i, bool dot, struct word *w)
+static inline bool word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w)
 {
 	unsigned k;
 	bool found;
@@ -266,7 +235,7 @@ static inline bool word_before(struct lex *lx, size_t i, bool dot, struct word *
 	return found;
 }
 
-static inline bool find_word_before(struct lex *lx, size_t i, bool dot, struct word *w)
+static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w)
 {
 	size_t j = skip_blanks_back(lx, i);
 
@@ -286,7 +255,7 @@ static inline bool find_word_before(struct lex *lx, size_t i, bool dot, struct w
 }
 
 /* True when [ws, we) spells s (lowercase), without case. */
-static inline bool spells(struct lex *lx, size_t ws, size_t we, const char *s)
+static inline bool spells(struct numlex_state *lx, size_t ws, size_t we, const char *s)
 {
 	size_t i;
 
@@ -297,7 +266,7 @@ static inline bool spells(struct lex *lx, size_t ws, size_t we, const char *s)
 }
 
 /* True when the text at i reads s (lowercase; letters without case). */
-static inline bool reads(struct lex *lx, size_t i, const char *s)
+static inline bool reads(struct numlex_state *lx, size_t i, const char *s)
 {
 	for (; *s; s++, i++)
 		if (lower(B(lx, i)) != (unsigned char)*s)
@@ -306,7 +275,7 @@ static inline bool reads(struct lex *lx, size_t i, const char *s)
 }
 
 /* True when the k bytes of text that end at i read s. */
-static inline bool reads_back(struct lex *lx, size_t i, const char *s, size_t k)
+static inline bool reads_back(struct numlex_state *lx, size_t i, const char *s, size_t k)
 {
 	return i >= k && reads(lx, i - k, s);
 }
@@ -366,7 +335,7 @@ static inline bool whole(const struct num *x, double lo, double hi)
 }
 
 /* U+2019, the right single quotation mark, at i. */
-static inline bool right_quote(struct lex *lx, size_t i)
+static inline bool right_quote(struct numlex_state *lx, size_t i)
 {
 	return B(lx, i) == 0xE2 && B(lx, i + 1) == 0x80 && B(lx, i + 2) == 0x99;
 }
@@ -378,7 +347,7 @@ static inline bool decade_digits(const struct num *x)
 }
 
 /* "s", "'s" or "’s" at i, a word's end after it: the end, else 0 ("1990s", "1990's"). */
-static inline size_t decade_s(struct lex *lx, size_t i)
+static inline size_t decade_s(struct numlex_state *lx, size_t i)
 {
 	size_t k = B(lx, i) == '\'' ? i + 1 : right_quote(lx, i) ? i + 3 : i;
 
@@ -394,36 +363,37 @@ struct out {
 
 /* operand.c */
 /* Digits at p ("1,234,567.89") into x; false past 15 digits. */
-bool lex_read_digits(struct lex *lx, size_t p, struct num *x);
+bool lex_read_digits(struct numlex_state *lx, size_t p, struct num *x);
 /* A year after a date or a quarter at i: sets o's; its end, or i. */
-size_t lex_year_after(struct lex *lx, struct opnd *o, size_t i, bool of);
+size_t lex_year_after(struct numlex_state *lx, struct opnd *o, size_t i, bool of);
 /* A time of day from o's number, written minutes and meridiem; false if none such. */
 bool lex_set_clock(struct opnd *o, int hour, int minute, double second, int prec, int meridiem);
 /* "17:30", "17:30:24" at the number's end: the clock's end, or 0. */
-size_t lex_clock_digits(struct lex *lx, struct opnd *o, size_t i);
+size_t lex_clock_digits(struct numlex_state *lx, struct opnd *o, size_t i);
 /* The end of the run of letters, digits and "_" at i. */
-size_t lex_token_end(struct lex *lx, size_t i);
+size_t lex_token_end(struct numlex_state *lx, size_t i);
 /* Whether w is a month where it stands (before or after its day). */
-bool lex_month_word(struct lex *lx, const struct word *w, bool before_day);
+bool lex_month_word(struct numlex_state *lx, const struct word *w, bool before_day);
 /* One operand at p: [currency] number [glued letters] [words]. */
-void lex_operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t num_at);
+void lex_operand(struct numlex_state *lx, size_t p, struct opnd *o, int month, size_t num_at);
 
 /* expression.c */
 /* A name whose number follows it: "Windows 10", "version 2.3". */
-bool lex_names_number(struct lex *lx, const struct word *w);
+bool lex_names_number(struct numlex_state *lx, const struct word *w);
 /* An identifier's or a version's unit: prefix, the lowercase letters of [ws, we), tail. */
-bool lex_name_unit(struct lex *lx, char *out, const char *prefix, size_t ws, size_t we,
+bool lex_name_unit(struct numlex_state *lx, char *out, const char *prefix, size_t ws, size_t we,
 		   const char *tail);
 /* Adds an item of [pf, pt) to out. */
 void lex_push(struct out *out, size_t pf, size_t pt, const struct quantity *q, unsigned flags);
-/* Hands the items of one expression [from, to) to the caller, in order of their parts. */
-int lex_flush(struct lex *lx, struct out *out, size_t from, size_t to);
+/* Puts the items of one expression [from, to) in the caller's array, in order of their parts (a
+ * full one pauses the pass: rc 1; an error sets rc below 0). */
+void lex_flush(struct numlex_state *lx, struct out *out, size_t from, size_t to);
 /* The quantity of an operand's main part. */
 void lex_quantity_of(const struct opnd *o, struct quantity *q);
 /* The items of one operand: its main part, and a year written with it. */
 void lex_operand_items(const struct opnd *o, unsigned flags, struct out *out);
 /* The expression whose number starts at p; where the scan goes on. */
-size_t lex_expression(struct lex *lx, size_t p);
+size_t lex_expression(struct numlex_state *lx, size_t p);
 /* The fixed phrases held to phrase_may_start(): NULL, or the first that is not. */
 const char *lex_phrases_check(void);
 

@@ -2,6 +2,7 @@
 /* The number lexer: numbers in text as the quantities they state, in one pass. */
 #include "numlex.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,7 +53,7 @@ const char *numlex_self_check(void)
 /* ---- shapes read before an expression ---- */
 
 /* Parts of a dotted version at i ("1.16.0", "3.11"): packed in base 1000, and its end; 0 parts if none. */
-static int read_version(struct lex *lx, size_t i, double *v, size_t *end)
+static int read_version(struct numlex_state *lx, size_t i, double *v, size_t *end)
 {
 	int parts = 0, c;
 
@@ -75,13 +76,13 @@ static int read_version(struct lex *lx, size_t i, double *v, size_t *end)
 	return is_alnum(B(lx, i)) ? 0 : parts;
 }
 
-static int emit_one(struct lex *lx, size_t from, size_t to, const struct quantity *q, unsigned flags)
+static void emit_one(struct numlex_state *lx, size_t from, size_t to, const struct quantity *q, unsigned flags)
 {
 	struct out out;
 
 	out.n = 0;
 	lex_push(&out, from, to, q, flags);
-	return lex_flush(lx, &out, from, to);
+	lex_flush(lx, &out, from, to);
 }
 
 static int hex_digit(int c)
@@ -94,7 +95,7 @@ static int hex_digit(int c)
  * end, or 0 when the digits run on into letters or "_" ("0x1g", "0x1_ff")
  * or hold more than 13 significant ones (no longer exact in a double).
  */
-static size_t hex_number(struct lex *lx, size_t p)
+static size_t hex_number(struct numlex_state *lx, size_t p)
 {
 	struct quantity q;
 	size_t i = p + 2, sig = 0;
@@ -117,7 +118,7 @@ static size_t hex_number(struct lex *lx, size_t p)
 }
 
 /* A version at p (after a name when w is not NULL): emits it; its end, or 0. */
-static size_t version(struct lex *lx, size_t from, size_t p, const struct word *w, int min_parts)
+static size_t version(struct numlex_state *lx, size_t from, size_t p, const struct word *w, int min_parts)
 {
 	struct quantity q;
 	char unit[QUANTITY_UNIT_MAX];
@@ -135,7 +136,7 @@ static size_t version(struct lex *lx, size_t from, size_t p, const struct word *
 }
 
 /* Digits joined by "/": "24/7" is a fixed phrase; fractions, dates, ratios and paths give nothing. */
-static size_t slashed(struct lex *lx, size_t p, size_t dend)
+static size_t slashed(struct numlex_state *lx, size_t p, size_t dend)
 {
 	size_t e = dend;
 	struct quantity q;
@@ -164,7 +165,7 @@ static size_t slashed(struct lex *lx, size_t p, size_t dend)
  * digit changed is another number. A local "555-0100" is too little to
  * compare (which area?) and gives nothing.
  */
-static size_t phone(struct lex *lx, size_t p)
+static size_t phone(struct numlex_state *lx, size_t p)
 {
 	size_t len[6], n = 0, i = p, end = p, total = 0, from = p, g, ndig, used = 0;
 	int sep = 0, c0 = B(lx, p - 1);
@@ -239,7 +240,7 @@ static size_t phone(struct lex *lx, size_t p)
 }
 
 /* The words that end a street's name ("Main Street", "Fifth Ave"): words/numbers.txt [street]. */
-static bool street_word(struct lex *lx, size_t ws, size_t we)
+static bool street_word(struct numlex_state *lx, size_t ws, size_t we)
 {
 	size_t i;
 
@@ -259,7 +260,7 @@ static bool street_word(struct lex *lx, size_t ws, size_t we)
  * the house number: another number on the same street is another address.
  * Its end, or 0.
  */
-static size_t street(struct lex *lx, size_t p, size_t dend)
+static size_t street(struct numlex_state *lx, size_t p, size_t dend)
 {
 	char unit[QUANTITY_UNIT_MAX] = QUANTITY_STREET;
 	size_t i = dend, u = strlen(QUANTITY_STREET), names, ws, we = 0, k;
@@ -308,7 +309,7 @@ static size_t street(struct lex *lx, size_t p, size_t dend)
  * tool's "2022-0 3-04", a record typed by hand): read as the date a reader
  * takes it for, once a date (*stray cleared).
  */
-static size_t date_digits(struct lex *lx, size_t i, int *v, bool *stray)
+static size_t date_digits(struct numlex_state *lx, size_t i, int *v, bool *stray)
 {
 	if (!is_digit(B(lx, i)))
 		return 0;
@@ -324,7 +325,7 @@ static size_t date_digits(struct lex *lx, size_t i, int *v, bool *stray)
 }
 
 /* "2013-09-08", "2013-09-08T17:30:24Z", "2013-09-08 17:30": a year, a day and a time. */
-static size_t iso_date(struct lex *lx, size_t p)
+static size_t iso_date(struct numlex_state *lx, size_t p)
 {
 	struct out out;
 	struct opnd t;
@@ -373,7 +374,7 @@ static size_t iso_date(struct lex *lx, size_t p)
 }
 
 /* "[2]", "[1, 3]", "[1-3]": references, each number its own item. Its end, or 0. */
-static size_t bracket_refs(struct lex *lx, size_t p)
+static size_t bracket_refs(struct numlex_state *lx, size_t p)
 {
 	struct quantity q;
 	struct num x;
@@ -392,7 +393,8 @@ static size_t bracket_refs(struct lex *lx, size_t p)
 		if (!lex_read_digits(lx, i, &x))
 			return x.to;
 		quantity_set(&q, QUANTITY_NUMBER, "number", x.v, 1);
-		if (emit_one(lx, x.from, x.to, &q, NUMLEX_REFERENCE))
+		emit_one(lx, x.from, x.to, &q, NUMLEX_REFERENCE);
+		if (lx->rc < 0)
 			return x.to;
 		i = x.to;
 	}
@@ -400,7 +402,7 @@ static size_t bracket_refs(struct lex *lx, size_t p)
 }
 
 /* "Passage 2", "Passages 1 and 2", "Table 3-4": references. ws: the noun's start. */
-static size_t references(struct lex *lx, size_t ws, size_t p)
+static size_t references(struct numlex_state *lx, size_t ws, size_t p)
 {
 	struct quantity q;
 	struct num x;
@@ -414,7 +416,8 @@ static size_t references(struct lex *lx, size_t ws, size_t p)
 		if (!lex_read_digits(lx, i, &x) || !whole(&x, 0, 1e6))
 			return MAX(x.to, p + 1);
 		quantity_set(&q, QUANTITY_NUMBER, "number", x.v, 1);
-		if (emit_one(lx, from, x.to, &q, NUMLEX_REFERENCE))
+		emit_one(lx, from, x.to, &q, NUMLEX_REFERENCE);
+		if (lx->rc < 0)
 			return x.to;
 		i = x.to;
 		j = B(lx, i) == ',' ? i + 1 : i;
@@ -434,7 +437,7 @@ static size_t references(struct lex *lx, size_t ws, size_t p)
 }
 
 /* "Windows 10", "iPhone 15", "Python 3.11", "version 2": an identifier or a version. */
-static size_t named_number(struct lex *lx, const struct word *w, size_t p)
+static size_t named_number(struct numlex_state *lx, const struct word *w, size_t p)
 {
 	struct quantity q;
 	struct num x;
@@ -459,10 +462,10 @@ static size_t named_number(struct lex *lx, const struct word *w, size_t p)
 	return x.to;
 }
 
-static size_t iso_date(struct lex *lx, size_t p);
+static size_t iso_date(struct numlex_state *lx, size_t p);
 
 /* "COVID-19", "SARS-CoV-2", "F-35", "mid-2020": digits after letters and a hyphen at p - 1. */
-static size_t hyphen_name(struct lex *lx, size_t p)
+static size_t hyphen_name(struct numlex_state *lx, size_t p)
 {
 	struct quantity q;
 	struct num x;
@@ -531,7 +534,7 @@ static bool is_url_byte(int c)
 }
 
 /* From i on, a URL's bytes: up to a blank, a quote or an angle bracket. Not windowed. */
-static size_t url_end(struct lex *lx, size_t i)
+static size_t url_end(struct numlex_state *lx, size_t i)
 {
 	size_t s = i;
 
@@ -542,7 +545,7 @@ static size_t url_end(struct lex *lx, size_t i)
 }
 
 /* An e-mail address whose local part reaches i: the address's end, or 0. */
-static size_t email_end(struct lex *lx, size_t i)
+static size_t email_end(struct numlex_state *lx, size_t i)
 {
 	int c;
 
@@ -556,7 +559,7 @@ static size_t email_end(struct lex *lx, size_t i)
 }
 
 /* The end of a run of letters, digits and "_" from i, not windowed (for skipping). */
-static size_t run_end(struct lex *lx, size_t i)
+static size_t run_end(struct numlex_state *lx, size_t i)
 {
 	size_t s = i;
 
@@ -574,7 +577,7 @@ static size_t run_end(struct lex *lx, size_t i)
  * names and give nothing. p: the token's start, u: its first underscore,
  * e: its end.
  */
-static size_t underscore_name(struct lex *lx, size_t p, size_t u, size_t e)
+static size_t underscore_name(struct numlex_state *lx, size_t p, size_t u, size_t e)
 {
 	char unit[QUANTITY_UNIT_MAX];
 	struct quantity q;
@@ -602,7 +605,7 @@ static size_t underscore_name(struct lex *lx, size_t p, size_t u, size_t e)
  * A token of letters and digits that starts with a letter: "A320", "H1N1",
  * "COVID19", "Q3", "FY2021", "v2.3.1"; "user_42", "a1b2c3" and other ids give nothing.
  */
-static size_t glued(struct lex *lx, size_t p)
+static size_t glued(struct numlex_state *lx, size_t p)
 {
 	struct quantity q;
 	struct opnd o;
@@ -687,7 +690,7 @@ static size_t glued(struct lex *lx, size_t p)
 }
 
 /* The duration unit word at i ("hour", "days"): its U_*, *end its end; U_NONE if none. */
-static int duration_word_at(struct lex *lx, size_t i, size_t *end)
+static int duration_word_at(struct numlex_state *lx, size_t i, size_t *end)
 {
 	struct word w;
 
@@ -704,7 +707,7 @@ static int duration_word_at(struct lex *lx, size_t i, size_t *end)
  * couple of days" (NUMLEX_IMPLIED). Returns its end, or 0 when the word
  * implies nothing here ("half of them", "a happy couple").
  */
-static size_t implied(struct lex *lx, size_t p, size_t e, const struct vword *v)
+static size_t implied(struct numlex_state *lx, size_t p, size_t e, const struct vword *v)
 {
 	struct quantity q;
 	struct word w;
@@ -745,7 +748,7 @@ static size_t implied(struct lex *lx, size_t p, size_t e, const struct vword *v)
 }
 
 /* A word at p; returns its end (or the end of what it starts). */
-static size_t at_word(struct lex *lx, size_t p)
+static size_t at_word(struct numlex_state *lx, size_t p)
 {
 	const char *t = lx->t;
 	size_t e = p + 1, len;
@@ -804,7 +807,7 @@ static size_t at_word(struct lex *lx, size_t p)
 
 /* Digits at p (not glued to letters before them); returns where the scan goes on. */
 /* Does a degree sign and its scale end at i ("°C", "ºF", "℃")? Read past the window. */
-static bool after_degrees(const struct lex *lx, size_t i)
+static bool after_degrees(const struct numlex_state *lx, size_t i)
 {
 	const unsigned char *t = (const unsigned char *)lx->t;
 
@@ -814,7 +817,7 @@ static bool after_degrees(const struct lex *lx, size_t i)
 	return i >= 3 && t[i - 3] == 0xE2 && t[i - 2] == 0x84 && (t[i - 1] == 0x83 || t[i - 1] == 0x89);
 }
 
-static size_t at_digit(struct lex *lx, size_t p)
+static size_t at_digit(struct numlex_state *lx, size_t p)
 {
 	size_t dend, end;
 	int c0, c1;
@@ -1107,7 +1110,7 @@ static const char *masks_check(void)
 }
 
 /* One step of the main pass at p, byte by byte: where it goes on. */
-static size_t step(struct lex *lx, size_t p)
+static size_t step(struct numlex_state *lx, size_t p)
 {
 	const char *t = lx->t;
 	size_t n = lx->n, s = p;
@@ -1147,7 +1150,7 @@ static inline bool code_digit_at(const char *t, size_t i, size_t n)
 }
 
 /* The bytes up to e that no block looked through, a byte at a time (a step's long skip, a short text). */
-static void code_gap(struct lex *lx, size_t e)
+static void code_gap(struct numlex_state *lx, size_t e)
 {
 	size_t i;
 
@@ -1166,7 +1169,7 @@ static void code_gap(struct lex *lx, size_t e)
  * digit with a letter beside it, or after a "_" (S holds "@"s too: told
  * apart by the byte). The bytes on the block's sides are text's own.
  */
-static inline void code_block(struct lex *lx, size_t p, const char *b, size_t m, uint64_t L,
+static inline void code_block(struct numlex_state *lx, size_t p, const char *b, size_t m, uint64_t L,
 			      uint64_t D, uint64_t S)
 {
 	const char *t = lx->t;
@@ -1229,7 +1232,7 @@ static inline bool may_trigger(const char *b, unsigned s, unsigned len)
  * word, a word glued to digits, a word that runs past the block, a digit,
  * "_" or "@"), which step() then takes.
  */
-static size_t block(struct lex *lx, size_t p, bool *closer)
+static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 {
 	const char *t = lx->t + p;
 	size_t rem = lx->n - p;
@@ -1302,35 +1305,92 @@ static size_t block(struct lex *lx, size_t p, bool *closer)
 	return p + (rem < 64 ? rem : 64);
 }
 
-static int scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-		size_t *examined, size_t *code)
+/* The code search's end, once the pass has read the whole text. */
+static inline void code_end(struct numlex_state *lx, size_t n)
 {
-	struct lex lx;
+	if (lx->code == NUMLEX_NO_CODE) {
+		if (lx->code_to < n)
+			code_gap(lx, n);
+		if (lx->code == NUMLEX_NO_CODE)
+			lx->code = n;
+	}
+}
+
+/*
+ * Where a pass stopped with rc set: an error ends the scan; a full array
+ * before the text's end is a pause (the pass's state kept); at the end,
+ * the scan is done. The call's return.
+ */
+static __attribute__((noinline)) int stopped(struct numlex *kept, struct numlex_state *lx, size_t p)
+{
+	if (lx->rc < 0) {
+		kept->paused = 0;
+		kept->held_from = kept->held_to = 0;
+		return lx->rc;
+	}
+	if (p < lx->n) {
+		lx->p = p;
+		lx->rc = 0;
+		kept->s = *lx;
+		kept->paused = 1;
+		return (int)lx->count;
+	}
+	code_end(lx, lx->n);
+	kept->s.code = lx->code;
+	kept->s.examined = lx->examined;
+	return (int)lx->count;
+}
+
+/* (an opts bit of numlex_resume()'s call: the pass goes on from kept's state) */
+#define RESUMED (1u << 31)
+
+int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
+		struct numlex_item *items, size_t cap)
+{
+	/*
+	 * The pass runs on a copy in this frame, put in kept only at a pause:
+	 * with kept's in its place, GCC inlined neither at_word() nor glued()
+	 * into the loop (the frame grew past its large-stack-frame-growth)
+	 * and spans-1 cost 0.5% more. One loop for a new scan and a resumed
+	 * one, for the same reason.
+	 */
+	struct numlex_state lx;
 	size_t p = 0;
 	bool closer;
 	unsigned k;
 
-	/*
-	 * Every field but the caches' entries, which are read only where their
-	 * key (at, ws1) matches and 0 never does: zeroing all of it was a
-	 * tenth of a short sentence's scan.
-	 */
-	lx.t = text;
-	lx.n = n;
-	lx.low = lx.lim = lx.done = lx.year_end = 0;
-	for (k = 0; k < ARRAY_SIZE(lx.wb); k++)
-		lx.wb[k].at = 0;
-	lx.wb_next = 0;
-	for (k = 0; k < ARRAY_SIZE(lx.vc); k++)
-		lx.vc[k].ws1 = 0;
-	lx.vc_next = 0;
-	lx.opts = opts;
-	lx.fn = fn;
-	lx.ctx = ctx;
-	lx.examined = 0;
-	/* (a code digit at 0 is no search at all) */
-	lx.code = code ? NUMLEX_NO_CODE : 0;
-	lx.code_to = 0;
+	if (!(opts & RESUMED)) {
+		/*
+		 * Every field but the caches' entries, which are read only
+		 * where their key (at, ws1) matches and 0 never does: zeroing
+		 * all of it was a tenth of a short sentence's scan.
+		 */
+		lx.t = text;
+		lx.n = n;
+		lx.low = lx.lim = lx.done = lx.year_end = 0;
+		for (k = 0; k < ARRAY_SIZE(lx.wb); k++)
+			lx.wb[k].at = 0;
+		lx.wb_next = 0;
+		for (k = 0; k < ARRAY_SIZE(lx.vc); k++)
+			lx.vc[k].ws1 = 0;
+		lx.vc_next = 0;
+		lx.opts = opts;
+		lx.examined = 0;
+		/* (a code digit at 0 is no search at all) */
+		lx.code = opts & NUMLEX_CODE ? NUMLEX_NO_CODE : 0;
+		lx.code_to = 0;
+		lx.count = 0;
+		kept->paused = kept->held_from = kept->held_to = 0;
+	} else {
+		/* (numlex_resume() put the held items in, count of them) */
+		lx = kept->s;
+		p = lx.p;
+		n = lx.n;
+		opts = lx.opts;
+	}
+	lx.items = items;
+	lx.cap = cap;
+	lx.kept = kept;
 	lx.rc = 0;
 
 	/* Every read is counted: a block's 64 bytes, a step's run, each byte a reader looks at. */
@@ -1346,34 +1406,44 @@ static int scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *c
 		q = step(&lx, p);
 		p = q > p ? q : p + 1;
 	}
-	if (lx.code == NUMLEX_NO_CODE) {
-		if (lx.code_to < n)
-			code_gap(&lx, n);
-		if (lx.code == NUMLEX_NO_CODE)
-			lx.code = n;
-	}
-	if (code)
-		*code = lx.code;
-	if (examined)
-		*examined = lx.examined;
-	return lx.rc;
+	if (lx.rc)
+		return stopped(kept, &lx, p);
+	code_end(&lx, n);
+	kept->s.code = lx.code;
+#ifdef NUMLEX_COUNTED
+	kept->s.examined = lx.examined;
+#endif
+	return (int)lx.count;
 }
 
-int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx)
+int numlex_resume(struct numlex *kept, struct numlex_item *items, size_t cap)
 {
-	return scan(text, n, opts, fn, ctx, NULL, NULL);
-}
+	size_t k = 0;
 
-int numlex_scan_code(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-		     size_t *code)
-{
-	return scan(text, n, opts, fn, ctx, NULL, code);
+	if (cap == 0)
+		return -EINVAL;
+	/* The last step's items that did not fit come first. */
+	while (k < cap && kept->held_from < kept->held_to)
+		items[k++] = kept->held[kept->held_from++];
+	if (kept->held_from < kept->held_to)
+		return (int)k;
+	kept->held_from = kept->held_to = 0;
+	if (!kept->paused || k == cap)
+		return (int)k;
+	kept->paused = 0;
+	kept->s.count = k;
+	return numlex_scan(kept, NULL, 0, RESUMED, items, cap);
 }
 
 #ifdef NUMLEX_COUNTED
-int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-			size_t *examined)
+int numlex_scan_counted(struct numlex *lx, const char *text, size_t n, unsigned opts,
+			struct numlex_item *items, size_t cap)
 {
-	return scan(text, n, opts, fn, ctx, examined, NULL);
+	return numlex_scan(lx, text, n, opts, items, cap);
+}
+
+int numlex_resume_counted(struct numlex *lx, struct numlex_item *items, size_t cap)
+{
+	return numlex_resume(lx, items, cap);
 }
 #endif

@@ -23,7 +23,7 @@
 /* The counting copy's names, moved aside (lex.h says why). */
 #ifdef NUMLEX_COUNTED
 #define numlex_scan counted_numlex_scan
-#define numlex_scan_code counted_numlex_scan_code
+#define numlex_resume counted_numlex_resume
 #define numlex_next_glued counted_numlex_next_glued
 #define numlex_next_code_digit counted_numlex_next_code_digit
 #define numlex_self_check counted_numlex_self_check
@@ -117,6 +117,7 @@ enum {
 	NUMLEX_LINE_START = 1u << 0, /* text[0] starts a line (for list markers) */
 	NUMLEX_BYTEWISE = 1u << 1,   /* the reference pass, a byte at a time (for tests:
 					the same items, slower) */
+	NUMLEX_CODE = 1u << 2,       /* find where a code may be too (numlex_code()) */
 };
 
 struct numlex_item {
@@ -131,33 +132,131 @@ struct numlex_item {
 	unsigned flags;    /* NUMLEX_* */
 };
 
-/* Called for each item; a non-zero return stops the scan and is returned. */
-typedef int (*numlex_fn)(void *ctx, const struct numlex_item *it);
+/*
+ * A scan hands its items on in batches: numlex_scan() fills the caller's
+ * array and returns how many, pausing when it is full, and
+ * numlex_resume() goes on where it stopped. NUMLEX_BATCH is an array that
+ * most texts do not fill (a sentence has a few items; a tool's long value
+ * pauses now and then, which costs a copy of the state). NUMLEX_STEP_MAX:
+ * the most items one step of the scan gives (a bracket's 16 references; an
+ * expression's 8); those past the caller's array wait in struct numlex for
+ * the next call.
+ */
+#define NUMLEX_BATCH 32
+#define NUMLEX_STEP_MAX 16
+
+struct vword;
+struct numlex;
 
 /*
- * Calls fn for every item of text[0..n), in order of from (then part_from).
- * Expressions do not overlap: one's from is at or after the previous one's
- * to. Returns 0, or what fn returned to stop.
+ * The state of one scan's pass (numlex.c and its readers; no caller reads
+ * it). numlex_scan() sets each field: one added here is set there too.
  */
-int numlex_scan(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx);
+struct numlex_state {
+	const char *t;
+	size_t n;
+	/* The window of the expression being read: [low, lim). low is never
+	 * before the end of the previous expression (done). */
+	size_t low, lim, done;
+	size_t year_end; /* the end of the last expression that gave a year, or 0 */
+	/* The last words found before a place: most items ask several times. */
+	struct {
+		size_t at, low;
+		bool dot, found;
+		size_t ws, we;
+		const struct vword *v;
+	} wb[2];
+	unsigned wb_next;
+	/* The last words looked up, by where they start. */
+	struct {
+		size_t ws1, we; /* ws + 1: 0 is empty */
+		const struct vword *v;
+	} vc[4];
+	unsigned vc_next;
+	unsigned opts;
+	size_t p; /* where the pass goes on */
+	/* The batch being filled, the caller's array: count of cap; what
+	 * does not fit goes to kept's held. */
+	struct numlex_item *items;
+	size_t count, cap;
+	struct numlex *kept;
+	/* Every byte read, in the counting copy (lex.h) only. */
+	size_t examined;
+	/* Where a code may be (NUMLEX_CODE): the first digit a letter
+	 * touches or a "_" comes before, SIZE_MAX till one is found;
+	 * [0, code_to) is looked through. */
+	size_t code, code_to;
+	int rc; /* 0; 1 once the caller's array is full; or an error */
+};
 
 /*
- * The same, and where a code may be, found by the same pass: *code is
- * numlex_next_code_digit(text, 0, n), n when no digit of the text has a
- * letter beside it or a "_" before it (ground_next_code() finds nothing
- * then). Set however the scan ends.
+ * One scan of one text, kept by the caller between batches, so that a full
+ * array is a pause, not a loss: the pass's state as the batch that paused
+ * left it (the window, the words before a place and the last words looked
+ * up, where it goes on, the code search), and the items of its last step
+ * that did not fit. Read no field: numlex_scan() and numlex_resume() set
+ * them.
  */
-int numlex_scan_code(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-		     size_t *code);
+struct numlex {
+	struct numlex_state s;
+	struct numlex_item held[NUMLEX_STEP_MAX];
+	uint8_t paused; /* the pass stopped before the text's end */
+	uint8_t held_from, held_to;
+};
 
 /*
- * The same, counting into *examined every byte the scan reads, lookbehind and
- * lookahead included (for the test that the scan stays linear). Only in the
- * lexer's counting copy (numlex-counted in meson.build; lex.h), which the
- * tests, fuzz_numlex and numlex_bench link: the program's counts nothing.
+ * Scans text[0..n) (opts: NUMLEX_*), lx a new scan whatever it held: puts
+ * its items in order of from (then part_from) in items[0..cap), and
+ * returns how many. Fewer than cap: the text is done. cap: the array
+ * filled, which pauses the scan, and numlex_resume() gives what follows,
+ * till a call gives fewer (0 when the text ended right there). Expressions
+ * do not overlap: one's from is at or after the previous one's to, across
+ * batches too. The items' offsets are into the text, which must stay as it
+ * is till the scan ends; nothing of it is copied. NUMLEX_BATCH items are
+ * enough for most texts. -EOVERFLOW if one step had more than
+ * NUMLEX_STEP_MAX items past the array (never: lex_hold() says why); the
+ * scan ends there.
+ *
+ * With NUMLEX_CODE, numlex_code() tells where a code may be once the scan
+ * is done.
  */
-int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn, void *ctx,
-			size_t *examined);
+int numlex_scan(struct numlex *lx, const char *text, size_t n, unsigned opts,
+		struct numlex_item *items, size_t cap);
+
+/*
+ * The next items of a scan that numlex_scan() or numlex_resume() paused
+ * (gave cap items), into items[0..cap) (any cap): how many, as
+ * numlex_scan(). A cap of 0 is -EINVAL, here and at numlex_scan()'s first
+ * item.
+ */
+int numlex_resume(struct numlex *lx, struct numlex_item *items, size_t cap);
+
+/*
+ * The same, counting into numlex_examined() every byte the scan reads,
+ * lookbehind and lookahead included (for the test that the scan stays
+ * linear). Only in the lexer's counting copy (numlex-counted in
+ * meson.build; lex.h), which the tests, fuzz_numlex and numlex_bench link:
+ * the program's counts nothing.
+ */
+int numlex_scan_counted(struct numlex *lx, const char *text, size_t n, unsigned opts,
+			struct numlex_item *items, size_t cap);
+int numlex_resume_counted(struct numlex *lx, struct numlex_item *items, size_t cap);
+
+static inline size_t numlex_examined(const struct numlex *lx)
+{
+	return lx->s.examined;
+}
+
+/*
+ * Once the scan is done (a call gave fewer than cap), where a code
+ * may be, with NUMLEX_CODE: numlex_next_code_digit(text, 0, n), n when no
+ * digit of the text has a letter beside it or a "_" before it
+ * (ground_next_code() finds nothing then); 0 without it.
+ */
+static inline size_t numlex_code(const struct numlex *lx)
+{
+	return lx->s.code;
+}
 
 /*
  * The reporting period each figure of a text is said of, bound as its items
@@ -173,7 +272,7 @@ int numlex_scan_counted(const char *text, size_t n, unsigned opts, numlex_fn fn,
  * "up 5% year over year", "grew 3% sequentially"), which a quarter or year
  * after it still binds over.
  *
- * Feed numlex_period_feed() every item of one numlex_scan() in order, with
+ * Feed numlex_period_feed() every item of one scan in order, with
  * the text scanned (n bytes). It returns what the item is to its figures:
  *  NUMLEX_PERIOD_FIGURE  a figure (money, a percentage, a count, a bare
  *                        number, a duration): *period is the period bound

@@ -22,7 +22,7 @@ static const double pow10_table[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
  * in a double, and one division by 10^decimals gives what strtod() gives.
  * False when there are more (x->to is then the end of the run).
  */
-bool lex_read_digits(struct lex *lx, size_t p, struct num *x)
+bool lex_read_digits(struct numlex_state *lx, size_t p, struct num *x)
 {
 	uint64_t m = 0;
 	int count = 0, dec = 0, c;
@@ -91,7 +91,7 @@ static enum wclass word_class(const struct vword *v)
  * place), "twelve dot fifty" (12.50: a tens word, or tens and a unit, is
  * two places). Extends x when they follow it; "at one point he" is left.
  */
-static void spoken_decimals(struct lex *lx, struct num *x)
+static void spoken_decimals(struct numlex_state *lx, struct num *x)
 {
 	struct word w;
 	size_t j = skip_blanks(lx, x->to), end = 0;
@@ -136,7 +136,7 @@ static void spoken_decimals(struct lex *lx, struct num *x)
  * ordinals "third", "twenty-first". a_before: an "a" comes first (so
  * "hundred", "thousand", "dozen" may start).
  */
-static bool read_words(struct lex *lx, size_t p, bool a_before, struct num *x)
+static bool read_words(struct numlex_state *lx, size_t p, bool a_before, struct num *x)
 {
 	enum wclass last = a_before ? W_A : W_NONE;
 	double total = 0, cur = a_before ? 1 : 0, last_scale = INFINITY;
@@ -237,7 +237,7 @@ out:
 /* ---- operands: one number with its currency, scale and unit ---- */
 
 /* "am", "pm", "a.m.", "p.m." (any case) at i: U_AM or U_PM, and *end; or 0. */
-static int meridiem_at(struct lex *lx, size_t i, size_t *end)
+static int meridiem_at(struct numlex_state *lx, size_t i, size_t *end)
 {
 	int c = lower(B(lx, i)), m = c == 'a' ? U_AM : c == 'p' ? U_PM : 0;
 
@@ -257,7 +257,7 @@ static int meridiem_at(struct lex *lx, size_t i, size_t *end)
 }
 
 /* A degree sign at i ("°", "º", "℃", "℉"), then the scale: the unit and *end, or 0. */
-static int degrees_at(struct lex *lx, size_t i, size_t *end)
+static int degrees_at(struct numlex_state *lx, size_t i, size_t *end)
 {
 	int c = B(lx, i), c1 = B(lx, i + 1), c2 = B(lx, i + 2);
 	size_t j;
@@ -283,7 +283,7 @@ static int degrees_at(struct lex *lx, size_t i, size_t *end)
 }
 
 /* After "degrees": an optional scale ("F", "Celsius"). */
-static int degree_scale(struct lex *lx, size_t i, size_t *end)
+static int degree_scale(struct numlex_state *lx, size_t i, size_t *end)
 {
 	size_t j = skip_blanks(lx, i);
 	struct word w;
@@ -304,7 +304,7 @@ static int degree_scale(struct lex *lx, size_t i, size_t *end)
  * A year after a date or a quarter: [","] blanks ["of"] ["fiscal" | "FY"]
  * four digits. Sets o's year and returns its end, or i.
  */
-size_t lex_year_after(struct lex *lx, struct opnd *o, size_t i, bool of)
+size_t lex_year_after(struct numlex_state *lx, struct opnd *o, size_t i, bool of)
 {
 	size_t j = i;
 	struct num y;
@@ -329,7 +329,7 @@ size_t lex_year_after(struct lex *lx, struct opnd *o, size_t i, bool of)
 }
 
 /* Lowercase singular of a counted noun: "employees" -> "employee", "inches" -> "inch". */
-static void singular(struct lex *lx, size_t ws, size_t we, char *out)
+static void singular(struct numlex_state *lx, size_t ws, size_t we, char *out)
 {
 	size_t k = MIN(we - ws, (size_t)QUANTITY_UNIT_MAX - 1), i;
 
@@ -367,7 +367,7 @@ bool lex_set_clock(struct opnd *o, int hour, int minute, double second, int prec
 }
 
 /* "17:30", "6:0", "17:30:24" at the number's end: the clock's end, or 0 if no time. */
-size_t lex_clock_digits(struct lex *lx, struct opnd *o, size_t i)
+size_t lex_clock_digits(struct numlex_state *lx, struct opnd *o, size_t i)
 {
 	int m1 = B(lx, i + 1), m2 = B(lx, i + 2), minute, prec = 1;
 	double second = 0;
@@ -402,7 +402,7 @@ size_t lex_clock_digits(struct lex *lx, struct opnd *o, size_t i)
 }
 
 /* u as written (len letters at u), low the same in lowercase (NULL: u's letters, lowercase). */
-static bool glued_unit(struct lex *lx, size_t u, size_t len, const char *low)
+static bool glued_unit(struct numlex_state *lx, size_t u, size_t len, const char *low)
 {
 	char buf[8];
 	size_t i, k;
@@ -430,7 +430,7 @@ static bool glued_unit(struct lex *lx, size_t u, size_t len, const char *low)
 }
 
 /* The end of the run of letters, digits and "_" at i. */
-size_t lex_token_end(struct lex *lx, size_t i)
+size_t lex_token_end(struct numlex_state *lx, size_t i)
 {
 	int c;
 
@@ -443,7 +443,7 @@ size_t lex_token_end(struct lex *lx, size_t i)
  * Letters glued to the digits just read ("28th", "5pm", "$5M", "1990s", "10x",
  * "3Q21", "5km", "3D"): sets o and returns where the operand goes on.
  */
-static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
+static size_t glued_letters(struct numlex_state *lx, struct opnd *o, size_t i)
 {
 	size_t j = letters_end(lx, i), len = j - i, k, end;
 	int nxt = B(lx, j), c = B(lx, i);
@@ -548,7 +548,7 @@ static size_t glued_letters(struct lex *lx, struct opnd *o, size_t i)
  * The word w starts "year-over-year", "year on year", "quarter-over-quarter"
  * and the like: what a change is measured against, not a unit.
  */
-static bool period_over_period(struct lex *lx, const struct word *w)
+static bool period_over_period(struct numlex_state *lx, const struct word *w)
 {
 	struct word over, again;
 	size_t i = w->we;
@@ -571,7 +571,7 @@ static bool period_over_period(struct lex *lx, const struct word *w)
 }
 
 /* An ordinal ("third", "3rd") as a quarter: "third quarter", "3rd-quarter". */
-static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
+static size_t quarter_after(struct numlex_state *lx, struct opnd *o, size_t i)
 {
 	size_t j = B(lx, i) == '-' ? i + 1 : skip_blanks(lx, i);
 	struct word w;
@@ -592,7 +592,7 @@ static size_t quarter_after(struct lex *lx, struct opnd *o, size_t i)
  * ("on may 30", not "they may 30"), or after their day with a year ("30
  * may 2019").
  */
-bool lex_month_word(struct lex *lx, const struct word *w, bool before_day)
+bool lex_month_word(struct numlex_state *lx, const struct word *w, bool before_day)
 {
 	struct word p;
 
@@ -618,7 +618,7 @@ bool lex_month_word(struct lex *lx, const struct word *w, bool before_day)
 }
 
 /* A day ("26", "26th", "twenty-sixth") and a month after it: "26 March", "26th of March". */
-static size_t month_after(struct lex *lx, struct opnd *o, size_t i)
+static size_t month_after(struct numlex_state *lx, struct opnd *o, size_t i)
 {
 	size_t j = skip_blanks(lx, i);
 	struct word w;
@@ -640,7 +640,7 @@ static size_t month_after(struct lex *lx, struct opnd *o, size_t i)
 }
 
 /* A past form (-ed, not -eed), a present participle (-ing) or an adverb (-ly), by its ending. */
-static bool ends_like_verb(struct lex *lx, size_t ws, size_t we)
+static bool ends_like_verb(struct numlex_state *lx, size_t ws, size_t we)
 {
 	size_t k = we - ws;
 	int c3 = k >= 3 ? lower(B(lx, we - 3)) : 0, c2 = lower(B(lx, we - 2)), c1 = lower(B(lx, we - 1));
@@ -653,7 +653,7 @@ static bool ends_like_verb(struct lex *lx, size_t ws, size_t we)
  * The words after a number: a scale, a unit, a month, a counted noun. Sets o
  * and returns the operand's end.
  */
-static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
+static size_t after_number(struct numlex_state *lx, struct opnd *o, size_t i)
 {
 	int round;
 
@@ -822,7 +822,7 @@ static size_t after_number(struct lex *lx, struct opnd *o, size_t i)
 }
 
 /* A currency sign or code at i: U_USD, U_EUR, U_GBP and *end (after blanks), or 0. */
-static int currency_at(struct lex *lx, size_t i, size_t *end)
+static int currency_at(struct numlex_state *lx, size_t i, size_t *end)
 {
 	int c = B(lx, i), u = 0;
 	struct word w;
@@ -853,7 +853,7 @@ static int currency_at(struct lex *lx, size_t i, size_t *end)
  * One operand at p: [currency] number [glued letters] [words]. p is at the
  * currency, the number, or a month before a day (month > 0, set by the caller).
  */
-void lex_operand(struct lex *lx, size_t p, struct opnd *o, int month, size_t num_at)
+void lex_operand(struct numlex_state *lx, size_t p, struct opnd *o, int month, size_t num_at)
 {
 	size_t i = num_at, end;
 	int c, m;

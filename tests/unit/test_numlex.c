@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The number lexer: what it reads from real-looking sentences, and how its kinds compare. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +11,48 @@
 #include "numbers/numlex.h"
 #include "numbers/quantity.h"
 #include "test.h"
+
+/*
+ * The items of a scan to fn, a batch of cap at a time as the library's
+ * callers loop, till fn returns non-zero (returned) or the text ends;
+ * *code (NUMLEX_CODE) and *examined (the counting copy) where asked.
+ */
+static int lex_batches(const char *text, size_t n, unsigned opts, size_t cap,
+		       int (*fn)(void *, const struct numlex_item *), void *ctx, size_t *code,
+		       size_t *examined)
+{
+	struct numlex lx;
+	struct numlex_item *items = malloc(cap * sizeof(*items));
+	int k, j, rc = 0;
+
+	CHECK(items != NULL);
+	opts |= code ? NUMLEX_CODE : 0;
+	k = examined ? numlex_scan_counted(&lx, text, n, opts, items, cap)
+		     : numlex_scan(&lx, text, n, opts, items, cap);
+	for (;;) {
+		if (k < 0) {
+			rc = k;
+			break;
+		}
+		for (j = 0; j < k && !rc; j++)
+			rc = fn(ctx, &items[j]);
+		if (rc || (size_t)k < cap)
+			break;
+		k = examined ? numlex_resume_counted(&lx, items, cap) : numlex_resume(&lx, items, cap);
+	}
+	if (code)
+		*code = numlex_code(&lx);
+	if (examined)
+		*examined = numlex_examined(&lx);
+	free(items);
+	return rc;
+}
+
+static int lex_all(const char *text, size_t n, unsigned opts,
+		   int (*fn)(void *, const struct numlex_item *), void *ctx)
+{
+	return lex_batches(text, n, opts, NUMLEX_BATCH, fn, ctx, NULL, NULL);
+}
 
 /* Flags, short. */
 #define R NUMLEX_RANGE
@@ -618,7 +661,7 @@ TEST(numlex_cases)
 
 		while (nwant < ARRAY_SIZE(k->items) && k->items[nwant].part)
 			nwant++;
-		numlex_scan(text, strlen(text), NUMLEX_LINE_START, collect, &g);
+		lex_all(text, strlen(text), NUMLEX_LINE_START, collect, &g);
 		if (g.n != nwant)
 			why = "a different number of items";
 		for (i = 0; !why && i < nwant; i++) {
@@ -662,7 +705,7 @@ static struct quantity q_of(const char *text)
 {
 	struct got g = {.n = 0};
 
-	numlex_scan(text, strlen(text), 0, collect, &g);
+	lex_all(text, strlen(text), 0, collect, &g);
 	if (g.n == 0) {
 		struct quantity none;
 
@@ -680,7 +723,7 @@ static struct quantity q_part(const char *text, const char *part)
 	struct got g = {.n = 0};
 	size_t i;
 
-	numlex_scan(text, strlen(text), 0, collect, &g);
+	lex_all(text, strlen(text), 0, collect, &g);
 	for (i = 0; i < g.n && i < ARRAY_SIZE(g.it); i++)
 		if (g.it[i].part_to - g.it[i].part_from == strlen(part) &&
 		    memcmp(text + g.it[i].part_from, part, strlen(part)) == 0)
@@ -967,7 +1010,7 @@ TEST(numlex_property_random)
 
 			memcpy(copy, buf, n);
 			o.text = copy;
-			numlex_scan(copy, n, opts | (round % 3 == 0 ? NUMLEX_BYTEWISE : 0), check_order, &o);
+			lex_all(copy, n, opts | (round % 3 == 0 ? NUMLEX_BYTEWISE : 0), check_order, &o);
 			free(copy);
 		}
 		total += o.items;
@@ -1035,8 +1078,8 @@ TEST(numlex_block_pass_is_the_bytewise_pass)
 			if (n < len && next(&seed) % 2)
 				buf[n++] = ' ';
 		}
-		numlex_scan(buf, n, 0, append, &a);
-		numlex_scan(buf, n, NUMLEX_BYTEWISE, append, &b);
+		lex_all(buf, n, 0, append, &a);
+		lex_all(buf, n, NUMLEX_BYTEWISE, append, &b);
 		if (!same_items(&a, &b)) {
 			fprintf(stderr, "  round %zu: %zu items by blocks, %zu by bytes\n", round, a.n, b.n);
 			CHECK(!"the block pass and the bytewise pass disagree");
@@ -1074,8 +1117,8 @@ TEST(numlex_block_pass_on_the_corpus)
 	text = malloc((size_t)n);
 	CHECK(fread(text, 1, (size_t)n, f) == (size_t)n);
 	fclose(f);
-	numlex_scan(text, (size_t)n, NUMLEX_LINE_START, append, &a);
-	numlex_scan(text, (size_t)n, NUMLEX_LINE_START | NUMLEX_BYTEWISE, append, &b);
+	lex_all(text, (size_t)n, NUMLEX_LINE_START, append, &a);
+	lex_all(text, (size_t)n, NUMLEX_LINE_START | NUMLEX_BYTEWISE, append, &b);
 	CHECK(a.n > 1000);
 	CHECK(same_items(&a, &b));
 	free(a.it);
@@ -1117,7 +1160,7 @@ TEST(numlex_linear_time)
 
 			for (i = 0; i < n; i++)
 				t[i] = units[u][i % k];
-			numlex_scan_counted(t, n, NUMLEX_LINE_START, count_items, &items, &examined);
+			lex_batches(t, n, NUMLEX_LINE_START, NUMLEX_BATCH, count_items, &items, NULL, &examined);
 			per[s] = examined / n;
 			if (getenv("NUMLEX_SHOW_READS"))
 				fprintf(stderr, "  %-50.50s %zu reads a byte, %zu items\n", units[u], per[s], items);
@@ -1144,19 +1187,169 @@ TEST(numlex_vocabulary_and_masks)
 	CHECK(bad == NULL);
 }
 
-static int stop_at_second(void *ctx, const struct numlex_item *it)
+/* The items of a scan, kept whole, in order. */
+struct kept {
+	struct numlex_item *v;
+	size_t n, cap;
+};
+
+static int keep(void *ctx, const struct numlex_item *it)
 {
-	(void)it;
-	return ++*(int *)ctx == 2 ? 42 : 0;
+	struct kept *k = ctx;
+
+	if (grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v)) < 0)
+		return -ENOMEM;
+	k->v[k->n++] = *it;
+	return 0;
 }
 
-TEST(numlex_callback_stops_the_scan)
+/* Every field of two items the same (not their padding). */
+static bool same_item(const struct numlex_item *a, const struct numlex_item *b)
 {
-	const char *t = "1 apple, 2 pears, 3 plums";
-	int seen = 0;
+	return a->from == b->from && a->to == b->to && a->part_from == b->part_from &&
+	       a->part_to == b->part_to && a->flags == b->flags && a->q.kind == b->q.kind &&
+	       strcmp(a->q.unit, b->q.unit) == 0 && a->q.unit_hash == b->q.unit_hash &&
+	       a->q.value == b->q.value && a->q.decimals == b->q.decimals &&
+	       a->q.scale == b->q.scale && a->q.offset == b->q.offset && a->q.words == b->q.words &&
+	       a->q.items == b->q.items && a->q.years == b->q.years &&
+	       a->q.either_half == b->q.either_half;
+}
 
-	CHECK_EQ(numlex_scan(t, strlen(t), 0, stop_at_second, &seen), 42);
-	CHECK_EQ(seen, 2);
+/*
+ * Sentences for the pauses: every reader, and steps of many items (a
+ * bracket's 16 references, a label's 8, a range's and a date's parts), and
+ * numbers right at the end of the step before ("[1]2 apples", "Q3'21 4"),
+ * where a resume a byte off reads something else.
+ */
+static const char *const pause_sentences[] = {
+	"[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] ",
+	"[1]2 apples and [3]4 pears. ",
+	"Passages 1, 2, 3, 4, 5, 6, 7 and 8 say so. ",
+	"March 26-28, 2024 ",
+	"between 4 and 5 minutes, ",
+	"$1.2-1.5 billion in Q3 2021; ",
+	"twenty five people, a dozen eggs and half an hour. ",
+	"about 7 pm to 11 pm. ",
+	"Here are 5 tips:\n1. Stir\n2) Bake\n",
+	"2013-09-08 17:30:24 and 2013-09-09T08:00Z. ",
+	"Python 3.11 and v2.3.1 on 192.168.0.1, 0x1F. ",
+	"Call +1 555 123 4567 or 212-555-0100. ",
+	"A320 and H1N1 and FY2021, Q4 2019. ",
+	"24/7 and 1/2 cup, 3:2 odds. ",
+	"It rose 17% from $0.29 in the third quarter of 2019. ",
+	"Patel (2017) found 5x more. ",
+	"In the 1990s, 50-60 inches, 72 \xc2\xb0""F, ~100+. ",
+	"COVID-19 and SARS-CoV-2 in mid-2020. ",
+	"1 Main Street, 10 Downing St. ",
+	"user_42 and req_886c4 at foo@ex4mple.com, https://x.io/a1. ",
+	"five", "5", "", "7. ", "one of 3,000,000 and 1,234.56. ",
+};
+
+/* The items of text read a batch of cap at a time; 0, or the scan's error. *calls: the calls made. */
+static int batches_of(const char *t, size_t n, size_t cap, struct kept *out, size_t *code,
+		      size_t *calls)
+{
+	struct numlex_item *items = malloc(cap * sizeof(*items));
+	struct numlex lx;
+	int k;
+
+	CHECK(items != NULL);
+	k = numlex_scan(&lx, t, n, NUMLEX_LINE_START | NUMLEX_CODE, items, cap);
+	for (*calls = 1;; ++*calls) {
+		for (size_t j = 0; k > 0 && j < (size_t)k; j++)
+			CHECK_EQ(keep(out, &items[j]), 0);
+		if (k < 0 || (size_t)k < cap)
+			break;
+		k = numlex_resume(&lx, items, cap);
+	}
+	*code = numlex_code(&lx);
+	free(items);
+	return k < 0 ? k : 0;
+}
+
+/*
+ * A full array is a pause, not a loss: the sentences above, alone and run
+ * together in many orders, read a batch of every size from 1 to 41
+ * (NUMLEX_BATCH among them) give the items and the code digit of one batch that holds
+ * them all, byte for byte, wherever the pauses fall, a step's items split
+ * over calls included; each call but the last fills its array, and the
+ * last gives fewer (0 when the text ended with a full one).
+ */
+TEST(numlex_batches_pause_and_resume)
+{
+	size_t n = 0, s, r, cap, i;
+	uint64_t seed = 7;
+	char *t = malloc(1 << 15);
+	struct kept whole = {0}, parts = {0};
+	struct numlex_item one[1];
+	struct numlex lx;
+
+	CHECK(t != NULL);
+	/* Each sentence once, then at random till the text is 16 KiB or so. */
+	for (r = 0; n < (1 << 14); r++) {
+		const char *u;
+
+		if (r < ARRAY_SIZE(pause_sentences)) {
+			u = pause_sentences[r];
+		} else {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			u = pause_sentences[(seed >> 33) % ARRAY_SIZE(pause_sentences)];
+		}
+		memcpy(t + n, u, strlen(u));
+		n += strlen(u);
+	}
+	/* The whole text, and a few of its starts (so that pauses fall elsewhere in the steps). */
+	for (s = 0; s < 6; s++) {
+		size_t len = s == 0 ? n : 200 + 997 * s, code[2], calls;
+
+		whole.n = 0;
+		CHECK_EQ(batches_of(t, len, 1 << 16, &whole, &code[0], &calls), 0);
+		CHECK_EQ(calls, 1);
+		CHECK(whole.n > 40);
+		CHECK_EQ(code[0], numlex_next_code_digit(t, 0, len));
+		for (cap = 1; cap <= 41; cap++) {
+			parts.n = 0;
+			code[1] = 0;
+			CHECK_EQ(batches_of(t, len, cap, &parts, &code[1], &calls), 0);
+			if (parts.n != whole.n)
+				fprintf(stderr, "  %zu bytes, batches of %zu: %zu items for %zu\n", len, cap,
+					parts.n, whole.n);
+			CHECK_EQ(parts.n, whole.n);
+			for (i = 0; i < whole.n && i < parts.n; i++)
+				if (!same_item(&parts.v[i], &whole.v[i])) {
+					fprintf(stderr, "  %zu bytes, batches of %zu: item %zu differs\n", len,
+						cap, i);
+					break;
+				}
+			CHECK_EQ(i, whole.n);
+			CHECK_EQ(code[1], code[0]);
+			/* every call full but the last, which is not */
+			CHECK_EQ(calls, parts.n / cap + 1);
+		}
+	}
+	/* Each sentence alone, in batches of 1, 2 and 3. */
+	for (r = 0; r < ARRAY_SIZE(pause_sentences); r++) {
+		const char *u = pause_sentences[r];
+		size_t code[2], calls;
+
+		whole.n = 0;
+		CHECK_EQ(batches_of(u, strlen(u), 1 << 16, &whole, &code[0], &calls), 0);
+		for (cap = 1; cap <= 3; cap++) {
+			parts.n = 0;
+			CHECK_EQ(batches_of(u, strlen(u), cap, &parts, &code[1], &calls), 0);
+			CHECK_EQ(parts.n, whole.n);
+			for (i = 0; i < whole.n && i < parts.n; i++)
+				CHECK(same_item(&parts.v[i], &whole.v[i]));
+			CHECK_EQ(code[1], code[0]);
+		}
+	}
+	free(whole.v);
+	free(parts.v);
+	free(t);
+	/* No array: an error, not a scan that never ends. */
+	CHECK_EQ(numlex_scan(&lx, "1 2 3", 5, 0, one, 0), -EINVAL);
+	CHECK_EQ(numlex_scan(&lx, "no figure", 9, 0, one, 0), 0);
+	CHECK_EQ(numlex_resume(&lx, one, 0), -EINVAL);
 }
 
 /* Each figure's period as the binder leaves it, "Q3 2020" and so on, "-" for none, one after another. */
@@ -1250,7 +1443,7 @@ TEST(numlex_periods_bind_to_figures)
 		char got[256] = "", one[QUANTITY_PERIOD_TEXT];
 
 		numlex_periods_reset(&g.b);
-		CHECK_EQ(numlex_scan(g.text, strlen(g.text), 0, feed_periods, &g), 0);
+		CHECK_EQ(lex_all(g.text, strlen(g.text), 0, feed_periods, &g), 0);
 		for (k = 0; k < g.n; k++) {
 			quantity_period_text(g.period[k], one, sizeof(one));
 			snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%s", k ? "," : "",
@@ -1319,7 +1512,7 @@ TEST(numlex_quarter_years_compared)
 		struct quarters_got g = {.text = quarters[i].text};
 
 		numlex_periods_reset(&g.b);
-		CHECK_EQ(numlex_scan(g.text, strlen(g.text), 0, feed_quarters, &g), 0);
+		CHECK_EQ(lex_all(g.text, strlen(g.text), 0, feed_quarters, &g), 0);
 		if (strcmp(g.got, quarters[i].want) != 0)
 			fprintf(stderr, "  \"%s\": got \"%s\", want \"%s\"\n", g.text, g.got,
 				quarters[i].want);
@@ -1369,8 +1562,7 @@ TEST(numlex_next_glued_digit)
  * The scan's own finding of where a code may be is numlex_next_code_digit()'s
  * from 0, as a byte-by-byte search finds it: in blocks, across their edges,
  * past what a step skips (a URL, an e-mail address, a word that runs on),
- * in a text too short for a block, in the bytewise pass, and when the
- * callback stops the scan.
+ * in a text too short for a block, and in the bytewise pass.
  */
 TEST(numlex_scan_finds_the_first_code_digit)
 {
@@ -1383,7 +1575,6 @@ TEST(numlex_scan_finds_the_first_code_digit)
 	char t[400];
 	size_t n, i, k, want, got;
 	unsigned seed = 11, o;
-	int seen;
 
 	for (k = 0; k < 3000; k++) {
 		size_t len = (seed = seed * 1103515245u + 12345u) % 300;
@@ -1404,23 +1595,19 @@ TEST(numlex_scan_finds_the_first_code_digit)
 		CHECK_EQ(numlex_next_code_digit(t, 0, n), want);
 		for (o = 0; o < ARRAY_SIZE(opts); o++) {
 			got = SIZE_MAX;
-			CHECK_EQ(numlex_scan_code(t, n, opts[o], count_items, &(size_t){0}, &got), 0);
+			CHECK_EQ(lex_batches(t, n, opts[o], NUMLEX_BATCH, count_items, &(size_t){0}, &got, NULL), 0);
 			if (got != want)
 				fprintf(stderr, "  \"%.*s\" (opts %u): %zu, want %zu\n", (int)n, t, opts[o],
 					got, want);
 			CHECK_EQ(got, want);
 		}
-		seen = 0;
-		got = SIZE_MAX;
-		numlex_scan_code(t, n, 0, stop_at_second, &seen, &got);
-		CHECK_EQ(got, want);
 	}
 	got = SIZE_MAX;
-	CHECK_EQ(numlex_scan_code("", 0, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(lex_batches("", 0, 0, NUMLEX_BATCH, count_items, &(size_t){0}, &got, NULL), 0);
 	CHECK_EQ(got, 0u);
-	CHECK_EQ(numlex_scan_code("room_12", 7, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(lex_batches("room_12", 7, 0, NUMLEX_BATCH, count_items, &(size_t){0}, &got, NULL), 0);
 	CHECK_EQ(got, 5u);
-	CHECK_EQ(numlex_scan_code("12 apples, 3 pears", 18, 0, count_items, &(size_t){0}, &got), 0);
+	CHECK_EQ(lex_batches("12 apples, 3 pears", 18, 0, NUMLEX_BATCH, count_items, &(size_t){0}, &got, NULL), 0);
 	CHECK_EQ(got, 18u);
 }
 
