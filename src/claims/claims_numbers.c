@@ -870,8 +870,11 @@ static size_t open_phrase(struct claims *c, uint64_t from, uint64_t to, bool *we
 	return 0;
 }
 
-/* Holds a quantity the lexer found in the sentence being decided. */
-static int hold_lexed(struct claims *c, const struct numlex_item *it)
+/*
+ * Holds a quantity the lexer found in the sentence being decided. (Out of
+ * line: inlined into lex_sentence()'s loop it cost 0.02% more.)
+ */
+static __attribute__((noinline)) int hold_lexed(struct claims *c, const struct numlex_item *it)
 {
 	const char *s, *name;
 	struct held *h;
