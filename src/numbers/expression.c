@@ -475,8 +475,10 @@ void lex_flush(struct numlex_state *lx, struct out *out, size_t from, size_t to)
 		if (lx->count < lx->cap) {
 			lx->items[lx->count++] = out->it[i];
 			/* (no error before: lex_hold() comes after) */
-			if (lx->count == lx->cap)
+			if (lx->count == lx->cap) {
 				lx->rc = 1;
+				lx->kept->held_from = lx->kept->held_to = 0;
+			}
 		} else {
 			lex_hold(lx, &out->it[i]);
 		}

@@ -1324,17 +1324,17 @@ static inline void code_end(struct numlex_state *lx, size_t n)
 static __attribute__((noinline)) int stopped(struct numlex *kept, struct numlex_state *lx, size_t p)
 {
 	if (lx->rc < 0) {
-		kept->paused = 0;
-		kept->held_from = kept->held_to = 0;
+		kept->more = 0;
 		return lx->rc;
 	}
 	if (p < lx->n) {
 		lx->p = p;
 		lx->rc = 0;
 		kept->s = *lx;
-		kept->paused = 1;
+		kept->more = 1;
 		return (int)lx->count;
 	}
+	kept->more = kept->held_from < kept->held_to ? 2 : 0;
 	code_end(lx, lx->n);
 	kept->s.code = lx->code;
 	kept->s.examined = lx->examined;
@@ -1380,7 +1380,6 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		lx.code = opts & NUMLEX_CODE ? NUMLEX_NO_CODE : 0;
 		lx.code_to = 0;
 		lx.count = 0;
-		kept->paused = kept->held_from = kept->held_to = 0;
 	} else {
 		/* (numlex_resume() put the held items in, count of them) */
 		lx = kept->s;
@@ -1408,6 +1407,7 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 	}
 	if (lx.rc)
 		return stopped(kept, &lx, p);
+	kept->more = 0;
 	code_end(&lx, n);
 	kept->s.code = lx.code;
 #ifdef NUMLEX_COUNTED
@@ -1422,15 +1422,17 @@ int numlex_resume(struct numlex *kept, struct numlex_item *items, size_t cap)
 
 	if (cap == 0)
 		return -EINVAL;
+	if (!kept->more)
+		return 0;
 	/* The last step's items that did not fit come first. */
 	while (k < cap && kept->held_from < kept->held_to)
 		items[k++] = kept->held[kept->held_from++];
 	if (kept->held_from < kept->held_to)
 		return (int)k;
-	kept->held_from = kept->held_to = 0;
-	if (!kept->paused || k == cap)
+	if (kept->more == 2)
+		kept->more = 0;
+	if (!kept->more || k == cap)
 		return (int)k;
-	kept->paused = 0;
 	kept->s.count = k;
 	return numlex_scan(kept, NULL, 0, RESUMED, items, cap);
 }

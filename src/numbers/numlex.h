@@ -200,7 +200,10 @@ struct numlex_state {
 struct numlex {
 	struct numlex_state s;
 	struct numlex_item held[NUMLEX_STEP_MAX];
-	uint8_t paused; /* the pass stopped before the text's end */
+	/* What numlex_resume() has to give: 0 nothing (set as a scan ends
+	 * with room to spare), 1 the pass paused before the text's end, 2
+	 * held items only; held_from and held_to are set as an array fills. */
+	uint8_t more;
 	uint8_t held_from, held_to;
 };
 
