@@ -15,6 +15,18 @@
 #define WSTACK (RECORD_MAX_DEPTH * RECORD_WORDS)
 /* A word's room: RECORD_WORD_MAX bytes and their NUL, rounded up. */
 #define WORD_SLOT ((RECORD_WORD_MAX + 8) / 8 * 8)
+/* Words whose contexts are kept after they leave the key path (a power of 2). */
+#define WCACHE 32
+/* Short keys whose words are kept (a power of 2), and the most words kept of one. */
+#define KCACHE 16
+#define KEY_KEPT_WORDS 4
+
+/* A key of at most 24 bytes (n, 0: none) and its words as push_words() pushes them. */
+struct key_kept {
+	uint64_t key[3];
+	uint8_t n, nw;
+	uint64_t word[KEY_KEPT_WORDS][4];
+};
 
 enum mode {
 	M_START,	/* nothing but blanks (and a BOM) yet */
@@ -115,6 +127,17 @@ struct record {
 	const char *wptr[WSTACK];
 	char word[WSTACK][WORD_SLOT];
 	struct record_word_ctx wctx[WSTACK]; /* each slot's, known once read */
+	/*
+	 * The contexts of words slots held before, by the word (its place by
+	 * wcache_of()): the keys of a list's items come again with each item,
+	 * each into a slot another key held since. wmiss: a slot's word's
+	 * place there + 1 when its context was not taken from there, else 0.
+	 */
+	char wc_word[WCACHE][WORD_SLOT];
+	struct record_word_ctx wc_ctx[WCACHE];
+	uint8_t wmiss[WSTACK];
+	uint16_t wfresh; /* slots from here on were never pushed to: their wctx and wmiss unset */
+	struct key_kept kc[KCACHE]; /* short keys' words, by the key (push_words()) */
 	/* (past CAP: a code point or two decoded after a cut, before cut_done()) */
 	char buf[CAP + 8];
 	uint8_t rawlen[CAP + 8];
@@ -325,24 +348,28 @@ static inline uint64_t fold8(uint64_t x)
 #define BYTE_SHIFT(i) (8 * ((i) % 8))
 #endif
 
-_Static_assert(WORD_SLOT == 32, "push_word() builds a slot in four words");
+_Static_assert(WORD_SLOT == 32, "fold_word() builds a slot in four words");
 
-/* Pushes w[0, k), folded and cut, unless one of the path's last words is the same. */
-static void push_word(struct record *r, const char *w, size_t k)
+/* The place of a word's context kept, by its slot's first sixteen bytes (most words' all). */
+static inline size_t wcache_of(uint64_t y0, uint64_t y1)
 {
-	uint64_t t0 = 0, t1 = 0, t2 = 0, t3 = 0, y0, y1, y2, y3;
-	size_t i, j;
+	_Static_assert((WCACHE & (WCACHE - 1)) == 0, "a power of 2");
+	return (size_t)(((y0 ^ (y1 * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull) >> 59) &
+	       (WCACHE - 1);
+}
 
-	if (r->wtop == WSTACK)
-		return;
+/* A word w[0, k) (k > 0) as its slot holds it: cut, zero-padded, folded; four words. */
+static void fold_word(const char *w, size_t k, uint64_t t[4])
+{
+	uint64_t t0 = 0, t1 = 0, t2 = 0;
+	size_t i;
+
 	if (k > RECORD_WORD_MAX) {
 		k = RECORD_WORD_MAX;
 		/* Not into a UTF-8 sequence: w[k] is the first byte left out. */
 		while (k + 3 > RECORD_WORD_MAX && ((unsigned char)w[k] & 0xC0) == 0x80)
 			k--;
 	}
-	if (k == 0)
-		return;
 	/* A zero-padded slot, folded and compared eight bytes at a time, built
 	 * in registers (bytes stored and read back as words would stall). */
 	for (i = 0; i < k; i++) {
@@ -355,9 +382,20 @@ static void push_word(struct record *r, const char *w, size_t k)
 		else
 			t2 |= b;
 	}
-	t0 = fold8(t0);
-	t1 = fold8(t1);
-	t2 = fold8(t2);
+	t[0] = fold8(t0);
+	t[1] = fold8(t1);
+	t[2] = fold8(t2);
+	t[3] = 0;
+}
+
+/* Pushes a folded word (fold_word()), unless one of the path's last words is the same. */
+static void push_folded(struct record *r, const uint64_t t[4])
+{
+	uint64_t y0, y1, y2, y3;
+	size_t j;
+
+	if (r->wtop == WSTACK)
+		return;
 	for (j = r->wtop > RECORD_WORDS ? r->wtop - RECORD_WORDS : 0; j < r->wtop; j++) {
 		const char *o = r->word[j];
 
@@ -365,24 +403,70 @@ static void push_word(struct record *r, const char *w, size_t k)
 		memcpy(&y1, o + 8, 8);
 		memcpy(&y2, o + 16, 8);
 		memcpy(&y3, o + 24, 8);
-		if (((y0 ^ t0) | (y1 ^ t1) | (y2 ^ t2) | (y3 ^ t3)) == 0)
+		if (((y0 ^ t[0]) | (y1 ^ t[1]) | (y2 ^ t[2]) | (y3 ^ t[3])) == 0)
 			return;
 	}
+	/*
+	 * A word's context is read from its bytes alone (record_context(),
+	 * ground_context_key()): a slot's word whose context was read, not
+	 * taken from the cache, is kept there by its bytes as it leaves the
+	 * slot, and a word's is taken where the same bytes were kept, as it
+	 * would be read again.
+	 */
+	if (r->wtop < r->wfresh && r->wmiss[r->wtop] && r->wctx[r->wtop].known) {
+		j = r->wmiss[r->wtop] - 1u;
+		memcpy(r->wc_word[j], r->word[r->wtop], WORD_SLOT);
+		r->wc_ctx[j] = r->wctx[r->wtop];
+	}
 	/* Word by word, as they are read back. */
-	memcpy(r->word[r->wtop], &t0, 8);
-	memcpy(r->word[r->wtop] + 8, &t1, 8);
-	memcpy(r->word[r->wtop] + 16, &t2, 8);
-	memcpy(r->word[r->wtop] + 24, &t3, 8);
-	r->wctx[r->wtop].known = false;
+	memcpy(r->word[r->wtop], t, WORD_SLOT);
+	j = wcache_of(t[0], t[1]);
+	memcpy(&y0, r->wc_word[j], 8);
+	memcpy(&y1, r->wc_word[j] + 8, 8);
+	memcpy(&y2, r->wc_word[j] + 16, 8);
+	memcpy(&y3, r->wc_word[j] + 24, 8);
+	if (r->wc_ctx[j].known && ((y0 ^ t[0]) | (y1 ^ t[1]) | (y2 ^ t[2]) | (y3 ^ t[3])) == 0) {
+		r->wctx[r->wtop] = r->wc_ctx[j];
+		r->wmiss[r->wtop] = 0;
+	} else {
+		r->wctx[r->wtop].known = false;
+		r->wmiss[r->wtop] = (uint8_t)(j + 1);
+	}
 	r->wtop++;
+	r->wfresh = MAX(r->wfresh, r->wtop);
 }
 
-/* Pushes the last RECORD_WORDS words of key s[0, n) (n <= RECORD_KEY_MAX). */
+/* The place of a key kept (kcache_of()), by its bytes as three words and its length. */
+static inline size_t kcache_of(uint64_t k0, uint64_t k1, uint64_t k2, size_t n)
+{
+	_Static_assert((KCACHE & (KCACHE - 1)) == 0, "a power of 2");
+	return (size_t)((((k0 ^ (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full)) + n) *
+			 0xff51afd7ed558ccdull) >> 60) &
+	       (KCACHE - 1);
+}
+
+/*
+ * Pushes the last RECORD_WORDS words of key s[0, n) (n <= RECORD_KEY_MAX).
+ * A key's words are its bytes' alone: a short key's, folded, are kept by
+ * its bytes (the keys of a list's items come again with each item) and
+ * pushed from there as they would be found again.
+ */
 static void push_words(struct record *r, const char *s, size_t n)
 {
 	uint8_t from[RECORD_KEY_MAX], to[RECORD_KEY_MAX];
-	size_t nw = 0, i = 0, k;
+	size_t nw = 0, i = 0, k, first;
+	struct key_kept *e = NULL;
+	uint64_t kb[3] = {0, 0, 0}, t[4];
 
+	if (n > 0 && n <= sizeof(kb)) {
+		memcpy(kb, s, n);
+		e = &r->kc[kcache_of(kb[0], kb[1], kb[2], n)];
+		if (e->n == n && e->key[0] == kb[0] && e->key[1] == kb[1] && e->key[2] == kb[2]) {
+			for (k = 0; k < e->nw; k++)
+				push_folded(r, e->word[k]);
+			return;
+		}
+	}
 	while (i < n) {
 		while (i < n && !word_byte((unsigned char)s[i]))
 			i++;
@@ -399,8 +483,21 @@ static void push_words(struct record *r, const char *s, size_t n)
 		}
 		to[nw++] = (uint8_t)i;
 	}
-	for (k = nw > RECORD_WORDS ? nw - RECORD_WORDS : 0; k < nw; k++)
-		push_word(r, s + from[k], (size_t)(to[k] - from[k]));
+	first = nw > RECORD_WORDS ? nw - RECORD_WORDS : 0;
+	/* (kept when its words fit; n 0 marks a place empty) */
+	if (e && nw - first <= KEY_KEPT_WORDS) {
+		e->n = (uint8_t)n;
+		memcpy(e->key, kb, sizeof(kb));
+		e->nw = (uint8_t)(nw - first);
+	} else {
+		e = NULL;
+	}
+	for (k = first; k < nw; k++) {
+		fold_word(s + from[k], (size_t)(to[k] - from[k]), t);
+		if (e)
+			memcpy(e->word[k - first], t, sizeof(t));
+		push_folded(r, t);
+	}
 }
 
 /* ---- JSON ---- */
@@ -1254,6 +1351,11 @@ int record_new(struct record **out)
 		return -ENOMEM;
 	for (i = 0; i < WSTACK; i++)
 		r->wptr[i] = r->word[i];
+	r->wfresh = 0;
+	for (i = 0; i < WCACHE; i++)
+		r->wc_ctx[i].known = false;
+	for (i = 0; i < KCACHE; i++)
+		r->kc[i].n = 0;
 	record_reset(r);
 	*out = r;
 	return 0;
