@@ -464,6 +464,103 @@ static void write_roles(FILE *out, unsigned r)
 		fputc('0', out);
 }
 
+/*
+ * The trigger prefixes' nibble tables (vocab_prefix_nibbles in
+ * numbers/vocab.h): the distinct first three letters of the trigger words,
+ * put in eight buckets, and for each of the three places and each nibble
+ * the buckets a letter with that low (high) nibble may be in. Any grouping
+ * passes every prefix; the one chosen lets through few other words: the
+ * groups are merged two at a time, the pair whose merged group lets the
+ * least more through, weighing each letter by how often English uses it
+ * (a speed matter only: the scan asks the filter of what passes).
+ */
+#define PREFIX_BUCKETS 8
+#define MAX_PREFIXES 128
+
+static const double letter_weight[26] = {
+	8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.15, 0.77, 4.0, 2.4, /* a-m */
+	6.7, 7.5, 1.9, 0.095, 6.0, 6.3, 9.1, 2.8, 0.98, 2.4, 0.15, 2.0, 0.074, /* n-z */
+};
+
+/* The weight of the letters a group of prefixes lets through (nibbles crossed). */
+static double prefix_mass(char (*pre)[4], const int *group, size_t n, int a, int b)
+{
+	double mass = 1;
+	size_t i;
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		unsigned lo = 0, hi = 0, c;
+		double m = 0;
+
+		for (i = 0; i < n; i++)
+			if (group[i] == a || group[i] == b) {
+				lo |= 1u << (pre[i][k] & 15);
+				hi |= 1u << ((unsigned char)pre[i][k] >> 4);
+			}
+		for (c = 'a'; c <= 'z'; c++)
+			if ((lo >> (c & 15) & 1) && (hi >> (c >> 4) & 1))
+				m += letter_weight[c - 'a'];
+		mass *= m;
+	}
+	return mass;
+}
+
+static void prefix_nibbles(uint8_t nib[3][2][16])
+{
+	static char pre[MAX_PREFIXES][4];
+	int group[MAX_PREFIXES], ngroups, a, b, best_a, best_b, k;
+	size_t n = 0, i, j;
+	double best, d;
+
+	for (i = 0; i < nvocab; i++) {
+		if (!(vocab[i].roles & R_TRIGGER))
+			continue;
+		for (j = 0; j < n && memcmp(pre[j], vocab[i].w, 3) != 0; j++)
+			;
+		if (j < n)
+			continue;
+		if (n == MAX_PREFIXES)
+			die("more than %d prefixes of trigger words (raise MAX_PREFIXES in tools/words.c)",
+			    MAX_PREFIXES);
+		memcpy(pre[n], vocab[i].w, 3);
+		group[n] = (int)n;
+		n++;
+	}
+	for (ngroups = (int)n; ngroups > PREFIX_BUCKETS; ngroups--) {
+		best = -1;
+		best_a = best_b = 0;
+		for (a = 0; a < (int)n; a++)
+			for (b = a + 1; b < (int)n; b++) {
+				/* (a group is named by its first prefix) */
+				if (group[a] != a || group[b] != b)
+					continue;
+				d = prefix_mass(pre, group, n, a, b) - prefix_mass(pre, group, n, a, a) -
+				    prefix_mass(pre, group, n, b, b);
+				if (best < 0 || d < best) {
+					best = d;
+					best_a = a;
+					best_b = b;
+				}
+			}
+		for (i = 0; i < n; i++)
+			if (group[i] == best_b)
+				group[i] = best_a;
+	}
+	memset(nib, 0, 3 * 2 * 16);
+	for (i = 0, b = 0; i < n; i++) {
+		if (group[i] != (int)i)
+			continue;
+		for (j = 0; j < n; j++)
+			if (group[j] == (int)i)
+				for (k = 0; k < 3; k++) {
+					nib[k][0][pre[j][k] & 15] |= (uint8_t)(1u << b);
+					nib[k][1][(unsigned char)pre[j][k] >> 4] |= (uint8_t)(1u << b);
+				}
+		b++;
+	}
+}
+
 static void write_list_decl(FILE *h, const struct section *s)
 {
 	fprintf(h, "extern const char *const %s[%zu] WORDS_HIDDEN;\n", s->symbol, s->count);
@@ -472,6 +569,7 @@ static void write_list_decl(FILE *h, const struct section *s)
 int main(int argc, char **argv)
 {
 	uint64_t trig[TRIG_BITS / 64] = {0};
+	uint8_t nib[3][2][16];
 	static uint16_t slots[VOCAB_SLOTS];
 	size_t i, j, tmin = 0, tmax = 0;
 	FILE *c, *h;
@@ -518,6 +616,7 @@ int main(int argc, char **argv)
 	}
 	if (!tmin)
 		die("no word starts a number on its own ([cardinal], [ordinal], ...)");
+	prefix_nibbles(nib);
 	for (i = 0; i < nvocab; i++) {
 		uint32_t s = vocab_hash(vocab[i].w, strlen(vocab[i].w));
 
@@ -541,6 +640,7 @@ int main(int argc, char **argv)
 		   "/* vocab_find()'s table (VOCAB_SLOTS in numbers/vocab.h): 0, or a word's index + 1. */\n"
 		   "extern const uint16_t vocab_slots[VOCAB_SLOTS] WORDS_HIDDEN;\n"
 		   "extern const uint64_t vocab_triggers[TRIG_BITS / 64] WORDS_HIDDEN;\n"
+		   "extern const uint8_t vocab_prefix_nibbles[3][2][16] WORDS_HIDDEN;\n"
 		   "extern const struct vocab_pair vocab_approx_pairs[%zu] WORDS_HIDDEN;\n\n",
 		tmin, tmax, nvocab, pair_section.count);
 	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
@@ -571,6 +671,16 @@ int main(int argc, char **argv)
 	fprintf(c, "\n};\n\nconst uint64_t vocab_triggers[TRIG_BITS / 64] = {");
 	for (i = 0; i < TRIG_BITS / 64; i++)
 		fprintf(c, "%s0x%016llxull,", i % 3 ? " " : "\n\t", (unsigned long long)trig[i]);
+	fprintf(c, "\n};\n\nconst uint8_t vocab_prefix_nibbles[3][2][16] = {");
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++) {
+			size_t k;
+
+			fprintf(c, "%s{", j ? " " : "\n\t{");
+			for (k = 0; k < 16; k++)
+				fprintf(c, "%s0x%02x", k ? ", " : "", nib[i][j][k]);
+			fprintf(c, "}%s", j ? "}," : ",");
+		}
 	fprintf(c, "\n};\n\nconst struct vocab_pair vocab_approx_pairs[%zu] = {", pair_section.count);
 	for (j = 0; j < nentries; j++)
 		if (entries[j].sec == &pair_section)

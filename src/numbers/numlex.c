@@ -17,6 +17,13 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+#include <immintrin.h>
+#include <sys/platform/x86.h> /* glibc 2.33 and later */
+#define NUMLEX_AVX2 1
+#endif
+#endif
 
 /* ---- bytes ---- */
 
@@ -957,6 +964,106 @@ static void swar_block_masks(const char *s, unsigned chunks, uint64_t *L, uint64
 #define block_masks swar_block_masks
 #endif
 
+#ifdef NUMLEX_AVX2
+/*
+ * Bit i: the three bytes at s + i may start a trigger word
+ * (vocab_prefix_buckets()), read from s[i, i + 3): byte by byte, for the
+ * checks.
+ */
+static uint64_t prefix_bits(const char *s)
+{
+	uint64_t p = 0;
+	unsigned i;
+
+	for (i = 0; i < 64; i++)
+		p |= (uint64_t)(vocab_prefix_buckets(vocab_prefix_nibbles, s + i) != 0) << i;
+	return p;
+}
+
+/* block_masks_avx2()'s constants, 32 bytes of each, read with one load. */
+#define AVX2_ROW(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, \
+		    x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
+static const char avx2_k[8][32] __attribute__((aligned(32))) = {
+	{AVX2_ROW(0x20)}, {AVX2_ROW('a' - 1)}, {AVX2_ROW('z' + 1)}, {AVX2_ROW('0' - 1)},
+	{AVX2_ROW('9' + 1)}, {AVX2_ROW('_')}, {AVX2_ROW('@')}, {AVX2_ROW(0x0f)},
+};
+
+static inline __attribute__((always_inline, target("avx2"))) __m256i avx2_k_of(int i)
+{
+	return _mm256_load_si256((const __m256i *)(const void *)avx2_k[i]);
+}
+
+/* The buckets of the 32 bytes at s (their 0x20 bit set) at one place of a prefix. */
+static inline __attribute__((always_inline, target("avx2"))) __m256i
+prefix_place(__m256i c, __m256i lo, __m256i hi)
+{
+	const __m256i low4 = avx2_k_of(7);
+
+	return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(c, low4)),
+				_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(c, 4), low4)));
+}
+
+/* The tables of the three places of a prefix, in both lanes. */
+struct prefix_tables {
+	__m256i lo0, hi0, lo1, hi1, lo2, hi2;
+};
+
+/* One half of block_masks_avx2(): 32-bit masks of the 32 bytes at s. */
+static inline __attribute__((always_inline, target("avx2"))) void
+masks_half(const char *s, const struct prefix_tables *pt, uint32_t *l, uint32_t *d, uint32_t *k,
+	   uint32_t *p)
+{
+	const __m256i fold = avx2_k_of(0);
+	__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)s);
+	__m256i y = _mm256_or_si256(x, fold);
+	/* (the low nibble is the same with the 0x20 bit set or not) */
+	__m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 1));
+	__m256i x2 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2));
+	__m256i m = _mm256_and_si256(_mm256_and_si256(prefix_place(y, pt->lo0, pt->hi0),
+						      prefix_place(_mm256_or_si256(x1, fold), pt->lo1, pt->hi1)),
+				     prefix_place(_mm256_or_si256(x2, fold), pt->lo2, pt->hi2));
+
+	/* Bytes of 0x80 and up are negative: no letter, no digit; and in no
+	 * bucket (the tables have nothing past a high nibble of 7). */
+	*l = (uint32_t)_mm256_movemask_epi8(
+		_mm256_and_si256(_mm256_cmpgt_epi8(y, avx2_k_of(1)), _mm256_cmpgt_epi8(avx2_k_of(2), y)));
+	*d = (uint32_t)_mm256_movemask_epi8(
+		_mm256_and_si256(_mm256_cmpgt_epi8(x, avx2_k_of(3)), _mm256_cmpgt_epi8(avx2_k_of(4), x)));
+	*k = (uint32_t)_mm256_movemask_epi8(
+		_mm256_or_si256(_mm256_cmpeq_epi8(x, avx2_k_of(5)), _mm256_cmpeq_epi8(x, avx2_k_of(6))));
+	*p = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+}
+
+/*
+ * block_masks() of the 64 bytes at s in AVX2, two loads where SSE2 takes
+ * four (one where the second half is a padded copy's blanks: halves 1),
+ * and with them *P, prefix_bits(): the nibble tables of the trigger words'
+ * prefixes looked up 32 bytes at once (vpshufb), at the bytes from s,
+ * s + 1 and s + 2, a place kept where one bucket holds all three (none
+ * kept in a half not read). 32 * halves + 2 bytes at s are read.
+ */
+__attribute__((target("avx2"))) static void block_masks_avx2(const char *s, unsigned halves,
+							      uint64_t *L, uint64_t *D, uint64_t *S,
+							      uint64_t *P)
+{
+#define NIBBLES(j, h) \
+	_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)vocab_prefix_nibbles[j][h]))
+	const struct prefix_tables pt = {
+		NIBBLES(0, 0), NIBBLES(0, 1), NIBBLES(1, 0), NIBBLES(1, 1), NIBBLES(2, 0), NIBBLES(2, 1),
+	};
+#undef NIBBLES
+	uint32_t l0, d0, k0, p0, l1 = 0, d1 = 0, k1 = 0, p1 = 0;
+
+	masks_half(s, &pt, &l0, &d0, &k0, &p0);
+	if (halves > 1)
+		masks_half(s + 32, &pt, &l1, &d1, &k1, &p1);
+	*L = l0 | (uint64_t)l1 << 32;
+	*D = d0 | (uint64_t)d1 << 32;
+	*S = k0 | (uint64_t)k1 << 32;
+	*P = p0 | (uint64_t)p1 << 32;
+}
+#endif
+
 /* Whether the 64 bytes at s hold a digit: block_masks()'s D alone, for less. */
 static inline bool block_has_digit(const char *s, unsigned chunks)
 {
@@ -1065,9 +1172,10 @@ size_t numlex_next_code_digit(const char *t, size_t i, size_t n)
 /* Both mask builders against byte_class, for every byte value in every lane. */
 static const char *masks_check(void)
 {
-	char buf[64];
+	char buf[64 + 3]; /* (prefix_bits() and the AVX2 masks read 66 bytes) */
 	unsigned b, i, c;
 
+	memset(buf, ' ', sizeof(buf));
 	/* (and each count of chunks, the bytes after them a padded copy's blanks) */
 	for (b = 0; b < 256; b += 64) {
 		for (i = 0; i < 64; i++) {
@@ -1094,9 +1202,41 @@ static const char *masks_check(void)
 					return "(the SIMD byte masks)";
 				if (block_has_digit(buf, c) != (d[0] != 0))
 					return "(the digit test)";
+#ifdef NUMLEX_AVX2
+				if (CPU_FEATURE_ACTIVE(AVX2)) {
+					uint64_t p;
+
+					block_masks_avx2(buf, c > 2 ? 2 : 1, &l[1], &d[1], &k[1], &p);
+					if (l[0] != l[1] || d[0] != d[1] || k[0] != k[1])
+						return "(the AVX2 byte masks)";
+					if (p != (prefix_bits(buf) & (c > 2 ? ~0ull : 0xffffffffull)))
+						return "(the AVX2 prefix filter)";
+				}
+#endif
 			}
 		}
 	}
+#ifdef NUMLEX_AVX2
+	/* every trigger word in every lane, either case, beside other words */
+	if (CPU_FEATURE_ACTIVE(AVX2)) {
+		for (b = 0; b < ARRAY_SIZE(vocab_words); b++) {
+			const struct vword *v = &vocab_words[b];
+
+			if (!(v->roles & R_TRIGGER))
+				continue;
+			for (i = 0; i < 64; i++) {
+				uint64_t l, d, k, p;
+
+				memset(buf, 'e', sizeof(buf));
+				for (c = 0; c < v->len && i + c < sizeof(buf); c++)
+					buf[i + c] = (char)(i % 2 ? v->w[c] - 'a' + 'A' : v->w[c]);
+				block_masks_avx2(buf, 2, &l, &d, &k, &p);
+				if (p != prefix_bits(buf) || (i + 3 <= 64 && !(p >> i & 1)))
+					return "(the AVX2 prefix filter, a trigger word)";
+			}
+		}
+	}
+#endif
 	/* one digit in any lane, among letters and bytes past 0x7f */
 	for (i = 0; i <= 64; i++) {
 		for (b = 0; b < 64; b++)
@@ -1236,22 +1376,28 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 {
 	const char *t = lx->t + p;
 	size_t rem = lx->n - p;
-	uint64_t L, D, S, W, special, late;
+	uint64_t L, D, S, W, special, late, P = ~0ull;
 	unsigned first;
 	bool joined = p > 0 && is_alpha((unsigned char)t[-1]);
 	char pad[64 + sizeof(uint32_t)];
 
 	/*
-	 * Fewer than 64 bytes left (a short sentence, or the end of one): a
-	 * copy padded with blanks, which are no letter, digit or mark and end
-	 * a word as the end of the text does.
+	 * Fewer than 66 bytes left (a short sentence, or the end of one; the
+	 * AVX2 masks read two past the block): a copy padded with blanks,
+	 * which are no letter, digit or mark and end a word as the end of the
+	 * text does.
 	 */
-	if (rem < 64) {
+	if (rem < 64 + 2) {
 		memset(pad, ' ', sizeof(pad));
-		memcpy(pad, t, rem);
+		memcpy(pad, t, MIN(rem, sizeof(pad)));
 		t = pad;
 	}
-	block_masks(t, chunks_of(rem), &L, &D, &S);
+#ifdef NUMLEX_AVX2
+	if (lx->avx2)
+		block_masks_avx2(t, rem <= 32 ? 1 : 2, &L, &D, &S, &P);
+	else
+#endif
+		block_masks(t, chunks_of(rem), &L, &D, &S);
 	COUNT(lx, rem < 64 ? rem : 64);
 	if (lx->code == NUMLEX_NO_CODE)
 		code_block(lx, p, t, rem < 64 ? rem : 64, L, D, S);
@@ -1274,7 +1420,18 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 	late = W & (~0ull << 61);
 	if (W)
 		late |= 1ull << (63 - __builtin_clzll(W));
-	for (W &= ~late & L >> 1 & L >> 2; W; W &= W - 1) {
+	/*
+	 * P (AVX2 only; all ones else) keeps the words whose first three
+	 * letters start a trigger word: the filter is asked of those alone.
+	 * One it would have let through that is no trigger word went to
+	 * at_word(), which looked it up and returned its end: nothing else.
+	 * Skipped here, the pass goes on in this block instead of in one from
+	 * that end; where blocks start changes nothing (what they leave out
+	 * at_word() and step() leave too, and the code digit is the first in
+	 * the text however the blocks cover it), as the filter's own
+	 * false hits move them already.
+	 */
+	for (W &= ~late & L >> 1 & L >> 2 & P; W; W &= W - 1) {
 		unsigned s = (unsigned)__builtin_ctzll(W);
 
 		if (may_trigger(t, s, (unsigned)__builtin_ctzll(~L >> s)))
@@ -1304,6 +1461,25 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 	*closer = false;
 	return p + (rem < 64 ? rem : 64);
 }
+
+#ifdef NUMLEX_AVX2
+/*
+ * Whether the blocks are read in AVX2: asked of the processor once (glibc's
+ * CPU_FEATURE_ACTIVE() is a call, and a text is often one short sentence).
+ * Threads that ask at once all store the same answer.
+ */
+static bool have_avx2(void)
+{
+	static int known; /* 0 not asked, 1 no, 2 yes */
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+
+	if (!k) {
+		k = CPU_FEATURE_ACTIVE(AVX2) ? 2 : 1;
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k == 2;
+}
+#endif
 
 /* The code search's end, once the pass has read the whole text. */
 static inline void code_end(struct numlex_state *lx, size_t n)
@@ -1376,6 +1552,11 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		lx.vc_next = 0;
 		lx.opts = opts;
 		lx.examined = 0;
+#ifdef NUMLEX_AVX2
+		lx.avx2 = have_avx2();
+#else
+		lx.avx2 = false;
+#endif
 		/* (a code digit at 0 is no search at all) */
 		lx.code = opts & NUMLEX_CODE ? NUMLEX_NO_CODE : 0;
 		lx.code_to = 0;

@@ -187,6 +187,7 @@ struct numlex_state {
 	 * [0, code_to) is looked through. */
 	size_t code, code_to;
 	int rc; /* 0; 1 once the caller's array is full; or an error */
+	bool avx2; /* the scan's blocks in AVX2 (numlex.c) */
 };
 
 /*

@@ -67,6 +67,7 @@ const struct vword *vocab_find(const char *w, size_t len)
 const char *vocab_check(void)
 {
 	size_t i, n;
+	char up[3];
 
 	for (i = 0; i < ARRAY_SIZE(vocab_words); i++) {
 		const struct vword *v = &vocab_words[i];
@@ -88,6 +89,14 @@ const char *vocab_check(void)
 		/* The scan looks a trigger up only when the filter lets it. */
 		h = TRIG_HASH(TRIG_KEY(v->w[0], v->w[1], v->w[2]), v->len);
 		if (v->len < TRIG_MIN || v->len > TRIG_MAX || !(vocab_triggers[h / 64] >> (h % 64) & 1))
+			return v->w;
+		/* nor where its first three letters are in no bucket (either case) */
+		if (!vocab_prefix_buckets(vocab_prefix_nibbles, v->w))
+			return v->w;
+		memcpy(up, v->w, 3);
+		for (n = 0; n < 3; n++)
+			up[n] = (char)(up[n] - 'a' + 'A');
+		if (!vocab_prefix_buckets(vocab_prefix_nibbles, up))
 			return v->w;
 	}
 	for (i = 0, n = 0; i < VOCAB_SLOTS; i++)

@@ -135,6 +135,26 @@ static inline uint32_t vocab_hash(const char *w, size_t len)
 	(((uint32_t)(c0) & 31) | ((uint32_t)(c1) & 31) << 8 | ((uint32_t)(c2) & 31) << 16)
 #define TRIG_HASH(key, len) ((uint32_t)((key) * 0x008a05a7u + (uint32_t)(len) * 0xb2221a59u) >> 21)
 
+/*
+ * Before it, where the scan reads 32 bytes at once (numlex.c): the
+ * trigger words' first three letters, in eight buckets, as nibble tables
+ * (tools/words.c, vocab_prefix_nibbles[place][0 low, 1 high][nibble]):
+ * the buckets a letter at that place may be in are those of its low
+ * nibble and of its high one (its 0x20 bit set: no case). Three letters
+ * that start a trigger word share a bucket at all three places; most
+ * other words' do not.
+ */
+static inline unsigned vocab_prefix_buckets(const uint8_t nib[3][2][16], const char *w)
+{
+	unsigned m = 0xff, k, c;
+
+	for (k = 0; k < 3; k++) {
+		c = (unsigned char)w[k] | 0x20;
+		m &= nib[k][0][c & 15] & nib[k][1][c >> 4];
+	}
+	return m;
+}
+
 enum unit_class { UC_NONE, UC_PERCENT, UC_DURATION, UC_MONEY, UC_TEMP, UC_MERIDIEM, UC_SCALE };
 
 /* What each unit is: its class, its quantity's unit and one of it in that unit. */
