@@ -125,6 +125,9 @@ static int words_of(const struct ruleset *rs, const char *name, struct words *ou
 			i++;
 		out->at[k] = i;
 	}
+	for (i = 0; i < out->n; i++)
+		if (out->len[i] < ARRAY_SIZE(out->first))
+			out->first[out->len[i]] |= word_first_bit(block[off[i]]);
 	return 0;
 nomem:
 	free(start);
@@ -274,6 +277,9 @@ int refs_write_c(const struct refs *r, FILE *out, const char *name)
 		fprintf(out, "\t.%s = {%s_%s_off, %s_%s_len, %zu, {", m, name, m, name, m, w->n);
 		for (k = 0; k < ARRAY_SIZE(w->at); k++)
 			fprintf(out, "%s%zu", k ? ", " : "", w->at[k]);
+		fprintf(out, "}, {");
+		for (k = 0; k < ARRAY_SIZE(w->first); k++)
+			fprintf(out, "%s%#x", k ? ", " : "", (unsigned)w->first[k]);
 		fprintf(out, "}, %s_%s_block},\n", name, m);
 	}
 	fprintf(out, "\t.first = %u, .width5 = %u, .old_first = %u, .old_last = %u,\n};\n",

@@ -30,6 +30,9 @@ struct words {
 	const size_t *len;
 	size_t n;
 	size_t at[34]; /* sorted by length: the words of length k are [at[k], at[k + 1]) */
+	/* The first bytes of the words of length k, word_first_bit() of each:
+	 * most words of a title start with no stop word's letter. */
+	uint32_t first[34];
 	const char *block;   /* the words' bytes, each lower-cased with its NUL */
 };
 
@@ -145,6 +148,14 @@ static inline size_t next_pair(const char *s, size_t i, size_t e, char a, char b
 		if ((s[i] | 0x20) == (a | 0x20) && (s[i + 1] | 0x20) == (b | 0x20))
 			return i;
 	return e;
+}
+
+/* A first byte's bit in words.first: a-z one each, any other byte bit 31. */
+static inline uint32_t word_first_bit(char c)
+{
+	unsigned k = (unsigned char)c - 'a';
+
+	return k < 26 ? 1u << k : 1u << 31;
 }
 
 static inline bool in_words(const struct words *l, const char *w, size_t n)

@@ -389,56 +389,110 @@ static const char fold[] = "AAAAAAACEEEEIIIIDNOOOOO OUUUUYTsaaaaaaaceeeeiiiidnoo
 			   "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiJjJjKkkLlLlLlL"
 			   "lLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
 
+/* The key's byte for an ASCII byte: a letter lowered, a digit; 0 for the rest (a separator). */
+static const char key_ascii[128] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	'0', '1', '2', '3', '4', '5', '6', '7', '8', '9', 0, 0, 0, 0, 0, 0,
+	0, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o',
+	'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z', 0, 0, 0, 0, 0,
+	0, 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o',
+	'p', 'q', 'r', 's', 't', 'u', 'v', 'w', 'x', 'y', 'z', 0, 0, 0, 0, 0,
+};
+
+/*
+ * Whether the word w[0, n) of a key is a stop word: in_words() without its
+ * lowering, since a key's bytes are lowered already (ASCII letters and
+ * digits, and bytes from 0x80 that lower() keeps), and asked only of the
+ * stop words of its length whose first byte it shares.
+ */
+static inline bool stop_word(const struct words *l, const char *w, size_t n)
+{
+	size_t i;
+
+	if (n >= ARRAY_SIZE(l->first) - 1 || !(l->first[n] & word_first_bit(w[0])))
+		return false;
+	for (i = l->at[n]; i < l->at[n + 1]; i++)
+		if (memcmp(words_at(l, i), w, n) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * Each byte read writes at most one byte (a letter or digit its own, a
+ * Latin letter's two bytes one, a separator at most the one space that
+ * ends a word, other letters their own bytes), so room for n is made once
+ * and the bytes written straight in; a run of ASCII letters and digits is
+ * copied in one loop.
+ */
 int refs_title_key(const struct refs *r, const char *t, size_t n, struct buf *out)
 {
-	size_t i = 0, word = out->len;
-	int err = 0;
+	size_t i = 0, k, word;
+	char *o;
 
-	while (i < n && err == 0) {
+	if (n >= out->cap - out->len) {
+		/* Room for n bytes and the NUL (buf_add_grow() makes it; its copy is dropped). */
+		int err = buf_add_grow(out, t, n);
+
+		if (err)
+			return err;
+		out->len -= n;
+	}
+	o = out->data;
+	k = word = out->len;
+	while (i < n) {
 		unsigned char c = (unsigned char)t[i];
-		char a = 0;
-		size_t len = 1;
+		char a;
 
 		if (c < 0x80) {
-			a = is_alnum((char)c) ? lower((char)c) : 0;
+			if ((a = key_ascii[c])) {
+				do
+					o[k++] = a;
+				while (++i < n && (unsigned char)t[i] < 0x80 && (a = key_ascii[(unsigned char)t[i]]));
+				continue;
+			}
+			i++;
 		} else if ((c == 0xC3 || c == 0xC4 || c == 0xC5) && i + 1 < n &&
 			   ((unsigned char)t[i + 1] & 0xC0) == 0x80) {
 			unsigned cp = ((c & 0x1Fu) << 6) | ((unsigned char)t[i + 1] & 0x3Fu);
 
-			len = 2;
+			i += 2;
 			a = cp >= 0xC0 && cp - 0xC0 < sizeof(fold) - 1 ? lower(fold[cp - 0xC0]) : 0;
-			if (a == ' ')
-				a = 0;
+			if (a && a != ' ') {
+				o[k++] = a;
+				continue;
+			}
 		} else {
 			/* Other letters stay as they are; general punctuation (U+2000-206F) separates. */
-			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2, len;
 
 			/* A lead byte takes only the continuation bytes that follow it. */
 			for (len = 1; len < want && i + len < n && ((unsigned char)t[i + len] & 0xC0) == 0x80; len++)
 				;
 			if (!(c == 0xE2 && i + 1 < n && ((unsigned char)t[i + 1] & 0xFC) == 0x80)) {
-				err = buf_add(out, t + i, len);
+				memcpy(o + k, t + i, len);
+				k += len;
 				i += len;
 				continue;
 			}
-		}
-		i += len;
-		if (a) {
-			err = buf_addc(out, a);
-			continue;
+			i += len;
 		}
 		/* A word ended: a stop word is taken back out. */
-		if (r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
-			out->len = word;
-		if (out->len > word)
-			err = buf_addc(out, ' ');
-		word = out->len;
+		if (r && k > word && stop_word(&r->stop, o + word, k - word))
+			k = word;
+		if (k > word)
+			o[k++] = ' ';
+		word = k;
 	}
-	if (err == 0 && r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
-		out->len = word;
-	while (out->len > 0 && out->data[out->len - 1] == ' ')
-		out->len--;
-	return err;
+	if (r && k > word && stop_word(&r->stop, o + word, k - word))
+		k = word;
+	while (k > 0 && o[k - 1] == ' ')
+		k--;
+	out->len = k;
+	if (o)
+		o[k] = '\0';
+	return 0;
 }
 
 int refs_key_next(const struct refs *r, const struct ref_entry *e, const char *text,

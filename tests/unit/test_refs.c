@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "ground/refs.h"
+#include "ground/refs_int.h"
 #include "match/rules.h"
 #include "test.h"
 
@@ -446,6 +447,142 @@ TEST(refs_segment_keys)
 	segment_keys("", &k);
 	CHECK_STR(k.data, "");
 	buf_free(&k);
+}
+
+/* ---- the keys' normalizer against the one it replaced (issue 35) ---- */
+
+static const char old_fold[] = "AAAAAAACEEEEIIIIDNOOOOO OUUUUYTsaaaaaaaceeeeiiiidnooooo ouuuuyty"
+			       "AaAaAaCcCcCcCcDdDdEeEeEeEeEeGgGgGgGgHhHhIiIiIiIiIiJjJjKkkLlLlLlL"
+			       "lLlNnNnNnnNnOoOoOoOoRrRrRrSsSsSsSsTtTtTtUuUuUuUuUuUuWwYyYZzZzZzs";
+
+/* refs_title_key() as of ed2c9cd, a byte at a time: what the faster one must give. */
+static int old_title_key(const struct refs *r, const char *t, size_t n, struct buf *out)
+{
+	size_t i = 0, word = out->len;
+	int err = 0;
+
+	while (i < n && err == 0) {
+		unsigned char c = (unsigned char)t[i];
+		char a = 0;
+		size_t len = 1;
+
+		if (c < 0x80) {
+			a = is_alnum((char)c) ? lower((char)c) : 0;
+		} else if ((c == 0xC3 || c == 0xC4 || c == 0xC5) && i + 1 < n &&
+			   ((unsigned char)t[i + 1] & 0xC0) == 0x80) {
+			unsigned cp = ((c & 0x1Fu) << 6) | ((unsigned char)t[i + 1] & 0x3Fu);
+
+			len = 2;
+			a = cp >= 0xC0 && cp - 0xC0 < sizeof(old_fold) - 1 ? lower(old_fold[cp - 0xC0]) : 0;
+			if (a == ' ')
+				a = 0;
+		} else {
+			size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+			for (len = 1; len < want && i + len < n && ((unsigned char)t[i + len] & 0xC0) == 0x80; len++)
+				;
+			if (!(c == 0xE2 && i + 1 < n && ((unsigned char)t[i + 1] & 0xFC) == 0x80)) {
+				err = buf_add(out, t + i, len);
+				i += len;
+				continue;
+			}
+		}
+		i += len;
+		if (a) {
+			err = buf_addc(out, a);
+			continue;
+		}
+		if (r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+			out->len = word;
+		if (out->len > word)
+			err = buf_addc(out, ' ');
+		word = out->len;
+	}
+	if (err == 0 && r && out->len > word && in_words(&r->stop, out->data + word, out->len - word))
+		out->len = word;
+	while (out->len > 0 && out->data[out->len - 1] == ' ')
+		out->len--;
+	return err;
+}
+
+static uint64_t gen_state;
+
+static unsigned gen_next(unsigned bound)
+{
+	gen_state ^= gen_state << 13;
+	gen_state ^= gen_state >> 7;
+	gen_state ^= gen_state << 17;
+	return (unsigned)(gen_state % bound);
+}
+
+/* A line of tool output made of pieces a title or a search result holds, and the bytes that trouble a normalizer. */
+static void gen_line(struct buf *b)
+{
+	static const char *const pieces[] = {
+		"The", "the", "THE", "of", "Of", "and", "a", "A", "an", "in", "on", "to", "for", "with",
+		"from", "into", "via", "vs", "is", "be", "this", "that", "their", "between", "without",
+		"towards", "nor", "but", "Design", "résumé", "Résumé", "Müller", "ŁÓDŹ", "Straße", "naïve",
+		"Ærø", "×", "÷", "Ā", "ſ", "Deep", "Residual", "Learning", "42", "2019", "v2", "x86_64",
+		"Dora's", "O'Brien", "“", "”", "—", "–", "…", "•", "中文", "😀", "\xc3", "\x80", "\xe2\x80",
+		"\xe2", "\xf0\x9f", "\xc5\xbf", "\xc4", ". ", ", ", ": ", "; ", "!", "?", "\"", "'", " - ",
+		" | ", "|", "-", "[", "]", "(", ")", "\\n", "\\t", "\\", "\t", "  ", " ", " ", " ", "://",
+		"Rhone", "Cycles", "Bike", "shops", "Lyon", "Results", "none", "e.g.", "U.S.", "3.5",
+	};
+	size_t k = gen_next(24), i;
+
+	b->len = 0;
+	for (i = 0; i < k; i++) {
+		unsigned p = gen_next(ARRAY_SIZE(pieces) + 4);
+
+		if (p >= ARRAY_SIZE(pieces)) {
+			/* a long word, over the longest stop word and the 32 bytes in_words() reads */
+			size_t w = 5 + gen_next(40), j;
+
+			for (j = 0; j < w; j++)
+				buf_addc(b, (char)((gen_next(2) ? 'a' : 'A') + gen_next(26)));
+		} else {
+			buf_add(b, pieces[p], strlen(pieces[p]));
+		}
+		if (gen_next(3))
+			buf_addc(b, ' ');
+	}
+}
+
+/*
+ * On many generated lines, with and without stop words and after a key
+ * already in the buffer (it appends, and trims a blank it ends with), the
+ * normalizer gives the bytes the one it replaced gave.
+ */
+TEST(refs_title_key_differential)
+{
+	struct buf line = {0}, want = {0}, got = {0};
+	unsigned round, diffs = 0;
+
+	setup();
+	gen_state = 0x9E3779B97F4A7C15ull;
+	for (round = 0; round < 40000; round++) {
+		const struct refs *r = round % 5 == 4 ? NULL : refs;
+		const char *before = round % 7 == 0 ? "ref\x1ft:" : round % 7 == 1 ? "keep " : "";
+		size_t cut;
+
+		gen_line(&line);
+		/* and every length of some lines: a multi-byte letter cut short */
+		cut = round % 3 == 0 && line.len ? gen_next((unsigned)line.len + 1) : line.len;
+		want.len = got.len = 0;
+		buf_add(&want, before, strlen(before));
+		buf_add(&got, before, strlen(before));
+		CHECK_EQ(old_title_key(r, line.data ? line.data : "", cut, &want), 0);
+		CHECK_EQ(refs_title_key(r, line.data ? line.data : "", cut, &got), 0);
+		if (want.len != got.len || (want.len && memcmp(want.data, got.data, want.len) != 0)) {
+			if (diffs++ < 3)
+				fprintf(stderr, "line \"%.*s\": want \"%.*s\", got \"%.*s\"\n", (int)cut,
+					line.data, (int)want.len, want.data, (int)got.len, got.data);
+		}
+	}
+	CHECK_EQ(diffs, 0);
+	buf_free(&line);
+	buf_free(&want);
+	buf_free(&got);
 }
 
 TEST(refs_packs_data)
