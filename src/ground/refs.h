@@ -173,7 +173,8 @@ int refs_key_next(const struct refs *r, const struct ref_entry *e, const char *t
 struct refs_segments {
 	size_t from, to; /* the current part */
 	size_t brk;      /* the length of the break after it (0 at the line's end) */
-	bool label;      /* its "Label: value" key is yet to be tried */
+	size_t value;    /* where its value's key starts in key, or 0 (none) */
+	bool label;      /* its key was handed out: its "Label: value" key is next */
 };
 
 /*
@@ -183,7 +184,8 @@ struct refs_segments {
  * Tool output writes titles in more ways than a bibliography does (a search
  * result, a page heading); any of them grounds. Returns 1 with the key in
  * key, 0 when none is left (at once for a line over REFS_LINE_MAX bytes),
- * or a negative errno.
+ * or a negative errno. key must hold what the last call left in it: a
+ * part's value's key is cut from its part's.
  */
 int refs_segment_key_next(const struct refs *r, const char *line, size_t n,
 			  struct refs_segments *it, struct buf *key);

@@ -570,34 +570,97 @@ static size_t part_break(const char *s, size_t i, size_t n)
 }
 
 /*
- * A part "Label: value" of at most eight words before ": " grounds its value
- * too ("Bike shops in Lyon: Rhone Cycles" names "Rhone Cycles"), by the
- * same rule of two words or more: 1 with its key in key, 0 when the part
- * has none, or a negative errno.
+ * Where the next part break at or after from is (n when none), its length
+ * in *brk. Only the bytes a break can start with are asked part_break(),
+ * found 16 at a time: a blank breaks only before "- " or "| ", so the '-'
+ * or '|' after it is the byte looked for, and the break is taken from the
+ * blank before it when that blank is in the part ([from, ...)), as a scan
+ * from from would have met it first.
  */
-static int label_value_key(const struct refs *r, const char *line, size_t from, size_t to,
-			   struct buf *key)
+/* The break a byte at s[at] of a part from from gives (its length in *brk, 0 for none), and where it starts. */
+static inline size_t break_at(const char *s, size_t from, size_t at, size_t n, size_t *brk)
 {
-	size_t i, spaces = 0;
-	int err;
-
-	for (i = from; i + 1 < to && !(line[i] == ':' && line[i + 1] == ' '); i++)
-		if (line[i] == ' ' && i > from && line[i - 1] != ' ' && ++spaces > 7)
-			return 0;
-	if (i + 1 >= to)
-		return 0;
-	key->len = 0;
-	err = buf_add(key, "ref\x1ft:", 6);
-	if (!err)
-		err = refs_title_key(r, line + i + 2, to - i - 2, key);
-	if (err)
-		return err;
-	return memchr(key->data + 6, ' ', key->len - 6) != NULL;
+	if ((s[at] == '-' || s[at] == '|') && at > from && s[at - 1] == ' ' && at + 1 < n && s[at + 1] == ' ') {
+		*brk = 3;
+		return at - 1;
+	}
+	*brk = part_break(s, at, n);
+	return at;
 }
 
+static size_t next_break(const char *s, size_t from, size_t n, size_t *brk)
+{
+	size_t i = from;
+
+#if defined(__SSE2__)
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('|')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('-')))),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\''))),
+				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)),
+						  _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')))));
+		/* '[' 0x5B, '\\' 0x5C and ']' 0x5D; '!' 0x21 and '?' 0x3F */
+		m = _mm_or_si128(m, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
+							      _mm_cmpeq_epi8(v, _mm_set1_epi8(']'))),
+						 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('!')),
+							      _mm_cmpeq_epi8(v, _mm_set1_epi8('?')))));
+		for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits; bits &= bits - 1) {
+			size_t at = break_at(s, from, i + (size_t)__builtin_ctz(bits), n, brk);
+
+			if (*brk)
+				return at;
+		}
+	}
+#endif
+	for (; i < n; i++) {
+		size_t at;
+
+		if (s[i] == ' ')
+			continue; /* its break, if any, is found at the '-' or '|' after it */
+		at = break_at(s, from, i, n, brk);
+		if (*brk)
+			return at;
+	}
+	*brk = 0;
+	return n;
+}
+
+/*
+ * Where the value of a part "Label: value" of at most eight words before
+ * ": " starts ("Bike shops in Lyon: Rhone Cycles" names "Rhone Cycles"),
+ * or 0 when the part [from, to) is none.
+ */
+static size_t label_value(const char *line, size_t from, size_t to)
+{
+	const char *c = line + from, *end = line + to;
+	size_t i, spaces = 0;
+
+	while ((c = memchr(c, ':', (size_t)(end - c))) && c + 1 < end && c[1] != ' ')
+		c++;
+	if (!c || c + 1 >= end)
+		return 0;
+	for (i = from; line + i < c; i++)
+		if (line[i] == ' ' && i > from && line[i - 1] != ' ' && ++spaces > 7)
+			return 0;
+	return (size_t)(c - line) + 2;
+}
+
+/*
+ * A part's title key is its label's key and its value's key joined by a
+ * blank (": " ends a word, and a key's words are each one's own), so the
+ * part is normalized once: its value's key is the tail of the part's from
+ * it->value, handed out from key on the next call. A part whose key has no
+ * blank has a value whose key has none either: both ground nothing.
+ */
 int refs_segment_key_next(const struct refs *r, const char *line, size_t n,
 			  struct refs_segments *it, struct buf *key)
 {
+	size_t v;
 	int rc;
 
 	if (n > REFS_LINE_MAX)
@@ -606,26 +669,45 @@ int refs_segment_key_next(const struct refs *r, const char *line, size_t n,
 		if (it->label) {
 			/* The part's title key was handed out: its "Label: value" next. */
 			it->label = false;
-			rc = label_value_key(r, line, it->from, it->to, key);
 			it->from = it->to + (it->brk ? it->brk : 1);
-			if (rc != 0)
-				return rc;
+			if (it->value) {
+				size_t tail = key->len - it->value;
+
+				memmove(key->data + 6, key->data + it->value, tail);
+				key->len = 6 + tail;
+				key->data[key->len] = '\0';
+				it->value = 0;
+				if (memchr(key->data + 6, ' ', tail))
+					return 1;
+			}
 		}
 		if (it->from >= n)
 			return 0;
 		/* The next part: up to its break, or the line's end. */
-		for (it->to = it->from; it->to < n && !(it->brk = part_break(line, it->to, n)); it->to++)
-			;
-		if (it->to == n)
-			it->brk = 0;
-		it->label = true;
+		it->to = next_break(line, it->from, n, &it->brk);
 		key->len = 0;
 		rc = buf_add(key, "ref\x1ft:", 6);
-		if (!rc)
+		v = label_value(line, it->from, it->to);
+		if (!rc && v) {
+			rc = refs_title_key(r, line + it->from, v - it->from, key);
+			if (!rc && key->len > 6)
+				rc = buf_add(key, " ", 1);
+			it->value = key->len;
+			if (!rc)
+				rc = refs_title_key(r, line + v, it->to - v, key);
+			/* A value without a key: refs_title_key() trimmed the blank before it. */
+			if (key->len <= it->value)
+				it->value = 0;
+		} else if (!rc) {
 			rc = refs_title_key(r, line + it->from, it->to - it->from, key);
+		}
 		if (rc)
 			return rc;
-		if (memchr(key->data + 6, ' ', key->len - 6))
+		if (memchr(key->data + 6, ' ', key->len - 6)) {
+			it->label = true;
 			return 1;
+		}
+		it->from = it->to + (it->brk ? it->brk : 1);
+		it->value = 0;
 	}
 }

@@ -585,6 +585,94 @@ TEST(refs_title_key_differential)
 	buf_free(&got);
 }
 
+/* refs_segment_key_next()'s parts as of ed2c9cd: the break a byte at a time, each key normalized alone. */
+static size_t old_part_break(const char *s, size_t i, size_t n)
+{
+	if (s[i] == '"' || s[i] == '\t' || s[i] == '|' || s[i] == '[' || s[i] == ']')
+		return 1;
+	if (s[i] == '\\' && i + 1 < n && (s[i + 1] == 'n' || s[i + 1] == 't' || s[i + 1] == 'r'))
+		return 2;
+	if (s[i] == '\'' && !(i > 0 && is_alpha(s[i - 1]) && i + 1 < n && is_alpha(s[i + 1])))
+		return 1;
+	if ((s[i] == '.' || s[i] == '?' || s[i] == '!') && (i + 1 == n || s[i + 1] == ' '))
+		return 1;
+	if (s[i] == ' ' && i + 2 < n && (s[i + 1] == '-' || s[i + 1] == '|') && s[i + 2] == ' ')
+		return 3;
+	if (i + 2 < n && s[i] == (char)0xE2 && s[i + 1] == (char)0x80 &&
+	    ((unsigned char)s[i + 2] >= 0x93 && (unsigned char)s[i + 2] <= 0x9D))
+		return 3;
+	return 0;
+}
+
+/* Appends each key of the line's parts as the old code made them, with a "|" after each. */
+static void old_segment_keys(const char *line, size_t n, struct buf *out)
+{
+	struct buf key = {0};
+	size_t from = 0, to, brk = 0, i, spaces;
+
+	while (n <= REFS_LINE_MAX && from < n) {
+		for (to = from; to < n && !(brk = old_part_break(line, to, n)); to++)
+			;
+		if (to == n)
+			brk = 0;
+		key.len = 0;
+		buf_add(&key, "ref\x1ft:", 6);
+		CHECK_EQ(old_title_key(refs, line + from, to - from, &key), 0);
+		if (memchr(key.data + 6, ' ', key.len - 6))
+			collect(out, &key);
+		for (i = from, spaces = 0; i + 1 < to && !(line[i] == ':' && line[i + 1] == ' '); i++)
+			if (line[i] == ' ' && i > from && line[i - 1] != ' ' && ++spaces > 7)
+				break;
+		if (i + 1 < to && spaces <= 7) {
+			key.len = 0;
+			buf_add(&key, "ref\x1ft:", 6);
+			CHECK_EQ(old_title_key(refs, line + i + 2, to - i - 2, &key), 0);
+			if (memchr(key.data + 6, ' ', key.len - 6))
+				collect(out, &key);
+		}
+		from = to + (brk ? brk : 1);
+	}
+	buf_free(&key);
+}
+
+/* The parts' keys of many generated lines, labels and breaks among them, are the old code's. */
+TEST(refs_segment_keys_differential)
+{
+	static const char *const labels[] = {"Bike shops in Lyon: ", "Title: ", "a b c d e f g h: ",
+					     "a b c d e f g h i: ", " - ", " | ", "-", "|", ": ", ":"};
+	struct buf line = {0}, want = {0}, got = {0};
+	unsigned round, diffs = 0;
+
+	setup();
+	gen_state = 0xD1B54A32D192ED03ull;
+	for (round = 0; round < 20000; round++) {
+		size_t j;
+
+		gen_line(&line);
+		/* labels and breaks at random places, and lines past 16 bytes' blocks */
+		for (j = gen_next(4); j > 0; j--) {
+			const char *l = labels[gen_next(ARRAY_SIZE(labels))];
+			size_t at = line.len ? gen_next((unsigned)line.len + 1) : 0, k = strlen(l);
+
+			buf_add(&line, l, k);
+			memmove(line.data + at + k, line.data + at, line.len - k - at);
+			memcpy(line.data + at, l, k);
+		}
+		want.len = 0;
+		old_segment_keys(line.data ? line.data : "", line.len, &want);
+		buf_addc(&want, '\0');
+		line.len = line.data ? line.len : 0;
+		buf_addc(&line, '\0');
+		segment_keys(line.data, &got);
+		if (strcmp(want.data, got.data) != 0 && diffs++ < 3)
+			fprintf(stderr, "line \"%s\":\n want %s\n got  %s\n", line.data, want.data, got.data);
+	}
+	CHECK_EQ(diffs, 0);
+	buf_free(&line);
+	buf_free(&want);
+	buf_free(&got);
+}
+
 TEST(refs_packs_data)
 {
 	struct ruleset *bad = ruleset_new();
