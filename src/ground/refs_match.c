@@ -155,14 +155,16 @@ static bool cue_at(const char *s, size_t i, size_t n)
  * ('[', '-', '+', '*', '.', ',', '(' and the lead byte of "•") are found 16
  * at a time, and only those are looked at.
  */
-bool refs_line_cue(const char *s, size_t n)
-{
-	size_t i = 0;
+/* The bytes cue_at() can say yes at: a byte of the line's tail not among them is passed. */
+static const unsigned char cue_lead[256] = {
+	['['] = 1, ['-'] = 1, ['+'] = 1, ['*'] = 1, ['.'] = 1, [','] = 1, ['('] = 1, [0xE2] = 1,
+};
 
+static inline unsigned cue_bits(const char *p)
+{
 #if defined(__SSE2__)
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		__m128i m = _mm_or_si128(
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	__m128i m = _mm_or_si128(
 			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('[')),
 						  _mm_cmpeq_epi8(v, _mm_set1_epi8('-'))),
 				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
@@ -171,15 +173,35 @@ bool refs_line_cue(const char *s, size_t n)
 						  _mm_cmpeq_epi8(v, _mm_set1_epi8(','))),
 				     _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8((char)0xE2)),
 						  _mm_cmpeq_epi8(v, _mm_set1_epi8('(')))));
-		unsigned bits = (unsigned)_mm_movemask_epi8(m);
 
-		for (; bits; bits &= bits - 1)
+	return (unsigned)_mm_movemask_epi8(m);
+#else
+	(void)p;
+	return 0;
+#endif
+}
+
+bool refs_line_cue(const char *s, size_t n)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	unsigned bits;
+
+	for (; i + 16 <= n; i += 16)
+		for (bits = cue_bits(s + i); bits; bits &= bits - 1)
 			if (cue_at(s, i + (size_t)__builtin_ctz(bits), n))
 				return true;
+	/* The tail of a line of 16 bytes or more: its last 16, less those read. */
+	if (i < n && n >= 16) {
+		for (bits = cue_bits(s + n - 16) & (0xFFFFu << (i - (n - 16))); bits; bits &= bits - 1)
+			if (cue_at(s, n - 16 + (size_t)__builtin_ctz(bits), n))
+				return true;
+		return false;
 	}
 #endif
 	for (; i < n; i++)
-		if (cue_at(s, i, n))
+		if (cue_lead[(unsigned char)s[i]] && cue_at(s, i, n))
 			return true;
 	return false;
 }
