@@ -140,40 +140,125 @@ static int label_run_end(struct ground_values *r)
 	return err;
 }
 
+/* A key word's tags (key_tags()): that they were asked, and what the word
+ * is; KEY_HASHED: its record_word_ctx holds its step of key_hash(). */
+enum { KEY_TAGGED = 1, KEY_NAMES = 2, KEY_PHONE = 4, KEY_HASHED = 8 };
+
 /*
- * Keys whose values name or locate something, and count nothing. By
- * length, then the keys of that length a byte at a time: this runs for
- * every value of every record, and strcmp() in a bsearch() read the word
- * afresh at each step (and took glibc's slower path wherever the record's
- * word buffer fell near the end of a page, so that its cost moved with
- * the heap's layout).
+ * The tags of a key word: KEY_NAMES, its values name or locate something
+ * and count nothing; KEY_PHONE, they are phone numbers
+ * (ground_bare_phone()). By length, then the keys of that length a byte at
+ * a time, each key's tags beside it: strcmp() read the word afresh for
+ * each key (and glibc took a slower path wherever the record's word
+ * buffer fell near the end of a page, so that its cost moved with the
+ * heap's layout).
  */
-static bool names_something(const char *w)
+static unsigned key_word_tags(const char *w)
 {
+#define N KEY_NAMES
+#define P KEY_PHONE
 	static const char *const by_len[10] = {
 		[2] = "id",
 		[3] = "doi" "ean" "fax" "ids" "key" "lat" "lng" "lon" "sha" "sku" "tel" "upc" "zip",
-		[4] = "code" "guid" "hash" "isbn" "issn" "uuid",
+		[4] = "cell" "code" "guid" "hash" "isbn" "issn" "uuid",
 		[5] = "phone",
-		[6] = "postal",
+		[6] = "mobile" "postal",
 		[7] = "zipcode",
 		[8] = "latitude" "postcode",
 		[9] = "longitude" "telephone",
 	};
-	static const unsigned char count[10] = {[2] = 1, [3] = 13, [4] = 6, [5] = 1, [6] = 1,
+	static const unsigned char tags[10][13] = {
+		[2] = {N},
+		[3] = {N, N, N | P, N, N, N, N, N, N, N, N | P, N, N},
+		[4] = {P, N, N, N, N, N, N},
+		[5] = {N | P},
+		[6] = {P, N},
+		[7] = {N},
+		[8] = {N, N},
+		[9] = {N, N | P},
+	};
+	static const unsigned char count[10] = {[2] = 1, [3] = 13, [4] = 7, [5] = 1, [6] = 2,
 						[7] = 1, [8] = 2, [9] = 2};
-	size_t n = strnlen(w, 10), i, j;
+	/* By length, the first letters of its keys (bit c - 'a'). */
+#define F(c) (1u << ((c) - 'a'))
+	static const uint32_t firsts[10] = {
+		[2] = F('i'),
+		[3] = F('d') | F('e') | F('f') | F('i') | F('k') | F('l') | F('s') | F('t') | F('u') | F('z'),
+		[4] = F('c') | F('g') | F('h') | F('i') | F('u'),
+		[5] = F('p'), [6] = F('m') | F('p'), [7] = F('z'), [8] = F('l') | F('p'), [9] = F('l') | F('t'),
+	};
+#undef F
+#undef N
+#undef P
+	size_t n, i, j;
 	const char *k;
 
-	if (n == 10 || !count[n])
-		return false;
+	/* (firsts holds the first letters of the keys of each length: a word
+	 * whose first byte is not among them is none of them) */
+	for (n = 0; n < 10 && w[n]; n++)
+		;
+	if (n == 10 || (unsigned)(w[0] - 'a') >= 26 || !(firsts[n] >> (w[0] - 'a') & 1))
+		return KEY_TAGGED;
 	for (i = 0, k = by_len[n]; i < count[n]; i++, k += n) {
 		for (j = 0; j < n && k[j] == w[j]; j++)
 			;
 		if (j == n)
-			return true;
+			return KEY_TAGGED | tags[n][i];
 	}
-	return false;
+	return KEY_TAGGED;
+}
+
+/*
+ * The tags of v's key word i, asked once per word on the path:
+ * key_word_tags() reads the word's bytes and nothing else, and the reader
+ * hands back a word's record_word_ctx (its tags with it) only beside
+ * those same bytes (it compares every byte of the word's slot first, and
+ * a word it does not find comes with no tags), so the tags read back are
+ * the ones the word would be given afresh.
+ */
+static inline unsigned key_tags(const struct record_value *v, size_t i)
+{
+	struct record_word_ctx *c = v->word_ctx ? &v->word_ctx[i] : NULL;
+	unsigned t;
+
+	if (c && (c->tags & KEY_TAGGED))
+		return c->tags;
+	t = key_word_tags(v->words[i]);
+	if (c)
+		c->tags |= (uint8_t)t;
+	return t;
+}
+
+/*
+ * FNV-1a over v's key words' bytes one after another, from h. A word's
+ * step (the hash it leaves from the hash it was given) is a function of
+ * its bytes and that hash alone, kept in its record_word_ctx beside the
+ * hash it was given (kept by the word's bytes as key_tags() says): taken
+ * again only when the hash given is the same, so it is the step afresh.
+ * Every value of a list's items' keys (and every item of an array) hashes
+ * its path anew, from the same words and the same start.
+ */
+static inline uint64_t key_hash(const struct record_value *v, uint64_t h)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_words; i++) {
+		struct record_word_ctx *c = v->word_ctx ? &v->word_ctx[i] : NULL;
+		uint64_t in = h;
+
+		if (c && (c->tags & KEY_HASHED) && c->hash_in == h) {
+			h = c->hash_out;
+			continue;
+		}
+		for (const char *w = v->words[i]; *w; w++)
+			h = (h ^ (unsigned char)*w) * 0x100000001b3ull;
+		if (c) {
+			c->hash_in = in;
+			c->hash_out = h;
+			c->tags |= KEY_HASHED;
+		}
+	}
+	return h;
 }
 
 /*
@@ -825,18 +910,17 @@ static int ground_id_digits(struct ground_values *r, const struct record_value *
  */
 static int ground_bare_phone(struct ground_values *r, const struct record_value *v)
 {
-	static const char *const keys[] = {"cell", "fax", "mobile", "phone", "tel", "telephone"};
 	struct ground_context gc;
 	struct quantity q;
 	double value = 0;
-	size_t i, j, k, digits;
+	size_t i, k, digits;
 	bool named = false;
 
 	if (v->cont || v->len < 10 || v->len > 16)
 		return 0;
+	/* (any word of the path: "phone": {"home": ...}) */
 	for (i = 0; i < v->n_words && !named; i++)
-		for (j = 0; j < ARRAY_SIZE(keys) && !named; j++)
-			named = strcmp(v->words[i], keys[j]) == 0;
+		named = key_tags(v, i) & KEY_PHONE;
 	if (!named)
 		return 0;
 	k = v->text[0] == '+';
@@ -1218,13 +1302,9 @@ static inline __attribute__((always_inline)) int on_ground_value(struct ground_v
 	/* A field's value, counted: items of a list that share it ("sender":
 	 * "Charlie" twice) are what "Charlie: 2 messages" counts. */
 	if (v->kind == RECORD_STRING && !v->cont && v->n_words > 0 && v->len <= GROUND_GROUP_VALUE) {
-		size_t i;
 		int err;
 
-		field = 0xcbf29ce484222325ull;
-		for (i = 0; i < v->n_words; i++)
-			for (const char *w = v->words[i]; *w; w++)
-				field = (field ^ (unsigned char)*w) * 0x100000001b3ull;
+		field = key_hash(v, 0xcbf29ce484222325ull);
 		err = ground_group_add(r->rec_ground, field, v->text, v->len, r->rec_base + v->at);
 		if (err < 0)
 			return err;
@@ -1284,7 +1364,7 @@ static inline __attribute__((always_inline)) int on_ground_value(struct ground_v
 	 * as a number too ("item 9612497925"), and grounded as one: no count
 	 * or price has that many digits by coincidence. */
 	r->phones_only = false;
-	if (v->n_words > 0 && names_something(v->words[v->n_words - 1])) {
+	if (v->n_words > 0 && (key_tags(v, v->n_words - 1) & KEY_NAMES)) {
 		int err = ground_id_digits(r, v);
 
 		if (err < 0)

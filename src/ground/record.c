@@ -425,11 +425,14 @@ static void push_folded(struct record *r, const uint64_t t[4])
 	memcpy(&y1, r->wc_word[j] + 8, 8);
 	memcpy(&y2, r->wc_word[j] + 16, 8);
 	memcpy(&y3, r->wc_word[j] + 24, 8);
+	/* (the tags ride along: kept when the context is, as they were when
+	 * it was kept, perhaps none yet) */
 	if (r->wc_ctx[j].known && ((y0 ^ t[0]) | (y1 ^ t[1]) | (y2 ^ t[2]) | (y3 ^ t[3])) == 0) {
 		r->wctx[r->wtop] = r->wc_ctx[j];
 		r->wmiss[r->wtop] = 0;
 	} else {
 		r->wctx[r->wtop].known = false;
+		r->wctx[r->wtop].tags = 0;
 		r->wmiss[r->wtop] = (uint8_t)(j + 1);
 	}
 	r->wtop++;
@@ -1352,8 +1355,10 @@ int record_new(struct record **out)
 	for (i = 0; i < WSTACK; i++)
 		r->wptr[i] = r->word[i];
 	r->wfresh = 0;
-	for (i = 0; i < WCACHE; i++)
+	for (i = 0; i < WCACHE; i++) {
 		r->wc_ctx[i].known = false;
+		r->wc_ctx[i].tags = 0;
+	}
 	for (i = 0; i < KCACHE; i++)
 		r->kc[i].n = 0;
 	record_reset(r);

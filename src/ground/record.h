@@ -101,6 +101,12 @@ struct record_word_ctx {
 	uint32_t word[8];
 	uint8_t n;
 	bool known;
+	/* The caller's answers about the word's bytes alone (ground_values.c's
+	 * key tags, and a hash's step over the word: from hash_in, hash_out):
+	 * tags 0 until it sets them; 0 for a word new to the path, and kept
+	 * with the content words by the word's bytes. */
+	uint8_t tags;
+	uint64_t hash_in, hash_out;
 };
 
 struct record_value {
@@ -128,7 +134,9 @@ struct record_value {
 	/* Beside each word, its content words as record_context() reads them:
 	 * the reader's cache, which record_context() fills in place the first
 	 * time a word is read and which stays while the word is on the path
-	 * (every value under a key shares it); NULL: read each time. */
+	 * (every value under a key shares it), and is kept by the word's bytes
+	 * once it leaves (a list's items' keys come again); NULL: read each
+	 * time. Its tags are the caller's to fill the same way. */
 	struct record_word_ctx *word_ctx;
 	bool cont;		/* continues the value returned before it */
 	/* RECORD_COUNT: the stream offset of the array's '[' (its items are
