@@ -380,6 +380,100 @@ TEST(record_key_words)
 	       "N@34[abcdefghijklmnopqrstuvwx]=1\n");
 }
 
+/* A word's tags as the test below sets them: of its bytes alone, never 0. */
+static uint8_t word_tag(const char *w)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *w; w++)
+		h = (h ^ (unsigned char)*w) * 16777619u;
+	return (uint8_t)(h % 255 + 1);
+}
+
+struct tag_check {
+	size_t values, kept, bad;
+	uint64_t state;
+};
+
+/* Each word's tags, when the reader hands them back, are its own; else set. */
+static int check_tags(void *ctx, const struct record_value *v)
+{
+	struct tag_check *c = ctx;
+	struct ground_context gc;
+	size_t i;
+
+	c->values++;
+	if (!v->word_ctx)
+		return -EINVAL;
+	for (i = 0; i < v->n_words; i++) {
+		struct record_word_ctx *w = &v->word_ctx[i];
+
+		/* (hash_in as a step's start that differs with the word's place:
+		 * a step kept is the word's own, from its own start) */
+		if (w->tags) {
+			c->kept++;
+			if (w->tags != word_tag(v->words[i]) || w->hash_out != w->tags * 7u + w->hash_in)
+				c->bad++;
+			w->hash_in = i;
+			w->hash_out = w->tags * 7u + i;
+		} else {
+			w->tags = word_tag(v->words[i]);
+			w->hash_in = i;
+			w->hash_out = w->tags * 7u + i;
+		}
+	}
+	/* (a word's tags are kept as it leaves when its content words were read) */
+	if (test_xorshift(&c->state) % 3)
+		record_context(v, 0, &gc);
+	return 0;
+}
+
+/*
+ * The caller's tags of a key word (record_word_ctx) come back only with
+ * that word: lists of items whose keys (more than the reader keeps) come
+ * again in another order, in random pieces.
+ */
+TEST(record_word_tags_follow_the_word)
+{
+	static const char *const keys[] = {"phone", "fax", "zip", "name", "revenue", "reported",
+					   "growth", "employees", "url", "id", "telephone", "cell",
+					   "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l",
+					   "m", "n", "o", "p", "q", "r", "s", "t", "u", "v", "w", "x",
+					   "y", "z", "postal code", "userId", "item_id", "Mobile"};
+	struct tag_check c = {.state = 0x9e3779b97f4a7c15ull};
+	struct record *r;
+	struct buf in = {0};
+	size_t item, k, i, n;
+
+	CHECK_EQ(record_new(&r), 0);
+	buf_adds(&in, "{\"results\": [");
+	for (item = 0; item < 300; item++) {
+		buf_adds(&in, item ? ", {" : "{");
+		n = 1 + test_xorshift(&c.state) % 8;
+		for (k = 0; k < n; k++) {
+			const char *key = keys[test_xorshift(&c.state) % ARRAY_SIZE(keys)];
+
+			if (k)
+				buf_adds(&in, ", ");
+			buf_addc(&in, '"');
+			buf_adds(&in, key);
+			buf_adds(&in, test_xorshift(&c.state) % 4 ? "\": 1" : "\": {\"home\": \"x\"}");
+		}
+		buf_addc(&in, '}');
+	}
+	buf_adds(&in, "]}");
+	for (i = 0; i < in.len; i += k) {
+		k = 1 + test_xorshift(&c.state) % 64;
+		feed(r, in.data + i, MIN(k, in.len - i), check_tags, &c);
+	}
+	feed(r, NULL, 0, check_tags, &c);
+	CHECK(c.values > 300);
+	CHECK(c.kept > c.values / 2);
+	CHECK_EQ(c.bad, 0);
+	buf_free(&in);
+	record_free(r);
+}
+
 TEST(record_deep_key_path)
 {
 	char in[1024];
