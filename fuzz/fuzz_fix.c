@@ -5,7 +5,7 @@
  *  - a template either fails the check or renders; a rendered repair
  *    covers its match, stays inside the text and holds no line break
  *    but those of the match it copies;
- *  - fix_run() ends (in at most FIX_ROUNDS scans) and its text is the
+ *  - a fix run ends (in at most FIX_ROUNDS scans) and its text is the
  *    input with the applied repairs in place, byte for byte elsewhere;
  *    edits are sorted and do not overlap; a text given back unchanged
  *    when it gave up;
@@ -36,13 +36,12 @@ static int on_finding(void *ctx, const struct finding *f)
 			    f->also, f->n_also);
 }
 
-static int scan_all(void *ctx, const char *text, size_t len, struct fix_list *list)
+static int scan_all(struct probe *p, const char *text, size_t len, struct fix_list *list)
 {
-	struct probe *p = ctx;
 	struct scan_summary sum;
 	int err;
 
-	fix_list_clear(list);
+	FUZZ_CHECK(list->n == 0, "a round's list not empty");
 	p->list = list;
 	err = scan_feed(p->sc, text, len);
 	return err ? err : scan_end(p->sc, &sum);
@@ -80,6 +79,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct db *db = fuzz_builtin();
 	struct probe p = {.rs = db->rs};
 	struct fix_result res;
+	struct fix_run fr;
+	struct fix_list *found;
+	const char *t;
+	size_t tn, rounds = 0;
+	int rc;
 	struct policy *pol;
 	struct buf rebuilt = {0}, diff = {0};
 	const char *nl = memchr(data, '\n', size);
@@ -98,7 +102,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pol = policy_new(db->rs);
 	FUZZ_CHECK(pol != NULL);
 	FUZZ_CHECK(scan_new(db, pol, on_finding, &p, &p.sc) == 0);
-	FUZZ_CHECK(fix_run(doc, len, scan_all, &p, &res) == 0);
+	fix_begin(&fr, doc, len, &res);
+	while ((rc = fix_next(&fr, &t, &tn, &found)) > 0) {
+		FUZZ_CHECK(++rounds <= FIX_ROUNDS, "more than FIX_ROUNDS scans");
+		FUZZ_CHECK(scan_all(&p, t, tn, found) == 0);
+	}
+	FUZZ_CHECK(rc == 0, "fix_next: %d", rc);
+	FUZZ_CHECK(fix_next(&fr, &t, &tn, &found) == 0, "a step after the last");
+	fix_end(&fr);
 	for (i = 0; i < res.n_edits; i++) {
 		const struct fix_edit *e = &res.edits[i];
 

@@ -501,17 +501,15 @@ static int collect_finding(void *ctx, const struct halluscan_finding *f)
 			    f->also, f->n_also);
 }
 
-/* fix_run()'s scan: the text whole, its findings collected, the caller's callback aside. */
-static int fix_scan(void *ctx, const char *text, size_t len, struct fix_list *list)
+/* A fix round's scan: the text whole, its findings collected, the caller's callback aside. */
+static int fix_scan(struct halluscan_scanner *sc, const char *text, size_t len, struct fix_list *list)
 {
-	struct halluscan_scanner *sc = ctx;
 	halluscan_finding_fn fn = sc->on_finding;
 	halluscan_claim_fn cl = sc->on_claim;
 	void *user = sc->ctx;
 	struct collect c = {sc, list};
 	int err;
 
-	fix_list_clear(list);
 	sc->on_finding = collect_finding;
 	sc->on_claim = NULL;
 	sc->ctx = &c;
@@ -525,7 +523,10 @@ static int fix_scan(void *ctx, const char *text, size_t len, struct fix_list *li
 int halluscan_fix(struct halluscan_scanner *sc, const void *text, size_t len, const char **out,
 		  size_t *out_len, const struct halluscan_summary **summary)
 {
-	size_t i, n = 0;
+	struct fix_run fr;
+	struct fix_list *found;
+	const char *t;
+	size_t i, n = 0, tn;
 	int err;
 
 	if (sc->state == FAILED)
@@ -535,7 +536,10 @@ int halluscan_fix(struct halluscan_scanner *sc, const void *text, size_t len, co
 	if (!out || !out_len || (!text && len))
 		return -EINVAL;
 	fix_result_free(&sc->fix);
-	err = fix_run(text ? text : "", len, fix_scan, sc, &sc->fix);
+	fix_begin(&fr, text ? text : "", len, &sc->fix);
+	while ((err = fix_next(&fr, &t, &tn, &found)) > 0 && (err = fix_scan(sc, t, tn, found)) == 0)
+		;
+	fix_end(&fr);
 	if (err < 0) {
 		fix_result_free(&sc->fix);
 		return err;

@@ -324,71 +324,104 @@ static int drop_code(const char *text, size_t len, struct fix_list *found)
 	return err;
 }
 
-int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res)
+void fix_begin(struct fix_run *fr, const char *text, size_t len, struct fix_result *res)
 {
-	struct fix_list found = {0};
-	struct fix_edit *pending = NULL;
-	uint64_t *tpos = NULL, *tlen = NULL, *olen = NULL;
-	struct fix_orig *orig = NULL;
-	size_t n_orig = 0, cap_orig = 0;
-	size_t cap_tpos = 0, cap_tlen = 0, cap_olen = 0, cap_pending = 0, n_pending = 0, round, i, k;
-	bool changed = true;
-	int err = 0;
-
+	*fr = (struct fix_run){.text = text, .len = len, .res = res, .changed = true};
 	*res = (struct fix_result){0};
-	for (round = 0; round < FIX_ROUNDS && changed && err == 0; round++) {
-		changed = false;
-		if (grow(&tpos, &cap_tpos, res->n_edits + 1, sizeof(*tpos)) < 0 ||
-		    grow(&tlen, &cap_tlen, res->n_edits + 1, sizeof(*tlen)) < 0 ||
-		    grow(&olen, &cap_olen, res->n_edits + 1, sizeof(*olen)) < 0) {
-			err = -ENOMEM;
-			break;
-		}
-		for (k = 0; k < res->n_edits; k++) {
-			olen[k] = res->edits[k].end - res->edits[k].start;
-			tlen[k] = res->edits[k].reverted ? olen[k] : res->edits[k].with_len;
-		}
-		err = build(text, len, res, &res->out, tpos);
-		err = err ? err : scan(ctx, res->out.data, res->out.len, &found);
-		err = err ? err : drop_code(res->out.data, res->out.len, &found);
-		n_pending = 0;
-		for (i = 0; round == 0 && i < found.n && err == 0; i++) {
-			if (grow(&orig, &cap_orig, n_orig + 1, sizeof(*orig)) < 0)
-				err = -ENOMEM;
-			else
-				orig[n_orig++] = (struct fix_orig){found.v[i].start, found.v[i].rule};
-		}
-		err = err ? err : round_of(text, len, res, &found, tpos, tlen, olen, orig, n_orig,
-					   &pending, &n_pending, &cap_pending, &changed);
-		for (i = 0; i < n_pending; i++) {
-			int rc = err ? err : add_edit(res, &pending[i]);
+}
 
-			if (rc < 0)
-				err = rc;
-			if (rc) {
-				free(pending[i].with);
-				free(pending[i].source);
-			} else
-				changed = true;
-		}
-		fix_list_clear(&found);
+/*
+ * What the scan of the round's text found (fr->found): code left alone,
+ * each finding repaired by its template or its repair taken back
+ * (round_of()), the edits added; then the next round.
+ */
+static int after_scan(struct fix_run *fr)
+{
+	struct fix_result *res = fr->res;
+	struct fix_list *found = &fr->found;
+	size_t n_pending = 0, i;
+	int err = drop_code(res->out.data, res->out.len, found);
+
+	for (i = 0; fr->round == 0 && i < found->n && err == 0; i++) {
+		if (grow(&fr->orig, &fr->cap_orig, fr->n_orig + 1, sizeof(*fr->orig)) < 0)
+			err = -ENOMEM;
+		else
+			fr->orig[fr->n_orig++] = (struct fix_orig){found->v[i].start, found->v[i].rule};
 	}
-	if (err == 0 && changed) {
+	err = err ? err : round_of(fr->text, fr->len, res, found, fr->tpos, fr->tlen, fr->olen,
+				   fr->orig, fr->n_orig, &fr->pending, &n_pending, &fr->cap_pending,
+				   &fr->changed);
+	for (i = 0; i < n_pending; i++) {
+		int rc = err ? err : add_edit(res, &fr->pending[i]);
+
+		if (rc < 0)
+			err = rc;
+		if (rc) {
+			free(fr->pending[i].with);
+			free(fr->pending[i].source);
+		} else
+			fr->changed = true;
+	}
+	fix_list_clear(found);
+	fr->round++;
+	return err;
+}
+
+int fix_next(struct fix_run *fr, const char **out, size_t *out_len, struct fix_list **found)
+{
+	struct fix_result *res = fr->res;
+	size_t k;
+	int err;
+
+	if (fr->scanned) {
+		fr->scanned = false;
+		err = after_scan(fr);
+		if (err)
+			return err;
+	}
+	if (fr->round < FIX_ROUNDS && fr->changed) {
+		/* Another round: the text as the edits so far make it, to scan. */
+		fr->changed = false;
+		if (grow(&fr->tpos, &fr->cap_tpos, res->n_edits + 1, sizeof(*fr->tpos)) < 0 ||
+		    grow(&fr->tlen, &fr->cap_tlen, res->n_edits + 1, sizeof(*fr->tlen)) < 0 ||
+		    grow(&fr->olen, &fr->cap_olen, res->n_edits + 1, sizeof(*fr->olen)) < 0)
+			return -ENOMEM;
+		for (k = 0; k < res->n_edits; k++) {
+			fr->olen[k] = res->edits[k].end - res->edits[k].start;
+			fr->tlen[k] = res->edits[k].reverted ? fr->olen[k] : res->edits[k].with_len;
+		}
+		err = build(fr->text, fr->len, res, &res->out, fr->tpos);
+		if (err)
+			return err;
+		fix_list_clear(&fr->found);
+		fr->scanned = true;
+		*out = res->out.data;
+		*out_len = res->out.len;
+		*found = &fr->found;
+		return 1;
+	}
+	if (fr->changed) {
 		/* Not settled: the text is left as it came, every repair taken back. */
+		fr->changed = false;
 		res->gave_up = true;
 		for (k = 0; k < res->n_edits; k++)
 			res->edits[k].reverted = true;
-		if (grow(&tpos, &cap_tpos, res->n_edits + 1, sizeof(*tpos)) < 0)
-			err = -ENOMEM;
-		err = err ? err : build(text, len, res, &res->out, tpos);
+		if (grow(&fr->tpos, &fr->cap_tpos, res->n_edits + 1, sizeof(*fr->tpos)) < 0)
+			return -ENOMEM;
+		return build(fr->text, fr->len, res, &res->out, fr->tpos);
 	}
-	fix_list_free(&found);
-	free(pending);
-	free(tpos);
-	free(tlen);
-	free(olen);
-	free(orig);
-	return err;
+	return 0;
+}
+
+void fix_end(struct fix_run *fr)
+{
+	fix_list_free(&fr->found);
+	free(fr->pending);
+	free(fr->tpos);
+	free(fr->tlen);
+	free(fr->olen);
+	free(fr->orig);
+	*fr = (struct fix_run){0};
 }
 
 /* ---- diff ---- */

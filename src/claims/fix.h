@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --fix: the spec's recoveries applied to the text. A rule's `fix:`
- * templates (the packs under patterns/) say what replaces its match; fix_run()
- * replaces every finding it can, scans the result again, takes back a
+ * templates (the packs under patterns/) say what replaces its match; a fix
+ * run replaces every finding it can, has the result scanned again, takes back a
  * repair that is itself a finding (and repairs what a repair uncovered),
  * in a bounded number of rounds. The bytes outside the repairs are never
  * touched but for a link's markup around a URL ([text](URL), <URL>) and
@@ -24,7 +24,7 @@
 
 #define FIX_ALSO_MAX 3
 
-/* A finding as fix_run() needs it: where, and which rule's templates. */
+/* A finding as a fix run needs it: where, and which rule's templates. */
 struct fix_found {
 	uint64_t start, end;
 	const char *const *tmpl; /* the rule's fix templates (NULL: none) */
@@ -67,8 +67,6 @@ struct fix_result {
 	bool gave_up;            /* FIX_ROUNDS did not settle: out is the input */
 };
 
-/* Scans text whole into list (emptied first): the findings to repair. 0 or -errno. */
-typedef int (*fix_scan_fn)(void *ctx, const char *text, size_t len, struct fix_list *list);
 
 /* The templates of a finding's rule and signal (a near signal has its own). */
 void fix_templates(const struct ruleset *rs, const char *rule, const char *signal,
@@ -80,8 +78,42 @@ int fix_list_add(struct fix_list *list, const struct ruleset *rs, uint64_t start
 void fix_list_clear(struct fix_list *list);
 void fix_list_free(struct fix_list *list);
 
-/* Repairs text (see above). 0 or a negative errno; res is the caller's to fix_result_free(). */
-int fix_run(const char *text, size_t len, fix_scan_fn scan, void *ctx, struct fix_result *res);
+/*
+ * A repair of a text, round by round: the caller scans each round's text
+ * and hands back what it found, so the repair needs no scanner of its own
+ * (it stands below the scan). Read no field; fix_begin() sets them.
+ */
+struct fix_run {
+	const char *text;
+	size_t len;
+	struct fix_result *res;
+	struct fix_list found;   /* the findings of the text of the round, the caller's to fill */
+	struct fix_edit *pending;
+	size_t cap_pending;
+	uint64_t *tpos, *tlen, *olen;
+	size_t cap_tpos, cap_tlen, cap_olen;
+	struct fix_orig *orig;   /* the first round's findings: where, and by which rule */
+	size_t n_orig, cap_orig;
+	size_t round;
+	bool scanned;            /* found is the scan of the text fix_next() gave last */
+	bool changed;
+};
+
+/* Starts a repair of text[0, len) into res (the caller's to fix_result_free()). */
+void fix_begin(struct fix_run *fr, const char *text, size_t len, struct fix_result *res);
+
+/*
+ * The next step: 1 when there is a text to scan (*out, *out_len: the
+ * input with the repairs so far; valid until the next call), whose
+ * findings the caller adds to *found (empty) with fix_list_add() before it
+ * calls again; 0 when the repair is done (res->out the text repaired, or
+ * the input when FIX_ROUNDS did not settle it); or a negative errno, which
+ * ends it. At most FIX_ROUNDS texts to scan.
+ */
+int fix_next(struct fix_run *fr, const char **out, size_t *out_len, struct fix_list **found);
+
+/* Frees what the run held (not res). */
+void fix_end(struct fix_run *fr);
 void fix_result_free(struct fix_result *res);
 
 /*

@@ -27,7 +27,7 @@
 /* What one input costs in memory at most: it is held whole, with its repaired copy. */
 #define FIX_MAX_BYTES ((size_t)64 << 20)
 
-struct fix_run_ctx {
+struct fix_ctx {
 	const struct cli_fix *o;
 	const char *shown;
 	struct fix_list *list;
@@ -36,7 +36,7 @@ struct fix_run_ctx {
 
 static int collect(void *ctx, const char *path, const struct halluscan_finding *f)
 {
-	struct fix_run_ctx *c = ctx;
+	struct fix_ctx *c = ctx;
 
 	(void)path;
 	return fix_list_add(c->list, api_rules_db(c->o->rules)->rs, f->start, f->end, f->rule,
@@ -68,17 +68,15 @@ static int scan_through(const struct cli_fix *o, const char *shown, const char *
 	return err;
 }
 
-/* fix_run()'s scan: muted, the findings collected. */
-static int fix_scan(void *ctx, const char *text, size_t len, struct fix_list *list)
+/* A fix round's scan: muted, the findings collected into list. */
+static int fix_scan(struct fix_ctx *c, const char *text, size_t len, struct fix_list *list)
 {
-	struct fix_run_ctx *c = ctx;
 	struct report *rep = c->o->rep;
 	int (*tap)(void *, const char *, const struct halluscan_finding *) = rep->tap;
 	void *tap_ctx = rep->tap_ctx;
 	bool failed;
 	int err;
 
-	fix_list_clear(list);
 	c->list = list;
 	rep->mute = true;
 	rep->tap = collect;
@@ -189,7 +187,11 @@ static long text_head(const char *data, size_t len)
 int cli_fix_one(const struct cli_fix *o, const char *name, const char *shown, bool *changed,
 		bool *failed, bool *io_error)
 {
-	struct fix_run_ctx c = {.o = o, .shown = shown};
+	struct fix_ctx c = {.o = o, .shown = shown};
+	struct fix_run fr;
+	struct fix_list *found;
+	const char *t;
+	size_t tn;
 	struct fix_result res = {0};
 	struct buf diff = {0};
 	struct stat st = {0};
@@ -219,7 +221,10 @@ int cli_fix_one(const struct cli_fix *o, const char *name, const char *shown, bo
 		goto out;
 	}
 	body = data + head;
-	err = fix_run(body, len - (size_t)head, fix_scan, &c, &res);
+	fix_begin(&fr, body, len - (size_t)head, &res);
+	while ((err = fix_next(&fr, &t, &tn, &found)) > 0 && (err = fix_scan(&c, t, tn, found)) == 0)
+		;
+	fix_end(&fr);
 	if (err)
 		goto out;
 	for (i = 0; i < res.n_edits; i++) {

@@ -1342,7 +1342,7 @@ static int check_one(struct scan *sc, struct probe *p, const struct example *ex,
 	return 0;
 }
 
-/* --fix over a fix example: what fix_run() needs, from a scan of its own. */
+/* --fix over a fix example: the findings of each round, from a scan of its own. */
 struct fix_probe {
 	const struct ruleset *rs;
 	struct scan *sc;
@@ -1359,13 +1359,12 @@ static int on_fix_probe(void *ctx, const struct finding *f)
 			    f->also, f->n_also);
 }
 
-static int fix_probe_scan(void *ctx, const char *text, size_t len, struct fix_list *list)
+/* A fix round's scan: the findings into list. */
+static int fix_probe_scan(struct fix_probe *fp, const char *text, size_t len, struct fix_list *list)
 {
-	struct fix_probe *fp = ctx;
 	struct scan_summary sum;
 	int err;
 
-	fix_list_clear(list);
 	fp->list = list;
 	err = scan_feed(fp->sc, text, len);
 	return err ? err : scan_end(fp->sc, &sum);
@@ -1377,7 +1376,10 @@ static int check_fix_examples(const struct db *db, struct policy *pol, struct di
 	const struct ruleset *rs = db->rs;
 	struct fix_probe fp = {.rs = rs};
 	struct fix_result res = {0};
-	size_t i, j;
+	struct fix_run fr;
+	struct fix_list *found;
+	const char *t;
+	size_t i, j, tn;
 	int err = 0;
 
 	for (i = 0; i < rs->n_rules && err == 0; i++) {
@@ -1391,7 +1393,11 @@ static int check_fix_examples(const struct db *db, struct policy *pol, struct di
 			if (err)
 				break;
 			scan_pressure(fp.sc, r->pressure == PRESSURE_ONLY);
-			err = fix_run(ex->text, strlen(ex->text), fix_probe_scan, &fp, &res);
+			fix_begin(&fr, ex->text, strlen(ex->text), &res);
+			while ((err = fix_next(&fr, &t, &tn, &found)) > 0 &&
+			       (err = fix_probe_scan(&fp, t, tn, found)) == 0)
+				;
+			fix_end(&fr);
 			if (err == 0 && strcmp(res.out.data, ex->match) != 0)
 				err = diag_set(d, -EINVAL, "%s:%u:%u: rule \"%s\": fix example gives "
 					       "\"%.100s\", not \"%.100s\"", ex->at.file, ex->at.line,
