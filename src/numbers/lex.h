@@ -168,6 +168,16 @@ struct word {
 	const struct vword *v; /* its vocabulary entry, or NULL */
 };
 
+/* Remembers v, vocab_find() of the word [ws, we), for lookup(). */
+static inline void remember(struct numlex_state *lx, size_t ws, size_t we, const struct vword *v)
+{
+	unsigned k = lx->vc_next++ % ARRAY_SIZE(lx->vc);
+
+	lx->vc[k].ws1 = ws + 1;
+	lx->vc[k].we = we;
+	lx->vc[k].v = v;
+}
+
 /* The vocabulary entry of the word [ws, we), remembered for the next few asks. */
 static inline const struct vword *lookup(struct numlex_state *lx, size_t ws, size_t we)
 {
@@ -178,10 +188,7 @@ static inline const struct vword *lookup(struct numlex_state *lx, size_t ws, siz
 		if (lx->vc[k].ws1 == ws + 1 && lx->vc[k].we == we)
 			return lx->vc[k].v;
 	v = vocab_find(lx->t + ws, we - ws);
-	k = lx->vc_next++ % ARRAY_SIZE(lx->vc);
-	lx->vc[k].ws1 = ws + 1;
-	lx->vc[k].we = we;
-	lx->vc[k].v = v;
+	remember(lx, ws, we, v);
 	return v;
 }
 
@@ -191,7 +198,7 @@ static inline unsigned roles(const struct word *w)
 }
 
 /* The word that starts at i, if one does (letters, not glued to digits). */
-static inline bool word_at(struct numlex_state *lx, size_t i, struct word *w)
+static inline bool find_word_at(struct numlex_state *lx, size_t i, struct word *w)
 {
 	int c;
 
@@ -208,25 +215,64 @@ static inline bool word_at(struct numlex_state *lx, size_t i, struct word *w)
 	return true;
 }
 
-static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w);
+/*
+ * find_word_at(), remembered: an operand asks of its number word and of
+ * the word after it five times or more (the article, read_words(),
+ * spoken_decimals(), after_number()'s rounds, month_after(), the quarter
+ * and the anniversary). The answer is the text's at i through the window
+ * [low, lim) (B()), so a word found is kept with both and read again only
+ * where all three match; one not found is looked at again (cheaply: it
+ * leaves w as find_word_at() does, which some callers read).
+ */
+static inline bool word_at(struct numlex_state *lx, size_t i, struct word *w)
+{
+	unsigned k;
 
-/* The word before i, across blanks only (and a "." after it when dot). */
+	for (k = 0; k < ARRAY_SIZE(lx->wa); k++)
+		if (lx->wa[k].at == i && lx->wa[k].low == lx->low && lx->wa[k].lim == lx->lim) {
+			w->ws = i;
+			w->we = lx->wa[k].we;
+			w->v = lx->wa[k].v;
+			return true;
+		}
+	if (!find_word_at(lx, i, w))
+		return false;
+	k = lx->wa_next++ % ARRAY_SIZE(lx->wa);
+	lx->wa[k].at = i;
+	lx->wa[k].low = lx->low;
+	lx->wa[k].lim = lx->lim;
+	lx->wa[k].we = w->we;
+	lx->wa[k].v = w->v;
+	return true;
+}
+
+static inline bool word_before_dot(struct numlex_state *lx, size_t i, bool dot, struct word *w,
+				   bool *either);
+
+/*
+ * The word before i, across blanks only (and a "." after it when dot).
+ * Kept with its place and window; an answer found without a "." before
+ * the blanks is the same with dot or without, and kept for both (a digit
+ * asks without one, then its expression with one: "Jan. 5").
+ */
 static inline bool word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w)
 {
 	unsigned k;
-	bool found;
+	bool found, either;
 
 	for (k = 0; k < 2; k++)
-		if (lx->wb[k].at == i + 1 && lx->wb[k].dot == dot && lx->wb[k].low == lx->low) {
+		if (lx->wb[k].at == i + 1 && (lx->wb[k].dot == dot || lx->wb[k].either) &&
+		    lx->wb[k].low == lx->low) {
 			w->ws = lx->wb[k].ws;
 			w->we = lx->wb[k].we;
 			w->v = lx->wb[k].v;
 			return lx->wb[k].found;
 		}
-	found = find_word_before(lx, i, dot, w);
+	found = word_before_dot(lx, i, dot, w, &either);
 	k = lx->wb_next++ & 1;
 	lx->wb[k].at = i + 1;
 	lx->wb[k].dot = dot;
+	lx->wb[k].either = either;
 	lx->wb[k].low = lx->low;
 	lx->wb[k].found = found;
 	lx->wb[k].ws = w->ws;
@@ -235,13 +281,21 @@ static inline bool word_before(struct numlex_state *lx, size_t i, bool dot, stru
 	return found;
 }
 
-static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w)
+/*
+ * find_word_before(), and *either: no "." ends the blanks before i, so
+ * that dot changes nothing (j below is the same either way, and all after
+ * it reads from j).
+ */
+static inline bool word_before_dot(struct numlex_state *lx, size_t i, bool dot, struct word *w,
+				   bool *either)
 {
 	size_t j = skip_blanks_back(lx, i);
+	int c = B(lx, j - 1);
 
-	if (dot && B(lx, j - 1) == '.')
-		j--;
-	if (!is_alpha(B(lx, j - 1)))
+	*either = c != '.';
+	if (dot && c == '.')
+		c = B(lx, --j - 1);
+	if (!is_alpha(c))
 		return false;
 	w->we = j;
 	w->ws = letters_start(lx, j);
@@ -252,6 +306,13 @@ static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot,
 		return false;
 	w->v = lookup(lx, w->ws, w->we);
 	return true;
+}
+
+static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot, struct word *w)
+{
+	bool either;
+
+	return word_before_dot(lx, i, dot, w, &either);
 }
 
 /* True when [ws, we) spells s (lowercase), without case. */

@@ -785,6 +785,9 @@ static size_t at_word(struct numlex_state *lx, size_t p)
 	}
 	if (is_alnum(B(lx, p - 1)))
 		return e;
+	/* Every reader after asks for this word's entry first (lookup()):
+	 * it is the one just found, not a second vocab_find(). */
+	remember(lx, p, e, v);
 	if (v->roles & R_IMPLIED) {
 		size_t end = implied(lx, p, e, v);
 
@@ -1538,8 +1541,9 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 	if (!(opts & RESUMED)) {
 		/*
 		 * Every field but the caches' entries, which are read only
-		 * where their key (at, ws1) matches and 0 never does: zeroing
-		 * all of it was a tenth of a short sentence's scan.
+		 * where their key (at, ws1) matches and 0 (word_at()'s:
+		 * SIZE_MAX) never does: zeroing all of it was a tenth of a
+		 * short sentence's scan.
 		 */
 		lx.t = text;
 		lx.n = n;
@@ -1547,6 +1551,9 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		for (k = 0; k < ARRAY_SIZE(lx.wb); k++)
 			lx.wb[k].at = 0;
 		lx.wb_next = 0;
+		for (k = 0; k < ARRAY_SIZE(lx.wa); k++)
+			lx.wa[k].at = SIZE_MAX;
+		lx.wa_next = 0;
 		for (k = 0; k < ARRAY_SIZE(lx.vc); k++)
 			lx.vc[k].ws1 = 0;
 		lx.vc_next = 0;

@@ -162,11 +162,18 @@ struct numlex_state {
 	/* The last words found before a place: most items ask several times. */
 	struct {
 		size_t at, low;
-		bool dot, found;
+		bool dot, either, found; /* either: dot changed nothing */
 		size_t ws, we;
 		const struct vword *v;
 	} wb[2];
 	unsigned wb_next;
+	/* The last words found at a place (word_at()). */
+	struct {
+		size_t at, low, lim; /* SIZE_MAX: empty (a word found is below lim) */
+		size_t we;
+		const struct vword *v;
+	} wa[2];
+	unsigned wa_next;
 	/* The last words looked up, by where they start. */
 	struct {
 		size_t ws1, we; /* ws + 1: 0 is empty */

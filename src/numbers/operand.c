@@ -419,11 +419,13 @@ static bool glued_unit(struct numlex_state *lx, size_t u, size_t len, const char
 	for (i = 0; i < ARRAY_SIZE(words_glued_units); i++) {
 		const char *g = words_glued_units[i];
 
-		if (strlen(g) != len)
-			continue;
+		/* (no strlen() of a unit: the len bytes compared are letters,
+		 * never NUL, so a shorter unit stops the walk at its NUL and
+		 * a longer one has none at len; a strlen() each made a call
+		 * a thousand instructions, "one of" and "5 in" asking) */
 		for (k = 0; k < len && (lowercase ? lower(g[k]) == low[k] : g[k] == B(lx, u + k)); k++)
 			;
-		if (k == len)
+		if (k == len && g[len] == '\0')
 			return true;
 	}
 	return false;
