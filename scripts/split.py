@@ -241,6 +241,18 @@ SPLITS = {
           "arith_states", "prec", "apply", "arith_eval", "put", "puts_", "put_value",
           "put_fig", "arith_how", "arith_format"]),
     ]),
+    "src/numbers/numlex.c": ("src/numbers/numlex_int.h",
+        "The number lexer's pass: a text read 64 bytes at a time for the words and "
+        "digits that may start an item, each read where it starts, the items handed "
+        "on in batches.", [
+        ("src/numbers/shapes.c",
+         "The shapes a figure is read in before it is an expression: versions, hex "
+         "numbers, dates with slashes and ISO dates, phone numbers, street addresses, "
+         "bracketed references, names that hold a number.",
+         ["read_version", "hex_digit", "lex_hex_number", "lex_version", "lex_slashed",
+          "lex_phone", "street_word", "lex_street", "date_digits", "lex_iso_date",
+          "lex_bracket_refs", "lex_references", "lex_named_number", "lex_hyphen_name"]),
+    ]),
 }
 
 

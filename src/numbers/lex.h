@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The number lexer's inside, shared by its three files: the state of a
+ * The number lexer's inside, shared by its four files: the state of a
  * scan, the bytes and words it reads through (inline: every reader calls
  * them), the operands and items it builds, and what the files call of one
- * another. numlex.c scans and reads the shapes before an expression;
+ * another. numlex.c scans; shapes.c reads the shapes before an expression;
  * operand.c reads one number with its currency, scale and unit;
  * expression.c reads an operand or a range with the words around it and
  * hands on its items. Not an interface: numlex.h is.
@@ -41,6 +41,16 @@
 #define lex_operand_items counted_lex_operand_items
 #define lex_expression counted_lex_expression
 #define lex_phrases_check counted_lex_phrases_check
+#define lex_hex_number counted_lex_hex_number
+#define lex_version counted_lex_version
+#define lex_slashed counted_lex_slashed
+#define lex_phone counted_lex_phone
+#define lex_street counted_lex_street
+#define lex_iso_date counted_lex_iso_date
+#define lex_bracket_refs counted_lex_bracket_refs
+#define lex_references counted_lex_references
+#define lex_named_number counted_lex_named_number
+#define lex_hyphen_name counted_lex_hyphen_name
 #else
 #define COUNT(lx, k) ((void)(lx), (void)(k))
 #endif
