@@ -1057,6 +1057,26 @@ static bool same_items(const struct list *a, const struct list *b)
 	return true;
 }
 
+/*
+ * The block pass and the byte-at-a-time pass on buf[0, n): how many items
+ * the blocks gave, or -1 (said, with the round) when the two differ.
+ */
+static long passes_agree(const char *buf, size_t n, size_t round)
+{
+	struct list a = {0}, b = {0};
+	long items = -1;
+
+	lex_all(buf, n, 0, append, &a);
+	lex_all(buf, n, NUMLEX_BYTEWISE, append, &b);
+	if (same_items(&a, &b))
+		items = (long)a.n;
+	else
+		fprintf(stderr, "  round %zu: %zu items by blocks, %zu by bytes\n", round, a.n, b.n);
+	free(a.it);
+	free(b.it);
+	return items;
+}
+
 /* The 64-byte block pass gives what the byte-at-a-time pass gives, wherever the blocks fall. */
 TEST(numlex_block_pass_is_the_bytewise_pass)
 {
@@ -1065,7 +1085,6 @@ TEST(numlex_block_pass_is_the_bytewise_pass)
 	size_t round;
 
 	for (round = 0; round < 600; round++) {
-		struct list a = {0}, b = {0};
 		size_t n = 0, len = 64 + next(&seed) % (sizeof(buf) - 64);
 
 		while (n < len) {
@@ -1080,17 +1099,10 @@ TEST(numlex_block_pass_is_the_bytewise_pass)
 			if (n < len && next(&seed) % 2)
 				buf[n++] = ' ';
 		}
-		lex_all(buf, n, 0, append, &a);
-		lex_all(buf, n, NUMLEX_BYTEWISE, append, &b);
-		if (!same_items(&a, &b)) {
-			fprintf(stderr, "  round %zu: %zu items by blocks, %zu by bytes\n", round, a.n, b.n);
+		if (passes_agree(buf, n, round) < 0) {
 			CHECK(!"the block pass and the bytewise pass disagree");
-			free(a.it);
-			free(b.it);
 			break;
 		}
-		free(a.it);
-		free(b.it);
 	}
 }
 
@@ -1122,7 +1134,7 @@ TEST(numlex_block_pass_skips_filter_collisions)
 			nw++;
 	}
 	for (round = 0; round < 400; round++) {
-		struct list a = {0}, b = {0};
+		long items;
 		size_t n = 0, len = 64 + next(&seed) % (sizeof(buf) - 64);
 
 		while (n < len) {
@@ -1137,18 +1149,12 @@ TEST(numlex_block_pass_skips_filter_collisions)
 			if (n < len)
 				buf[n++] = next(&seed) % 5 ? ' ' : ",.;-\n"[next(&seed) % 5];
 		}
-		lex_all(buf, n, 0, append, &a);
-		lex_all(buf, n, NUMLEX_BYTEWISE, append, &b);
-		if (!same_items(&a, &b)) {
-			fprintf(stderr, "  round %zu: %zu items by blocks, %zu by bytes\n", round, a.n, b.n);
+		items = passes_agree(buf, n, round);
+		if (items < 0) {
 			CHECK(!"the block pass and the bytewise pass disagree");
-			free(a.it);
-			free(b.it);
 			break;
 		}
-		CHECK(round > 0 || a.n > 0);
-		free(a.it);
-		free(b.it);
+		CHECK(round > 0 || items > 0);
 	}
 }
 
