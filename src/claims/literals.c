@@ -19,6 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_include)
+#if __has_include(<sys/platform/x86.h>)
+/* literals_find() in AVX2 blocks where the CPU has it (as find_literal()). */
+#include <immintrin.h>
+#include <sys/platform/x86.h> /* glibc 2.33 and later */
+#define LITERALS_AVX2 1
+#endif
+#endif
+
 /* Groups nested deeper than this give up (the packs nest four). */
 #define LIT_DEPTH 16
 
@@ -604,6 +613,23 @@ static void tables(struct literals *l, const struct set *s)
 		l->at[b - 32] = l->at[b];
 		l->count[b - 32] = l->count[b];
 	}
+	/* the nibble tables: every byte b with count[b], and every byte that
+	 * folds to a word's second (third), or all of them when a word is
+	 * shorter */
+	for (b = 0; b < 256; b++)
+		if (l->count[b])
+			l->first_lo[b % 16] |= (unsigned char)(1u << (b / 16 % 8));
+	for (i = 0; i < s->n; i++)
+		for (size_t at = 1; at < 3; at++) {
+			unsigned char *lo = at == 1 ? l->second_lo : l->third_lo;
+
+			b = s->len[i] <= at ? 256 : s->w[i][at];
+			if (b == 256)
+				memset(lo, 0xff, 16);
+			else
+				for (k = 0; k < 2; k++, b = b >= 'a' && b <= 'z' ? b - 32 : b)
+					lo[b % 16] |= (unsigned char)(1u << (b / 16 % 8));
+		}
 }
 
 int literals_of(const char *pat, struct literals *l)
@@ -677,7 +703,7 @@ static inline size_t word_here(const struct literals *l, const unsigned char *u,
 	return 0;
 }
 
-size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n)
+size_t literals_find_bytewise(const struct literals *l, const char *s, size_t from, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i, j;
@@ -686,6 +712,113 @@ size_t literals_find(const struct literals *l, const char *s, size_t from, size_
 		if ((j = word_here(l, u, i, n)) != 0)
 			return i + j;
 	return 0;
+}
+
+#ifdef LITERALS_AVX2
+static bool have_avx2(void)
+{
+	static int known; /* 0 not asked, 1 no, 2 yes */
+	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+
+	if (!k) {
+		k = CPU_FEATURE_ACTIVE(AVX2) ? 2 : 1;
+		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
+	}
+	return k == 2;
+}
+
+/* x's bytes in lo's set (lo a nibble table, hi each high nibble's bit) as its non-zero bytes. */
+static inline __attribute__((always_inline, target("avx2"))) __m256i in_set(__m256i x, __m256i lo,
+									     __m256i hi)
+{
+	const __m256i low4 = _mm256_set1_epi8(0x0f);
+
+	return _mm256_and_si256(
+		_mm256_shuffle_epi8(lo, _mm256_and_si256(x, low4)),
+		_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(x, 4), low4)));
+}
+
+/*
+ * The starts among u[0, 32) (it reads u[32] and u[33]) whose byte is in
+ * t[0]'s set, the next in t[1]'s and the one after in t[2]'s, as bits. A
+ * high nibble h and h + 8 share a bit: the sets are larger than l's bytes,
+ * never smaller.
+ */
+static inline __attribute__((always_inline, target("avx2"))) uint32_t starts(const unsigned char *u,
+									     const __m256i t[3],
+									     __m256i hi)
+{
+	const __m256i zero = _mm256_setzero_si256();
+	__m256i a = in_set(_mm256_loadu_si256((const __m256i *)(const void *)u), t[0], hi);
+	__m256i b = in_set(_mm256_loadu_si256((const __m256i *)(const void *)(u + 1)), t[1], hi);
+	__m256i c = in_set(_mm256_loadu_si256((const __m256i *)(const void *)(u + 2)), t[2], hi);
+
+	return ~(uint32_t)_mm256_movemask_epi8(_mm256_or_si256(
+		_mm256_or_si256(_mm256_cmpeq_epi8(a, zero), _mm256_cmpeq_epi8(b, zero)),
+		_mm256_cmpeq_epi8(c, zero)));
+}
+
+/*
+ * literals_find()'s blocks of 32 starts, from *from while a block's next byte
+ * is in s: the end of the first word, or 0 with *from where they stopped.
+ * The last block may overlap the one before; its starts below *from were
+ * searched already and are masked off.
+ */
+__attribute__((target("avx2"))) static size_t find_avx2(const struct literals *l,
+							 const unsigned char *u, size_t *from,
+							 size_t n)
+{
+	const __m256i hi = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32, 64,
+					    -128, 1, 2, 4, 8, 16, 32, 64, -128, 1, 2, 4, 8, 16, 32,
+					    64, -128);
+	const __m256i t[3] = {
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)l->first_lo)),
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)l->second_lo)),
+		_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)l->third_lo)),
+	};
+	size_t i = *from, b, j;
+	uint32_t m;
+
+	for (; i + 34 <= n; i += 32)
+		for (m = starts(u + i, t, hi); m; m &= m - 1)
+			if ((j = word_here(l, u, i + (size_t)__builtin_ctz(m), n)) != 0)
+				return i + (size_t)__builtin_ctz(m) + j;
+	/* (here n - 34 < i, and i < n - 2 leaves 1 to 31 starts searched) */
+	if (i + 2 < n) {
+		b = n - 34;
+		for (m = starts(u + b, t, hi) & (~0u << (i - b)); m; m &= m - 1)
+			if ((j = word_here(l, u, b + (size_t)__builtin_ctz(m), n)) != 0)
+				return b + (size_t)__builtin_ctz(m) + j;
+		i = n - 2;
+	}
+	*from = i;
+	return 0;
+}
+#endif
+
+/*
+ * The same answer as literals_find_bytewise(), which asks word_here() at
+ * every start in order and returns at the first that is not 0. The blocks
+ * ask it at the starts of their bits, in the same order, and skip only
+ * starts where it is 0: word_here() is not 0 at i only when count[u[i]] is
+ * (so u[i] is in first_lo's set, made of every b with count[b]) and one
+ * of l's words lies whole at u + i, case folded: u[i + 1] folds to its
+ * second byte, so is that byte or its upper case, in second_lo's set, and
+ * u[i + 2] to its third, in third_lo's (each a set of all bytes when some
+ * word is shorter). The blocks read no byte past s: the starts n - 2 and
+ * n - 1 are left to the loop.
+ */
+size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n)
+{
+#ifdef LITERALS_AVX2
+	if (from + 34 <= n && have_avx2()) {
+		size_t e = find_avx2(l, (const unsigned char *)s, &from, n);
+
+		if (e)
+			return e;
+	}
+#endif
+	return literals_find_bytewise(l, s, from, n);
 }
 
 bool literals_in(const struct literals *l, const char *s, size_t n)

@@ -27,6 +27,10 @@ struct literals {
 	/* the pairs of bytes words start with (folded, hashed to 4096 bits):
 	 * a common first letter is passed over unless the next one fits */
 	unsigned char pair[512];
+	/* the bytes that can start a word, and those that can be its second
+	 * and third, as nibble tables (bit h % 8 of lo[b % 16] for a byte b
+	 * whose high nibble is h): literals_find()'s vector blocks */
+	unsigned char first_lo[16], second_lo[16], third_lo[16];
 };
 
 /*
@@ -53,6 +57,9 @@ bool literals_in(const struct literals *l, const char *s, size_t n);
  * offset into s, or 0 when there is none.
  */
 size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n);
+
+/* literals_find() a byte at a time: the reference its vector blocks are tested against. */
+size_t literals_find_bytewise(const struct literals *l, const char *s, size_t from, size_t n);
 
 /* One past the start of the last of l's words found whole within s[0, n), or 0 when there is none. */
 size_t literals_last(const struct literals *l, const char *s, size_t n);

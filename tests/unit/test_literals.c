@@ -279,3 +279,73 @@ TEST(literals_sound_on_adversarial_patterns)
 		matched += check_words(pats[i], NULL, 4000);
 	CHECK(matched >= 100);
 }
+
+/*
+ * literals_find() (its vector blocks where the CPU has them) against
+ * literals_find_bytewise() on generated word sets and subjects: the same
+ * end, from every kind of start, on subjects of every length around the
+ * blocks' 34 bytes. The words mix letters (read in either case), digits,
+ * blanks, punctuation and bytes past 0x7f (whose high nibble shares a
+ * table bit with one below 0x80).
+ */
+TEST(literals_find_blocks_as_bytewise)
+{
+	static const char alpha[] = "aerstlnAERSTc0 -'\x01\x8e\xc3\xe2";
+	static struct literals l;
+	char pat[1024], s[400];
+	size_t set, r, found = 0, late = 0;
+
+	for (set = 0; set < 300; set++) {
+		size_t words = 1 + next() % 24, w, len = 0;
+
+		for (w = 0; w < words; w++) {
+			size_t k = 3 + next() % 6, c;
+
+			if (w)
+				pat[len++] = '|';
+			for (c = 0; c < k; c++) {
+				unsigned char b = (unsigned char)alpha[next() % (sizeof(alpha) - 1)];
+
+				/* a digit, blank, '-' or ''' stand for themselves; the rest as \xHH */
+				if ((b | 0x20) >= 'a' && (b | 0x20) <= 'z')
+					pat[len++] = (char)b;
+				else
+					len += (size_t)snprintf(pat + len, 5, "\\x%02x", b);
+			}
+		}
+		pat[len] = '\0';
+		if (literals_of(pat, &l) != 0)
+			continue;
+		for (r = 0; r < 200; r++) {
+			size_t n = 0, from, want, got;
+
+			for (size_t cap = next() % 300; n < cap;) {
+				uint64_t x = next();
+
+				if (x % 4 == 0) { /* a word of the set, in random case, maybe cut short */
+					size_t k = (x >> 8) % l.n, m = l.len[k] - ((x >> 16) % 5 == 0);
+
+					for (size_t j = 0; j < m && n < sizeof(s); j++)
+						s[n++] = (char)(l.word[k][j] ^ ((next() & 1) && l.word[k][j] >= 'a' &&
+										 l.word[k][j] <= 'z' ? 0x20 : 0));
+				} else if (x % 4 == 1) {
+					s[n++] = alpha[(x >> 8) % (sizeof(alpha) - 1)];
+				} else {
+					s[n++] = (char)(x >> 8);
+				}
+			}
+			from = next() % 4 ? next() % (n + 1) : 0;
+			want = literals_find_bytewise(&l, s, from, n);
+			got = literals_find(&l, s, from, n);
+			if (got != want)
+				fprintf(stderr, "  /%s/ from %zu of %zu bytes: %zu, bytewise %zu\n", pat,
+					from, n, got, want);
+			CHECK_EQ(got, want);
+			found += want != 0;
+			late += want + 2 >= n && want >= 33;
+		}
+	}
+	/* (the subjects reach words, and words at the end of long ones) */
+	CHECK(found > 10000);
+	CHECK(late > 100);
+}
