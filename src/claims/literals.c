@@ -15,6 +15,8 @@
  */
 #include "literals.h"
 
+#include "common/util.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -715,18 +717,6 @@ size_t literals_find_bytewise(const struct literals *l, const char *s, size_t fr
 }
 
 #ifdef LITERALS_AVX2
-static bool have_avx2(void)
-{
-	static int known; /* 0 not asked, 1 no, 2 yes */
-	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (!k) {
-		k = CPU_FEATURE_ACTIVE(AVX2) ? 2 : 1;
-		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
-	}
-	return k == 2;
-}
-
 /* x's bytes in lo's set (lo a nibble table, hi each high nibble's bit) as its non-zero bytes. */
 static inline __attribute__((always_inline, target("avx2"))) __m256i in_set(__m256i x, __m256i lo,
 									     __m256i hi)
@@ -811,7 +801,7 @@ __attribute__((target("avx2"))) static size_t find_avx2(const struct literals *l
 size_t literals_find(const struct literals *l, const char *s, size_t from, size_t n)
 {
 #ifdef LITERALS_AVX2
-	if (from + 34 <= n && have_avx2()) {
+	if (from + 34 <= n && cpu_avx2()) {
 		size_t e = find_avx2(l, (const unsigned char *)s, &from, n);
 
 		if (e)

@@ -24,6 +24,20 @@
 #endif
 #endif
 
+int util_avx2;
+
+int util_avx2_ask(void)
+{
+#ifdef LITERAL_AVX2
+	int k = CPU_FEATURE_ACTIVE(AVX2) ? 2 : 1;
+#else
+	int k = 1;
+#endif
+
+	__atomic_store_n(&util_avx2, k, __ATOMIC_RELAXED);
+	return k;
+}
+
 int diag_set(struct diag *d, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -494,7 +508,7 @@ const char *find_literal(const char *s, size_t n, const char *lit, size_t k)
 	if (k == 0 || n < k)
 		return k == 0 ? s : NULL;
 #ifdef LITERAL_AVX2
-	if (n >= 64 + k - 1 && CPU_FEATURE_ACTIVE(AVX2)) {
+	if (n >= 64 + k - 1 && cpu_avx2()) {
 		const char *hit = blocks_avx2(s, n, lit, k, &i);
 
 		if (hit)

@@ -167,4 +167,20 @@ const char *find_literal(const char *s, size_t n, const char *lit, size_t k);
 /* The four hexadecimal digits at p (a JSON \uXXXX's) as a number, or -1. */
 int hex4(const unsigned char *p);
 
+/*
+ * Whether the processor runs AVX2: asked of it once (glibc's
+ * CPU_FEATURE_ACTIVE() is a call, and the lexer's and the word search's
+ * texts are often one short sentence); false where the build cannot ask.
+ * Threads that ask at once all store the same answer.
+ */
+extern int util_avx2; /* 0 not asked, 1 no, 2 yes */
+int util_avx2_ask(void);
+
+static inline bool cpu_avx2(void)
+{
+	int k = __atomic_load_n(&util_avx2, __ATOMIC_RELAXED);
+
+	return (k ? k : util_avx2_ask()) == 2;
+}
+
 #endif

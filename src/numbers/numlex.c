@@ -993,25 +993,6 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 	return p + (rem < 64 ? rem : 64);
 }
 
-#ifdef NUMLEX_AVX2
-/*
- * Whether the blocks are read in AVX2: asked of the processor once (glibc's
- * CPU_FEATURE_ACTIVE() is a call, and a text is often one short sentence).
- * Threads that ask at once all store the same answer.
- */
-static bool have_avx2(void)
-{
-	static int known; /* 0 not asked, 1 no, 2 yes */
-	int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
-
-	if (!k) {
-		k = CPU_FEATURE_ACTIVE(AVX2) ? 2 : 1;
-		__atomic_store_n(&known, k, __ATOMIC_RELAXED);
-	}
-	return k == 2;
-}
-#endif
-
 /* The code search's end, once the pass has read the whole text. */
 static inline void code_end(struct numlex_state *lx, size_t n)
 {
@@ -1088,7 +1069,7 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		lx.opts = opts;
 		lx.examined = 0;
 #ifdef NUMLEX_AVX2
-		lx.avx2 = have_avx2();
+		lx.avx2 = cpu_avx2();
 #else
 		lx.avx2 = false;
 #endif
