@@ -28,107 +28,160 @@ static unsigned json_unplain(__m128i v)
 
 	return (~(unsigned)_mm_movemask_epi8(ok) & 0xFFFFu) | (unsigned)_mm_movemask_epi8(bad);
 }
-#endif
 
 /*
- * The end of the run of plain bytes that starts at p[i]. A finding's
- * message, recovery and text are mostly such runs, read 16 bytes at a
- * time: a byte is plain when, signed, it lies in (0x1F, 0x7F) and is no
- * quote or backslash. The last few bytes too: the string's last 16 read
- * again, or a short string copied into 16 bytes whose padding (NUL) ends
- * the run, rather than a byte at a time (most strings written are
- * shorter than 16 bytes, or end in a piece of one).
+ * The plain bytes at the start of p[0, r), stored at o: r when all are.
+ * A block of 16 is stored whole; fewer, as two overlapping halves (8 to
+ * 15 bytes) or quarters (4 to 7), loaded without a copy into a padded
+ * buffer: most strings written are shorter than 16 bytes, or end in a
+ * piece of one. Bytes stored past the plain ones are written over by the
+ * escape that follows. Below 4 bytes, SIZE_MAX: the caller goes a byte at
+ * a time.
  */
-static size_t json_plain_run(const unsigned char *p, size_t i, size_t n)
+static size_t plain_block(char *o, const unsigned char *p, size_t r)
 {
-#if defined(__SSE2__)
-	unsigned char t[16] = {0};
-	const unsigned char *q = t;
-	size_t base = 0;
 	unsigned m;
 
-	for (; i + 16 <= n; i += 16) {
-		m = json_unplain(_mm_loadu_si128((const __m128i *)(const void *)(p + i)));
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-	if (i == n)
-		return n;
-	if (n >= 16) {
-		base = n - 16;
-		q = p + base;
-	} else {
-		memcpy(t, p, n);
-	}
-	m = json_unplain(_mm_loadu_si128((const __m128i *)(const void *)q)) & (0xFFFFu << (i - base));
-	return m ? base + (size_t)__builtin_ctz(m) : n;
-#else
-	while (i < n && json_plain(p[i]))
-		i++;
-	return i;
-#endif
-}
+	if (r >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-/* With replaced NULL, an invalid byte is \udcXX; otherwise U+FFFD, counted. */
-static int json_string(struct buf *b, const char *s, size_t n, size_t *replaced)
+		_mm_storeu_si128((__m128i *)(void *)o, v);
+		m = json_unplain(v);
+		return m ? (size_t)__builtin_ctz(m) : 16;
+	}
+	if (r >= 8) {
+		uint64_t a, z;
+
+		memcpy(&a, p, 8);
+		memcpy(&z, p + r - 8, 8);
+		memcpy(o, &a, 8);
+		memcpy(o + r - 8, &z, 8);
+		m = json_unplain(_mm_set_epi64x((long long)z, (long long)a));
+		/* Bits 8 to 15 are bytes r - 8 to r - 1; the first 8 bits come first. */
+		return !m ? r : (m & 0xFFu) ? (size_t)__builtin_ctz(m)
+					    : r - 8 + (size_t)__builtin_ctz(m >> 8);
+	}
+	if (r >= 4) {
+		uint32_t a, z;
+
+		memcpy(&a, p, 4);
+		memcpy(&z, p + r - 4, 4);
+		memcpy(o, &a, 4);
+		memcpy(o + r - 4, &z, 4);
+		m = json_unplain(_mm_set_epi32(0, 0, (int)z, (int)a)) & 0xFFu;
+		return !m ? r : (m & 0xFu) ? (size_t)__builtin_ctz(m)
+					   : r - 4 + (size_t)__builtin_ctz(m >> 4);
+	}
+	return SIZE_MAX;
+}
+#endif
+
+/* Input bytes escaped per reservation of the output's room. */
+#define ESCAPE_CHUNK 4096
+
+/*
+ * Writes p[0, n) escaped at o and returns the end. o has room for 6n + 16
+ * bytes: any byte may become six (\u00XX, \udcXX), and a block's store
+ * may reach 16 bytes past where the output stands. With replaced NULL,
+ * an invalid byte is \udcXX; otherwise U+FFFD, counted.
+ */
+static char *escape(char *o, const unsigned char *p, size_t n, size_t *replaced)
 {
 	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, run = 0;
-	int err = buf_add(b, "\"", 1);
+	size_t i = 0, k;
 
-	while (i < n && err == 0) {
-		unsigned char c = p[i];
-		size_t k;
-		char esc[7];
+	for (;;) {
+		unsigned char c;
 
-		if (json_plain(c)) {
-			/* Copy plain ASCII in runs. */
-			run = i;
-			i = json_plain_run(p, i, n);
-			err = buf_add(b, s + run, i - run);
-			continue;
+#if defined(__SSE2__)
+		while ((k = plain_block(o, p + i, n - i)) != SIZE_MAX) {
+			i += k;
+			o += k;
+			if (i == n)
+				return o;
+			if (k < 16)
+				break;
 		}
+		if (k == SIZE_MAX)
+#endif
+		{
+			while (i < n && json_plain(p[i]))
+				*o++ = (char)p[i++];
+			if (i == n)
+				return o;
+		}
+		c = p[i];
 		switch (c) {
-		case '"': err = buf_add(b, "\\\"", 2); i++; continue;
-		case '\\': err = buf_add(b, "\\\\", 2); i++; continue;
-		case '\n': err = buf_add(b, "\\n", 2); i++; continue;
-		case '\r': err = buf_add(b, "\\r", 2); i++; continue;
-		case '\t': err = buf_add(b, "\\t", 2); i++; continue;
+		case '"': memcpy(o, "\\\"", 2); o += 2; i++; continue;
+		case '\\': memcpy(o, "\\\\", 2); o += 2; i++; continue;
+		case '\n': memcpy(o, "\\n", 2); o += 2; i++; continue;
+		case '\r': memcpy(o, "\\r", 2); o += 2; i++; continue;
+		case '\t': memcpy(o, "\\t", 2); o += 2; i++; continue;
 		default: break;
 		}
 		if (c < 0x20 || c == 0x7F) {
-			memcpy(esc, "\\u00", 4);
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 15];
-			err = buf_add(b, esc, 6);
+			memcpy(o, "\\u00", 4);
+			o[4] = hex[c >> 4];
+			o[5] = hex[c & 15];
+			o += 6;
 			i++;
 			continue;
 		}
 		k = utf8_char_len(p + i, n - i);
 		if (k > 0) {
-			err = buf_add(b, s + i, k);
-			i += k;
+			while (k--)
+				*o++ = (char)p[i++];
 			continue;
 		}
 		if (replaced) {
-			err = BUF_LIT(b, "\xEF\xBF\xBD");
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
 			++*replaced;
-			i++;
-			continue;
-		}
-		/* An invalid byte: a lone low surrogate U+DC80..U+DCFF carries it. */
-		err = buf_add(b, "\\udc", 4);
-		if (err == 0) {
-			esc[0] = hex[c >> 4];
-			esc[1] = hex[c & 15];
-			err = buf_add(b, esc, 2);
+		} else {
+			/* An invalid byte: a lone low surrogate U+DC80..U+DCFF carries it. */
+			memcpy(o, "\\udc", 4);
+			o[4] = hex[c >> 4];
+			o[5] = hex[c & 15];
+			o += 6;
 		}
 		i++;
 	}
-	if (err == 0)
-		err = buf_add(b, "\"", 1);
-	return err;
+}
+
+/*
+ * s[0, n) as a quoted JSON string, escaped in place in b: its room
+ * reserved once a chunk rather than checked at each piece. A chunk ends
+ * before a UTF-8 sequence that would cross it, which is then judged whole.
+ */
+static int json_string(struct buf *b, const char *s, size_t n, size_t *replaced)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k;
+	char *o;
+
+	do {
+		k = n;
+		if (k > ESCAPE_CHUNK) {
+			k = ESCAPE_CHUNK;
+			for (size_t j = 0; j < 3 && (p[k] & 0xC0) == 0x80; j++)
+				if ((p[k - j - 1] & 0xC0) != 0x80) {
+					k -= j + 1;
+					break;
+				}
+		}
+		if (grow(&b->data, &b->cap, b->len + 6 * k + 16 + 3, 1) < 0)
+			return -ENOMEM;
+		o = b->data + b->len;
+		if ((const char *)p == s)
+			*o++ = '"';
+		o = escape(o, p, k, replaced);
+		b->len = (size_t)(o - b->data);
+		p += k;
+		n -= k;
+	} while (n > 0);
+	b->data[b->len++] = '"';
+	b->data[b->len] = '\0';
+	return 0;
 }
 
 int emit_json_string(struct buf *b, const char *s, size_t n)
