@@ -22,6 +22,13 @@ static int field_quote(struct buf *b, const char *key, size_t klen, const char *
 	return buf_add(b, key, klen) ? -ENOMEM : emit_json_quote(b, v, n);
 }
 
+/* "00" to "99": a number's digits are written two to a division */
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324"
+	"25262728293031323334353637383940414243444546474849"
+	"50515253545556575859606162636465666768697071727374"
+	"75767778798081828384858687888990919293949596979899";
+
 /*
  * ,"key":v, inline: the key's length is known where it is called, and a
  * finding has four or more numbers (a call to buf_add_u64() and two to
@@ -32,10 +39,16 @@ static inline int field_u64(struct buf *b, const char *key, size_t klen, uint64_
 	char d[40] = {0}; /* the digits end at d + 20; 20 bytes from the first are copied */
 	size_t i = 20;
 
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	for (; v >= 100; v /= 100) {
+		i -= 2;
+		memcpy(d + i, digit_pairs + 2 * (v % 100), 2);
+	}
+	if (v >= 10) {
+		i -= 2;
+		memcpy(d + i, digit_pairs + 2 * v, 2);
+	} else {
+		d[--i] = (char)('0' + v);
+	}
 	if (b->cap - b->len <= klen + 20 && grow(&b->data, &b->cap, b->len + klen + 21, 1) < 0)
 		return -ENOMEM;
 	memcpy(b->data + b->len, key, klen);
@@ -45,13 +58,18 @@ static inline int field_u64(struct buf *b, const char *key, size_t klen, uint64_
 	return 0;
 }
 
-/* The record's start: {"type":"T","path":"P" and where it is in a transcript */
-static int head(struct jsonl *w, const char *type)
+/*
+ * The record's start: {"type":"T","path":"P" and where it is in a
+ * transcript. HEAD() gives the literal up to the path and its length.
+ */
+#define HEAD_LIT(type) "{\"type\":\"" type "\",\"path\":"
+#define HEAD(type) HEAD_LIT(type), sizeof(HEAD_LIT(type)) - 1
+
+static inline int head(struct jsonl *w, const char *start, size_t n)
 {
 	struct buf *b = &w->b;
 
-	return BUF_LIT(b, "{\"type\":\"") | buf_adds(b, type) | BUF_LIT(b, "\",\"path\":") |
-	       emit_json_string(b, w->path, strlen(w->path)) |
+	return buf_add(b, start, n) | emit_json_string(b, w->path, strlen(w->path)) |
 	       (w->where ? buf_add(b, w->where, w->where_len) : 0);
 }
 
@@ -131,13 +149,12 @@ int jsonl_finding(struct jsonl *w, const struct halluscan_finding *f, const char
 	struct buf *b = &w->b;
 	int err = 0;
 
-	err |= head(w, "finding");
+	err |= head(w, HEAD("finding"));
 	err |= field_str(b, KEY("signal"), f->signal, strlen(f->signal));
 	err |= jsonl_also(b, f);
 	err |= field_str(b, KEY("rule"), f->rule, strlen(f->rule));
 	err |= BUF_LIT(b, ",\"severity\":\"");
-	err |= buf_adds(b, halluscan_severity_name(f->severity));
-	err |= buf_addc(b, '"');
+	err |= buf_adds(b, halluscan_severity_name(f->severity)) | BUF_LIT(b, "\"");
 	if (f->trigger)
 		err |= field_str(b, KEY("trigger"), f->trigger, strlen(f->trigger));
 	err |= field_u64(b, KEY("start"), f->start);
@@ -175,7 +192,7 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c)
 	size_t i;
 	int err = 0;
 
-	err |= head(w, "claim");
+	err |= head(w, HEAD("claim"));
 	err |= field_u64(b, KEY("start"), c->start) | field_u64(b, KEY("end"), c->end);
 	err |= BUF_LIT(b, ",\"label\":\"") | buf_adds(b, halluscan_claim_label_name(c->label)) |
 	       buf_addc(b, '"');
@@ -205,7 +222,7 @@ int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 	size_t i;
 	int err = 0;
 
-	err |= head(w, "summary");
+	err |= head(w, HEAD("summary"));
 	err |= field_u64(b, KEY("bytes"), s->bytes);
 	if (in && in->encoding)
 		err |= field_str(b, KEY("encoding"), in->encoding, strlen(in->encoding)) |
