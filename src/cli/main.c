@@ -1342,6 +1342,11 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
+	/* Records to a pipe or a file go to stdio JSONL_HOLD bytes at a time
+	 * (jsonl.h): nothing else writes to stdout meanwhile, and each input's
+	 * summary syncs. A terminal, or --line-buffered, has each as it is made. */
+	if (out.f == stdout && !o.line_buffered && !isatty(STDOUT_FILENO))
+		out.hold = JSONL_HOLD;
 	err = report_start(&rep, &d);
 	if (err < 0)
 		goto fail;

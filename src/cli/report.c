@@ -563,6 +563,8 @@ int report_finding(void *ctx, const struct halluscan_finding *f)
 int report_claim(void *ctx, const struct halluscan_claim *c)
 {
 	struct report *r = ctx;
+	struct buf *b = &r->out->b;
+	size_t start = b->len; /* (records before it may be held back in b: jsonl.h) */
 	struct held *h;
 	int err;
 
@@ -574,14 +576,14 @@ int report_claim(void *ctx, const struct halluscan_claim *c)
 	if (err)
 		return err;
 	h = hold_slot(r);
-	if (!h || !(h->mem = malloc(r->out->b.len))) {
+	if (!h || !(h->mem = malloc(b->len - start))) {
 		if (h)
 			r->n_held--;
 		return -ENOMEM;
 	}
-	memcpy(h->mem, r->out->b.data, r->out->b.len);
-	h->claim_len = r->out->b.len;
-	r->out->b.len = 0;
+	memcpy(h->mem, b->data + start, b->len - start);
+	h->claim_len = b->len - start;
+	b->len = start;
 	return 0;
 }
 

@@ -73,18 +73,34 @@ static inline int head(struct jsonl *w, const char *start, size_t n)
 	       (w->where ? buf_add(b, w->where, w->where_len) : 0);
 }
 
+/* Writes the first n bytes of w->b, whole records, and keeps the rest. */
+static void write_out(struct jsonl *w, size_t n)
+{
+	if (w->err || n == 0)
+		return;
+	if (fwrite(w->b.data, 1, n, w->f) != n)
+		w->err = errno ? errno : EIO;
+	if (n < w->b.len)
+		memmove(w->b.data, w->b.data + n, w->b.len - n);
+	w->b.len -= n;
+	w->held = 0;
+}
+
 int jsonl_flush(struct jsonl *w)
 {
 	if (w->err)
 		return -w->err;
-	if (w->b.len > 0 && fwrite(w->b.data, 1, w->b.len, w->f) != w->b.len)
-		w->err = errno ? errno : EIO;
-	w->b.len = 0;
+	if (w->b.len < w->hold) {
+		w->held = (uint16_t)w->b.len;
+		return 0;
+	}
+	write_out(w, w->b.len);
 	return w->err ? -w->err : 0;
 }
 
 int jsonl_sync(struct jsonl *w)
 {
+	write_out(w, w->held);
 	if (fflush(w->f) != 0 && !w->err)
 		w->err = errno ? errno : EIO;
 	return w->err ? -w->err : 0;
@@ -92,6 +108,7 @@ int jsonl_sync(struct jsonl *w)
 
 void jsonl_fini(struct jsonl *w)
 {
+	write_out(w, w->held);
 	buf_free(&w->b);
 }
 

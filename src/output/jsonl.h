@@ -3,9 +3,9 @@
  * The JSONL writer: one record per finding, claim and input summary, as
  * the manual's OUTPUT section says, from what the library reports (it
  * sees findings, never the scanner). Records are built in w->b and
- * written to w->f by jsonl_flush(); the first write error is kept and
- * returned from then on, so a closed pipe ends the run with every record
- * found before it written.
+ * written to w->f by jsonl_flush(), or held until w->hold bytes are; the
+ * first write error is kept and returned from then on, so a closed pipe
+ * ends the run with every record found before it written.
  *
  * The caller owns struct jsonl: zero it, set f and rules, and
  * jsonl_fini() it at the end. No function keeps a pointer to a record.
@@ -41,7 +41,20 @@ struct jsonl {
 	const struct out_message *message;
 	struct buf b;      /* records not yet written */
 	int err;           /* errno of the first write error */
+	/* Bytes of whole records b may hold before jsonl_flush() writes them
+	 * (under 64 KiB): 0, each record as it is made. Where nothing reads
+	 * the stream before it is synced, more saves a call to fwrite() a
+	 * record. held is those at the start of b, kept back (fewer than hold). */
+	uint16_t hold, held;
 };
+
+/*
+ * What the program's own output holds back (struct jsonl's hold): some
+ * five findings' records a call to fwrite() take most of the saving, and
+ * glibc copies a write of 4 KiB or more with rep movsb (valgrind counts
+ * it an instruction a byte).
+ */
+#define JSONL_HOLD 2048
 
 /* How an input was read, for its summary. */
 struct jsonl_input {
@@ -64,7 +77,12 @@ int jsonl_claim_add(struct jsonl *w, const struct halluscan_claim *c);
 /* The summary, last for each input; claims fields when s->claims is set. */
 int jsonl_summary(struct jsonl *w, const struct halluscan_summary *s,
 		  const struct jsonl_input *in);
-/* Writes what w->b holds to w->f's buffer; jsonl_sync() also flushes that. */
+/*
+ * Writes what w->b holds to w->f's buffer, once that is w->hold bytes or
+ * more; jsonl_sync() writes it whatever its length and flushes w->f, and
+ * jsonl_fini() writes the records held back before it frees them (a run
+ * that fails after them still writes them, as stdio did).
+ */
 int jsonl_flush(struct jsonl *w);
 int jsonl_sync(struct jsonl *w);
 void jsonl_fini(struct jsonl *w);
