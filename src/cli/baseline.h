@@ -57,5 +57,15 @@ void fingerprint(const char *rule, const char *text, size_t len, const char *pat
 		 unsigned long long index, char out[FINGERPRINT_LEN + 1]);
 /* The key that indexes count: a hash of the rule and the normalized text. */
 unsigned long long fingerprint_key(const char *rule, const char *text, size_t len);
+/*
+ * Text normalized once for both (a finding's key as it comes, its
+ * fingerprint when it is written): fingerprint_normalize() writes it to
+ * out (room for len bytes) and returns its length; the other two take it
+ * so and give what fingerprint() and fingerprint_key() give of the text.
+ */
+size_t fingerprint_normalize(const char *text, size_t len, char *out);
+void fingerprint_normalized(const char *rule, const char *norm, size_t n, const char *path,
+			    unsigned long long index, char out[FINGERPRINT_LEN + 1]);
+unsigned long long fingerprint_key_normalized(const char *rule, const char *norm, size_t n);
 
 #endif

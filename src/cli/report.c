@@ -27,6 +27,7 @@ struct fp_lazy {
 	unsigned long long index;
 	bool want; /* the finding has an index: it is fingerprinted */
 	bool redact; /* its text has credentials to redact */
+	bool normed; /* its text, normalized, is in the report's norm (not once held) */
 	bool made;
 	char fp[FINGERPRINT_LEN + 1];
 };
@@ -190,7 +191,8 @@ int report_start(struct report *r, struct diag *d)
 	}
 	r->n_signals = info->n_signals;
 	r->counts = calloc(r->n_signals ? r->n_signals : 1, sizeof(*r->counts));
-	if (!r->counts)
+	r->prose = calloc(r->n_signals ? r->n_signals : 1, sizeof(*r->prose));
+	if (!r->counts || !r->prose)
 		return -ENOMEM;
 	r->ps.directives = r->inline_ignore;
 	/* Without a rule of the signal nothing confirms a directive, and none is honoured. */
@@ -283,44 +285,67 @@ static bool fingerprinted(const struct report *r)
 	       r->write_baseline;
 }
 
-/* The occurrence of f's (rule, text) key, taken in the order findings come. */
-static int finding_occurrence(struct report *r, const struct halluscan_finding *f,
-			      struct fp_lazy *l)
+/*
+ * f's text as its fingerprint reads it, into r->norm: a URL's credentials
+ * redacted (so that it tells nothing of them and holds when they rotate),
+ * then normalized. *redact: there were credentials.
+ */
+static int normalize(struct report *r, const struct halluscan_finding *f, bool *redact)
 {
 	const char *t = f->text;
 	size_t n = f->text_len;
-	int err;
+	int err = url_redact(&t, &n, &r->redacted);
 
-	l->made = false;
-	l->want = false;
-	l->fp[0] = '\0';
-	if (f->grounded || !fingerprinted(r))
-		return 0;
-	err = url_redact(&t, &n, &r->redacted);
-	err = err ? err : occurrence(r, fingerprint_key(f->rule, t, n), &l->index);
-	l->want = err == 0;
-	l->redact = t != f->text || n != f->text_len;
+	if (err == 0 && grow(&r->norm.data, &r->norm.cap, n + 1, 1) < 0)
+		err = -ENOMEM;
+	if (err == 0)
+		r->norm.len = fingerprint_normalize(t, n, r->norm.data);
+	*redact = t != f->text || n != f->text_len;
 	return err;
 }
 
 /*
- * f's fingerprint (made once), of the text as written: a URL's credentials
- * redacted, so that it tells nothing of them and holds when they rotate.
- * NULL when f has none (grounded, or nothing reads them) or on no memory.
+ * The occurrence of f's (rule, text) key, taken in the order findings
+ * come. The normalized text stays in r->norm for its fingerprint, which a
+ * finding decided at once (nearly every one) makes before the next comes.
+ */
+static int finding_occurrence(struct report *r, const struct halluscan_finding *f,
+			      struct fp_lazy *l)
+{
+	int err;
+
+	l->made = false;
+	l->want = false;
+	l->normed = false;
+	l->fp[0] = '\0';
+	if (f->grounded || !fingerprinted(r))
+		return 0;
+	err = normalize(r, f, &l->redact);
+	err = err ? err : occurrence(r, fingerprint_key_normalized(f->rule, r->norm.data,
+								    r->norm.len), &l->index);
+	l->want = l->normed = err == 0;
+	return err;
+}
+
+/*
+ * f's fingerprint (made once), of the text as written, its credentials
+ * redacted (normalize()). NULL when f has none (grounded, or nothing reads
+ * them) or on no memory.
  */
 static const char *finding_fingerprint(struct report *r, const struct halluscan_finding *f,
 				       struct fp_lazy *l)
 {
-	const char *t = f->text;
-	size_t n = f->text_len;
+	bool redact;
 
 	if (!l->want)
 		return NULL;
 	if (!l->made) {
-		if (l->redact && url_redact(&t, &n, &r->redacted))
+		if (!l->normed && normalize(r, f, &redact))
 			return NULL;
-		fingerprint(f->rule, t, n, r->out->path, l->index, l->fp);
+		fingerprint_normalized(f->rule, r->norm.data, r->norm.len, r->out->path, l->index,
+				       l->fp);
 		l->made = true;
+		l->normed = false;
 	}
 	return l->fp;
 }
@@ -344,9 +369,22 @@ static int write_finding(struct report *r, const struct halluscan_finding *f, co
 	}
 }
 
-static bool in_code(const struct report *r, const struct halluscan_finding *f)
+/*
+ * Is f a prose signal's, in Markdown code? Whether a signal is prose is
+ * kept by its index once asked (0 not yet, 1 no, 2 yes): six names
+ * compared a finding cost more than its record's numbers.
+ */
+static bool in_code(struct report *r, const struct halluscan_finding *f)
 {
-	return r->skip_code && prose_signal(f->signal) && prescan_in_code(&r->ps, f->start);
+	unsigned char *k = f->signal_index < r->n_signals ? &r->prose[f->signal_index] : NULL;
+
+	if (!r->skip_code)
+		return false;
+	if (!k)
+		return prose_signal(f->signal) && prescan_in_code(&r->ps, f->start);
+	if (!*k)
+		*k = prose_signal(f->signal) ? 2 : 1;
+	return *k == 2 && prescan_in_code(&r->ps, f->start);
 }
 
 /* Is f covered by a directive: 1, 0, or -1 not known until the scanner has gone further. */
@@ -508,6 +546,7 @@ static int hold_finding(struct report *r, const struct halluscan_finding *f,
 	h->f.also = NULL; /* set as it is released (the array moves) */
 	h->f.also_index = NULL;
 	h->fp = *l;
+	h->fp.normed = false; /* others' texts go through r->norm before it is decided */
 	memcpy(p, f->text, f->text_len);
 	h->f.text = p;
 	p += f->text_len + 1;
@@ -825,7 +864,9 @@ void report_fini(struct report *r)
 	free(r->sarif_ids);
 	free(r->keys);
 	free(r->counts);
+	free(r->prose);
 	buf_free(&r->redacted);
+	buf_free(&r->norm);
 	buf_free(&r->quarantine_record);
 	prescan_fini(&r->ps);
 }

@@ -79,8 +79,10 @@ struct report {
 	struct fp_count *keys;
 	size_t n_keys, cap_keys;
 	uint64_t *counts;
+	unsigned char *prose;     /* by signal index: in_code()'s */
 	size_t n_signals;
 	struct buf redacted; /* a finding's text, a URL's credentials redacted */
+	struct buf norm;     /* and normalized, for its key and fingerprint */
 	struct buf quarantine_record;
 	uint64_t findings, sup_inline, sup_baseline, sup_code;
 	size_t directive_signal;  /* spoofed_directive's index, or SIZE_MAX */

@@ -78,3 +78,32 @@ TEST(fingerprint_values)
 		CHECK_STR(fp, want);
 	}
 }
+
+/* The text normalized once (a finding's key, then its fingerprint) gives what the text gives. */
+TEST(fingerprint_normalized_same)
+{
+	char fp[FINGERPRINT_LEN + 1], want[FINGERPRINT_LEN + 1], text[700] = {0}, norm[700];
+	uint64_t rng = 11;
+	size_t i, n, k;
+
+	for (n = 0; n < sizeof(text); n += 1 + n / 16) {
+		for (i = 0; i < n; i++) {
+			uint64_t x = test_xorshift(&rng);
+
+			/* blanks, capitals, bytes past ASCII, and long runs of none */
+			text[i] = x % 5 == 0 ? " \t\n\r\f\v"[(x >> 8) % 6]
+				  : x % 5 == 1 ? (char)('A' + (x >> 16) % 26)
+				  : x % 5 == 2 && n % 3 ? (char)(0x80 + (x >> 16) % 128)
+						       : (char)('a' + (x >> 16) % 40);
+			if (n % 4 == 0 && i < n / 2)
+				text[i] = (char)('a' + i % 26);
+		}
+		k = fingerprint_normalize(text, n, norm);
+		CHECK(k <= n);
+		fingerprint_normalized("number.count", norm, k, n % 2 ? "./in.txt" : "-", n, fp);
+		reference("number.count", text, n, n % 2 ? "./in.txt" : "-", n, want);
+		CHECK_STR(fp, want);
+		CHECK(fingerprint_key_normalized("number.count", norm, k) ==
+		      fingerprint_key("number.count", text, n));
+	}
+}
