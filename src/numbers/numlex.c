@@ -511,27 +511,39 @@ static uint64_t prefix_bits(const char *s)
 	return p;
 }
 
-/* block_masks_avx2()'s constants, 32 bytes of each, read with one load. */
+/*
+ * masks_avx2()'s constants, 32 bytes of each. Read through a pointer the
+ * compiler cannot see into (avx2_consts(), asked anew by each half), they
+ * are operands of the instructions that use them: seen, GCC built each in
+ * registers (three instructions apiece) on every block, and kept them
+ * there for both halves at the cost of spilling others.
+ */
 #define AVX2_ROW(x) x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, \
 		    x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x
-static const char avx2_k[8][32] __attribute__((aligned(32))) = {
-	{AVX2_ROW(0x20)}, {AVX2_ROW('a' - 1)}, {AVX2_ROW('z' + 1)}, {AVX2_ROW('0' - 1)},
-	{AVX2_ROW('9' + 1)}, {AVX2_ROW('_')}, {AVX2_ROW('@')}, {AVX2_ROW(0x0f)},
+enum { K_FOLD, K_LETTER, K_NOT_LETTER, K_DIGIT, K_NOT_DIGIT, K_UNDERSCORE, K_AT, K_LOW4, AVX2_CONSTS };
+static const char avx2_k[AVX2_CONSTS][32] __attribute__((aligned(32))) = {
+	/* A letter with its 0x20 bit set, plus 128 - 'a', is one of the 26
+	 * least bytes, signed; a digit plus 128 - '0' one of the 10 least:
+	 * greater than the bound, it is none (bytes of 0x80 and up wrap
+	 * past it too). */
+	{AVX2_ROW(0x20)}, {AVX2_ROW(128 - 'a')}, {AVX2_ROW(-128 + 25)}, {AVX2_ROW(128 - '0')},
+	{AVX2_ROW(-128 + 9)}, {AVX2_ROW('_')}, {AVX2_ROW('@')}, {AVX2_ROW(0x0f)},
 };
 
-static inline __attribute__((always_inline, target("avx2"))) __m256i avx2_k_of(int i)
+static inline __attribute__((always_inline)) const __m256i *avx2_consts(void)
 {
-	return _mm256_load_si256((const __m256i *)(const void *)avx2_k[i]);
+	const __m256i *k = (const __m256i *)(const void *)avx2_k;
+
+	__asm__("" : "+r"(k));
+	return k;
 }
 
-/* The buckets of the 32 bytes at s (their 0x20 bit set) at one place of a prefix. */
+/* The buckets of the 32 bytes c (their 0x20 bit set) at one place of a prefix. */
 static inline __attribute__((always_inline, target("avx2"))) __m256i
-prefix_place(__m256i c, __m256i lo, __m256i hi)
+prefix_place(const __m256i *k, __m256i c, __m256i lo, __m256i hi)
 {
-	const __m256i low4 = avx2_k_of(7);
-
-	return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(c, low4)),
-				_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(c, 4), low4)));
+	return _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(c, k[K_LOW4])),
+				_mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(c, 4), k[K_LOW4])));
 }
 
 /* The tables of the three places of a prefix, in both lanes. */
@@ -539,30 +551,33 @@ struct prefix_tables {
 	__m256i lo0, hi0, lo1, hi1, lo2, hi2;
 };
 
-/* One half of block_masks_avx2(): 32-bit masks of the 32 bytes at s. */
+/*
+ * One half of masks_avx2(): 32-bit masks of the 32 bytes at s, L and D
+ * inverted (a bit for each byte that is no letter, no digit).
+ */
 static inline __attribute__((always_inline, target("avx2"))) void
-masks_half(const char *s, const struct prefix_tables *pt, uint32_t *l, uint32_t *d, uint32_t *k,
-	   uint32_t *p)
+masks_half(const char *s, const struct prefix_tables *pt, uint32_t *nl, uint32_t *nd, uint32_t *sp,
+	   uint32_t *np)
 {
-	const __m256i fold = avx2_k_of(0);
+	const __m256i *k = avx2_consts();
 	__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)s);
-	__m256i y = _mm256_or_si256(x, fold);
+	__m256i y = _mm256_or_si256(x, k[K_FOLD]);
 	/* (the low nibble is the same with the 0x20 bit set or not) */
-	__m256i x1 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 1));
-	__m256i x2 = _mm256_loadu_si256((const __m256i *)(const void *)(s + 2));
-	__m256i m = _mm256_and_si256(_mm256_and_si256(prefix_place(y, pt->lo0, pt->hi0),
-						      prefix_place(_mm256_or_si256(x1, fold), pt->lo1, pt->hi1)),
-				     prefix_place(_mm256_or_si256(x2, fold), pt->lo2, pt->hi2));
+	__m256i x1 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(const void *)(s + 1)), k[K_FOLD]);
+	__m256i x2 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(const void *)(s + 2)), k[K_FOLD]);
+	__m256i m = _mm256_and_si256(_mm256_and_si256(prefix_place(k, y, pt->lo0, pt->hi0),
+						      prefix_place(k, x1, pt->lo1, pt->hi1)),
+				     prefix_place(k, x2, pt->lo2, pt->hi2));
 
-	/* Bytes of 0x80 and up are negative: no letter, no digit; and in no
-	 * bucket (the tables have nothing past a high nibble of 7). */
-	*l = (uint32_t)_mm256_movemask_epi8(
-		_mm256_and_si256(_mm256_cmpgt_epi8(y, avx2_k_of(1)), _mm256_cmpgt_epi8(avx2_k_of(2), y)));
-	*d = (uint32_t)_mm256_movemask_epi8(
-		_mm256_and_si256(_mm256_cmpgt_epi8(x, avx2_k_of(3)), _mm256_cmpgt_epi8(avx2_k_of(4), x)));
-	*k = (uint32_t)_mm256_movemask_epi8(
-		_mm256_or_si256(_mm256_cmpeq_epi8(x, avx2_k_of(5)), _mm256_cmpeq_epi8(x, avx2_k_of(6))));
-	*p = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+	/* Bytes of 0x80 and up are in no bucket (the tables have nothing
+	 * past a high nibble of 7). */
+	*nl = (uint32_t)_mm256_movemask_epi8(
+		_mm256_cmpgt_epi8(_mm256_add_epi8(y, k[K_LETTER]), k[K_NOT_LETTER]));
+	*nd = (uint32_t)_mm256_movemask_epi8(
+		_mm256_cmpgt_epi8(_mm256_add_epi8(x, k[K_DIGIT]), k[K_NOT_DIGIT]));
+	*sp = (uint32_t)_mm256_movemask_epi8(
+		_mm256_or_si256(_mm256_cmpeq_epi8(x, k[K_UNDERSCORE]), _mm256_cmpeq_epi8(x, k[K_AT])));
+	*np = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
 }
 
 /*
@@ -573,9 +588,8 @@ masks_half(const char *s, const struct prefix_tables *pt, uint32_t *l, uint32_t 
  * s + 1 and s + 2, a place kept where one bucket holds all three (none
  * kept in a half not read). 32 * halves + 2 bytes at s are read.
  */
-__attribute__((target("avx2"))) static void block_masks_avx2(const char *s, unsigned halves,
-							      uint64_t *L, uint64_t *D, uint64_t *S,
-							      uint64_t *P)
+static inline __attribute__((always_inline, target("avx2"))) void
+masks_avx2(const char *s, unsigned halves, uint64_t *L, uint64_t *D, uint64_t *S, uint64_t *P)
 {
 #define NIBBLES(j, h) \
 	_mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)vocab_prefix_nibbles[j][h]))
@@ -583,15 +597,23 @@ __attribute__((target("avx2"))) static void block_masks_avx2(const char *s, unsi
 		NIBBLES(0, 0), NIBBLES(0, 1), NIBBLES(1, 0), NIBBLES(1, 1), NIBBLES(2, 0), NIBBLES(2, 1),
 	};
 #undef NIBBLES
-	uint32_t l0, d0, k0, p0, l1 = 0, d1 = 0, k1 = 0, p1 = 0;
+	uint32_t l0, d0, s0, p0, l1 = ~0u, d1 = ~0u, s1 = 0, p1 = ~0u;
 
-	masks_half(s, &pt, &l0, &d0, &k0, &p0);
+	masks_half(s, &pt, &l0, &d0, &s0, &p0);
 	if (halves > 1)
-		masks_half(s + 32, &pt, &l1, &d1, &k1, &p1);
-	*L = l0 | (uint64_t)l1 << 32;
-	*D = d0 | (uint64_t)d1 << 32;
-	*S = k0 | (uint64_t)k1 << 32;
-	*P = p0 | (uint64_t)p1 << 32;
+		masks_half(s + 32, &pt, &l1, &d1, &s1, &p1);
+	*L = ~(l0 | (uint64_t)l1 << 32);
+	*D = ~(d0 | (uint64_t)d1 << 32);
+	*S = s0 | (uint64_t)s1 << 32;
+	*P = ~(p0 | (uint64_t)p1 << 32);
+}
+
+/* The same as a function of its own, for masks_check(). */
+__attribute__((target("avx2"), noinline)) static void block_masks_avx2(const char *s, unsigned halves,
+									uint64_t *L, uint64_t *D,
+									uint64_t *S, uint64_t *P)
+{
+	masks_avx2(s, halves, L, D, S, P);
 }
 #endif
 
@@ -893,6 +915,9 @@ static inline bool may_trigger(const char *b, unsigned s, unsigned len)
 	return vocab_triggers[h / 64] >> (h % 64) & (len - TRIG_MIN <= TRIG_MAX - TRIG_MIN);
 }
 
+/* What block() makes its masks with: block_masks() and P, or the AVX2 build's. */
+typedef void masks_fn(const char *t, size_t rem, uint64_t *L, uint64_t *D, uint64_t *S, uint64_t *P);
+
 /* Fewer bytes than this left go a step at a time: block()'s padded copy costs more. */
 #define BLOCK_MIN 16
 
@@ -903,7 +928,8 @@ static inline bool may_trigger(const char *b, unsigned s, unsigned len)
  * word, a word glued to digits, a word that runs past the block, a digit,
  * "_" or "@"), which step() then takes.
  */
-static size_t block(struct numlex_state *lx, size_t p, bool *closer)
+static inline __attribute__((always_inline)) size_t block(struct numlex_state *lx, size_t p,
+							   bool *closer, masks_fn *masks)
 {
 	const char *t = lx->t + p;
 	size_t rem = lx->n - p;
@@ -916,19 +942,24 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 	 * Fewer than 66 bytes left (a short sentence, or the end of one; the
 	 * AVX2 masks read two past the block): a copy padded with blanks,
 	 * which are no letter, digit or mark and end a word as the end of the
-	 * text does.
+	 * text does. The bytes go in as two or three pieces of a fixed size
+	 * that overlap (rem is BLOCK_MIN or more): memcpy() of rem bytes was
+	 * a call.
 	 */
 	if (rem < 64 + 2) {
 		memset(pad, ' ', sizeof(pad));
-		memcpy(pad, t, MIN(rem, sizeof(pad)));
+		if (rem >= 32) {
+			memcpy(pad, t, 32);
+			if (rem > 64)
+				memcpy(pad + 32, t + 32, 32);
+			memcpy(pad + rem - 32, t + rem - 32, 32);
+		} else {
+			memcpy(pad, t, 16);
+			memcpy(pad + rem - 16, t + rem - 16, 16);
+		}
 		t = pad;
 	}
-#ifdef NUMLEX_AVX2
-	if (lx->avx2)
-		block_masks_avx2(t, rem <= 32 ? 1 : 2, &L, &D, &S, &P);
-	else
-#endif
-		block_masks(t, chunks_of(rem), &L, &D, &S);
+	masks(t, rem, &L, &D, &S, &P);
 	COUNT(lx, rem < 64 ? rem : 64);
 	if (lx->code == NUMLEX_NO_CODE)
 		code_block(lx, p, t, rem < 64 ? rem : 64, L, D, S);
@@ -991,6 +1022,32 @@ static size_t block(struct numlex_state *lx, size_t p, bool *closer)
 		return p + first;
 	*closer = false;
 	return p + (rem < 64 ? rem : 64);
+}
+
+#ifdef NUMLEX_AVX2
+static inline __attribute__((always_inline, target("avx2"))) void
+block_masks_of_avx2(const char *t, size_t rem, uint64_t *L, uint64_t *D, uint64_t *S, uint64_t *P)
+{
+	masks_avx2(t, rem <= 32 ? 1 : 2, L, D, S, P);
+}
+
+/*
+ * block() built for AVX2, its masks inline: as a call of its own, the
+ * masks stored and read back, they were a block's dearest part (a
+ * function built for AVX2 cannot be inline in one that is not).
+ */
+static __attribute__((target("avx2"), noinline)) size_t block_avx2(struct numlex_state *lx, size_t p,
+								     bool *closer)
+{
+	return block(lx, p, closer, block_masks_of_avx2);
+}
+#endif
+
+static inline __attribute__((always_inline)) void block_masks_of(const char *t, size_t rem, uint64_t *L,
+								  uint64_t *D, uint64_t *S, uint64_t *P)
+{
+	block_masks(t, chunks_of(rem), L, D, S);
+	*P = ~0ull;
 }
 
 /* The code search's end, once the pass has read the whole text. */
@@ -1094,7 +1151,12 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		size_t q;
 
 		if (n - p >= BLOCK_MIN && !(opts & NUMLEX_BYTEWISE)) {
-			p = block(&lx, p, &closer);
+#ifdef NUMLEX_AVX2
+			if (lx.avx2)
+				p = block_avx2(&lx, p, &closer);
+			else
+#endif
+				p = block(&lx, p, &closer, block_masks_of);
 			if (!closer)
 				continue;
 		}
