@@ -308,10 +308,15 @@ static bool line_starts_before(struct numlex_state *lx, size_t i)
 
 static bool list_marker(struct numlex_state *lx, const struct opnd *o)
 {
-	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
+	int c, c1;
 
+	/* (the operand first: most are no bare number, and need no byte read) */
 	if (o->kind != K_NUMBER || o->x.words || !whole(&o->x, 0, 999) || o->currency ||
-	    o->to != o->x.to || (c != '.' && c != ')'))
+	    o->to != o->x.to)
+		return false;
+	c = B(lx, o->x.to);
+	c1 = B(lx, o->x.to + 1);
+	if (c != '.' && c != ')')
 		return false;
 	if (!(c1 == ' ' || c1 == '\t' || c1 == '\n' || c1 == '\r' || o->x.to + 1 == lx->n))
 		return false;
@@ -321,11 +326,15 @@ static bool list_marker(struct numlex_state *lx, const struct opnd *o)
 /* NUMLEX_INLINE_ITEM's shape: "N." or "N)" mid-line after a list's separator or a sentence's end. */
 static bool inline_item(struct numlex_state *lx, const struct opnd *o)
 {
-	int c = B(lx, o->x.to), c1 = B(lx, o->x.to + 1);
+	int c, c1;
 	size_t j;
 
 	if (o->kind != K_NUMBER || o->x.words || o->x.comma || o->x.decimals || !whole(&o->x, 1, 999) ||
-	    o->currency || o->to != o->x.to || o->from != o->x.from || (c != '.' && c != ')'))
+	    o->currency || o->to != o->x.to || o->from != o->x.from)
+		return false;
+	c = B(lx, o->x.to);
+	c1 = B(lx, o->x.to + 1);
+	if (c != '.' && c != ')')
 		return false;
 	if (!(c1 == ' ' || c1 == '\t' || o->x.to + 1 == lx->n))
 		return false;

@@ -100,7 +100,7 @@ static inline int lower(int c)
 static inline int B(struct numlex_state *lx, size_t i)
 {
 	COUNT(lx, 1);
-	return i >= lx->low && i < lx->lim ? (unsigned char)lx->t[i] : -1;
+	return i - lx->low < lx->span ? (unsigned char)lx->t[i] : -1;
 }
 
 /* Opens the window around an expression that starts at p. */
@@ -108,6 +108,7 @@ static inline void window(struct numlex_state *lx, size_t p)
 {
 	lx->low = p > lx->done + NUMLEX_LOOK ? p - NUMLEX_LOOK : lx->done;
 	lx->lim = MIN(lx->n, p + 2 * NUMLEX_LOOK);
+	lx->span = lx->lim - lx->low;
 }
 
 /* The length of a blank at i (space, tab, no-break or narrow space), or 0. */
@@ -115,6 +116,9 @@ static inline size_t blank_at(struct numlex_state *lx, size_t i)
 {
 	int c = B(lx, i);
 
+	/* (most bytes asked are letters, digits and marks: one test for them) */
+	if ((unsigned)(c - '!') < 0xC2 - '!')
+		return 0;
 	if (c == ' ' || c == '\t')
 		return 1;
 	if (c == 0xC2 && B(lx, i + 1) == 0xA0)
@@ -138,6 +142,8 @@ static inline size_t blank_before(struct numlex_state *lx, size_t i)
 {
 	int c = B(lx, i - 1);
 
+	if ((unsigned)(c - '!') < 0x89 - '!')
+		return 0;
 	if (c == ' ' || c == '\t')
 		return 1;
 	if (c == 0xA0 && B(lx, i - 2) == 0xC2)
@@ -325,11 +331,17 @@ static inline bool find_word_before(struct numlex_state *lx, size_t i, bool dot,
 	return word_before_dot(lx, i, dot, w, &either);
 }
 
-/* True when [ws, we) spells s (lowercase), without case. */
+/*
+ * True when [ws, we) spells s (lowercase), without case. Most calls name a
+ * word of another length: where s is a literal, its length, known when
+ * compiled, turns them away before a byte is read.
+ */
 static inline bool spells(struct numlex_state *lx, size_t ws, size_t we, const char *s)
 {
 	size_t i;
 
+	if (__builtin_constant_p(__builtin_strlen(s)) && we - ws != __builtin_strlen(s))
+		return false;
 	for (i = 0; ws + i < we; i++)
 		if (!s[i] || lower(B(lx, ws + i)) != s[i])
 			return false;

@@ -1113,7 +1113,7 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 		 */
 		lx.t = text;
 		lx.n = n;
-		lx.low = lx.lim = lx.done = lx.year_end = 0;
+		lx.low = lx.lim = lx.span = lx.done = lx.year_end = 0;
 		for (k = 0; k < ARRAY_SIZE(lx.wb); k++)
 			lx.wb[k].at = 0;
 		lx.wb_next = 0;

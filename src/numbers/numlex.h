@@ -158,6 +158,7 @@ struct numlex_state {
 	/* The window of the expression being read: [low, lim). low is never
 	 * before the end of the previous expression (done). */
 	size_t low, lim, done;
+	size_t span; /* lim - low: B() tests i - low < span, one compare */
 	size_t year_end; /* the end of the last expression that gave a year, or 0 */
 	/* The last words found before a place: most items ask several times. */
 	struct {
