@@ -328,6 +328,13 @@ size_t lex_year_after(struct numlex_state *lx, struct opnd *o, size_t i, bool of
 	return y.to;
 }
 
+/*
+ * Whether the k bytes at out end with, or are, the literal s: a compare of
+ * known length (strcmp() was a call for each of the six tried).
+ */
+#define ENDS(out, k, s) (memcmp((out) + (k) - (sizeof(s) - 1), s, sizeof(s) - 1) == 0)
+#define SPELLED(out, k, s) ((k) == sizeof(s) - 1 && memcmp(out, s, sizeof(s) - 1) == 0)
+
 /* Lowercase singular of a counted noun: "employees" -> "employee", "inches" -> "inch". */
 static void singular(struct numlex_state *lx, size_t ws, size_t we, char *out)
 {
@@ -336,11 +343,10 @@ static void singular(struct numlex_state *lx, size_t ws, size_t we, char *out)
 	for (i = 0; i < k; i++)
 		out[i] = (char)lower(B(lx, ws + i));
 	out[k] = '\0';
-	if (k > 4 && strcmp(out + k - 3, "ies") == 0 && strcmp(out, "series") != 0 &&
-	    strcmp(out, "species") != 0) {
+	if (k > 4 && ENDS(out, k, "ies") && !SPELLED(out, k, "series") && !SPELLED(out, k, "species")) {
 		strcpy(out + k - 3, "y");
-	} else if (k > 4 && (strcmp(out + k - 4, "ches") == 0 || strcmp(out + k - 4, "shes") == 0 ||
-			     strcmp(out + k - 4, "sses") == 0 || strcmp(out + k - 3, "xes") == 0)) {
+	} else if (k > 4 && (ENDS(out, k, "ches") || ENDS(out, k, "shes") || ENDS(out, k, "sses") ||
+			     ENDS(out, k, "xes"))) {
 		out[k - 2] = '\0';
 	} else if (k > 3 && out[k - 1] == 's' && out[k - 2] != 's' && out[k - 2] != 'u' &&
 		   out[k - 2] != 'i') {

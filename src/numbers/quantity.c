@@ -156,6 +156,13 @@ static const char *parse_number(const char *p, const char *end, double *v, int *
 }
 
 /*
+ * Whether a unit (a string in an array of QUANTITY_UNIT_MAX) is the
+ * literal s: its bytes through s's NUL compared, as strcmp() would find
+ * them, with no call (the claims ask the class of every figure).
+ */
+#define UNIT_IS(u, s) (memcmp(u, s, sizeof(s)) == 0)
+
+/*
  * Copies a unit name (a table's, or "number") into q->unit, NUL-padded to
  * its end: units then compare as QUANTITY_UNIT_MAX bytes (quantity_same_unit).
  */
@@ -574,9 +581,17 @@ double quantity_base(const struct quantity *q, double w)
 void quantity_set(struct quantity *q, enum quantity_kind kind, const char *unit, double value,
 		  double scale)
 {
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t k;
+
+	/* set_unit() and quantity_unit_hash() in one walk of the unit (the
+	 * lexer sets one for every item): the NUL padding is the memset's */
 	memset(q, 0, sizeof(*q));
-	set_unit(q, unit);
-	q->unit_hash = quantity_unit_hash(q->unit);
+	for (k = 0; k < sizeof(q->unit) - 1 && unit[k]; k++) {
+		q->unit[k] = unit[k];
+		h = (h ^ (unsigned char)unit[k]) * 0x100000001b3ull;
+	}
+	q->unit_hash = h;
 	q->kind = kind;
 	q->value = value;
 	q->scale = scale;
@@ -916,17 +931,17 @@ enum quantity_class quantity_class_of(const struct quantity *q)
 	case QUANTITY_ORDINAL:
 		return QC_ORDINAL;
 	case QUANTITY_IDENT:
-		return strcmp(q->unit, QUANTITY_PHONE) == 0 ? QC_PHONE : QC_IDENT;
+		return UNIT_IS(q->unit, QUANTITY_PHONE) ? QC_PHONE : QC_IDENT;
 	case QUANTITY_BASE:
 		break;
 	}
-	if (strcmp(q->unit, "percent") == 0)
+	if (UNIT_IS(q->unit, "percent"))
 		return QC_PERCENT;
-	if (strcmp(q->unit, "seconds") == 0)
+	if (UNIT_IS(q->unit, "seconds"))
 		return QC_DURATION;
-	if (strcmp(q->unit, "quarter") == 0)
+	if (UNIT_IS(q->unit, "quarter"))
 		return QC_QUARTER;
-	if (strcmp(q->unit, "ratio") == 0)
+	if (UNIT_IS(q->unit, "ratio"))
 		return QC_NUMBER; /* "11.9:1": reported as a bare number is */
 	return QC_MONEY;
 }
