@@ -379,15 +379,18 @@ static bool fixed_phrase(struct numlex_state *lx, size_t from, size_t to)
 bool lex_names_number(struct numlex_state *lx, const struct word *w)
 {
 	size_t k, len = w->we - w->ws, upper = 0;
+	int c, before = -1;
 
 	if (roles(w) & (R_PRODUCT | R_VERWORD))
 		return true;
-	for (k = 0; k < len; k++) {
-		int c = B(lx, w->ws + k);
-
-		upper += is_upper(c);
-		if (k > 0 && is_upper(c) && is_lower(B(lx, w->ws + k - 1)))
+	/* (each letter read once, the one before it kept) */
+	for (k = 0; k < len; k++, before = c) {
+		c = B(lx, w->ws + k);
+		if (!is_upper(c))
+			continue;
+		if (is_lower(before))
 			return true; /* "iPhone", "macOS", "PlayStation" */
+		upper++;
 	}
 	return upper == len && len >= 2 && len <= 5 && !w->v;
 }
@@ -878,9 +881,18 @@ size_t lex_expression(struct numlex_state *lx, size_t p)
 		a.from = a.main_from = neg_from;
 	}
 	money_subunit(lx, &a);
-	/* (a citation's year dates weakly: only a modern one, not a count) */
-	cite = citation_year_at(lx, a.from);
-	dating = cite ? 1 : dating_before(lx, a.from);
+	/*
+	 * (a citation's year dates weakly: only a modern one, not a count)
+	 * What dates a figure makes a year only of four digits that may be one
+	 * (to_year() and range_years() ask yearish() of the first figure
+	 * before all else): of any other, both are left unread.
+	 */
+	cite = false;
+	dating = 0;
+	if (yearish(&a.x)) {
+		cite = citation_year_at(lx, a.from);
+		dating = cite ? 1 : dating_before(lx, a.from);
+	}
 	between = word_before(lx, a.from, false, &w) && spells(lx, w.ws, w.we, "between");
 	j = range_sep(lx, &a, between, &spaced, &either);
 	if (j) {

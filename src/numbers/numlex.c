@@ -1104,6 +1104,24 @@ int numlex_scan(struct numlex *kept, const char *text, size_t n, unsigned opts,
 	bool closer;
 	unsigned k;
 
+	if (!(opts & RESUMED) && n < BLOCK_MIN) {
+		/*
+		 * A short text where no item can start (no letter, digit, "_"
+		 * or "@": a line's end, a fence's "```", a ")"): no item, and
+		 * no code (no digit). A quarter of spans-1's texts are a line's
+		 * end alone, each a whole scan's setting up.
+		 */
+		for (k = 0; k < n && byte_class[(unsigned char)text[k]] == C_OTHER; k++)
+			;
+		if (k == n) {
+			kept->more = 0;
+			kept->s.code = opts & NUMLEX_CODE ? n : 0;
+#ifdef NUMLEX_COUNTED
+			kept->s.examined = n;
+#endif
+			return 0;
+		}
+	}
 	if (!(opts & RESUMED)) {
 		/*
 		 * Every field but the caches' entries, which are read only

@@ -44,21 +44,23 @@ const struct unit_info unit_info[VOCAB_UNIT_COUNT] = {
 
 const struct vword *vocab_find(const char *w, size_t len)
 {
+	uint64_t a, b;
 	uint32_t s;
 	unsigned k;
 
 	if (len == 0 || len > VOCAB_MAXLEN)
 		return NULL;
+	vocab_pieces(w, len, &a, &b);
 	for (s = vocab_hash(w, len); (k = vocab_slots[s]) != 0; s = (s + 1) & (VOCAB_SLOTS - 1)) {
 		const struct vword *v = &vocab_words[k - 1];
-		size_t i;
+		uint64_t va, vb;
 
 		if (v->len != len)
 			continue;
-		/* (a word's letters are a-z: the 0x20 bit set makes either case one) */
-		for (i = 0; i < len && ((unsigned char)w[i] | 0x20) == (unsigned char)v->w[i]; i++)
-			;
-		if (i == len)
+		/* (a word's letters are a-z: the 0x20 bit set makes either case
+		 * one; the pieces cover every byte, as the hash's do) */
+		vocab_pieces(v->w, len, &va, &vb);
+		if (a == va && b == vb)
 			return v;
 	}
 	return NULL;
