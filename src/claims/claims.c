@@ -639,23 +639,21 @@ static bool is_abbreviation(const struct claims *c, uint64_t dot)
 }
 
 /*
- * A sentence end (s: the byte before it, then the mark) that may close a
- * part of an entry: ". 2015" (a year after a full stop), '." ' (a quoted
+ * Whether a sentence end (s: the byte before it, then the mark) may close
+ * a part of an entry: ". 2015" (a year after a full stop), '." ' (a quoted
  * title), "*. " (a book's emphasis), "). " (an author-date year: "(2019).
  * Title") or ". (" (the year after the authors' initials: "Smith, J.
  * (2019) Title"). Its line is then asked refs_line_cue() when it ends: the
  * engine stops at every sentence end anyway, so these forms cost plain
  * text nothing where Hyperscan patterns for them cost every byte.
  */
-static inline __attribute__((always_inline)) void refs_mark_cue(struct claims *c, const char *s,
-								    size_t n)
+static inline __attribute__((always_inline)) bool refs_mark_cue(const char *s, size_t n)
 {
 	/* s[0] is the byte before the mark, s[1] its first */
 	if (n < 4 || s[1] != '.')
-		return;
-	if ((s[2] == '"' && (s[3] == ' ' || s[3] == '\t')) || s[0] == '*' || s[0] == ')' ||
-	    s[n - 1] == '1' || s[n - 1] == '2' || s[n - 1] == '(')
-		c->ref_cue = true;
+		return false;
+	return (s[2] == '"' && (s[3] == ' ' || s[3] == '\t')) || s[0] == '*' || s[0] == ')' ||
+	       s[n - 1] == '1' || s[n - 1] == '2' || s[n - 1] == '(';
 }
 
 /*
@@ -753,8 +751,8 @@ static inline __attribute__((always_inline)) int mark_event(struct claims *c, ui
 	s = window_get(c->w, from - before, to, &n);
 	if (n == 0)
 		before = false;
-	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool)
-		refs_mark_cue(c, s, n);
+	if (before && !c->ref_cue && c->cue_rule != SIZE_MAX && !c->in_tool && refs_mark_cue(s, n))
+		c->ref_cue = true;
 	/*
 	 * With nothing held and no claim wanted, a mark only moves the start
 	 * of the sentence, and the line's end moves it past every mark of the
@@ -851,26 +849,136 @@ int claims_line(struct claims *c, uint64_t at)
 	return line_event(c, at, wants_claim(c));
 }
 
+/*
+ * Nothing held, nothing waiting to go out (no total for its items either),
+ * and no trigger, cue or list of titles on the line: with no claim wanted
+ * too, a line's end then only asks whether the line opens as an entry and
+ * moves the sentence's start past it, and a mark is only asked for a cue
+ * (it waits unread, and the line's end drops it). Nearly every line of prose.
+ */
+static inline bool quiet(const struct claims *c)
+{
+	return c->n_held == 0 && c->n_pend == 0 && !c->before.on && c->ref_rule == SIZE_MAX &&
+	       c->n_list == 0 && !c->ref_cue;
+}
+
+/*
+ * line_event() and mark_event() of the events v[i, n) as long as the
+ * claims are quiet (quiet(), and no claim wanted), with what they change
+ * kept in locals. A line whose first bytes open an entry, a mark that is a
+ * reference cue (its line is read when it ends), a mark past the sentence
+ * cap and one the held marks have no room for are left to them. Returns
+ * the first event not taken; *k counts the lines.
+ */
+static size_t quiet_run(struct claims *c, const struct engine_event *v, size_t i, size_t n,
+			unsigned line_id, size_t *k)
+{
+	const struct window *w = c->w;
+	const struct engine_event *const first = v + i, *const v_end = v + n, *e = first;
+	const char *const data = w->data;
+	const uint64_t base = w->base, held_end = w->base + w->len, max_to = c->max_to;
+	/* What refs_line() reads a line for by its first byte, and whether marks are asked for cues. */
+	const bool cues = c->cue_rule != SIZE_MAX && !c->in_tool, refs = c->refs && !c->in_tool;
+	const unsigned char opens_read = (refs && c->find_items ? OPENS_ITEM : 0) |
+					 (refs && cues ? OPENS_NAME : 0);
+	/* refs_item_start()'s in_list: a line before this one is near the last entry */
+	const uint64_t near_entry = c->ref_line != UINT64_MAX ? c->ref_line + 3 : 0;
+	uint64_t line = c->line, line_start = c->line_start, start = c->start;
+	size_t lazy = c->n_lazy, fresh;
+
+	for (; e < v_end; e++) {
+		if (e->id == line_id) {
+			const uint64_t end = e->from, to = MIN(end, line_start + REFS_YEAR_WITHIN);
+
+			/* refs_line(): the line's first bytes, as it reads them */
+			if (opens_read && end > line_start && line_start >= base && to <= held_end) {
+				const char *s = data + (line_start - base);
+				unsigned char opens = opens_read & refs_line_opens[(unsigned char)s[0]];
+
+				if (opens == OPENS_ITEM && refs_item_start(s, to - line_start, line < near_entry))
+					break;
+				if (opens == OPENS_NAME && refs_paren_year(s, to - line_start))
+					break;
+			}
+			/* the marks held unread go: the line's end starts the next sentence past them */
+			lazy = 0;
+			if (end >= start)
+				start = MAX(end + 1, max_to);
+			line_start = end + 1;
+			line++;
+		} else {
+			/* mark_event(): the mark and the byte before it, for a cue */
+			const uint64_t to = MIN(e->to, held_end);
+
+			if (e->from >= start + CLAIMS_SENTENCE_CAP || lazy == CLAIMS_LAZY_MARKS ||
+			    (cues && e->from > base && to >= e->from &&
+			     refs_mark_cue(data + (e->from - 1 - base), to - e->from + 1)))
+				break;
+			lazy++;
+		}
+	}
+	i = (size_t)(e - v);
+	/* The marks read since the last line's end (all of the run's events since). */
+	fresh = line != c->line ? lazy : lazy - c->n_lazy;
+	if (line != c->line) {
+		const struct engine_event *last = e - fresh - 1, *prev = last;
+
+		/* what refs_line() of the last line set: the line, from the break before it */
+		while (prev > first && (--prev)->id != line_id)
+			;
+		c->judged_from = prev < last && prev->id == line_id ? prev->from + 1 : c->line_start;
+		c->judged_to = last->from;
+		c->n_ent = 0;
+		/* (the sentence's start moved exactly when a line's end cleared inl_open) */
+		if (start != c->start)
+			c->inl_open = false;
+		c->start = start;
+		c->n_lazy = 0;
+		*k += line - c->line;
+		c->line = line;
+		c->line_start = line_start;
+	}
+	/* They wait, as mark_event() left them. */
+	for (; fresh > 0; fresh--) {
+		c->lazy[c->n_lazy].from = v[i - fresh].from;
+		c->lazy[c->n_lazy].to = v[i - fresh].to;
+		c->n_lazy++;
+	}
+	return i;
+}
+
+/* line_event() or mark_event() of e; k counts the lines. */
+static inline __attribute__((always_inline)) int one_event(struct claims *c,
+							     const struct engine_event *e,
+							     unsigned line_id, bool wants, size_t *k)
+{
+	if (e->id == line_id) {
+		(*k)++;
+		return line_event(c, e->from + 1, wants);
+	}
+	return mark_event(c, e->from, e->to, wants);
+}
+
 int claims_marks(struct claims *c, const struct engine_event *v, size_t n, unsigned line_id,
 		 size_t *taken, size_t *lines)
 {
 	size_t i = 0, k = 0;
 	int err = 0;
+
 	/*
-	 * Once a run: what it rests on is not the events' to change. The
-	 * claims' ground is const to them, and the claims, the tool-output
-	 * flag and the lexer are set by the scan between calls.
+	 * Whether a claim is wanted, once a run: what it rests on is not the
+	 * events' to change. The claims' ground is const to them, and the
+	 * claims, the tool-output flag and the lexer are set by the scan
+	 * between calls. Wanted, the claims are never quiet.
 	 */
-	const bool wants = wants_claim(c);
-
-	while (i < n && err == 0) {
-		const struct engine_event *e = &v[i++];
-
-		if (e->id == line_id) {
-			k++;
-			err = line_event(c, e->from + 1, wants);
-		} else {
-			err = mark_event(c, e->from, e->to, wants);
+	if (wants_claim(c)) {
+		while (i < n && err == 0)
+			err = one_event(c, &v[i++], line_id, true, &k);
+	} else {
+		while (i < n && err == 0) {
+			if (quiet(c) && (i = quiet_run(c, v, i, n, line_id, &k)) == n)
+				break;
+			err = one_event(c, &v[i++], line_id, false, &k);
 		}
 	}
 	*taken = i;
