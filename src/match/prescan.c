@@ -167,10 +167,11 @@ static int directives(struct prescan *p, const char *s, size_t n)
 	return err;
 }
 
-/* Inline code spans: a run of backticks up to the next run of the same length. */
-static int code_spans(struct prescan *p, const char *s, size_t n)
+/* Inline code spans: a run of backticks up to the next run of the same length. The line's
+ * first backtick is at s[i]: the caller found it. */
+static int code_spans(struct prescan *p, const char *s, size_t n, size_t i)
 {
-	size_t i = 0, open_len = 0, open_at = 0;
+	size_t open_len = 0, open_at = 0;
 	const char *q;
 
 	while (i < n && (q = memchr(s + i, '`', n - i))) {
@@ -263,16 +264,21 @@ static bool code_line(struct prescan *p, const char *s, size_t n)
 }
 
 /*
- * A line outside a fence that is empty or opens with a byte no block
- * starts with (a letter, nearly always) is neither code nor a list item:
- * plain_line() says what code_line() would of it, at a fraction of the
- * cost, and nearly every line is one.
+ * A line outside a fence that is empty or opens in its first column with
+ * a byte no code starts with (no blank, '`' or '~': a letter, nearly
+ * always, or a list item's marker) is no code: plain_line() does what
+ * code_line() would with it, at a fraction of the cost, and nearly every
+ * line is one.
  */
 static inline bool plain_byte(unsigned char c)
 {
-	if (c >= 'A')
-		return c != '`' && c != '~';
-	return c > ' ' && c != '*' && c != '+' && c != '-' && (c < '0' || c > '9');
+	return c > ' ' && c != '`' && c != '~';
+}
+
+/* Whether a list marker can start with c ("- ", "* ", "+ ", "1. ", "1) "). */
+static inline bool marker_byte(unsigned char c)
+{
+	return c == '-' || c == '*' || c == '+' || (c >= '0' && c <= '9');
 }
 
 static inline bool is_plain(const struct prescan *p, const char *s, size_t n)
@@ -280,11 +286,17 @@ static inline bool is_plain(const struct prescan *p, const char *s, size_t n)
 	return !p->in_fence && (n == 0 || plain_byte((unsigned char)s[0]));
 }
 
-static inline bool plain_line(struct prescan *p, size_t n)
+/* Whether a plain line s[0, n) is a list item's, or goes on a list (code_line()'s rule). */
+static inline bool list_goes_on(bool in_list, bool prev_blank, const char *s, size_t n)
+{
+	return (marker_byte((unsigned char)s[0]) && list_marker(s, n)) || (in_list && !prev_blank);
+}
+
+static inline bool plain_line(struct prescan *p, const char *s, size_t n)
 {
 	if (n > 0) {
 		p->in_indented = false;
-		p->in_list = p->in_list && !p->prev_blank;
+		p->in_list = list_goes_on(p->in_list, p->prev_blank, s, n);
 	}
 	p->prev_blank = n == 0;
 	return false;
@@ -299,15 +311,16 @@ enum { MAY_DIRECTIVE = 1, MAY_BACKTICK = 2, MAY_ALL = 3 };
  */
 static int line_done(struct prescan *p, const char *s, size_t n, unsigned may)
 {
+	const char *tick;
 	int err = 0;
 
 	if (p->directives && (may & MAY_DIRECTIVE))
 		err = directives(p, s, n);
 	if (err == 0 && p->code) {
-		if (is_plain(p, s, n) ? plain_line(p, n) : code_line(p, s, n))
+		if (is_plain(p, s, n) ? plain_line(p, s, n) : code_line(p, s, n))
 			err = add_range(p, p->line_start, p->off);
-		else if ((may & MAY_BACKTICK) && memchr(s, '`', n))
-			err = code_spans(p, s, n);
+		else if ((may & MAY_BACKTICK) && (tick = memchr(s, '`', n)))
+			err = code_spans(p, s, n, (size_t)(tick - s));
 	}
 	p->lines_done++;
 	p->line_start = p->off;
@@ -403,9 +416,9 @@ static inline __attribute__((always_inline)) int whole_line(struct prescan *p, c
 		err = line_done(p, text, seg, may | MAY_DIRECTIVE);
 	} else if (p->code && is_plain(p, text, seg)) {
 		/* line_done() of most lines, without the call */
-		plain_line(p, seg);
+		plain_line(p, text, seg);
 		if (may)
-			err = code_spans(p, text, seg);
+			err = code_spans(p, text, seg, (size_t)(*tick - text));
 		p->lines_done++;
 		p->line_start = p->off;
 	} else if (p->code && fence_body(p, text, seg, &blank)) {
@@ -497,7 +510,7 @@ static size_t plain_lines(struct prescan *p, const char *start, uint64_t base, c
 			if (!plain_byte((unsigned char)t[0]))
 				break;
 			in_indented = false;
-			in_list = in_list && !prev_blank;
+			in_list = list_goes_on(in_list, prev_blank, t, MIN((size_t)(q - t), PRESCAN_LINE_MAX));
 			prev_blank = false;
 		} else {
 			prev_blank = true;
