@@ -27,8 +27,8 @@
 #endif
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_include)
 #if __has_include(<sys/platform/x86.h>)
-/* The sentence-mark scan in AVX2 where the CPU has it, asked of what the
- * dynamic loader found (no cpuid: it traps in a VM, issue 35). */
+/* The sentence-mark scan in AVX2 where the CPU has it (cpu_avx2(): asked
+ * of what the dynamic loader found; no cpuid, it traps in a VM, issue 35). */
 #include <immintrin.h>
 #include <sys/platform/x86.h> /* glibc 2.33 and later */
 #define STOPS_AVX2 1
@@ -78,8 +78,7 @@ struct engine_stream {
 	struct events marks;   /* sentence marks, final and in order, not yet delivered */
 	uint64_t limit_hits;
 	int error;             /* an allocation failure inside a callback */
-	/* Sentence marks: where the next may start, and the undecided tail of the last piece. */
-	uint64_t mark_from, line_from; /* line breaks before line_from are recorded */
+	/* Sentence marks: the undecided tail of the last piece. */
 	unsigned char mark_tail[MARK_MAX];
 	size_t mark_tail_len;
 	bool woken;            /* engine_stream_wake() was called */
@@ -187,8 +186,6 @@ static int stream_open(struct engine_stream *s)
 	s->offset = 0;
 	s->finals.n = 0;
 	s->marks.n = 0;
-	s->mark_from = 0;
-	s->line_from = 0;
 	s->mark_tail_len = 0;
 	s->line_len = 0;
 	s->line_base = 0;
@@ -317,21 +314,6 @@ static int mark_at(const unsigned char *d, size_t n, size_t p)
 {
 	size_t q = p + 1, k;
 
-	/*
-	 * The two answers nearly every stop gets, without the loops: a byte
-	 * after it that is neither closer nor blank ("3.5", "e.g", "x.py")
-	 * starts no run of either, so no mark; one blank then a byte that is
-	 * none of blank, CR or LF ends the blanks at one: the mark is the
-	 * stop, the blank and that byte.
-	 */
-	if (p + 2 < n) {
-		unsigned char a = d[p + 1], b = d[p + 2];
-
-		if (!is_closer(a) && !is_blank(a))
-			return 0;
-		if (is_blank(a) && !is_blank(b) && b != '\r' && b != '\n')
-			return 3;
-	}
 	for (k = 0; k < 3 && q < n && is_closer(d[q]); k++)
 		q++;
 	if (q == n)
@@ -347,154 +329,232 @@ static int mark_at(const unsigned char *d, size_t n, size_t p)
 	return (int)(q + 1 - p);
 }
 
-static bool is_stop(unsigned char c)
-{
-	return c == '.' || c == '!' || c == '?' || c == '\n';
-}
-
-/* Stops as masks: bit k set where d[k] is '.', '!', '?' or a line break. */
+/*
+ * Where the scan for marks must look, as masks of 64-byte blocks: bit k is
+ * set where d[k] is a line break, or a stop ('.', '!', '?') followed by a
+ * closer or a blank. The other stops ("3.5", "e.g", "x.py", one that ends
+ * a line: about half of them in prose) start no mark; they are dropped
+ * here, 64 bytes at a time, where marks_in() used to test each, a branch
+ * that went either way about as often. A block is read with the byte
+ * after it, d[64].
+ */
 #if defined(__SSE2__)
-/* stops_in() of 16 bytes, as bits 0-15. */
-static inline uint64_t stops16(const unsigned char *d)
+/* 16 bytes of a block's mask, as bits 0-15. */
+static inline uint64_t starts16(const unsigned char *d)
 {
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)d);
-	__m128i hit = _mm_or_si128(
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')), _mm_cmpeq_epi8(v, _mm_set1_epi8('!'))),
-		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('?')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
+	__m128i w = _mm_loadu_si128((const __m128i *)(const void *)(d + 1));
+	__m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+						 _mm_cmpeq_epi8(v, _mm_set1_epi8('!'))),
+				    _mm_cmpeq_epi8(v, _mm_set1_epi8('?')));
+	__m128i next = _mm_or_si128(
+		_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(w, _mm_set1_epi8('\t'))),
+			     _mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('"')), _mm_cmpeq_epi8(w, _mm_set1_epi8('\'')))),
+		_mm_or_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8(')')), _mm_cmpeq_epi8(w, _mm_set1_epi8(']'))));
 
-	return (unsigned)_mm_movemask_epi8(hit);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_and_si128(stop, next), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))));
 }
 #endif
 
+/* A block's mask. */
+static uint64_t starts_block(const unsigned char *d)
+{
+#if defined(__SSE2__)
+	return starts16(d) | starts16(d + 16) << 16 | starts16(d + 32) << 32 | starts16(d + 48) << 48;
+#else
+	uint64_t m = 0;
+
+	for (size_t k = 0; k < 64; k++) {
+		bool stop = d[k] == '.' || d[k] == '!' || d[k] == '?';
+
+		m |= (uint64_t)(d[k] == '\n' || (stop && (is_closer(d[k + 1]) || is_blank(d[k + 1])))) << k;
+	}
+	return m;
+#endif
+}
+
 #ifdef STOPS_AVX2
 /*
- * stops_in() of d[0, 64 k) as k masks, in two AVX2 loads a block, where
- * the baseline x86-64 build has SSE2's four: a piece at once, so that the
- * constants are set and the upper halves cleared once a piece, not once
- * every 64 bytes.
+ * 32 bytes of a block's mask. A closer or blank is told by its two
+ * halves: the set is three rectangles of (high, low) half-bytes, a bit of
+ * the tables each (0x2 by 0x0, 0x2, 0x7, 0x9: ' ', '"', '\'', ')'; 0x0 by
+ * 0x9: a tab; 0x5 by 0xd: ']'), so that two lookups and an AND leave a
+ * byte that is not 0 just where the next byte is one.
  */
-__attribute__((target("avx2"))) static void stops_avx2(const unsigned char *d, size_t k, uint64_t *out)
+__attribute__((target("avx2"), always_inline)) static inline uint32_t
+starts32_avx2(const unsigned char *d, __m256i low, __m256i high)
 {
-	const __m256i dot = _mm256_set1_epi8('.'), bang = _mm256_set1_epi8('!');
-	const __m256i ask = _mm256_set1_epi8('?'), nl = _mm256_set1_epi8('\n');
+	__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)d);
+	__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(d + 1));
+	__m256i stop = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, _mm256_set1_epi8('.')),
+							_mm256_cmpeq_epi8(x, _mm256_set1_epi8('!'))),
+				       _mm256_cmpeq_epi8(x, _mm256_set1_epi8('?')));
+	__m256i kind = _mm256_and_si256(
+		_mm256_shuffle_epi8(low, y),
+		_mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(y, 4), _mm256_set1_epi8(0x0f))));
+	/* Bit 7 set where kind (at most 4) is not 0. */
+	__m256i next = _mm256_adds_epu8(kind, _mm256_set1_epi8(0x7f));
+
+	return (uint32_t)_mm256_movemask_epi8(
+		_mm256_or_si256(_mm256_and_si256(stop, next), _mm256_cmpeq_epi8(x, _mm256_set1_epi8('\n'))));
+}
+
+/*
+ * The masks of k blocks from d, in one loop: the constants set and the
+ * upper halves cleared once a piece. Returns how many bits they hold
+ * (every processor with AVX2 counts them in one instruction).
+ */
+__attribute__((target("avx2,popcnt"))) static size_t starts_avx2(const unsigned char *d, size_t k, uint64_t *out)
+{
+	const __m256i low = _mm256_broadcastsi128_si256(
+		_mm_setr_epi8(1, 0, 1, 0, 0, 0, 0, 1, 0, 3, 0, 0, 0, 4, 0, 0));
+	const __m256i high = _mm256_broadcastsi128_si256(
+		_mm_setr_epi8(2, 0, 1, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+	size_t count = 0;
 
 	for (size_t b = 0; b < k; b++, d += 64) {
-		__m256i x = _mm256_loadu_si256((const __m256i *)(const void *)d);
-		__m256i y = _mm256_loadu_si256((const __m256i *)(const void *)(d + 32));
-		__m256i hx = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, dot), _mm256_cmpeq_epi8(x, bang)),
-					     _mm256_or_si256(_mm256_cmpeq_epi8(x, ask), _mm256_cmpeq_epi8(x, nl)));
-		__m256i hy = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(y, dot), _mm256_cmpeq_epi8(y, bang)),
-					     _mm256_or_si256(_mm256_cmpeq_epi8(y, ask), _mm256_cmpeq_epi8(y, nl)));
-
-		out[b] = (uint64_t)(unsigned)_mm256_movemask_epi8(hx) |
-			 (uint64_t)(unsigned)_mm256_movemask_epi8(hy) << 32;
+		out[b] = starts32_avx2(d, low, high) | (uint64_t)starts32_avx2(d + 32, low, high) << 32;
+		count += (size_t)__builtin_popcountll(out[b]);
 	}
+	return count;
 }
 #endif
 
-/* The stops of d[0, n), n at most 64. */
-static uint64_t stops_in(const unsigned char *d, size_t n)
+/*
+ * The masks of d[0, n) (0 < n <= PIECE): g[b] for d[64 b, 64 b + 64),
+ * through g[(n - 1) / 64], and a block of zeros after. The last block is
+ * read from a copy with blanks past the piece's end: they are no events,
+ * and a stop that ends the piece is kept, for mark_at() to say it is
+ * undecided. Returns how many bits are set: the most events the piece
+ * can give.
+ */
+static size_t starts_grid(const unsigned char *d, size_t n, uint64_t *g)
 {
-	uint64_t m = 0;
-	size_t k;
+	unsigned char last[64 + 32];
+	size_t full = (n - 1) / 64, b, count = 0;
 
-#if defined(__SSE2__)
-	if (n == 64)
-		return stops16(d) | stops16(d + 16) << 16 | stops16(d + 32) << 32 | stops16(d + 48) << 48;
+	memset(last, ' ', sizeof(last));
+	memcpy(last, d + 64 * full, n - 64 * full);
+	g[full + 1] = 0;
+#ifdef STOPS_AVX2
+	if (cpu_avx2())
+		return starts_avx2(d, full, g) + starts_avx2(last, 1, g + full);
 #endif
-	for (k = 0; k < n; k++)
-		m |= (uint64_t)is_stop(d[k]) << k;
-	return m;
+	for (b = 0; b < full; b++) {
+		g[b] = starts_block(d + 64 * b);
+		count += (size_t)__builtin_popcountll(g[b]);
+	}
+	g[full] = starts_block(last);
+	return count + (size_t)__builtin_popcountll(g[full]);
 }
 
 /*
- * The stops of d[0, n) (n at most PIECE) as masks of 64 bytes from d[0]:
- * g[b] bit k for d[64 b + k], and zeros past n, through g[n / 64 + 1]:
- * one pass over the piece, whose stops are then taken from the masks
- * (most blocks hold one or two), instead of a search from each stop.
+ * The bytes after a stop, for marks_in()'s common mark: a blank, then a
+ * byte that is not AFTER_NOT_WORD. A blank, CR or LF there ends no mark;
+ * a stop there ends one that is left to mark_at(), so that the mark's own
+ * bytes never hold a start to skip.
  */
-static void stops_grid(const unsigned char *d, size_t n, uint64_t *g)
-{
-	size_t full = n / 64, b = 0;
+enum { AFTER_BLANK = 1, AFTER_NOT_WORD = 2 };
 
-#ifdef STOPS_AVX2
-	if (CPU_FEATURE_ACTIVE(AVX2)) {
-		stops_avx2(d, full, g);
-		b = full;
-	}
-#endif
-	for (; b < full; b++)
-		g[b] = stops_in(d + 64 * b, 64);
-	g[full] = stops_in(d + 64 * full, n % 64);
-	g[full + 1] = 0;
-}
+static const unsigned char after_stop[256] = {
+	[' '] = AFTER_BLANK | AFTER_NOT_WORD, ['\t'] = AFTER_BLANK | AFTER_NOT_WORD,
+	['\r'] = AFTER_NOT_WORD, ['\n'] = AFTER_NOT_WORD,
+	['.'] = AFTER_NOT_WORD, ['!'] = AFTER_NOT_WORD, ['?'] = AFTER_NOT_WORD,
+};
 
 /*
  * Finds the marks that start in d[from, n) (n at most PIECE), d[0] being
  * at stream offset base, leftmost first and each after the last, and the
- * line breaks not yet recorded. Returns where the first undecided start
- * is (n when none), or -ENOMEM. Nothing after an undecided start is a line
- * break: only closers and blanks follow it to the end.
+ * line breaks among them; what lies before from is done (no mark found
+ * reaches past it). Returns where the first undecided start is (n when
+ * none), or -ENOMEM. Nothing after an undecided start is a line break:
+ * only closers and blanks follow it to the end.
  */
 static long long marks_in(struct engine_stream *s, const unsigned char *d, size_t n, size_t from,
 			  uint64_t base)
 {
 	const struct engine *e = s->e;
+	/* In locals: stores of events could alias fields of s and e. */
+	const unsigned line_id = (unsigned)e->lines, mark_id = (unsigned)e->mark;
+	const size_t line_step = e->lines != NO_MARK;
+	const unsigned marks = e->mark != NO_MARK ? AFTER_BLANK : 0;
 	uint64_t grid[PIECE / 64 + 2];
-	size_t p = from, b;
+	size_t b, count;
+	struct engine_event *w;
+	long long ret = (long long)n;
+#if HAVE_HYPERSCAN
+	uint64_t *nl;
+#endif
 
-	if (s->mark_from > base + p)
-		p = (size_t)(s->mark_from - base);
-	if (p >= n)
+	if (from >= n)
 		return (long long)n;
-	stops_grid(d, n, grid);
-	for (b = p / 64; 64 * b < n; b++) {
+	count = starts_grid(d, n, grid);
+	/* Each bit of the grid is at most one event of each list: room for them all. */
+	if (grow(&s->marks.v, &s->marks.cap, s->marks.n + count, sizeof(*s->marks.v)) < 0
+#if HAVE_HYPERSCAN
+	    || grow(&s->nl, &s->cap_nl, s->n_nl + count, sizeof(*s->nl)) < 0
+#endif
+	)
+		return -ENOMEM;
+	w = s->marks.v + s->marks.n;
+#if HAVE_HYPERSCAN
+	nl = s->nl + s->n_nl;
+#endif
+	grid[from / 64] &= ~(uint64_t)0 << from % 64;
+	for (b = from / 64; 64 * b < n; b++) {
 		size_t at = 64 * b;
 		uint64_t m = grid[b];
 
-		/* Nothing before p starts a mark (from, or the end of the last
-		 * mark, which reaches at most MARK_MAX bytes into this block). */
-		if (p > at)
-			m &= ~(uint64_t)0 << (p - at);
-		/* Each stop is at most one event of each list: room for them all. */
-		if (m && (grow(&s->marks.v, &s->marks.cap, s->marks.n + 64, sizeof(*s->marks.v)) < 0
-#if HAVE_HYPERSCAN
-			  || grow(&s->nl, &s->cap_nl, s->n_nl + 64, sizeof(*s->nl)) < 0
-#endif
-			  ))
-			return -ENOMEM;
 		while (m) {
-			size_t q = at + (size_t)__builtin_ctzll(m);
+			size_t q = at + (size_t)__builtin_ctzll(m), end;
 			int len;
 
 			m &= m - 1;
 			if (d[q] == '\n') {
-				if (base + q >= s->line_from) {
-					if (e->lines != NO_MARK)
-						s->marks.v[s->marks.n++] = (struct engine_event){
-							.id = (unsigned)e->lines, .from = base + q, .to = base + q + 1};
+				*w = (struct engine_event){.id = line_id, .from = base + q, .to = base + q + 1};
+				w += line_step;
 #if HAVE_HYPERSCAN
-					/* The piece's line breaks, for Hyperscan's reports too. */
-					s->nl[s->n_nl++] = base + q;
+				/* The piece's line breaks, for Hyperscan's reports too. */
+				*nl++ = base + q;
 #endif
-					s->line_from = base + q + 1;
-				}
 				continue;
 			}
-			len = e->mark == NO_MARK ? 0 : mark_at(d, n, q);
-			if (len == MARK_UNDECIDED)
-				return (long long)q;
+			/*
+			 * Nearly every stop left is followed by one blank and a word:
+			 * a mark of three, read off the next two bytes. mark_at()
+			 * takes the rest (closers, more blanks, a stop, CR or LF
+			 * after the blank, the end of the piece too near).
+			 */
+			if (q + 2 < n && (after_stop[d[q + 1]] & ~(after_stop[d[q + 2]] >> 1) & marks)) {
+				*w++ = (struct engine_event){.id = mark_id, .from = base + q, .to = base + q + 3};
+				continue;
+			}
+			len = marks ? mark_at(d, n, q) : 0;
+			if (len == MARK_UNDECIDED) {
+				ret = (long long)q;
+				goto out;
+			}
 			if (len == 0)
 				continue;
-			s->marks.v[s->marks.n++] = (struct engine_event){
-				.id = (unsigned)e->mark, .from = base + q, .to = base + q + (size_t)len};
-			s->mark_from = base + q + (size_t)len;
-			/* The mark's bytes start nothing: go on after it. */
-			p = q + (size_t)len;
-			m &= p - at < 64 ? ~(uint64_t)0 << (p - at) : 0;
+			*w++ = (struct engine_event){.id = mark_id, .from = base + q, .to = base + q + (size_t)len};
+			/* The mark's bytes start nothing: go on after it, which may
+			 * be in the next block (a mark is at most MARK_MAX long). */
+			end = q + (size_t)len - at;
+			if (end < 64) {
+				m &= ~(uint64_t)0 << end;
+			} else {
+				m = 0;
+				grid[b + 1] &= ~(uint64_t)0 << (end - 64);
+			}
 		}
 	}
-	return (long long)n;
+out:
+	s->marks.n = (size_t)(w - s->marks.v);
+#if HAVE_HYPERSCAN
+	s->n_nl = (size_t)(nl - s->nl);
+#endif
+	return ret;
 }
 
 /*
@@ -504,6 +564,7 @@ static long long marks_in(struct engine_stream *s, const unsigned char *d, size_
 static int marks_feed(struct engine_stream *s, const char *buf, size_t len)
 {
 	const unsigned char *d = (const unsigned char *)buf;
+	size_t from = 0;
 	long long u;
 
 	if (s->mark_tail_len > 0) {
@@ -523,8 +584,11 @@ static int marks_feed(struct engine_stream *s, const char *buf, size_t len)
 			memmove(s->mark_tail, joined + u, s->mark_tail_len);
 			return 0;
 		}
+		/* The starts before the first undecided one (the end of any
+		 * mark found) and the line breaks among them are done. */
+		from = (size_t)u - t;
 	}
-	u = marks_in(s, d, len, 0, s->offset);
+	u = marks_in(s, d, len, from, s->offset);
 	if (u < 0)
 		return (int)u;
 	s->mark_tail_len = len - (size_t)u;
