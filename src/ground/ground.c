@@ -594,6 +594,8 @@ const char *ground_self_check(void)
 	}
 	if (memcmp(slot, stop_slot, sizeof(slot)) != 0)
 		return "stop_slot";
+	if (quantity_unit_hash("number") != BARE_UNIT_HASH)
+		return "BARE_UNIT_HASH";
 	/* popcount64 against counting, on every single bit and on mixed words */
 	for (i = 0; i < 64 * 64; i++) {
 		uint64_t x = (1ull << (i % 64)) | (i < 64 ? 0 : ~0ull << (i / 64) ^ (uint64_t)i * 0x9e3779b97f4a7c15ull);
@@ -748,8 +750,8 @@ static struct lists lists_of(const struct ground *g, uint32_t i)
 	return (struct lists){
 		.bin = bin_of(l->unit_hash, l->key),
 		.unit = mix(l->unit_hash),
-		.written = val_of(quantity_written(q)),
-		.val = q->kind != QUANTITY_BASE ? val_of(q->value) : NIL,
+		.written = written_list(l->unit_hash, quantity_written(q)),
+		.val = value_list(q->kind, l->unit_hash, q->value),
 	};
 }
 
@@ -1038,9 +1040,9 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	g->ul[i].unit_hash = q->unit_hash;
 	link_in(g, g->bins, bin_of(q->unit_hash, l->key), i, BY_BIN);
 	link_in(g, g->units, mix(q->unit_hash), i, BY_UNIT);
-	link_in(g, g->writ, val_of(quantity_written(q)), i, BY_WRITTEN);
+	link_in(g, g->writ, written_list(q->unit_hash, quantity_written(q)), i, BY_WRITTEN);
 	if (q->kind != QUANTITY_BASE)
-		link_in(g, g->vals, val_of(q->value), i, BY_VALUE);
+		link_in(g, g->vals, value_list(q->kind, q->unit_hash, q->value), i, BY_VALUE);
 	g->qcount++;
 	g->version++;
 	return 0;
@@ -1074,11 +1076,12 @@ const struct ground_quantity *ground_said_of(const struct ground *g, const struc
 					     uint32_t period)
 {
 	double w = quantity_written(a);
-	uint32_t i, seen = 0;
+	uint32_t i, bare, other, seen = 0;
 
 	if (g->qcount == 0)
 		return NULL;
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
+	written_heads(g, w, &bare, &other);
+	while ((i = written_newer(g, &bare, &other)) != NIL) {
 		const struct ground_quantity *gq = &g->q[i];
 
 		if (!written_as(g, i, a, w))

@@ -671,7 +671,7 @@ const struct ground_quantity *ground_date_year(const struct ground *g, const str
 
 	if (g->qcount == 0 || day->kind != QUANTITY_DATE || day->scale != 1)
 		return NULL;
-	for (i = g->vals[val_of(day->value)]; i != NIL && walked < DATE_YEAR_WALK;
+	for (i = g->vals[unit_val_of(day->unit_hash, day->value)]; i != NIL && walked < DATE_YEAR_WALK;
 	     i = g->ql[i].val.next) {
 		if (g->ql[i].unit_hash != day->unit_hash || g->q[i].q.value != day->value)
 			continue;

@@ -419,10 +419,11 @@ static bool judge_near(struct qsearch *s, uint64_t unit_hash, double v, double t
  *   judge_near() runs after the stating searches. So the stating ranges
  *   need hold only what can state a: what else of a's unit is there is
  *   near or nothing, and found (or not needed) below.
- * - the value list of a's figure holds every unit's figures of that value
- *   but money and the like: of those, a's unit was judged in the first
- *   range, a bare number of a figure at scale 1 in the second; a lexer's
- *   kind neither states nor is comparable with a count or a bare number.
+ * - the value list of a's figure holds the counts and bare numbers of
+ *   that value (value_list()): of those, a's unit was judged in the first
+ *   range, a bare number of a figure at scale 1 in the second. A lexer's
+ *   kind, filed by its unit, neither states nor is comparable with a count
+ *   or a bare number: an unfiltered search passes those by as well.
  */
 static bool judge_stating_ranges(struct qsearch *s)
 {
@@ -471,9 +472,11 @@ static bool judge_stating_ranges(struct qsearch *s)
 	    !judge_range(s, quantity_unit_hash("seconds"), a->value * QUANTITY_DAY_SECONDS,
 			 a->value * QUANTITY_DAY_SECONDS))
 		return false;
-	/* "40 years": "the 40th anniversary" states it. */
+	/* "40 years": "the 40th anniversary" states it (an ordinal of years,
+	 * filed by its unit, "ordinal:years": value_list()). */
 	if (a->scale == QUANTITY_YEAR_SECONDS && a->unit_hash == quantity_unit_hash("seconds"))
-		for (i = s->g->vals[val_of(t)]; i != NIL; i = s->g->ql[i].val.next)
+		for (i = s->g->vals[unit_val_of(quantity_unit_hash("ordinal:years"), t)]; i != NIL;
+		     i = s->g->ql[i].val.next)
 			if (s->g->q[i].q.years && s->g->q[i].q.value == t)
 				judge(s, i);
 	return true;
@@ -789,7 +792,7 @@ static void judge_lexed(struct qsearch *s)
 		bool found[2] = {false, false};
 
 		if (s->unfiltered) {
-			for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next)
+			for (i = g->vals[unit_val_of(unit, v)]; i != NIL; i = ql[i].val.next)
 				if (ql[i].unit_hash == unit && q[i].q.value == v)
 					judge(s, i);
 		} else {
@@ -814,7 +817,7 @@ static void judge_lexed(struct qsearch *s)
 			 * is maxima and nearest-youngest: every entry still gets
 			 * it, newest first, here.
 			 */
-			for (i = g->vals[val_of(v)]; i != NIL; i = ql[i].val.next) {
+			for (i = g->vals[unit_val_of(unit, v)]; i != NIL; i = ql[i].val.next) {
 				if (ql[i].unit_hash != unit || q[i].q.value != v)
 					continue;
 				judge_figure(s, &q[i].q);
@@ -858,18 +861,18 @@ static void judge_lexed(struct qsearch *s)
 	if (a->years) {
 		uint64_t seconds = quantity_unit_hash("seconds");
 
-		for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+		for (i = g->writ[written_list(seconds, w)]; i != NIL; i = g->ql[i].written.next)
 			if (g->ql[i].unit_hash == seconds && quantity_written(&g->q[i].q) == w)
 				judge(s, i);
 	}
 	if (a->kind != QUANTITY_YEAR && a->kind != QUANTITY_ORDINAL && a->kind != QUANTITY_TEMPERATURE)
 		return;
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+	for (i = g->writ[written_list(number, w)]; i != NIL; i = g->ql[i].written.next)
 		if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == w)
 			judge(s, i);
 	/* A Fahrenheit figure is stated by a bare number in either scale. */
 	if (a->kind == QUANTITY_TEMPERATURE)
-		for (i = g->writ[val_of(a->value)]; i != NIL; i = g->ql[i].written.next)
+		for (i = g->writ[written_list(number, a->value)]; i != NIL; i = g->ql[i].written.next)
 			if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == a->value)
 				judge(s, i);
 }
@@ -1273,10 +1276,15 @@ bool ground_nothing_judged(const struct ground *g, const struct quantity *a, dou
 	number = quantity_unit_hash("number");
 	seconds = quantity_unit_hash("seconds");
 	w = quantity_written(a);
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
-		if (((bare && g->ql[i].unit_hash == number) || (a->years && g->ql[i].unit_hash == seconds)) &&
-		    quantity_written(&g->q[i].q) == w)
-			return false;
+	/* (the bare numbers are filed apart: written_list()) */
+	if (bare)
+		for (i = g->writ[written_list(number, w)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == number && quantity_written(&g->q[i].q) == w)
+				return false;
+	if (a->years)
+		for (i = g->writ[written_list(seconds, w)]; i != NIL; i = g->ql[i].written.next)
+			if (g->ql[i].unit_hash == seconds && quantity_written(&g->q[i].q) == w)
+				return false;
 	return true;
 }
 
@@ -1286,7 +1294,7 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 	uint64_t number = quantity_unit_hash("number"), need;
 	double w = quantity_written(a);
 	const struct walk_memo *m;
-	uint32_t i, k;
+	uint32_t i, k, bare, other;
 
 	if (g->qcount == 0 || !ctx->before1 || !ctx->after1)
 		return NULL;
@@ -1294,7 +1302,8 @@ const struct ground_quantity *ground_swapped_bare(const struct ground *g, const 
 	 * bits has neither, and its quantity is not read) */
 	need = (1ull << (ctx->before1 % 64)) | (1ull << (ctx->after1 % 64));
 	/* Its own figure between those words, however written: no swap. */
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+	written_heads(g, w, &bare, &other);
+	while ((i = written_newer(g, &bare, &other)) != NIL)
 		if (quantity_written(&g->q[i].q) == w && g->q[i].ctx.before1 == ctx->before1 &&
 		    g->q[i].ctx.after1 == ctx->after1)
 			return NULL;
@@ -1318,7 +1327,8 @@ uint32_t ground_compared_only(const struct ground *g, uint32_t quarter_year, uin
 	if (!g->reported_mask || (g->reported_mask & period_bit(quarter_year)) || qr < 1 || qr > 4 ||
 	    !year || g->qcount == 0)
 		return 0;
-	for (i = g->vals[val_of(year)]; i != NIL; i = g->ql[i].val.next) {
+	/* (a year is filed by its unit, "date:year", and value: value_list()) */
+	for (i = g->vals[unit_val_of(quantity_unit_hash("date:year"), year)]; i != NIL; i = g->ql[i].val.next) {
 		const struct ground_quantity *gq = &g->q[i];
 
 		if (gq->q.kind != QUANTITY_YEAR || gq->q.value != year)
@@ -1345,11 +1355,12 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 {
 	double w = quantity_written(a);
 	const struct ground_quantity *found = NULL;
-	uint32_t i, seen = 0;
+	uint32_t i, bare, other, seen = 0;
 
 	if ((!period && !bound) || g->qcount == 0)
 		return NULL;
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next) {
+	written_heads(g, w, &bare, &other);
+	while ((i = written_newer(g, &bare, &other)) != NIL) {
 		const struct ground_quantity *gq = &g->q[i];
 
 		if (!written_as(g, i, a, w))
@@ -1366,12 +1377,13 @@ const struct ground_quantity *ground_said_otherwise(const struct ground *g, cons
 const struct ground_quantity *ground_figure_held(const struct ground *g, const struct quantity *a)
 {
 	double w = quantity_written(a);
-	uint32_t i;
+	uint32_t i, bare, other;
 
 	if (g->qcount == 0)
 		return NULL;
 	/* Written the same way, at a's scale where a has one ("71 million") */
-	for (i = g->writ[val_of(w)]; i != NIL; i = g->ql[i].written.next)
+	written_heads(g, w, &bare, &other);
+	while ((i = written_newer(g, &bare, &other)) != NIL)
 		if (quantity_written(&g->q[i].q) == w && (a->scale == 1 || g->q[i].q.scale == a->scale) &&
 		    !g->q[i].q.items)
 			return &g->q[i];
