@@ -132,8 +132,10 @@ static int use_heads(struct ground *g)
 			g->q = malloc(GROUND_CAP * sizeof(*g->q));
 		if (!g->ql)
 			g->ql = aligned_alloc(64, GROUND_CAP * sizeof(*g->ql));
-		if (!g->ul)
-			g->ul = malloc(GROUND_CAP * sizeof(*g->ul));
+		if (!g->ul) {
+			g->ul = malloc(GROUND_CAP * (sizeof(*g->ul) + sizeof(*g->filed)));
+			g->filed = (struct lists *)(void *)(g->ul + GROUND_CAP);
+		}
 		if (!g->memos)
 			g->memos = calloc(1, sizeof(*g->memos));
 		if (!g->memo)
@@ -737,23 +739,6 @@ static void link_out(struct ground *g, uint32_t *heads, uint32_t list, uint32_t 
 		qlink(g, l->next, by)->prev = l->prev;
 }
 
-/* The hash heads slot i is filed under; val is NIL when it is not filed by value. */
-struct lists {
-	uint32_t bin, unit, written, val;
-};
-
-static struct lists lists_of(const struct ground *g, uint32_t i)
-{
-	const struct quantity *q = &g->q[i].q;
-	const struct qlinks *l = &g->ql[i];
-
-	return (struct lists){
-		.bin = bin_of(l->unit_hash, l->key),
-		.unit = mix(l->unit_hash),
-		.written = written_list(l->unit_hash, quantity_written(q)),
-		.val = value_list(q->kind, l->unit_hash, q->value),
-	};
-}
 
 /*
  * Empties the hash heads: the ones the items use, where they are few (a
@@ -771,12 +756,12 @@ static void clear_heads(struct ground *g)
 	for (i = 0; i < g->count; i++)
 		*slot_of(g, g->e[(g->head + i) % GROUND_CAP].hash) = NIL;
 	for (i = 0; i < g->qcount; i++) {
-		struct lists l = lists_of(g, (g->qhead + i) % GROUND_CAP);
+		struct lists l = g->filed[(g->qhead + i) % GROUND_CAP];
 
 		g->bins[l.bin] = NIL;
 		g->units[l.unit] = NIL;
 		g->writ[l.written] = NIL;
-		if (l.val != NIL)
+		if (l.val != NO_LIST)
 			g->vals[l.val] = NIL;
 	}
 }
@@ -980,6 +965,7 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 
 	struct ground_quantity *gq;
 	struct qlinks *l;
+	struct lists *f;
 	uint32_t i;
 
 	if (use_heads(g) < 0)
@@ -989,12 +975,12 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	memcpy(copy, text, n);
 	copy[n] = '\0';
 	if (g->qcount == GROUND_CAP) {
-		struct lists old = lists_of(g, g->qhead);
+		struct lists old = g->filed[g->qhead];
 
 		link_out(g, g->bins, old.bin, g->qhead, BY_BIN);
 		link_out(g, g->units, old.unit, g->qhead, BY_UNIT);
 		link_out(g, g->writ, old.written, g->qhead, BY_WRITTEN);
-		if (old.val != NIL)
+		if (old.val != NO_LIST)
 			link_out(g, g->vals, old.val, g->qhead, BY_VALUE);
 		g->qhead = (g->qhead + 1) % GROUND_CAP;
 		g->qcount--;
@@ -1038,11 +1024,16 @@ int ground_add_quantity(struct ground *g, const struct quantity *q, const char *
 	l->before1 = ctx->before1;
 	l->after1 = ctx->after1;
 	g->ul[i].unit_hash = q->unit_hash;
-	link_in(g, g->bins, bin_of(q->unit_hash, l->key), i, BY_BIN);
-	link_in(g, g->units, mix(q->unit_hash), i, BY_UNIT);
-	link_in(g, g->writ, written_list(q->unit_hash, quantity_written(q)), i, BY_WRITTEN);
-	if (q->kind != QUANTITY_BASE)
-		link_in(g, g->vals, value_list(q->kind, q->unit_hash, q->value), i, BY_VALUE);
+	f = &g->filed[i];
+	f->bin = (uint16_t)bin_of(q->unit_hash, l->key);
+	f->unit = (uint16_t)mix(q->unit_hash);
+	f->written = (uint16_t)written_list(q->unit_hash, quantity_written(q));
+	f->val = q->kind != QUANTITY_BASE ? (uint16_t)value_list(q->kind, q->unit_hash, q->value) : NO_LIST;
+	link_in(g, g->bins, f->bin, i, BY_BIN);
+	link_in(g, g->units, f->unit, i, BY_UNIT);
+	link_in(g, g->writ, f->written, i, BY_WRITTEN);
+	if (f->val != NO_LIST)
+		link_in(g, g->vals, f->val, i, BY_VALUE);
 	g->qcount++;
 	g->version++;
 	return 0;

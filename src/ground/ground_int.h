@@ -65,7 +65,7 @@ struct entry {
 };
 
 /* A place in one doubly linked hash list: the slots around (its head's
- * index is recomputed from the quantity: see lists_of()). */
+ * index is its slot's in ground.filed). */
 struct qlink {
 	uint32_t prev, next;
 };
@@ -89,6 +89,20 @@ struct qlinks {
 };
 
 _Static_assert(sizeof(struct qlinks) == 64, "a quantity's links are one cache line");
+
+/*
+ * The hash heads a quantity's slot is filed under (ground.filed), kept as
+ * it is put in: its eviction and a reset read them, where working them out
+ * again read the oldest quantity (most often a cache miss) and hashed its
+ * unit and figures four times. val is NO_LIST where it is filed by no value.
+ */
+struct lists {
+	uint16_t bin, unit, written, val;
+};
+
+#define NO_LIST UINT16_MAX
+
+_Static_assert(BUCKETS <= NO_LIST, "a head's index, and NO_LIST, in 16 bits");
 
 /* Every quantity of its unit, newest first: 16 bytes a slot, apart. */
 struct ulink {
@@ -179,6 +193,7 @@ struct ground {
 	struct ground_quantity *q; /* a ring of quantities, likewise */
 	struct qlinks *ql;    /* per ring slot */
 	struct ulink *ul;     /* per ring slot */
+	struct lists *filed;  /* per ring slot (after ul, in its allocation) */
 	/* Walks kept (unit_newest()): written by searches of a const set, so
 	 * that a set is searched by one thread at a time. */
 	struct walk_memos *memos;
