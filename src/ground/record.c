@@ -15,8 +15,9 @@
 #define WSTACK (RECORD_MAX_DEPTH * RECORD_WORDS)
 /* A word's room: RECORD_WORD_MAX bytes and their NUL, rounded up. */
 #define WORD_SLOT ((RECORD_WORD_MAX + 8) / 8 * 8)
-/* Words whose contexts are kept after they leave the key path (a power of 2). */
-#define WCACHE 32
+/* Words whose contexts are kept after they leave the key path (a power of 2),
+ * two to a set of places (wcache_of()). */
+#define WCACHE 64
 /* Short keys whose words are kept (a power of 2), and the most words kept of one. */
 #define KCACHE 16
 #define KEY_KEPT_WORDS 4
@@ -128,15 +129,19 @@ struct record {
 	char word[WSTACK][WORD_SLOT];
 	struct record_word_ctx wctx[WSTACK]; /* each slot's, known once read */
 	/*
-	 * The contexts of words slots held before, by the word (its place by
-	 * wcache_of()): the keys of a list's items come again with each item,
-	 * each into a slot another key held since. wmiss: a slot's word's
-	 * place there + 1 when its context was not taken from there, else 0.
+	 * The contexts of words slots held before, by the word (its set of two
+	 * places by wcache_of()): the keys of a list's items come again with
+	 * each item, each into a slot another key held since. wset: a slot's
+	 * word's set there + 1; wkept: what its record_word_ctx held when it
+	 * was pushed (wctx_state()), kept again as it leaves if it learned
+	 * more. wc_recent: the place of each set used last (the other is the
+	 * one given up to a word kept next).
 	 */
 	char wc_word[WCACHE][WORD_SLOT];
 	struct record_word_ctx wc_ctx[WCACHE];
-	uint8_t wmiss[WSTACK];
-	uint16_t wfresh; /* slots from here on were never pushed to: their wctx and wmiss unset */
+	uint8_t wc_recent[WCACHE / 2];
+	uint8_t wset[WSTACK], wkept[WSTACK];
+	uint16_t wfresh; /* slots from here on were never pushed to: their wctx, wset and wkept unset */
 	struct key_kept kc[KCACHE]; /* short keys' words, by the key (push_words()) */
 	/* (past CAP: a code point or two decoded after a cut, before cut_done()) */
 	char buf[CAP + 8];
@@ -350,12 +355,48 @@ static inline uint64_t fold8(uint64_t x)
 
 _Static_assert(WORD_SLOT == 32, "fold_word() builds a slot in four words");
 
-/* The place of a word's context kept, by its slot's first sixteen bytes (most words' all). */
+/*
+ * The set of places of a word's context kept, by its slot's first sixteen
+ * bytes (most words' all): places 2 x set and 2 x set + 1. Two a set: a
+ * list's items' keys that fell on one place gave each other up at every
+ * item (two of nine keys of a source's items did, and were read again
+ * each time).
+ */
 static inline size_t wcache_of(uint64_t y0, uint64_t y1)
 {
-	_Static_assert((WCACHE & (WCACHE - 1)) == 0, "a power of 2");
+	_Static_assert((WCACHE & (WCACHE - 1)) == 0 && WCACHE >= 2, "a power of 2");
 	return (size_t)(((y0 ^ (y1 * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull) >> 59) &
-	       (WCACHE - 1);
+	       (WCACHE / 2 - 1);
+}
+
+/* What a word's record_word_ctx holds: its context or not, and the caller's tags. */
+static inline uint8_t wctx_state(const struct record_word_ctx *c)
+{
+	return (uint8_t)(c->tags | (c->known ? 0x80 : 0));
+}
+
+/*
+ * Does place j of the cache keep the folded word t (four words)? (A place
+ * that keeps none has ~0 for its fourth word, which no folded word has:
+ * fold_word().) Most words that differ do in their first eight bytes.
+ */
+static inline bool wcache_holds(const struct record *r, size_t j, const uint64_t t[4])
+{
+	uint64_t y0, y1, y2, y3;
+
+	memcpy(&y0, r->wc_word[j], 8);
+	if (y0 != t[0])
+		return false;
+	memcpy(&y1, r->wc_word[j] + 8, 8);
+	memcpy(&y2, r->wc_word[j] + 16, 8);
+	memcpy(&y3, r->wc_word[j] + 24, 8);
+	return ((y1 ^ t[1]) | (y2 ^ t[2]) | (y3 ^ t[3])) == 0;
+}
+
+/* The place of set that keeps the folded word t, or WCACHE. */
+static inline size_t wcache_find(const struct record *r, size_t set, const uint64_t t[4])
+{
+	return wcache_holds(r, 2 * set, t) ? 2 * set : wcache_holds(r, 2 * set + 1, t) ? 2 * set + 1 : WCACHE;
 }
 
 /* A word w[0, k) (k > 0) as its slot holds it: cut, zero-padded, folded; four words. */
@@ -392,7 +433,7 @@ static void fold_word(const char *w, size_t k, uint64_t t[4])
 static void push_folded(struct record *r, const uint64_t t[4])
 {
 	uint64_t y0, y1, y2, y3;
-	size_t j;
+	size_t j, set;
 
 	if (r->wtop == WSTACK)
 		return;
@@ -408,33 +449,36 @@ static void push_folded(struct record *r, const uint64_t t[4])
 	}
 	/*
 	 * A word's context is read from its bytes alone (record_context(),
-	 * ground_context_key()): a slot's word whose context was read, not
-	 * taken from the cache, is kept there by its bytes as it leaves the
-	 * slot, and a word's is taken where the same bytes were kept, as it
-	 * would be read again.
+	 * ground_context_key()), and so are its tags: a slot's word that
+	 * learned either while it held the slot is kept by its bytes as it
+	 * leaves the slot, and a word's are taken where the same bytes were
+	 * kept, as they would be found again.
 	 */
-	if (r->wtop < r->wfresh && r->wmiss[r->wtop] && r->wctx[r->wtop].known) {
-		j = r->wmiss[r->wtop] - 1u;
+	if (r->wtop < r->wfresh && wctx_state(&r->wctx[r->wtop]) != r->wkept[r->wtop]) {
+		uint64_t o[4];
+
+		/* (into its own place if one keeps it still, else the one used
+		 * less lately) */
+		set = r->wset[r->wtop] - 1u;
+		memcpy(o, r->word[r->wtop], WORD_SLOT);
+		if ((j = wcache_find(r, set, o)) == WCACHE)
+			j = 2 * set + !r->wc_recent[set];
 		memcpy(r->wc_word[j], r->word[r->wtop], WORD_SLOT);
 		r->wc_ctx[j] = r->wctx[r->wtop];
+		r->wc_recent[set] = (uint8_t)(j - 2 * set);
 	}
 	/* Word by word, as they are read back. */
 	memcpy(r->word[r->wtop], t, WORD_SLOT);
-	j = wcache_of(t[0], t[1]);
-	memcpy(&y0, r->wc_word[j], 8);
-	memcpy(&y1, r->wc_word[j] + 8, 8);
-	memcpy(&y2, r->wc_word[j] + 16, 8);
-	memcpy(&y3, r->wc_word[j] + 24, 8);
-	/* (the tags ride along: kept when the context is, as they were when
-	 * it was kept, perhaps none yet) */
-	if (r->wc_ctx[j].known && ((y0 ^ t[0]) | (y1 ^ t[1]) | (y2 ^ t[2]) | (y3 ^ t[3])) == 0) {
+	set = wcache_of(t[0], t[1]);
+	if ((j = wcache_find(r, set, t)) < WCACHE) {
 		r->wctx[r->wtop] = r->wc_ctx[j];
-		r->wmiss[r->wtop] = 0;
+		r->wc_recent[set] = (uint8_t)(j - 2 * set);
 	} else {
 		r->wctx[r->wtop].known = false;
 		r->wctx[r->wtop].tags = 0;
-		r->wmiss[r->wtop] = (uint8_t)(j + 1);
 	}
+	r->wset[r->wtop] = (uint8_t)(set + 1);
+	r->wkept[r->wtop] = wctx_state(&r->wctx[r->wtop]);
 	r->wtop++;
 	r->wfresh = MAX(r->wfresh, r->wtop);
 }
@@ -1355,10 +1399,9 @@ int record_new(struct record **out)
 	for (i = 0; i < WSTACK; i++)
 		r->wptr[i] = r->word[i];
 	r->wfresh = 0;
-	for (i = 0; i < WCACHE; i++) {
-		r->wc_ctx[i].known = false;
-		r->wc_ctx[i].tags = 0;
-	}
+	/* (no place keeps a word: fold_word()'s fourth word is 0) */
+	memset(r->wc_word, 0xff, sizeof(r->wc_word));
+	memset(r->wc_recent, 0, sizeof(r->wc_recent));
 	for (i = 0; i < KCACHE; i++)
 		r->kc[i].n = 0;
 	record_reset(r);
@@ -1506,18 +1549,24 @@ uint64_t record_offset(const struct record_value *v, size_t i)
 	return at < v->end || v->end <= v->at ? at : v->end - 1;
 }
 
-/* Adds the words of w that ctx lacks, while there is room. */
-static void context_merge(struct ground_context *ctx, const struct ground_context *w)
+/*
+ * Adds the words w[0, n) that ctx lacks, while there is room. A word whose
+ * bit is not in ctx->mask is not held (ground.h): most are added on that
+ * one test, where each was compared with every word held.
+ */
+static void context_merge(struct ground_context *ctx, const uint32_t *w, size_t n)
 {
 	size_t i, j;
 
-	for (i = 0; i < w->n && ctx->n < GROUND_CONTEXT; i++) {
-		for (j = 0; j < ctx->n && ctx->word[j] != w->word[i]; j++)
-			;
-		if (j < ctx->n)
-			continue;
-		ctx->word[ctx->n++] = w->word[i];
-		ctx->mask |= 1ull << (w->word[i] % 64);
+	for (i = 0; i < n && ctx->n < GROUND_CONTEXT; i++) {
+		if (ctx->mask >> (w[i] % 64) & 1) {
+			for (j = 0; j < ctx->n && ctx->word[j] != w[i]; j++)
+				;
+			if (j < ctx->n)
+				continue;
+		}
+		ctx->word[ctx->n++] = w[i];
+		ctx->mask |= 1ull << (w[i] % 64);
 	}
 }
 
@@ -1537,13 +1586,14 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 	 * words and hashes as prose; the innermost first, should room run out. */
 	for (i = v->n_words; i-- > 0;) {
 		struct record_word_ctx *c = v->word_ctx ? &v->word_ctx[i] : NULL;
+		const uint32_t *words;
+		size_t n;
 
 		/* (a key's words are read once while it is on the path: every
-		 * value under it has them) */
+		 * value under it has them, merged from where they are kept) */
 		if (c && c->known) {
-			w.n = c->n;
-			memcpy(w.word, c->word, c->n * sizeof(*w.word));
-			w.before1 = c->n ? c->word[c->n - 1] : 0;
+			words = c->word;
+			n = c->n;
 		} else {
 			ground_context_key(v->words[i], strlen(v->words[i]), &w);
 			if (c && w.n <= ARRAY_SIZE(c->word)) {
@@ -1551,15 +1601,18 @@ void record_context(const struct record_value *v, size_t pos, struct ground_cont
 				memcpy(c->word, w.word, w.n * sizeof(*w.word));
 				c->known = true;
 			}
+			words = w.word;
+			n = w.n;
 		}
-		context_merge(ctx, &w);
-		if (!ctx->before1)
-			ctx->before1 = w.before1; /* the innermost key's last word */
+		context_merge(ctx, words, n);
+		/* the innermost key's last word (ground_context_key()'s before1) */
+		if (!ctx->before1 && n)
+			ctx->before1 = words[n - 1];
 	}
 	if ((v->kind == RECORD_PROSE || v->kind == RECORD_STRING) && pos > 0) {
 		pos = MIN(pos, v->len);
 		ground_context_of(v->text + pos, pos, &w);
-		context_merge(ctx, &w);
+		context_merge(ctx, w.word, w.n);
 		if (w.before1)
 			ctx->before1 = w.before1; /* the value's own words are nearer */
 	}
